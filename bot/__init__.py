@@ -1,0 +1,1 @@
+"""The Telegram bot around the engine (PRODUCT.md)."""

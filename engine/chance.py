@@ -1,0 +1,84 @@
+"""Every random outcome goes through a ``Chance`` object (RULES.md §0.4, STYLE.md §6).
+
+``SeededChance`` draws from the game's own ``random.Random(seed)``; ``StackedChance`` replays
+outcomes given in advance (fixed deals in tests, and the outcomes written in a record).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.cards import Card
+from engine.errors import InvalidRecord
+
+
+class Chance(Protocol):
+    """The source of shuffles (draws, deals) and random picks (Копилка's takes)."""
+
+    def shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        """A shuffled copy of ``cards``, top first."""
+        ...
+
+    def choice(self, options: Sequence[Card]) -> Card:
+        """One of ``options``, uniformly."""
+        ...
+
+
+@dataclass(slots=True)
+class SeededChance:
+    """Chance from one ``random.Random``: the only randomness in a game."""
+
+    rng: random.Random
+
+    @classmethod
+    def from_seed(cls, seed: int) -> SeededChance:
+        return cls(random.Random(seed))
+
+    def shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        deck = list(cards)
+        self.rng.shuffle(deck)
+        return deck
+
+    def choice(self, options: Sequence[Card]) -> Card:
+        return self.rng.choice(options)
+
+
+@dataclass(slots=True)
+class StackedChance:
+    """Outcomes given in advance, consumed in order.
+
+    Each entry of ``decks`` answers one ``shuffled`` call. An entry may list only the top cards
+    (a first-dealer draw round needs no more); the rest of the deck follows in its given order.
+    ``picks`` answer ``choice`` calls. Running out, or a card that is not possible, is an error.
+    """
+
+    decks: deque[list[Card]] = field(default_factory=deque)
+    picks: deque[Card] = field(default_factory=deque)
+
+    @classmethod
+    def of(cls, decks: Iterable[Sequence[Card]], picks: Iterable[Card] = ()) -> StackedChance:
+        return cls(deque(list(d) for d in decks), deque(picks))
+
+    def shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        if not self.decks:
+            raise InvalidRecord("no deck given for a shuffle")
+        top = self.decks.popleft()
+        pool = set(cards)
+        if len(set(top)) != len(top) or not set(top) <= pool:
+            raise InvalidRecord("a given deck is not drawn from the game's deck")
+        if len(top) == len(cards):
+            return list(top)
+        given = set(top)
+        return top + [c for c in cards if c not in given]
+
+    def choice(self, options: Sequence[Card]) -> Card:
+        if not self.picks:
+            raise InvalidRecord("no outcome given for a random pick")
+        pick = self.picks.popleft()
+        if pick not in options:
+            raise InvalidRecord(f"random pick {pick} is not among {[str(o) for o in options]}")
+        return pick

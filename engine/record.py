@@ -1,0 +1,114 @@
+"""RECORD.md records: JSON Lines in and out, and replay (RECORD.md §R1, §R3, §R10).
+
+:func:`replay` rebuilds a game from a record alone: the decks and random takes written in the
+record feed a :class:`~engine.chance.StackedChance`, the ``act`` lines are applied in order, and
+the caller may compare ``state.record()`` with the input line by line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from engine.cards import Card
+from engine.chance import StackedChance
+from engine.core import Line, State
+from engine.errors import EngineError, InvalidRecord
+
+
+def dumps(line: Line) -> str:
+    """One line of a record file, without the newline (compact, UTF-8 text)."""
+    return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_jsonl(lines: Iterable[Line]) -> str:
+    """Lines as JSON Lines text, each ended by a newline (§R1.1)."""
+    return "".join(dumps(line) + "\n" for line in lines)
+
+
+def read_jsonl(text: str) -> list[Line]:
+    """Parse JSON Lines text into lines."""
+    out: list[Line] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            raise InvalidRecord(f"line {number} is blank")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InvalidRecord(f"line {number} is not JSON: {exc}") from None
+        if not isinstance(value, dict) or "t" not in value:
+            raise InvalidRecord(f"line {number} is not a record line")
+        out.append(value)
+    return out
+
+
+def split_records(lines: Iterable[Line]) -> Iterator[list[Line]]:
+    """Split a file's lines into records, each from its ``game`` line to its ``end`` line."""
+    current: list[Line] = []
+    for line in lines:
+        if line["t"] == "game" and current:
+            raise InvalidRecord("a record starts before the previous one ended")
+        current.append(line)
+        if line["t"] == "end":
+            yield current
+            current = []
+    if current:
+        raise InvalidRecord("the last record has no end line")
+
+
+def read_records(path: Path) -> list[list[Line]]:
+    """All records of a JSON Lines file."""
+    return list(split_records(read_jsonl(path.read_text(encoding="utf-8"))))
+
+
+def chance_of(record: list[Line]) -> StackedChance:
+    """The random outcomes a record writes out (§R3.2), ready to be replayed."""
+    decks: list[list[Card]] = []
+    picks: list[Card] = []
+    for line in record:
+        match line["t"]:
+            case "seats":
+                decks.extend(
+                    [Card.parse(c) for c in row if c is not None] for row in line.get("draw", [])
+                )
+            case "deal":
+                decks.append([Card.parse(c) for c in line["deck"]])
+            case "event" if line.get("e") == "take":
+                picks.append(Card.parse(line["card"]))
+            case _:
+                pass
+    return StackedChance.of(decks, picks)
+
+
+def replay(record: list[Line], *, through_end: bool = True) -> State:
+    """Rebuild a game from its record; every ``act`` must be legal (§R4.4).
+
+    With ``through_end`` an ``abandoned`` end line is applied too. Raises ``InvalidRecord`` when
+    the record does not start with a ``game`` line or an action is refused.
+    """
+    from engine.games import new_game  # the registry imports every game module
+
+    if not record or record[0].get("t") != "game":
+        raise InvalidRecord("a record starts with its game line")
+    head = record[0]
+    seats = record[1] if len(record) > 1 and record[1].get("t") == "seats" else None
+    prev = seats.get("prev_dealer") if seats is not None and seats.get("by") == "series" else None
+    state = new_game(
+        head["game"],
+        head["players"],
+        head["seed"],
+        head.get("options", {}),
+        chance=chance_of(record),
+        prev_dealer=prev,
+    )
+    for number, line in enumerate(record, 1):
+        if line["t"] == "act":
+            try:
+                state.apply(line["seat"], line["a"])
+            except EngineError as exc:
+                what = f"line {number}: {line['a']!r} by seat {line['seat']}"
+                raise InvalidRecord(f"{what}: {exc}") from exc
+        elif line["t"] == "end" and line.get("reason") == "abandoned" and through_end:
+            state.abandon()
+    return state
