@@ -1,0 +1,580 @@
+"""Мушка-Копилка: the partia of 4 deals, the bank, the same-suit rule, tricks (RULES.md §2).
+
+The state is a mutable slotted machine driven only by ``apply(seat, action)``; everything the
+rules make happen (deals, lay-outs and random takes, draws, passing leads, take-backs, fines,
+the payout) runs inside ``start`` and ``apply`` and is written to the RECORD.md §R7 record.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
+from engine.chance import Chance
+from engine.core import Line, Result, Seat, View, game_line, seats_line
+from engine.errors import IllegalAction, Refusal
+from engine.kopilka.actions import (
+    ACE_OF_SPADES,
+    LAY_OUT_PRIORITY,
+    Buy,
+    KCard,
+    KopilkaAction,
+    KPass,
+    Options,
+    parse_action,
+)
+from engine.kopilka.scoring import judge_trick, pay_out
+from engine.options import options_dict
+
+GAME: Final = "kopilka"
+PLAYERS: Final = 4
+DEALS: Final = 4  # §2.1.2
+HAND_SIZE: Final = 5  # §2.2.1
+TAKERS: Final = 3  # §2.3.4: the three opponents
+TAKEBACKS_TO_BLOCK: Final = 4  # §2.5.2
+
+
+class Phase:
+    LEAD: Final = "lead"
+    FOLLOW: Final = "follow"
+    OVER: Final = "over"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KopilkaView(View):
+    """One seat's (or the public's) view of a Копилка table."""
+
+    bank: int
+    partia_points: tuple[int, ...]  # completed deals plus this deal's tricks
+    deal_points: tuple[int, ...]
+    tricks_won: tuple[int, ...]  # tricks won this deal per seat
+    trick_no: int  # completed tricks this deal
+    trick: tuple[tuple[Seat, Card], ...]  # the current trick's plays
+    led_suit: Suit | None
+    leader: Seat | None
+    last_suit: Suit | None  # the led suit of the last completed trick (§2.4.2)
+    forbidden_suit: Suit | None  # the suit the leader may not lead now (None: free lead)
+    stock_size: int
+    bought: bool  # the follower to act has bought this turn (§2.4.3 c)
+    takebacks: int  # take-backs in a row (§2.5.2)
+    fines: tuple[int, ...]  # paid into the bank this partia, ante included
+
+
+class KopilkaState:
+    """One partia of Копилка (one record)."""
+
+    __slots__ = (
+        "_bank",
+        "_bought",
+        "_chance",
+        "_deal_fines",
+        "_deal_no",
+        "_dealer",
+        "_empty",
+        "_free",
+        "_gone",
+        "_hands",
+        "_last_suit",
+        "_last_winner",
+        "_leader",
+        "_led",
+        "_opts",
+        "_paid_in",
+        "_partia",
+        "_phase",
+        "_plays",
+        "_record",
+        "_result",
+        "_stock",
+        "_takebacks",
+        "_tick",
+        "_to_act",
+        "_tricks",
+        "_turns",
+        "_version",
+        "game",
+        "players",
+        "seed",
+    )
+
+    def __init__(self, options: Options, seed: int, chance: Chance) -> None:
+        self.game = GAME
+        self.players = PLAYERS
+        self.seed = seed
+        self._opts = options
+        self._chance = chance
+        self._record: list[Line] = []
+        self._version = 0
+        self._result: Result | None = None
+        self._phase = Phase.LEAD
+        self._to_act: Seat | None = None
+        self._dealer: Seat = 0
+        self._deal_no = 0
+        self._bank = 0
+        self._paid_in = [0] * PLAYERS
+        self._partia = [0] * PLAYERS
+        self._last_winner: Seat | None = None
+        self._reset_deal()
+
+    def _reset_deal(self) -> None:
+        self._hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        self._stock: list[Card] = []
+        self._gone: list[Card] = []  # cards of completed tricks
+        self._deal_fines = [0] * PLAYERS
+        self._tricks: list[list[tuple[Suit, int]]] = [[] for _ in range(PLAYERS)]
+        self._last_suit: Suit | None = None
+        self._free = True
+        self._leader: Seat | None = None
+        self._led: Suit | None = None
+        self._plays: list[tuple[Seat, Card]] = []
+        self._turns = 0  # followers who have finished their turn in this trick
+        self._bought = False
+        self._takebacks = 0
+        self._empty: dict[Seat, int] = {}  # seat → when its hand became empty (§2.5.1 order)
+        self._tick = 0
+
+    # --- the standard API ------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> Seat | None:
+        return self._to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def result(self) -> Result | None:
+        return self._result
+
+    def parse_action(self, text: str) -> KopilkaAction:
+        return parse_action(text)
+
+    def legal_actions(self, seat: Seat) -> tuple[KopilkaAction, ...]:
+        """Leads in canonical card order; follows: cards, ``buy 1``, ``buy 2``, ``pass``."""
+        if seat != self._to_act:
+            return ()
+        hand = canonical(self._hands[seat], A_HIGH)
+        if self._phase == Phase.LEAD:
+            banned = None if self._free else self._last_suit
+            return tuple(KCard(c) for c in hand if c.suit is not banned)
+        led = self._led
+        assert led is not None
+        if not hand:
+            return (KPass(),)  # §2.4.3 d
+        playable: list[KopilkaAction] = [
+            KCard(c) for c in hand if c.suit is led or c == ACE_OF_SPADES
+        ]
+        if self._holds(seat, led):  # §2.4.3 a
+            return (*playable, KPass()) if self._opts.hold_pass else tuple(playable)
+        if not self._bought:  # §2.4.3 b
+            playable.extend(Buy(k) for k in (1, 2) if k <= len(self._stock))
+        return (*playable, KPass())
+
+    def apply(self, seat: Seat, action: object) -> tuple[Line, ...]:
+        if isinstance(action, str):
+            action = parse_action(action)
+        if not isinstance(action, KCard | Buy | KPass):
+            raise IllegalAction(Refusal.WRONG_GAME, action=str(action))
+        if action not in self.legal_actions(seat):
+            raise self._refusal(seat, action)
+        start = len(self._record)
+        self._version += 1
+        self._write({"t": "act", "seat": seat, "a": str(action)})
+        match action:
+            case KCard(card) if self._phase == Phase.LEAD:
+                self._lead(seat, card)
+            case KCard(card):
+                self._take_from_hand(seat, card)
+                self._plays.append((seat, card))
+                self._next_follower()
+            case Buy(k):
+                self._buy(seat, k)
+            case KPass():
+                self._pass(seat)
+        return tuple(copy.deepcopy(self._record[start:]))
+
+    def view(self, seat: Seat | None) -> KopilkaView:
+        deal_points = tuple(sum(p for _, p in won) for won in self._tricks)
+        return KopilkaView(
+            game=GAME,
+            players=PLAYERS,
+            seat=seat,
+            version=self._version,
+            to_act=self._to_act,
+            phase=self._phase,
+            dealer=self._dealer,
+            deal_no=self._deal_no,
+            hand=() if seat is None else tuple(canonical(self._hands[seat], A_HIGH)),
+            hand_sizes=tuple(len(h) for h in self._hands),
+            legal=() if seat is None else self.legal_actions(seat),
+            bank=self._bank,
+            partia_points=tuple(p + d for p, d in zip(self._partia, deal_points, strict=True)),
+            deal_points=deal_points,
+            tricks_won=tuple(len(won) for won in self._tricks),
+            trick_no=sum(len(won) for won in self._tricks),
+            trick=tuple(self._plays),
+            led_suit=self._led,
+            leader=self._leader,
+            last_suit=self._last_suit,
+            forbidden_suit=(
+                self._last_suit if self._phase == Phase.LEAD and not self._free else None
+            ),
+            stock_size=len(self._stock),
+            bought=self._bought,
+            takebacks=self._takebacks,
+            fines=tuple(self._paid_in),
+        )
+
+    def record(self) -> list[Line]:
+        return copy.deepcopy(self._record)
+
+    def abandon(self) -> tuple[Line, ...]:
+        """§0.11: nothing is settled; antes and fines go back."""
+        if self._result is not None:
+            raise IllegalAction(Refusal.GAME_OVER)
+        line: Line = {"t": "end", "reason": "abandoned", "net": [0] * PLAYERS}
+        self._write(line)
+        self._finish(Result("abandoned", None, (0,) * PLAYERS))
+        return (copy.deepcopy(line),)
+
+    def clone(self) -> KopilkaState:
+        return copy.deepcopy(self)
+
+    def cards_in_play(self) -> dict[str, list[Card]]:
+        """Where every card of the deck is now (for conservation checks, §R10.6)."""
+        places = {f"hand{s}": list(h) for s, h in enumerate(self._hands)}
+        places.update(
+            stock=list(self._stock), trick=[c for _, c in self._plays], gone=list(self._gone)
+        )
+        return places
+
+    # --- refusals --------------------------------------------------------------------------
+
+    def _refusal(self, seat: Seat, action: KopilkaAction) -> IllegalAction:
+        """Say why ``action`` is not legal, most specific reason first."""
+        if self._to_act is None:
+            return IllegalAction(Refusal.GAME_OVER)
+        if seat != self._to_act:
+            return IllegalAction(Refusal.NOT_YOUR_TURN, seat=self._to_act)
+        hand = self._hands[seat]
+        if isinstance(action, KCard) and action.card not in hand:
+            return IllegalAction(Refusal.NOT_IN_HAND, card=str(action.card))
+        if self._phase == Phase.LEAD:
+            if isinstance(action, KCard) and self._last_suit is not None:
+                return IllegalAction(Refusal.LEAD_SUIT_REPEATED, suit=self._last_suit.value)
+            return IllegalAction(Refusal.LEADER_MUST_LEAD)
+        led = self._led
+        assert led is not None
+        holds = self._holds(seat, led)
+        match action:
+            case KCard():
+                code = Refusal.MUST_FOLLOW_SUIT if holds else Refusal.OTHER_SUIT_FORBIDDEN
+                return IllegalAction(code, suit=led.value)
+            case Buy() if holds:
+                return IllegalAction(Refusal.NO_BUY_HOLDING_SUIT, suit=led.value)
+            case Buy() if self._bought:
+                return IllegalAction(Refusal.ALREADY_BOUGHT)
+            case Buy(k) if k > len(self._stock):
+                return IllegalAction(Refusal.STOCK_TOO_SMALL, stock=len(self._stock))
+            case KPass() if holds:
+                return IllegalAction(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value)
+        return IllegalAction(Refusal.NOT_NOW, action=str(action))
+
+    # --- the partia and the deal (§2.1, §2.2) -----------------------------------------------
+
+    def _start(self, prev_dealer: Seat | None) -> None:
+        self._write(game_line(GAME, PLAYERS, self.seed, options_dict(self._opts)))
+        seats, first = seats_line(self._chance, DECK_32, A_HIGH, PLAYERS, prev_dealer)
+        self._write(seats)
+        for seat in range(PLAYERS):  # §2.1.3
+            self._pay(seat, self._opts.ante)
+        self._event("ante", amount=self._opts.ante, bank=self._bank)
+        self._deal(first)
+
+    def _deal(self, dealer: Seat) -> None:
+        """Shuffle, deal 5 each (§0.6), the same-suit rule in turn (§2.2.2), the first lead."""
+        self._reset_deal()
+        self._dealer = dealer
+        self._deal_no += 1
+        deck = self._chance.shuffled(DECK_32)
+        self._write({"t": "deal", "no": self._deal_no, "dealer": dealer, "deck": codes(deck)})
+        dealt = HAND_SIZE * PLAYERS
+        for k, card in enumerate(deck[:dealt]):
+            self._hands[(dealer + 1 + k) % PLAYERS].append(card)
+        self._stock = list(deck[dealt:])
+        for i in range(1, PLAYERS + 1):  # §2.3.7
+            seat = (dealer + i) % PLAYERS
+            if self._same_suit(seat) and self._ended_by_out():
+                return
+        self._open_lead((dealer + 1) % PLAYERS)
+
+    # --- the same-suit rule (§2.3) -----------------------------------------------------------
+
+    def _same_suit(self, seat: Seat) -> bool:
+        """Apply §2.3 to ``seat``'s hand until it no longer applies; whether anything was laid."""
+        laid = False
+        while (suit := self._lay_out_suit(self._hands[seat])) is not None:
+            laid = True
+            hand = self._hands[seat]
+            lying = canonical([c for c in hand if c.suit is suit], A_HIGH)
+            hand[:] = [c for c in hand if c.suit is not suit]
+            self._event("lay_out", seat=seat, suit=suit.value, cards=codes(lying))
+            for i in range(1, TAKERS + 1):  # §2.3.4
+                taker = (seat + i) % PLAYERS
+                card = self._chance.choice(tuple(lying))
+                lying.remove(card)
+                self._hands[taker].append(card)
+                self._touch(taker)
+                self._event("take", seat=taker, **{"from": seat}, card=str(card))
+            if lying:  # §2.3.5
+                hand.extend(lying)
+                self._event("return", seat=seat, cards=codes(lying))
+            drawn = self._stock[:TAKERS]  # §2.3.6
+            del self._stock[:TAKERS]
+            hand.extend(drawn)
+            self._event("draw", seat=seat, cards=codes(drawn), why="replace")
+            self._touch(seat)
+        return laid
+
+    @staticmethod
+    def _lay_out_suit(hand: list[Card]) -> Suit | None:
+        """§2.3.2: the suit of k ≥ 3 cards to lay out (more cards first, then H D C S)."""
+        counts = Counter(c.suit for c in hand)
+        best: Suit | None = None
+        for suit in LAY_OUT_PRIORITY:
+            if counts[suit] >= 3 and (best is None or counts[suit] > counts[best]):
+                best = suit
+        return best
+
+    # --- leading (§2.4.1, §2.4.2) --------------------------------------------------------------
+
+    def _open_lead(self, leader: Seat) -> None:
+        """Give the lead to ``leader``, or pass it on, or lift the restriction (§2.4.2)."""
+        self._phase = Phase.LEAD
+        self._leader = None
+        self._led = None
+        self._plays = []
+        self._free = self._last_suit is None
+        if not self._free:
+            able = [
+                s
+                for s in ((leader + i) % PLAYERS for i in range(PLAYERS))
+                if any(c.suit is not self._last_suit for c in self._hands[s])
+            ]
+            if not able:
+                self._free = True
+                self._event("lead_free", seat=leader)
+            elif able[0] != leader:
+                self._event("lead_passes", **{"from": leader, "to": able[0]})
+                leader = able[0]
+        self._to_act = leader
+
+    def _lead(self, seat: Seat, card: Card) -> None:
+        self._take_from_hand(seat, card)
+        self._leader = seat
+        self._led = card.suit
+        self._plays = [(seat, card)]
+        self._turns = 0
+        self._phase = Phase.FOLLOW
+        self._bought = False
+        self._to_act = (seat + 1) % PLAYERS
+
+    # --- following (§2.4.3–§2.4.5) -------------------------------------------------------------
+
+    def _buy(self, seat: Seat, k: int) -> None:
+        drawn = self._stock[:k]
+        del self._stock[:k]
+        self._hands[seat].extend(drawn)
+        self._bought = True
+        self._event("draw", seat=seat, cards=codes(drawn), why="buy")
+        self._same_suit(seat)  # §2.4.5; he acts again (§2.4.3 c)
+
+    def _pass(self, seat: Seat) -> None:
+        led = self._led
+        assert led is not None
+        if self._holds(seat, led):  # §2.4.3 a, hold_pass: the fine at once (§2.6.4)
+            self._fine(seat, "hold_pass", self._opts.hold_pass_fine)
+        self._next_follower()
+
+    def _next_follower(self) -> None:
+        self._turns += 1
+        self._bought = False
+        if self._turns < PLAYERS - 1:
+            assert self._to_act is not None
+            self._to_act = (self._to_act + 1) % PLAYERS
+            return
+        self._close_trick()
+
+    def _close_trick(self) -> None:
+        """Complete the trick (§2.4.6) or take the card back (§2.4.7); then out or next lead."""
+        leader, led = self._leader, self._led
+        assert leader is not None and led is not None
+        if len(self._plays) > 1:
+            outcome = judge_trick(led, self._plays)
+            self._tricks[outcome.winner].append((led, outcome.points))
+            self._event(
+                "trick",
+                no=sum(len(won) for won in self._tricks),
+                leader=leader,
+                suit=led.value,
+                plays=[[s, str(c)] for s, c in self._plays],
+                winner=outcome.winner,
+                points=outcome.points,
+                double=outcome.double,
+            )
+            self._gone.extend(c for _, c in self._plays)
+            self._plays = []
+            self._last_suit = led
+            self._takebacks = 0
+            if not self._ended_by_out():
+                self._open_lead(outcome.winner)
+            return
+        _, card = self._plays[0]
+        self._plays = []
+        self._hands[leader].append(card)
+        self._touch(leader)
+        self._event("takeback", seat=leader, card=str(card))
+        self._takebacks += 1
+        if self._ended_by_out():
+            return
+        if self._takebacks >= TAKEBACKS_TO_BLOCK:  # §2.5.2
+            order = [(self._dealer + i) % PLAYERS for i in range(1, PLAYERS + 1)]
+            winner = min(order, key=lambda s: len(self._hands[s]))
+            self._event("blocked", winner=winner)
+            self._end_deal(winner, blocked=True)
+            return
+        self._open_lead((leader + 1) % PLAYERS)
+
+    # --- the end of a deal and of the partia (§2.5, §2.6) --------------------------------------
+
+    def _ended_by_out(self) -> bool:
+        """§2.5.1: if anyone is out, write them in the order they emptied and end the deal."""
+        out = sorted(self._empty, key=self._empty.__getitem__)
+        for seat in out:
+            self._event("out", seat=seat)
+        if out:
+            self._end_deal(out[0], blocked=False)
+        return bool(out)
+
+    def _end_deal(self, winner: Seat, *, blocked: bool) -> None:
+        self._phase = Phase.LEAD
+        self._to_act = None
+        self._leader = None
+        self._led = None
+        for seat in range(PLAYERS):  # §2.6.2, §R7.3: no_trick fines first, in seat order
+            if not self._tricks[seat]:
+                self._fine(seat, "no_trick", self._opts.no_trick_fine)
+        for seat in range(PLAYERS):  # §2.6.3
+            if seat != winner:
+                self._fine(seat, "deal_fee", self._opts.deal_fee)
+        rows = []
+        for seat, won in enumerate(self._tricks):
+            points = sum(p for _, p in won)
+            self._partia[seat] += points
+            rows.append(
+                {
+                    "seat": seat,
+                    "tricks": [[suit.value, p] for suit, p in won],
+                    "points": points,
+                    "partia_points": self._partia[seat],
+                    "cards_left": len(self._hands[seat]),
+                    "fines": self._deal_fines[seat],
+                }
+            )
+        self._write(
+            {
+                "t": "deal_end",
+                "no": self._deal_no,
+                "winner": winner,
+                "blocked": blocked,
+                "seats": rows,
+                "bank": self._bank,
+            }
+        )
+        self._last_winner = winner
+        if self._deal_no < DEALS:
+            self._deal((self._dealer + 1) % PLAYERS)
+        else:
+            self._settle(winner)
+
+    def _settle(self, last_winner: Seat) -> None:
+        """§2.6.5–§2.6.6: empty the bank; net = payout − everything paid in."""
+        bank = self._bank
+        paid = pay_out(bank, self._partia, self._opts.point_rate, last_winner)
+        net = [p - q for p, q in zip(paid.payout, self._paid_in, strict=True)]
+        self._bank = 0
+        self._write(
+            {
+                "t": "end",
+                "reason": "partia",
+                "last_winner": last_winner,
+                "points": list(self._partia),
+                "bank_before": bank,
+                "shortfall": paid.shortfall,
+                "payout": list(paid.payout),
+                "paid_in": list(self._paid_in),
+                "net": net,
+                "bank": 0,
+            }
+        )
+        self._finish(Result("partia", last_winner, tuple(net)))
+
+    def _finish(self, result: Result) -> None:
+        self._result = result
+        self._to_act = None
+        self._phase = Phase.OVER
+
+    # --- small helpers -------------------------------------------------------------------------
+
+    def _holds(self, seat: Seat, suit: Suit) -> bool:
+        return any(c.suit is suit for c in self._hands[seat])
+
+    def _take_from_hand(self, seat: Seat, card: Card) -> None:
+        self._hands[seat].remove(card)
+        self._touch(seat)
+
+    def _touch(self, seat: Seat) -> None:
+        """Keep the order in which hands became empty (§2.5.1)."""
+        if self._hands[seat]:
+            self._empty.pop(seat, None)
+        elif seat not in self._empty:
+            self._tick += 1
+            self._empty[seat] = self._tick
+
+    def _pay(self, seat: Seat, amount: int) -> None:
+        self._bank += amount
+        self._paid_in[seat] += amount
+
+    def _fine(self, seat: Seat, kind: str, amount: int) -> None:
+        if amount == 0:  # §R7.3: a fine whose option is 0 is not written
+            return
+        self._pay(seat, amount)
+        self._deal_fines[seat] += amount
+        self._event("fine", seat=seat, kind=kind, amount=amount, bank=self._bank)
+
+    def _event(self, name: str, **keys: Any) -> None:
+        self._write({"t": "event", "e": name, **keys})
+
+    def _write(self, line: Line) -> None:
+        self._record.append(line)
+
+
+def start(
+    players: int, options: Options, seed: int, chance: Chance, prev_dealer: Seat | None
+) -> KopilkaState:
+    """Begin a partia: ``game``, ``seats``, the ante, the first deal up to the first decision."""
+    assert players == PLAYERS
+    state = KopilkaState(options, seed, chance)
+    state._start(prev_dealer)
+    return state
+
+
+__all__ = ["KopilkaState", "KopilkaView", "start"]
