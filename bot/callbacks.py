@@ -1,0 +1,132 @@
+"""Callback data, PRODUCT.md §7.1: ``kind:tid:seat:mv:act[:arg]~tag`` (base36, HMAC tag)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from aiogram.filters import Filter
+from aiogram.types import CallbackQuery
+
+MAX_BYTES: Final = 64
+_ARG: Final = re.compile(r"^[A-Za-z0-9.=_\-+]*$")
+_B36: Final = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+class Kind(StrEnum):
+    HAND = "h"
+    LOBBY = "l"
+    END = "e"
+    GROUP = "g"
+    PRIVATE = "s"
+
+
+ACTS: Final[dict[Kind, frozenset[str]]] = {
+    Kind.HAND: frozenset("ynmxatpqzowuf"),
+    Kind.LOBBY: frozenset("jeaovsckxb"),
+    Kind.END: frozenset("rf"),
+    Kind.GROUP: frozenset("l"),
+    Kind.PRIVATE: frozenset("l"),
+}
+
+
+def b36(value: int) -> str:
+    if value < 0:
+        raise ValueError("negative")
+    out = ""
+    while True:
+        value, digit = divmod(value, 36)
+        out = _B36[digit] + out
+        if value == 0:
+            return out
+
+
+def unb36(text: str) -> int:
+    if not text or len(text) > 8 or any(c not in _B36 for c in text):
+        raise ValueError(text)
+    return int(text, 36)
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """One button: ``kind:tid:seat:mv:act[:arg]~tag`` once packed."""
+
+    kind: Kind
+    table: int
+    seat: int | None
+    version: int  # the move counter (or lobby generation) the button was drawn at
+    act: str
+    arg: str | None = None  # RECORD.md cards joined by ".", a suit, "name=value"
+
+
+class PressCodec:
+    """Packs and parses presses; the HMAC key is derived from the bot token."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    @classmethod
+    def from_token(cls, token: str) -> PressCodec:
+        return cls(hashlib.sha256(b"mushka-callback:" + token.encode()).digest())
+
+    def _tag(self, body: str) -> str:
+        digest = hmac.new(self._key, body.encode(), hashlib.sha256).digest()[:4]
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")  # 6 chars
+
+    def pack(self, press: Press) -> str:
+        seat = "-" if press.seat is None else str(press.seat)
+        fields = [press.kind.value, b36(press.table), seat, b36(press.version), press.act]
+        if press.arg is not None:
+            if not _ARG.match(press.arg):
+                raise ValueError(f"bad callback arg {press.arg!r}")
+            fields.append(press.arg)
+        body = ":".join(fields)
+        data = f"{body}~{self._tag(body)}"
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data over {MAX_BYTES} bytes: {data}")
+        return data
+
+    def parse(self, data: str) -> Press | None:
+        """The press, or ``None`` if malformed, unknown or forged (§7.2 steps 1–2)."""
+        if len(data.encode()) > MAX_BYTES or data.count("~") != 1:
+            return None
+        body, tag = data.split("~")
+        parts = body.split(":")
+        if len(parts) not in (5, 6):
+            return None
+        try:
+            kind = Kind(parts[0])
+            table = unb36(parts[1])
+            seat = None if parts[2] == "-" else int(parts[2])
+            version = unb36(parts[3])
+        except ValueError:
+            return None
+        if seat is not None and not (0 <= seat <= 7 and parts[2].isdigit()):
+            return None
+        act = parts[4]
+        if act not in ACTS[kind] or len(act) != 1:
+            return None
+        arg = parts[5] if len(parts) == 6 else None
+        if arg is not None and not _ARG.match(arg):
+            return None
+        if not hmac.compare_digest(tag, self._tag(body)):
+            return None
+        return Press(kind, table, seat, version, act, arg)
+
+
+class PressFilter(Filter):
+    """Passes presses of one kind and hands the handler the parsed ``press``."""
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+
+    async def __call__(self, query: CallbackQuery, codec: PressCodec) -> bool | dict[str, Press]:
+        press = codec.parse(query.data or "")
+        if press is None or press.kind is not self.kind:
+            return False
+        return {"press": press}

@@ -1,0 +1,34 @@
+"""Settings from the environment and ``.env`` (prefix ``BOT_``); the only reader of either."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN_FORMAT = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
+
+
+class Settings(BaseSettings):
+    """Operator settings. Chat settings (PRODUCT.md §15) live in the database."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_prefix="BOT_", extra="ignore")
+
+    token: SecretStr
+    database: Path = Path("data/bot.sqlite3")
+    default_language: Literal["ru", "en"] = "ru"
+    turn_timeout_s: int = Field(90, ge=10, le=3600)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    api_base: str = "https://api.telegram.org"
+    polling_timeout_s: int = Field(10, ge=0, le=50)
+    locales: Path = Path(__file__).resolve().parent.parent / "locales"
+
+    @field_validator("token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_FORMAT.match(value.get_secret_value()):
+            raise ValueError("BOT_TOKEN is malformed (expected <digits>:<letters>, from BotFather)")
+        return value

@@ -1,0 +1,56 @@
+"""Card names per locale (ru: Т К Д В; en: A K Q J) with the text suit symbols ♠ ♣ ♦ ♥."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from engine.cards import A_HIGH, SUIT_ORDER, Card, Rank, RankOrder, Suit, rank_index
+
+SUIT_SYMBOL: Final = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
+_LETTERS: Final = {
+    "ru": {Rank.ACE: "Т", Rank.KING: "К", Rank.QUEEN: "Д", Rank.JACK: "В"},
+    "en": {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"},
+}
+
+
+def rank_name(rank: Rank, locale: str) -> str:
+    return _LETTERS.get(locale, _LETTERS["en"]).get(rank, rank.value)
+
+
+def card_name(card: Card | str, locale: str) -> str:
+    """``Д♠`` / ``Q♠``; tens are ``10``."""
+    c = Card.parse(card) if isinstance(card, str) else card
+    return rank_name(c.rank, locale) + SUIT_SYMBOL[c.suit]
+
+
+def card_names(cards: Iterable[Card | str], locale: str, sep: str = " ") -> str:
+    return sep.join(card_name(c, locale) for c in cards)
+
+
+def suit_rows(
+    cards: Iterable[Card], order: RankOrder = A_HIGH, trump: Suit | None = None
+) -> list[list[Card]]:
+    """Cards per suit (trump first, then ♠ ♣ ♦ ♥), high → low, at most 8 per row (§6.1)."""
+    strength = rank_index(order)
+    suits = ([trump] if trump else []) + [s for s in SUIT_ORDER if s != trump]
+    rows: list[list[Card]] = []
+    hand = list(cards)
+    for suit in suits:
+        of_suit = sorted((c for c in hand if c.suit == suit), key=lambda c: strength[c.rank])
+        rows.extend(of_suit[i : i + 8] for i in range(0, len(of_suit), 8))
+    return rows
+
+
+def hand_by_suit(rows: Sequence[Sequence[Card]], locale: str) -> str:
+    """``♠ Д 9 · ♥ 7 · ♣ В`` (rows of one suit are joined)."""
+    parts: list[str] = []
+    last: Suit | None = None
+    for row in rows:
+        ranks = " ".join(rank_name(c.rank, locale) for c in row)
+        if row and row[0].suit == last:
+            parts[-1] += " " + ranks
+        elif row:
+            parts.append(f"{SUIT_SYMBOL[row[0].suit]} {ranks}")
+            last = row[0].suit
+    return " · ".join(parts) or "—"

@@ -1,0 +1,56 @@
+"""The table facts every render function needs besides the engine's view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+GAME_NAMES: Final = {
+    "mushka": ("Мушка", "Mushka"),
+    "pamfil": ("Памфил", "Pamfil"),
+    "shutikha": ("Шутиха", "Shutikha"),
+    "mistigri": ("Мистигри", "Mistigri"),
+    "kopilka": ("Копилка", "Kopilka"),
+    "lenturlu": ("Лентюрлю", "Lenturlu"),
+    "konchinka": ("Кончинка", "Konchinka"),
+}
+"""PRODUCT.md §11: ru names; en transliterations."""
+
+ALIASES: Final = {ru.lower(): code for code, (ru, _) in GAME_NAMES.items()}
+
+
+def game_name(game: str, locale: str) -> str:
+    ru, en = GAME_NAMES.get(game, (game, game))
+    return ru if locale == "ru" else en
+
+
+def game_code(text: str) -> str | None:
+    """A game's code from its code or ru alias, case-insensitive."""
+    word = text.strip().lower()
+    if word in GAME_NAMES:
+        return word
+    return ALIASES.get(word)
+
+
+@dataclass(frozen=True, slots=True)
+class HandUI:
+    """A seat's unsent choices on its hand message: marked cards and a sub-mode (§6.3)."""
+
+    marks: tuple[str, ...] = ()
+    mode: str = ""  # "" | "x" exchange marking | "q" discard marking | "t:<card>" re-trump
+
+
+@dataclass(frozen=True, slots=True)
+class TableContext:
+    table_id: int
+    game: str
+    chat_title: str
+    names: tuple[str, ...]
+    pulka_no: int
+    moves: int
+    bot_username: str
+    options: Mapping[str, object] = field(default_factory=dict)
+
+    def link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"

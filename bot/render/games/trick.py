@@ -1,0 +1,428 @@
+"""Screens of the trick family (Мушка, Памфил, Шутиха, Мистигри): PRODUCT.md §5.2–§5.4, §6.3."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Translator
+from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import HandUI, TableContext, game_name
+from bot.render.games.base import Apply, Deny, Interpretation, SetUI
+from engine.cards import A_HIGH, K_HIGH, Card, RankOrder, Suit
+from engine.core import Line, View
+
+ORDERS: Final[dict[str, RankOrder]] = {
+    "mushka": A_HIGH,
+    "pamfil": A_HIGH,
+    "shutikha": K_HIGH,
+    "mistigri": K_HIGH,
+}
+PRIVILEGED: Final = {"mushka": "AS", "pamfil": "JC", "shutikha": "QS", "mistigri": "KC"}
+
+
+def _get(view: View, name: str, default: Any = None) -> Any:
+    return getattr(view, name, default)
+
+
+def _legal(view: View) -> list[str]:
+    return [str(a) for a in view.legal]
+
+
+def _privileged_name(game: str, tr: Translator) -> str:
+    names = {
+        "mushka": tr("mushka"),
+        "pamfil": tr("pamfil"),
+        "shutikha": tr("shutikha"),
+        "mistigri": tr("mistigri"),
+    }
+    return names.get(game, game)
+
+
+def _trump_text(view: View, tr: Translator) -> str:
+    trump: Suit | None = _get(view, "trump")
+    if trump is None:
+        return tr("Trump: not yet named")
+    symbol = SUIT_SYMBOL[Suit(trump)]
+    turn_up = _get(view, "turn_up")
+    if turn_up is not None:
+        return tr("Trump: {suit} (turned {card})", suit=symbol, card=card_name(turn_up, tr.locale))
+    return tr("Trump: {suit}", suit=symbol)
+
+
+def _trick_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+    trick: Sequence[tuple[int, Card]] = _get(view, "trick", ()) or ()
+    if view.phase != "play":
+        return None
+    plays = " · ".join(f"{esc(ctx.names[s])} {card_name(c, tr.locale)}" for s, c in trick)
+    no = _get(view, "trick_no", 0) or 0
+    return tr("Trick {no}: {plays}", no=no, plays=plays or "…")
+
+
+def _last_trick_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+    last: Sequence[tuple[int, Card]] = _get(view, "last_trick", ()) or ()
+    winner = _get(view, "last_winner")
+    if not last or winner is None:
+        return None
+    cards = card_names((c for _, c in last), tr.locale)
+    return tr("Last trick: {name} ({cards})", name=esc(ctx.names[winner]), cards=cards)
+
+
+def _status(view: View, seat: int, tr: Translator) -> str:
+    declared: Sequence[str | None] = _get(view, "declared", ()) or ()
+    state = declared[seat] if seat < len(declared) else None
+    if state == "play":
+        return tr("plays")
+    if state == "pass":
+        return tr("passed")
+    if state == "walkover":
+        return tr("walkover")
+    if view.phase == "declare":
+        return tr("thinking…") if view.to_act == seat else tr("waiting")
+    return ""
+
+
+class TrickUI:
+    """The trick family's :class:`~bot.render.games.base.GameUI`."""
+
+    def counts(self, view: View) -> tuple[int, ...] | None:
+        counts = _get(view, "counts")
+        return tuple(counts) if counts is not None else None
+
+    # --- the group's table message ------------------------------------------------------
+
+    def table(self, ctx: TableContext, view: View, tr: Translator) -> Rendered:
+        name = game_name(ctx.game, tr.locale)
+        lines = [
+            tr(
+                "🃏 <b>{game}</b> · «{chat}» · pulka {pulka} · deal {deal}",
+                game=name,
+                chat=esc(ctx.chat_title),
+                pulka=ctx.pulka_no,
+                deal=view.deal_no,
+            )
+        ]
+        head = _trump_text(view, tr)
+        if view.dealer is not None:
+            head += " · " + tr("dealer {name}", name=esc(ctx.names[view.dealer]))
+        stock = _get(view, "stock_size")
+        if stock is not None:
+            head += " · " + tr("stock {n}", n=stock)
+        lines.append(head)
+        lines.append("")
+        counts: Sequence[int] = _get(view, "counts", ()) or ()
+        tricks: Sequence[int] = _get(view, "tricks_won", ()) or ()
+        for seat, player in enumerate(ctx.names):
+            dealer = " " + tr("(dlr)") if seat == view.dealer else ""
+            parts = [tr("count {n}", n=counts[seat]) if seat < len(counts) else ""]
+            if view.phase in ("play", "over") and seat < len(tricks):
+                parts.append(tr("tricks {n}", n=tricks[seat]))
+            status = _status(view, seat, tr)
+            if status:
+                parts.append(status)
+            detail = " · ".join(p for p in parts if p)
+            lines.append(f"{seat + 1}. {esc(player)}{dealer} — {detail}")
+        lines.append("")
+        trick = _trick_line(ctx, view, tr)
+        if trick:
+            lines.append(trick)
+        if view.phase == "retrump":
+            lines.append(tr("The dealer is choosing the trump…"))
+        if view.to_act is not None:
+            lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
+        last = _last_trick_line(ctx, view, tr)
+        if last:
+            lines.append(last)
+        button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{_b36(ctx)}"))
+        return Rendered("\n".join(lines), keyboard([[button]]))
+
+    # --- the private hand message -------------------------------------------------------
+
+    def hand(
+        self, ctx: TableContext, view: View, ui: HandUI, tr: Translator, codec: PressCodec
+    ) -> Rendered:
+        assert view.seat is not None
+        seat = view.seat
+        loc = tr.locale
+        my_turn = view.to_act == seat
+        legal = _legal(view)
+        counts: Sequence[int] = _get(view, "counts", ()) or ()
+        tricks: Sequence[int] = _get(view, "tricks_won", ()) or ()
+        trump: Suit | None = _get(view, "trump")
+        lines = [
+            tr(
+                "🃏 {game} · «{chat}» · deal {deal} · seat {seat}",
+                game=game_name(ctx.game, loc),
+                chat=esc(ctx.chat_title),
+                deal=view.deal_no,
+                seat=seat + 1,
+            )
+        ]
+        head = _trump_text(view, tr)
+        if seat < len(counts):
+            head += " · " + tr("your count {n}", n=counts[seat])
+        if view.phase == "play" and seat < len(tricks):
+            head += " · " + tr("tricks {n}", n=tricks[seat])
+        lines.append(head)
+        trick = _trick_line(ctx, view, tr) if my_turn else None
+        if trick:
+            lines.append(trick + " → " + tr("<b>your turn</b>"))
+        rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), Suit(trump) if trump else None)
+        lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
+        privileged = PRIVILEGED.get(ctx.game)
+        if privileged and any(str(c) == privileged for c in view.hand):
+            lines.append(
+                tr(
+                    "You hold the {name} ({card}).",
+                    name=_privileged_name(ctx.game, tr),
+                    card=card_name(privileged, loc),
+                )
+            )
+
+        def press(act: str, arg: str | None = None) -> str:
+            return codec.pack(Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg))
+
+        def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+            return InlineKeyboardButton(text=text, callback_data=press(act, arg))
+
+        card_act = "p"
+        playable: set[str] = set()
+        actions: list[InlineKeyboardButton] = []
+        extra_rows: list[list[InlineKeyboardButton]] = []
+        marks = set(ui.marks)
+        if not my_turn:
+            if view.to_act is not None:
+                lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
+            elif view.phase == "over":
+                lines.append(tr("The pulka is over."))
+        elif view.phase == "play":
+            playable = {a.split()[1] for a in legal if a.startswith("card ")}
+            names = ", ".join(card_name(c, loc) for row in rows for c in row if str(c) in playable)
+            lines.append(tr("Playable: {cards}", cards=names))
+        elif view.phase == "retrump":
+            if ui.mode.startswith("t:"):
+                discard = ui.mode[2:]
+                lines.append(tr("Discard: {card}. Trump?", card=card_name(discard, loc)))
+                suits = [button(SUIT_SYMBOL[s], "t", f"{s.value}.{discard}") for s in Suit]
+                extra_rows.append(suits)
+                extra_rows.append([button(tr("↩️ Another discard"), "z")])
+            else:
+                lines.append(
+                    tr("The pamfil (J♣) was turned up — it's yours. Discard a card and name trump.")
+                )
+            card_act = "t"
+        elif view.phase == "discard":
+            need = max((len(a.split()) - 1 for a in legal if a.startswith("discard ")), default=1)
+            lines.append(tr("Discard {n} card(s). Marked: {k}", n=need, k=len(marks)))
+            card_act = "m"
+            if len(marks) == need:
+                arg = ".".join(sorted(marks))
+                actions.append(button(tr("🗑 Discard {n}", n=need), "q", arg))
+        elif view.phase == "declare":
+            card_act = "m"
+            if ui.mode == "x":
+                limit = _exchange_limit(legal)
+                stock = _get(view, "stock_size", 0) or 0
+                lines.append(
+                    tr(
+                        "Mark cards to exchange (up to {n}; stock {stock}). Marked: {k}",
+                        n=limit,
+                        stock=stock,
+                        k=len(marks),
+                    )
+                )
+                arg = ".".join(str(c) for row in rows for c in row if str(c) in marks)
+                if marks:
+                    actions.append(button(tr("🔄 Exchange {n}", n=len(marks)), "x", arg))
+                    if any(a.endswith(" up") and _n_of(a) == len(marks) for a in legal):
+                        label = tr("🔄 Exchange {n} with the turn-up", n=len(marks))
+                        actions.append(button(label, "x", arg + ".u"))
+                else:
+                    actions.append(button(tr("Keep all"), "x", ""))
+                extra_rows.append([button(tr("↩️ Back"), "z")])
+            else:
+                lines.append(tr("Play or pass?"))
+                if "announce" in legal:
+                    extra_rows.append([button(tr("📣 Announce pamfil"), "a")])
+                if any(a.startswith("play ") for a in legal):
+                    actions.append(button(tr("✅ Play"), "y"))
+                if "pass" in legal:
+                    actions.append(button(tr("🙅 Pass"), "n"))
+
+        card_rows: list[list[InlineKeyboardButton]] = []
+        for row in rows:
+            buttons = []
+            for c in row:
+                code = str(c)
+                if view.phase == "retrump" and code == PRIVILEGED.get(ctx.game):
+                    continue
+                label = card_name(c, loc)
+                if code in marks:
+                    label = "✓" + label
+                if my_turn and view.phase == "play" and code not in playable:
+                    label = f"·{label}·"
+                buttons.append(button(label, card_act, code))
+            card_rows.append(buttons)
+        tail = [button(tr("🔄 Refresh"), "u")]
+        return Rendered("\n".join(lines), keyboard([*card_rows, *extra_rows, actions, tail]))
+
+    # --- what a hand press means ---------------------------------------------------------
+
+    def interpret(self, view: View, act: str, arg: str | None, ui: HandUI) -> Interpretation:
+        legal = _legal(view)
+        cards = [c for c in (arg or "").split(".") if c]
+        if act == "p" and len(cards) == 1:
+            return Apply(f"card {cards[0]}")
+        if act == "n":
+            return Apply("pass")
+        if act == "a":
+            return Apply("announce")
+        if act == "y":
+            if any(a.startswith("play ") and _n_of(a) > 0 for a in legal):
+                return SetUI(HandUI((), "x"))
+            return Apply("play 0")
+        if act == "m" and len(cards) == 1:
+            card = cards[0]
+            marks = list(ui.marks)
+            if card in marks:
+                marks.remove(card)
+            else:
+                if view.phase == "discard":
+                    limit = max(
+                        (len(a.split()) - 1 for a in legal if a.startswith("discard ")), default=1
+                    )
+                    if len(marks) >= limit:
+                        return Deny("No more: discard {n}.", {"n": limit})
+                else:
+                    limit = _exchange_limit(legal)
+                    if len(marks) >= limit:
+                        return Deny("No more: the stock has {n}.", {"n": limit})
+                marks.append(card)
+            mode = "q" if view.phase == "discard" else "x"
+            return SetUI(HandUI(tuple(marks), mode))
+        if act == "x":
+            up = "u" in cards
+            chosen = [c for c in cards if c != "u"]
+            wanted = (frozenset(chosen), up)
+            for action in legal:
+                words = action.split()
+                if words[0] == "play" and (frozenset(words[2:]) - {"up"}, "up" in words) == wanted:
+                    return Apply(action)
+            text = " ".join(["play", str(len(chosen)), *chosen] + (["up"] if up else []))
+            return Apply(text)
+        if act == "q" and cards:
+            return Apply("discard " + " ".join(cards))
+        if act == "t" and len(cards) == 1:
+            return SetUI(HandUI((), f"t:{cards[0]}"))
+        if act == "t" and len(cards) == 2:
+            return Apply(f"retrump {cards[0]} {cards[1]}")
+        if act == "z":
+            return SetUI(HandUI())
+        if act == "u":
+            return SetUI(ui)
+        return Deny("Unknown button.")
+
+    # --- the result of a deal ------------------------------------------------------------
+
+    def deal_result(
+        self, ctx: TableContext, lines: Sequence[Line], view: View, tr: Translator
+    ) -> str:
+        end = next((ln for ln in reversed(lines) if ln.get("t") == "deal_end"), None)
+        if end is None:
+            return ""
+        loc = tr.locale
+        names = ctx.names
+        trump = end.get("trump")
+        out = [
+            tr(
+                "📋 <b>Deal {no}</b> · trump {suit}",
+                no=end["no"],
+                suit=SUIT_SYMBOL[Suit(trump)] if trump else "—",
+            )
+        ]
+        seats: list[dict[str, Any]] = end.get("seats", [])
+        result = end.get("result")
+        if result == "walkover":
+            lone = next((s for s in seats if s["status"] == "walkover"), None)
+            if lone is not None:
+                out.append(
+                    tr(
+                        "Walkover: everyone passed; {name} takes the deal.",
+                        name=esc(names[lone["seat"]]),
+                    )
+                )
+        if result == "instant":
+            win = next((ln for ln in lines if ln.get("e") == "instant_win"), None)
+            if win is not None:
+                out.append(
+                    tr(
+                        "Instant win: {name} shows {cards}.",
+                        name=esc(names[win["seat"]]),
+                        cards=card_names(win["cards"], loc),
+                    )
+                )
+        tricks = []
+        for s in seats:
+            who = esc(names[s["seat"]])
+            if s["status"] == "passed":
+                tricks.append(tr("{name} passed", name=who))
+            else:
+                tricks.append(f"{who} {s['tricks']}")
+        out.append(tr("Tricks: {list}", list=" · ".join(tricks)))
+        written = [
+            f"{esc(names[s['seat']])} {s['before']}→{s['before'] - s['written_off']}"
+            for s in seats
+            if s["written_off"]
+        ]
+        out.append(tr("Written off: {list}", list=" · ".join(written) or "—"))
+        remises = [
+            tr("{name} +{r} → {after}", name=esc(names[s["seat"]]), r=s["remise"], after=s["after"])
+            for s in seats
+            if s["remise"]
+        ]
+        out.append(tr("Remises: {list}", list=" · ".join(remises) or "—"))
+        over = [
+            tr("{name} → back to {n}", name=esc(names[s["seat"]]), n=s["after"])
+            for s in seats
+            if s["overshoot"]
+        ]
+        out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
+        for ln in lines:
+            if ln.get("e") == "pamfil_bonus":
+                out.append(
+                    tr(
+                        "Side ledger: {name} announced pamfil: +{n} from each",
+                        name=esc(names[ln["seat"]]),
+                        n=ln["amount"],
+                    )
+                )
+            elif ln.get("e") == "flush_bonus":
+                out.append(
+                    tr(
+                        "Side ledger: {name} has the best flush: +{n} from each",
+                        name=esc(names[ln["seat"]]),
+                        n=ln["amount"],
+                    )
+                )
+        if view.phase != "over" and view.dealer is not None:
+            out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
+        return "\n".join(out)
+
+
+def _n_of(action: str) -> int:
+    words = action.split()
+    return int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+
+
+def _exchange_limit(legal: Sequence[str]) -> int:
+    return max((_n_of(a) for a in legal if a.startswith("play ")), default=0)
+
+
+def _b36(ctx: TableContext) -> str:
+    from bot.callbacks import b36
+
+    return b36(ctx.table_id)

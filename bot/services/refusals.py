@@ -1,0 +1,29 @@
+"""The bot's one refusal exception (a msgid + parameters, or an engine refusal code)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import Refusal
+
+
+class Refused(Exception):
+    """A press or command refused; nothing changed. ``refresh`` asks to re-show a hand."""
+
+    def __init__(
+        self,
+        msgid: str,
+        *,
+        engine: Refusal | None = None,
+        refresh: int | None = None,
+        alert: bool = False,
+        url: str | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.engine = engine
+        self.refresh = refresh
+        self.alert = alert
+        self.url = url
+        self.params = params
