@@ -99,6 +99,9 @@ class Run:
 
     cards: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))  # a list given is kept as a tuple
+
     def __str__(self) -> str:
         return " ".join(["run", *codes(self.cards)])
 

@@ -220,6 +220,9 @@ def test_3_2_3_leader_must_lead() -> None:
     assert refused(state, 0, Pass()).code is Refusal.LEADER_MUST_LEAD
     assert refused(state, 1, run("5S")).code is Refusal.NOT_YOUR_TURN
     assert state.legal_actions(1) == ()
+    assert refused(state, 0, Buy(3)).code is Refusal.WRONG_GAME
+    assert refused(state, 0, object()).code is Refusal.WRONG_GAME
+    assert Run(list(parse_cards("5S"))) == run("5S")  # type: ignore[arg-type]  # lists kept as tuples
 
 
 def test_3_2_3_ace_only_as_first_card_of_a_lead() -> None:

@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import DECK_52, parse_cards
 from engine.core import Line
@@ -123,6 +125,21 @@ def test_3_random_playouts_odd_options() -> None:
     for k in range(6):
         opts = {"manner": MANNERS[k % 2], "refill_units": k, "rate": 0 if k == 3 else 5}
         play(3 + k, 900 + k, opts)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.sampled_from(PLAYERS),
+    seed=st.integers(0, 2**32 - 1),
+    manner=st.sampled_from(MANNERS),
+    payment=st.sampled_from(PAYMENTS),
+    refill_units=st.integers(0, 3),
+)
+def test_3_property_random_deals_conserve_and_replay(
+    players: int, seed: int, manner: str, payment: str, refill_units: int
+) -> None:
+    opts = {"manner": manner, "payment": payment, "refill_units": refill_units, "rate": 2}
+    play(players, seed, opts)
 
 
 @pytest.mark.slow
