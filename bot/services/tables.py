@@ -141,7 +141,7 @@ class TableService:
 
         return dict(options_dict(GAMES[game].options_type()))
 
-    async def _lobby(self, table_id: int, generation: int | None = None) -> TableRow:
+    async def ensure_lobby(self, table_id: int, generation: int | None = None) -> TableRow:
         table = await self.repo.table(table_id)
         if table is None or table.status == "closed":
             raise Refused("This table is closed.")
@@ -159,7 +159,7 @@ class TableService:
         raise Refused("Only {creator} or an admin can do that.", creator=creator)
 
     async def pick(self, table_id: int, generation: int, user_id: int, game: str) -> TableRow:
-        table = await self._lobby(table_id, generation)
+        table = await self.ensure_lobby(table_id, generation)
         if user_id != table.creator_id:
             seats = await self.repo.seats(table.id)
             raise Refused("{name} picks the game.", name=seats[0].name if seats else "?")
@@ -167,7 +167,7 @@ class TableService:
             raise Refused("This game is not available yet.")
         async with self.db.transaction():
             await self.repo.update_table(table.id, game=game, options=self._default_options(game))
-        return await self._lobby(table_id)
+        return await self.ensure_lobby(table_id)
 
     async def join(
         self, table_id: int, generation: int | None, user_id: int, name: str
@@ -175,7 +175,7 @@ class TableService:
         table = await self.repo.table(table_id)
         if table is not None and table.status in ("running", "ended"):
             raise Refused("The game has started. Wait for the next pulka.")
-        table = await self._lobby(table_id, generation)
+        table = await self.ensure_lobby(table_id, generation)
         if not table.game:
             raise Refused("Pick a game first.")
         seats = await self.repo.seats(table.id)
@@ -191,7 +191,7 @@ class TableService:
         return table
 
     async def leave(self, table_id: int, generation: int, user_id: int) -> TableRow:
-        table = await self._lobby(table_id, generation)
+        table = await self.ensure_lobby(table_id, generation)
         seats = await self.repo.seats(table.id)
         if not any(s.user_id == user_id for s in seats):
             raise Refused("You're not seated.")
@@ -209,7 +209,7 @@ class TableService:
     async def set_option(
         self, table_id: int, generation: int, user_id: int, name: str, value: str
     ) -> TableRow:
-        table = await self._lobby(table_id, generation)
+        table = await self.ensure_lobby(table_id, generation)
         if user_id != table.creator_id:
             seats = await self.repo.seats(table.id)
             creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
@@ -224,12 +224,12 @@ class TableService:
             raise Refused("Not allowed: {reason}.", reason=error.code) from error
         async with self.db.transaction():
             await self.repo.update_table(table.id, options=dict(options_dict(typed)))
-        return await self._lobby(table_id)
+        return await self.ensure_lobby(table_id)
 
     async def check_start(
         self, table_id: int, generation: int, user_id: int, is_admin: IsAdmin
     ) -> tuple[TableRow, list[SeatRow]]:
-        table = await self._lobby(table_id, generation)
+        table = await self.ensure_lobby(table_id, generation)
         await self._role(table, user_id, is_admin)
         if not table.game:
             raise Refused("Pick a game first.")

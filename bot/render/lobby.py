@@ -1,0 +1,156 @@
+"""The lobby message: picker, seating, options, started (PRODUCT.md §4.2, §4.4, §5.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Translator
+from bot.render.cards import card_name
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import GAME_NAMES, game_name
+from bot.storage.repo import SeatRow, TableRow
+from engine.core import Line
+from engine.games import GAMES
+from engine.options import option_fields
+
+OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
+    "target": (5, 10, 15, 20, 25, 30, 40, 50),
+    "pulka_fee": (0, 5, 10, 20, 50, 100),
+    "point_value": (1, 2, 5, 10, 0),
+    "pamfil_bonus": (5, 10, 0, 1, 2),
+    "flush_bonus": (5, 10, 0, 1, 2),
+}
+
+
+def option_label(name: str, tr: Translator) -> str:
+    labels = {
+        "target": tr("count"),
+        "pulka_fee": tr("pulka fee"),
+        "point_value": tr("point"),
+        "must_trump": tr("must trump"),
+        "pamfil_bonus": tr("pamfil bonus"),
+        "flush_bonus": tr("flush bonus"),
+    }
+    return labels.get(name, name)
+
+
+def _value(value: Any, tr: Translator) -> str:
+    if isinstance(value, bool):
+        return tr("yes") if value else tr("no")
+    return str(value)
+
+
+def next_value(game: str, name: str, value: Any) -> str:
+    """The value after ``value`` in the cycle a button steps through."""
+    fields = {f.name: f for f in option_fields(GAMES[game].options_type)}
+    meta = fields[name].metadata
+    if meta["kind"] == "bool":
+        return "false" if value else "true"
+    if meta["kind"] == "enum":
+        choices: tuple[str, ...] = meta["choices"]
+        return (
+            choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
+        )
+    steps = OPTION_STEPS.get(name, (int(meta["default"]),))
+    low, high = meta["range"]
+    steps = tuple(s for s in steps if low <= s <= high) or (low,)
+    return str(steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0])
+
+
+def options_line(table: TableRow, tr: Translator) -> str:
+    parts = [f"{option_label(k, tr)} {_value(v, tr)}" for k, v in table.options.items()]
+    return tr("Options: {list}", list=" · ".join(parts))
+
+
+def lobby(
+    table: TableRow,
+    seats: Sequence[SeatRow],
+    tr: Translator,
+    codec: PressCodec,
+    *,
+    options_view: bool = False,
+    unreachable: Sequence[str] = (),
+    link: str = "",
+) -> Rendered:
+    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+        press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
+    if not table.game:
+        text = tr("🃏 New table — {name} picks the game", name=esc(creator))
+        games = [button(game_name(g, tr.locale), "k", g) for g in GAME_NAMES]
+        rows = [games[i : i + 4] for i in range(0, len(games), 4)]
+        return Rendered(text, keyboard([*rows, [button(tr("✖️ Cancel"), "c")]]))
+    counts = GAMES[table.game].seat_counts
+    lines = [
+        tr("🃏 <b>{game}</b> — seating", game=game_name(table.game, tr.locale)),
+        tr(
+            "Opened by: {name} · seats {low}–{high}",
+            name=esc(creator),
+            low=min(counts),
+            high=max(counts),
+        ),
+        options_line(table, tr),
+        tr(
+            "Seated ({n}/{most}): {names}",
+            n=len(seats),
+            most=max(counts),
+            names=", ".join(esc(s.name) for s in seats) or "—",
+        ),
+    ]
+    if unreachable:
+        lines.append(
+            tr("Can't reach in private: {names} → {link}", names=", ".join(unreachable), link=link)
+        )
+    if options_view:
+        rows = [
+            [
+                button(
+                    f"{option_label(k, tr)}: {_value(v, tr)}",
+                    "v",
+                    f"{k}={next_value(table.game, k, v)}",
+                )
+            ]
+            for k, v in table.options.items()
+        ]
+        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
+    return Rendered(
+        "\n".join(lines),
+        keyboard(
+            [
+                [button(tr("✋ Join"), "j"), button(tr("🚪 Leave"), "e")],
+                [button(tr("⚙️ Options"), "o")],
+                [button(tr("▶️ Start"), "s"), button(tr("✖️ Cancel"), "c")],
+            ]
+        ),
+    )
+
+
+def started(table: TableRow, seats: Sequence[SeatRow], seats_line: Line, tr: Translator) -> str:
+    """The lobby after Start: the draw, who deals first (§4.4)."""
+    lines = [tr("🃏 {game} — the game has started", game=game_name(table.game, tr.locale))]
+    names = [s.name for s in seats]
+    rounds: list[list[str | None]] = seats_line.get("draw", [])
+    if rounds:
+        shown = [
+            " · ".join(
+                f"{esc(names[i])} {card_name(code, tr.locale)}"
+                for i, code in enumerate(row)
+                if code is not None
+            )
+            for row in rounds
+        ]
+        lines.append(tr("Draw (lowest card deals): {draws}", draws=" → ".join(shown)))
+    first = seats_line.get("first_dealer")
+    if isinstance(first, int):
+        lines.append(tr("{name} deals first.", name=esc(names[first])))
+    return "\n".join(lines)
+
+
+def closed(tr: Translator) -> str:
+    return tr("This table is closed.")

@@ -1,0 +1,15 @@
+"""The router tree, in order; the fallback router is last."""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+from bot.routers import commands, fallback, lobby, play
+
+
+def make_root_router() -> Router:
+    root = Router(name="root")
+    root.include_routers(
+        lobby.make_router(), play.make_router(), commands.make_router(), fallback.make_router()
+    )
+    return root

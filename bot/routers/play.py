@@ -1,0 +1,123 @@
+"""Presses on hand messages and on the end-of-pulka buttons (PRODUCT.md §4.5, §4.7, §7.2)."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, Router
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup
+
+from bot.callbacks import Kind, Press, PressFilter
+from bot.i18n import Translator
+from bot.render.common import Rendered
+from bot.render.refusals import refusal_text
+from bot.routers.common import admin_check
+from bot.sending.publisher import Publisher
+from bot.services.locks import TableLocks
+from bot.services.refusals import Refused
+from bot.services.tables import Moved, TableService
+
+logger = logging.getLogger(__name__)
+
+
+def make_router() -> Router:
+    router = Router(name="play")
+
+    @router.callback_query(PressFilter(Kind.HAND))
+    async def on_hand_pressed(
+        query: CallbackQuery,
+        press: Press,
+        bot: Bot,
+        tables: TableService,
+        publisher: Publisher,
+        locks: TableLocks,
+        user_tr: Translator,
+    ) -> None:
+        message = query.message
+        chat_id = message.chat.id if message else 0
+        message_id = message.message_id if message else 0
+        async with locks.hold(press.table):
+            try:
+                outcome = await tables.press(press, query.from_user.id, chat_id, message_id)
+            except Refused as refused:
+                await query.answer(refusal_text(refused, user_tr))
+                if refused.refresh is not None:
+                    await _refresh(publisher, tables, press, refused.refresh, chat_id, message_id)
+                return
+            await query.answer()
+            if isinstance(outcome, Moved):
+                await publisher.after_move(outcome)
+            else:
+                table = outcome.table
+                live = await tables.live(table)
+                seats = await tables.repo.seats(table.id)
+                await publisher.hand(table, live, seats, outcome.seat)
+
+    @router.callback_query(PressFilter(Kind.END))
+    async def on_end_pressed(
+        query: CallbackQuery,
+        press: Press,
+        bot: Bot,
+        tables: TableService,
+        publisher: Publisher,
+        locks: TableLocks,
+        user_tr: Translator,
+    ) -> None:
+        message = query.message
+        async with locks.hold(press.table):
+            try:
+                table = await tables.table(press.table)
+                if table is None or message is None or message.message_id != table.result_msg_id:
+                    raise Refused("This table is closed.")
+                admin = admin_check(bot, table.chat_id, query.from_user.id)
+                if press.act == "r":
+                    live = await tables.next_pulka(
+                        table.id, press.version, query.from_user.id, admin
+                    )
+                    await query.answer()
+                    await publisher.sender.bot.edit_message_reply_markup(
+                        chat_id=table.chat_id, message_id=message.message_id, reply_markup=None
+                    )
+                    await publisher.pulka_started(table, live)
+                else:
+                    await tables.finish(table.id, press.version, query.from_user.id, admin)
+                    await query.answer()
+                    ctr = await publisher.chat_tr(table.chat_id)
+                    await publisher.sender.bot.edit_message_reply_markup(
+                        chat_id=table.chat_id, message_id=message.message_id, reply_markup=None
+                    )
+                    await publisher.sender.send(
+                        table.chat_id, Rendered(ctr("This table is closed."))
+                    )
+            except Refused as refused:
+                await query.answer(refusal_text(refused, user_tr))
+
+    return router
+
+
+async def _refresh(
+    publisher: Publisher,
+    tables: TableService,
+    press: Press,
+    seat: int,
+    chat_id: int,
+    message_id: int,
+) -> None:
+    """A stale press: strip the old message's keyboard, make sure the current hand is live."""
+    table = await tables.table(press.table)
+    if table is None or table.status != "running":
+        return
+    hands = await tables.repo.hands(table.id)
+    current = hands.get(seat)
+    if current is not None and current.message_id != message_id:
+        try:
+            await publisher.sender.bot.edit_message_reply_markup(
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=InlineKeyboardMarkup(inline_keyboard=[]),
+            )
+        except Exception:
+            logger.debug("could not strip an old hand keyboard")
+    live = await tables.live(table)
+    seats = await tables.repo.seats(table.id)
+    await publisher.hand(table, live, seats, seat)

@@ -1,0 +1,240 @@
+"""Puts a table on screen: the lobby, the group's table message, every hand, the results.
+
+It renders with the pure functions of ``bot.render`` (each audience in its own language) and
+sends through :class:`~bot.sending.sender.Sender`, remembering message ids in the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.callbacks import PressCodec
+from bot.i18n import Catalogues, Translator, locale_of
+from bot.render import lobby as lobby_render
+from bot.render import results
+from bot.render.common import Rendered
+from bot.render.context import HandUI, TableContext
+from bot.sending.sender import Sender
+from bot.services.tables import Live, Moved, TableService, family_ui
+from bot.storage.repo import Repo, SeatRow, TableRow
+from engine.core import Line
+
+logger = logging.getLogger(__name__)
+
+
+class Publisher:
+    def __init__(
+        self,
+        sender: Sender,
+        tables: TableService,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        bot_username: str,
+    ) -> None:
+        self.sender = sender
+        self.tables = tables
+        self.repo: Repo = tables.repo
+        self.catalogues = catalogues
+        self.codec = codec
+        self.bot_username = bot_username
+
+    # --- languages ---------------------------------------------------------------------
+
+    async def chat_tr(self, chat_id: int) -> Translator:
+        chat = await self.repo.chat(chat_id)
+        return self.catalogues.tr(chat.language if chat and chat.language else None)
+
+    async def user_tr(self, user_id: int) -> Translator:
+        user = await self.repo.user(user_id)
+        if user is None:
+            return self.catalogues.tr(None)
+        return self.catalogues.tr(user.language or locale_of(user.language_code))
+
+    def link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    async def context(self, table: TableRow, live: Live, seats: Sequence[SeatRow]) -> TableContext:
+        chat = await self.repo.chat(table.chat_id)
+        return TableContext(
+            table_id=table.id,
+            game=table.game,
+            chat_title=chat.title if chat else "",
+            names=tuple(s.name for s in seats),
+            pulka_no=live.pulka_no,
+            moves=table.moves,
+            bot_username=self.bot_username,
+            options=table.options,
+        )
+
+    # --- the lobby ---------------------------------------------------------------------
+
+    async def lobby(
+        self, table: TableRow, *, options_view: bool = False, unreachable: Sequence[str] = ()
+    ) -> None:
+        tr = await self.chat_tr(table.chat_id)
+        seats = await self.repo.seats(table.id)
+        rendered = lobby_render.lobby(
+            table,
+            seats,
+            tr,
+            self.codec,
+            options_view=options_view,
+            unreachable=unreachable,
+            link=self.link("s"),
+        )
+        if table.lobby_msg_id is None:
+            msg_id = await self.sender.send(table.chat_id, rendered)
+            async with self.repo.db.transaction():
+                await self.repo.update_table(table.id, lobby_msg_id=msg_id)
+        else:
+            await self.sender.edit(table.chat_id, table.lobby_msg_id, rendered)
+
+    async def lobby_closed(self, table: TableRow) -> None:
+        tr = await self.chat_tr(table.chat_id)
+        for msg_id in (table.lobby_msg_id, table.table_msg_id):
+            if msg_id is not None and table.status == "lobby":
+                await self.sender.edit(table.chat_id, msg_id, Rendered(lobby_render.closed(tr)))
+                return
+        await self.sender.send(table.chat_id, Rendered(lobby_render.closed(tr)))
+
+    # --- a pulka starts ----------------------------------------------------------------
+
+    async def pulka_started(self, table: TableRow, live: Live) -> None:
+        table = await self._fresh(table)
+        seats = await self.repo.seats(table.id)
+        if live.pulka_no == 1 and table.lobby_msg_id is not None:
+            tr = await self.chat_tr(table.chat_id)
+            seats_line = next(ln for ln in live.state.record() if ln.get("t") == "seats")
+            text = lobby_render.started(table, seats, seats_line, tr)
+            await self.sender.edit(table.chat_id, table.lobby_msg_id, Rendered(text))
+        await self.new_table_message(table, live, seats)
+        for seat in range(len(seats)):
+            await self.hand(table, live, seats, seat, resend=True)
+
+    async def new_table_message(
+        self, table: TableRow, live: Live, seats: Sequence[SeatRow]
+    ) -> None:
+        ui = family_ui(table.game)
+        assert ui is not None
+        tr = await self.chat_tr(table.chat_id)
+        ctx = await self.context(table, live, seats)
+        if table.table_msg_id is not None:
+            frozen = self.sender._shown.get((table.chat_id, table.table_msg_id))
+            if frozen is not None and frozen.markup is not None:
+                await self.sender.edit(table.chat_id, table.table_msg_id, Rendered(frozen.text))
+        rendered = ui.table(ctx, live.state.view(None), tr)
+        msg_id = await self.sender.send(table.chat_id, rendered)
+        async with self.repo.db.transaction():
+            await self.repo.update_table(table.id, table_msg_id=msg_id)
+
+    async def table_message(self, table: TableRow, live: Live, seats: Sequence[SeatRow]) -> None:
+        ui = family_ui(table.game)
+        assert ui is not None
+        tr = await self.chat_tr(table.chat_id)
+        ctx = await self.context(table, live, seats)
+        rendered = ui.table(ctx, live.state.view(None), tr)
+        msg_id = await self.sender.edit_or_send(table.chat_id, table.table_msg_id, rendered)
+        if msg_id != table.table_msg_id:
+            async with self.repo.db.transaction():
+                await self.repo.update_table(table.id, table_msg_id=msg_id)
+
+    async def hand(
+        self,
+        table: TableRow,
+        live: Live,
+        seats: Sequence[SeatRow],
+        seat: int,
+        *,
+        resend: bool = False,
+    ) -> None:
+        """Show ``seat``'s hand message: edited in place, or sent anew (the old one deleted)."""
+        ui_game = family_ui(table.game)
+        assert ui_game is not None
+        user_id = seats[seat].user_id
+        hands = await self.repo.hands(table.id)
+        row = hands.get(seat)
+        ui = HandUI(tuple(m for m in row.marks.split(",") if m), row.mode) if row else HandUI()
+        tr = await self.user_tr(user_id)
+        ctx = await self.context(table, live, seats)
+        rendered = ui_game.hand(ctx, live.state.view(seat), ui, tr, self.codec)
+        old = row.message_id if row else None
+        if not resend and old is not None and await self.sender.edit(user_id, old, rendered):
+            return
+        msg_id = await self.sender.send(user_id, rendered)
+        async with self.repo.db.transaction():
+            await self.repo.set_hand(table.id, seat, user_id, msg_id)
+            await self.repo.set_private_ok(user_id, msg_id is not None)
+        if old is not None and msg_id is not None and old != msg_id:
+            await self.sender.delete(user_id, old)
+
+    async def _fresh(self, table: TableRow) -> TableRow:
+        fresh = await self.repo.table(table.id)
+        assert fresh is not None
+        return fresh
+
+    # --- after an action ---------------------------------------------------------------
+
+    async def after_move(self, moved: Moved) -> None:
+        table = moved.table
+        live = await self.tables.live(table)
+        seats = await self.repo.seats(table.id)
+        ui = family_ui(table.game)
+        assert ui is not None
+        new_deal = any(ln.get("t") == "deal" for ln in moved.lines)
+        if any(ln.get("t") == "deal_end" for ln in moved.lines):
+            tr = await self.chat_tr(table.chat_id)
+            ctx = await self.context(table, live, seats)
+            deal_lines = _current_deal(live.state.record())
+            text = ui.deal_result(ctx, deal_lines, live.state.view(None), tr)
+            await self.table_message(table, live, seats)
+            if text:
+                await self.sender.send(table.chat_id, Rendered(text))
+        if moved.ended:
+            await self.table_message(table, live, seats)
+            await self.pulka_result(table, live, seats)
+        elif new_deal:
+            await self.new_table_message(table, live, seats)
+            table = await self._fresh(table)
+        else:
+            await self.table_message(table, live, seats)
+        for seat in range(len(seats)):
+            await self.hand(table, live, seats, seat)
+
+    async def pulka_result(self, table: TableRow, live: Live, seats: Sequence[SeatRow]) -> None:
+        end = next((ln for ln in reversed(live.state.record()) if ln.get("t") == "end"), None)
+        if end is None:
+            return
+        tr = await self.chat_tr(table.chat_id)
+        ledger = await self.repo.ledger(chat_id=table.chat_id)
+        seated = {s.user_id for s in seats}
+        standings = [r for r in ledger if r.game == table.game and r.user_id in seated]
+        rendered = results.pulka_result(
+            table.id,
+            table.game,
+            live.pulka_no,
+            table.generation,
+            [s.name for s in seats],
+            end,
+            standings,
+            tr,
+            self.codec,
+        )
+        msg_id = await self.sender.send(table.chat_id, rendered)
+        async with self.repo.db.transaction():
+            await self.repo.update_table(table.id, result_msg_id=msg_id)
+
+    async def resume(self, table: TableRow) -> None:
+        """After a restart: the table message and every hand found (edited) or re-sent."""
+        live = await self.tables.live(table)
+        seats = await self.repo.seats(table.id)
+        await self.table_message(table, live, seats)
+        for seat in range(len(seats)):
+            await self.hand(table, live, seats, seat)
+
+
+def _current_deal(record: list[Line]) -> list[Line]:
+    """The lines of the deal that just ended (from its ``deal`` line to its ``deal_end``)."""
+    end_at = max(i for i, ln in enumerate(record) if ln.get("t") == "deal_end")
+    start = max(i for i, ln in enumerate(record[:end_at]) if ln.get("t") == "deal")
+    return record[start : end_at + 1]

@@ -1,0 +1,36 @@
+"""Collect every msgid the bot's source passes to a translator (for the catalogue tests)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2] / "bot"
+TRANSLATING = {"tr", "chat_tr", "user_tr", "utr", "ctr", "Refused", "Deny"}
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def source_msgids() -> set[str]:
+    found: set[str] = set()
+    for path in ROOT.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and _name(node.func) in TRANSLATING
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.add(node.args[0].value)
+    from bot.render.refusals import REASONS
+
+    found.update(REASONS.values())
+    return found
