@@ -35,8 +35,10 @@ def make_router() -> Router:
     ) -> None:
         assert message.from_user is not None
         game = ""
-        if command.args:
-            code = game_code(command.args.split()[0])
+        words = (command.args or "").split()
+        options = dict(w.partition("=")[::2] for w in words[1:] if "=" in w)
+        if words:
+            code = game_code(words[0])
             if code is None:
                 await message.reply(chat_tr(
                     "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
@@ -50,7 +52,11 @@ def make_router() -> Router:
         async with locks.hold(-abs(message.chat.id)):
             try:
                 table = await tables.open(
-                    message.chat.id, message.from_user.id, message.from_user.first_name, game
+                    message.chat.id,
+                    message.from_user.id,
+                    message.from_user.first_name,
+                    game,
+                    options,
                 )
             except Refused as refused:
                 reply_to = refused.params.pop("reply_to", None)

@@ -23,6 +23,7 @@ from bot.storage.repo import Repo, SeatRow, TableRow
 from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
+from engine.options import options_dict, parse_options
 
 NewGame = Callable[..., State]
 IsAdmin = Callable[[], Awaitable[bool]]
@@ -116,7 +117,15 @@ class TableService:
 
     # --- lobby --------------------------------------------------------------------------
 
-    async def open(self, chat_id: int, user_id: int, name: str, game: str) -> TableRow:
+    async def open(
+        self,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        options: dict[str, str] | None = None,
+    ) -> TableRow:
+        """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts."""
         current = await self.repo.open_table(chat_id)
         if current is not None and current.status in ("lobby", "running"):
             raise Refused(
@@ -126,9 +135,9 @@ class TableService:
         async with self.db.transaction():
             if current is not None:
                 await self.repo.update_table(current.id, status="closed")
-            options = self._default_options(game) if game else {}
+            chosen = self._default_options(game, options) if game else {}
             tid = await self.repo.create_table(
-                chat_id, game, options, user_id, _code(), self._clock()
+                chat_id, game, chosen, user_id, _code(), self._clock()
             )
             await self.repo.replace_seats(tid, [(user_id, name)])
         table = await self.repo.table(tid)
@@ -136,10 +145,12 @@ class TableService:
         return table
 
     @staticmethod
-    def _default_options(game: str) -> dict[str, Any]:
-        from engine.options import options_dict
-
-        return dict(options_dict(GAMES[game].options_type()))
+    def _default_options(game: str, given: dict[str, str] | None = None) -> dict[str, Any]:
+        try:
+            typed = parse_options(GAMES[game].options_type, given or {})
+        except InvalidOption as error:
+            raise Refused("Not allowed: {reason}.", reason=error.code) from error
+        return dict(options_dict(typed))
 
     async def ensure_lobby(self, table_id: int, generation: int | None = None) -> TableRow:
         table = await self.repo.table(table_id)
@@ -214,8 +225,6 @@ class TableService:
             seats = await self.repo.seats(table.id)
             creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
             raise Refused("Only {creator} can change the options.", creator=creator)
-        from engine.options import options_dict, parse_options
-
         given = dict(table.options)
         given[name] = value
         try:

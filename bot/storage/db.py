@@ -6,6 +6,7 @@ runs in its own transaction at start-up.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -35,6 +36,7 @@ class Database:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
+        self._writer = asyncio.Lock()  # one connection: transactions of tasks must not interleave
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -76,13 +78,14 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            await self.conn.execute("ROLLBACK")
-            raise
-        await self.conn.execute("COMMIT")
+        async with self._writer:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; the last row id."""

@@ -1,0 +1,31 @@
+"""Bot fixtures: settings pointing at the fake Bot API, and the bot running against it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from bot.app import RunningBot, running_bot
+from bot.config import Settings
+from tests.fakeapi import FakeTelegram
+
+
+@pytest.fixture
+def settings(fake_telegram: FakeTelegram, db_path: Path) -> Settings:
+    return Settings(
+        token=SecretStr(fake_telegram.token),
+        database=db_path,
+        api_base=fake_telegram.base_url,
+        polling_timeout_s=1,
+        default_language="ru",
+        _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env
+    )
+
+
+@pytest.fixture
+async def bot(settings: Settings) -> AsyncIterator[RunningBot]:
+    async with running_bot(settings) as running:
+        yield running

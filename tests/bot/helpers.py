@@ -1,0 +1,164 @@
+"""Simulated players for the bot tests: seat a table, find who is to act, press a legal button."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import Button, SentMessage
+from tests.fakeapi.users import SimGroup, SimUser
+
+TO_PLAY = re.compile(r"(?:To play|Ход): <b>(.+?)</b>")
+
+
+def hand_message(user: SimUser) -> SentMessage | None:
+    """The user's live hand message: the newest private message with hand buttons."""
+    for message in reversed(user.visible):
+        if any((b.callback_data or "").startswith("h:") for b in message.all_buttons):
+            return message
+    return None
+
+
+def table_message(group: SimGroup) -> SentMessage | None:
+    """The newest group message with the 'My cards' URL button."""
+    for message in reversed(group.visible):
+        if any((b.url or "").count("start=h_") for b in message.all_buttons):
+            return message
+    return None
+
+
+def result_message(group: SimGroup) -> SentMessage | None:
+    for message in reversed(group.visible):
+        if any((b.callback_data or "").startswith("e:") for b in message.all_buttons):
+            return message
+    return None
+
+
+def act_of(button: Button) -> tuple[str, str | None]:
+    body = (button.callback_data or "").split("~")[0].split(":")
+    return body[4], body[5] if len(body) > 5 else None
+
+
+async def open_table(
+    fake: FakeTelegram,
+    group: SimGroup,
+    players: list[SimUser],
+    game: str = "mushka",
+    options: str = "target=5",
+) -> SentMessage:
+    """Everyone starts the bot; the first opens the table; the others join; the first starts."""
+    for user in players:
+        await user.start_bot()
+    await players[0].send(group, f"/newgame {game} {options}".strip())
+    await fake.settle(quiet=0.05)
+    lobby = group.last
+    for user in players[1:]:
+        answer = await user.press(lobby, "✋")
+        assert answer.show_alert is False, answer.text
+    await fake.settle(quiet=0.05)
+    await players[0].press(lobby, "▶️")
+    await fake.settle(quiet=0.05)
+    return lobby
+
+
+def to_act(group: SimGroup, players: list[SimUser]) -> SimUser | None:
+    table = table_message(group)
+    if table is None:
+        return None
+    found = TO_PLAY.search(table.html)
+    if found is None:
+        return None
+    return next(u for u in players if u.first_name == found.group(1))
+
+
+def choose(message: SentMessage, rng: random.Random) -> Button:
+    """A legal button for the player to act, by the callback's ``act`` (§6.2)."""
+    buttons = [b for b in message.all_buttons if (b.callback_data or "").startswith("h:")]
+    by_act: dict[str, list[Button]] = {}
+    for b in buttons:
+        by_act.setdefault(act_of(b)[0], []).append(b)
+    if "x" in by_act:  # exchange mode: sometimes mark a card first
+        marked = [b for b in by_act.get("m", []) if b.text.startswith("✓")]
+        if not marked and rng.random() < 0.4 and by_act.get("m"):
+            return rng.choice(by_act["m"])
+        return rng.choice(by_act["x"])
+    if "q" in by_act:
+        return by_act["q"][0]
+    if "y" in by_act:
+        if "n" in by_act and rng.random() < 0.3:
+            return by_act["n"][0]
+        return by_act["y"][0]
+    if "n" in by_act:
+        return by_act["n"][0]
+    suits = [b for b in by_act.get("t", []) if "." in (act_of(b)[1] or "")]
+    if suits:
+        return rng.choice(suits)
+    if "t" in by_act:
+        return rng.choice(by_act["t"])
+    if "m" in by_act:  # discard marking
+        return rng.choice([b for b in by_act["m"] if not b.text.startswith("✓")])
+    legal = [b for b in by_act.get("p", []) if not b.text.startswith("·")]
+    assert legal, message.describe_buttons()
+    return rng.choice(legal)
+
+
+async def play_step(
+    fake: FakeTelegram, group: SimGroup, players: list[SimUser], rng: random.Random
+) -> bool:
+    """Press one legal button for whoever is to act; False once nobody is."""
+    user = to_act(group, players)
+    if user is None:
+        return False
+    message = hand_message(user)
+    assert message is not None, f"{user.first_name} has no hand message"
+    button = choose(message, rng)
+    await press_and_wait(fake, user, message, button, players)
+    return True
+
+
+def _key(message: SentMessage) -> tuple[str, str]:
+    return message.text, str([b.callback_data for b in message.all_buttons])
+
+
+def _mv(message: SentMessage | None) -> str | None:
+    if message is None:
+        return None
+    datas = [b.callback_data for b in message.all_buttons if (b.callback_data or "")[:2] == "h:"]
+    return datas[0].split(":")[3] if datas and datas[0] else None
+
+
+async def press_and_wait(
+    fake: FakeTelegram,
+    user: SimUser,
+    message: SentMessage,
+    button: Button,
+    players: list[SimUser],
+) -> None:
+    """Press, expect no refusal, and wait until every hand message shows the same move."""
+    before = _key(message)
+    answer = await user.press(message, data=button.callback_data)
+    assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
+
+    def done() -> bool:
+        mine = hand_message(user)
+        if mine is None or _key(mine) == before:
+            return False
+        return len({_mv(hand_message(p)) for p in players}) == 1
+
+    await fake.wait_until(done, timeout=10)
+
+
+async def play_until_end(
+    fake: FakeTelegram,
+    group: SimGroup,
+    players: list[SimUser],
+    rng: random.Random,
+    limit: int = 2000,
+) -> int:
+    """Play until the pulka's result message appears; the number of presses."""
+    for step in range(limit):
+        if result_message(group) is not None:
+            return step
+        assert await play_step(fake, group, players, rng), "nobody to act, but no result"
+    raise AssertionError("the pulka did not end")
