@@ -488,6 +488,7 @@ class LenturluState:
     def _set_pile_aside(self) -> None:
         self._set_aside.extend(self._pile)
         self._pile = []
+        self._pile_leader = None
 
     # --- the settlement (§3.5) ----------------------------------------------------------------
 
