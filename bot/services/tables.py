@@ -349,7 +349,7 @@ class TableService:
             raise Refused("It's {name}'s turn.", name=seats[state.to_act].name)
         meaning = ui_game.interpret(state.view(seat), press.act, press.arg, ui)
         if isinstance(meaning, Deny):
-            raise Refused(meaning.msgid, **meaning.params)
+            raise Refused(meaning.msgid, engine=meaning.engine, **meaning.params)
         if isinstance(meaning, SetUI):
             async with self.db.transaction():
                 await self.repo.set_hand_ui(

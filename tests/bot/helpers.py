@@ -51,15 +51,29 @@ async def open_table(
     for user in players:
         await user.start_bot()
     await players[0].send(group, f"/newgame {game} {options}".strip())
-    await fake.settle(quiet=0.05)
-    lobby = group.last
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
     for user in players[1:]:
         answer = await user.press(lobby, "✋")
         assert answer.show_alert is False, answer.text
-    await fake.settle(quiet=0.05)
+    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
     await players[0].press(lobby, "▶️")
+    await fake.wait_until(
+        lambda: (
+            table_message(group) is not None and all(hand_message(u) is not None for u in players)
+        ),
+        timeout=10,
+    )
     await fake.settle(quiet=0.05)
     return lobby
+
+
+def lobby_message(group: SimGroup) -> SentMessage | None:
+    for message in reversed(group.visible):
+        if any((b.callback_data or "").startswith("l:") for b in message.all_buttons):
+            return message
+    return None
 
 
 def to_act(group: SimGroup, players: list[SimUser]) -> SimUser | None:
@@ -80,8 +94,9 @@ def choose(message: SentMessage, rng: random.Random) -> Button:
         by_act.setdefault(act_of(b)[0], []).append(b)
     if "x" in by_act:  # exchange mode: sometimes mark a card first
         marked = [b for b in by_act.get("m", []) if b.text.startswith("✓")]
-        if not marked and rng.random() < 0.4 and by_act.get("m"):
-            return rng.choice(by_act["m"])
+        markable = [b for b in by_act.get("m", []) if b.text[0] not in "·✓"]
+        if not marked and rng.random() < 0.4 and markable:
+            return rng.choice(markable)
         return rng.choice(by_act["x"])
     if "q" in by_act:
         return by_act["q"][0]
@@ -97,7 +112,7 @@ def choose(message: SentMessage, rng: random.Random) -> Button:
     if "t" in by_act:
         return rng.choice(by_act["t"])
     if "m" in by_act:  # discard marking
-        return rng.choice([b for b in by_act["m"] if not b.text.startswith("✓")])
+        return rng.choice([b for b in by_act["m"] if b.text[0] not in "·✓"])
     legal = [b for b in by_act.get("p", []) if not b.text.startswith("·")]
     assert legal, message.describe_buttons()
     return rng.choice(legal)

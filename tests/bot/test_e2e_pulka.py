@@ -28,7 +28,7 @@ async def test_whole_mushka_pulka_three_players(
     assert result is not None
     assert "Пулька 1" in result.text
     await anna.send(group, "/score")
-    await fake.settle(quiet=0.05)
+    await fake.wait_until(lambda: group.last.text.startswith("📊"), timeout=10)
     score = group.last.text
     assert "Мушка — всего" in score
     for user in players:

@@ -11,6 +11,7 @@ from bot.i18n import Translator
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
 from engine.core import Line, View
+from engine.errors import Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,7 @@ class Deny:
 
     msgid: str
     params: dict[str, Any] = field(default_factory=dict)
+    engine: Refusal | None = None
 
 
 Interpretation = Apply | SetUI | Deny

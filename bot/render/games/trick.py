@@ -15,6 +15,7 @@ from bot.render.context import HandUI, TableContext, game_name
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import A_HIGH, K_HIGH, Card, RankOrder, Suit
 from engine.core import Line, View
+from engine.errors import Refusal
 
 ORDERS: Final[dict[str, RankOrder]] = {
     "mushka": A_HIGH,
@@ -263,7 +264,9 @@ class TrickUI:
                 label = card_name(c, loc)
                 if code in marks:
                     label = "✓" + label
-                if my_turn and view.phase == "play" and code not in playable:
+                if (my_turn and view.phase == "play" and code not in playable) or (
+                    card_act == "m" and my_turn and code not in _discardable(legal)
+                ):
                     label = f"·{label}·"
                 buttons.append(button(label, card_act, code))
             card_rows.append(buttons)
@@ -291,6 +294,8 @@ class TrickUI:
             if card in marks:
                 marks.remove(card)
             else:
+                if card not in _discardable(legal):
+                    return Deny("Not allowed: {reason}.", engine=Refusal.PRIVILEGED_NOT_DISCARDED)
                 if view.phase == "discard":
                     limit = max(
                         (len(a.split()) - 1 for a in legal if a.startswith("discard ")), default=1
@@ -416,6 +421,17 @@ class TrickUI:
 def _n_of(action: str) -> int:
     words = action.split()
     return int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+
+
+def _discardable(legal: Sequence[str]) -> set[str]:
+    """Cards some legal ``play``/``discard`` action gives up (never the privileged card)."""
+    return {
+        word
+        for a in legal
+        if a.startswith(("play ", "discard "))
+        for word in a.split()[1:]
+        if word not in ("up",) and not word.isdigit()
+    }
 
 
 def _exchange_limit(legal: Sequence[str]) -> int:

@@ -1,0 +1,177 @@
+"""Every refusal is answered and changes nothing (PRODUCT.md §7.2, §16)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.app import RunningBot
+from tests.bot.helpers import (
+    act_of,
+    hand_message,
+    open_table,
+    play_step,
+    table_message,
+    to_act,
+)
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.users import SimGroup, SimUser
+
+
+def actions_logged(db_path: Path) -> int:
+    with sqlite3.connect(db_path) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+async def three(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
+    anna = fake.add_user(101, "Anna", language_code="ru", username="anna")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    vera = fake.add_user(103, "Vera", language_code="en")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    players = [anna, boris, vera]
+    await open_table(fake, group, players)
+    return group, players
+
+
+async def test_7_2_refusals_change_nothing(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    rng = random.Random(3)
+    actor = to_act(group, players)
+    assert actor is not None
+    waiting = next(u for u in players if u is not actor)
+    table_before = table_message(group)
+    assert table_before is not None
+    text_before = table_before.text
+    logged = actions_logged(db_path)
+
+    # not your turn: a waiting player presses a card of his own hand
+    hand = hand_message(waiting)
+    assert hand is not None
+    card = next(b for b in hand.all_buttons if act_of(b)[0] in ("p", "m"))
+    answer = await waiting.press(hand, data=card.callback_data)
+    expected = "It's" if waiting.first_name == "Vera" else "Сейчас ходит"
+    assert answer.text is not None and expected in answer.text and actor.first_name in answer.text
+
+    # not your hand: someone else's hand message pressed (a forwarded copy, a forged update)
+    actor_hand = hand_message(actor)
+    assert actor_hand is not None
+    data = actor_hand.all_buttons[0].callback_data
+    assert data is not None
+    answer = await waiting.press_raw(actor_hand, data=data)
+    assert answer.text in ("Это не ваши карты.", "These aren't your cards.")
+
+    # forged or malformed data
+    answer = await actor.press_raw(actor_hand, data=data[:-6] + "AAAAAA")
+    assert answer.text in ("Кнопка не распознана.", "Unknown button.")
+    answer = await actor.press_raw(actor_hand, data="garbage")
+    assert answer.text in ("Кнопка не распознана.", "Unknown button.")
+
+    await fake.settle(quiet=0.05)
+    assert actions_logged(db_path) == logged
+    assert table_message(group) is table_before and table_before.text == text_before
+
+    # stale: a button drawn before the last moves
+    stale_user = players[0]
+    old = hand_message(stale_user)
+    assert old is not None
+    old_data = old.all_buttons[0].callback_data
+    assert old_data is not None
+    moved_from = actions_logged(db_path)
+    while actions_logged(db_path) == moved_from:
+        await play_step(fake, group, players, rng)
+    logged = actions_logged(db_path)
+    answer = await stale_user.press_raw(old, data=old_data)
+    assert answer.text in (
+        "Эта кнопка устарела — показываю актуальные карты.",
+        "That button is out of date — here are your current cards.",
+    )
+    assert actions_logged(db_path) == logged
+
+
+async def test_7_2_illegal_card_gets_engine_reason(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    rng = random.Random(5)
+    for _ in range(300):
+        actor = to_act(group, players)
+        assert actor is not None
+        hand = hand_message(actor)
+        assert hand is not None
+        illegal = [b for b in hand.all_buttons if b.text.startswith("·") and act_of(b)[0] == "p"]
+        if illegal:
+            logged = actions_logged(db_path)
+            answer = await actor.press(hand, data=illegal[0].callback_data)
+            assert answer.text is not None
+            assert answer.text.startswith(("Так нельзя: надо", "Not allowed: you must"))
+            assert actions_logged(db_path) == logged
+            return
+        await play_step(fake, group, players, rng)
+    raise AssertionError("no illegal card came up")
+
+
+async def test_7_2_closed_table_and_wrong_chat(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    anna, boris = players[0], players[1]
+
+    async def reply(user: SimUser, text: str, where: SimGroup | None = None) -> str:
+        chat = where or user
+        count = len(chat.messages)
+        if where is None:
+            await user.send_private(text)
+        else:
+            await user.send(where, text)
+        await fake.wait_until(lambda: len(chat.messages) > count, timeout=10)
+        return chat.messages[-1].text
+
+    assert await reply(anna, "/cancel") == "Эта команда работает в группе."
+    assert "в группе" in await reply(anna, "/newgame")
+    assert await reply(anna, "/newgame mushka", group) == "Здесь уже есть стол: ↑"
+    refused = await reply(boris, "/cancel", group)
+    assert "Anna" in refused and "админ" in refused
+    actor = to_act(group, players) or anna
+    await reply(anna, "/cancel", group)
+    logged = actions_logged(db_path)
+    hand = hand_message(actor)
+    assert hand is not None
+    answer = await actor.press(hand, data=hand.all_buttons[0].callback_data)
+    assert answer.text in ("Этот стол уже закрыт.", "This table is closed.")
+    assert actions_logged(db_path) == logged
+
+
+async def test_7_2_two_presses_at_once_play_one_card(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    rng = random.Random(9)
+    for _ in range(300):
+        actor = to_act(group, players)
+        assert actor is not None
+        hand = hand_message(actor)
+        assert hand is not None
+        cards = [b for b in hand.all_buttons if act_of(b)[0] == "p" and b.text[0] != "·"]
+        if cards:
+            logged = actions_logged(db_path)
+            data = cards[0].callback_data
+            assert data is not None
+            first, second = await asyncio.gather(
+                actor.press_raw(hand, data=data), actor.press_raw(hand, data=data)
+            )
+            await fake.settle(quiet=0.05)
+            texts = sorted([first.text or "", second.text or ""])
+            assert texts[0] == ""
+            assert texts[1].startswith(("Уже сыграно", "Already played"))
+            assert actions_logged(db_path) == logged + 1
+            return
+        await play_step(fake, group, players, rng)
+    raise AssertionError("no card play came up")
