@@ -163,8 +163,12 @@ class SentMessage:
         return [b for row in self.buttons for b in row]
 
     def button(self, text_contains: str) -> Button:
-        """The one button whose text contains ``text_contains``; raises listing all buttons."""
+        """The one button whose text contains ``text_contains`` (an exact match wins over
+        substrings); raises listing all buttons when there is none or several."""
         found = [b for b in self.all_buttons if text_contains in b.text]
+        exact = [b for b in found if b.text == text_contains]
+        if len(found) > 1 and len(exact) == 1:
+            return exact[0]
         if len(found) != 1:
             what = "no button" if not found else f"{len(found)} buttons"
             raise FakeUsageError(
@@ -198,3 +202,4 @@ class CallbackAnswer:
     show_alert: bool = False
     url: str | None = None
     cache_time: int | None = None
+    latency: float = 0.0  # seconds from the press to the bot's answer

@@ -167,6 +167,7 @@ class FakeTelegram:
         self._sent_times: dict[int, list[float]] = {}
         self._faults: list[_Fault] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
+        self._pressed_at: dict[str, float] = {}
         self._pending_inline: dict[str, asyncio.Future[list[JsonDict]]] = {}
         self._ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -377,12 +378,22 @@ class FakeTelegram:
             return []
         return [m for m in chat.messages.values() if m.from_bot or m.via_bot]
 
+    def mark(self) -> int:
+        """A position in ``requests``; pass it as ``since=`` to count only later calls."""
+        return len(self.requests)
+
     def count(
-        self, method: str | None = None, chat_id: int | None = None, *, ok: bool | None = None
+        self,
+        method: str | None = None,
+        chat_id: int | None = None,
+        *,
+        ok: bool | None = None,
+        since: int = 0,
     ) -> int:
+        """How many calls (of ``method``, to ``chat_id``, that succeeded/failed) were made."""
         return sum(
             1
-            for c in self.requests
+            for c in self.requests[since:]
             if (method is None or c.method.lower() == method.lower())
             and (chat_id is None or c.chat_id == chat_id)
             and (ok is None or c.ok == ok)
@@ -455,6 +466,7 @@ class FakeTelegram:
     def expect_callback_answer(self, query_id: str) -> asyncio.Future[CallbackAnswer]:
         future: asyncio.Future[CallbackAnswer] = asyncio.get_running_loop().create_future()
         self._pending_callbacks[query_id] = future
+        self._pressed_at[query_id] = time.monotonic()
         return future
 
     def expect_inline_answer(self, query_id: str) -> asyncio.Future[list[JsonDict]]:
@@ -897,6 +909,7 @@ class FakeTelegram:
             show_alert=bool(params.get("show_alert")),
             url=None if url is None else str(url),
             cache_time=params.get("cache_time"),
+            latency=time.monotonic() - self._pressed_at.pop(query_id, time.monotonic()),
         )
         self.callback_answers[query_id] = answer
         del self._pending_callbacks[query_id]

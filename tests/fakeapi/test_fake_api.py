@@ -521,13 +521,19 @@ async def test_press_refuses_impossible_presses(fake_telegram: FakeTelegram) -> 
         text="hand",
         reply_markup={
             "inline_keyboard": [
-                [{"text": "Q♠", "callback_data": "p:QS"}, {"text": "9♠", "callback_data": "p:9S"}],
+                [
+                    {"text": "Q♠", "callback_data": "p:QS"},
+                    {"text": "9♠", "callback_data": "p:9S"},
+                    {"text": "·9♠·", "callback_data": "p:9S!"},
+                ],
                 [{"text": "Rules", "url": "https://t.me/mushka_test_bot?start=r_mushka"}],
             ]
         },
     )
     hand: SentMessage = anna.last
-    with pytest.raises(FakeUsageError, match="2 buttons"):
+    assert hand.button("Q♠").callback_data == "p:QS"
+    assert hand.button("9♠").callback_data == "p:9S"  # the exact text wins
+    with pytest.raises(FakeUsageError, match="3 buttons"):
         hand.button("♠")
     with pytest.raises(FakeUsageError, match="no button"):
         await anna.press(hand, "K♥")

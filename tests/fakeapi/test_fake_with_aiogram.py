@@ -123,6 +123,7 @@ async def test_long_polling_commands_and_buttons(
     assert lobby.text == "lobby for mushka" and lobby.reply_to == command.message_id
     answer = await boris.press(lobby, "Join")
     assert (answer.text, answer.show_alert) == ("You're seated.", True)
+    assert 0 <= answer.latency < 1
     await fake_telegram.settle()
     assert lobby.text == "seated: Boris" and lobby.buttons == [] and lobby.edits == 1
     results = await anna.inline_query("")
@@ -237,3 +238,31 @@ async def test_polling_stops_cleanly_and_fake_stops_fast(fake_telegram: FakeTele
     began = loop.time()
     await fake_telegram.stop()
     assert loop.time() - began < 2
+
+
+async def test_updates_wait_for_a_restarted_bot(fake_telegram: FakeTelegram) -> None:
+    anna = fake_telegram.add_user(101, "Anna")
+    for round_no in (1, 2):
+        bot = make_bot(fake_telegram)
+        dispatcher = Dispatcher()
+        dispatcher.include_router(echo_router([]))
+        task = asyncio.create_task(
+            dispatcher.start_polling(bot, polling_timeout=2, handle_signals=False)
+        )
+        await fake_telegram.settle()
+        # round 2: the /start sent while no bot polled is answered now, exactly once
+        assert [m.text for m in anna.messages] == ["Hello, Anna! payload=None"] * (
+            2 * (round_no - 1)
+        )
+        if round_no == 1:
+            await anna.start_bot()
+            await fake_telegram.settle()
+        await asyncio.wait_for(dispatcher.stop_polling(), 5)
+        await asyncio.wait_for(task, 5)
+        if round_no == 1:
+            await anna.start_bot()  # sent while no bot is polling
+            assert fake_telegram.pending_updates == 1
+            with pytest.raises(TimeoutError, match="not fetched"):
+                await fake_telegram.settle(quiet=0.05, timeout=0.3)
+    assert fake_telegram.pending_updates == 0
+    assert len(anna.messages) == 2
