@@ -1,0 +1,102 @@
+"""Restart mid-deal, the other trick games, deep-link joining, the API cost of a deal."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from bot.app import RunningBot, running_bot
+from bot.config import Settings
+from tests.bot.helpers import (
+    hand_message,
+    lobby_message,
+    open_table,
+    play_step,
+    play_until_end,
+    result_message,
+    table_message,
+)
+from tests.fakeapi import FakeTelegram
+
+
+def players_of(fake: FakeTelegram, n: int) -> list:  # type: ignore[type-arg]
+    names = ["Anna", "Boris", "Vera", "Gleb", "Dasha"]
+    return [fake.add_user(101 + i, names[i], language_code="ru") for i in range(n)]
+
+
+async def test_restart_mid_deal_continues_and_finishes(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players = players_of(fake, 3)
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    rng = random.Random(11)
+    async with running_bot(settings):
+        await open_table(fake, group, players)
+        for _ in range(8):
+            await play_step(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+    with sqlite3.connect(settings.database) as conn:
+        logged = conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    assert logged > 0
+    table_before = table_message(group)
+    async with running_bot(settings):
+        await fake.settle(quiet=0.1)
+        assert table_message(group) is table_before  # found and edited, not re-sent
+        await play_until_end(fake, group, players, rng)
+    result = result_message(group)
+    assert result is not None and "Пулька 1" in result.text
+    with sqlite3.connect(settings.database) as conn:
+        rows = conn.execute("SELECT seq FROM actions ORDER BY seq").fetchall()
+        ledger = conn.execute("SELECT SUM(balance), COUNT(*) FROM ledger").fetchone()
+    assert [r[0] for r in rows] == list(range(len(rows))) and len(rows) > logged
+    assert ledger == (0, 3)
+
+
+@pytest.mark.parametrize(("game", "n"), [("pamfil", 4), ("shutikha", 3), ("mistigri", 4)])
+async def test_other_trick_games_play_a_pulka(
+    fake_telegram: FakeTelegram, bot: RunningBot, game: str, n: int
+) -> None:
+    fake = fake_telegram
+    players = players_of(fake, n)
+    group = fake.add_group(-1001, "Club", admins=[101], members=[p.id for p in players[1:]])
+    await open_table(fake, group, players, game=game)
+    await play_until_end(fake, group, players, random.Random(n))
+    result = result_message(group)
+    assert result is not None and "Пулька 1" in result.text
+
+
+async def test_deep_link_join_and_deal_api_cost(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    anna, boris, vera = players_of(fake, 3)
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    await anna.start_bot()
+    await boris.start_bot()
+    await anna.send(group, "/newgame мушка target=5")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    await boris.press(lobby, "✋")
+    answer = await vera.press(lobby, "✋")  # never opened the private chat
+    assert answer.show_alert and answer.url is not None and "start=j_" in answer.url
+    await vera.open_link(answer.url)
+    await fake.wait_until(lambda: "Vera" in lobby.text, timeout=10)
+    assert "Ждём начала" in vera.last.text
+    await anna.press(lobby, "▶️")
+    await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+    await fake.settle(quiet=0.05)
+    players = [anna, boris, vera]
+    assert all(hand_message(p) is not None for p in players)
+    # one whole deal: count the Bot API calls from the first action to the deal result
+    mark = fake.mark()
+    deal_results = len([m for m in group.messages if m.text.startswith("📋")])
+    rng = random.Random(2)
+    while len([m for m in group.messages if m.text.startswith("📋")]) == deal_results:
+        await play_step(fake, group, players, rng)
+    calls = fake.count(since=mark)
+    assert 10 < calls < 250, calls
+    print(f"Bot API calls for one deal of 3-player Мушка: {calls}")  # noqa: T201
