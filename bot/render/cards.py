@@ -37,7 +37,7 @@ def suit_rows(
     rows: list[list[Card]] = []
     hand = list(cards)
     for suit in suits:
-        of_suit = sorted((c for c in hand if c.suit == suit), key=lambda c: strength[c.rank])
+        of_suit = sorted((c for c in hand if c.suit == suit), key=lambda c: -strength[c.rank])
         rows.extend(of_suit[i : i + 8] for i in range(0, len(of_suit), 8))
     return rows
 

@@ -1,0 +1,105 @@
+"""Unit tests: catalogues, callback data, storage migrations, card names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.callbacks import MAX_BYTES, Kind, Press, PressCodec, b36, unb36
+from bot.i18n import Catalogues, locale_of
+from bot.render.cards import card_name, hand_by_suit, suit_rows
+from bot.render.refusals import REASONS
+from bot.storage.db import Database, migrations
+from engine.cards import K_HIGH, parse_cards
+from engine.errors import Refusal
+from tests.bot.msgids import source_msgids
+
+LOCALES = Path(__file__).resolve().parents[2] / "locales"
+CODEC = PressCodec.from_token("123456:TEST-token")
+
+
+def test_every_msgid_is_translated_in_both_languages() -> None:
+    catalogues = Catalogues.load(LOCALES)
+    ids = source_msgids()
+    for locale in ("ru", "en"):
+        tr = catalogues.tr(locale)
+        missing = sorted(i for i in ids if not tr.has(i))
+        assert not missing, f"{locale}: {missing}"
+    ru = catalogues.tr("ru")
+    assert ru("It's {name}'s turn.", name="Вера") == "Сейчас ходит Вера."
+
+
+def test_every_engine_refusal_has_a_reason() -> None:
+    assert set(REASONS) == set(Refusal)
+
+
+def test_locale_of_telegram_language_codes() -> None:
+    assert [locale_of(c) for c in ("ru", "uk", "be", "en", "de", None)] == [
+        "ru", "ru", "ru", "en", "en", "en",
+    ]  # fmt: skip
+
+
+def test_6_1_card_names_per_locale() -> None:
+    assert card_name("QS", "ru") == "Д♠" and card_name("QS", "en") == "Q♠"
+    assert card_name("10H", "ru") == "10♥" and card_name("AD", "ru") == "Т♦"
+    rows = suit_rows(parse_cards(["AS", "KS", "7H", "JC"]), K_HIGH)
+    assert hand_by_suit(rows, "ru") == "♠ К Т · ♣ В · ♥ 7"
+
+
+def test_7_1_largest_presses_fit_64_bytes() -> None:
+    big = Press(Kind.HAND, 1_600_000, 7, 36**5, "x", "10H.10S.10D.10C.QS.u")
+    data = CODEC.pack(big)
+    assert len(data.encode()) <= MAX_BYTES
+    assert CODEC.parse(data) == big
+    option = Press(Kind.LOBBY, 1_600_000, None, 99, "v", "point_value=1000000")
+    assert CODEC.parse(CODEC.pack(option)) == option
+
+
+def test_7_2_forged_and_malformed_data_are_refused() -> None:
+    data = CODEC.pack(Press(Kind.HAND, 5, 1, 12, "p", "QS"))
+    assert CODEC.parse(data.replace(":p:QS", ":p:AS")) is None
+    assert CODEC.parse(data[:-1] + ("A" if data[-1] != "A" else "B")) is None
+    other = PressCodec.from_token("654321:OTHER")
+    assert other.parse(data) is None
+    for junk in ("", "~", "h:1:1:1:p~", "x" * 80, "h:1:9:1:p:QS~aaaaaa"):
+        assert CODEC.parse(junk) is None
+
+
+@given(
+    kind=st.sampled_from(list(Kind)),
+    table=st.integers(0, 2_000_000),
+    seat=st.one_of(st.none(), st.integers(0, 7)),
+    version=st.integers(0, 10**7),
+    arg=st.one_of(st.none(), st.from_regex(r"[A-Z0-9.=]{0,12}", fullmatch=True)),
+)
+def test_7_1_round_trip(
+    kind: Kind, table: int, seat: int | None, version: int, arg: str | None
+) -> None:
+    act = sorted({"h": "p", "l": "j", "e": "r", "g": "l", "s": "l"}[kind.value])[0]
+    press = Press(kind, table, seat, version, act, arg)
+    assert CODEC.parse(CODEC.pack(press)) == press
+    assert unb36(b36(version)) == version
+
+
+@given(st.text(max_size=70))
+def test_7_2_garbage_never_raises(text: str) -> None:
+    CODEC.parse(text)
+
+
+async def test_storage_migrates_once_and_keeps_wal(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    db = await Database.open(path)
+    try:
+        assert await db.user_version() == len(migrations())
+        row = await db.one("PRAGMA journal_mode")
+        assert row is not None and row[0] == "wal"
+        assert await db.migrate() == len(migrations())
+    finally:
+        await db.close()
+    again = await Database.open(path)
+    try:
+        assert await again.user_version() == len(migrations())
+    finally:
+        await again.close()
