@@ -100,3 +100,23 @@ async def test_deep_link_join_and_deal_api_cost(
     calls = fake.count(since=mark)
     assert 10 < calls < 250, calls
     print(f"Bot API calls for one deal of 3-player Мушка: {calls}")  # noqa: T201
+
+
+async def test_11_english_group_and_russian_hand(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    ann = fake.add_user(201, "Ann", language_code="en")
+    bob = fake.add_user(202, "Bob", language_code="en")
+    ivan = fake.add_user(203, "Ivan", language_code="ru")
+    group = fake.add_group(-2002, "Friday", admins=[201], members=[202, 203])
+    lobby = await open_table(fake, group, [ann, bob, ivan])
+    assert "the game has started" in lobby.text and "deals first" in lobby.text
+    table = table_message(group)
+    assert table is not None and "To play:" in table.text and "Trump:" in table.text
+    english = hand_message(ann)
+    russian = hand_message(ivan)
+    assert english is not None and "Your cards:" in english.text
+    assert russian is not None and "Ваши карты:" in russian.text
+    for text in (lobby.text, table.text, english.text, russian.text):
+        assert "{" not in text and "}" not in text
