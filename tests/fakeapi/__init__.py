@@ -24,11 +24,12 @@ from tests.fakeapi.model import (
     ApiError,
     Button,
     CallbackAnswer,
+    ChatState,
     FakeUsageError,
     MessageVersion,
     SentMessage,
 )
-from tests.fakeapi.server import ChatState, FakeTelegram
+from tests.fakeapi.server import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser, command_entities
 
 __all__ = [

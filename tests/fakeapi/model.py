@@ -203,3 +203,74 @@ class CallbackAnswer:
     url: str | None = None
     cache_time: int | None = None
     latency: float = 0.0  # seconds from the press to the bot's answer
+
+
+@dataclass
+class ChatState:
+    """The fake's view of one chat (private: id = the user's id)."""
+
+    id: int
+    type: str
+    title: str | None = None
+    username: str | None = None
+    first_name: str | None = None
+    is_forum: bool = False
+    next_id: int = 1
+    messages: dict[int, SentMessage] = field(default_factory=dict)
+    members: dict[int, str] = field(default_factory=dict)  # user id -> status
+    bot_status: str = "member"
+    migrated_to: int | None = None
+    menu_button: JsonDict | None = None
+
+    def as_chat(self) -> JsonDict:
+        chat: JsonDict = {"id": self.id, "type": self.type}
+        if self.type == "private":
+            chat["first_name"] = self.first_name or ""
+            if self.username:
+                chat["username"] = self.username
+        else:
+            chat["title"] = self.title or ""
+            if self.username:
+                chat["username"] = self.username
+            if self.is_forum:
+                chat["is_forum"] = True
+        return chat
+
+
+def member_object(user: JsonDict, status: str) -> JsonDict:
+    """A ``ChatMember`` object of the given status, with every field aiogram requires."""
+    out: JsonDict = {"user": user, "status": status}
+    if status == "creator":
+        out["is_anonymous"] = False
+    elif status == "administrator":
+        out.update(
+            dict.fromkeys(
+                (
+                    "can_be_edited",
+                    "is_anonymous",
+                    "can_promote_members",
+                    "can_post_stories",
+                    "can_edit_stories",
+                    "can_delete_stories",
+                ),
+                False,
+            )
+        )
+        out.update(
+            dict.fromkeys(
+                (
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_pin_messages",
+                    "can_send_welcome_messages",
+                ),
+                True,
+            )
+        )
+    elif status == "kicked":
+        out["until_date"] = 0
+    return out

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from tests.fakeapi import FakeTelegram, FakeUsageError, SentMessage
-from tests.fakeapi.server import NOT_MODIFIED, QUERY_TOO_OLD
+from tests.fakeapi.methods import NOT_MODIFIED, QUERY_TOO_OLD
 
 TOKEN = "123456:TEST-token"
 

@@ -9,11 +9,17 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.fakeapi.html import utf16_len
-from tests.fakeapi.model import CallbackAnswer, FakeUsageError, MessageVersion, SentMessage
-from tests.fakeapi.server import member_object
+from tests.fakeapi.model import (
+    CallbackAnswer,
+    FakeUsageError,
+    MessageVersion,
+    SentMessage,
+    member_object,
+)
 
 if TYPE_CHECKING:
-    from tests.fakeapi.server import ChatState, FakeTelegram
+    from tests.fakeapi.model import ChatState
+    from tests.fakeapi.server import FakeTelegram
 
 __all__ = ["SimGroup", "SimUser"]
 
