@@ -120,7 +120,7 @@ class Publisher:
         tr = await self.chat_tr(table.chat_id)
         ctx = await self.context(table, live, seats)
         if table.table_msg_id is not None:
-            frozen = self.sender._shown.get((table.chat_id, table.table_msg_id))
+            frozen = self.sender.shown(table.chat_id, table.table_msg_id)
             if frozen is not None and frozen.markup is not None:
                 await self.sender.edit(table.chat_id, table.table_msg_id, Rendered(frozen.text))
         rendered = ui.table(ctx, live.state.view(None), tr)

@@ -29,6 +29,10 @@ class Sender:
         self.bot = bot
         self._shown: dict[tuple[int, int], Rendered] = {}
 
+    def shown(self, chat_id: int, message_id: int) -> Rendered | None:
+        """What this process last put into the message (None after a restart)."""
+        return self._shown.get((chat_id, message_id))
+
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
         for attempt in range(RETRIES):
             try:
