@@ -393,6 +393,7 @@ class KopilkaState:
         drawn = self._stock[:k]
         del self._stock[:k]
         self._hands[seat].extend(drawn)
+        self._touch(seat)
         self._bought = True
         self._event("draw", seat=seat, cards=codes(drawn), why="buy")
         self._same_suit(seat)  # §2.4.5; he acts again (§2.4.3 c)

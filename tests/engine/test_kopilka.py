@@ -6,6 +6,7 @@ then a seeded fallback for anything later (later deals are not what these tests 
 
 from __future__ import annotations
 
+import doctest
 import random
 from collections import deque
 from collections.abc import Sequence
@@ -14,6 +15,8 @@ from typing import Any
 
 import pytest
 
+import engine.kopilka.actions
+import engine.kopilka.scoring
 from engine.cards import DECK_32, Card, parse_cards
 from engine.chance import SeededChance
 from engine.core import Line
@@ -502,6 +505,12 @@ def test_2_6_2_zero_fines_are_not_written() -> None:
 
 
 # --- actions, refusals, views, abandonment ---------------------------------------------------
+
+
+def test_doctests_of_notation_and_payout() -> None:
+    assert doctest.testmod(engine.kopilka.actions).failed == 0
+    assert doctest.testmod(engine.kopilka.scoring).attempted >= 2
+    assert doctest.testmod(engine.kopilka.scoring).failed == 0
 
 
 def test_r4_1_action_notation_round_trips() -> None:
