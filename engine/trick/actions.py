@@ -1,0 +1,148 @@
+"""Actions of the trick family and their RECORD.md notation (RULES.md §1.2–§1.4; RECORD.md §R4).
+
+Every action is a frozen value whose ``str`` is its RECORD.md text. ``Exchange`` and ``Discard``
+compare their cards as a set (RECORD.md §R4.3: the order a player names his discards does not
+change the action), but keep and print the order given.
+
+>>> str(Exchange((Card.parse("7H"), Card.parse("9C")))), str(PlayCard(Card.parse("AS")))
+('play 2 7H 9C', 'card AS')
+>>> parse_trick_action("play 1 8S up") == Exchange((Card.parse("8S"),), up=True)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from engine.cards import Card, Rank, Suit
+from engine.errors import InvalidNotation
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Throw the hand in for this deal (§1.3.2)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Exchange:
+    """Declare ``play`` and exchange the named cards (§1.3.4); ``up`` takes the turn-up."""
+
+    cards: tuple[Card, ...]
+    up: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Exchange):
+            return NotImplemented
+        return (
+            self.up == other.up
+            and len(self.cards) == len(other.cards)
+            and set(self.cards) == set(other.cards)
+        )
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.cards), self.up))
+
+    def __str__(self) -> str:
+        parts = ["play", str(len(self.cards)), *map(str, self.cards)]
+        if self.up:
+            parts.append("up")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """Памфил: show the JC received in the deal (§1.3.7)."""
+
+    def __str__(self) -> str:
+        return "announce"
+
+
+@dataclass(frozen=True, slots=True)
+class Retrump:
+    """Памфил: take the turned-up JC, discard a card, name the trump (§1.2.4)."""
+
+    suit: Suit
+    discard: Card
+
+    def __str__(self) -> str:
+        return f"retrump {self.suit.value} {self.discard}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Discard:
+    """Шутиха: return to five cards after the deal-out (§1.3.12)."""
+
+    cards: tuple[Card, ...]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Discard):
+            return NotImplemented
+        return len(self.cards) == len(other.cards) and set(self.cards) == set(other.cards)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.cards))
+
+    def __str__(self) -> str:
+        return " ".join(["discard", *map(str, self.cards)])
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play a card to the current trick (§1.4)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"card {self.card}"
+
+
+TrickAction = Pass | Exchange | Announce | Retrump | Discard | PlayCard
+"""Every action of the trick family."""
+
+PLAY_CARD: Final = MappingProxyType({Card(r, s): PlayCard(Card(r, s)) for s in Suit for r in Rank})
+"""One shared ``PlayCard`` per card (legal-action lists reuse them)."""
+
+CODE: Final = MappingProxyType({c: str(c) for c in PLAY_CARD})
+"""Every card's RECORD.md code, computed once."""
+
+_STRICT_CARD: Final = MappingProxyType({str(c): c for c in PLAY_CARD})
+_SUITS: Final = MappingProxyType({s.value: s for s in Suit})
+
+
+def _cards(tokens: list[str], text: str) -> tuple[Card, ...]:
+    try:
+        return tuple(_STRICT_CARD[t] for t in tokens)
+    except KeyError:
+        raise InvalidNotation("action", text) from None
+
+
+def parse_trick_action(text: str) -> TrickAction:
+    """Read a trick-family action in RECORD.md §R4.1 notation (raises ``InvalidNotation``)."""
+    if not isinstance(text, str):
+        raise InvalidNotation("action", str(text))
+    tokens = text.split(" ")
+    verb, args = tokens[0], tokens[1:]
+    if verb == "pass" and not args:
+        return Pass()
+    if verb == "announce" and not args:
+        return Announce()
+    if verb == "card" and len(args) == 1:
+        return PLAY_CARD[_cards(args, text)[0]]
+    if verb == "discard" and args:
+        return Discard(_cards(args, text))
+    if verb == "retrump" and len(args) == 2 and args[0] in _SUITS:
+        return Retrump(_SUITS[args[0]], _cards(args[1:], text)[0])
+    if verb == "play" and args:
+        number, rest = args[0], args[1:]
+        up = bool(rest) and rest[-1] == "up"
+        if up:
+            rest = rest[:-1]
+        canonical_number = number == "0" or not number.startswith("0")
+        if number.isascii() and number.isdigit() and canonical_number and int(number) == len(rest):
+            return Exchange(_cards(rest, text), up=up)
+    raise InvalidNotation("action", text)
