@@ -47,9 +47,11 @@ def fixed(
     turn_up: str | None = None,
     stock: str = "",
     options: Mapping[str, object] | None = None,
-    more: Sequence[Sequence[Card]] = (),
+    more: Sequence[Sequence[Card]] = ((),),
 ) -> TrickState:
-    """A pulka whose first deal is fixed (no draw: the dealer continues a series, §0.8)."""
+    """A pulka whose first deal is fixed (no draw: the dealer continues a series, §0.8).
+
+    ``more`` answers the next shuffles (by default one more deal in the deck's fixed order)."""
     deck = deal_deck(game, players, dealer, hands, turn_up, stock)
     chance = StackedChance.of([deck, *more])
     state = new_game(game, players, 1, options, chance=chance, prev_dealer=(dealer - 1) % players)
