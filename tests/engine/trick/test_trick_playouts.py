@@ -81,3 +81,51 @@ def test_r10_random_playouts_sweep(game: str, players: int) -> None:
     for seed in range(300):
         opts: dict[str, object] = {"target": 5 + seed % 11, "must_trump": seed % 2 == 1}
         run(game, players, 1000 + seed, opts)
+
+
+def _candidates(state: TrickState, seat: int, rng: random.Random) -> list[object]:
+    from itertools import combinations
+
+    from engine.cards import SUIT_ORDER
+    from engine.trick import Announce, Discard, Exchange, Pass, PlayCard, Retrump
+
+    hand = state.hand(seat)
+    out: list[object] = [Pass(), Announce()]
+    out += [PlayCard(c) for c in deck_for(state.players)]
+    for n in range(min(len(hand), 5) + 1):
+        for combo in combinations(hand, n):
+            out += [Exchange(combo), Exchange(combo, up=True)]
+    out += [Retrump(s, c) for s in SUIT_ORDER for c in hand]
+    for _ in range(20):
+        out.append(Discard(tuple(rng.sample(hand, rng.randint(1, len(hand))))))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_r4_4_apply_accepts_exactly_the_legal_actions(game: str) -> None:
+    from engine.games import new_game
+
+    for seed in range(6):
+        state = new_game(game, 3 + seed % 5, seed, {"target": 5})
+        assert isinstance(state, TrickState)
+        rng = random.Random(seed)
+        while (seat := state.to_act) is not None:
+            legal = set(state.legal_actions(seat))
+            if state.phase != "play" or rng.random() < 0.2:
+                for candidate in _candidates(state, seat, rng):
+                    assert state._is_legal(seat, candidate) == (candidate in legal), candidate  # type: ignore[arg-type]
+            state.apply(seat, by_kind(rng, state.legal_actions(seat)))
+
+
+def test_view_hides_other_hands() -> None:
+    from engine.games import new_game
+
+    state = new_game("mushka", 4, 3)
+    assert isinstance(state, TrickState)
+    public = state.view(None)
+    assert public.hand == () and public.legal == ()
+    for seat in range(4):
+        view = state.view(seat)
+        assert view.hand == state.hand(seat)
+        assert view.hand_sizes == tuple(len(state.hand(s)) for s in range(4))
+        assert view.legal == state.legal_actions(seat)
