@@ -1,5 +1,11 @@
 """Random playouts of all four games × 3–7 players: conservation, legality, termination,
-replay, money (RULES.md §1, RECORD.md §R10)."""
+replay, money (RULES.md §1, RECORD.md §R10).
+
+Note: under uniformly random play the counts drift upwards (remises outnumber written-off
+points, most of all in Памфил with many players, where the JC carries no bonus), so a pulka at
+a large target may not end in any reasonable time. The players here pick a kind of action first
+(``by_kind``) and the targets are small.
+"""
 
 from __future__ import annotations
 
@@ -79,7 +85,8 @@ def test_r10_random_playouts(game: str, players: int) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_r10_random_playouts_sweep(game: str, players: int) -> None:
     for seed in range(300):
-        opts: dict[str, object] = {"target": 5 + seed % 11, "must_trump": seed % 2 == 1}
+        # small targets: uniform random play lets counts drift upwards (see the module note)
+        opts: dict[str, object] = {"target": 5 + seed % 3, "must_trump": seed % 2 == 1}
         run(game, players, 1000 + seed, opts)
 
 
