@@ -21,6 +21,7 @@ from bot.middlewares import ChatContext
 from bot.routers import make_root_router
 from bot.sending.publisher import Publisher
 from bot.sending.sender import Sender
+from bot.sending.session import TelegramLimits
 from bot.services.locks import TableLocks
 from bot.services.tables import NewGame, TableService
 from bot.storage.db import Database
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 
 def build_bot(settings: Settings) -> Bot:
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.api_base))
+    session.middleware(TelegramLimits())
     return Bot(
         settings.token.get_secret_value(),
         session=session,

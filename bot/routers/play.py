@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import logging
-
 from aiogram import Bot, Router
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup
+from aiogram.types import CallbackQuery
 
 from bot.callbacks import Kind, Press, PressFilter
 from bot.i18n import Translator
@@ -16,8 +14,6 @@ from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
 from bot.services.refusals import Refused
 from bot.services.tables import Moved, TableService
-
-logger = logging.getLogger(__name__)
 
 
 def make_router() -> Router:
@@ -75,17 +71,13 @@ def make_router() -> Router:
                         table.id, press.version, query.from_user.id, admin
                     )
                     await query.answer()
-                    await publisher.sender.bot.edit_message_reply_markup(
-                        chat_id=table.chat_id, message_id=message.message_id, reply_markup=None
-                    )
+                    await publisher.sender.strip_keyboard(table.chat_id, message.message_id)
                     await publisher.pulka_started(table, live)
                 else:
                     await tables.finish(table.id, press.version, query.from_user.id, admin)
                     await query.answer()
                     ctr = await publisher.chat_tr(table.chat_id)
-                    await publisher.sender.bot.edit_message_reply_markup(
-                        chat_id=table.chat_id, message_id=message.message_id, reply_markup=None
-                    )
+                    await publisher.sender.strip_keyboard(table.chat_id, message.message_id)
                     await publisher.sender.send(
                         table.chat_id, Rendered(ctr("This table is closed."))
                     )
@@ -110,14 +102,7 @@ async def _refresh(
     hands = await tables.repo.hands(table.id)
     current = hands.get(seat)
     if current is not None and current.message_id != message_id:
-        try:
-            await publisher.sender.bot.edit_message_reply_markup(
-                chat_id=chat_id,
-                message_id=message_id,
-                reply_markup=InlineKeyboardMarkup(inline_keyboard=[]),
-            )
-        except Exception:
-            logger.debug("could not strip an old hand keyboard")
+        await publisher.sender.strip_keyboard(chat_id, message_id)
     live = await tables.live(table)
     seats = await tables.repo.seats(table.id)
     await publisher.hand(table, live, seats, seat)

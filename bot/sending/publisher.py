@@ -88,7 +88,10 @@ class Publisher:
             async with self.repo.db.transaction():
                 await self.repo.update_table(table.id, lobby_msg_id=msg_id)
         else:
-            await self.sender.edit(table.chat_id, table.lobby_msg_id, rendered)
+            msg_id = await self.sender.edit(table.chat_id, table.lobby_msg_id, rendered)
+            if msg_id is not None and msg_id != table.lobby_msg_id:
+                async with self.repo.db.transaction():
+                    await self.repo.update_table(table.id, lobby_msg_id=msg_id)
 
     async def lobby_closed(self, table: TableRow) -> None:
         tr = await self.chat_tr(table.chat_id)
@@ -159,9 +162,13 @@ class Publisher:
         ctx = await self.context(table, live, seats)
         rendered = ui_game.hand(ctx, live.state.view(seat), ui, tr, self.codec)
         old = row.message_id if row else None
-        if not resend and old is not None and await self.sender.edit(user_id, old, rendered):
-            return
-        msg_id = await self.sender.send(user_id, rendered)
+        msg_id: int | None = None
+        if not resend and old is not None:
+            msg_id = await self.sender.edit(user_id, old, rendered)
+            if msg_id == old:
+                return
+        if msg_id is None and (resend or user_id not in self.sender.closed):
+            msg_id = await self.sender.send(user_id, rendered)
         async with self.repo.db.transaction():
             await self.repo.set_hand(table.id, seat, user_id, msg_id)
             await self.repo.set_private_ok(user_id, msg_id is not None)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import random
 import re
 
+from bot.app import RunningBot
+from bot.render.context import HandUI
+from bot.sending.publisher import Publisher
+from bot.services.tables import family_ui
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -177,3 +181,46 @@ async def play_until_end(
             return step
         assert await play_step(fake, group, players, rng), "nobody to act, but no result"
     raise AssertionError("the pulka did not end")
+
+
+async def expected_screens(
+    running: RunningBot, chat_id: int
+) -> tuple[str, dict[int, tuple[int | None, str]]]:
+    """What the open table's screens must show now, rendered afresh from the engine state:
+    the table message's HTML, and per seat owner (user id) the hand message id and HTML."""
+    publisher: Publisher = running.dispatcher["publisher"]
+    tables = publisher.tables
+    table = await tables.repo.open_table(chat_id)
+    assert table is not None
+    live = await tables.live(table)
+    seats = await tables.repo.seats(table.id)
+    ui = family_ui(table.game)
+    assert ui is not None
+    ctx = await publisher.context(table, live, seats)
+    table_html = ui.table(ctx, live.state.view(None), await publisher.chat_tr(chat_id)).text
+    hands = await tables.repo.hands(table.id)
+    out: dict[int, tuple[int | None, str]] = {}
+    for seat in seats:
+        row = hands.get(seat.seat)
+        hand_ui = HandUI(tuple(m for m in row.marks.split(",") if m), row.mode) if row else HandUI()
+        tr = await publisher.user_tr(seat.user_id)
+        rendered = ui.hand(ctx, live.state.view(seat.seat), hand_ui, tr, publisher.codec)
+        out[seat.user_id] = (row.message_id if row else None, rendered.text)
+    return table_html, out
+
+
+def deal_results(group: SimGroup) -> int:
+    return len([m for m in group.messages if m.text.startswith("📋")])
+
+
+async def play_deal(
+    fake: FakeTelegram, group: SimGroup, players: list[SimUser], rng: random.Random
+) -> int:
+    """Play until the next deal result appears; the number of presses."""
+    before = deal_results(group)
+    steps = 0
+    while deal_results(group) == before:
+        assert await play_step(fake, group, players, rng), "nobody to act"
+        steps += 1
+        assert steps < 500
+    return steps

@@ -1,0 +1,142 @@
+"""Telegram's limits in the send path: one request middleware around every Bot API call.
+
+* 429 ``retry_after``: sleep and retry, at most ``retries`` times, never longer than ``max_wait``
+  per sleep; then the error goes up to the caller.
+* 400 "message is not modified" on an edit: success (the message already shows it).
+* 400 "message can't be edited" / "message to edit not found" on ``editMessageText``: the text is
+  sent as a new message, whose ``Message`` is returned instead; later text edits of the old id
+  go to the new one (the caller also learns the new id from the returned message). Keyboard
+  edits and deletes are never redirected: they mean the old message itself.
+
+Registered with ``bot.session.middleware(TelegramLimits())``; nothing is monkey-patched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.methods import (
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetUpdates,
+    SendMessage,
+)
+from aiogram.methods.base import TelegramType
+from aiogram.types import Message
+
+if TYPE_CHECKING:
+    from aiogram import Bot
+    from aiogram.methods import Response, TelegramMethod
+
+logger = logging.getLogger(__name__)
+
+NOT_MODIFIED: Final = "message is not modified"
+CANT_EDIT: Final = ("message can't be edited", "message to edit not found")
+REDIRECTS_KEPT: Final = 1024
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+def is_not_modified(error: TelegramBadRequest) -> bool:
+    return NOT_MODIFIED in error.message
+
+
+def is_cant_edit(error: TelegramBadRequest) -> bool:
+    return any(text in error.message for text in CANT_EDIT)
+
+
+class TelegramLimits(BaseRequestMiddleware):
+    """Bounded 429 retries, "not modified" as success, "can't edit" as send-new-and-remember."""
+
+    def __init__(
+        self, *, retries: int = 5, max_wait: float = 30.0, sleep: Sleep = asyncio.sleep
+    ) -> None:
+        self.retries = retries
+        self.max_wait = max_wait
+        self.sleep = sleep
+        self.retried = 0  # how many 429s were waited out (for logs and tests)
+        self._moved: OrderedDict[tuple[int | str, int], int] = OrderedDict()
+
+    def moved_to(self, chat_id: int | str, message_id: int) -> int:
+        """The id a message lives under now (itself unless it was re-sent)."""
+        return self._moved.get((chat_id, message_id), message_id)
+
+    def _remember(self, chat_id: int | str, old: int, new: int) -> None:
+        self._moved[(chat_id, old)] = new
+        while len(self._moved) > REDIRECTS_KEPT:
+            self._moved.popitem(last=False)
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if method.__api_method__ == GetUpdates.__api_method__:  # polling has its own back-off
+            return await make_request(bot, method)
+        if isinstance(method, EditMessageText):
+            self._redirect(method)
+        try:
+            return await self._with_retries(make_request, bot, method)
+        except TelegramBadRequest as error:
+            edit = isinstance(method, EditMessageText | EditMessageReplyMarkup)
+            if edit and is_not_modified(error):
+                return cast("Response[TelegramType]", True)
+            if isinstance(method, EditMessageText) and is_cant_edit(error):
+                return cast("Response[TelegramType]", await self._resend(make_request, bot, method))
+            raise
+
+    def _redirect(self, method: EditMessageText) -> None:
+        """New text for a re-sent message goes to its new id (keyboards and deletes don't)."""
+        if method.chat_id is not None and method.message_id is not None:
+            method.message_id = self.moved_to(method.chat_id, method.message_id)
+
+    async def _with_retries(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        for attempt in range(self.retries + 1):
+            try:
+                return await make_request(bot, method)
+            except TelegramRetryAfter as error:
+                if attempt == self.retries:
+                    raise
+                self.retried += 1
+                wait = min(float(error.retry_after), self.max_wait)
+                logger.info("429 on %s: waiting %.1f s", method.__api_method__, wait)
+                await self.sleep(wait)
+        raise AssertionError("unreachable")
+
+    async def _resend(
+        self, make_request: NextRequestMiddlewareType[Any], bot: Bot, method: EditMessageText
+    ) -> Message:
+        assert method.chat_id is not None and method.message_id is not None
+        assert method.text is not None
+        send = SendMessage(
+            chat_id=method.chat_id,
+            text=method.text,
+            parse_mode=method.parse_mode,
+            entities=method.entities,
+            link_preview_options=method.link_preview_options,
+            reply_markup=method.reply_markup,
+        )
+        message = cast(Message, await self._with_retries(make_request, bot, send))
+        logger.info(
+            "message %s in chat %s can't be edited: re-sent as %s",
+            method.message_id,
+            method.chat_id,
+            message.message_id,
+        )
+        self._remember(method.chat_id, method.message_id, message.message_id)
+        return message
