@@ -7,6 +7,7 @@ the record lines it appended (its ``act`` line first), which are the game's even
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -183,3 +184,66 @@ def game_line(game: str, players: int, seed: int, options: Mapping[str, object])
 def abandoned_line(players: int) -> Line:
     """The short end line of an abandoned game (§R5.7)."""
     return {"t": "end", "reason": "abandoned", "net": [0] * players}
+
+
+class StateBase:
+    """The bookkeeping every game state shares: the record, the version, whose turn, the result.
+
+    A game's state class derives from it (single inheritance) and declares only its own
+    ``__slots__``. Subclasses set ``_to_act`` and ``_result`` as their machine moves.
+    """
+
+    __slots__ = ("_record", "_result", "_to_act", "_version", "game", "players", "seed")
+
+    def __init__(self, game: str, players: int, seed: int) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self._record: list[Line] = []
+        self._version = 0
+        self._to_act: Seat | None = None
+        self._result: Result | None = None
+
+    # --- the standard API --------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> Seat | None:
+        return self._to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def result(self) -> Result | None:
+        return self._result
+
+    def record(self) -> list[Line]:
+        return copy.deepcopy(self._record)
+
+    # --- writing the record --------------------------------------------------------------------
+
+    def _write(self, line: Line) -> None:
+        self._record.append(line)
+
+    def _event(self, name: str, **keys: Any) -> None:
+        self._record.append({"t": "event", "e": name, **keys})
+
+    def _act(self, seat: Seat, action: object) -> int:
+        """Count an accepted action and write its ``act`` line; where its lines start."""
+        start = len(self._record)
+        self._version += 1
+        self._record.append({"t": "act", "seat": seat, "a": str(action)})
+        return start
+
+    def _abandon(self) -> Line:
+        """§0.11: write the ``abandoned`` end line and end the game; the line written."""
+        line = abandoned_line(self.players)
+        self._record.append(line)
+        self._result = Result("abandoned", None, (0,) * self.players)
+        self._to_act = None
+        return line

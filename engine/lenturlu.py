@@ -31,8 +31,8 @@ from engine.core import (
     Line,
     Result,
     Seat,
+    StateBase,
     View,
-    abandoned_line,
     game_line,
     seats_line,
 )
@@ -170,7 +170,7 @@ class LenturluView(View):
 # --- the state ----------------------------------------------------------------------------------
 
 
-class LenturluState:
+class LenturluState(StateBase):
     """One deal of Лентюрлю, from the deal to the settlement (RULES.md §3)."""
 
     __slots__ = (
@@ -183,27 +183,17 @@ class LenturluState:
         "_passes",
         "_pile",
         "_pile_leader",
-        "_record",
         "_refills",
-        "_result",
         "_set_aside",
         "_staked",
         "_stock",
         "_taken",
-        "_to_act",
-        "_version",
-        "game",
         "options",
-        "players",
-        "seed",
     )
 
     def __init__(self, players: int, options: Options, seed: int) -> None:
-        self.game = GAME
-        self.players = players
+        super().__init__(GAME, players, seed)
         self.options = options
-        self.seed = seed
-        self._record: list[Line] = []
         self._dealer: Seat = 0
         self._hands: list[list[Card]] = [[] for _ in range(players)]
         self._stock: list[Card] = []
@@ -211,7 +201,6 @@ class LenturluState:
         self._pile: list[Card] = []
         self._pile_leader: Seat | None = None
         self._set_aside: list[Card] = []
-        self._to_act: Seat | None = None
         self._leading = True
         self._passes = 0
         self._last_runner: Seat | None = None
@@ -219,26 +208,8 @@ class LenturluState:
         self._staked = [0] * players
         self._refills = [0] * players
         self._taken = [0] * players
-        self._version = 0
-        self._result: Result | None = None
 
     # --- the standard API (engine.core.State) ---------------------------------------------
-
-    @property
-    def to_act(self) -> Seat | None:
-        return self._to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._to_act is None
-
-    @property
-    def version(self) -> int:
-        return self._version
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         """Runs (by start, length, suits S C D H), then ``buy 1``, ``buy 2``, ``pass`` (§3.3.2)."""
@@ -270,9 +241,7 @@ class LenturluState:
         if refusal is not None:
             raise refusal
         assert isinstance(action, Run | Buy | Pass)
-        start = len(self._record)
-        self._version += 1
-        self._record.append({"t": "act", "seat": seat, "a": str(action)})
+        start = self._act(seat, action)
         match action:
             case Run(cards):
                 self._play_run(seat, cards)
@@ -310,18 +279,11 @@ class LenturluState:
             payment=self.options.payment,
         )
 
-    def record(self) -> list[Line]:
-        return copy.deepcopy(self._record)
-
     def abandon(self) -> tuple[Line, ...]:
         """Stop the deal unsettled (§0.11): stakes return, every net is 0."""
         if self._to_act is None:
             raise IllegalAction(Refusal.GAME_OVER)
-        line = abandoned_line(self.players)
-        self._record.append(line)
-        self._to_act = None
-        self._result = Result("abandoned", None, (0,) * self.players)
-        return (copy.deepcopy(line),)
+        return (copy.deepcopy(self._abandon()),)
 
     def clone(self) -> LenturluState:
         return copy.deepcopy(self)
@@ -410,7 +372,7 @@ class LenturluState:
         for c, units in zip(LENTURLU_CARDS, layout_units(n), strict=True):
             self._layout[c] = units * unit
         self._staked = [STAKE_UNITS_EACH * unit] * n
-        self._record.append(
+        self._write(
             {
                 "t": "deal",
                 "no": 1,
@@ -518,7 +480,7 @@ class LenturluState:
                     "pays": pays[s],
                 }
             )
-        self._record.append(
+        self._write(
             {
                 "t": "deal_end",
                 "no": 1,
@@ -535,7 +497,7 @@ class LenturluState:
             for s in range(n)
         ]
         assert sum(net) == 0, net
-        self._record.append(
+        self._write(
             {
                 "t": "end",
                 "reason": "deal",
@@ -551,9 +513,6 @@ class LenturluState:
         )
         self._to_act = None
         self._result = Result("deal", winner, tuple(net))
-
-    def _event(self, name: str, **keys: object) -> None:
-        self._record.append({"t": "event", "e": name, **keys})
 
 
 def _runs(hand: list[Card], start: int | None) -> Iterator[Run]:
@@ -578,9 +537,9 @@ def _start(
     players: int, options: Options, seed: int, chance: Chance, prev_dealer: Seat | None
 ) -> LenturluState:
     state = LenturluState(players, options, seed)
-    state._record.append(game_line(GAME, players, seed, options_dict(options)))
+    state._write(game_line(GAME, players, seed, options_dict(options)))
     line, dealer = seats_line(chance, DECK_52, ACE_LOW, players, prev_dealer)
-    state._record.append(line)
+    state._write(line)
     state._deal(dealer, chance.shuffled(DECK_52))
     return state
 

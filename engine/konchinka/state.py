@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.cards import ACE_LOW, DECK_52, Card, Rank, canonical, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Line, Result, Seat, View, abandoned_line, game_line, seats_line
+from engine.core import Line, Result, Seat, StateBase, View, game_line, seats_line
 from engine.errors import IllegalAction, Refusal
 from engine.konchinka import rules
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
@@ -35,7 +35,7 @@ class KonchinkaView(View):
     court_values: bool
 
 
-class KonchinkaState:
+class KonchinkaState(StateBase):
     """One game of Кончинка to ``target`` points: deals until a winner (§4.4)."""
 
     __slots__ = (
@@ -47,25 +47,15 @@ class KonchinkaState:
         "_last_capturer",
         "_legal",
         "_options",
-        "_record",
-        "_result",
         "_stock",
         "_table",
-        "_to_act",
         "_totals",
-        "_version",
-        "game",
-        "players",
-        "seed",
     )
 
     def __init__(self, players: int, options: KonchinkaOptions, seed: int, chance: Chance) -> None:
-        self.game = GAME
-        self.players = players
-        self.seed = seed
+        super().__init__(GAME, players, seed)
         self._options = options
         self._chance = chance
-        self._record: list[Line] = []
         self._dealer: Seat = 0
         self._deal_no = 0
         self._hands: list[list[Card]] = [[] for _ in range(players)]
@@ -74,9 +64,6 @@ class KonchinkaState:
         self._captured: list[list[Card]] = [[] for _ in range(players)]
         self._last_capturer: Seat | None = None
         self._totals = [0] * players
-        self._to_act: Seat | None = None
-        self._result: Result | None = None
-        self._version = 0
         self._legal: tuple[int, tuple[KonchinkaAction, ...]] | None = None
 
     @classmethod
@@ -90,29 +77,13 @@ class KonchinkaState:
     ) -> KonchinkaState:
         """Draw the first dealer (§0.5) or continue a series (§0.8), and deal (§4.2)."""
         state = cls(players, options, seed, chance)
-        state._record.append(game_line(GAME, players, seed, options_dict(options)))
+        state._write(game_line(GAME, players, seed, options_dict(options)))
         seats, first = seats_line(chance, DECK_52, ACE_LOW, players, prev_dealer)
-        state._record.append(seats)
+        state._write(seats)
         state._deal(first)
         return state
 
     # --- the standard API ----------------------------------------------------------------
-
-    @property
-    def to_act(self) -> Seat | None:
-        return self._to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._to_act is None
-
-    @property
-    def version(self) -> int:
-        return self._version
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
 
     @property
     def options(self) -> KonchinkaOptions:
@@ -138,9 +109,7 @@ class KonchinkaState:
         if refusal is not None:
             raise refusal
         assert isinstance(move, Capture | Sweep | Trail)
-        start = len(self._record)
-        self._record.append({"t": "act", "seat": seat, "a": str(move)})
-        self._version += 1
+        start = self._act(seat, move)
         self._move(seat, move)
         return tuple(copy.deepcopy(self._record[start:]))
 
@@ -169,18 +138,11 @@ class KonchinkaState:
             court_values=self._options.court_values,
         )
 
-    def record(self) -> list[Line]:
-        return copy.deepcopy(self._record)
-
     def abandon(self) -> tuple[Line, ...]:
         """Stop the game unsettled (§0.11)."""
         if self.is_over:
             return ()
-        line = abandoned_line(self.players)
-        self._record.append(line)
-        self._to_act = None
-        self._result = Result("abandoned", None, tuple(line["net"]))
-        return (copy.deepcopy(line),)
+        return (copy.deepcopy(self._abandon()),)
 
     def clone(self) -> KonchinkaState:
         other = copy.copy(self)
@@ -201,7 +163,7 @@ class KonchinkaState:
         self._deal_no += 1
         deck = self._chance.shuffled(DECK_52)
         line = {"t": "deal", "no": self._deal_no, "dealer": dealer, "deck": codes(deck)}
-        self._record.append(line)
+        self._write(line)
         dealt = HAND_SIZE * n
         self._hands = [[] for _ in range(n)]
         for k, card in enumerate(deck[:dealt]):
@@ -211,7 +173,7 @@ class KonchinkaState:
         self._captured = [[] for _ in range(n)]
         self._last_capturer = None
         self._fix_table()
-        self._record.append({"t": "event", "e": "table", "cards": codes(self._table)})
+        self._event("table", cards=codes(self._table))
         self._to_act = (dealer + 1) % n
 
     def _fix_table(self) -> None:
@@ -224,15 +186,12 @@ class KonchinkaState:
             at = len(self._stock) // 2
             self._stock.insert(at, removed)
             self._table[place] = self._stock.pop(0)
-            self._record.append(
-                {
-                    "t": "event",
-                    "e": "table_fix",
-                    "place": place + 1,
-                    "card": str(removed),
-                    "insert_at": at,
-                    "replacement": str(self._table[place]),
-                }
+            self._event(
+                "table_fix",
+                place=place + 1,
+                card=str(removed),
+                insert_at=at,
+                replacement=str(self._table[place]),
             )
 
     def _is_unfit(self, place: int) -> bool:
@@ -315,7 +274,7 @@ class KonchinkaState:
         if self._stock:
             drawn = self._stock.pop(0)
             self._hands[seat].append(drawn)
-            self._record.append({"t": "event", "e": "draw", "seat": seat, "card": str(drawn)})
+            self._event("draw", seat=seat, card=str(drawn))
         if self._stock or any(self._hands):
             self._to_act = (seat + 1) % self.players
             self._check_certain()
@@ -330,15 +289,7 @@ class KonchinkaState:
         winner = rules.certain_winner(self._totals, guaranteed, possible, target)
         if winner is None:
             return
-        self._record.append(
-            {
-                "t": "event",
-                "e": "certain",
-                "seat": winner,
-                "guaranteed": guaranteed,
-                "possible": possible,
-            }
-        )
+        self._event("certain", seat=winner, guaranteed=guaranteed, possible=possible)
         self._score(guaranteed, early=True)
         self._finish("certain", winner)
 
@@ -349,7 +300,7 @@ class KonchinkaState:
         if taker is not None:
             self._captured[taker].extend(self._table)
         self._table = []
-        self._record.append({"t": "event", "e": "last_take", "seat": taker, "cards": left})
+        self._event("last_take", seat=taker, cards=left)
         self._score(rules.deal_points([rules.haul(c) for c in self._captured]), early=False)
         winner = rules.target_winner(self._totals, self._options.target)
         if winner is not None:
@@ -375,12 +326,12 @@ class KonchinkaState:
                     "total": self._totals[s],
                 }
             )
-        self._record.append({"t": "deal_end", "no": self._deal_no, "early": early, "seats": seats})
+        self._write({"t": "deal_end", "no": self._deal_no, "early": early, "seats": seats})
 
     def _finish(self, reason: str, winner: Seat) -> None:
         o = self._options
         net = rules.settle(self._totals, winner, o.payment, o.target, o.point_value, o.stake)
-        self._record.append(
+        self._write(
             {
                 "t": "end",
                 "reason": reason,

@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
-from engine.core import Line, Result, Seat, View, game_line, seats_line
+from engine.core import Line, Result, Seat, StateBase, View, game_line, seats_line
 from engine.errors import IllegalAction, Refusal
 from engine.kopilka.actions import (
     ACE_OF_SPADES,
@@ -63,7 +63,7 @@ class KopilkaView(View):
     fines: tuple[int, ...]  # paid into the bank this partia, ante included
 
 
-class KopilkaState:
+class KopilkaState(StateBase):
     """One partia of Копилка (one record)."""
 
     __slots__ = (
@@ -86,31 +86,18 @@ class KopilkaState:
         "_partia",
         "_phase",
         "_plays",
-        "_record",
-        "_result",
         "_stock",
         "_takebacks",
         "_tick",
-        "_to_act",
         "_tricks",
         "_turns",
-        "_version",
-        "game",
-        "players",
-        "seed",
     )
 
     def __init__(self, options: Options, seed: int, chance: Chance) -> None:
-        self.game = GAME
-        self.players = PLAYERS
-        self.seed = seed
+        super().__init__(GAME, PLAYERS, seed)
         self._opts = options
         self._chance = chance
-        self._record: list[Line] = []
-        self._version = 0
-        self._result: Result | None = None
         self._phase = Phase.LEAD
-        self._to_act: Seat | None = None
         self._dealer: Seat = 0
         self._deal_no = 0
         self._bank = 0
@@ -137,22 +124,6 @@ class KopilkaState:
         self._tick = 0
 
     # --- the standard API ------------------------------------------------------------------
-
-    @property
-    def to_act(self) -> Seat | None:
-        return self._to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def version(self) -> int:
-        return self._version
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
 
     def parse_action(self, text: str) -> KopilkaAction:
         return parse_action(text)
@@ -185,9 +156,7 @@ class KopilkaState:
             raise IllegalAction(Refusal.WRONG_GAME, action=str(action))
         if action not in self.legal_actions(seat):
             raise self._refusal(seat, action)
-        start = len(self._record)
-        self._version += 1
-        self._write({"t": "act", "seat": seat, "a": str(action)})
+        start = self._act(seat, action)
         match action:
             case KCard(card) if self._phase == Phase.LEAD:
                 self._lead(seat, card)
@@ -233,16 +202,12 @@ class KopilkaState:
             fines=tuple(self._paid_in),
         )
 
-    def record(self) -> list[Line]:
-        return copy.deepcopy(self._record)
-
     def abandon(self) -> tuple[Line, ...]:
         """§0.11: nothing is settled; antes and fines go back."""
         if self._result is not None:
             raise IllegalAction(Refusal.GAME_OVER)
-        line: Line = {"t": "end", "reason": "abandoned", "net": [0] * PLAYERS}
-        self._write(line)
-        self._finish(Result("abandoned", None, (0,) * PLAYERS))
+        line = self._abandon()
+        self._phase = Phase.OVER
         return (copy.deepcopy(line),)
 
     def clone(self) -> KopilkaState:
@@ -560,12 +525,6 @@ class KopilkaState:
         self._pay(seat, amount)
         self._deal_fines[seat] += amount
         self._event("fine", seat=seat, kind=kind, amount=amount, bank=self._bank)
-
-    def _event(self, name: str, **keys: Any) -> None:
-        self._write({"t": "event", "e": name, **keys})
-
-    def _write(self, line: Line) -> None:
-        self._record.append(line)
 
 
 def start(

@@ -10,11 +10,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from engine.cards import SUIT_ORDER, Card, Rank, Suit, canonical_codes, rank_index
 from engine.chance import Chance
-from engine.core import Line, Result, Seat, abandoned_line, game_line, seats_line
+from engine.core import Line, Result, Seat, StateBase, game_line, seats_line
 from engine.errors import IllegalAction, Refusal
 from engine.options import options_dict
 
@@ -39,7 +38,7 @@ _ANNOUNCE = Announce()
 _PASS = Pass()
 
 
-class TrickState:
+class TrickState(StateBase):
     """One pulka of a trick-family game. Drive it with :meth:`apply` only."""
 
     __slots__ = (
@@ -65,25 +64,18 @@ class TrickState:
         "_phase",
         "_playing",
         "_received",
-        "_record",
-        "_result",
         "_side",
         "_sort_key",
         "_stock",
         "_strength",
-        "_to_act",
         "_trick",
         "_trick_no",
         "_tricks",
         "_tricks_won",
         "_trump",
         "_turn_up",
-        "_version",
         "_won",
-        "game",
         "options",
-        "players",
-        "seed",
         "variant",
     )
 
@@ -96,49 +88,28 @@ class TrickState:
         chance: Chance,
         prev_dealer: Seat | None,
     ) -> None:
+        super().__init__(variant.name, players, seed)
         self.variant = variant
-        self.game = variant.name
-        self.players = players
         self.options = options
-        self.seed = seed
         self._chance = chance
         self._deck = deck_for(players)
         self._pamfil = variant.name == "pamfil"
         self._strength = rank_index(variant.order)
         pos = {r: i for i, r in enumerate(variant.order)}
         self._sort_key = {c: SUIT_ORDER.index(c.suit) * 20 + pos[c.rank] for c in self._deck}
-        self._record: list[Line] = [game_line(variant.name, players, seed, options_dict(options))]
+        self._write(game_line(variant.name, players, seed, options_dict(options)))
         line, first = seats_line(chance, self._deck, variant.order, players, prev_dealer)
-        self._record.append(line)
+        self._write(line)
         self._counts = [options.target] * players
         self._side = [0] * players
-        self._version = 0
-        self._result: Result | None = None
         self._dealer = (first - 1) % players  # _start_deal passes the deal to ``first``
         self._deal_no = 0
         self._legal: tuple[TrickAction, ...] = ()
         self._legal_version = -1
-        self._to_act: Seat | None = None
         self._phase = "deal"
         self._start_deal(first)
 
     # --- the State protocol ------------------------------------------------------------------
-
-    @property
-    def to_act(self) -> Seat | None:
-        return self._to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def version(self) -> int:
-        return self._version
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -229,9 +200,7 @@ class TrickState:
             raise IllegalAction(Refusal.NOT_YOUR_TURN, seat=seat)
         if not self._is_legal(seat, action):
             raise self._refusal(seat, action)
-        start = len(self._record)
-        self._version += 1
-        self._record.append({"t": "act", "seat": seat, "a": str(action)})
+        start = self._act(seat, action)
         match action:
             case PlayCard(card):
                 self._play(seat, card)
@@ -281,15 +250,11 @@ class TrickState:
             announced=self._announced,
         )
 
-    def record(self) -> list[Line]:
-        return copy.deepcopy(self._record)
-
     def abandon(self) -> tuple[Line, ...]:
         if self._result is not None:
             raise IllegalAction(Refusal.GAME_OVER)
-        line = abandoned_line(self.players)
-        self._record.append(line)
-        self._finish(Result("abandoned", None, (0,) * self.players))
+        line = self._abandon()
+        self._phase = "over"
         return (line,)
 
     def clone(self) -> TrickState:
@@ -435,9 +400,6 @@ class TrickState:
     def _sorted(self, cards: list[Card]) -> list[Card]:
         return sorted(cards, key=self._sort_key.__getitem__)
 
-    def _event(self, name: str, **keys: Any) -> None:
-        self._record.append({"t": "event", "e": name, **keys})
-
     def _from_left(self) -> list[Seat]:
         """Every seat in turn from the dealer's left, the dealer last (§0.1)."""
         n = self.players
@@ -449,7 +411,7 @@ class TrickState:
         self._dealer = dealer
         self._deal_no += 1
         deck = self._chance.shuffled(self._deck)
-        self._record.append(
+        self._write(
             {"t": "deal", "no": self._deal_no, "dealer": dealer, "deck": [CODE[c] for c in deck]}
         )
         hands: list[list[Card]] = [[] for _ in range(n)]
@@ -761,7 +723,7 @@ class TrickState:
         self._end_deal("played", figures, zero)
 
     def _deal_end_line(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:
-        self._record.append(
+        self._write(
             {
                 "t": "deal_end",
                 "no": self._deal_no,
@@ -785,7 +747,7 @@ class TrickState:
         opts = self.options
         pulka = pulka_money(self._counts, winner, opts.point_value, opts.pulka_fee)
         net = [p + s for p, s in zip(pulka, self._side, strict=True)]
-        self._record.append(
+        self._write(
             {
                 "t": "end",
                 "reason": reason,
