@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from engine.cards import parse_cards
+from engine.chance import StackedChance
 from engine.core import State
 from engine.errors import IllegalAction, InvalidNotation
 from engine.games import new_game
@@ -110,8 +112,6 @@ def test_r10_many_simulated_pulkas_pass_the_referee(game: str) -> None:
         assert total[what] > 5, f"{game}: only {total[what]} {what}"
     if game == "mistigri":
         assert total["multi_flush"] > 0
-    if game == "shutikha":
-        assert total["zero_same_trick"] >= 0  # counted; a QS/KS tie at zero is very rare
 
 
 def uniform(game: str, players: int, seed: int, cap: int) -> State:
@@ -138,6 +138,29 @@ def test_r10_uniformly_random_play_passes_the_referee() -> None:
                 assert replay(record).record() == record
     for what in ("up", "abandoned", "deal_out", "overshoot"):
         assert total[what] > 0, f"no {what}"
+
+
+def test_1_5_8_two_seats_at_zero_on_one_trick_from_the_dealers_left() -> None:
+    """Шутиха, dealer 1, target 5: seat 2 wins trick 1 with the KH, then leads the QS and seat 0
+    beats it with the KS (5 for seat 0, 4 for seat 2): both reach zero on trick 2. Seat 1 wins
+    tricks 3–5. The tie goes to seat 2, first from the dealer's left (not seat 0)."""
+    hands = {2: "KH QS 7C 8C 9C", 0: "KS 7H 7D 8D 9D", 1: "8H 7S KD QD JD"}
+    split = {s: h.split() for s, h in hands.items()}
+    top = [split[(2 + k) % 3][k // 3] for k in range(15)]
+    chance = StackedChance.of([parse_cards(" ".join(top))])
+    state = new_game("shutikha", 3, 1, {"target": 5}, chance=chance, prev_dealer=0)
+    script = ["play 0", "play 0", "play 0", "card KH", "card 7H", "card 8H", "card QS",
+              "card KS", "card 7S", "card 7D", "card KD", "card 7C", "card QD", "card 8C",
+              "card 8D", "card JD", "card 9C", "card 9D"]  # fmt: skip
+    for text in script:
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, text)
+    record = state.record()
+    tally = referee(record)
+    assert tally.zero_same_trick == 1 and tally.multi_zero == 1
+    assert record[-2]["zero"] == [2, 0] and record[-1]["winner"] == 2
+    assert record[-1]["counts"] == [0, 2, 0]
 
 
 # ---------------------------------------------------------------- (c) tampered records
