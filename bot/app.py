@@ -51,7 +51,14 @@ def build_dispatcher(
     catalogues = Catalogues.load(settings.locales, settings.default_language)
     codec = PressCodec.from_token(settings.token.get_secret_value())
     tables = TableService(db, new_game_fn=new_game_fn)
-    publisher = Publisher(Sender(bot), tables, catalogues, codec, bot_username)
+    publisher = Publisher(
+        Sender(bot),
+        tables,
+        catalogues,
+        codec,
+        bot_username,
+        computer_delay=settings.computer_delay_s,
+    )
     dp = Dispatcher(
         settings=settings,
         catalogues=catalogues,

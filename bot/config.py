@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     api_base: str = "https://api.telegram.org"
     polling_timeout_s: int = Field(10, ge=0, le=50)
+    computer_delay_s: float = Field(1.5, ge=0, le=30)  # PRODUCT.md §10: humans can follow
     locales: Path = Path(__file__).resolve().parent.parent / "locales"
 
     @field_validator("token")

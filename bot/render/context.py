@@ -51,6 +51,7 @@ class TableContext:
     moves: int
     bot_username: str
     options: Mapping[str, object] = field(default_factory=dict)
+    away: tuple[bool, ...] = ()  # seats the computer plays for now (PRODUCT.md §13)
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"

@@ -270,6 +270,9 @@ async def _resend_hands(
             seats = await tables.repo.seats(table.id)
             for seat in seats:
                 if seat.user_id == user_id:
+                    if seat.away:
+                        await publisher.seat_back(table, seat.seat)
+                        seats = await tables.repo.seats(table.id)
                     await publisher.hand(table, live, seats, seat.seat, resend=True)
                     shown += 1
     return shown

@@ -6,14 +6,17 @@ sends through :class:`~bot.sending.sender.Sender`, remembering message ids in th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
-from bot.callbacks import PressCodec
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import PressCodec, b36
 from bot.i18n import Catalogues, Translator, locale_of
 from bot.render import lobby as lobby_render
 from bot.render import results
-from bot.render.common import Rendered
+from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import HandUI, TableContext
 from bot.sending.sender import Sender
 from bot.services.tables import Live, Moved, TableService, family_ui
@@ -21,6 +24,7 @@ from bot.storage.repo import Repo, SeatRow, TableRow
 from engine.core import Line
 
 logger = logging.getLogger(__name__)
+AUTOPLAY_LIMIT = 2000  # more than any pulka's moves
 
 
 class Publisher:
@@ -31,8 +35,11 @@ class Publisher:
         catalogues: Catalogues,
         codec: PressCodec,
         bot_username: str,
+        *,
+        computer_delay: float = 0.0,
     ) -> None:
         self.sender = sender
+        self.computer_delay = computer_delay
         self.tables = tables
         self.repo: Repo = tables.repo
         self.catalogues = catalogues
@@ -65,6 +72,7 @@ class Publisher:
             moves=table.moves,
             bot_username=self.bot_username,
             options=table.options,
+            away=tuple(s.away for s in seats),
         )
 
     # --- the lobby ---------------------------------------------------------------------
@@ -114,6 +122,7 @@ class Publisher:
         await self.new_table_message(table, live, seats)
         for seat in range(len(seats)):
             await self.hand(table, live, seats, seat, resend=True)
+        await self.autoplay(table)
 
     async def new_table_message(
         self, table: TableRow, live: Live, seats: Sequence[SeatRow]
@@ -155,6 +164,8 @@ class Publisher:
         ui_game = family_ui(table.game)
         assert ui_game is not None
         user_id = seats[seat].user_id
+        if seats[seat].away and not resend:
+            return  # the owner can't be reached; /hand in private brings him back
         hands = await self.repo.hands(table.id)
         row = hands.get(seat)
         ui = HandUI(tuple(m for m in row.marks.split(",") if m), row.mode) if row else HandUI()
@@ -174,6 +185,47 @@ class Publisher:
             await self.repo.set_private_ok(user_id, msg_id is not None)
         if old is not None and msg_id is not None and old != msg_id:
             await self.sender.delete(user_id, old)
+        if msg_id is None and user_id in self.sender.closed and table.status == "running":
+            await self.seat_unreachable(table, seats, seat)
+
+    # --- seats the computer plays (PRODUCT.md §13) ---------------------------------------
+
+    async def seat_unreachable(self, table: TableRow, seats: Sequence[SeatRow], seat: int) -> None:
+        """The owner blocked the bot: the computer plays the seat; the group is told once."""
+        if not await self.tables.set_away(table, seat, True):
+            return
+        tr = await self.chat_tr(table.chat_id)
+        text = tr(
+            "{name}: the private chat with me is closed, so the computer plays for now. "
+            "Open the chat with the button below and send /hand to take the seat back.",
+            name=esc(seats[seat].name),
+        )
+        link = self.link(f"h_{b36(table.id)}")
+        button = InlineKeyboardButton(text=tr("💬 Open the chat"), url=link)
+        await self.sender.send(table.chat_id, Rendered(text, keyboard([[button]])))
+
+    async def seat_back(self, table: TableRow, seat: int) -> None:
+        """The owner is reachable again (/hand, or the deep link): the seat is his again."""
+        if not await self.tables.set_away(table, seat, False):
+            return
+        seats = await self.repo.seats(table.id)
+        tr = await self.chat_tr(table.chat_id)
+        text = tr("{name} is back in the game.", name=esc(seats[seat].name))
+        await self.sender.send(table.chat_id, Rendered(text))
+        live = await self.tables.live(table)
+        await self.table_message(await self._fresh(table), live, seats)
+
+    async def autoplay(self, table: TableRow) -> None:
+        """Play the computer's moves for away seats until a human is to act (or the end)."""
+        for _ in range(AUTOPLAY_LIMIT):
+            table = await self._fresh(table)
+            moved = await self.tables.computer_move(table)
+            if moved is None:
+                return
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+            await self.after_move(moved, autoplay=False)
+        logger.warning("table %s: the computer played %d moves in a row", table.id, AUTOPLAY_LIMIT)
 
     async def _fresh(self, table: TableRow) -> TableRow:
         fresh = await self.repo.table(table.id)
@@ -182,7 +234,7 @@ class Publisher:
 
     # --- after an action ---------------------------------------------------------------
 
-    async def after_move(self, moved: Moved) -> None:
+    async def after_move(self, moved: Moved, *, autoplay: bool = True) -> None:
         table = moved.table
         live = await self.tables.live(table)
         seats = await self.repo.seats(table.id)
@@ -207,6 +259,8 @@ class Publisher:
             await self.table_message(table, live, seats)
         for seat in range(len(seats)):
             await self.hand(table, live, seats, seat)
+        if autoplay:
+            await self.autoplay(table)
 
     async def pulka_result(self, table: TableRow, live: Live, seats: Sequence[SeatRow]) -> None:
         end = next((ln for ln in reversed(live.state.record()) if ln.get("t") == "end"), None)
@@ -238,6 +292,7 @@ class Publisher:
         await self.table_message(table, live, seats)
         for seat in range(len(seats)):
             await self.hand(table, live, seats, seat)
+        await self.autoplay(table)
 
 
 def _current_deal(record: list[Line]) -> list[Line]:

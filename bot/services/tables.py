@@ -6,6 +6,7 @@ caller sends anything. Engine states are cached per table and rebuilt from the a
 
 from __future__ import annotations
 
+import random
 import secrets
 import string
 import time
@@ -24,6 +25,7 @@ from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
 from engine.options import options_dict, parse_options
+from engine.players import policy_for
 
 NewGame = Callable[..., State]
 IsAdmin = Callable[[], Awaitable[bool]]
@@ -302,6 +304,31 @@ class TableService:
             await self.repo.update_table(table.id, status="closed")
         self.forget(table.id)
         return table
+
+    # --- seats the computer plays (PRODUCT.md §13) ------------------------------------------
+
+    async def set_away(self, table: TableRow, seat: int, away: bool) -> bool:
+        """Hand the seat to the computer (or back); False if it already was so."""
+        seats = await self.repo.seats(table.id)
+        if seat >= len(seats) or seats[seat].away == away:
+            return False
+        async with self.db.transaction():
+            await self.repo.set_away(table.id, seat, away)
+        return True
+
+    async def computer_move(self, table: TableRow) -> Moved | None:
+        """If the seat to act is away, the computer's move (committed); else None."""
+        if table.status != "running":
+            return None
+        live = await self.live(table)
+        seat = live.state.to_act
+        seats = await self.repo.seats(table.id)
+        if seat is None or not seats[seat].away:
+            return None
+        policy = policy_for(GAMES[table.game].family)
+        rng = random.Random(f"{table.id}:{table.moves}")  # reproducible, not a secret
+        action = policy(live.state.view(seat), rng)
+        return await self._apply(table, live, seats, seat, str(action))
 
     # --- presses on hand messages (PRODUCT.md §7.2 steps 3–9) ------------------------------
 

@@ -51,6 +51,7 @@ class SeatRow:
     seat: int
     user_id: int
     name: str
+    away: bool = False  # the computer plays this seat until its owner is back
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +201,15 @@ class Repo:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.db.all(
-            "SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+            "SELECT seat, user_id, name, away FROM seats WHERE table_id = ? ORDER BY seat",
+            (table_id,),
         )
-        return [SeatRow(r["seat"], r["user_id"], r["name"]) for r in rows]
+        return [SeatRow(r["seat"], r["user_id"], r["name"], bool(r["away"])) for r in rows]
+
+    async def set_away(self, table_id: int, seat: int, away: bool) -> None:
+        await self.db.execute(
+            "UPDATE seats SET away = ? WHERE table_id = ? AND seat = ?", (int(away), table_id, seat)
+        )
 
     async def replace_seats(self, table_id: int, seats: list[tuple[int, str]]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))

@@ -20,6 +20,7 @@ def settings(fake_telegram: FakeTelegram, db_path: Path) -> Settings:
         database=db_path,
         api_base=fake_telegram.base_url,
         polling_timeout_s=1,
+        computer_delay_s=0,
         default_language="ru",
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env
     )

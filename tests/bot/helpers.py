@@ -27,7 +27,7 @@ def hand_message(user: SimUser) -> SentMessage | None:
 def table_message(group: SimGroup) -> SentMessage | None:
     """The newest group message with the 'My cards' URL button."""
     for message in reversed(group.visible):
-        if any((b.url or "").count("start=h_") for b in message.all_buttons):
+        if any("start=h_" in (b.url or "") and b.text.startswith("🂠") for b in message.all_buttons):
             return message
     return None
 

@@ -125,6 +125,8 @@ class TrickUI:
             status = _status(view, seat, tr)
             if status:
                 parts.append(status)
+            if seat < len(ctx.away) and ctx.away[seat]:
+                parts.append(tr("🤖 the computer plays"))
             detail = " · ".join(p for p in parts if p)
             lines.append(f"{seat + 1}. {esc(player)}{dealer} — {detail}")
         lines.append("")

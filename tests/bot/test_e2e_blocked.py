@@ -1,0 +1,91 @@
+"""PRODUCT.md §13: a player who blocks the bot mid-game doesn't stall the table."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.app import RunningBot
+from tests.bot.helpers import (
+    choose,
+    expected_screens,
+    hand_message,
+    open_table,
+    play_step,
+    table_message,
+    to_act,
+)
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.users import SimGroup, SimUser
+
+
+def seat_actions(db_path: Path, seat: int) -> int:
+    with sqlite3.connect(db_path) as conn:
+        query = "SELECT COUNT(*) FROM actions WHERE seat = ?"
+        return int(conn.execute(query, (seat,)).fetchone()[0])
+
+
+async def others_play(
+    fake: FakeTelegram,
+    group: SimGroup,
+    players: list[SimUser],
+    absent: SimUser,
+    rng: random.Random,
+    steps: int,
+) -> None:
+    """The reachable players press; the absent one's turns must pass without him."""
+    for _ in range(steps):
+        user = to_act(group, players)
+        assert user is not None, "the table stalled or ended"
+        assert user is not absent, f"the table waits for {absent.first_name}"
+        message = hand_message(user)
+        assert message is not None
+        answer = await user.press(message, data=choose(message, rng).callback_data)
+        assert not answer.text, answer.text
+        await fake.settle(quiet=0.05)
+
+
+async def test_13_blocked_player_the_computer_plays_until_he_is_back(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    vera = fake.add_user(103, "Vera", language_code="en")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    players = [anna, boris, vera]
+    await open_table(fake, group, players, options="target=15")
+    rng = random.Random(4)
+    while to_act(group, players) is boris:  # block him while someone else is to act
+        await play_step(fake, group, players, rng)
+    boris.block_bot()
+    played_before = seat_actions(db_path, 1)
+
+    await others_play(fake, group, players, boris, rng, steps=12)
+
+    notices = [m for m in group.messages if "/hand" in m.text and "Boris" in m.text]
+    assert len(notices) == 1, "the group is told exactly once"
+    links = [b.url for b in notices[0].all_buttons if b.url]
+    assert links and "start=h_" in links[0]
+    assert seat_actions(db_path, 1) > played_before, "the computer played Boris's turns"
+    table = table_message(group)
+    assert table is not None and "играет компьютер" in table.text
+
+    # Boris unblocks the bot and asks for his cards: the seat is his again
+    await boris.start_bot()
+    await boris.send_private("/hand")
+    await fake.settle(quiet=0.1)
+    assert any("Boris снова в игре" in m.text for m in group.messages)
+    _, hands = await expected_screens(bot, group.id)
+    mine = hand_message(boris)
+    assert mine is not None and (mine.message_id, mine.html) == hands[boris.id]
+    table = table_message(group)
+    assert table is not None and "играет компьютер" not in table.text
+    # and the table waits for him again: every turn is pressed by its owner
+    played = seat_actions(db_path, 1)
+    for _ in range(12):
+        if to_act(group, players) is None:
+            break
+        await play_step(fake, group, players, rng)
+    assert seat_actions(db_path, 1) >= played
