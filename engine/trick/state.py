@@ -220,7 +220,12 @@ class TrickState(TrickLegality):
         return (line,)
 
     def clone(self) -> TrickState:
-        return copy.deepcopy(self)
+        # The variant and the rank strengths are immutable (mapping proxies cannot be copied).
+        shared: dict[int, object] = {
+            id(self.variant): self.variant,
+            id(self._strength): self._strength,
+        }
+        return copy.deepcopy(self, shared)
 
     # --- the deal ----------------------------------------------------------------------------
 

@@ -88,6 +88,33 @@ def test_random_playouts_keep_the_contract(game: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_clone_is_independent_and_plays_on_identically(game: str) -> None:
+    players = GAMES[game].seat_counts[-1]
+    state = new_game(game, players, 21)
+    pick = random.Random(21)
+    for _ in range(6):  # no game ends this soon
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, random_action(state.legal_actions(seat), pick))
+    twin = state.clone()
+    assert twin.record() == state.record() and twin is not state
+    for _ in range(40):
+        seat = state.to_act
+        if seat is None:
+            break
+        action = random_action(state.legal_actions(seat), pick)
+        assert twin.to_act == seat and twin.legal_actions(seat) == state.legal_actions(seat)
+        state.apply(seat, action)
+        twin.apply(seat, str(action))
+    assert twin.record() == state.record()
+    seat = twin.to_act
+    if seat is not None:
+        before = state.record()
+        twin.apply(seat, twin.legal_actions(seat)[0])
+        assert state.record() == before, "playing the clone changed the original"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_0_11_abandoned_game_settles_nothing(game: str) -> None:
     players = GAMES[game].seat_counts[0]
     state = new_game(game, players, 5)
