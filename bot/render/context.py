@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
+
+from engine.core import Line
 
 GAME_NAMES: Final = {
     "mushka": ("Мушка", "Mushka"),
@@ -33,6 +35,12 @@ def game_code(text: str) -> str | None:
     return ALIASES.get(word)
 
 
+def deal_so_far(record: Sequence[Line]) -> tuple[Line, ...]:
+    """The current (or last) deal's record lines: from its ``deal`` line to now."""
+    starts = [i for i, ln in enumerate(record) if ln.get("t") == "deal"]
+    return tuple(record[starts[-1] :]) if starts else ()
+
+
 @dataclass(frozen=True, slots=True)
 class HandUI:
     """A seat's unsent choices on its hand message: marked cards and a sub-mode (§6.3)."""
@@ -52,6 +60,9 @@ class TableContext:
     bot_username: str
     options: Mapping[str, object] = field(default_factory=dict)
     away: tuple[bool, ...] = ()  # seats the computer plays for now (PRODUCT.md §13)
+    deal_lines: tuple[Line, ...] = ()
+    """The current deal's record lines, from its ``deal`` line on. They hold private facts
+    (the deck, what each seat drew): a render function shows a seat's own only in its hand."""
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"

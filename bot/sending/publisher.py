@@ -17,7 +17,7 @@ from bot.i18n import Catalogues, Translator, locale_of
 from bot.render import lobby as lobby_render
 from bot.render import results
 from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, TableContext, deal_so_far
 from bot.sending.sender import Sender
 from bot.services.tables import Live, Moved, TableService, family_ui
 from bot.storage.repo import Repo, SeatRow, TableRow
@@ -73,6 +73,7 @@ class Publisher:
             bot_username=self.bot_username,
             options=table.options,
             away=tuple(s.away for s in seats),
+            deal_lines=deal_so_far(live.state.record()),
         )
 
     # --- the lobby ---------------------------------------------------------------------

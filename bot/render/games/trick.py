@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from aiogram.types import InlineKeyboardButton
@@ -55,22 +55,96 @@ def _trump_text(view: View, tr: Translator) -> str:
     return tr("Trump: {suit}", suit=symbol)
 
 
-def _trick_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+def _trick_line(
+    ctx: TableContext, view: View, tr: Translator, *, pending: bool = False
+) -> str | None:
+    """``Trick 4: Vera A♠ · Anya 10♠`` (+ ``· Boris …`` for the seat to play, if ``pending``)."""
     trick: Sequence[tuple[int, Card]] = _get(view, "trick", ()) or ()
     if view.phase != "play":
         return None
-    plays = " · ".join(f"{esc(ctx.names[s])} {card_name(c, tr.locale)}" for s, c in trick)
+    parts = [f"{esc(ctx.names[s])} {card_name(c, tr.locale)}" for s, c in trick]
+    if pending and view.to_act is not None:
+        parts.append(f"{esc(ctx.names[view.to_act])} …")
     no = _get(view, "trick_no", 0) or 0
-    return tr("Trick {no}: {plays}", no=no, plays=plays or "…")
+    return tr("Trick {no}: {plays}", no=no, plays=" · ".join(parts) or "…")
 
 
 def _last_trick_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+    """``Last trick: Vera (K♥ beats Q♠ 8♠)``: the winner, his card, the others in play order."""
     last: Sequence[tuple[int, Card]] = _get(view, "last_trick", ()) or ()
     winner = _get(view, "last_winner")
     if not last or winner is None:
         return None
-    cards = card_names((c for _, c in last), tr.locale)
-    return tr("Last trick: {name} ({cards})", name=esc(ctx.names[winner]), cards=cards)
+    loc = tr.locale
+    won = next((c for s, c in last if s == winner), None)
+    others = [c for s, c in last if s != winner]
+    if won is None or not others:
+        cards = card_names((c for _, c in last), loc)
+        return tr("Last trick: {name} ({cards})", name=esc(ctx.names[winner]), cards=cards)
+    trump = _get(view, "trump")
+    led = last[0][1].suit
+    verb = tr("trumps") if won.suit == trump and led != trump else tr("beats")
+    return tr(
+        "Last trick: {name} ({card} {verb} {others})",
+        name=esc(ctx.names[winner]),
+        card=card_name(won, loc),
+        verb=verb,
+        others=card_names(others, loc),
+    )
+
+
+def _exchanges(ctx: TableContext) -> dict[int, Mapping[str, Any]]:
+    """This deal's ``exchange`` events by seat (private: a hand shows only its own cards)."""
+    return {ln["seat"]: ln for ln in ctx.deal_lines if ln.get("e") == "exchange"}
+
+
+def _deck_size(ctx: TableContext) -> int | None:
+    deal = next((ln for ln in ctx.deal_lines if ln.get("t") == "deal"), None)
+    deck = deal.get("deck") if deal else None
+    return len(deck) if isinstance(deck, list) else None
+
+
+def _declarations_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+    """``Declarations: Vera plays · Fyodor passed · Anya …`` in declaring order."""
+    declared: Sequence[str | None] = _get(view, "declared", ()) or ()
+    if view.phase != "declare" or view.dealer is None or not declared:
+        return None
+    n = len(ctx.names)
+    parts = []
+    for k in range(1, n + 1):
+        seat = (view.dealer + k) % n
+        state = declared[seat] if seat < len(declared) else None
+        if state == "play":
+            parts.append(f"{esc(ctx.names[seat])} {tr('plays')}")
+        elif state == "pass":
+            parts.append(f"{esc(ctx.names[seat])} {tr('passed')}")
+        elif seat == view.to_act:
+            parts.append(f"{esc(ctx.names[seat])} …")
+    return tr("Declarations: {list}", list=" · ".join(parts)) if parts else None
+
+
+def _exchange_line(ctx: TableContext, seat: int, tr: Translator) -> str | None:
+    """The seat's own exchange this deal: what left and what came (§8: actor only)."""
+    event = _exchanges(ctx).get(seat)
+    if event is None:
+        return None
+    loc = tr.locale
+    out: list[str] = list(event.get("discarded", []))
+    came: list[str] = list(event.get("drawn", []))
+    if event.get("up"):
+        trump = next(
+            (ln for ln in reversed(ctx.deal_lines) if ln.get("e") == "trump" and ln.get("card")),
+            None,
+        )
+        if trump is not None:
+            came.append(str(trump["card"]))
+    if not out:
+        return tr("You kept all your cards.")
+    return tr(
+        "Exchanged: {out} → {came}",
+        out=card_names(out, loc),
+        came=card_names(came, loc) or "—",
+    )
 
 
 def _status(view: View, seat: int, tr: Translator) -> str:
@@ -110,6 +184,9 @@ class TrickUI:
         head = _trump_text(view, tr)
         if view.dealer is not None:
             head += " · " + tr("dealer {name}", name=esc(ctx.names[view.dealer]))
+        deck = _deck_size(ctx)
+        if deck is not None:
+            head += " · " + tr("deck {n}", n=deck)
         stock = _get(view, "stock_size")
         if stock is not None:
             head += " · " + tr("stock {n}", n=stock)
@@ -117,12 +194,17 @@ class TrickUI:
         lines.append("")
         counts: Sequence[int] = _get(view, "counts", ()) or ()
         tricks: Sequence[int] = _get(view, "tricks_won", ()) or ()
+        exchanges = _exchanges(ctx)
         for seat, player in enumerate(ctx.names):
             dealer = " " + tr("(dlr)") if seat == view.dealer else ""
             parts = [tr("count {n}", n=counts[seat]) if seat < len(counts) else ""]
             if view.phase in ("play", "over") and seat < len(tricks):
                 parts.append(tr("tricks {n}", n=tricks[seat]))
             status = _status(view, seat, tr)
+            exchange = exchanges.get(seat)
+            if exchange is not None:
+                n = len(exchange.get("discarded", []))
+                status = ", ".join(x for x in (status, tr("exchanged {n}", n=n)) if x)
             if status:
                 parts.append(status)
             if seat < len(ctx.away) and ctx.away[seat]:
@@ -130,7 +212,10 @@ class TrickUI:
             detail = " · ".join(p for p in parts if p)
             lines.append(f"{seat + 1}. {esc(player)}{dealer} — {detail}")
         lines.append("")
-        trick = _trick_line(ctx, view, tr)
+        declarations = _declarations_line(ctx, view, tr)
+        if declarations:
+            lines.append(declarations)
+        trick = _trick_line(ctx, view, tr, pending=True)
         if trick:
             lines.append(trick)
         if view.phase == "retrump":
@@ -176,6 +261,9 @@ class TrickUI:
             lines.append(trick + " → " + tr("<b>your turn</b>"))
         rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), Suit(trump) if trump else None)
         lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
+        exchanged = _exchange_line(ctx, seat, tr)
+        if exchanged:
+            lines.append(exchanged)
         privileged = PRIVILEGED.get(ctx.game)
         if privileged and any(str(c) == privileged for c in view.hand):
             lines.append(
@@ -196,8 +284,12 @@ class TrickUI:
         playable: set[str] = set()
         actions: list[InlineKeyboardButton] = []
         extra_rows: list[list[InlineKeyboardButton]] = []
+        back: list[InlineKeyboardButton] = []
         marks = set(ui.marks)
         if not my_turn:
+            waiting_trick = _trick_line(ctx, view, tr)
+            if waiting_trick and view.to_act is not None:
+                lines.insert(2, waiting_trick)
             if view.to_act is not None:
                 lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
             elif view.phase == "over":
@@ -244,9 +336,8 @@ class TrickUI:
                     if any(a.endswith(" up") and _n_of(a) == len(marks) for a in legal):
                         label = tr("🔄 Exchange {n} with the turn-up", n=len(marks))
                         actions.append(button(label, "x", arg + ".u"))
-                else:
-                    actions.append(button(tr("Keep all"), "x", ""))
-                extra_rows.append([button(tr("↩️ Back"), "z")])
+                actions.append(button(tr("Keep all"), "x", ""))
+                back.append(button(tr("↩️ Back"), "z"))
             else:
                 lines.append(tr("Play or pass?"))
                 if "announce" in legal:
@@ -272,7 +363,7 @@ class TrickUI:
                     label = f"·{label}·"
                 buttons.append(button(label, card_act, code))
             card_rows.append(buttons)
-        tail = [button(tr("🔄 Refresh"), "u")]
+        tail = [*back, button(tr("🔄 Refresh"), "u")]
         return Rendered("\n".join(lines), keyboard([*card_rows, *extra_rows, actions, tail]))
 
     # --- what a hand press means ---------------------------------------------------------

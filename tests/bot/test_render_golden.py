@@ -1,0 +1,136 @@
+"""PRODUCT.md §5.2–§5.5: the trick family's screens, rendered from fixed engine states and
+compared with golden text files under ``tests/golden/render/{ru,en}/``.
+
+The states come from replaying prefixes of a golden record (deterministic, no seeds involved).
+Regenerate after an intended change with ``UPDATE_GOLDEN=1 pytest tests/bot/test_render_golden.py``
+and read the diff against the mock-ups before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.callbacks import PressCodec
+from bot.i18n import Catalogues
+from bot.render import results
+from bot.render.common import Rendered
+from bot.render.context import HandUI, TableContext, deal_so_far
+from bot.render.games.trick import TrickUI
+from bot.storage.repo import LedgerRow
+from engine.core import Line
+from engine.record import read_records, replay
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden" / "render"
+RECORD = ROOT / "tests" / "golden" / "records" / "mushka-3p-record-example.jsonl"
+CATALOGUES = Catalogues.load(ROOT / "locales")
+CODEC = PressCodec.from_token("123456:TEST-token")
+NAMES = {"ru": ("Аня", "Борис", "Вера"), "en": ("Anya", "Boris", "Vera")}
+CHATS = {"ru": "Пятница", "en": "Friday"}
+UI = TrickUI()
+
+
+def record() -> list[Line]:
+    return read_records(RECORD)[0]
+
+
+def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
+    state = replay(lines)
+    moves = sum(1 for ln in lines if ln.get("t") == "act")
+    ctx = TableContext(
+        table_id=42,
+        game="mushka",
+        chat_title=CHATS[locale],
+        names=NAMES[locale],
+        pulka_no=1,
+        moves=moves,
+        bot_username="mushka_test_bot",
+        deal_lines=deal_so_far(state.record()),
+    )
+    return ctx, state
+
+
+def show(rendered: Rendered | str) -> str:
+    """The text, then one line per keyboard row: ``[label] [label]``."""
+    if isinstance(rendered, str):
+        return rendered + "\n"
+    out = [rendered.text]
+    if rendered.markup is not None:
+        out.append("")
+        out.extend(" ".join(f"[{b.text}]" for b in row) for row in rendered.markup.inline_keyboard)
+    return "\n".join(out) + "\n"
+
+
+def screen(name: str, locale: str) -> str:
+    tr = CATALOGUES.tr(locale)
+    full = record()
+    if name.startswith("table_"):
+        prefix = {"table_declare": 5, "table_trick": 10, "table_last_trick": 13}[name]
+        ctx, state = context(full[:prefix], locale)
+        return show(UI.table(ctx, state.view(None), tr))
+    if name.startswith("hand_"):
+        prefix, seat, ui = {
+            "hand_turn": (10, 1, HandUI()),
+            "hand_waiting": (10, 0, HandUI()),
+            "hand_declare": (5, 1, HandUI()),
+            "hand_exchange": (5, 1, HandUI(("7C",), "x")),
+        }[name]
+        ctx, state = context(full[:prefix], locale)
+        return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
+    ctx, state = context(full, locale)
+    if name == "deal_result":
+        return show(UI.deal_result(ctx, list(ctx.deal_lines), state.view(None), tr))
+    end = full[-1]
+    names = NAMES[locale]
+    standings = [
+        LedgerRow(-1001, "mushka", 100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
+        for seat, (bonus, won) in enumerate([(4, 0), (23, 2), (-27, 1)])
+    ]
+    return show(results.pulka_result(42, "mushka", 1, 1, names, end, standings, tr, CODEC))
+
+
+SCREENS = [
+    "table_declare",
+    "table_trick",
+    "table_last_trick",
+    "hand_declare",
+    "hand_exchange",
+    "hand_turn",
+    "hand_waiting",
+    "deal_result",
+    "pulka_result",
+]
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize("name", SCREENS)
+def test_5_screens_match_golden_text(name: str, locale: str) -> None:
+    text = screen(name, locale)
+    path = GOLDEN / locale / f"{name}.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
+    """The table says how many cards a seat exchanged, never which (PRODUCT.md §14)."""
+    tr = CATALOGUES.tr(locale)
+    full = record()
+    ctx, state = context(full[:10], locale)
+    table = UI.table(ctx, state.view(None), tr).text
+    hidden = {c for ln in ctx.deal_lines if ln.get("e") == "exchange" for c in ln["discarded"]}
+    hidden |= {c for ln in ctx.deal_lines if ln.get("e") == "exchange" for c in ln["drawn"]}
+    played = {c for ln in full[:10] if ln.get("t") == "act" for c in ln["a"].split()[1:2]}
+    from bot.render.cards import card_name
+
+    for code in hidden - played:
+        assert card_name(code, locale) not in table, code
+    # and each hand shows only its own exchange
+    own = UI.hand(ctx, state.view(0), HandUI(), tr, CODEC).text
+    other = next(ln for ln in ctx.deal_lines if ln.get("e") == "exchange" and ln["seat"] == 1)
+    assert card_name(other["drawn"][0], locale) not in own.split("\n")[3]
