@@ -314,9 +314,8 @@ class TrickUI:
             need = max((len(a.split()) - 1 for a in legal if a.startswith("discard ")), default=1)
             lines.append(tr("Discard {n} card(s). Marked: {k}", n=need, k=len(marks)))
             card_act = "m"
-            if len(marks) == need:
-                arg = ".".join(sorted(marks))
-                actions.append(button(tr("🗑 Discard {n}", n=need), "q", arg))
+            if len(marks) == need:  # the marks are stored: a long discard fits in 64 bytes
+                actions.append(button(tr("🗑 Discard {n}", n=need), "q"))
         elif view.phase == "declare":
             card_act = "m"
             if ui.mode == "x":
@@ -412,8 +411,11 @@ class TrickUI:
                     return Apply(action)
             text = " ".join(["play", str(len(chosen)), *chosen] + (["up"] if up else []))
             return Apply(text)
-        if act == "q" and cards:
-            return Apply("discard " + " ".join(cards))
+        if act == "q":
+            chosen = cards or list(ui.marks)
+            if not chosen:
+                return Deny("Unknown button.")
+            return Apply("discard " + " ".join(chosen))
         if act == "t" and len(cards) == 1:
             return SetUI(HandUI((), f"t:{cards[0]}"))
         if act == "t" and len(cards) == 2:
