@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from aiogram import Bot, Dispatcher
@@ -47,10 +47,15 @@ def build_dispatcher(
     bot_username: str,
     *,
     new_game_fn: NewGame = new_game,
+    seeds: Callable[[], int] | None = None,
 ) -> Dispatcher:
     catalogues = Catalogues.load(settings.locales, settings.default_language)
     codec = PressCodec.from_token(settings.token.get_secret_value())
-    tables = TableService(db, new_game_fn=new_game_fn)
+    tables = (
+        TableService(db, new_game_fn=new_game_fn)
+        if seeds is None
+        else TableService(db, new_game_fn=new_game_fn, seeds=seeds)
+    )
     publisher = Publisher(
         Sender(bot),
         tables,
@@ -109,14 +114,22 @@ class RunningBot:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    settings: Settings, *, new_game_fn: NewGame = new_game
+    settings: Settings,
+    *,
+    new_game_fn: NewGame = new_game,
+    seeds: Callable[[], int] | None = None,
 ) -> AsyncIterator[RunningBot]:
-    """Open and migrate the DB, resume every running table, poll in the background."""
+    """Open and migrate the DB, resume every running table, poll in the background.
+
+    ``seeds`` replaces the random seed of each new pulka (tests make deals reproducible).
+    """
     db = await Database.open(settings.database)
     bot = build_bot(settings)
     try:
         me = await bot.get_me()
-        dp = build_dispatcher(settings, db, bot, me.username or "", new_game_fn=new_game_fn)
+        dp = build_dispatcher(
+            settings, db, bot, me.username or "", new_game_fn=new_game_fn, seeds=seeds
+        )
         catalogues: Catalogues = dp["catalogues"]
         await register_commands(bot, catalogues)
         publisher: Publisher = dp["publisher"]

@@ -10,6 +10,7 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from tests.bot.helpers import fixed_seeds
 from tests.fakeapi import FakeTelegram
 
 
@@ -28,5 +29,5 @@ def settings(fake_telegram: FakeTelegram, db_path: Path) -> Settings:
 
 @pytest.fixture
 async def bot(settings: Settings) -> AsyncIterator[RunningBot]:
-    async with running_bot(settings) as running:
+    async with running_bot(settings, seeds=fixed_seeds()) as running:
         yield running

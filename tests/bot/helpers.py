@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
+from collections.abc import Callable
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
@@ -78,6 +80,11 @@ def lobby_message(group: SimGroup) -> SentMessage | None:
         if any((b.callback_data or "").startswith("l:") for b in message.all_buttons):
             return message
     return None
+
+
+def fixed_seeds(start: int = 7) -> Callable[[], int]:
+    """Pulka seeds for a test bot: the same deals on every run."""
+    return itertools.count(start).__next__
 
 
 def to_act(group: SimGroup, players: list[SimUser]) -> SimUser | None:
