@@ -17,6 +17,7 @@ RUN pip install . && useradd --create-home --uid 10001 mushka && mkdir -p /app/d
 
 USER mushka
 VOLUME ["/app/data"]
-ENV BOT_DATABASE=/app/data/bot.sqlite3
+ENV BOT_DATABASE=/app/data/bot.sqlite3 \
+    BOT_LOCALES=/app/locales
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]
