@@ -55,8 +55,10 @@ def next_value(game: str, name: str, value: Any) -> str:
         return (
             choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
         )
-    steps = OPTION_STEPS.get(name, (int(meta["default"]),))
     low, high = meta["range"]
+    default = fields[name].default
+    fallback = (low, default, high) if isinstance(default, int) else (low, high)
+    steps = tuple(dict.fromkeys(OPTION_STEPS.get(name, fallback)))
     steps = tuple(s for s in steps if low <= s <= high) or (low,)
     return str(steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0])
 

@@ -37,6 +37,15 @@ def make_router() -> Router:
         game = ""
         words = (command.args or "").split()
         options = dict(w.partition("=")[::2] for w in words[1:] if "=" in w)
+        loose = [w for w in words[1:] if "=" not in w]
+        if loose:
+            await message.reply(
+                chat_tr(
+                    "Options are written name=value, e.g. target=15. Not understood: {text}.",
+                    text=esc(" ".join(loose)),
+                )
+            )
+            return
         if words:
             code = game_code(words[0])
             if code is None:

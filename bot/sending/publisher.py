@@ -104,10 +104,11 @@ class Publisher:
 
     async def lobby_closed(self, table: TableRow) -> None:
         tr = await self.chat_tr(table.chat_id)
-        for msg_id in (table.lobby_msg_id, table.table_msg_id):
-            if msg_id is not None and table.status == "lobby":
-                await self.sender.edit(table.chat_id, msg_id, Rendered(lobby_render.closed(tr)))
-                return
+        if table.lobby_msg_id is not None and table.table_msg_id is None:  # never started
+            await self.sender.edit(
+                table.chat_id, table.lobby_msg_id, Rendered(lobby_render.closed(tr))
+            )
+            return
         await self.sender.send(table.chat_id, Rendered(lobby_render.closed(tr)))
 
     # --- a pulka starts ----------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.callbacks import Press
+from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import FAMILIES
 from bot.render.games.base import Apply, Deny, GameUI, SetUI
@@ -24,7 +25,7 @@ from bot.storage.repo import Repo, SeatRow, TableRow
 from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
-from engine.options import options_dict, parse_options
+from engine.options import option_fields, options_dict, parse_options
 from engine.players import policy_for
 
 NewGame = Callable[..., State]
@@ -72,6 +73,39 @@ def seat_range(game: str) -> tuple[int, int]:
 def family_ui(game: str) -> GameUI | None:
     spec = GAMES.get(game)
     return FAMILIES.get(spec.family) if spec else None
+
+
+def option_refusal(game: str, error: InvalidOption) -> Refused:
+    """What was wrong with a typed option, naming it and what is allowed (PRODUCT.md §16)."""
+    p = {k: esc(str(v)) for k, v in error.params.items()}
+    option, value = p.get("option", ""), p.get("value", "")
+    if error.code == "unknown_option":
+        names = ", ".join(f.name for f in option_fields(GAMES[game].options_type))
+        return Refused("Unknown option {option}. Options: {list}.", option=option, list=names)
+    if error.code == "option_out_of_range":
+        return Refused(
+            "{option}={value} is not allowed: from {low} to {high}.",
+            option=option,
+            value=value,
+            low=p.get("low", ""),
+            high=p.get("high", ""),
+        )
+    if error.code == "option_not_int":
+        return Refused(
+            "{option}={value} is not allowed: a whole number is needed.", option=option, value=value
+        )
+    if error.code == "option_not_bool":
+        return Refused(
+            "{option}={value} is not allowed: true or false.", option=option, value=value
+        )
+    if error.code == "option_not_allowed":
+        return Refused(
+            "{option}={value} is not allowed: one of {allowed}.",
+            option=option,
+            value=value,
+            allowed=p.get("allowed", ""),
+        )
+    return Refused("Not allowed: {reason}.", reason=error.code)
 
 
 class TableService:
@@ -151,7 +185,7 @@ class TableService:
         try:
             typed = parse_options(GAMES[game].options_type, given or {})
         except InvalidOption as error:
-            raise Refused("Not allowed: {reason}.", reason=error.code) from error
+            raise option_refusal(game, error) from error
         return dict(options_dict(typed))
 
     async def ensure_lobby(self, table_id: int, generation: int | None = None) -> TableRow:
@@ -232,7 +266,7 @@ class TableService:
         try:
             typed = parse_options(GAMES[table.game].options_type, given)
         except InvalidOption as error:
-            raise Refused("Not allowed: {reason}.", reason=error.code) from error
+            raise option_refusal(table.game, error) from error
         async with self.db.transaction():
             await self.repo.update_table(table.id, options=dict(options_dict(typed)))
         return await self.ensure_lobby(table_id)

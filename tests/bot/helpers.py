@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
@@ -231,3 +233,23 @@ async def play_deal(
         steps += 1
         assert steps < 500
     return steps
+
+
+async def say(
+    fake: FakeTelegram, user: SimUser, text: str, where: SimGroup | None = None
+) -> SentMessage:
+    """Write ``text`` (in ``where``, else in private) and return the bot's next message there."""
+    chat: SimGroup | SimUser = where or user
+    count = len(chat.messages)
+    if where is None:
+        await user.send_private(text)
+    else:
+        await user.send(where, text)
+    await fake.wait_until(lambda: len(chat.messages) > count, timeout=10)
+    return chat.messages[count]
+
+
+def db_rows(db_path: Path, query: str, *params: object) -> list[tuple[object, ...]]:
+    """Rows of a read-only query against the bot's database (a separate connection)."""
+    with sqlite3.connect(db_path) as conn:
+        return list(conn.execute(query, params).fetchall())

@@ -75,8 +75,10 @@ async def test_13_blocked_player_the_computer_plays_until_he_is_back(
     # Boris unblocks the bot and asks for his cards: the seat is his again
     await boris.start_bot()
     await boris.send_private("/hand")
+    await fake.wait_until(
+        lambda: any("Boris снова в игре" in m.text for m in group.messages), timeout=10
+    )
     await fake.settle(quiet=0.1)
-    assert any("Boris снова в игре" in m.text for m in group.messages)
     _, hands = await expected_screens(bot, group.id)
     mine = hand_message(boris)
     assert mine is not None and (mine.message_id, mine.html) == hands[boris.id]

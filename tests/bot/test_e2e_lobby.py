@@ -1,0 +1,318 @@
+"""The lobby through the fake Bot API: picker, one table per chat, seat limits, Leave, Cancel,
+Options and malformed options (PRODUCT.md §2, §3, §4.2, §16)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.app import RunningBot
+from bot.services.tables import TableService
+from tests.bot.helpers import db_rows, lobby_message, open_table, say, table_message
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
+from tests.fakeapi.users import SimGroup, SimUser
+
+NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Ivan"]
+
+
+def people(fake: FakeTelegram, n: int) -> list[SimUser]:
+    return [fake.add_user(101 + i, NAMES[i], language_code="ru") for i in range(n)]
+
+
+def club(fake: FakeTelegram, users: list[SimUser], admins: tuple[int, ...] = ()) -> SimGroup:
+    members = [u.id for u in users if u.id not in admins]
+    return fake.add_group(-1001, "Пятница", admins=list(admins), members=members)
+
+
+async def opened(fake: FakeTelegram, group: SimGroup, user: SimUser, text: str) -> SentMessage:
+    await user.send(group, text)
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    return lobby
+
+
+def tables_in(db_path: Path) -> list[tuple[object, ...]]:
+    return db_rows(db_path, "SELECT id, game, status, options, creator_id FROM tables ORDER BY id")
+
+
+async def test_4_2_newgame_without_a_game_shows_the_picker(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris = people(fake, 2)
+    group = club(fake, [anna, boris])
+    lobby = await opened(fake, group, anna, "/newgame")
+    assert "игру выбирает Anna" in lobby.text
+    games = [b.text for b in lobby.all_buttons if b.text[0] != "✖"]
+    assert games == ["Мушка", "Памфил", "Шутиха", "Мистигри", "Копилка", "Лентюрлю", "Кончинка"]
+    assert any(b.text.startswith("✖️") for b in lobby.all_buttons)
+    assert tables_in(db_path)[0][1:3] == ("", "lobby")
+
+    answer = await boris.press(lobby, "Мушка")
+    assert answer.text == "Игру выбирает Anna."
+    answer = await anna.press(lobby, "Кончинка")  # no screens for this family yet
+    assert answer.text == "Эта игра пока недоступна."
+    await fake.settle(quiet=0.05)
+    assert "игру выбирает" in lobby.text
+    answer = await anna.press(lobby, "Памфил")
+    assert not answer.text
+    await fake.wait_until(lambda: "набор за стол" in lobby.text, timeout=10)
+    assert "Памфил" in lobby.text and "За столом (1/7): Anna" in lobby.text
+    assert tables_in(db_path)[0][1:3] == ("pamfil", "lobby")
+    assert lobby_message(group) is lobby  # the same message, edited
+
+
+async def test_4_2_newgame_with_a_game_and_one_table_per_chat(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris = people(fake, 2)
+    group = club(fake, [anna, boris])
+    lobby = await opened(fake, group, anna, "/newgame мушка")  # the ru alias
+    assert "Мушка" in lobby.text and "набор за стол" in lobby.text
+    for text in ("/newgame pamfil", "/newgame"):
+        reply = await say(fake, boris, text, group)
+        assert reply.text == "Здесь уже есть стол: ↑"
+        assert reply.reply_to == lobby.message_id
+    unknown = await say(fake, boris, "/newgame poker", group)
+    assert unknown.text.startswith("Не знаю такой игры. Есть: мушка, памфил")
+    rows = tables_in(db_path)
+    assert len(rows) == 1 and rows[0][1:3] == ("mushka", "lobby")
+
+
+async def test_2_seat_limits_join_refused_at_seven_start_refused_below_three(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    users = people(fake, 8)
+    group = club(fake, users)
+    for user in users:
+        await user.start_bot()
+    lobby = await opened(fake, group, users[0], "/newgame mushka")
+
+    answer = await users[1].press(lobby, "✋")
+    assert answer.text == "Вы за столом. Карты придут в личку."
+    await fake.settle(quiet=0.05)
+    answer = await users[0].press(lobby, "▶️")  # two seated: below the minimum
+    assert answer.text == "Нужно хотя бы 3, сейчас 2."
+    await fake.settle(quiet=0.05)
+    assert table_message(group) is None
+    assert tables_in(db_path)[0][2] == "lobby"
+    assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(0,)]
+
+    answer = await users[1].press(lobby, "✋")
+    assert answer.text == "Вы уже за столом."
+    for user in users[2:7]:
+        answer = await user.press(lobby, "✋")
+        assert answer.text == "Вы за столом. Карты придут в личку."
+    await fake.wait_until(lambda: "(7/7)" in lobby.text, timeout=10)
+    answer = await users[7].press(lobby, "✋")
+    assert answer.text == "Мест нет: за столом уже 7."
+    await fake.settle(quiet=0.05)
+    assert "Ivan" not in lobby.text
+    assert db_rows(db_path, "SELECT COUNT(*) FROM seats") == [(7,)]
+
+
+async def test_4_2_leave_moves_the_creator_and_the_last_leaver_closes(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris, vera = people(fake, 3)
+    group = club(fake, [anna, boris, vera])
+    for user in (anna, boris, vera):
+        await user.start_bot()
+    lobby = await opened(fake, group, anna, "/newgame mushka")
+    answer = await boris.press(lobby, "🚪")
+    assert answer.text == "Вы не за столом."
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: "(3/7)" in lobby.text, timeout=10)
+
+    answer = await boris.press(lobby, "🚪")
+    assert not answer.text
+    await fake.wait_until(lambda: "(2/7): Anna, Vera" in lobby.text, timeout=10)
+    answer = await anna.press(lobby, "🚪")  # the creator leaves: Vera takes over
+    assert not answer.text
+    await fake.wait_until(lambda: "Открыл(а): Vera" in lobby.text, timeout=10)
+    assert "(1/7): Vera" in lobby.text
+    assert tables_in(db_path)[0][4] == vera.id
+    answer = await anna.press(lobby, "⚙️")
+    assert answer.text == "Опции меняет только Vera."
+
+    answer = await vera.press(lobby, "🚪")  # nobody left: the table closes
+    assert not answer.text
+    await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
+    assert lobby.all_buttons == []
+    assert tables_in(db_path)[0][2] == "closed"
+    old = next(b.callback_data for v in lobby.history for b in v.buttons[0] if b.callback_data)
+    answer = await boris.press_raw(lobby, data=old)
+    assert answer.text == "Этот стол уже закрыт."
+
+
+async def test_4_2_cancel_button_and_command_creator_admin_member(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris, gleb = people(fake, 3)
+    group = club(fake, [anna, boris, gleb], admins=(gleb.id,))  # Gleb is an admin
+    for user in (anna, boris, gleb):
+        await user.start_bot()
+
+    # the ✖️ button: Boris (a member) is refused, Anna (the creator) closes it
+    lobby = await opened(fake, group, anna, "/newgame mushka")
+    await boris.press(lobby, "✋")
+    answer = await boris.press(lobby, "✖️")
+    assert answer.text == "Это может только Anna или админ."
+    await fake.settle(quiet=0.05)
+    assert tables_in(db_path)[-1][2] == "lobby" and "набор за стол" in lobby.text
+    answer = await anna.press(lobby, "✖️")
+    assert not answer.text
+    await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
+    assert lobby.all_buttons == [] and tables_in(db_path)[-1][2] == "closed"
+
+    # the ✖️ button by an admin who is not seated
+    lobby = await opened(fake, group, boris, "/newgame shutikha")
+    assert tables_in(db_path)[-1][1:3] == ("shutikha", "lobby")
+    answer = await gleb.press(lobby, "✖️")
+    assert not answer.text
+    await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
+
+    # /cancel: refused for a member, works for the creator, and for an admin
+    lobby = await opened(fake, group, anna, "/newgame mistigri")
+    reply = await say(fake, boris, "/cancel", group)
+    assert reply.text == "Это может только Anna или админ."
+    assert tables_in(db_path)[-1][2] == "lobby"
+    await anna.send(group, "/cancel")  # the lobby is edited, nothing new is sent
+    await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
+    assert tables_in(db_path)[-1][2] == "closed"
+    reply = await say(fake, anna, "/cancel", group)
+    assert reply.text == "Здесь нет открытого стола."
+
+    lobby = await opened(fake, group, boris, "/newgame mushka")
+    await gleb.send(group, "/cancel")
+    await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
+    assert [r[2] for r in tables_in(db_path)] == ["closed"] * 4
+
+
+async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris, vera = people(fake, 3)
+    group = club(fake, [anna, boris, vera])
+    players = [anna, boris, vera]
+    for user in players:
+        await user.start_bot()
+    lobby = await opened(fake, group, anna, "/newgame mushka")
+    assert "счёт 25" in lobby.text
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    answer = await boris.press(lobby, "⚙️")
+    assert answer.text == "Опции меняет только Anna."
+    answer = await anna.press(lobby, "⚙️")
+    assert not answer.text
+    await fake.wait_until(lambda: any("↩️" in b.text for b in lobby.all_buttons), timeout=10)
+    target = lobby.button("счёт: 25")
+    assert target.callback_data is not None
+    answer = await boris.press(lobby, data=target.callback_data)  # the value button, too
+    assert answer.text == "Опции меняет только Anna."
+    answer = await anna.press(lobby, data=target.callback_data)
+    assert not answer.text
+    await fake.wait_until(lambda: "счёт 30" in lobby.text, timeout=10)
+    await anna.press(lobby, "цена пульки")  # pulka fee 0 → 5
+    await fake.wait_until(lambda: "цена пульки 5" in lobby.text, timeout=10)
+    await anna.press(lobby, "↩️")
+    await fake.wait_until(lambda: any("▶️" in b.text for b in lobby.all_buttons), timeout=10)
+    assert "счёт 30" in lobby.text and "цена пульки 5" in lobby.text
+    stored = json.loads(str(tables_in(db_path)[0][3]))
+    assert stored["target"] == 30 and stored["pulka_fee"] == 5
+
+    await anna.press(lobby, "▶️")
+    await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+    tables: TableService = bot.dispatcher["tables"]
+    table = await tables.repo.open_table(group.id)
+    assert table is not None
+    live = await tables.live(table)
+    game_line = live.state.record()[0]
+    assert game_line["options"]["target"] == 30 and game_line["options"]["pulka_fee"] == 5
+    counts = await say(fake, vera, "/score", group)
+    assert "Vera 30" in counts.text
+
+
+async def test_4_2_malformed_options_get_a_clear_answer_and_no_table(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    (anna,) = people(fake, 1)
+    group = club(fake, [anna])
+    cases = {
+        "/newgame mushka target=3": ("target", "3", "5", "100"),
+        "/newgame mushka target=abc": ("target", "abc"),
+        "/newgame mushka colour=red": ("colour", "target"),
+        "/newgame mushka must_trump=maybe": ("must_trump", "maybe"),
+        "/newgame mushka 15": ("15", "target=15"),
+    }
+    for command, words in cases.items():
+        reply = await say(fake, anna, command, group)
+        for word in words:
+            assert word in reply.text, (command, reply.text)
+        assert "такое значение опции недопустимо" not in reply.text
+        assert reply.all_buttons == []
+    assert tables_in(db_path) == []
+    assert lobby_message(group) is None
+    lobby = await opened(fake, group, anna, "/newgame mushka target=5 must_trump=true")
+    assert "счёт 5" in lobby.text and "обязательно бить козырем да" in lobby.text
+
+
+async def test_4_3_start_waits_for_an_unreachable_player(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris, vera = people(fake, 3)
+    group = club(fake, [anna, boris, vera])
+    for user in (anna, boris, vera):
+        await user.start_bot()
+    lobby = await opened(fake, group, anna, "/newgame mushka")
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: "(3/7)" in lobby.text, timeout=10)
+    vera.block_bot()  # seated, then blocks the bot before the start
+    await fake.settle(quiet=0.05)
+
+    answer = await anna.press(lobby, "▶️")
+    assert not answer.text
+    await fake.wait_until(lambda: "Не могу написать" in group.last.text, timeout=10)
+    notice = group.last
+    assert "Vera" in notice.text and "Anna" not in notice.text and "Boris" not in notice.text
+    assert "start=s" in notice.text
+    assert [b.url for b in notice.all_buttons] == [f"https://t.me/{fake.bot_username}?start=s"]
+    assert "Нет связи в личке: Vera" in lobby.text
+    assert any("▶️" in b.text for b in lobby.all_buttons)  # still the lobby
+    assert table_message(group) is None
+    assert tables_in(db_path)[0][2] == "lobby"
+    assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(0,)]
+
+    # Vera opens the chat (the link's /start s); the next Start deals
+    await vera.open_link(notice.all_buttons[0].url or "")
+    await fake.settle(quiet=0.05)
+    answer = await anna.press(lobby, "▶️")
+    assert not answer.text
+    await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+    assert "игра началась" in lobby.text
+    assert tables_in(db_path)[0][2] == "running"
+
+
+async def test_4_2_a_running_table_also_blocks_a_second_newgame(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    players = people(fake, 3)
+    group = club(fake, players)
+    await open_table(fake, group, players)
+    table = table_message(group)
+    assert table is not None
+    reply = await say(fake, players[1], "/newgame mushka", group)
+    assert reply.text == "Здесь уже есть стол: ↑" and reply.reply_to == table.message_id
+    assert len(tables_in(db_path)) == 1
