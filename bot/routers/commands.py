@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
@@ -17,6 +19,7 @@ from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
 from bot.services.refusals import Refused
 from bot.services.tables import TableService, family_ui
+from bot.storage.repo import LedgerRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
@@ -137,9 +140,22 @@ def make_router() -> Router:
     ) -> None:
         assert message.from_user is not None
         repo = tables.repo
-        if message.chat.type == "private":
+        if message.chat.type == "private":  # one row per game, summed over the chats
             rows = await repo.ledger(user_id=message.from_user.id)
-            await message.answer(results.score("", None, rows, user_tr))
+            summed: dict[str, LedgerRow] = {}
+            for r in rows:
+                s = summed.get(r.game)
+                summed[r.game] = (
+                    r
+                    if s is None
+                    else replace(
+                        s,
+                        balance=s.balance + r.balance,
+                        played=s.played + r.played,
+                        won=s.won + r.won,
+                    )
+                )
+            await message.answer(results.score("", None, list(summed.values()), user_tr))
             return
         arg = (command.args or "").strip().lower()
         rows = await repo.ledger(chat_id=message.chat.id)
@@ -170,7 +186,14 @@ def make_router() -> Router:
     async def rules(
         message: Message, command: CommandObject, chat_tr: Translator, publisher: Publisher
     ) -> None:
-        code = game_code(command.args or "") or "mushka"
+        asked = (command.args or "").strip()
+        code = game_code(asked) if asked else "mushka"
+        if code is None:
+            await message.answer(chat_tr(
+                "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
+                "lenturlu, konchinka."
+            ))  # fmt: skip
+            return
         text = rules_summary(code, chat_tr)
         if message.chat.type == "private":
             await message.answer(text)
@@ -200,7 +223,11 @@ def make_router() -> Router:
             only = table.id if table else -1
         shown = await _resend_hands(message.from_user.id, tables, publisher, locks, only=only)
         if message.chat.type != "private":
-            await message.reply(chat_tr("Your cards are in our private chat."))
+            await message.reply(
+                chat_tr("Your cards are in our private chat.")
+                if shown
+                else chat_tr("You're not playing at any table.")
+            )
         elif not shown:
             await message.answer(user_tr("You're not playing at any table."))
 

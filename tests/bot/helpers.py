@@ -8,6 +8,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
@@ -240,6 +241,7 @@ async def say(
 ) -> SentMessage:
     """Write ``text`` (in ``where``, else in private) and return the bot's next message there."""
     chat: SimGroup | SimUser = where or user
+    await fake.settle(quiet=0.05)  # earlier answers are in
     count = len(chat.messages)
     if where is None:
         await user.send_private(text)
@@ -249,7 +251,7 @@ async def say(
     return chat.messages[count]
 
 
-def db_rows(db_path: Path, query: str, *params: object) -> list[tuple[object, ...]]:
+def db_rows(db_path: Path, query: str, *params: object) -> list[tuple[Any, ...]]:
     """Rows of a read-only query against the bot's database (a separate connection)."""
     with sqlite3.connect(db_path) as conn:
         return list(conn.execute(query, params).fetchall())

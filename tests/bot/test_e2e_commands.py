@@ -1,0 +1,223 @@
+"""Commands through the fake Bot API: /score (group, me, private), /rules, /help, /hand,
+/language, and commands in the wrong chat type (PRODUCT.md §4.5, §4.8, §4.9, §11, §16)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from bot.app import RunningBot
+from tests.bot.helpers import (
+    db_rows,
+    hand_message,
+    open_table,
+    play_step,
+    play_until_end,
+    say,
+)
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.users import SimGroup, SimUser
+
+ROW = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · пулек (\d+) · выиграно (\d+)$")
+
+
+def value(text: str) -> int:
+    return int(text.replace("−", "-").replace("+", ""))
+
+
+def score_rows(text: str, game_header: str) -> list[tuple[str, int, int, int]]:
+    """The rows under ``game_header``: (name, balance, played, won), in order."""
+    lines = text.splitlines()
+    start = lines.index(game_header)
+    out = []
+    for line in lines[start + 1 :]:
+        found = ROW.match(line.strip())
+        if found is None:
+            break
+        out.append((found[2], value(found[3]), int(found[4]), int(found[5])))
+    return out
+
+
+async def three_at(
+    fake: FakeTelegram, group: SimGroup, players: list[SimUser], seed: int
+) -> random.Random:
+    await open_table(fake, group, players, options="target=5")
+    rng = random.Random(seed)
+    await play_until_end(fake, group, players, rng)
+    return rng
+
+
+async def test_4_8_score_in_groups_me_and_across_chats(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    vera = fake.add_user(103, "Vera", language_code="ru")
+    gleb = fake.add_user(104, "Gleb", language_code="ru")
+    friday = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    saturday = fake.add_group(-1002, "Суббота", admins=[101], members=[102, 104])
+
+    empty = await say(fake, anna, "/score", friday)
+    assert empty.text == "📊 Счёт — «Пятница»\nСыгранных пулек пока нет."
+
+    await three_at(fake, friday, [anna, boris, vera], 1)
+    await three_at(fake, saturday, [anna, boris, gleb], 2)
+
+    ledger = {
+        (chat, user): (balance, played, won)
+        for chat, user, balance, played, won in db_rows(
+            db_path, "SELECT chat_id, user_id, balance, played, won FROM ledger"
+        )
+    }
+    assert len(ledger) == 6
+    ids = {"Anna": anna.id, "Boris": boris.id, "Vera": vera.id, "Gleb": gleb.id}
+
+    # the group: the ended table's counts, then the chat's standings, sorted
+    text = (await say(fake, boris, "/score", friday)).text
+    assert text.startswith("📊 Счёт — «Пятница»\nСейчас за столом (Мушка, пулька 1): Anna ")
+    rows = score_rows(text, "Мушка — всего")
+    assert {r[0] for r in rows} == {"Anna", "Boris", "Vera"}
+    for name, balance, played, won in rows:
+        assert ledger[(friday.id, ids[name])] == (balance, played, won)
+    assert [(-r[1], -r[3]) for r in rows] == sorted((-r[1], -r[3]) for r in rows)
+    assert sum(r[1] for r in rows) == 0 and sum(r[3] for r in rows) == 1
+    assert "Gleb" not in text
+
+    # /score me: only the caller's row
+    text = (await say(fake, vera, "/score me", friday)).text
+    assert score_rows(text, "Мушка — всего") == [("Vera", *ledger[(friday.id, vera.id)])]
+    assert "Anna" not in text.split("Мушка — всего")[1]
+
+    # private: the caller's standings across both chats, per game
+    await anna.start_bot()
+    text = (await say(fake, anna, "/score")).text
+    assert text.startswith("📊 Ваш счёт")
+    mine = [ledger[(chat, anna.id)] for chat in (friday.id, saturday.id)]
+    total = (sum(m[0] for m in mine), sum(m[1] for m in mine), sum(m[2] for m in mine))
+    assert score_rows(text, "Мушка — всего") == [("Anna", *total)]
+    assert total[1] == 2
+    text = (await say(fake, gleb, "/score")).text
+    assert score_rows(text, "Мушка — всего") == [("Gleb", *ledger[(saturday.id, gleb.id)])]
+
+
+async def test_4_9_rules_and_help_in_group_and_private(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101])
+    await anna.start_bot()
+
+    rules = await say(fake, anna, "/rules", group)
+    assert rules.text.startswith("Мушка:")
+    assert [b.url for b in rules.all_buttons] == [
+        f"https://t.me/{fake.bot_username}?start=r_mushka"
+    ]
+    rules = await say(fake, anna, "/rules памфил", group)
+    assert rules.text.startswith("Памфил:")
+    assert rules.all_buttons[0].url == f"https://t.me/{fake.bot_username}?start=r_pamfil"
+    await anna.open_link(rules.all_buttons[0].url or "")
+    await fake.wait_until(lambda: anna.last.text.startswith("Памфил:"), timeout=10)
+    private = await say(fake, anna, "/rules shutikha")
+    assert private.text.startswith("Шутиха:") and private.all_buttons == []
+    unknown = await say(fake, anna, "/rules poker", group)
+    assert unknown.text.startswith("Не знаю такой игры. Есть: мушка")
+
+    helped = await say(fake, anna, "/help", group)
+    assert "/newgame" in helped.text and "/cancel" in helped.text
+    helped = await say(fake, anna, "/help")
+    assert "/hand" in helped.text and "/newgame" in helped.text and "/cancel" not in helped.text
+
+
+async def test_4_5_hand_resends_and_the_old_message_is_stale(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    vera = fake.add_user(103, "Vera", language_code="en")
+    gleb = fake.add_user(104, "Gleb", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    players = [anna, boris, vera]
+    await open_table(fake, group, players)
+    await play_step(fake, group, players, random.Random(3))
+    await fake.settle(quiet=0.05)
+    logged = db_rows(db_path, "SELECT COUNT(*) FROM actions")
+
+    old = hand_message(boris)
+    assert old is not None
+    old_html, old_data = old.html, old.all_buttons[0].callback_data
+    assert old_data is not None
+    count = len(boris.messages)
+    await boris.send_private("/hand")
+    await fake.wait_until(lambda: hand_message(boris) is not old, timeout=10)
+    await fake.settle(quiet=0.05)
+    new = hand_message(boris)
+    assert new is not None and new.html == old_html and len(boris.messages) == count + 1
+    assert old.deleted
+    answer = await boris.press_raw(old, data=old_data)
+    assert answer.text == "Эта кнопка устарела — показываю актуальные карты."
+
+    # /hand in the group: a short reply there, the cards in private
+    reply = await say(fake, vera, "/hand", group)
+    assert reply.text == "Карты отправлены в личку."
+    await fake.wait_until(lambda: vera.messages[-1] is hand_message(vera), timeout=10)
+    assert db_rows(db_path, "SELECT COUNT(*) FROM actions") == logged
+
+    await gleb.start_bot()
+    nothing = await say(fake, gleb, "/hand")
+    assert nothing.text == "Вы сейчас ни за каким столом не играете."
+
+
+async def test_11_language_for_a_group_and_for_a_user(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102])
+
+    picker = await say(fake, boris, "/language", group)
+    assert picker.text == "Язык:"
+    assert [b.text for b in picker.all_buttons] == ["Русский ✓", "English"]
+    answer = await boris.press(picker, "English")
+    assert answer.text == "Язык группы меняют админы."
+    assert (await say(fake, boris, "/help", group)).text.startswith("Открыть стол")
+    answer = await anna.press(picker, "English")
+    assert answer.text == "Language: English"
+    helped = await say(fake, boris, "/help", group)
+    assert helped.text.startswith("Open a table: /newgame")
+    lobby = await say(fake, boris, "/newgame mushka", group)
+    assert "Mushka" in lobby.text and "seating" in lobby.text
+    # Boris's private chat stays Russian until he switches it
+    await boris.start_bot()
+    assert (await say(fake, boris, "/help")).text.startswith("Я веду")
+    mine = await say(fake, boris, "/language")
+    answer = await boris.press(mine, "English")
+    assert answer.text == "Language: English"
+    assert (await say(fake, boris, "/help")).text.startswith("I run old Russian card games")
+    # and Anna's private chat is still Russian
+    await anna.start_bot()
+    assert (await say(fake, anna, "/help")).text.startswith("Я веду")
+
+
+async def test_14_commands_in_the_wrong_chat_type(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101])
+    await anna.start_bot()
+    reply = await say(fake, anna, "/cancel")
+    assert reply.text == "Эта команда работает в группе."
+    reply = await say(fake, anna, "/newgame mushka")
+    assert reply.text == "Столы открываются в группе: добавьте меня в группу и наберите /newgame."
+    assert [b.url for b in reply.all_buttons] == [
+        f"https://t.me/{fake.bot_username}?startgroup=new"
+    ]
+    count = len(anna.messages)
+    reply = await say(fake, anna, "/hand", group)  # a private thing asked in the group
+    assert reply.text == "Вы сейчас ни за каким столом не играете."
+    assert len(anna.messages) == count
