@@ -28,7 +28,7 @@ class Kind(StrEnum):
 
 ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.HAND: frozenset("ynmxatpqzowuf"),
-    Kind.LOBBY: frozenset("jeaovsckxb"),
+    Kind.LOBBY: frozenset("jeaovsckxbnw"),
     Kind.END: frozenset("rf"),
     Kind.GROUP: frozenset("l"),
     Kind.PRIVATE: frozenset("l"),

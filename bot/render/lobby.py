@@ -133,6 +133,23 @@ def lobby(
     )
 
 
+def unreachable_notice(
+    table: TableRow, names: Sequence[str], tr: Translator, codec: PressCodec, link: str
+) -> Rendered:
+    """Start found seats it can't write to (§4.3): start without them, or wait."""
+
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.LOBBY, table.id, None, table.generation, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    listed = ", ".join(names)
+    text = tr(
+        "I can't write to {names} in private. Open a chat with me: {link}", names=listed, link=link
+    )
+    without = button(tr("▶️ Start anyway without {names}", names=listed), "n")
+    return Rendered(text, keyboard([[without, button(tr("⏳ Wait"), "w")]]))
+
+
 def started(table: TableRow, seats: Sequence[SeatRow], seats_line: Line, tr: Translator) -> str:
     """The lobby after Start: the draw, who deals first (§4.4)."""
     lines = [tr("🃏 {game} — the game has started", game=game_name(table.game, tr.locale))]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import Kind, Press, PressFilter, b36
 from bot.i18n import Translator
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Rendered, esc
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
 from bot.routers.common import admin_check
@@ -19,6 +19,7 @@ from bot.services.tables import TableService, family_ui
 from bot.storage.repo import TableRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+NOTICE_ACTS = frozenset("nw")  # buttons that may sit on a group message other than the lobby
 
 
 def make_router() -> Router:
@@ -116,7 +117,11 @@ def make_router() -> Router:
                 table = await tables.table(press.table)
                 if table is None or table.status == "closed":
                     raise Refused("This table is closed.")
-                if query.message is None or query.message.message_id != table.lobby_msg_id:
+                pressed = query.message
+                if pressed is None or not (
+                    pressed.message_id == table.lobby_msg_id
+                    or (press.act in NOTICE_ACTS and pressed.chat.id == table.chat_id)
+                ):
                     raise Refused("Unknown button.")
                 await _lobby_act(query, press, table, bot, tables, publisher, user_tr)
             except Refused as refused:
@@ -197,17 +202,28 @@ async def _lobby_act(
             if sent is None:
                 unreachable.append(esc(seat.name))
         if unreachable:
-            ctr = await publisher.chat_tr(table.chat_id)
             await publisher.lobby(table, unreachable=unreachable)
-            text = ctr(
-                "I can't write to {names} in private. Open a chat with me: {link}",
-                names=", ".join(unreachable),
-                link=publisher.link("s"),
-            )
-            button = InlineKeyboardButton(text=ctr("💬 Open the chat"), url=publisher.link("s"))
-            await publisher.sender.send(table.chat_id, Rendered(text, keyboard([[button]])))
+            await publisher.unreachable_notice(table, unreachable)
             return
         live = await tables.start(table, seats)
         await publisher.pulka_started(table, live)
+    elif act == "n":
+        table, seats = await tables.start_without_unreachable(
+            table.id, press.version, user.id, admin
+        )
+        await query.answer()
+        await _strip_notice(query, table, publisher)
+        live = await tables.start(table, seats)
+        await publisher.pulka_started(table, live)
+    elif act == "w":
+        table = await tables.check_role(table.id, press.version, user.id, admin)
+        await query.answer()
+        await _strip_notice(query, table, publisher)
     else:
         raise Refused("Unknown button.")
+
+
+async def _strip_notice(query: CallbackQuery, table: TableRow, publisher: Publisher) -> None:
+    """Remove the buttons of a pressed group notice (not the lobby message itself)."""
+    if query.message is not None and query.message.message_id != table.lobby_msg_id:
+        await publisher.sender.strip_keyboard(table.chat_id, query.message.message_id)

@@ -102,6 +102,11 @@ class Publisher:
                 async with self.repo.db.transaction():
                     await self.repo.update_table(table.id, lobby_msg_id=msg_id)
 
+    async def unreachable_notice(self, table: TableRow, names: Sequence[str]) -> None:
+        tr = await self.chat_tr(table.chat_id)
+        notice = lobby_render.unreachable_notice(table, names, tr, self.codec, self.link("s"))
+        await self.sender.send(table.chat_id, notice)
+
     async def lobby_closed(self, table: TableRow) -> None:
         tr = await self.chat_tr(table.chat_id)
         if table.lobby_msg_id is not None and table.table_msg_id is None:  # never started

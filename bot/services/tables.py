@@ -284,6 +284,39 @@ class TableService:
             raise Refused("At least {min} needed, now {n}.", min=least, n=len(seats))
         return table, seats
 
+    async def check_role(
+        self, table_id: int, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> TableRow:
+        """An open table at this generation, and the presser is its creator or an admin."""
+        table = await self.repo.table(table_id)
+        if table is None or table.status == "closed":
+            raise Refused("This table is closed.")
+        if generation != table.generation:
+            raise Refused("That button is out of date.")
+        await self._role(table, user_id, is_admin)
+        return table
+
+    async def start_without_unreachable(
+        self, table_id: int, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> tuple[TableRow, list[SeatRow]]:
+        """Unseat everyone Start could not reach (§4.3), if enough players remain."""
+        table, seats = await self.check_start(table_id, generation, user_id, is_admin)
+        rest = []
+        for seat in seats:
+            row = await self.repo.user(seat.user_id)
+            if row is not None and row.private_ok:
+                rest.append(seat)
+        least, _ = seat_range(table.game)
+        if len(rest) < least:
+            raise Refused("At least {min} needed, now {n}.", min=least, n=len(rest))
+        if len(rest) < len(seats):
+            async with self.db.transaction():
+                await self.repo.replace_seats(table.id, [(s.user_id, s.name) for s in rest])
+                if all(s.user_id != table.creator_id for s in rest):
+                    await self.repo.update_table(table.id, creator_id=rest[0].user_id)
+        updated = await self.ensure_lobby(table_id, generation)
+        return updated, await self.repo.seats(table_id)
+
     async def start(self, table: TableRow, seats: list[SeatRow]) -> Live:
         """Start pulka 1: the first-dealer draw and the first deal."""
         return await self._start_pulka(table, len(seats), 1, None)

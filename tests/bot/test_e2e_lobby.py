@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.app import RunningBot
 from bot.services.tables import TableService
-from tests.bot.helpers import db_rows, lobby_message, open_table, say, table_message
+from tests.bot.helpers import db_rows, hand_message, lobby_message, open_table, say, table_message
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -286,22 +286,75 @@ async def test_4_3_start_waits_for_an_unreachable_player(
     await fake.wait_until(lambda: "Не могу написать" in group.last.text, timeout=10)
     notice = group.last
     assert "Vera" in notice.text and "Anna" not in notice.text and "Boris" not in notice.text
-    assert "start=s" in notice.text
-    assert [b.url for b in notice.all_buttons] == [f"https://t.me/{fake.bot_username}?start=s"]
+    assert f"https://t.me/{fake.bot_username}?start=s" in notice.text
+    assert [b.text for b in notice.all_buttons] == ["▶️ Начать всё равно без Vera", "⏳ Подождать"]
     assert "Нет связи в личке: Vera" in lobby.text
     assert any("▶️" in b.text for b in lobby.all_buttons)  # still the lobby
     assert table_message(group) is None
     assert tables_in(db_path)[0][2] == "lobby"
     assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(0,)]
 
+    # Boris may not press the notice's buttons; Anna's ⏳ removes them and changes nothing
+    answer = await boris.press(notice, "⏳")
+    assert answer.text == "Это может только Anna или админ."
+    answer = await anna.press(notice, "⏳")
+    assert not answer.text
+    await fake.wait_until(lambda: notice.all_buttons == [], timeout=10)
+    assert tables_in(db_path)[0][2] == "lobby" and table_message(group) is None
+
     # Vera opens the chat (the link's /start s); the next Start deals
-    await vera.open_link(notice.all_buttons[0].url or "")
+    await vera.open_link(f"https://t.me/{fake.bot_username}?start=s")
     await fake.settle(quiet=0.05)
     answer = await anna.press(lobby, "▶️")
     assert not answer.text
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     assert "игра началась" in lobby.text
     assert tables_in(db_path)[0][2] == "running"
+
+
+async def test_4_3_start_anyway_without_the_unreachable_player(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    anna, boris, vera, gleb = people(fake, 4)
+    group = club(fake, [anna, boris, vera, gleb])
+    for user in (anna, boris, vera, gleb):
+        await user.start_bot()
+
+    # three seated, one unreachable: starting without her would leave two — refused, nothing changes
+    lobby = await opened(fake, group, anna, "/newgame mushka")
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: "(3/7)" in lobby.text, timeout=10)
+    vera.block_bot()
+    await anna.press(lobby, "▶️")
+    await fake.wait_until(lambda: "Не могу написать" in group.last.text, timeout=10)
+    notice = group.last
+    answer = await boris.press(notice, "▶️")
+    assert answer.text == "Это может только Anna или админ."
+    answer = await anna.press(notice, "▶️ Начать всё равно без Vera")
+    assert answer.text == "Нужно хотя бы 3, сейчас 2."
+    assert db_rows(db_path, "SELECT COUNT(*) FROM seats") == [(3,)]
+    assert tables_in(db_path)[0][2] == "lobby"
+
+    # a fourth player joins; Start names Vera again; starting without her deals to three
+    await gleb.press(lobby, "✋")
+    await fake.wait_until(lambda: "(4/7)" in lobby.text, timeout=10)
+    await anna.press(lobby, "▶️")
+    await fake.wait_until(
+        lambda: group.last is not notice and "Не могу написать" in group.last.text, timeout=10
+    )
+    notice = group.last
+    answer = await anna.press(notice, "▶️ Начать всё равно без Vera")
+    assert not answer.text
+    await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+    await fake.wait_until(lambda: notice.all_buttons == [], timeout=10)
+    assert "игра началась" in lobby.text and "Vera" not in lobby.text
+    assert tables_in(db_path)[0][2] == "running"
+    seated = db_rows(db_path, "SELECT user_id FROM seats ORDER BY seat")
+    assert seated == [(anna.id,), (boris.id,), (gleb.id,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(1,)]
+    await fake.wait_until(lambda: hand_message(gleb) is not None, timeout=10)
 
 
 async def test_4_2_a_running_table_also_blocks_a_second_newgame(
