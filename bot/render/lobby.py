@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from aiogram.types import InlineKeyboardButton
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
@@ -77,6 +77,7 @@ def lobby(
     options_view: bool = False,
     unreachable: Sequence[str] = (),
     link: str = "",
+    confirm_cancel: bool = False,
 ) -> Rendered:
     def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
@@ -85,6 +86,8 @@ def lobby(
     creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
     if not table.game:
         text = tr("🃏 New table — {name} picks the game", name=esc(creator))
+        if confirm_cancel:
+            return Rendered(f"{text}\n{tr('Close this table?')}", cancel_keyboard(table, tr, codec))
         games = [button(game_name(g, tr.locale), "k", g) for g in GAME_NAMES]
         rows = [games[i : i + 4] for i in range(0, len(games), 4)]
         return Rendered(text, keyboard([*rows, [button(tr("✖️ Cancel"), "c")]]))
@@ -109,6 +112,9 @@ def lobby(
         lines.append(
             tr("Can't reach in private: {names} → {link}", names=", ".join(unreachable), link=link)
         )
+    if confirm_cancel:
+        lines.append(tr("Close this table?"))
+        return Rendered("\n".join(lines), cancel_keyboard(table, tr, codec))
     if options_view:
         rows = [
             [
@@ -131,6 +137,23 @@ def lobby(
             ]
         ),
     )
+
+
+def cancel_keyboard(
+    table: TableRow, tr: Translator, codec: PressCodec
+) -> InlineKeyboardMarkup | None:
+    """Cancel asks once (§4.2, §4.9): yes closes the table, no keeps it."""
+
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.LOBBY, table.id, None, table.generation, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    return keyboard([[button(tr("✖️ Yes, close it"), "x"), button(tr("↩️ No"), "w")]])
+
+
+def cancel_question(table: TableRow, tr: Translator, codec: PressCodec) -> Rendered:
+    """The reply to /cancel."""
+    return Rendered(tr("Close this table?"), cancel_keyboard(table, tr, codec))
 
 
 def unreachable_notice(

@@ -19,7 +19,7 @@ from bot.services.tables import TableService, family_ui
 from bot.storage.repo import TableRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
-NOTICE_ACTS = frozenset("nw")  # buttons that may sit on a group message other than the lobby
+NOTICE_ACTS = frozenset("nwx")  # buttons that may sit on a group message other than the lobby
 
 
 def make_router() -> Router:
@@ -92,15 +92,16 @@ def make_router() -> Router:
             return
         async with locks.hold(table.id):
             try:
-                await tables.cancel(
+                await tables.check_role(
                     table.id,
+                    table.generation,
                     message.from_user.id,
                     admin_check(bot, message.chat.id, message.from_user.id),
                 )
             except Refused as refused:
                 await message.reply(refusal_text(refused, chat_tr))
                 return
-            await publisher.lobby_closed(table)
+            await publisher.cancel_question(table, message.message_id)
 
     @router.callback_query(PressFilter(Kind.LOBBY))
     async def lobby_pressed(
@@ -181,8 +182,15 @@ async def _lobby_act(
         await query.answer()
         await publisher.lobby(table)
     elif act == "c":
-        await tables.cancel(table.id, user.id, admin)
+        await tables.check_role(table.id, press.version, user.id, admin)
+        table = await tables.ensure_lobby(table.id, press.version)
         await query.answer()
+        await publisher.lobby(table, confirm_cancel=True)
+    elif act == "x":
+        table = await tables.check_role(table.id, press.version, user.id, admin)
+        table = await tables.cancel(table.id, user.id, admin)
+        await query.answer()
+        await _strip_notice(query, table, publisher)
         await publisher.lobby_closed(table)
     elif act == "s":
         table, seats = await tables.check_start(table.id, press.version, user.id, admin)
@@ -219,6 +227,9 @@ async def _lobby_act(
         table = await tables.check_role(table.id, press.version, user.id, admin)
         await query.answer()
         await _strip_notice(query, table, publisher)
+        on_lobby = query.message is not None and query.message.message_id == table.lobby_msg_id
+        if on_lobby and table.status == "lobby":
+            await publisher.lobby(table)  # back from the cancel question
     else:
         raise Refused("Unknown button.")
 

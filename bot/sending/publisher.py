@@ -79,7 +79,12 @@ class Publisher:
     # --- the lobby ---------------------------------------------------------------------
 
     async def lobby(
-        self, table: TableRow, *, options_view: bool = False, unreachable: Sequence[str] = ()
+        self,
+        table: TableRow,
+        *,
+        options_view: bool = False,
+        unreachable: Sequence[str] = (),
+        confirm_cancel: bool = False,
     ) -> None:
         tr = await self.chat_tr(table.chat_id)
         seats = await self.repo.seats(table.id)
@@ -91,6 +96,7 @@ class Publisher:
             options_view=options_view,
             unreachable=unreachable,
             link=self.link("s"),
+            confirm_cancel=confirm_cancel,
         )
         if table.lobby_msg_id is None:
             msg_id = await self.sender.send(table.chat_id, rendered)
@@ -106,6 +112,11 @@ class Publisher:
         tr = await self.chat_tr(table.chat_id)
         notice = lobby_render.unreachable_notice(table, names, tr, self.codec, self.link("s"))
         await self.sender.send(table.chat_id, notice)
+
+    async def cancel_question(self, table: TableRow, reply_to: int) -> None:
+        tr = await self.chat_tr(table.chat_id)
+        question = lobby_render.cancel_question(table, tr, self.codec)
+        await self.sender.send(table.chat_id, question, reply_to=reply_to)
 
     async def lobby_closed(self, table: TableRow) -> None:
         tr = await self.chat_tr(table.chat_id)

@@ -167,31 +167,53 @@ async def test_4_2_cancel_button_and_command_creator_admin_member(
     assert answer.text == "Это может только Anna или админ."
     await fake.settle(quiet=0.05)
     assert tables_in(db_path)[-1][2] == "lobby" and "набор за стол" in lobby.text
-    answer = await anna.press(lobby, "✖️")
+    answer = await anna.press(lobby, "✖️")  # asks once
+    assert not answer.text
+    await fake.wait_until(lambda: "Закрыть этот стол?" in lobby.text, timeout=10)
+    assert [b.text for b in lobby.all_buttons] == ["✖️ Да, закрыть", "↩️ Нет"]
+    answer = await boris.press(lobby, "✖️ Да")
+    assert answer.text == "Это может только Anna или админ."
+    answer = await anna.press(lobby, "↩️ Нет")  # back to the lobby, nothing closed
+    await fake.wait_until(lambda: any("▶️" in b.text for b in lobby.all_buttons), timeout=10)
+    assert "Закрыть этот стол?" not in lobby.text and tables_in(db_path)[-1][2] == "lobby"
+    await anna.press(lobby, "✖️")
+    await fake.wait_until(lambda: "Закрыть этот стол?" in lobby.text, timeout=10)
+    answer = await anna.press(lobby, "✖️ Да")
     assert not answer.text
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
     assert lobby.all_buttons == [] and tables_in(db_path)[-1][2] == "closed"
 
-    # the ✖️ button by an admin who is not seated
-    lobby = await opened(fake, group, boris, "/newgame shutikha")
-    assert tables_in(db_path)[-1][1:3] == ("shutikha", "lobby")
+    # the ✖️ button by an admin who is not seated (the picker asks too)
+    lobby = await opened(fake, group, boris, "/newgame")
     answer = await gleb.press(lobby, "✖️")
     assert not answer.text
+    await fake.wait_until(lambda: "Закрыть этот стол?" in lobby.text, timeout=10)
+    await gleb.press(lobby, "✖️ Да")
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
 
-    # /cancel: refused for a member, works for the creator, and for an admin
+    # /cancel: refused for a member; the creator is asked once (no keeps it, yes closes it)
     lobby = await opened(fake, group, anna, "/newgame mistigri")
     reply = await say(fake, boris, "/cancel", group)
     assert reply.text == "Это может только Anna или админ."
-    assert tables_in(db_path)[-1][2] == "lobby"
-    await anna.send(group, "/cancel")  # the lobby is edited, nothing new is sent
+    question = await say(fake, anna, "/cancel", group)
+    assert question.text == "Закрыть этот стол?" and tables_in(db_path)[-1][2] == "lobby"
+    answer = await boris.press(question, "✖️ Да")
+    assert answer.text == "Это может только Anna или админ."
+    await anna.press(question, "↩️ Нет")
+    await fake.wait_until(lambda: question.all_buttons == [], timeout=10)
+    assert tables_in(db_path)[-1][2] == "lobby" and "набор за стол" in lobby.text
+    question = await say(fake, anna, "/cancel", group)
+    answer = await anna.press(question, "✖️ Да")
+    assert not answer.text
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
+    await fake.wait_until(lambda: question.all_buttons == [], timeout=10)
     assert tables_in(db_path)[-1][2] == "closed"
     reply = await say(fake, anna, "/cancel", group)
     assert reply.text == "Здесь нет открытого стола."
 
     lobby = await opened(fake, group, boris, "/newgame mushka")
-    await gleb.send(group, "/cancel")
+    question = await say(fake, gleb, "/cancel", group)
+    await gleb.press(question, "✖️ Да")
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
     assert [r[2] for r in tables_in(db_path)] == ["closed"] * 4
 

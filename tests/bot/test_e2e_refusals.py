@@ -139,7 +139,9 @@ async def test_7_2_closed_table_and_wrong_chat(
     refused = await reply(boris, "/cancel", group)
     assert "Anna" in refused and "админ" in refused
     actor = to_act(group, players) or anna
-    await reply(anna, "/cancel", group)
+    assert await reply(anna, "/cancel", group) == "Закрыть этот стол?"  # asks once
+    await anna.press(group.messages[-1], "✖️ Да")
+    await fake.wait_until(lambda: group.last.text == "Этот стол уже закрыт.", timeout=10)
     logged = actions_logged(db_path)
     hand = hand_message(actor)
     assert hand is not None
