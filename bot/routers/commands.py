@@ -115,6 +115,17 @@ def make_router() -> Router:
             pass
         await message.answer(help_text(user_tr, private=True))
 
+    @router.message(CommandStart(), GROUPS)
+    async def private_only(
+        message: Message, command: CommandObject, chat_tr: Translator, publisher: Publisher
+    ) -> None:
+        if command.args == "new":  # posted when someone adds the bot with ?startgroup=new
+            return
+        button = InlineKeyboardButton(text=chat_tr("💬 Open the chat"), url=publisher.link("s"))
+        await message.reply(
+            chat_tr("This command works in our private chat."), reply_markup=keyboard([[button]])
+        )
+
     @router.message(Command("newgame"), PRIVATE)
     async def newgame_private(message: Message, user_tr: Translator, publisher: Publisher) -> None:
         button = InlineKeyboardButton(

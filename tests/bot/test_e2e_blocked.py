@@ -26,8 +26,32 @@ def seat_actions(db_path: Path, seat: int) -> int:
         return int(conn.execute(query, (seat,)).fetchone()[0])
 
 
+async def screens_caught_up(
+    fake: FakeTelegram, bot: RunningBot, group: SimGroup, present: list[SimUser]
+) -> None:
+    """Wait until every present player's hand message shows the engine's state (so its buttons
+    carry the current move counter, even after the computer moved for the absent seat)."""
+
+    async def synced() -> bool:
+        _, hands = await expected_screens(bot, group.id)
+        return all(
+            (mine := hand_message(p)) is not None and mine.html == hands[p.id][1] for p in present
+        )
+
+    for _ in range(200):
+        if await synced():
+            return
+        await fake.settle(quiet=0.05)
+    table_html, hands = await expected_screens(bot, group.id)
+    table = table_message(group)
+    shown = [(table.html if table else None, table_html)]
+    shown += [(getattr(hand_message(p), "html", None), hands[p.id][1]) for p in present]
+    raise AssertionError(f"the screens did not catch up with the engine: {shown}")
+
+
 async def others_play(
     fake: FakeTelegram,
+    bot: RunningBot,
     group: SimGroup,
     players: list[SimUser],
     absent: SimUser,
@@ -35,7 +59,9 @@ async def others_play(
     steps: int,
 ) -> None:
     """The reachable players press; the absent one's turns must pass without him."""
+    present = [p for p in players if p is not absent]
     for _ in range(steps):
+        await screens_caught_up(fake, bot, group, present)
         user = to_act(group, players)
         assert user is not None, "the table stalled or ended"
         assert user is not absent, f"the table waits for {absent.first_name}"
@@ -43,7 +69,6 @@ async def others_play(
         assert message is not None
         answer = await user.press(message, data=choose(message, rng).callback_data)
         assert not answer.text, answer.text
-        await fake.settle(quiet=0.05)
 
 
 async def test_13_blocked_player_the_computer_plays_until_he_is_back(
@@ -62,7 +87,8 @@ async def test_13_blocked_player_the_computer_plays_until_he_is_back(
     boris.block_bot()
     played_before = seat_actions(db_path, 1)
 
-    await others_play(fake, group, players, boris, rng, steps=12)
+    await others_play(fake, bot, group, players, boris, rng, steps=12)
+    await screens_caught_up(fake, bot, group, [anna, vera])
 
     notices = [m for m in group.messages if "/hand" in m.text and "Boris" in m.text]
     assert len(notices) == 1, "the group is told exactly once"

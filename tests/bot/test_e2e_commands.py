@@ -217,6 +217,11 @@ async def test_14_commands_in_the_wrong_chat_type(
     assert [b.url for b in reply.all_buttons] == [
         f"https://t.me/{fake.bot_username}?startgroup=new"
     ]
+    reply = await say(fake, anna, "/start", group)  # a private-only command in the group
+    assert reply.text == "Эта команда работает в личке."
+    assert [b.url for b in reply.all_buttons] == [f"https://t.me/{fake.bot_username}?start=s"]
+    reply = await say(fake, anna, f"/start@{fake.bot_username}", group)
+    assert reply.text == "Эта команда работает в личке."
     count = len(anna.messages)
     reply = await say(fake, anna, "/hand", group)  # a private thing asked in the group
     assert reply.text == "Вы сейчас ни за каким столом не играете."
