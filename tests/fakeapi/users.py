@@ -36,7 +36,31 @@ def command_entities(text: str) -> list[JsonDict]:
     ]
 
 
-class SimGroup:
+class _ChatReader:
+    """What the bot sent to one chat (a group, or a user's private chat), as tests read it."""
+
+    fake: FakeTelegram
+    id: int
+
+    def _where(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def messages(self) -> list[SentMessage]:
+        """Every message the bot sent to this chat, oldest first, deleted ones included."""
+        return self.fake.messages(self.id)
+
+    @property
+    def visible(self) -> list[SentMessage]:
+        return [m for m in self.messages if not m.deleted]
+
+    @property
+    def last(self) -> SentMessage:
+        """The bot's most recent message in this chat that is not deleted."""
+        return _last(self.visible, self._where())
+
+
+class SimGroup(_ChatReader):
     """A group chat as tests see it."""
 
     def __init__(self, fake: FakeTelegram, chat_id: int) -> None:
@@ -51,19 +75,8 @@ class SimGroup:
     def title(self) -> str:
         return self.state.title or ""
 
-    @property
-    def messages(self) -> list[SentMessage]:
-        """Every message the bot sent here, oldest first, deleted ones included."""
-        return self.fake.messages(self.id)
-
-    @property
-    def visible(self) -> list[SentMessage]:
-        return [m for m in self.messages if not m.deleted]
-
-    @property
-    def last(self) -> SentMessage:
-        """The bot's most recent message here that is not deleted."""
-        return _last(self.visible, f"group {self.id}")
+    def _where(self) -> str:
+        return f"group {self.id}"
 
     def add_member(self, user: SimUser, status: str = "member") -> None:
         self.state.members[user.id] = status
@@ -72,7 +85,7 @@ class SimGroup:
         return f"SimGroup({self.id}, {self.title!r})"
 
 
-class SimUser:
+class SimUser(_ChatReader):
     """A person using Telegram: starts the bot, writes commands, presses buttons."""
 
     def __init__(
@@ -105,19 +118,8 @@ class SimUser:
 
     # ------------------------------------------------------------------ reading
 
-    @property
-    def messages(self) -> list[SentMessage]:
-        """Every message the bot sent to this user's private chat, deleted ones included."""
-        return self.fake.messages(self.id)
-
-    @property
-    def visible(self) -> list[SentMessage]:
-        return [m for m in self.messages if not m.deleted]
-
-    @property
-    def last(self) -> SentMessage:
-        """The bot's most recent private message to this user that is not deleted."""
-        return _last(self.visible, f"private chat of {self.first_name}")
+    def _where(self) -> str:
+        return f"private chat of {self.first_name}"
 
     # ------------------------------------------------------------------ private chat
 
