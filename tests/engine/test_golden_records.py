@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import read_records, replay
+from engine import read_records, replay, write_jsonl
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "records"
 FILES = sorted(GOLDEN.glob("*.jsonl"))
@@ -31,3 +31,22 @@ def test_golden_record_replays_unchanged(path: Path) -> None:
         for number, (ours, theirs) in enumerate(zip(again, record, strict=False), 1):
             assert ours == theirs, f"{path.name} line {number} differs"
         assert len(again) == len(record)
+
+
+SIMULATED = Path(__file__).parent.parent / "golden" / "simulated"
+SIMULATED_FILES = sorted(SIMULATED.glob("*.jsonl"))
+
+
+def test_frozen_simulated_records_cover_every_game() -> None:
+    assert {p.stem for p in SIMULATED_FILES} == {
+        "mushka", "pamfil", "shutikha", "mistigri", "kopilka", "lenturlu", "konchinka"
+    }  # fmt: skip
+    assert sum(len(read_records(p)) for p in SIMULATED_FILES) >= 250
+
+
+@pytest.mark.parametrize("path", SIMULATED_FILES, ids=[p.stem for p in SIMULATED_FILES])
+def test_frozen_simulated_record_replays_unchanged(path: Path) -> None:
+    """Records the engine wrote before its restructure (issue #12) replay to the same lines."""
+    for k, record in enumerate(read_records(path), 1):
+        # exported text, so the order of keys is checked too
+        assert write_jsonl(replay(record).record()) == write_jsonl(record), f"{path.name} #{k}"
