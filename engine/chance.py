@@ -27,6 +27,10 @@ class Chance(Protocol):
         """One of ``options``, uniformly."""
         ...
 
+    def ready(self) -> bool:
+        """Whether a next shuffle can be given now (a replayed record may have no more decks)."""
+        ...
+
 
 @dataclass(slots=True)
 class SeededChance:
@@ -45,6 +49,9 @@ class SeededChance:
 
     def choice(self, options: Sequence[Card]) -> Card:
         return self.rng.choice(options)
+
+    def ready(self) -> bool:
+        return True
 
 
 @dataclass(slots=True)
@@ -74,6 +81,9 @@ class StackedChance:
             return list(top)
         given = set(top)
         return top + [c for c in cards if c not in given]
+
+    def ready(self) -> bool:
+        return bool(self.decks)
 
     def choice(self, options: Sequence[Card]) -> Card:
         if not self.picks:

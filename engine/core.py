@@ -1,25 +1,51 @@
-"""The shared shape of every game: specs, the state protocol, views, results, the draw.
+"""The one skeleton every game shares: specs, the state protocol, views, results, the deal.
 
 A game is created by :func:`engine.new_game` from (game, players, seed, options) and then driven
-only by ``apply(seat, action)``. Every state also keeps its RECORD.md record: ``apply`` returns
-the record lines it appended (its ``act`` line first), which are the game's events.
+only by ``apply(seat, action)``. Every state keeps its RECORD.md record: ``apply`` returns copies
+of the record lines it appended (its ``act`` line first), which are the game's events.
+
+:class:`StateBase` is written once for every game: the record, the opening of ``apply`` (game
+over, wrong game, not your turn, legality), the legal-action cache, the base view, the draw for
+seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``abandon`` (§0.11). A game
+fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is the shortest
+example of a whole game.
+
+Chance steps wait until chance can answer them: a record's replay (RECORD.md §R5.7) that ends
+after a ``deal_end`` has no deck for a next deal, so the next deal is started only when the
+:class:`~engine.chance.Chance` has one (:meth:`StateBase._run_chance`). With a seeded chance
+that is always at once, inside the ``apply`` that ended the previous deal.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Generic, Protocol, Self, TypedDict, TypeVar
 
-from engine.cards import Card, Rank, RankOrder, rank_index
+from engine.cards import Card, Rank, RankOrder, canonical, codes, rank_index
 from engine.chance import Chance
+from engine.errors import IllegalAction, Refusal
+from engine.options import options_dict
 
 Seat = int
 """A seat, 0 … n−1 (RULES.md §0.1)."""
 
 Line = dict[str, Any]
 """One RECORD.md line as a JSON object."""
+
+Places = dict[str, tuple[Card, ...]]
+"""Where every card of the deck is now, by place: ``hand0`` … (a seat's hand), ``stock``,
+``turn_up``, ``trick`` (the trick in play), ``pile`` (Лентюрлю's open pile), ``table`` (Кончинка),
+``taken0`` … (what a seat has won or captured this deal), ``out`` (out of play: discards, closed
+piles, completed tricks nobody keeps), ``deck`` (not dealt yet)."""
+
+A = TypeVar("A")
+"""A game's action type."""
+OptT = TypeVar("OptT")
+"""A game's options type."""
+ViewT = TypeVar("ViewT", bound="View[Any]")
+"""A game's view type."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +58,8 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class View:
-    """What one seat (or, with ``seat`` None, the public) may know. Games extend it."""
+class View(Generic[A]):
+    """What one seat (or, with ``seat`` None, the public) may know. Each game extends it."""
 
     game: str
     players: int
@@ -43,9 +69,24 @@ class View:
     phase: str
     dealer: Seat | None
     deal_no: int
-    hand: tuple[Card, ...]  # this seat's hand; () for the public view
+    hand: tuple[Card, ...]  # this seat's hand in the game's canonical order; () for the public
     hand_sizes: tuple[int, ...]
-    legal: tuple[Any, ...]  # this seat's legal actions now (typed actions of the game)
+    legal: tuple[A, ...]  # this seat's legal actions now, in the game's deterministic order
+
+
+class ViewBase(TypedDict):
+    """The fields of :class:`View` every game fills the same way (:meth:`StateBase._view_base`)."""
+
+    game: str
+    players: int
+    seat: Seat | None
+    version: int
+    to_act: Seat | None
+    phase: str
+    dealer: Seat | None
+    deal_no: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
 
 
 class State(Protocol):
@@ -54,6 +95,7 @@ class State(Protocol):
     game: str
     players: int
     seed: int
+    deck: tuple[Card, ...]
 
     @property
     def to_act(self) -> Seat | None:
@@ -73,6 +115,9 @@ class State(Protocol):
         """The result once the game is over."""
         ...
 
+    @property
+    def phase(self) -> str: ...
+
     def legal_actions(self, seat: Seat) -> tuple[Any, ...]:
         """The seat's legal actions now, in a deterministic order (empty if not his turn)."""
         ...
@@ -88,8 +133,12 @@ class State(Protocol):
         """
         ...
 
-    def view(self, seat: Seat | None) -> View:
+    def view(self, seat: Seat | None) -> View[Any]:
         """What ``seat`` may know (``None``: the public)."""
+        ...
+
+    def places(self) -> Places:
+        """Where every card of the deck is now (each card in exactly one place)."""
         ...
 
     def record(self) -> list[Line]:
@@ -103,10 +152,6 @@ class State(Protocol):
     def clone(self) -> State: ...
 
 
-Starter = Callable[[int, Any, int, Chance, "Seat | None"], State]
-"""``start(players, options, seed, chance, prev_dealer)``."""
-
-
 @dataclass(frozen=True, slots=True)
 class GameSpec:
     """The static description of one game (OpenSpiel's ``Game``)."""
@@ -115,10 +160,45 @@ class GameSpec:
     family: str  # "trick", "kopilka", "lenturlu", "konchinka"
     seat_counts: tuple[int, ...]
     options_type: type[Any]
-    start: Starter
+    state_type: type[StateBase[Any, Any, Any]]
+
+    def start(
+        self, players: int, options: Any, seed: int, chance: Chance, prev_dealer: Seat | None
+    ) -> StateBase[Any, Any, Any]:
+        """The one way to start a game (after :func:`engine.new_game` checked the set-up)."""
+        return self.state_type.start(self.name, players, options, seed, chance, prev_dealer)
 
 
-# --- the first dealer (RULES.md §0.5, RECORD.md §R5.2) -------------------------------------
+# --- record lines shared by every game (RECORD.md §R5) ---------------------------------------
+
+
+def copy_line(value: Any) -> Any:
+    """A copy of a record line (JSON values only: dicts, lists, scalars); no shared parts."""
+    if type(value) is dict:
+        return {k: copy_line(v) for k, v in value.items()}
+    if type(value) is list:
+        return [copy_line(v) for v in value]
+    return value
+
+
+def game_line(game: str, players: int, seed: int, options: Mapping[str, object]) -> Line:
+    """The record's first line (§R5.1)."""
+    return {
+        "t": "game",
+        "v": 1,
+        "game": game,
+        "players": players,
+        "seed": seed,
+        "options": dict(options),
+    }
+
+
+def abandoned_line(players: int) -> Line:
+    """The short end line of an abandoned game (§R5.7)."""
+    return {"t": "end", "reason": "abandoned", "net": [0] * players}
+
+
+# --- the first dealer (RULES.md §0.5, §0.8; RECORD.md §R5.2) ----------------------------------
 
 
 def draw_first_dealer(
@@ -126,7 +206,8 @@ def draw_first_dealer(
 ) -> tuple[list[list[str | None]], Seat]:
     """Draw for the first dealer: rounds of cards per seat (None: not drawing) and the dealer.
 
-    ``draw_order`` is highest first, so the lowest card is the last of it (§0.5.2).
+    §0.5.1: every seat draws; §0.5.2: the lowest card deals (``draw_order`` is highest first, so
+    the lowest card is the last of it); §0.5.3: those tied for lowest draw again, alone.
     """
     strength = rank_index(draw_order)
     drawing = list(range(players))
@@ -169,42 +250,112 @@ def seats_line(
     return line, first
 
 
-def game_line(game: str, players: int, seed: int, options: Mapping[str, object]) -> Line:
-    """The record's first line (§R5.1)."""
-    return {
-        "t": "game",
-        "v": 1,
-        "game": game,
-        "players": players,
-        "seed": seed,
-        "options": dict(options),
-    }
+# --- dealing (RULES.md §0.6) -------------------------------------------------------------------
 
 
-def abandoned_line(players: int) -> Line:
-    """The short end line of an abandoned game (§R5.7)."""
-    return {"t": "end", "reason": "abandoned", "net": [0] * players}
+def deal_hands(deck: Sequence[Card], dealer: Seat, players: int, each: int) -> list[list[Card]]:
+    """§0.6: ``deck[k]`` (k < each × players) goes to seat (dealer + 1 + k) mod n."""
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for k in range(each * players):
+        hands[(dealer + 1 + k) % players].append(deck[k])
+    return hands
 
 
-class StateBase:
-    """The bookkeeping every game state shares: the record, the version, whose turn, the result.
+# --- the skeleton ------------------------------------------------------------------------------
 
-    A game's state class derives from it (single inheritance) and declares only its own
-    ``__slots__``. Subclasses set ``_to_act`` and ``_result`` as their machine moves.
+_SEATS = "seats"  # waiting for the draw for the first dealer (§0.5)
+_DEAL = "deal"  # waiting for the next deal's shuffle (§0.6)
+_SMALL_LEGAL = 8  # up to this many legal actions, a tuple scan beats building a set
+
+
+class StateBase(Generic[OptT, A, ViewT]):
+    """What every game state shares; a game derives from it once (no mixins) and fills the hooks.
+
+    The machine of a game moves ``_to_act``, ``_phase`` and its own fields; it writes the record
+    with :meth:`_write` and :meth:`_event`; it asks for a deal with :meth:`_deal_next` and ends
+    with :meth:`_finish`.
     """
 
-    __slots__ = ("_record", "_result", "_to_act", "_version", "game", "players", "seed")
+    ACTIONS: ClassVar[tuple[type, ...]]
+    """The game's action classes (anything else is ``wrong_game``)."""
+    DECK: ClassVar[tuple[Card, ...]] = ()
+    """The game's deck, where it does not depend on the seat count (§2.1.1, §3.1.1, §4.1.1)."""
+    ORDER: ClassVar[RankOrder] = ()
+    """Ranks highest first (the first-dealer draw, §0.5.2, and the record's order, §R1.8)."""
 
-    def __init__(self, game: str, players: int, seed: int) -> None:
+    __slots__ = (
+        "_awaiting",
+        "_chance",
+        "_deal_no",
+        "_dealer",
+        "_hands",
+        "_legal",
+        "_legal_at",
+        "_legal_set",
+        "_next_dealer",
+        "_phase",
+        "_record",
+        "_result",
+        "_to_act",
+        "_version",
+        "deck",
+        "game",
+        "options",
+        "order",
+        "players",
+        "seed",
+    )
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: OptT,
+        seed: int,
+        chance: Chance,
+        *,
+        deck: tuple[Card, ...] | None = None,
+        order: RankOrder | None = None,
+    ) -> None:
         self.game = game
         self.players = players
+        self.options = options
         self.seed = seed
+        self.deck = self.DECK if deck is None else deck
+        self.order = self.ORDER if order is None else order
+        self._chance = chance
         self._record: list[Line] = []
         self._version = 0
         self._to_act: Seat | None = None
         self._result: Result | None = None
+        self._phase = _SEATS
+        self._dealer: Seat = 0
+        self._deal_no = 0
+        self._hands: list[list[Card]] = [[] for _ in range(players)]
+        self._awaiting: str | None = _SEATS
+        self._next_dealer: Seat | None = None  # the previous series' dealer, then the next one
+        self._legal: tuple[A, ...] = ()
+        self._legal_at = -1
+        self._legal_set: frozenset[A] | None = None
 
-    # --- the standard API --------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        game: str,
+        players: int,
+        options: OptT,
+        seed: int,
+        chance: Chance,
+        prev_dealer: Seat | None,
+    ) -> Self:
+        """Write the ``game`` line, then seat the players and deal as far as chance allows."""
+        state = cls(game, players, options, seed, chance)
+        state._write(game_line(game, players, seed, options_dict(options)))
+        state._next_dealer = prev_dealer
+        state._run_chance()
+        return state
+
+    # --- the standard API (engine.core.State) -------------------------------------------------
 
     @property
     def to_act(self) -> Seat | None:
@@ -222,10 +373,139 @@ class StateBase:
     def result(self) -> Result | None:
         return self._result
 
-    def record(self) -> list[Line]:
-        return copy.deepcopy(self._record)
+    @property
+    def phase(self) -> str:
+        """The game's phase now (each game names its own; ``over`` at the end)."""
+        return self._phase
 
-    # --- writing the record --------------------------------------------------------------------
+    @property
+    def dealer(self) -> Seat:
+        return self._dealer
+
+    @property
+    def deal_no(self) -> int:
+        return self._deal_no
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards in ``seat``'s hand now, in the game's canonical order."""
+        return self._shown_hand(seat)
+
+    def legal_actions(self, seat: Seat) -> tuple[A, ...]:
+        """The seat's legal actions now, in the game's deterministic order (cached per action)."""
+        if seat != self._to_act:
+            return ()
+        if self._legal_at != self._version:
+            self._legal = self._list_legal(seat)
+            self._legal_set = None
+            self._legal_at = self._version
+        return self._legal
+
+    def apply(self, seat: Seat, action: object) -> tuple[Line, ...]:
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if self._result is not None:
+            raise IllegalAction(Refusal.GAME_OVER)
+        if not isinstance(action, self.ACTIONS):
+            raise IllegalAction(Refusal.WRONG_GAME, action=str(action))
+        if seat != self._to_act:
+            raise IllegalAction(Refusal.NOT_YOUR_TURN, seat=seat)
+        typed: A = action  # type: ignore[assignment]  # isinstance of ACTIONS above
+        if not self._is_legal(seat, typed):
+            raise self._refusal(seat, typed)
+        start = len(self._record)
+        self._version += 1
+        self._record.append({"t": "act", "seat": seat, "a": str(typed)})
+        self._perform(seat, typed)
+        self._run_chance()
+        return tuple(copy_line(line) for line in self._record[start:])
+
+    def places(self) -> Places:
+        """Where every card of the deck is now; each card is in exactly one place."""
+        if self._deal_no == 0:
+            return {"deck": self.deck}
+        return self._places()
+
+    def record(self) -> list[Line]:
+        return [copy_line(line) for line in self._record]
+
+    def abandon(self) -> tuple[Line, ...]:
+        """§0.11: stop unsettled — nothing is paid, stakes and fines go back; every net is 0."""
+        if self._result is not None:
+            raise IllegalAction(Refusal.GAME_OVER)
+        line = abandoned_line(self.players)
+        self._write(line)
+        self._finish(Result("abandoned", None, (0,) * self.players))
+        return (copy_line(line),)
+
+    def clone(self) -> Self:
+        """An independent copy that plays on identically (immutable parts are shared)."""
+        return copy.deepcopy(self, self._shared())
+
+    # --- the game's hooks -----------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> A:
+        """Read an action in RECORD.md §R4 notation (raises ``InvalidNotation``)."""
+        raise NotImplementedError
+
+    def view(self, seat: Seat | None) -> ViewT:
+        """What ``seat`` may know: the game's view from :meth:`_view_base` and its own fields."""
+        raise NotImplementedError
+
+    def _list_legal(self, seat: Seat) -> tuple[A, ...]:
+        """The legal actions of the seat to act: the one source of legality."""
+        raise NotImplementedError
+
+    def _refusal(self, seat: Seat, action: A) -> IllegalAction:
+        """Why ``action`` (not among the legal actions) is refused, most specific reason first."""
+        raise NotImplementedError
+
+    def _perform(self, seat: Seat, action: A) -> None:
+        """Carry out a legal action (its ``act`` line is written) and all it makes happen."""
+        raise NotImplementedError
+
+    def _places(self) -> Places:
+        """Where every card is during a deal (see :data:`Places` for the names)."""
+        raise NotImplementedError
+
+    def _deal(self, dealer: Seat) -> None:
+        """Deal with ``dealer`` dealing: :meth:`_open_deal`, the hands, up to the first decision."""
+        raise NotImplementedError
+
+    def _after_seats(self) -> None:
+        """What comes between the ``seats`` line and the first deal (Копилка's ante)."""
+
+    def _shown_hand(self, seat: Seat) -> tuple[Card, ...]:
+        """A hand as views show it: canonical order (§R1.8)."""
+        return tuple(canonical(self._hands[seat], self.order))
+
+    def _shared(self) -> dict[int, object]:
+        """Immutable parts :meth:`clone` shares rather than copies (a deep-copy memo)."""
+        return {}
+
+    # --- for the games -------------------------------------------------------------------------
+
+    def _is_legal(self, seat: Seat, action: A) -> bool:
+        """Membership in :meth:`legal_actions` (a set when the list is long)."""
+        legal = self.legal_actions(seat)
+        if len(legal) <= _SMALL_LEGAL:
+            return action in legal
+        if self._legal_set is None:
+            self._legal_set = frozenset(legal)
+        return action in self._legal_set
+
+    def _view_base(self, seat: Seat | None) -> ViewBase:
+        return ViewBase(
+            game=self.game,
+            players=self.players,
+            seat=seat,
+            version=self._version,
+            to_act=self._to_act,
+            phase=self.phase,
+            dealer=self._dealer,
+            deal_no=self._deal_no,
+            hand=() if seat is None else self._shown_hand(seat),
+            hand_sizes=tuple(len(h) for h in self._hands),
+        )
 
     def _write(self, line: Line) -> None:
         self._record.append(line)
@@ -233,17 +513,51 @@ class StateBase:
     def _event(self, name: str, **keys: Any) -> None:
         self._record.append({"t": "event", "e": name, **keys})
 
-    def _act(self, seat: Seat, action: object) -> int:
-        """Count an accepted action and write its ``act`` line; where its lines start."""
-        start = len(self._record)
-        self._version += 1
-        self._record.append({"t": "act", "seat": seat, "a": str(action)})
-        return start
+    def _open_deal(self, dealer: Seat, **keys: Any) -> list[Card]:
+        """§0.6: the next deal's number and dealer, a shuffled deck and its ``deal`` line.
 
-    def _abandon(self) -> Line:
-        """§0.11: write the ``abandoned`` end line and end the game; the line written."""
-        line = abandoned_line(self.players)
-        self._record.append(line)
-        self._result = Result("abandoned", None, (0,) * self.players)
+        ``keys`` are written after ``dealer`` and before ``deck`` (Лентюрлю's ``layout``).
+        """
+        self._dealer = dealer
+        self._deal_no += 1
+        deck = self._chance.shuffled(self.deck)
+        self._write({"t": "deal", "no": self._deal_no, "dealer": dealer, **keys, "deck": codes(deck)})
+        return deck
+
+    def _deal_next(self, dealer: Seat) -> None:
+        """Ask for the next deal with ``dealer`` dealing; it starts as soon as chance allows."""
         self._to_act = None
-        return line
+        self._awaiting = _DEAL
+        self._next_dealer = dealer
+
+    def _run_chance(self) -> None:
+        """Run the chance steps that wait (§0.5 draw, §0.6 deal) while chance can answer them."""
+        if self._awaiting == _SEATS:
+            prev = self._next_dealer
+            if prev is None and not self._chance.ready():
+                return
+            line, first = seats_line(self._chance, self.deck, self.order, self.players, prev)
+            self._write(line)
+            self._after_seats()
+            self._deal_next(first)
+        while self._awaiting == _DEAL and self._chance.ready():
+            dealer = self._next_dealer
+            assert dealer is not None
+            self._awaiting = None
+            self._next_dealer = None
+            self._deal(dealer)
+
+    def _finish(self, result: Result) -> None:
+        """The game is over with ``result`` (its ``end`` line is written by the game)."""
+        self._result = result
+        self._to_act = None
+        self._phase = "over"
+        self._awaiting = None
+
+
+def owners(players: int, name: str, piles: Iterable[Sequence[Card]]) -> Places:
+    """``{name0: …, name1: …}`` for per-seat piles (hands, taken cards) in :data:`Places`."""
+    out: Places = {f"{name}{seat}": tuple(pile) for seat, pile in enumerate(piles)}
+    assert len(out) == players
+    return out
+

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from engine.core import GameSpec
-from engine.kopilka.actions import Buy, KCard, KopilkaAction, KPass, Options, parse_action
-from engine.kopilka.state import KopilkaState, KopilkaView, start
+from typing import Final
 
-SPEC = GameSpec("kopilka", "kopilka", (4,), Options, start)
+from engine.core import GameSpec
+
+from .actions import KopilkaAction, parse_action
+from .options import KopilkaOptions
+from .rules import PLAYERS
+from .state import KopilkaState
+from .view import KopilkaView
+
+SPEC: Final = GameSpec("kopilka", "kopilka", (PLAYERS,), KopilkaOptions, KopilkaState)
+"""Копилка in the registry (RULES.md §2)."""
 
 __all__ = [
     "SPEC",
-    "Buy",
-    "KCard",
-    "KPass",
     "KopilkaAction",
+    "KopilkaOptions",
     "KopilkaState",
     "KopilkaView",
-    "Options",
     "parse_action",
 ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from engine.cards import A_HIGH, Card, Rank, Suit, rank_index
 from engine.core import Seat
-from engine.kopilka.actions import ACE_OF_SPADES, SUIT_POINTS
+from engine.kopilka.rules import ACE_OF_SPADES, SUIT_POINTS
 
 _STRENGTH = rank_index(A_HIGH)
 

@@ -7,84 +7,53 @@ the payout) runs inside ``start`` and ``apply`` and is written to the RECORD.md 
 
 from __future__ import annotations
 
-import copy
-from collections import Counter
-from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
+from engine.actions import BUYS, PASS, PLAY_CARD, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
-from engine.core import Line, Result, Seat, StateBase, View, game_line, seats_line
+from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
 from engine.errors import IllegalAction, Refusal
-from engine.kopilka.actions import (
-    ACE_OF_SPADES,
-    LAY_OUT_PRIORITY,
-    Buy,
-    KCard,
-    KopilkaAction,
-    KPass,
-    Options,
-    parse_action,
-)
-from engine.kopilka.scoring import judge_trick, pay_out
-from engine.options import options_dict
 
-GAME: Final = "kopilka"
-PLAYERS: Final = 4
-DEALS: Final = 4  # §2.1.2
-HAND_SIZE: Final = 5  # §2.2.1
-TAKERS: Final = 3  # §2.3.4: the three opponents
-TAKEBACKS_TO_BLOCK: Final = 4  # §2.5.2
+from .actions import KopilkaAction, parse_action
+from .options import KopilkaOptions
+from .rules import (
+    ACE_OF_SPADES,
+    DEALS,
+    HAND_SIZE,
+    PLAYERS,
+    TAKEBACKS_TO_BLOCK,
+    TAKERS,
+    lay_out_suit,
+)
+from .scoring import judge_trick, pay_out
+from .view import KopilkaView
 
 
 class Phase:
     LEAD: Final = "lead"
     FOLLOW: Final = "follow"
-    OVER: Final = "over"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class KopilkaView(View):
-    """One seat's (or the public's) view of a Копилка table."""
-
-    bank: int
-    partia_points: tuple[int, ...]  # completed deals plus this deal's tricks
-    deal_points: tuple[int, ...]
-    tricks_won: tuple[int, ...]  # tricks won this deal per seat
-    trick_no: int  # completed tricks this deal
-    trick: tuple[tuple[Seat, Card], ...]  # the current trick's plays
-    led_suit: Suit | None
-    leader: Seat | None
-    last_suit: Suit | None  # the led suit of the last completed trick (§2.4.2)
-    forbidden_suit: Suit | None  # the suit the leader may not lead now (None: free lead)
-    stock_size: int
-    bought: bool  # the follower to act has bought this turn (§2.4.3 c)
-    takebacks: int  # take-backs in a row (§2.5.2)
-    fines: tuple[int, ...]  # paid into the bank this partia, ante included
-
-
-class KopilkaState(StateBase):
+class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
     """One partia of Копилка (one record)."""
+
+    ACTIONS: ClassVar = (PlayCard, Buy, Pass)
+    DECK: ClassVar = DECK_32  # §2.1.1
+    ORDER: ClassVar = A_HIGH  # §2.1.1
 
     __slots__ = (
         "_bank",
         "_bought",
-        "_chance",
         "_deal_fines",
-        "_deal_no",
-        "_dealer",
         "_empty",
         "_free",
         "_gone",
-        "_hands",
         "_last_suit",
-        "_last_winner",
         "_leader",
         "_led",
-        "_opts",
         "_paid_in",
         "_partia",
-        "_phase",
         "_plays",
         "_stock",
         "_takebacks",
@@ -93,21 +62,18 @@ class KopilkaState(StateBase):
         "_turns",
     )
 
-    def __init__(self, options: Options, seed: int, chance: Chance) -> None:
-        super().__init__(GAME, PLAYERS, seed)
-        self._opts = options
-        self._chance = chance
-        self._phase = Phase.LEAD
-        self._dealer: Seat = 0
-        self._deal_no = 0
+    def __init__(
+        self, game: str, players: int, options: KopilkaOptions, seed: int, chance: Chance
+    ) -> None:
+        assert players == PLAYERS
+        super().__init__(game, players, options, seed, chance)
         self._bank = 0
         self._paid_in = [0] * PLAYERS
         self._partia = [0] * PLAYERS
-        self._last_winner: Seat | None = None
         self._reset_deal()
 
     def _reset_deal(self) -> None:
-        self._hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        self._hands = [[] for _ in range(PLAYERS)]
         self._stock: list[Card] = []
         self._gone: list[Card] = []  # cards of completed tricks
         self._deal_fines = [0] * PLAYERS
@@ -128,61 +94,10 @@ class KopilkaState(StateBase):
     def parse_action(self, text: str) -> KopilkaAction:
         return parse_action(text)
 
-    def legal_actions(self, seat: Seat) -> tuple[KopilkaAction, ...]:
-        """Leads in canonical card order; follows: cards, ``buy 1``, ``buy 2``, ``pass``."""
-        if seat != self._to_act:
-            return ()
-        hand = canonical(self._hands[seat], A_HIGH)
-        if self._phase == Phase.LEAD:
-            banned = None if self._free else self._last_suit
-            return tuple(KCard(c) for c in hand if c.suit is not banned)
-        led = self._led
-        assert led is not None
-        if not hand:
-            return (KPass(),)  # §2.4.3 d
-        playable: list[KopilkaAction] = [
-            KCard(c) for c in hand if c.suit is led or c == ACE_OF_SPADES
-        ]
-        if self._holds(seat, led):  # §2.4.3 a
-            return (*playable, KPass()) if self._opts.hold_pass else tuple(playable)
-        if not self._bought:  # §2.4.3 b
-            playable.extend(Buy(k) for k in (1, 2) if k <= len(self._stock))
-        return (*playable, KPass())
-
-    def apply(self, seat: Seat, action: object) -> tuple[Line, ...]:
-        if isinstance(action, str):
-            action = parse_action(action)
-        if not isinstance(action, KCard | Buy | KPass):
-            raise IllegalAction(Refusal.WRONG_GAME, action=str(action))
-        if action not in self.legal_actions(seat):
-            raise self._refusal(seat, action)
-        start = self._act(seat, action)
-        match action:
-            case KCard(card) if self._phase == Phase.LEAD:
-                self._lead(seat, card)
-            case KCard(card):
-                self._take_from_hand(seat, card)
-                self._plays.append((seat, card))
-                self._next_follower()
-            case Buy(k):
-                self._buy(seat, k)
-            case KPass():
-                self._pass(seat)
-        return tuple(copy.deepcopy(self._record[start:]))
-
     def view(self, seat: Seat | None) -> KopilkaView:
         deal_points = tuple(sum(p for _, p in won) for won in self._tricks)
         return KopilkaView(
-            game=GAME,
-            players=PLAYERS,
-            seat=seat,
-            version=self._version,
-            to_act=self._to_act,
-            phase=self._phase,
-            dealer=self._dealer,
-            deal_no=self._deal_no,
-            hand=() if seat is None else tuple(canonical(self._hands[seat], A_HIGH)),
-            hand_sizes=tuple(len(h) for h in self._hands),
+            **self._view_base(seat),
             legal=() if seat is None else self.legal_actions(seat),
             bank=self._bank,
             partia_points=tuple(p + d for p, d in zip(self._partia, deal_points, strict=True)),
@@ -202,45 +117,41 @@ class KopilkaState(StateBase):
             fines=tuple(self._paid_in),
         )
 
-    def abandon(self) -> tuple[Line, ...]:
-        """§0.11: nothing is settled; antes and fines go back."""
-        if self._result is not None:
-            raise IllegalAction(Refusal.GAME_OVER)
-        line = self._abandon()
-        self._phase = Phase.OVER
-        return (copy.deepcopy(line),)
+    # --- the skeleton's hooks ----------------------------------------------------------------
 
-    def clone(self) -> KopilkaState:
-        return copy.deepcopy(self)
-
-    def cards_in_play(self) -> dict[str, list[Card]]:
-        """Where every card of the deck is now (for conservation checks, §R10.6)."""
-        places = {f"hand{s}": list(h) for s, h in enumerate(self._hands)}
-        places.update(
-            stock=list(self._stock), trick=[c for _, c in self._plays], gone=list(self._gone)
-        )
-        return places
-
-    # --- refusals --------------------------------------------------------------------------
+    def _list_legal(self, seat: Seat) -> tuple[KopilkaAction, ...]:
+        """Leads in canonical card order; follows: cards, ``buy 1``, ``buy 2``, ``pass``."""
+        hand = canonical(self._hands[seat], A_HIGH)
+        if self._phase == Phase.LEAD:  # §2.4.1, §2.4.2
+            banned = None if self._free else self._last_suit
+            return tuple(PLAY_CARD[c] for c in hand if c.suit is not banned)
+        led = self._led
+        assert led is not None
+        if not hand:
+            return (PASS,)  # §2.4.3 d
+        playable: list[KopilkaAction] = [
+            PLAY_CARD[c] for c in hand if c.suit is led or c == ACE_OF_SPADES  # §2.4.4
+        ]
+        if self._holds(seat, led):  # §2.4.3 a
+            return (*playable, PASS) if self.options.hold_pass else tuple(playable)
+        if not self._bought:  # §2.4.3 b, c
+            playable.extend(b for b in BUYS if b.k <= len(self._stock))
+        return (*playable, PASS)
 
     def _refusal(self, seat: Seat, action: KopilkaAction) -> IllegalAction:
         """Say why ``action`` is not legal, most specific reason first."""
-        if self._to_act is None:
-            return IllegalAction(Refusal.GAME_OVER)
-        if seat != self._to_act:
-            return IllegalAction(Refusal.NOT_YOUR_TURN, seat=self._to_act)
         hand = self._hands[seat]
-        if isinstance(action, KCard) and action.card not in hand:
+        if isinstance(action, PlayCard) and action.card not in hand:
             return IllegalAction(Refusal.NOT_IN_HAND, card=str(action.card))
         if self._phase == Phase.LEAD:
-            if isinstance(action, KCard) and self._last_suit is not None:
+            if isinstance(action, PlayCard) and self._last_suit is not None:
                 return IllegalAction(Refusal.LEAD_SUIT_REPEATED, suit=self._last_suit.value)
             return IllegalAction(Refusal.LEADER_MUST_LEAD)
         led = self._led
         assert led is not None
         holds = self._holds(seat, led)
         match action:
-            case KCard():
+            case PlayCard():
                 code = Refusal.MUST_FOLLOW_SUIT if holds else Refusal.OTHER_SUIT_FORBIDDEN
                 return IllegalAction(code, suit=led.value)
             case Buy() if holds:
@@ -249,32 +160,42 @@ class KopilkaState(StateBase):
                 return IllegalAction(Refusal.ALREADY_BOUGHT)
             case Buy(k) if k > len(self._stock):
                 return IllegalAction(Refusal.STOCK_TOO_SMALL, stock=len(self._stock))
-            case KPass() if holds:
+            case Pass() if holds:
                 return IllegalAction(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value)
         return IllegalAction(Refusal.NOT_NOW, action=str(action))
 
-    # --- the partia and the deal (§2.1, §2.2) -----------------------------------------------
+    def _perform(self, seat: Seat, action: KopilkaAction) -> None:
+        match action:
+            case PlayCard(card) if self._phase == Phase.LEAD:
+                self._lead(seat, card)
+            case PlayCard(card):
+                self._take_from_hand(seat, card)
+                self._plays.append((seat, card))
+                self._next_follower()
+            case Buy(k):
+                self._buy(seat, k)
+            case Pass():
+                self._pass(seat)
 
-    def _start(self, prev_dealer: Seat | None) -> None:
-        self._write(game_line(GAME, PLAYERS, self.seed, options_dict(self._opts)))
-        seats, first = seats_line(self._chance, DECK_32, A_HIGH, PLAYERS, prev_dealer)
-        self._write(seats)
+    def _places(self) -> Places:
+        return {
+            **owners(PLAYERS, "hand", self._hands),
+            "stock": tuple(self._stock),
+            "trick": tuple(c for _, c in self._plays),
+            "out": tuple(self._gone),  # §2.6.1: tricks score points; their cards leave play
+        }
+
+    def _after_seats(self) -> None:
         for seat in range(PLAYERS):  # §2.1.3
-            self._pay(seat, self._opts.ante)
-        self._event("ante", amount=self._opts.ante, bank=self._bank)
-        self._deal(first)
+            self._pay(seat, self.options.ante)
+        self._event("ante", amount=self.options.ante, bank=self._bank)
 
     def _deal(self, dealer: Seat) -> None:
-        """Shuffle, deal 5 each (§0.6), the same-suit rule in turn (§2.2.2), the first lead."""
+        """§2.2: shuffle, 5 each (§0.6), the same-suit rule in turn (§2.2.2), the first lead."""
         self._reset_deal()
-        self._dealer = dealer
-        self._deal_no += 1
-        deck = self._chance.shuffled(DECK_32)
-        self._write({"t": "deal", "no": self._deal_no, "dealer": dealer, "deck": codes(deck)})
-        dealt = HAND_SIZE * PLAYERS
-        for k, card in enumerate(deck[:dealt]):
-            self._hands[(dealer + 1 + k) % PLAYERS].append(card)
-        self._stock = list(deck[dealt:])
+        deck = self._open_deal(dealer)
+        self._hands = deal_hands(deck, dealer, PLAYERS, HAND_SIZE)
+        self._stock = list(deck[HAND_SIZE * PLAYERS :])
         for i in range(1, PLAYERS + 1):  # §2.3.7
             seat = (dealer + i) % PLAYERS
             if self._same_suit(seat) and self._ended_by_out():
@@ -286,7 +207,7 @@ class KopilkaState(StateBase):
     def _same_suit(self, seat: Seat) -> bool:
         """Apply §2.3 to ``seat``'s hand until it no longer applies; whether anything was laid."""
         laid = False
-        while (suit := self._lay_out_suit(self._hands[seat])) is not None:
+        while (suit := lay_out_suit(self._hands[seat])) is not None:
             laid = True
             hand = self._hands[seat]
             lying = canonical([c for c in hand if c.suit is suit], A_HIGH)
@@ -308,16 +229,6 @@ class KopilkaState(StateBase):
             self._event("draw", seat=seat, cards=codes(drawn), why="replace")
             self._touch(seat)
         return laid
-
-    @staticmethod
-    def _lay_out_suit(hand: list[Card]) -> Suit | None:
-        """§2.3.2: the suit of k ≥ 3 cards to lay out (more cards first, then H D C S)."""
-        counts = Counter(c.suit for c in hand)
-        best: Suit | None = None
-        for suit in LAY_OUT_PRIORITY:
-            if counts[suit] >= 3 and (best is None or counts[suit] > counts[best]):
-                best = suit
-        return best
 
     # --- leading (§2.4.1, §2.4.2) --------------------------------------------------------------
 
@@ -355,6 +266,7 @@ class KopilkaState(StateBase):
     # --- following (§2.4.3–§2.4.5) -------------------------------------------------------------
 
     def _buy(self, seat: Seat, k: int) -> None:
+        """§2.4.5: draw the top k cards, then the same-suit rule (§2.3.1)."""
         drawn = self._stock[:k]
         del self._stock[:k]
         self._hands[seat].extend(drawn)
@@ -367,7 +279,7 @@ class KopilkaState(StateBase):
         led = self._led
         assert led is not None
         if self._holds(seat, led):  # §2.4.3 a, hold_pass: the fine at once (§2.6.4)
-            self._fine(seat, "hold_pass", self._opts.hold_pass_fine)
+            self._fine(seat, "hold_pass", self.options.hold_pass_fine)
         self._next_follower()
 
     def _next_follower(self) -> None:
@@ -437,10 +349,10 @@ class KopilkaState(StateBase):
         self._led = None
         for seat in range(PLAYERS):  # §2.6.2, §R7.3: no_trick fines first, in seat order
             if not self._tricks[seat]:
-                self._fine(seat, "no_trick", self._opts.no_trick_fine)
+                self._fine(seat, "no_trick", self.options.no_trick_fine)
         for seat in range(PLAYERS):  # §2.6.3
             if seat != winner:
-                self._fine(seat, "deal_fee", self._opts.deal_fee)
+                self._fine(seat, "deal_fee", self.options.deal_fee)
         rows = []
         for seat, won in enumerate(self._tricks):
             points = sum(p for _, p in won)
@@ -465,16 +377,15 @@ class KopilkaState(StateBase):
                 "bank": self._bank,
             }
         )
-        self._last_winner = winner
-        if self._deal_no < DEALS:
-            self._deal((self._dealer + 1) % PLAYERS)
+        if self._deal_no < DEALS:  # §2.1.2
+            self._deal_next((self._dealer + 1) % PLAYERS)
         else:
             self._settle(winner)
 
     def _settle(self, last_winner: Seat) -> None:
         """§2.6.5–§2.6.6: empty the bank; net = payout − everything paid in."""
         bank = self._bank
-        paid = pay_out(bank, self._partia, self._opts.point_rate, last_winner)
+        paid = pay_out(bank, self._partia, self.options.point_rate, last_winner)
         net = [p - q for p, q in zip(paid.payout, self._paid_in, strict=True)]
         self._bank = 0
         self._write(
@@ -492,11 +403,6 @@ class KopilkaState(StateBase):
             }
         )
         self._finish(Result("partia", last_winner, tuple(net)))
-
-    def _finish(self, result: Result) -> None:
-        self._result = result
-        self._to_act = None
-        self._phase = Phase.OVER
 
     # --- small helpers -------------------------------------------------------------------------
 
@@ -526,15 +432,3 @@ class KopilkaState(StateBase):
         self._deal_fines[seat] += amount
         self._event("fine", seat=seat, kind=kind, amount=amount, bank=self._bank)
 
-
-def start(
-    players: int, options: Options, seed: int, chance: Chance, prev_dealer: Seat | None
-) -> KopilkaState:
-    """Begin a partia: ``game``, ``seats``, the ante, the first deal up to the first decision."""
-    assert players == PLAYERS
-    state = KopilkaState(options, seed, chance)
-    state._start(prev_dealer)
-    return state
-
-
-__all__ = ["KopilkaState", "KopilkaView", "start"]

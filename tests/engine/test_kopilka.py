@@ -22,7 +22,8 @@ from engine.chance import SeededChance
 from engine.core import Line
 from engine.errors import IllegalAction, InvalidNotation, Refusal
 from engine.games import new_game
-from engine.kopilka import Buy, KCard, KopilkaState, KPass, parse_action
+from engine.actions import Buy, Pass, PlayCard
+from engine.kopilka import KopilkaState, parse_action
 from engine.kopilka.scoring import pay_out
 
 
@@ -36,6 +37,9 @@ class Scripted:
 
     def shuffled(self, cards: Sequence[Card]) -> list[Card]:
         return list(self.decks.popleft()) if self.decks else self.fallback.shuffled(cards)
+
+    def ready(self) -> bool:
+        return True
 
     def choice(self, options: Sequence[Card]) -> Card:
         if not self.picks:
@@ -514,9 +518,9 @@ def test_doctests_of_notation_and_payout() -> None:
 
 
 def test_r4_1_action_notation_round_trips() -> None:
-    for action in (KCard(Card.parse("10H")), Buy(1), Buy(2), KPass()):
+    for action in (PlayCard(Card.parse("10H")), Buy(1), Buy(2), Pass()):
         assert parse_action(str(action)) == action
-    assert str(KCard(Card.parse("AS"))) == "card AS"
+    assert str(PlayCard(Card.parse("AS"))) == "card AS"
     for bad in ("buy 3", "buy", "play 1 7H", "card", "pass 1", ""):
         with pytest.raises(InvalidNotation):
             parse_action(bad)

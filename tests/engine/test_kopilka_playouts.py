@@ -19,7 +19,8 @@ from engine.cards import A_HIGH, DECK_32, Card, rank_index
 from engine.core import Line
 from engine.errors import IllegalAction, Refusal
 from engine.games import new_game
-from engine.kopilka import Buy, KopilkaState, KPass
+from engine.actions import Buy, Pass
+from engine.kopilka import KopilkaState
 from engine.record import read_records, replay
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "records" / "kopilka-4p.jsonl"
@@ -113,7 +114,7 @@ def _play(seed: int, options: dict[str, Any], seen: Counter[str]) -> KopilkaStat
             assert err.value.code is Refusal.STOCK_TOO_SMALL
         if view.phase == "follow" and not view.hand:
             seen["empty_follower"] += 1
-            assert legal == (KPass(),)  # §2.4.3 d
+            assert legal == (Pass(),)  # §2.4.3 d
         action = pick.choice(legal)
         lines = state.apply(seat, action)
         assert lines[0] == {"t": "act", "seat": seat, "a": str(action)}
@@ -124,7 +125,7 @@ def _play(seed: int, options: dict[str, Any], seen: Counter[str]) -> KopilkaStat
 
 
 def _check_places(state: KopilkaState) -> None:
-    places = state.cards_in_play()
+    places = state.places()
     cards = [c for where in places.values() for c in where]
     assert Counter(cards) == Counter(DECK_32), "a card is missing or in two places"
     view = state.view(None)
