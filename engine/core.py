@@ -521,7 +521,9 @@ class StateBase(Generic[OptT, A, ViewT]):
         self._dealer = dealer
         self._deal_no += 1
         deck = self._chance.shuffled(self.deck)
-        self._write({"t": "deal", "no": self._deal_no, "dealer": dealer, **keys, "deck": codes(deck)})
+        self._write(
+            {"t": "deal", "no": self._deal_no, "dealer": dealer, **keys, "deck": codes(deck)}
+        )
         return deck
 
     def _deal_next(self, dealer: Seat) -> None:
@@ -560,4 +562,3 @@ def owners(players: int, name: str, piles: Iterable[Sequence[Card]]) -> Places:
     out: Places = {f"{name}{seat}": tuple(pile) for seat, pile in enumerate(piles)}
     assert len(out) == players
     return out
-

@@ -130,7 +130,9 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         if not hand:
             return (PASS,)  # §2.4.3 d
         playable: list[KopilkaAction] = [
-            PLAY_CARD[c] for c in hand if c.suit is led or c == ACE_OF_SPADES  # §2.4.4
+            PLAY_CARD[c]
+            for c in hand
+            if c.suit is led or c == ACE_OF_SPADES  # §2.4.4
         ]
         if self._holds(seat, led):  # §2.4.3 a
             return (*playable, PASS) if self.options.hold_pass else tuple(playable)
@@ -431,4 +433,3 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._pay(seat, amount)
         self._deal_fines[seat] += amount
         self._event("fine", seat=seat, kind=kind, amount=amount, bank=self._bank)
-
