@@ -17,12 +17,12 @@ import pytest
 
 import engine.kopilka.actions
 import engine.kopilka.scoring
+from engine.actions import Buy, Pass, PlayCard
 from engine.cards import DECK_32, Card, parse_cards
 from engine.chance import SeededChance
 from engine.core import Line
 from engine.errors import IllegalAction, InvalidNotation, Refusal
 from engine.games import new_game
-from engine.actions import Buy, Pass, PlayCard
 from engine.kopilka import KopilkaState, parse_action
 from engine.kopilka.scoring import pay_out
 
