@@ -145,7 +145,7 @@ class State(Protocol):
         """The game's RECORD.md lines so far (copies)."""
         ...
 
-    def abandon(self) -> tuple[Line, ...]:
+    def abandon(self, *, at: int | None = None) -> tuple[Line, ...]:
         """Stop the game unsettled (RULES.md §0.11): append the ``abandoned`` end line."""
         ...
 
@@ -428,9 +428,17 @@ class StateBase(Generic[OptT, A, ViewT]):
     def record(self) -> list[Line]:
         return [copy_line(line) for line in self._record]
 
-    def abandon(self) -> tuple[Line, ...]:
-        """§0.11: stop unsettled — nothing is paid, stakes and fines go back; every net is 0."""
-        if self._result is not None:
+    def abandon(self, *, at: int | None = None) -> tuple[Line, ...]:
+        """§0.11: stop unsettled — nothing is paid, stakes and fines go back; every net is 0.
+
+        ``at`` (replay only) is where a record's ``abandoned`` line stands: RECORD.md §R5.7 lets
+        it follow any line, so lines this machine wrote past that point in the same step (the
+        events of a deal, a settlement) are withdrawn; the game ends there, even if the step
+        had ended it.
+        """
+        if at is not None and at < len(self._record):
+            del self._record[at:]
+        elif self._result is not None:
             raise IllegalAction(Refusal.GAME_OVER)
         line = abandoned_line(self.players)
         self._write(line)
