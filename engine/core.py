@@ -5,7 +5,7 @@ only by ``apply(seat, action)``. Every state keeps its RECORD.md record: ``apply
 of the record lines it appended (its ``act`` line first), which are the game's events.
 
 :class:`StateBase` is written once for every game: the record, the opening of ``apply`` (game
-over, wrong game, not your turn, legality), the legal-action cache, the base view, the draw for
+over, notation, wrong game, not your turn, legality), the legal-action cache, the base view, the draw for
 seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``abandon`` (§0.11). A game
 fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is the shortest
 example of a whole game.
@@ -401,10 +401,10 @@ class StateBase(Generic[OptT, A, ViewT]):
         return self._legal
 
     def apply(self, seat: Seat, action: object) -> tuple[Line, ...]:
-        if isinstance(action, str):
-            action = self.parse_action(action)
         if self._result is not None:
             raise IllegalAction(Refusal.GAME_OVER)
+        if isinstance(action, str):
+            action = self.parse_action(action)
         if not isinstance(action, self.ACTIONS):
             raise IllegalAction(Refusal.WRONG_GAME, action=str(action))
         if seat != self._to_act:
