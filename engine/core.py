@@ -10,6 +10,13 @@ seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``aband
 fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is the shortest
 example of a whole game.
 
+Rules every game shares live here: §0.1 seats and turns to the left (``(seat + 1) % n``), §0.4
+all chance through one :class:`~engine.chance.Chance`, §0.5 the first dealer, §0.6 the deal, §0.8
+series, §0.9 obligations enforced by legality (an action the rules forbid is simply not among
+:meth:`StateBase.legal_actions`), §0.10 a forced action is still an action (the machine waits for
+it), §0.11 abandonment. §0.7 (integer money, nets summing to zero) is kept by each game's
+settlement and checked by the contract test.
+
 Chance steps wait until chance can answer them: a record's replay (RECORD.md §R5.7) that ends
 after a ``deal_end`` has no deck for a next deal, so the next deal is started only when the
 :class:`~engine.chance.Chance` has one (:meth:`StateBase._run_chance`). With a seeded chance
@@ -206,7 +213,8 @@ def draw_first_dealer(
 ) -> tuple[list[list[str | None]], Seat]:
     """Draw for the first dealer: rounds of cards per seat (None: not drawing) and the dealer.
 
-    §0.5.1: every seat draws; §0.5.2: the lowest card deals (``draw_order`` is highest first, so
+    §0.5.1: every seat in ascending order draws from a fresh shuffle (§0.3: the game's own
+    deck); §0.5.2: the lowest card deals (``draw_order`` is highest first, so
     the lowest card is the last of it); §0.5.3: those tied for lowest draw again, alone.
     """
     strength = rank_index(draw_order)
@@ -233,7 +241,10 @@ def seats_line(
     players: int,
     prev_dealer: Seat | None,
 ) -> tuple[Line, Seat]:
-    """The ``seats`` line and the first dealer: drawn (§0.5) or continuing a series (§0.8)."""
+    """The ``seats`` line and the first dealer: drawn (§0.5) or continuing a series (§0.8).
+
+    §0.5.4: the seats themselves are the table's (joining order); only the dealer is drawn.
+    """
     if prev_dealer is not None:
         first = (prev_dealer + 1) % players
         line: Line = {

@@ -188,7 +188,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         }
 
     def _after_seats(self) -> None:
-        for seat in range(PLAYERS):  # §2.1.3
+        # §2.1.3; §2.6.7: every partia is a record of its own with its own ante
+        for seat in range(PLAYERS):
             self._pay(seat, self.options.ante)
         self._event("ante", amount=self.options.ante, bank=self._bank)
 
@@ -212,6 +213,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         while (suit := lay_out_suit(self._hands[seat])) is not None:
             laid = True
             hand = self._hands[seat]
+            # §2.3.3: all k cards of the suit are laid out, the AS too
             lying = canonical([c for c in hand if c.suit is suit], A_HIGH)
             hand[:] = [c for c in hand if c.suit is not suit]
             self._event("lay_out", seat=seat, suit=suit.value, cards=codes(lying))
@@ -416,7 +418,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._touch(seat)
 
     def _touch(self, seat: Seat) -> None:
-        """Keep the order in which hands became empty (§2.5.1)."""
+        """Keep the order in which hands became empty (§2.5.1; §2.3.8: a lay-out can empty one)."""
         if self._hands[seat]:
             self._empty.pop(seat, None)
         elif seat not in self._empty:
