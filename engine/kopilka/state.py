@@ -15,7 +15,7 @@ from engine.chance import Chance
 from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
 from engine.errors import IllegalAction, Refusal
 
-from .actions import KopilkaAction, parse_action
+from .actions import ACTIONS, KopilkaAction, parse_action
 from .options import KopilkaOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -38,7 +38,7 @@ class Phase:
 class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
     """One partia of Копилка (one record)."""
 
-    ACTIONS: ClassVar = (PlayCard, Buy, Pass)
+    ACTIONS: ClassVar = ACTIONS
     DECK: ClassVar = DECK_32  # §2.1.1
     ORDER: ClassVar = A_HIGH  # §2.1.1
 
