@@ -29,7 +29,7 @@ class Run:
         object.__setattr__(self, "text", " ".join(["run", *codes(cards)]))
 
     @classmethod
-    def made(cls, cards: tuple[Card, ...], text: str) -> Run:
+    def with_text(cls, cards: tuple[Card, ...], text: str) -> Run:
         """A run whose notation ``text`` is already known (the run enumeration builds both)."""
         run = object.__new__(cls)
         object.__setattr__(run, "cards", cards)

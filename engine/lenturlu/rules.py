@@ -63,7 +63,7 @@ def runs(hand: Iterable[Card], start: int | None) -> Iterator[Run]:
     by_value: dict[int, list[tuple[Card, str]]] = {}
     for c in sorted(hand, key=_SORT.__getitem__):
         by_value.setdefault(RANK_VALUE[c.rank], []).append((c, _CODE[c]))
-    for first in by_value if start is None else [start]:
+    for first in by_value if start is None else [start]:  # keys ascend: the hand was sorted
         level: list[tuple[tuple[Card, ...], str]] = [((), "run")]
         value = first
         while value in by_value:
@@ -73,5 +73,5 @@ def runs(hand: Iterable[Card], start: int | None) -> Iterator[Run]:
                 for c, code in by_value[value]
             ]
             for cards, text in level:
-                yield Run.made(cards, text)
+                yield Run.with_text(cards, text)
             value += 1

@@ -24,9 +24,11 @@ from engine.errors import IllegalAction, InvalidRecord, Refusal
 from engine.games import new_game
 from engine.lenturlu import LenturluState, LenturluView, Run
 from engine.lenturlu.rules import LENTURLU_CARDS
-from engine.record import read_records, replay
+from engine.record import read_records, replay, write_jsonl
+from engine.simulate import playout
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "records"
+SIMULATED = Path(__file__).parent.parent / "golden" / "simulated" / "lenturlu.jsonl"
 PLAYERS = (3, 4, 5, 6, 7, 8)
 MANNERS = ("king", "out")
 PAYMENTS = ("fixed", "cards", "points")
@@ -212,6 +214,18 @@ def test_golden_lenturlu_records_replay_identically(name: str) -> None:
     for record in records:
         again = replay(record).record()
         assert again == record
+
+
+def test_frozen_simulated_records_are_played_again_move_for_move() -> None:
+    """The simulator's players pick by position in ``legal``: re-playing the frozen records
+    (tests/golden/simulated/README.md) pins the order of the legal actions, not only the rules."""
+    records = read_records(SIMULATED)
+    assert len(records) == 72
+    for record in records:
+        head = record[0]
+        state = new_game("lenturlu", head["players"], head["seed"], head["options"])
+        again = playout(state, random.Random(f"{head['seed']}:frozen")).record()
+        assert write_jsonl(again) == write_jsonl(record), f"seed {head['seed']}"
 
 
 def test_replay_refuses_a_tampered_record() -> None:
