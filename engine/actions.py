@@ -43,7 +43,7 @@ class Buy:
     k: int
 
     def __str__(self) -> str:
-        return f"buy {self.k}"
+        return f"buy {int(self.k)}"  # Buy(True) == Buy(1): write it as the record does
 
 
 @dataclass(frozen=True, slots=True)
