@@ -5,10 +5,10 @@ only by ``apply(seat, action)``. Every state keeps its RECORD.md record: ``apply
 of the record lines it appended (its ``act`` line first), which are the game's events.
 
 :class:`StateBase` is written once for every game: the record, the opening of ``apply`` (game
-over, notation, wrong game, not your turn, legality), the legal-action cache, the base view, the draw for
-seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``abandon`` (§0.11). A game
-fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is the shortest
-example of a whole game.
+over, notation, wrong game, not your turn, legality), the legal-action cache, the base view, the
+draw for seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``abandon``
+(§0.11). A game fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is
+the shortest example of a whole game.
 
 Rules every game shares live here: §0.1 seats and turns to the left (``(seat + 1) % n``), §0.4
 all chance through one :class:`~engine.chance.Chance`, §0.5 the first dealer, §0.6 the deal, §0.8
