@@ -71,8 +71,9 @@ def defined_test_names() -> set[str]:
     names: set[str] = set()
     for path in python_files():
         for node in ast.walk(parsed(path)):
-            is_function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            if is_function and node.name.startswith("test_"):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test_"
+            ):
                 names.add(node.name)
     return names
 
