@@ -139,18 +139,19 @@ class ThenSeeded:
     decks: int
     picks: int
     stacked: StackedChance
+    exhausted_error: bool = False
     fallback: SeededChance = field(default_factory=lambda: SeededChance(random.Random(7)))
     offered: list[list[str]] = field(default_factory=list)
 
     def shuffled(self, cards: Sequence[Card]) -> list[Card]:
-        if self.decks:
+        if self.decks or self.exhausted_error:
             self.decks -= 1
-            return self.stacked.shuffled(cards)
+            return self.stacked.shuffled(cards)  # raises once nothing is left
         return self.fallback.shuffled(cards)
 
     def choice(self, options: Sequence[Card]) -> Card:
         self.offered.append([str(c) for c in options])
-        if self.picks:
+        if self.picks or self.exhausted_error:
             self.picks -= 1
             return self.stacked.choice(options)
         return self.fallback.choice(options)
@@ -171,15 +172,39 @@ def start(
     ``deal``; ``more`` answers the next shuffles (by default one spare deck in the fixed order,
     so that the next deal can start), ``picks`` Копилка's random takes. With ``fallback``
     anything further comes from a seeded generator instead of being an error."""
+    if fallback:
+        return start_recorded(game, players, dealer, deal, options, more=more, picks=picks)[0]
+    if more is None:
+        more = [complete(game, players, [])]
+    decks = [draw_for(game, players, dealer), list(deal), *map(list, more)]
+    state = new_game(game, players, SEED, options, chance=StackedChance.of(decks, cards(picks)))
+    seats = state.record()[1]
+    assert seats["by"] == "draw" and seats["first_dealer"] == dealer
+    return state
+
+
+def start_recorded(
+    game: str,
+    players: int,
+    dealer: int,
+    deal: Sequence[Card],
+    options: Mapping[str, object] | None = None,
+    *,
+    more: Sequence[Sequence[Card]] | None = None,
+    picks: str = "",
+    fallback: bool = True,
+) -> tuple[State, ThenSeeded]:
+    """:func:`start`, also returning the chance (it records the options of every random pick;
+    without ``fallback`` it answers only what is given)."""
     if more is None:
         more = [complete(game, players, [])]
     decks = [draw_for(game, players, dealer), list(deal), *map(list, more)]
     stacked = StackedChance.of(decks, cards(picks))
-    chance = ThenSeeded(len(decks), len(cards(picks)), stacked) if fallback else stacked
+    chance = ThenSeeded(len(decks), len(cards(picks)), stacked, exhausted_error=not fallback)
     state = new_game(game, players, SEED, options, chance=chance)
     seats = state.record()[1]
     assert seats["by"] == "draw" and seats["first_dealer"] == dealer
-    return state
+    return state, chance
 
 
 # --- reading records ---------------------------------------------------------------------------
