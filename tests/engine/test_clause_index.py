@@ -130,7 +130,7 @@ def clauses_not_cited_in_engine() -> list[str]:
     return [
         c
         for c in clauses()
-        if not any(re.search("§" + re.escape(c) + r"(?![\d])", t) for t in texts)
+        if not any(re.search("§" + re.escape(c) + r"(?!\.?\d)", t) for t in texts)
     ]
 
 
@@ -177,6 +177,11 @@ def test_exempt_lists_parse() -> None:
         ("1.4.9", "advice for the computer player,"),
         ("0.5.4", "the table assigns seats."),
     ]
+
+
+def test_missing_clauses_are_reported_in_order() -> None:
+    names = ["test_1_1_1_players", "test_2_2_x"]
+    assert clauses_without_test(["1.1.1", "2.2", "9.9.9", "2.2.1"], names) == ["9.9.9", "2.2.1"]
 
 
 def test_exempt_lists_name_real_clauses_with_reasons() -> None:
