@@ -122,6 +122,7 @@ def test_1_1_7_stock_is_drawn_from_the_top_and_never_replenished(game: str) -> N
     lines = play(state, *((s, "play 5 " + hands[s]) for s in range(3)))
     drawn = [e["drawn"] for e in events(lines, "exchange")]
     assert drawn == [deck[first + 5 * i : first + 5 * i + 5] for i in range(3)]
+    assert [c for d in drawn for c in d] == stock.split()[:15]  # the stock's top, in order
     assert not {c for e in events(lines, "exchange") for c in e["discarded"]} & {
         c for d in drawn for c in d
     }
