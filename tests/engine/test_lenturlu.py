@@ -355,7 +355,7 @@ def test_3_4_1_a_run_resets_the_passes_and_the_last_runner_leads() -> None:
     assert state.to_act == 2 and state.view(2).phase == "lead"
 
 
-def test_3_4_2a_covering_king_ends_the_deal() -> None:
+def test_3_4_2_a_covering_king_ends_the_deal() -> None:
     hands = ["QD", "KC"]
     state = fixed(3, 2, hands)
     state.apply(0, "run QD")
@@ -370,7 +370,7 @@ def test_3_4_2a_covering_king_ends_the_deal() -> None:
     assert late.value.code is Refusal.GAME_OVER and state.record()[-1]["reason"] == "deal"
 
 
-def test_3_4_2a_led_king_closes_and_the_leader_leads_again() -> None:
+def test_3_4_2_a_led_king_closes_and_the_leader_leads_again() -> None:
     state = fixed(3, 2, ["QD KD 5S"])
     lines = state.apply(0, "run QD KD")
     assert lines[1:] == ({"t": "event", "e": "close", "seat": 0, "card": "KD"},)
@@ -379,7 +379,7 @@ def test_3_4_2a_led_king_closes_and_the_leader_leads_again() -> None:
     assert state.to_act == 1
 
 
-def test_3_4_2b_manner_out_any_king_closes() -> None:
+def test_3_4_2_b_manner_out_any_king_closes() -> None:
     state = fixed(3, 2, ["QD", "KC 5S"], manner="out")
     state.apply(0, "run QD")
     lines = state.apply(1, "run KC")
