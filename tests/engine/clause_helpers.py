@@ -149,6 +149,9 @@ class ThenSeeded:
             return self.stacked.shuffled(cards)  # raises once nothing is left
         return self.fallback.shuffled(cards)
 
+    def ready(self) -> bool:
+        return True
+
     def choice(self, options: Sequence[Card]) -> Card:
         self.offered.append([str(c) for c in options])
         if self.picks or self.exhausted_error:
