@@ -8,6 +8,7 @@ no bonus). Passing weak hands keeps the table small, as real players do. Trick p
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.cards import Card, rank_index
 from engine.core import View
@@ -24,10 +25,10 @@ BLUFF = 0.15
 """How often a weak hand is played anyway."""
 
 
-def trick_policy(view: View, rng: random.Random) -> TrickAction:
+def trick_policy(view: View[Any], rng: random.Random) -> TrickAction:
     """Pick one of ``view.legal`` for the seat of a trick-family view."""
     assert isinstance(view, TrickView)
-    legal: tuple[TrickAction, ...] = view.legal
+    legal = view.legal
     if view.phase != "declare":
         return random_action(legal, rng)
     if Announce() in legal:

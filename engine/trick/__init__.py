@@ -5,10 +5,9 @@ One machine (:class:`TrickState`) with the games as parameters (:mod:`engine.tri
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final
 
-from engine.chance import Chance
-from engine.core import GameSpec, Seat, State
+from engine.core import GameSpec
 
 from .actions import (
     Announce,
@@ -21,8 +20,9 @@ from .actions import (
     parse_trick_action,
 )
 from .options import MistigriOptions, MushkaOptions, PamfilOptions, ShutikhaOptions
+from .rules import SEATS
 from .state import TrickState
-from .variant import MISTIGRI, MUSHKA, PAMFIL, SHUTIKHA, VARIANTS, Variant
+from .variant import VARIANTS, Variant
 from .view import TrickView
 
 __all__ = [
@@ -44,21 +44,7 @@ __all__ = [
     "parse_trick_action",
 ]
 
-
-def _starter(variant: Variant) -> Any:
-    def start(
-        players: int, options: Any, seed: int, chance: Chance, prev_dealer: Seat | None
-    ) -> State:
-        assert isinstance(options, variant.options_type)
-        return TrickState(variant, players, options, seed, chance, prev_dealer)
-
-    return start
-
-
-TRICK_SPECS = tuple(
-    GameSpec(v.name, "trick", (3, 4, 5, 6, 7), v.options_type, _starter(v))
-    for v in (MUSHKA, PAMFIL, SHUTIKHA, MISTIGRI)
+TRICK_SPECS: Final = tuple(
+    GameSpec(v.name, "trick", SEATS, v.options_type, TrickState) for v in VARIANTS.values()
 )
-"""The four games of RULES.md §1, in RULES.md order."""
-
-assert tuple(VARIANTS) == tuple(spec.name for spec in TRICK_SPECS)
+"""The four games of RULES.md §1, in RULES.md order; 3–7 players each (§1.1.1)."""

@@ -1,6 +1,8 @@
 """Actions of the trick family and their RECORD.md notation (RULES.md §1.2–§1.4; RECORD.md §R4).
 
-Every action is a frozen value whose ``str`` is its RECORD.md text. ``Exchange`` and ``Discard``
+Every action is a frozen value whose ``str`` is its RECORD.md text. ``card X`` and ``pass`` are
+the shared :class:`~engine.actions.PlayCard` and :class:`~engine.actions.Pass` (re-exported
+here); the family's own are below. ``Exchange`` and ``Discard``
 compare their cards as a set (RECORD.md §R4.3: the order a player names his discards does not
 change the action), but keep and print the order given.
 
@@ -16,16 +18,24 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from engine.cards import Card, Rank, Suit
+from engine.actions import PASS, PLAY_CARD, Pass, PlayCard
+from engine.cards import Card, Suit
 from engine.errors import InvalidNotation
 
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Throw the hand in for this deal (§1.3.2)."""
-
-    def __str__(self) -> str:
-        return "pass"
+__all__ = [
+    "ANNOUNCE",
+    "CODE",
+    "PASS",
+    "PLAY_CARD",
+    "Announce",
+    "Discard",
+    "Exchange",
+    "Pass",
+    "PlayCard",
+    "Retrump",
+    "TrickAction",
+    "parse_trick_action",
+]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -91,21 +101,10 @@ class Discard:
         return " ".join(["discard", *map(str, self.cards)])
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    """Play a card to the current trick (§1.4)."""
-
-    card: Card
-
-    def __str__(self) -> str:
-        return f"card {self.card}"
-
-
 TrickAction = Pass | Exchange | Announce | Retrump | Discard | PlayCard
 """Every action of the trick family."""
 
-PLAY_CARD: Final = MappingProxyType({Card(r, s): PlayCard(Card(r, s)) for s in Suit for r in Rank})
-"""One shared ``PlayCard`` per card (legal-action lists reuse them)."""
+ANNOUNCE: Final = Announce()
 
 CODE: Final = MappingProxyType({c: str(c) for c in PLAY_CARD})
 """Every card's RECORD.md code, computed once."""
@@ -128,9 +127,9 @@ def parse_trick_action(text: str) -> TrickAction:
     tokens = text.split(" ")
     verb, args = tokens[0], tokens[1:]
     if verb == "pass" and not args:
-        return Pass()
+        return PASS
     if verb == "announce" and not args:
-        return Announce()
+        return ANNOUNCE
     if verb == "card" and len(args) == 1:
         return PLAY_CARD[_cards(args, text)[0]]
     if verb == "discard" and args:

@@ -1,222 +1,163 @@
-"""What the trick family allows now, and why anything else is refused (RULES.md §1.3, §1.4).
+"""What the trick family allows, and who wins a trick (RULES.md §1.2.4, §1.3, §1.4).
 
-:class:`TrickLegality` is the rules half of :class:`~engine.trick.state.TrickState`: the legal
-actions of the seat to act (cached per version), the membership test ``apply`` uses, and the
-refusal that names the most specific reason. It reads the state's fields and changes none but
-its cache.
+Plain functions over explicit arguments: the state (:mod:`.state`) lists its legal actions with
+them (the one source of legality) and explains a refusal with the same facts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import Final
 
 from engine.cards import SUIT_ORDER, Card, Rank, Suit
-from engine.core import Seat, StateBase
+from engine.core import Seat
 from engine.errors import IllegalAction, Refusal
 
-from .actions import (
-    PLAY_CARD,
-    Announce,
-    Discard,
-    Exchange,
-    Pass,
-    PlayCard,
-    Retrump,
-    TrickAction,
-)
-from .options import MushkaOptions
-from .variant import Variant
+from .actions import ANNOUNCE, PASS, Discard, Exchange, Retrump, TrickAction
+from .rules import Plays, Privilege, Variant
 
-_ANNOUNCE = Announce()
-_PASS = Pass()
+SUIT: Final = "suit"
+TRUMP: Final = "trump"
 
 
-class TrickLegality(StateBase):
-    """Legality of one pulka's decisions; :class:`TrickState` derives from it."""
+# --- declarations and exchanges (§1.2.4, §1.3) -------------------------------------------------
 
-    __slots__ = ("_legal", "_legal_version")
-    _legal: tuple[TrickAction, ...]  # legal_actions of the seat to act at _legal_version
-    _legal_version: int
 
-    # the state's fields read here (their slots are declared by TrickState)
-    variant: Variant
-    options: MushkaOptions
-    _phase: str
-    _hands: list[list[Card]]
-    _dealer: Seat
-    _declared: list[str | None]
-    _jc_dealt: Seat | None
-    _announced: Seat | None
-    _stock: list[Card]
-    _turn_up: Card | None
-    _received: list[int]
-    _trick: list[tuple[Seat, Card]]
-    _trump: Suit
-    _pamfil: bool
+def declarations(
+    hand: Sequence[Card],
+    privileged: Card,
+    *,
+    may_announce: bool,
+    may_pass: bool,
+    stock: int,
+    may_take_up: bool,
+) -> tuple[TrickAction, ...]:
+    """§1.3.6: ``announce`` (§1.3.7), ``pass`` (§1.3.2, §1.3.3), then every exchange.
 
-    def legal_actions(self, seat: Seat) -> tuple[TrickAction, ...]:
-        if seat != self._to_act:
-            return ()
-        if self._legal_version != self._version:
-            self._legal = self._compute_legal(seat)
-            self._legal_version = self._version
-        return self._legal
+    Exchanges (§1.3.4) name distinct cards of the hand other than the privileged card
+    (§1.3.4.1), no more than the stock holds (§1.3.4.2); with ``up`` (§1.2.2) the dealer takes
+    the turn-up for one of them, so N ≥ 1 and N − 1 ≤ stock. In the order of ``combinations``
+    over the hand, each exchange followed by its ``up`` twin.
+    """
+    acts: list[TrickAction] = []
+    if may_announce:
+        acts.append(ANNOUNCE)
+    if may_pass:
+        acts.append(PASS)
+    free = [c for c in hand if c != privileged]
+    for n in range(len(free) + 1):
+        plain = n <= stock
+        up = may_take_up and 1 <= n <= stock + 1
+        if not plain and not up:
+            continue
+        for combo in combinations(free, n):
+            if plain:
+                acts.append(Exchange(combo))
+            if up:
+                acts.append(Exchange(combo, up=True))
+    return tuple(acts)
 
-    def _is_legal(self, seat: Seat, action: TrickAction) -> bool:
-        """Whether ``action`` is among ``legal_actions(seat)``, without listing the exchanges."""
-        if isinstance(action, Exchange):
-            return self._phase == "declare" and self._exchange_ok(seat, action)
-        if isinstance(action, Discard):
-            return (
-                self._phase == "discard"
-                and len(action.cards) == self._received[seat]
-                and self._cards_refusal(self._hands[seat], action.cards) is None
-            )
-        return action in self.legal_actions(seat)
 
-    def _exchange_ok(self, seat: Seat, action: Exchange) -> bool:
-        """§1.3.4: the checks of one exchange (the same rules ``_compute_legal`` lists)."""
-        cards = action.cards
-        if len(cards) > 5 or self._cards_refusal(self._hands[seat], cards) is not None:
-            return False
-        if action.up:
-            return (
-                seat == self._dealer
-                and self._turn_up is not None
-                and 1 <= len(cards) <= len(self._stock) + 1
-            )
-        return len(cards) <= len(self._stock)
+def retrumps(hand: Sequence[Card], privileged: Card) -> tuple[TrickAction, ...]:
+    """§1.2.4: any suit named, any card but the JC discarded (§1.3.4.1)."""
+    return tuple(Retrump(s, c) for s in SUIT_ORDER for c in hand if c != privileged)
 
-    def _compute_legal(self, seat: Seat) -> tuple[TrickAction, ...]:
-        hand = self._hands[seat]
-        priv = self.variant.privileged
-        if self._phase == "play":
-            return tuple(PLAY_CARD[c] for c in self._playable(seat))
-        if self._phase == "declare":
-            acts: list[TrickAction] = []
-            if seat == self._jc_dealt and self._announced is None:
-                acts.append(_ANNOUNCE)
-            if priv not in hand and not (seat == self._dealer and self._plays_declared() == 1):
-                acts.append(_PASS)
-            free = [c for c in hand if c != priv]
-            stock = len(self._stock)
-            can_up = seat == self._dealer and self._turn_up is not None
-            for n in range(len(free) + 1):
-                for combo in combinations(free, n):
-                    if n <= stock:
-                        acts.append(Exchange(combo))
-                    if can_up and 1 <= n <= stock + 1:
-                        acts.append(Exchange(combo, up=True))
-            return tuple(acts)
-        if self._phase == "retrump":
-            return tuple(Retrump(s, c) for s in SUIT_ORDER for c in hand if c != priv)
-        if self._phase == "discard":
-            free = [c for c in hand if c != priv]
-            return tuple(Discard(combo) for combo in combinations(free, self._received[seat]))
-        return ()
 
-    def _plays_declared(self) -> int:
-        return sum(1 for d in self._declared if d == "play")
+def discards(hand: Sequence[Card], privileged: Card, count: int) -> tuple[TrickAction, ...]:
+    """§1.3.12: ``count`` cards of the hand, never the privileged card (§1.3.4.1)."""
+    free = [c for c in hand if c != privileged]
+    return tuple(Discard(combo) for combo in combinations(free, count))
 
-    def _effective(self, card: Card) -> Suit:
-        """§1.4.2: the Памфил JC belongs to the trump suit only."""
-        if self._pamfil and card.rank is Rank.JACK and card.suit is Suit.CLUBS:
-            return self._trump
-        return card.suit
 
-    def _playable(self, seat: Seat) -> list[Card]:
-        """§1.4.3, §1.4.4: the cards ``seat`` may play to the current trick."""
-        hand = self._hands[seat]
-        if not self._trick:
-            return list(hand)
-        follow, _ = self._obligation(seat, self._effective(self._trick[0][1]))
-        return list(hand) if follow is None else follow
+def cards_refusal(
+    hand: Sequence[Card], cards: Sequence[Card], privileged: Card
+) -> IllegalAction | None:
+    """Why these cards may not leave the hand (§1.3.4, §1.3.4.1), or None."""
+    if len(set(cards)) != len(cards):
+        return IllegalAction(Refusal.DUPLICATE_CARDS)
+    for card in cards:
+        if card not in hand:
+            return IllegalAction(Refusal.NOT_IN_HAND, card=str(card))
+    if privileged in cards:
+        return IllegalAction(Refusal.PRIVILEGED_NOT_DISCARDED, card=str(privileged))
+    return None
 
-    def _obligation(self, seat: Seat, led: Suit) -> tuple[list[Card] | None, str]:
-        """The cards a non-leader must play from (None: any card) and the rule that says so."""
-        priv = self.variant.privileged
-        p_rank, p_suit = priv.rank, priv.suit
-        pamfil = self._pamfil
-        trump = self._trump
-        suited: list[Card] = []
-        trumps: list[Card] = []
-        holds = False
-        for card in self._hands[seat]:
-            if card.rank is p_rank and card.suit is p_suit:
-                holds = True
-                if pamfil:
-                    continue  # §1.4.3: in Памфил the hand is read without the JC
-            if card.suit is led:
-                suited.append(card)
-            if card.suit is trump:
-                trumps.append(card)
-        if suited:
-            return ([*suited, priv] if pamfil and holds else suited), "suit"
-        if self.options.must_trump and trumps:
-            # §1.4.4: the privileged card may be played instead (not Шутиха's QS, a mere spade)
-            if holds and self.game != "shutikha" and (pamfil or p_suit is not trump):
-                trumps.append(priv)
-            return trumps, "trump"
-        return None, ""
 
-    def _refusal(self, seat: Seat, action: TrickAction) -> IllegalAction:
-        """Say why ``action`` is not legal, the most specific reason first."""
-        hand = self._hands[seat]
-        priv = self.variant.privileged
-        phase = self._phase
-        if phase == "retrump" and not isinstance(action, Retrump):
-            return IllegalAction(Refusal.RETRUMP_FIRST)
-        match action:
-            case PlayCard(card) if phase == "play":
-                if card not in hand:
-                    return IllegalAction(Refusal.NOT_IN_HAND, card=str(card))
-                led = self._effective(self._trick[0][1])
-                _, why = self._obligation(seat, led)
-                if why == "suit":
-                    return IllegalAction(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
-                return IllegalAction(Refusal.MUST_TRUMP, suit=self._trump.value)
-            case Pass() if phase == "declare":
-                if priv in hand:
-                    return IllegalAction(Refusal.PRIVILEGED_MAY_NOT_PASS, card=str(priv))
-                return IllegalAction(Refusal.DEALER_MUST_DEFEND)
-            case Exchange(cards, up) if phase == "declare":
-                refusal = self._cards_refusal(hand, cards)
-                if refusal is not None:
-                    return refusal
-                if len(cards) > 5:
-                    return IllegalAction(Refusal.WRONG_CARD_COUNT, count=len(cards))
-                if up and seat != self._dealer:
-                    return IllegalAction(Refusal.UP_DEALER_ONLY)
-                if up and self._turn_up is None:
-                    return IllegalAction(Refusal.TURN_UP_GONE)
-                if up and not cards:
-                    return IllegalAction(Refusal.UP_NEEDS_EXCHANGE)
-                return IllegalAction(Refusal.STOCK_TOO_SMALL, stock=len(self._stock))
-            case Announce() if phase == "declare":
-                return IllegalAction(Refusal.ANNOUNCE_NOT_ALLOWED)
-            case Retrump(_, discard) if phase == "retrump":
-                refusal = self._cards_refusal(hand, (discard,))
-                if refusal is not None:
-                    return refusal
-            case Discard(cards) if phase == "discard":
-                refusal = self._cards_refusal(hand, cards)
-                if refusal is not None:
-                    return refusal
-                return IllegalAction(
-                    Refusal.WRONG_CARD_COUNT, count=len(cards), expected=self._received[seat]
-                )
-            case _:
-                pass
-        return IllegalAction(Refusal.NOT_NOW, action=str(action))
+# --- tricks (§1.4) -----------------------------------------------------------------------------
 
-    def _cards_refusal(self, hand: Sequence[Card], cards: Sequence[Card]) -> IllegalAction | None:
-        if len(set(cards)) != len(cards):
-            return IllegalAction(Refusal.DUPLICATE_CARDS)
-        for card in cards:
-            if card not in hand:
-                return IllegalAction(Refusal.NOT_IN_HAND, card=str(card))
-        if self.variant.privileged in cards:
-            priv = str(self.variant.privileged)
-            return IllegalAction(Refusal.PRIVILEGED_NOT_DISCARDED, card=priv)
-        return None
+
+def effective_suit(card: Card, trump: Suit, variant: Variant) -> Suit:
+    """§1.4.2: every card is of its printed suit, but the Памфил JC is of the trump suit only."""
+    priv = variant.privileged
+    if variant.privilege is Privilege.WILD and card.rank is priv.rank and card.suit is priv.suit:
+        return trump
+    return card.suit
+
+
+def obligation(
+    hand: Sequence[Card], led: Suit, trump: Suit, variant: Variant, must_trump: bool
+) -> tuple[list[Card] | None, str]:
+    """The cards a non-leader must play from (None: any card, §1.4.3 c) and the rule that says
+    so: :data:`SUIT` (§1.4.3 a) or :data:`TRUMP` (§1.4.3 b, option ``must_trump``)."""
+    priv = variant.privileged
+    p_rank: Rank = priv.rank
+    p_suit: Suit = priv.suit
+    wild = variant.privilege is Privilege.WILD
+    suited: list[Card] = []
+    trumps: list[Card] = []
+    holds = False
+    for card in hand:
+        if card.rank is p_rank and card.suit is p_suit:
+            holds = True
+            if wild:
+                continue  # §1.4.3: the hand is read without the Памфил JC
+        if card.suit is led:
+            suited.append(card)
+        if card.suit is trump:
+            trumps.append(card)
+    if suited:
+        # §1.4.4: the Памфил JC may be played instead, to any trick
+        return ([*suited, priv] if wild and holds else suited), SUIT
+    if must_trump and trumps:
+        # §1.4.4: a privileged card may be played instead of the trump required (not Шутиха's
+        # QS, a mere spade, §1.4.7; nor the AS / KC when its suit is trump: then it is one)
+        if holds and variant.privilege is not Privilege.PLAIN and (wild or p_suit is not trump):
+            trumps.append(priv)
+        return trumps, TRUMP
+    return None, ""
+
+
+def playable(
+    hand: Sequence[Card],
+    trick: Sequence[tuple[Seat, Card]],
+    trump: Suit,
+    variant: Variant,
+    must_trump: bool,
+) -> list[Card]:
+    """§1.4.3, §1.4.4: the cards the seat to play may play to the current trick; the leader
+    may lead any card."""
+    if not trick:
+        return list(hand)
+    led = effective_suit(trick[0][1], trump, variant)
+    follow, _ = obligation(hand, led, trump, variant, must_trump)
+    return list(hand) if follow is None else follow
+
+
+def trick_winner(plays: Plays, trump: Suit, variant: Variant, strength: Mapping[Rank, int]) -> Seat:
+    """§1.4.5: the first rule that applies; "highest" by the rank order (§1.1.3)."""
+    priv = variant.privileged
+    if variant.privilege is Privilege.WILD:  # (a) the Памфил JC wins, led or not
+        for seat, card in plays:
+            if card == priv:
+                return seat
+    elif variant.privilege is Privilege.UNLED:  # (b) not when led (§1.4.6)
+        for seat, card in plays[1:]:
+            if card == priv:
+                return seat
+    # Past (a) no card is wild, so every card's effective suit (§1.4.2) is its printed suit.
+    trumps = [(strength[c.rank], s) for s, c in plays if c.suit is trump]
+    if trumps:  # (c): any trump, even the smallest, beats a led AS / KC (§1.4.6)
+        return max(trumps)[1]
+    led = plays[0][1].suit  # (d)
+    return max((strength[c.rank], s) for s, c in plays if c.suit is led)[1]

@@ -1,7 +1,8 @@
 """Scoring against the count and the pulka's settlement (RULES.md §1.5, §1.6).
 
 Pure functions over one deal's facts: which seats played, who held the privileged card when the
-first trick was led, and the five tricks.
+first trick was led, and the five tricks. What a trick is worth is the variant's
+:attr:`~engine.trick.rules.Variant.score` (§1.5.3–§1.5.5); the rest is common to the family.
 """
 
 from __future__ import annotations
@@ -9,22 +10,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, Suit
+from engine.cards import Suit
 from engine.core import Seat
 
-from .variant import KS, QS, Variant
+from .rules import HAND_SIZE, Plays, Points, Trick, Variant
 
-Plays = tuple[tuple[Seat, Card], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick (RECORD.md §R6.2 ``trick``)."""
-
-    no: int
-    leader: Seat
-    plays: Plays
-    winner: Seat
+__all__ = [
+    "Figures",
+    "Plays",
+    "Points",
+    "Trick",
+    "apply_count",
+    "instant_figures",
+    "played_figures",
+    "pulka_money",
+    "tally",
+    "trick_points",
+    "walkover_figures",
+    "zero_order",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,62 +59,84 @@ class Figures:
         }
 
 
+def tally(tricks: Sequence[Trick], players: int) -> tuple[list[int], list[int]]:
+    """Per seat: tricks won and the number of the last trick won (0: none)."""
+    won = [0] * players
+    last = [0] * players
+    for trick in tricks:
+        won[trick.winner] += 1
+        last[trick.winner] = trick.no
+    return won, last
+
+
 def trick_points(
     variant: Variant, trump: Suit, holder: Seat | None, tricks: Sequence[Trick], players: int
-) -> tuple[list[int], list[int], list[int], list[int]]:
+) -> Points:
     """Per seat: tricks won t, points written off W, remise R (for t = 0) and the number of the
     last scoring trick (0: none) — §1.5.3–§1.5.5, §1.5.8. Non-playing seats get zeros here too;
     the caller applies ``remise`` only to playing seats."""
-    won = [0] * players
-    written = [0] * players
-    last = [0] * players
-    for trick in tricks:
-        winner = trick.winner
-        won[winner] += 1
-        last[winner] = trick.no
-        if variant.name != "shutikha":
-            continue
-        qs_seat = next((s for s, c in trick.plays if c == QS), None)
-        if qs_seat is None:
-            written[winner] += 1
-        elif qs_seat == winner:
-            written[winner] += 8  # §1.5.5: a trick won by the QS
-        else:
-            # only the KS beats the QS (§1.4.7): 5 to the KS player, 4 for the QS player
-            assert any(c == KS for s, c in trick.plays if s == winner)
-            written[winner] += 5
-            written[qs_seat] += 4
-            last[qs_seat] = trick.no
-    remise = [0] * players
-    for seat in range(players):
-        t = won[seat]
-        held = seat == holder
-        match variant.name:
-            case "mushka" | "mistigri":
-                if t == 0:
-                    remise[seat] = 10 if held else 5
-                elif held and variant.privileged_suit is trump:
-                    written[seat] = 2 * t + 8
-                elif held:
-                    written[seat] = t + 5
-                else:
-                    written[seat] = t
-            case "pamfil":
-                written[seat] = t
-                if t == 0:
-                    remise[seat] = 5
-            case _:  # shutikha: W already summed from trick values
-                if t == 0 and not held:  # the QS player never takes a remise
-                    remise[seat] = 5
-    return won, written, remise, last
+    return variant.score(tricks, holder, trump, variant.privileged, players)
 
 
 def apply_count(count: int, written_off: int, remise: int, target: int) -> tuple[int, bool]:
     """The count after a deal and whether it overshot (§1.5.7)."""
     after = count - written_off + remise
     if after < 0:
-        return target, True
+        return target, True  # §1.5.7 b
     return after, False
+
+
+def _passed(seat: Seat, count: int) -> Figures:
+    """§1.5.2: a seat that passed has all figures zero."""
+    return Figures(seat, "passed", False, 0, 0, 0, count, count, False)
+
+
+def played_figures(
+    declared: Sequence[str | None],
+    counts: Sequence[int],
+    points: Points,
+    holder: Seat | None,
+    target: int,
+) -> tuple[list[Figures], list[Seat]]:
+    """§1.5.2, §1.5.7: every seat's figures of a played deal, and the seats reaching zero."""
+    won, written, remise, _ = points
+    figures = []
+    reached = []
+    for seat, before in enumerate(counts):
+        if declared[seat] != "play":
+            figures.append(_passed(seat, before))
+            continue
+        w = written[seat]
+        r = remise[seat] if won[seat] == 0 else 0
+        after, over = apply_count(before, w, r, target)
+        if after == 0:
+            reached.append(seat)
+        figures.append(
+            Figures(seat, "played", seat == holder, won[seat], w, r, before, after, over)
+        )
+    return figures, reached
+
+
+def walkover_figures(dealer: Seat, counts: Sequence[int]) -> tuple[list[Figures], list[Seat]]:
+    """§1.3.5, §1.5.6: the lone dealer has five tricks and writes off min(5, count)."""
+    figures = []
+    for seat, count in enumerate(counts):
+        if seat == dealer:
+            w = min(HAND_SIZE, count)
+            figures.append(Figures(seat, "walkover", False, 5, w, 0, count, count - w, False))
+        else:
+            figures.append(_passed(seat, count))
+    return figures, [dealer] if counts[dealer] <= HAND_SIZE else []
+
+
+def instant_figures(declared: Sequence[str | None], counts: Sequence[int]) -> list[Figures]:
+    """§1.6.4, RECORD.md §R6.3: an instant win scores nothing; ``played`` if declared so."""
+    return [
+        Figures(
+            seat, "played" if declared[seat] == "play" else "passed", False, 0, 0, 0, c, c, False
+        )
+        for seat, c in enumerate(counts)
+    ]
 
 
 def zero_order(
@@ -121,7 +147,8 @@ def zero_order(
 
 
 def pulka_money(counts: Sequence[int], winner: Seat, point_value: int, fee: int) -> list[int]:
-    """The winner collects count × point_value + pulka_fee from each other seat (§1.6.1)."""
+    """The winner collects count × point_value + pulka_fee from each other seat (§1.6.1, §1.6.4);
+    ``pulka_fee`` is the pulka's fixed price (§1.6.2)."""
     money = [0] * len(counts)
     for seat, count in enumerate(counts):
         if seat != winner:

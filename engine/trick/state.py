@@ -1,24 +1,26 @@
 """The shared machine of the trick family (RULES.md §1; RECORD.md §R6).
 
-One :class:`TrickState` plays one pulka of ``mushka``, ``pamfil``, ``shutikha`` or ``mistigri``:
-deal, trump (and Памфил's re-trump), hand checks, the declaration and exchange round, Шутиха's
-deal-out, five tricks, scoring against the count, and the next deal until the pulka ends.
-What is legal at each decision, and why anything else is refused, is :mod:`engine.trick.legal`.
+One :class:`TrickState` plays one pulka of ``mushka``, ``pamfil``, ``shutikha`` or ``mistigri``
+on the skeleton of :mod:`engine.core`: deal, trump (and Памфил's re-trump), hand checks, the
+declaration and exchange round, Шутиха's deal-out, five tricks, scoring against the count, and
+the next deal until the pulka ends. What differs between the games is the
+:class:`~engine.trick.rules.Variant`; what is legal is :mod:`.legal`; the figures are
+:mod:`.scoring`.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
+from typing import ClassVar, Final
 
 from engine.cards import SUIT_ORDER, Card, Suit, canonical_codes, rank_index
 from engine.chance import Chance
-from engine.core import Line, Result, Seat, game_line, seats_line
+from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
 from engine.errors import IllegalAction, Refusal
-from engine.options import options_dict
 
 from .actions import (
     CODE,
+    PLAY_CARD,
     Announce,
     Discard,
     Exchange,
@@ -28,83 +30,114 @@ from .actions import (
     TrickAction,
     parse_trick_action,
 )
-from .legal import TrickLegality
-from .options import MistigriOptions, MushkaOptions, PamfilOptions
-from .scoring import Figures, Trick, apply_count, pulka_money, trick_points, zero_order
-from .variant import FLUSH_POINTS, JC, KC, QS, SUIT_RANK, Variant, deck_for
+from .legal import (
+    SUIT,
+    cards_refusal,
+    declarations,
+    discards,
+    effective_suit,
+    obligation,
+    playable,
+    retrumps,
+    trick_winner,
+)
+from .options import MushkaOptions
+from .rules import HAND_SIZE, Flush, Trick
+from .scoring import (
+    Figures,
+    instant_figures,
+    played_figures,
+    pulka_money,
+    trick_points,
+    walkover_figures,
+    zero_order,
+)
+from .variant import VARIANTS, deck_for
 from .view import TrickView
 
 
-class TrickState(TrickLegality):
-    """One pulka of a trick-family game. Drive it with :meth:`apply` only."""
+class Phase:
+    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
+
+    RETRUMP: Final = "retrump"  # §1.2.4
+    DECLARE: Final = "declare"  # §1.3
+    DISCARD: Final = "discard"  # §1.3.12
+    PLAY: Final = "play"  # §1.4
+
+
+class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
+    """One pulka of a trick-family game (one record). Drive it with :meth:`apply` only."""
+
+    ACTIONS: ClassVar = (PlayCard, Exchange, Pass, Announce, Retrump, Discard)
 
     __slots__ = (
         "_announced",
-        "_chance",
+        "_announcer",
         "_counts",
-        "_deal_before",
-        "_deal_no",
-        "_dealer",
-        "_deck",
         "_declared",
         "_discard_queue",
-        "_discards",
         "_flushes",
-        "_hands",
         "_held",
-        "_jc_dealt",
         "_last_trick",
         "_leader",
-        "_pamfil",
-        "_phase",
+        "_out",
         "_playing",
         "_received",
         "_side",
         "_sort_key",
         "_stock",
         "_strength",
+        "_taken",
         "_trick",
         "_trick_no",
         "_tricks",
         "_tricks_won",
         "_trump",
         "_turn_up",
-        "_won",
-        "options",
         "variant",
     )
 
     def __init__(
-        self,
-        variant: Variant,
-        players: int,
-        options: MushkaOptions,
-        seed: int,
-        chance: Chance,
-        prev_dealer: Seat | None,
+        self, game: str, players: int, options: MushkaOptions, seed: int, chance: Chance
     ) -> None:
-        super().__init__(variant.name, players, seed)
+        variant = VARIANTS[game]
+        assert isinstance(options, variant.options_type)
+        # §1.1.2 the deck; §1.1.3 the rank order, also the first-dealer draw's (§0.5.2, §1.1.5)
+        super().__init__(
+            game, players, options, seed, chance, deck=deck_for(players), order=variant.order
+        )
         self.variant = variant
-        self.options = options
-        self._chance = chance
-        self._deck = deck_for(players)
-        self._pamfil = variant.name == "pamfil"
         self._strength = rank_index(variant.order)
         pos = {r: i for i, r in enumerate(variant.order)}
-        self._sort_key = {c: SUIT_ORDER.index(c.suit) * 20 + pos[c.rank] for c in self._deck}
-        self._write(game_line(variant.name, players, seed, options_dict(options)))
-        line, first = seats_line(chance, self._deck, variant.order, players, prev_dealer)
-        self._write(line)
-        self._counts = [options.target] * players
-        self._side = [0] * players
-        self._dealer = (first - 1) % players  # _start_deal passes the deal to ``first``
-        self._deal_no = 0
-        self._legal = ()
-        self._legal_version = -1
-        self._phase = "deal"
-        self._start_deal(first)
+        self._sort_key = {c: SUIT_ORDER.index(c.suit) * 20 + pos[c.rank] for c in self.deck}
+        self._counts = [options.target] * players  # §1.1.8; a new pulka starts afresh (§1.6.6)
+        self._side = [0] * players  # §1.6.3
+        self._reset_deal()
 
-    # --- the State protocol (``legal_actions`` is in TrickLegality) ----------------------------
+    def _reset_deal(self) -> None:
+        n = self.players
+        self._hands = [[] for _ in range(n)]
+        self._stock: list[Card] = []
+        self._turn_up: Card | None = None
+        self._trump: Suit = self.variant.trump or Suit.SPADES
+        self._out: list[Card] = []  # discards and thrown-in hands (§1.1.7, §1.3.2)
+        self._declared: list[str | None] = [None] * n
+        self._announcer: Seat | None = None
+        self._announced: Seat | None = None
+        self._flushes: list[Flush] = []
+        self._received = [0] * n
+        self._discard_queue: list[Seat] = []
+        self._playing: list[Seat] = []
+        self._held: Seat | None = None
+        self._trick: list[tuple[Seat, Card]] = []
+        self._leader: Seat = (self._dealer + 1) % n
+        self._trick_no = 0
+        self._tricks: list[Trick] = []
+        self._tricks_won = [0] * n
+        self._taken: list[list[Card]] = [[] for _ in range(n)]  # §1.4.8: out of play
+        self._last_trick: Trick | None = None
+
+    # --- the standard API ----------------------------------------------------------------------
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -117,85 +150,19 @@ class TrickState(TrickLegality):
         return tuple(self._side)
 
     @property
-    def phase(self) -> str:
-        """``retrump``, ``declare``, ``discard``, ``play`` or ``over``."""
-        return self._phase
-
-    @property
-    def dealer(self) -> Seat:
-        return self._dealer
-
-    @property
-    def deal_no(self) -> int:
-        return self._deal_no
-
-    @property
     def trump(self) -> Suit:
         return self._trump
-
-    def hand(self, seat: Seat) -> tuple[Card, ...]:
-        """The cards in ``seat``'s hand now."""
-        return tuple(self._hands[seat])
-
-    def places(self) -> dict[str, list[Card]]:
-        """Where every card of the deck is now (conservation checks, RECORD.md §R10.6)."""
-        out: dict[str, list[Card]] = {f"hand{s}": list(h) for s, h in enumerate(self._hands)}
-        out["stock"] = list(self._stock)
-        out["turn_up"] = [self._turn_up] if self._turn_up is not None else []
-        out["discards"] = list(self._discards)
-        out["trick"] = [c for _, c in self._trick]
-        for seat, pile in enumerate(self._won):
-            out[f"won{seat}"] = list(pile)
-        return out
 
     def parse_action(self, text: str) -> TrickAction:
         return parse_trick_action(text)
 
-    def apply(self, seat: Seat, action: object) -> tuple[Line, ...]:
-        if isinstance(action, str):
-            action = parse_trick_action(action)
-        if not isinstance(action, Pass | Exchange | Announce | Retrump | Discard | PlayCard):
-            raise IllegalAction(Refusal.WRONG_GAME)
-        if self._result is not None:
-            raise IllegalAction(Refusal.GAME_OVER)
-        if seat != self._to_act:
-            raise IllegalAction(Refusal.NOT_YOUR_TURN, seat=seat)
-        if not self._is_legal(seat, action):
-            raise self._refusal(seat, action)
-        start = self._act(seat, action)
-        match action:
-            case PlayCard(card):
-                self._play(seat, card)
-            case Exchange():
-                self._exchange(seat, action)
-            case Pass():
-                self._declared[seat] = "pass"
-                self._discards.extend(self._hands[seat])
-                self._hands[seat] = []
-                self._next_declarer(seat)
-            case Announce():
-                self._announce(seat)
-            case Retrump(suit, discard):
-                self._retrump(suit, discard)
-            case Discard(cards):
-                self._discard(seat, cards)
-        return tuple(self._record[start:])
-
     def view(self, seat: Seat | None) -> TrickView:
-        playing = self._phase == "play"
+        playing = self._phase == Phase.PLAY
+        last = self._last_trick
         return TrickView(
-            game=self.game,
-            players=self.players,
-            seat=seat,
-            version=self._version,
-            to_act=self._to_act,
-            phase=self._phase,
-            dealer=self._dealer,
-            deal_no=self._deal_no,
-            hand=tuple(self._hands[seat]) if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in self._hands),
+            **self._view_base(seat),
             legal=self.legal_actions(seat) if seat is not None else (),
-            trump=self._trump,
+            trump=self._trump if self._deal_no else None,
             turn_up=self._turn_up,
             privileged=self.variant.privileged,
             counts=tuple(self._counts),
@@ -204,136 +171,200 @@ class TrickState(TrickLegality):
             tricks_won=tuple(self._tricks_won),
             trick=tuple(self._trick),
             leader=self._leader if playing else None,
-            last_trick=self._last_trick.plays if self._last_trick is not None else None,
-            last_winner=self._last_trick.winner if self._last_trick is not None else None,
+            last_trick=last.plays if last is not None else None,
+            last_winner=last.winner if last is not None else None,
             trick_no=self._trick_no if playing else 0,
             stock_size=len(self._stock),
             side=tuple(self._side),
             announced=self._announced,
         )
 
-    def abandon(self) -> tuple[Line, ...]:
-        if self._result is not None:
-            raise IllegalAction(Refusal.GAME_OVER)
-        line = self._abandon()
-        self._phase = "over"
-        return (line,)
+    # --- the skeleton's hooks ------------------------------------------------------------------
 
-    def clone(self) -> TrickState:
-        # The variant and the rank strengths are immutable (mapping proxies cannot be copied).
-        shared: dict[int, object] = {
-            id(self.variant): self.variant,
-            id(self._strength): self._strength,
+    def _list_legal(self, seat: Seat) -> tuple[TrickAction, ...]:
+        hand = self._hands[seat]
+        phase = self._phase
+        variant = self.variant
+        priv = variant.privileged
+        if phase == Phase.PLAY:
+            cards = playable(hand, self._trick, self._trump, variant, self.options.must_trump)
+            return tuple(PLAY_CARD[c] for c in cards)
+        if phase == Phase.DECLARE:
+            dealer = seat == self._dealer
+            return declarations(
+                hand,
+                priv,
+                may_announce=seat == self._announcer and self._announced is None,  # §1.3.7
+                # §1.3.3 a: not with the privileged card; b: the dealer against a lone player
+                may_pass=priv not in hand and not (dealer and self._plays_declared() == 1),
+                stock=len(self._stock),
+                may_take_up=dealer and self._turn_up is not None,  # §1.2.2
+            )
+        if phase == Phase.RETRUMP:
+            return retrumps(hand, priv)
+        if phase == Phase.DISCARD:
+            return discards(hand, priv, self._received[seat])
+        return ()
+
+    def _refusal(self, seat: Seat, action: TrickAction) -> IllegalAction:
+        """Why ``action`` is not among the legal actions, the most specific reason first."""
+        hand = self._hands[seat]
+        priv = self.variant.privileged
+        phase = self._phase
+        if phase == Phase.RETRUMP and not isinstance(action, Retrump):
+            return IllegalAction(Refusal.RETRUMP_FIRST)  # §1.2.4: before anything else
+        match action:
+            case PlayCard(card) if phase == Phase.PLAY:
+                if card not in hand:
+                    return IllegalAction(Refusal.NOT_IN_HAND, card=str(card))
+                led = effective_suit(self._trick[0][1], self._trump, self.variant)
+                _, why = obligation(hand, led, self._trump, self.variant, self.options.must_trump)
+                if why == SUIT:  # §1.4.3 a
+                    return IllegalAction(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
+                return IllegalAction(Refusal.MUST_TRUMP, suit=self._trump.value)  # §1.4.3 b
+            case Pass() if phase == Phase.DECLARE:
+                if priv in hand:
+                    return IllegalAction(Refusal.PRIVILEGED_MAY_NOT_PASS, card=str(priv))
+                return IllegalAction(Refusal.DEALER_MUST_DEFEND)
+            case Exchange(cards, up) if phase == Phase.DECLARE:
+                refusal = cards_refusal(hand, cards, priv)
+                if refusal is not None:
+                    return refusal
+                if len(cards) > HAND_SIZE:
+                    return IllegalAction(Refusal.WRONG_CARD_COUNT, count=len(cards))
+                if up and seat != self._dealer:
+                    return IllegalAction(Refusal.UP_DEALER_ONLY)
+                if up and self._turn_up is None:
+                    return IllegalAction(Refusal.TURN_UP_GONE)
+                if up and not cards:
+                    return IllegalAction(Refusal.UP_NEEDS_EXCHANGE)
+                return IllegalAction(Refusal.STOCK_TOO_SMALL, stock=len(self._stock))
+            case Announce() if phase == Phase.DECLARE:
+                return IllegalAction(Refusal.ANNOUNCE_NOT_ALLOWED)
+            case Retrump(_, discard) if phase == Phase.RETRUMP:
+                refusal = cards_refusal(hand, (discard,), priv)
+                if refusal is not None:
+                    return refusal
+            case Discard(cards) if phase == Phase.DISCARD:
+                refusal = cards_refusal(hand, cards, priv)
+                if refusal is not None:
+                    return refusal
+                return IllegalAction(
+                    Refusal.WRONG_CARD_COUNT, count=len(cards), expected=self._received[seat]
+                )
+            case _:
+                pass
+        return IllegalAction(Refusal.NOT_NOW, action=str(action))
+
+    def _perform(self, seat: Seat, action: TrickAction) -> None:
+        match action:
+            case PlayCard(card):
+                self._play(seat, card)
+            case Exchange():
+                self._exchange(seat, action)
+            case Pass():
+                self._pass(seat)
+            case Announce():
+                self._announce(seat)
+            case Retrump(suit, discard):
+                self._retrump(suit, discard)
+            case Discard(cards):
+                self._discard(seat, cards)
+
+    def _places(self) -> Places:
+        n = self.players
+        return {
+            **owners(n, "hand", self._hands),
+            "stock": tuple(self._stock),
+            "turn_up": () if self._turn_up is None else (self._turn_up,),  # §1.2.2
+            "trick": tuple(c for _, c in self._trick),
+            **owners(n, "taken", self._taken),
+            "out": tuple(self._out),
         }
-        return copy.deepcopy(self, shared)
 
-    # --- the deal ----------------------------------------------------------------------------
+    def _shown_hand(self, seat: Seat) -> tuple[Card, ...]:
+        return tuple(self._hands[seat])  # kept in canonical order (:meth:`_sorted`)
 
-    def _sorted(self, cards: list[Card]) -> list[Card]:
-        return sorted(cards, key=self._sort_key.__getitem__)
+    def _shared(self) -> dict[int, object]:
+        # the variant and the rank strengths are immutable (mapping proxies cannot be copied)
+        shared: dict[int, object] = {id(c): c for c in self.deck}
+        for part in (self.variant, self._strength, self._sort_key, self.deck):
+            shared[id(part)] = part
+        return shared
 
-    def _from_left(self) -> list[Seat]:
-        """Every seat in turn from the dealer's left, the dealer last (§0.1)."""
+    # --- the deal (§1.1.5–§1.1.9, §1.2) ----------------------------------------------------------
+
+    def _deal(self, dealer: Seat) -> None:
+        """§1.1.6–§1.1.9: shuffle and deal five each (§0.6), trump (§1.2), the checks."""
         n = self.players
-        return [(self._dealer + 1 + i) % n for i in range(n)]
-
-    def _start_deal(self, dealer: Seat) -> None:
-        """§1.1.6–§1.1.9: shuffle, deal, trump, the checks after the deal."""
-        n = self.players
-        self._dealer = dealer
-        self._deal_no += 1
-        deck = self._chance.shuffled(self._deck)
-        self._write(
-            {"t": "deal", "no": self._deal_no, "dealer": dealer, "deck": [CODE[c] for c in deck]}
-        )
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for k in range(5 * n):
-            hands[(dealer + 1 + k) % n].append(deck[k])
-        self._hands = [self._sorted(h) for h in hands]
-        rest = deck[5 * n :]
-        self._turn_up = rest[0] if self.variant.turn_up else None
-        self._stock = rest[1:] if self.variant.turn_up else rest
-        self._trump = self._turn_up.suit if self._turn_up is not None else Suit.SPADES
-        self._discards: list[Card] = []
-        self._declared: list[str | None] = [None] * n
-        self._jc_dealt = next((s for s, h in enumerate(self._hands) if JC in h), None)
-        if self.game != "pamfil":
-            self._jc_dealt = None
-        self._announced: Seat | None = None
-        self._flushes: list[tuple[int, int, int, Seat]] = []
-        self._received = [0] * n
-        self._discard_queue: list[Seat] = []
-        self._playing: list[Seat] = []
-        self._held: Seat | None = None
-        self._trick: list[tuple[Seat, Card]] = []
-        self._leader: Seat = (dealer + 1) % n
-        self._trick_no = 0
-        self._tricks: list[Trick] = []
-        self._tricks_won = [0] * n
-        self._won: list[list[Card]] = [[] for _ in range(n)]
-        self._last_trick: Trick | None = None
-        self._deal_before = list(self._counts)
+        variant = self.variant
+        deck = self._open_deal(dealer)
+        self._reset_deal()
+        self._hands = [self._sorted(h) for h in deal_hands(deck, dealer, n, HAND_SIZE)]
+        rest = deck[HAND_SIZE * n :]
+        if variant.trump is None:  # §1.1.7, §1.2.1: the turn-up, then the stock
+            self._turn_up = rest[0]
+            self._stock = rest[1:]
+            self._trump = rest[0].suit
+        else:  # §1.2.3: Шутиха turns nothing up; spades are trump
+            self._stock = rest
+            self._trump = variant.trump
+        if variant.announce_bonus is not None:  # §1.3.7: a privileged card received in the deal
+            priv = variant.privileged
+            self._announcer = next((s for s, h in enumerate(self._hands) if priv in h), None)
         turn_up = str(self._turn_up) if self._turn_up is not None else None
         self._event("trump", card=turn_up, suit=self._trump.value, retrump=False)
-        if self.game == "pamfil" and self._turn_up == JC:
-            self._phase = "retrump"  # §1.2.4
+        if variant.retrump and self._turn_up == variant.privileged:
+            self._phase = Phase.RETRUMP  # §1.2.4
             self._to_act = dealer
             return
         self._after_deal()
 
     def _after_deal(self) -> None:
-        """§1.3.9–§1.3.11 checks after the deal, then the declaration round."""
+        """§1.3.9–§1.3.11 checks after the deal, then the declaration round (§1.3.1)."""
         if self._check_hands(self._from_left()):
             return
-        self._phase = "declare"
+        self._phase = Phase.DECLARE
         self._to_act = (self._dealer + 1) % self.players
 
     def _check_hands(self, seats: Sequence[Seat]) -> bool:
-        """Show flushes, then look for an instant win; True when the pulka ended."""
-        if self.game == "mistigri":
-            for seat in seats:
-                hand = self._hands[seat]
-                if len(hand) == 5 and all(c.suit == hand[0].suit for c in hand):
-                    suit = hand[0].suit
-                    points = sum(FLUSH_POINTS[c.rank] for c in hand)
-                    self._flushes.append((SUIT_RANK[suit], points, -len(self._flushes), seat))
-                    self._event(
-                        "flush",
-                        seat=seat,
-                        suit=suit.value,
-                        cards=canonical_codes(hand, self.variant.order),
-                        points=points,
-                    )
-            for seat in seats:
-                hand = self._hands[seat]
-                others = [c for c in hand if c != KC]
-                if len(others) == 4 == len(hand) - 1 and len({c.suit for c in others}) == 1:
-                    self._instant_win(seat, "kc_four")
-                    return True
-        elif self.game == "shutikha":
-            for seat in seats:
-                hand = self._hands[seat]
-                if len(hand) == 5 and QS in hand and all(c.suit == Suit.SPADES for c in hand):
-                    self._instant_win(seat, "five_spades")
-                    return True
-        return False
+        """§1.3.9–§1.3.11: show the flushes found, then an instant win; True when it ended."""
+        check = self.variant.check
+        if check is None:
+            return False
+        shown = check([(s, self._hands[s]) for s in seats])
+        for flush in shown.flushes:  # §1.3.10.1, §1.3.10.3: every flush shown is kept
+            self._flushes.append(flush)
+            hand = self._hands[flush.seat]
+            cards = canonical_codes(hand, self.order)
+            self._event(
+                "flush", seat=flush.seat, suit=flush.suit.value, cards=cards, points=flush.points
+            )
+        if shown.win is None:
+            return False
+        self._instant_win(*shown.win)
+        return True
 
-    # --- declarations ------------------------------------------------------------------------
+    # --- declarations (§1.2.4, §1.3) -------------------------------------------------------------
 
     def _retrump(self, suit: Suit, discard: Card) -> None:
+        """§1.2.4: the dealer takes the JC, discards a card, names the trump."""
+        priv = self.variant.privileged
         hand = self._hands[self._dealer]
         hand.remove(discard)
-        hand.append(JC)
+        hand.append(priv)
         self._hands[self._dealer] = self._sorted(hand)
-        self._discards.append(discard)
+        self._out.append(discard)
         self._turn_up = None
         self._trump = suit
-        self._event("trump", card=str(JC), suit=suit.value, retrump=True)
+        self._event("trump", card=str(priv), suit=suit.value, retrump=True)
         self._after_deal()
 
     def _announce(self, seat: Seat) -> None:
-        assert isinstance(self.options, PamfilOptions)
-        amount = self.options.pamfil_bonus
+        """§1.3.7: each other seat pays the bonus on the side ledger (§1.6.3)."""
+        bonus = self.variant.announce_bonus
+        assert bonus is not None
+        amount = bonus(self.options)
         self._announced = seat
         self._book_side(seat, amount)
         self._event("pamfil_bonus", seat=seat, amount=amount)
@@ -344,15 +375,23 @@ class TrickState(TrickLegality):
                 self._side[other] -= amount
                 self._side[seat] += amount
 
+    def _pass(self, seat: Seat) -> None:
+        """§1.3.2: the hand is thrown in face down."""
+        self._declared[seat] = "pass"
+        self._out.extend(self._hands[seat])
+        self._hands[seat] = []
+        self._next_declarer(seat)
+
     def _exchange(self, seat: Seat, action: Exchange) -> None:
+        """§1.3.4: discard the named cards, draw from the top (``up``: the turn-up first)."""
         hand = self._hands[seat]
         for card in action.cards:
             hand.remove(card)
-        self._discards.extend(action.cards)
+        self._out.extend(action.cards)
         count = len(action.cards) - (1 if action.up else 0)
         drawn = self._stock[:count]
         del self._stock[:count]
-        if action.up:
+        if action.up:  # §1.2.2
             assert self._turn_up is not None
             hand.append(self._turn_up)
             self._turn_up = None
@@ -366,9 +405,12 @@ class TrickState(TrickLegality):
             drawn=[CODE[c] for c in drawn],
             up=action.up,
         )
-        if action.cards and self._check_hands((seat,)):
+        if action.cards and self._check_hands((seat,)):  # §1.3.9, §1.3.10.1: N ≥ 1
             return
         self._next_declarer(seat)
+
+    def _plays_declared(self) -> int:
+        return sum(1 for d in self._declared if d == "play")
 
     def _next_declarer(self, seat: Seat) -> None:
         """§1.3.1, §1.3.5: the next seat to declare, the walkover, or the end of the round."""
@@ -382,32 +424,34 @@ class TrickState(TrickLegality):
         self._to_act = following
 
     def _end_round(self) -> None:
-        """§1.3.8, §1.3.12: the playing players; Шутиха's deal-out; then play."""
+        """§1.3.8: the playing players; §1.3.12: the privileged card dealt out; then play."""
         self._playing = [s for s in self._from_left() if self._declared[s] == "play"]
-        if self.game == "shutikha" and QS in self._stock:
-            turn = 0
-            while True:
-                card = self._stock.pop(0)
-                seat = self._playing[turn % len(self._playing)]
-                turn += 1
-                self._hands[seat].append(card)
-                self._received[seat] += 1
-                self._event("deal_out", seat=seat, card=str(card))
-                if card == QS:
-                    break
-            for seat in self._playing:
-                self._hands[seat] = self._sorted(self._hands[seat])
-            self._discard_queue = [s for s in self._from_left() if self._received[s]]
-            self._phase = "discard"
-            self._to_act = self._discard_queue[0]
+        priv = self.variant.privileged
+        if not (self.variant.deal_out and priv in self._stock):
+            self._start_play()
             return
-        self._start_play()
+        turn = 0
+        while True:
+            card = self._stock.pop(0)
+            seat = self._playing[turn % len(self._playing)]
+            turn += 1
+            self._hands[seat].append(card)
+            self._received[seat] += 1
+            self._event("deal_out", seat=seat, card=str(card))
+            if card == priv:
+                break
+        for seat in self._playing:
+            self._hands[seat] = self._sorted(self._hands[seat])
+        self._discard_queue = [s for s in self._from_left() if self._received[s]]
+        self._phase = Phase.DISCARD
+        self._to_act = self._discard_queue[0]
 
     def _discard(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        """§1.3.12: back to five cards, in turn from the dealer's left; §1.3.9 after each."""
         hand = self._hands[seat]
         for card in cards:
             hand.remove(card)
-        self._discards.extend(cards)
+        self._out.extend(cards)
         self._received[seat] = 0
         if self._check_hands((seat,)):
             return
@@ -423,64 +467,40 @@ class TrickState(TrickLegality):
         self._declared[dealer] = "walkover"
         self._event("walkover", seat=dealer)
         self._award_flush()
-        before = self._counts[dealer]
-        figures = []
-        for seat in range(self.players):
-            count = self._counts[seat]
-            if seat == dealer:
-                w = min(5, before)
-                figures.append(Figures(seat, "walkover", False, 5, w, 0, count, count - w, False))
-            else:
-                figures.append(Figures(seat, "passed", False, 0, 0, 0, count, count, False))
-        zero = [dealer] if before <= 5 else []
+        figures, zero = walkover_figures(dealer, self._counts)
         self._end_deal("walkover", figures, zero)
 
     def _award_flush(self) -> None:
         """§1.3.10.2: once per deal, the best flush shown receives the bonus."""
-        if self.game != "mistigri" or not self._flushes:
+        award = self.variant.flush_award
+        if award is None or not self._flushes:
             return
-        seat = max(self._flushes)[3]
-        assert isinstance(self.options, MistigriOptions)
-        amount = self.options.flush_bonus
+        seat, amount = award(self._flushes, self.options)
         self._book_side(seat, amount)
         self._event("flush_bonus", seat=seat, amount=amount)
 
     def _instant_win(self, seat: Seat, kind: str) -> None:
         """§1.3.9, §1.3.11, §1.6.4: the pulka ends at once; the deal is not scored."""
-        hand = self._hands[seat]
-        self._event(
-            "instant_win", seat=seat, kind=kind, cards=canonical_codes(hand, self.variant.order)
-        )
-        self._award_flush()
-        figures = [
-            Figures(
-                s,
-                "played" if self._declared[s] == "play" else "passed",
-                False,
-                0,
-                0,
-                0,
-                self._counts[s],
-                self._counts[s],
-                False,
-            )
-            for s in range(self.players)
-        ]
-        self._deal_end_line("instant", figures, [])
+        cards = canonical_codes(self._hands[seat], self.order)
+        self._event("instant_win", seat=seat, kind=kind, cards=cards)
+        self._award_flush()  # §1.3.11: the flushes shown so far are awarded first
+        self._deal_end_line("instant", instant_figures(self._declared, self._counts), [])
         self._settle("instant", seat)
 
-    # --- tricks ------------------------------------------------------------------------------
+    # --- tricks (§1.4) ---------------------------------------------------------------------------
 
     def _start_play(self) -> None:
-        self._award_flush()
+        self._award_flush()  # §1.3.10.2: the round is complete
         priv = self.variant.privileged
+        # §1.5.1: held = in his hand when the first trick is led
         self._held = next((s for s in self._playing if priv in self._hands[s]), None)
-        self._phase = "play"
+        self._phase = Phase.PLAY
         self._trick_no = 1
-        self._leader = self._playing[0]
+        self._leader = self._playing[0]  # §1.4.1: the first playing player left of the dealer
         self._to_act = self._leader
 
     def _play(self, seat: Seat, card: Card) -> None:
+        """§1.4.1: each playing player in turn from the leader plays one card."""
         self._hands[seat].remove(card)
         self._trick.append((seat, card))
         playing = self._playing
@@ -488,13 +508,13 @@ class TrickState(TrickLegality):
             self._to_act = playing[(playing.index(seat) + 1) % len(playing)]
             return
         plays = tuple(self._trick)
-        winner = self._trick_winner(plays)
+        winner = trick_winner(plays, self._trump, self.variant, self._strength)
         trick = Trick(self._trick_no, self._leader, plays, winner)
         self._tricks.append(trick)
         self._last_trick = trick
         self._trick = []
         self._tricks_won[winner] += 1
-        self._won[winner].extend(c for _, c in plays)
+        self._taken[winner].extend(c for _, c in plays)  # §1.4.8: out of play for the deal
         self._event(
             "trick",
             no=trick.no,
@@ -502,56 +522,22 @@ class TrickState(TrickLegality):
             plays=[[s, CODE[c]] for s, c in plays],
             winner=winner,
         )
-        if self._trick_no == 5:
+        if self._trick_no == HAND_SIZE:
             self._score_deal()
             return
         self._trick_no += 1
-        self._leader = winner
+        self._leader = winner  # §1.4.8: the winner leads to the next trick
         self._to_act = winner
 
-    def _trick_winner(self, plays: tuple[tuple[Seat, Card], ...]) -> Seat:
-        """§1.4.5: the first rule that applies."""
-        priv = self.variant.privileged
-        if self.game == "pamfil":
-            for seat, card in plays:
-                if card == JC:
-                    return seat
-        elif self.game != "shutikha":
-            for seat, card in plays[1:]:
-                if card == priv:
-                    return seat
-        strength = self._strength
-        trump = self._trump
-        trumps = [(strength[c.rank], s) for s, c in plays if self._effective(c) == trump]
-        if trumps:
-            return max(trumps)[1]
-        led = self._effective(plays[0][1])
-        return max((strength[c.rank], s) for s, c in plays if self._effective(c) == led)[1]
-
-    # --- scoring and the end -----------------------------------------------------------------
+    # --- scoring and the end (§1.5, §1.6) --------------------------------------------------------
 
     def _score_deal(self) -> None:
         """§1.5: figures of the deal, applied to the counts together (§1.5.7)."""
-        won, written, remise, last = trick_points(
-            self.variant, self._trump, self._held, self._tricks, self.players
+        points = trick_points(self.variant, self._trump, self._held, self._tricks, self.players)
+        figures, reached = played_figures(
+            self._declared, self._counts, points, self._held, self.options.target
         )
-        target = self.options.target
-        figures = []
-        reached = []
-        for seat in range(self.players):
-            before = self._counts[seat]
-            if self._declared[seat] != "play":
-                figures.append(Figures(seat, "passed", False, 0, 0, 0, before, before, False))
-                continue
-            w = written[seat]
-            r = remise[seat] if won[seat] == 0 else 0
-            after, over = apply_count(before, w, r, target)
-            if after == 0:
-                reached.append(seat)
-            figures.append(
-                Figures(seat, "played", seat == self._held, won[seat], w, r, before, after, over)
-            )
-        zero = zero_order(reached, last, self._dealer, self.players)
+        zero = zero_order(reached, points[3], self._dealer, self.players)  # §1.5.8
         self._end_deal("played", figures, zero)
 
     def _deal_end_line(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:
@@ -570,12 +556,13 @@ class TrickState(TrickLegality):
         self._deal_end_line(result, figures, zero)
         self._counts = [f.after for f in figures]
         if zero:
-            self._settle("zero", zero[0])
+            self._settle("zero", zero[0])  # §1.5.8
         else:
-            self._start_deal((self._dealer + 1) % self.players)
+            # §1.5.9, §1.1.5: the deal passes left; counts carry over
+            self._deal_next((self._dealer + 1) % self.players)
 
     def _settle(self, reason: str, winner: Seat) -> None:
-        """§1.6: pulka money plus the side ledger."""
+        """§1.6.1, §1.6.4: pulka money; §1.6.5: net = pulka money + the side ledger."""
         opts = self.options
         pulka = pulka_money(self._counts, winner, opts.point_value, opts.pulka_fee)
         net = [p + s for p, s in zip(pulka, self._side, strict=True)]
@@ -593,7 +580,13 @@ class TrickState(TrickLegality):
         )
         self._finish(Result(reason, winner, tuple(net)))
 
-    def _finish(self, result: Result) -> None:
-        self._result = result
-        self._phase = "over"
-        self._to_act = None
+    # --- small helpers ---------------------------------------------------------------------------
+
+    def _sorted(self, cards: list[Card]) -> list[Card]:
+        """A hand in canonical order (§R1.8), as views show it."""
+        return sorted(cards, key=self._sort_key.__getitem__)
+
+    def _from_left(self) -> list[Seat]:
+        """Every seat in turn from the dealer's left, the dealer last (§0.1)."""
+        n = self.players
+        return [(self._dealer + 1 + i) % n for i in range(n)]

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from engine.cards import Card, Suit
 from engine.core import Seat, View
 
+from .actions import TrickAction
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TrickView(View):
+class TrickView(View[TrickAction]):
     """The base view plus the public table of the trick family.
 
     ``phase`` is ``retrump``, ``declare``, ``discard``, ``play`` or ``over``.
