@@ -111,12 +111,36 @@ class Publisher:
     async def unreachable_notice(self, table: TableRow, names: Sequence[str]) -> None:
         tr = await self.chat_tr(table.chat_id)
         notice = lobby_render.unreachable_notice(table, names, tr, self.codec, self.link("s"))
-        await self.sender.send(table.chat_id, notice)
+        await self._notice(table, "notice_msg_id", notice)
 
     async def cancel_question(self, table: TableRow, reply_to: int) -> None:
         tr = await self.chat_tr(table.chat_id)
         question = lobby_render.cancel_question(table, tr, self.codec)
-        await self.sender.send(table.chat_id, question, reply_to=reply_to)
+        await self._notice(table, "cancel_msg_id", question, reply_to=reply_to)
+
+    async def _notice(
+        self, table: TableRow, column: str, rendered: Rendered, *, reply_to: int | None = None
+    ) -> None:
+        """Send a group notice with table buttons; it replaces (and strips) the previous one,
+        and only the stored one's buttons count (PRODUCT.md §7.2 step 4)."""
+        table = await self._fresh(table)
+        old: int | None = getattr(table, column)
+        msg_id = await self.sender.send(table.chat_id, rendered, reply_to=reply_to)
+        async with self.repo.db.transaction():
+            await self.repo.update_table(table.id, **{column: msg_id})
+        if old is not None and old != msg_id:
+            await self.sender.strip_keyboard(table.chat_id, old)
+
+    async def strip_notice(self, table: TableRow, message_id: int) -> None:
+        """A pressed notice: its buttons go, and they no longer count."""
+        await self.sender.strip_keyboard(table.chat_id, message_id)
+        table = await self._fresh(table)
+        used = {
+            c: None for c in ("cancel_msg_id", "notice_msg_id") if getattr(table, c) == message_id
+        }
+        if used:
+            async with self.repo.db.transaction():
+                await self.repo.update_table(table.id, **used)
 
     async def lobby_closed(self, table: TableRow) -> None:
         tr = await self.chat_tr(table.chat_id)

@@ -44,6 +44,8 @@ class TableRow:
     lobby_msg_id: int | None
     table_msg_id: int | None
     result_msg_id: int | None
+    cancel_msg_id: int | None = None  # the latest reply to /cancel (its buttons: x, w)
+    notice_msg_id: int | None = None  # the latest unreachable-players notice (n, w)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,8 @@ def _table(row: aiosqlite.Row) -> TableRow:
         lobby_msg_id=row["lobby_msg_id"],
         table_msg_id=row["table_msg_id"],
         result_msg_id=row["result_msg_id"],
+        cancel_msg_id=row["cancel_msg_id"],
+        notice_msg_id=row["notice_msg_id"],
     )
 
 
@@ -181,7 +185,7 @@ class Repo:
     async def update_table(self, table_id: int, **fields: Any) -> None:
         allowed = {
             "game", "options", "status", "creator_id", "generation", "moves",
-            "lobby_msg_id", "table_msg_id", "result_msg_id",
+            "lobby_msg_id", "table_msg_id", "result_msg_id", "cancel_msg_id", "notice_msg_id",
         }  # fmt: skip
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"bad table fields {sorted(fields)}")

@@ -80,6 +80,15 @@ class SimGroup(_ChatReader):
 
     def add_member(self, user: SimUser, status: str = "member") -> None:
         self.state.members[user.id] = status
+        self.state.restricted_out.discard(user.id)
+
+    def restrict(self, user: SimUser, *, is_member: bool = True) -> None:
+        """Restrict ``user``: still in the group (``is_member``) or restricted from outside."""
+        self.state.members[user.id] = "restricted"
+        if is_member:
+            self.state.restricted_out.discard(user.id)
+        else:
+            self.state.restricted_out.add(user.id)
 
     def __repr__(self) -> str:
         return f"SimGroup({self.id}, {self.title!r})"
@@ -173,6 +182,7 @@ class SimUser(_ChatReader):
 
     def leave(self, group: SimGroup) -> None:
         group.state.members[self.id] = "left"
+        group.state.restricted_out.discard(self.id)
 
     # ------------------------------------------------------------------ buttons
 
@@ -331,7 +341,9 @@ class SimUser(_ChatReader):
                     f"{self.first_name} cannot see a message in {chat.first_name}'s private "
                     "chat (use press_raw for a forged press)"
                 )
-        elif chat.members.get(self.id) in (None, "left", "kicked"):
+        elif (
+            chat.members.get(self.id) in (None, "left", "kicked") or self.id in chat.restricted_out
+        ):
             raise FakeUsageError(f"{self.first_name} is not a member of {chat.title}")
 
     def _send(
