@@ -34,7 +34,9 @@ def make_router() -> Router:
         message_id = message.message_id if message else 0
         async with locks.hold(press.table):
             try:
-                outcome = await tables.press(press, query.from_user.id, chat_id, message_id)
+                outcome = await tables.press(
+                    press, query.data or "", query.from_user.id, chat_id, message_id
+                )
             except Refused as refused:
                 await query.answer(refusal_text(refused, user_tr))
                 if refused.refresh is not None:

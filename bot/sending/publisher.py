@@ -214,16 +214,22 @@ class Publisher:
         tr = await self.user_tr(user_id)
         ctx = await self.context(table, live, seats)
         rendered = ui_game.hand(ctx, live.state.view(seat), ui, tr, self.codec)
+        offers = _offers(rendered)
         old = row.message_id if row else None
         msg_id: int | None = None
         if not resend and old is not None:
             msg_id = await self.sender.edit(user_id, old, rendered)
             if msg_id == old:
+                if row is not None and row.offers != offers:
+                    async with self.repo.db.transaction():
+                        await self.repo.set_hand_offers(table.id, seat, offers)
                 return
         if msg_id is None and (resend or user_id not in self.sender.closed):
             msg_id = await self.sender.send(user_id, rendered)
         async with self.repo.db.transaction():
-            await self.repo.set_hand(table.id, seat, user_id, msg_id)
+            await self.repo.set_hand(
+                table.id, seat, user_id, msg_id, offers if msg_id is not None else None
+            )
             await self.repo.set_private_ok(user_id, msg_id is not None)
         if old is not None and msg_id is not None and old != msg_id:
             await self.sender.delete(user_id, old)
@@ -335,6 +341,12 @@ class Publisher:
         for seat in range(len(seats)):
             await self.hand(table, live, seats, seat)
         await self.autoplay(table)
+
+
+def _offers(rendered: Rendered) -> frozenset[str]:
+    """The callback data of a message's buttons: what pressing it may send (§6.4)."""
+    rows = rendered.markup.inline_keyboard if rendered.markup else []
+    return frozenset(b.callback_data for row in rows for b in row if b.callback_data)
 
 
 def _current_deal(record: list[Line]) -> list[Line]:

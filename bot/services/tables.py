@@ -431,8 +431,9 @@ class TableService:
     # --- presses on hand messages (PRODUCT.md §7.2 steps 3–9) ------------------------------
 
     async def press(
-        self, press: Press, user_id: int, chat_id: int, message_id: int
+        self, press: Press, data: str, user_id: int, chat_id: int, message_id: int
     ) -> Moved | UIChanged:
+        """A hand press (``data`` as the client sent it) checked in §7.2's order, then applied."""
         table = await self.repo.table(press.table)
         if table is None or table.status != "running":
             raise Refused("This table is closed.")
@@ -462,6 +463,10 @@ class TableService:
                 and last["a"] == f"card {press.arg}"
             ):
                 raise Refused("Already played: {card}.", card=press.arg, refresh=seat)
+            raise Refused("That button is out of date — here are your current cards.", refresh=seat)
+        if hand.offers is None or data not in hand.offers:
+            # §6.4: an older revision of this very message (marks or mode changed since, same
+            # move counter); only what the message offers now counts
             raise Refused("That button is out of date — here are your current cards.", refresh=seat)
         ui_game = family_ui(table.game)
         assert ui_game is not None

@@ -72,6 +72,7 @@ class HandRow:
     message_id: int | None
     marks: str
     mode: str
+    offers: frozenset[str] | None = None  # the callback data its buttons carry now (None: unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,10 @@ def _table(row: aiosqlite.Row) -> TableRow:
         cancel_msg_id=row["cancel_msg_id"],
         notice_msg_id=row["notice_msg_id"],
     )
+
+
+def _lines(offers: frozenset[str]) -> str:
+    return "\n".join(sorted(offers))  # callback data is ASCII without newlines (§7.1)
 
 
 class Repo:
@@ -267,18 +272,37 @@ class Repo:
     async def hands(self, table_id: int) -> dict[int, HandRow]:
         rows = await self.db.all("SELECT * FROM hands WHERE table_id = ?", (table_id,))
         return {
-            r["seat"]: HandRow(r["seat"], r["chat_id"], r["message_id"], r["marks"], r["mode"])
+            r["seat"]: HandRow(
+                r["seat"],
+                r["chat_id"],
+                r["message_id"],
+                r["marks"],
+                r["mode"],
+                None if r["offers"] is None else frozenset(r["offers"].split("\n")) - {""},
+            )
             for r in rows
         }
 
     async def set_hand(
-        self, table_id: int, seat: int, chat_id: int, message_id: int | None
+        self,
+        table_id: int,
+        seat: int,
+        chat_id: int,
+        message_id: int | None,
+        offers: frozenset[str] | None = None,
     ) -> None:
+        """The seat's hand message and what its buttons offer (None: unknown, or no message)."""
         await self.db.execute(
-            "INSERT INTO hands(table_id, seat, chat_id, message_id) VALUES (?, ?, ?, ?) "
+            "INSERT INTO hands(table_id, seat, chat_id, message_id, offers) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT(table_id, seat) DO UPDATE SET chat_id = excluded.chat_id, "
-            "message_id = excluded.message_id",
-            (table_id, seat, chat_id, message_id),
+            "message_id = excluded.message_id, offers = excluded.offers",
+            (table_id, seat, chat_id, message_id, None if offers is None else _lines(offers)),
+        )
+
+    async def set_hand_offers(self, table_id: int, seat: int, offers: frozenset[str]) -> None:
+        await self.db.execute(
+            "UPDATE hands SET offers = ? WHERE table_id = ? AND seat = ?",
+            (_lines(offers), table_id, seat),
         )
 
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None:

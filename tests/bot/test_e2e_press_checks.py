@@ -13,18 +13,21 @@ from bot.app import RunningBot, running_bot
 from bot.callbacks import b36
 from bot.config import Settings
 from tests.bot.helpers import (
+    act_of,
     db_rows,
     fixed_seeds,
     hand_message,
     lobby_message,
     open_table,
+    play_step,
     play_until_end,
+    press_and_wait,
     result_message,
     say,
     to_act,
 )
 from tests.fakeapi import FakeTelegram
-from tests.fakeapi.model import SentMessage
+from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 UNKNOWN = ("Кнопка не распознана.", "Unknown button.")
@@ -287,3 +290,84 @@ async def test_7_2_only_the_latest_cancel_question_counts(
     answer = await anna.press(second, "✖️ Да")
     assert not answer.text
     await fake.wait_until(lambda: db_rows(db_path, "SELECT status FROM tables") == [("closed",)])
+
+
+STALE = (
+    "Эта кнопка устарела — показываю актуальные карты.",
+    "That button is out of date — here are your current cards.",
+)
+
+
+def marks_of(db_path: Path, user: SimUser) -> tuple[object, ...]:
+    return db_rows(
+        db_path,
+        "SELECT h.marks, h.mode FROM hands h JOIN seats s "
+        "ON s.table_id = h.table_id AND s.seat = h.seat WHERE s.user_id = ?",
+        user.id,
+    )[0]
+
+
+def button_of(message: SentMessage, act: str, arg: str | None = None) -> Button:
+    return next(
+        b
+        for b in message.all_buttons
+        if (b.callback_data or "").startswith("h:") and act_of(b) == (act, arg)
+    )
+
+
+async def test_6_4_an_old_revision_of_the_own_hand_is_stale(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    rng = random.Random(4)
+    for _ in range(10):  # someone who may play with an exchange (the first usually may)
+        actor = to_act(group, players)
+        assert actor is not None
+        hand = hand_message(actor)
+        assert hand is not None
+        if any(act_of(b)[0] == "y" for b in hand.all_buttons):
+            break
+        await play_step(fake, group, players, rng)
+    else:
+        raise AssertionError("nobody could play")
+    play = button_of(hand, "y")
+    assert play.callback_data is not None
+    await press_and_wait(fake, actor, hand, play, players)
+    hand = hand_message(actor)
+    assert hand is not None
+    cards = [b for b in hand.all_buttons if act_of(b)[0] == "m" and b.text[0] not in "·✓"]
+    assert len(cards) >= 2, hand.describe_buttons()
+    first, second = (act_of(b)[1] for b in cards[:2])
+
+    # mark the first card: the exchange button then carries it
+    await actor.press(hand, data=cards[0].callback_data)
+    await fake.wait_until(lambda: any(b.text.startswith("✓") for b in hand.all_buttons))
+    old_exchange = button_of(hand, "x", first).callback_data
+    assert old_exchange is not None
+    # unmark it and mark the second: same move counter, another revision of the hand
+    await actor.press(hand, data=button_of(hand, "m", first).callback_data)
+    await fake.wait_until(lambda: not any(b.text.startswith("✓") for b in hand.all_buttons))
+    await actor.press(hand, data=button_of(hand, "m", second).callback_data)
+    await fake.wait_until(lambda: any(act_of(b) == ("x", second) for b in hand.all_buttons))
+    await fake.settle(quiet=0.05)
+    rows, text = table_rows(db_path), hand.text
+    assert marks_of(db_path, actor) == (second, "x")
+
+    # the old exchange (of the card marked back then) arrives on an inaccessible message
+    answer = await actor.press_raw(hand, data=old_exchange, inaccessible=True)
+    assert answer.text in STALE
+    # … and so does the Play button of before the marking, on the message itself
+    answer = await actor.press_raw(hand, data=play.callback_data)
+    assert answer.text in STALE
+    await fake.settle(quiet=0.05)
+    assert table_rows(db_path) == rows  # nothing applied, the marks are the current ones
+    assert hand_message(actor) is hand and hand.text == text
+    assert any(act_of(b) == ("x", second) for b in hand.all_buttons)  # the current hand is live
+    # the current button still counts: the card marked now is exchanged
+    answer = await actor.press(hand, data=button_of(hand, "x", second).callback_data)
+    assert not answer.text
+    await fake.wait_until(lambda: table_rows(db_path) != rows)
+    assert db_rows(db_path, "SELECT action FROM actions ORDER BY seq DESC LIMIT 1") == [
+        (f"play 1 {second}",)
+    ]

@@ -221,9 +221,14 @@ class SimUser(_ChatReader):
         message: SentMessage,
         *,
         data: str,
+        inaccessible: bool = False,
         timeout: float = ANSWER_TIMEOUT,  # noqa: ASYNC109
     ) -> CallbackAnswer:
-        """Send a callback query with arbitrary data from ``message`` (forged/stale presses)."""
+        """Send a callback query with arbitrary data from ``message`` (forged/stale presses).
+
+        ``inaccessible``: the query carries an ``InaccessibleMessage`` (chat, id, date 0), as
+        Telegram sends for a message too old for the bot to see.
+        """
         query_id = f"{self.id}{self.fake.next_id()}"
         query: JsonDict = {
             "id": query_id,
@@ -233,6 +238,9 @@ class SimUser(_ChatReader):
         }
         if message.inline_message_id is not None and message.via_bot:
             query["inline_message_id"] = message.inline_message_id
+        elif inaccessible:
+            chat = self.fake.chat(message.chat_id)
+            query["message"] = {"chat": chat.as_chat(), "message_id": message.message_id, "date": 0}
         else:
             query["message"] = self.fake.message_dict(message)
         future = self.fake.expect_callback_answer(query_id)
