@@ -17,7 +17,7 @@ from bot.i18n import Catalogues, Translator, locale_of
 from bot.render import lobby as lobby_render
 from bot.render import results
 from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import HandUI, TableContext, deal_so_far
+from bot.render.context import HandUI, TableContext, deal_so_far, without_deck
 from bot.sending.sender import Sender
 from bot.services.tables import Live, Moved, TableService, family_ui
 from bot.storage.repo import Repo, SeatRow, TableRow
@@ -61,7 +61,15 @@ class Publisher:
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
 
-    async def context(self, table: TableRow, live: Live, seats: Sequence[SeatRow]) -> TableContext:
+    async def context(
+        self,
+        table: TableRow,
+        live: Live,
+        seats: Sequence[SeatRow],
+        *,
+        deal_lines: Sequence[Line] | None = None,
+    ) -> TableContext:
+        """The table facts for the screens; ``deal_lines``: another deal's than the current."""
         chat = await self.repo.chat(table.chat_id)
         return TableContext(
             table_id=table.id,
@@ -73,7 +81,9 @@ class Publisher:
             bot_username=self.bot_username,
             options=table.options,
             away=tuple(s.away for s in seats),
-            deal_lines=deal_so_far(live.state.record()),
+            deal_lines=(
+                deal_so_far(live.state.record()) if deal_lines is None else without_deck(deal_lines)
+            ),
         )
 
     # --- the lobby ---------------------------------------------------------------------
@@ -289,16 +299,21 @@ class Publisher:
         ui = family_ui(table.game)
         assert ui is not None
         new_deal = any(ln.get("t") == "deal" for ln in moved.lines)
-        if any(ln.get("t") == "deal_end" for ln in moved.lines):
+        deal_ended = any(ln.get("t") == "deal_end" for ln in moved.lines)
+        if deal_ended:  # §4.6, §4.7: the deal as it ended, its result, then the next deal's table
             tr = await self.chat_tr(table.chat_id)
-            ctx = await self.context(table, live, seats)
-            deal_lines = _current_deal(live.state.record())
-            text = ui.deal_result(ctx, deal_lines, live.state.view(None), tr)
-            await self.table_message(table, live, seats)
+            ctx = await self.context(
+                table, live, seats, deal_lines=_current_deal(live.state.record())
+            )
+            if table.table_msg_id is not None:
+                ended = ui.ended_table(ctx, moved.before, moved.lines, tr)
+                await self.sender.edit(table.chat_id, table.table_msg_id, ended)
+            text = ui.deal_result(ctx, ctx.deal_lines, live.state.view(None), tr)
             if text:
                 await self.sender.send(table.chat_id, Rendered(text))
         if moved.ended:
-            await self.table_message(table, live, seats)
+            if not deal_ended:
+                await self.table_message(table, live, seats)
             await self.pulka_result(table, live, seats)
         elif new_deal:
             await self.new_table_message(table, live, seats)

@@ -23,7 +23,7 @@ from bot.services.members import Members
 from bot.services.refusals import Refused
 from bot.storage.db import Database
 from bot.storage.repo import Repo, SeatRow, TableRow
-from engine.core import Line, State
+from engine.core import Line, State, View
 from engine.errors import IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
 from engine.options import option_fields, options_dict, parse_options
@@ -60,6 +60,7 @@ class Moved:
     action: str
     lines: tuple[Line, ...]
     ended: bool
+    before: View  # the public view before the action (the deal as it was, if the action ended it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +493,7 @@ class TableService:
     async def _apply(
         self, table: TableRow, live: Live, seats: list[SeatRow], seat: int, action: str
     ) -> Moved:
+        before = live.state.view(None)
         try:
             lines = live.state.apply(seat, action)
         except IllegalAction as error:
@@ -522,4 +524,4 @@ class TableService:
             raise
         updated = await self.repo.table(table.id)
         assert updated is not None
-        return Moved(updated, seat, action, lines, ended)
+        return Moved(updated, seat, action, lines, ended, before)
