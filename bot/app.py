@@ -61,7 +61,7 @@ def build_dispatcher(
         else TableService(db, new_game_fn=new_game_fn, seeds=seeds)
     )
     publisher = Publisher(
-        Sender(bot),
+        Sender(bot, tables.repo),
         tables,
         catalogues,
         codec,

@@ -73,7 +73,8 @@ def make_router() -> Router:
                     message.chat.id, Rendered(refusal_text(refused, chat_tr)), reply_to=reply_to
                 )
                 return
-            await publisher.lobby(table)
+            async with locks.hold(table.id):  # a press on the lobby waits for its stored id
+                await publisher.lobby(table)
 
     @router.message(Command("cancel"), GROUPS)
     async def cancel(

@@ -183,10 +183,10 @@ class Publisher:
         assert ui is not None
         tr = await self.chat_tr(table.chat_id)
         ctx = await self.context(table, live, seats)
-        if table.table_msg_id is not None:
-            frozen = self.sender.shown(table.chat_id, table.table_msg_id)
-            if frozen is not None and frozen.markup is not None:
-                await self.sender.edit(table.chat_id, table.table_msg_id, Rendered(frozen.text))
+        if table.table_msg_id is not None and await self.sender.has_keyboard(
+            table.chat_id, table.table_msg_id
+        ):  # the previous table message is frozen without buttons (§4.6)
+            await self.sender.strip_keyboard(table.chat_id, table.table_msg_id)
         rendered = ui.table(ctx, live.state.view(None), tr)
         msg_id = await self.sender.send(table.chat_id, rendered)
         async with self.repo.db.transaction():

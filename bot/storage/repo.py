@@ -76,6 +76,14 @@ class HandRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ShownRow:
+    """What a message shows: digests of its text ("" if unknown) and of its keyboard."""
+
+    text_hash: str
+    markup_hash: str
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerRow:
     chat_id: int
     game: str
@@ -314,6 +322,28 @@ class Repo:
     async def clear_hand_ui(self, table_id: int) -> None:
         await self.db.execute(
             "UPDATE hands SET marks = '', mode = '' WHERE table_id = ?", (table_id,)
+        )
+
+    # --- what the bot's messages show --------------------------------------------------
+
+    async def shown(self, chat_id: int, message_id: int) -> ShownRow | None:
+        row = await self.db.one(
+            "SELECT text_hash, markup_hash FROM shown WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )
+        return ShownRow(row["text_hash"], row["markup_hash"]) if row else None
+
+    async def set_shown(self, chat_id: int, message_id: int, shown: ShownRow) -> None:
+        await self.db.execute(
+            "INSERT INTO shown(chat_id, message_id, text_hash, markup_hash) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(chat_id, message_id) DO UPDATE SET text_hash = excluded.text_hash, "
+            "markup_hash = excluded.markup_hash",
+            (chat_id, message_id, shown.text_hash, shown.markup_hash),
+        )
+
+    async def forget_shown(self, chat_id: int, message_id: int) -> None:
+        await self.db.execute(
+            "DELETE FROM shown WHERE chat_id = ? AND message_id = ?", (chat_id, message_id)
         )
 
     # --- ledger ------------------------------------------------------------------------
