@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -19,10 +20,12 @@ from bot.config import Settings
 from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
 from bot.routers import make_root_router
+from bot.routers.common import member_lookup
 from bot.sending.publisher import Publisher
 from bot.sending.sender import Sender
 from bot.sending.session import TelegramLimits
 from bot.services.locks import TableLocks
+from bot.services.members import Members
 from bot.services.tables import NewGame, TableService
 from bot.storage.db import Database
 from engine.games import new_game
@@ -48,6 +51,7 @@ def build_dispatcher(
     *,
     new_game_fn: NewGame = new_game,
     seeds: Callable[[], int] | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> Dispatcher:
     catalogues = Catalogues.load(settings.locales, settings.default_language)
     codec = PressCodec.from_token(settings.token.get_secret_value())
@@ -57,7 +61,7 @@ def build_dispatcher(
         else TableService(db, new_game_fn=new_game_fn, seeds=seeds)
     )
     publisher = Publisher(
-        Sender(bot),
+        Sender(bot, tables.repo),
         tables,
         catalogues,
         codec,
@@ -71,6 +75,7 @@ def build_dispatcher(
         tables=tables,
         publisher=publisher,
         locks=TableLocks(),
+        members=Members(member_lookup(bot), clock=monotonic),
     )
     context = ChatContext(tables.repo, catalogues)
     dp.message.outer_middleware(context)
@@ -118,17 +123,25 @@ async def running_bot(
     *,
     new_game_fn: NewGame = new_game,
     seeds: Callable[[], int] | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> AsyncIterator[RunningBot]:
     """Open and migrate the DB, resume every running table, poll in the background.
 
-    ``seeds`` replaces the random seed of each new pulka (tests make deals reproducible).
+    ``seeds`` replaces the random seed of each new pulka (tests make deals reproducible);
+    ``monotonic`` is the clock of the short-lived caches (tests move it on).
     """
     db = await Database.open(settings.database)
     bot = build_bot(settings)
     try:
         me = await bot.get_me()
         dp = build_dispatcher(
-            settings, db, bot, me.username or "", new_game_fn=new_game_fn, seeds=seeds
+            settings,
+            db,
+            bot,
+            me.username or "",
+            new_game_fn=new_game_fn,
+            seeds=seeds,
+            monotonic=monotonic,
         )
         catalogues: Catalogues = dp["catalogues"]
         await register_commands(bot, catalogues)

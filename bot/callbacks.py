@@ -92,8 +92,12 @@ class PressCodec:
         return data
 
     def parse(self, data: str) -> Press | None:
-        """The press, or ``None`` if malformed, unknown or forged (§7.2 steps 1–2)."""
-        if len(data.encode()) > MAX_BYTES or data.count("~") != 1:
+        """The press, or ``None`` if malformed, unknown or forged (§7.2 steps 1–2).
+
+        Never raises: a client can send any text (non-ASCII, lone surrogates, any length).
+        """
+        # §7.1: the grammar is ASCII; only then may the tag go to compare_digest (str needs ASCII)
+        if not data.isascii() or len(data) > MAX_BYTES or data.count("~") != 1:
             return None
         body, tag = data.split("~")
         parts = body.split(":")
@@ -114,7 +118,7 @@ class PressCodec:
         arg = parts[5] if len(parts) == 6 else None
         if arg is not None and not _ARG.match(arg):
             return None
-        if not hmac.compare_digest(tag, self._tag(body)):
+        if not hmac.compare_digest(tag.encode(), self._tag(body).encode()):
             return None
         return Press(kind, table, seat, version, act, arg)
 

@@ -14,9 +14,9 @@ from bot.render import results
 from bot.render.common import esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
-from bot.routers.common import admin_check, is_member
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
+from bot.services.members import Members
 from bot.services.refusals import Refused
 from bot.services.tables import TableService, family_ui
 from bot.storage.repo import LedgerRow
@@ -68,10 +68,10 @@ def make_router() -> Router:
     async def start(
         message: Message,
         command: CommandObject,
-        bot: Bot,
         tables: TableService,
         publisher: Publisher,
         locks: TableLocks,
+        members: Members,
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
@@ -85,12 +85,7 @@ def make_router() -> Router:
                     table = await tables.table(table_id)
                     if table is None or table.join_code != parts[2]:
                         raise Refused("This table is closed.")
-                    if not await is_member(bot, table.chat_id, user.id):
-                        chat = await tables.repo.chat(table.chat_id)
-                        raise Refused(
-                            "This table is in «{chat}», which you're not a member of.",
-                            chat=esc(chat.title if chat else ""),
-                        )
+                    await tables.ensure_member(table, user.id, members)
                     table = await tables.join(table.id, None, user.id, user.first_name)
                     chat = await tables.repo.chat(table.chat_id)
                     await message.answer(
@@ -267,8 +262,8 @@ def make_router() -> Router:
     async def language_pressed(
         query: CallbackQuery,
         press: Press,
-        bot: Bot,
         tables: TableService,
+        members: Members,
         catalogues: Catalogues,
         user_tr: Translator,
     ) -> None:
@@ -279,7 +274,7 @@ def make_router() -> Router:
             return
         async with tables.db.transaction():
             if press.kind is Kind.GROUP:
-                if not await admin_check(bot, message.chat.id, query.from_user.id)():
+                if not await members.is_admin(message.chat.id, query.from_user.id):
                     await query.answer(user_tr("Only admins change the group's language."))
                     return
                 await tables.repo.set_chat_language(message.chat.id, code)

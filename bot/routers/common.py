@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from aiogram import Bot
+from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
 
+from bot.services.members import Lookup, Membership
 
-def admin_check(bot: Bot, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:
-    """A lazy ``is the user an admin of the chat`` (getChatMember only when asked)."""
 
-    async def check() -> bool:
+def member_lookup(bot: Bot) -> Lookup:
+    """getChatMember as :class:`~bot.services.members.Members` asks it (None: can't tell)."""
+
+    async def lookup(chat_id: int, user_id: int) -> Membership | None:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except TelegramAPIError:
-            return False
-        return member.status in ("creator", "administrator")
+            return None
+        status = ChatMemberStatus(member.status).value
+        return Membership(status, bool(getattr(member, "is_member", True)))
 
-    return check
-
-
-async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
-    """Whether the user belongs to the group (lenient when Telegram can't tell)."""
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except TelegramAPIError:
-        return True
-    return member.status not in ("left", "kicked")
+    return lookup

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -11,15 +11,14 @@ from bot.i18n import Translator
 from bot.render.common import Rendered, esc
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
-from bot.routers.common import admin_check
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
+from bot.services.members import Members
 from bot.services.refusals import Refused
 from bot.services.tables import TableService, family_ui
 from bot.storage.repo import TableRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
-NOTICE_ACTS = frozenset("nwx")  # buttons that may sit on a group message other than the lobby
 
 
 def make_router() -> Router:
@@ -74,15 +73,16 @@ def make_router() -> Router:
                     message.chat.id, Rendered(refusal_text(refused, chat_tr)), reply_to=reply_to
                 )
                 return
-            await publisher.lobby(table)
+            async with locks.hold(table.id):  # a press on the lobby waits for its stored id
+                await publisher.lobby(table)
 
     @router.message(Command("cancel"), GROUPS)
     async def cancel(
         message: Message,
-        bot: Bot,
         tables: TableService,
         publisher: Publisher,
         locks: TableLocks,
+        members: Members,
         chat_tr: Translator,
     ) -> None:
         assert message.from_user is not None
@@ -96,7 +96,7 @@ def make_router() -> Router:
                     table.id,
                     table.generation,
                     message.from_user.id,
-                    admin_check(bot, message.chat.id, message.from_user.id),
+                    members.admin_check(message.chat.id, message.from_user.id),
                 )
             except Refused as refused:
                 await message.reply(refusal_text(refused, chat_tr))
@@ -107,10 +107,10 @@ def make_router() -> Router:
     async def lobby_pressed(
         query: CallbackQuery,
         press: Press,
-        bot: Bot,
         tables: TableService,
         publisher: Publisher,
         locks: TableLocks,
+        members: Members,
         user_tr: Translator,
     ) -> None:
         async with locks.hold(press.table):
@@ -119,12 +119,14 @@ def make_router() -> Router:
                 if table is None or table.status == "closed":
                     raise Refused("This table is closed.")
                 pressed = query.message
-                if pressed is None or not (
-                    pressed.message_id == table.lobby_msg_id
-                    or (press.act in NOTICE_ACTS and pressed.chat.id == table.chat_id)
-                ):
-                    raise Refused("Unknown button.")
-                await _lobby_act(query, press, table, bot, tables, publisher, user_tr)
+                tables.check_message(
+                    table,
+                    press,
+                    pressed.chat.id if pressed else None,
+                    pressed.message_id if pressed else None,
+                )
+                await tables.ensure_member(table, query.from_user.id, members)
+                await _lobby_act(query, press, table, members, tables, publisher, user_tr)
             except Refused as refused:
                 await query.answer(
                     refusal_text(refused, user_tr), show_alert=refused.alert, url=refused.url
@@ -137,13 +139,13 @@ async def _lobby_act(
     query: CallbackQuery,
     press: Press,
     table: TableRow,
-    bot: Bot,
+    members: Members,
     tables: TableService,
     publisher: Publisher,
     tr: Translator,
 ) -> None:
     user = query.from_user
-    admin = admin_check(bot, table.chat_id, user.id)
+    admin = members.admin_check(table.chat_id, user.id)
     act = press.act
     if act == "j":
         row = await tables.repo.user(user.id)
@@ -237,4 +239,4 @@ async def _lobby_act(
 async def _strip_notice(query: CallbackQuery, table: TableRow, publisher: Publisher) -> None:
     """Remove the buttons of a pressed group notice (not the lobby message itself)."""
     if query.message is not None and query.message.message_id != table.lobby_msg_id:
-        await publisher.sender.strip_keyboard(table.chat_id, query.message.message_id)
+        await publisher.strip_notice(table, query.message.message_id)

@@ -9,9 +9,9 @@ from bot.callbacks import Kind, Press, PressFilter
 from bot.i18n import Translator
 from bot.render.common import Rendered
 from bot.render.refusals import refusal_text
-from bot.routers.common import admin_check
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
+from bot.services.members import Members
 from bot.services.refusals import Refused
 from bot.services.tables import Moved, TableService
 
@@ -34,7 +34,9 @@ def make_router() -> Router:
         message_id = message.message_id if message else 0
         async with locks.hold(press.table):
             try:
-                outcome = await tables.press(press, query.from_user.id, chat_id, message_id)
+                outcome = await tables.press(
+                    press, query.data or "", query.from_user.id, chat_id, message_id
+                )
             except Refused as refused:
                 await query.answer(refusal_text(refused, user_tr))
                 if refused.refresh is not None:
@@ -53,31 +55,38 @@ def make_router() -> Router:
     async def on_end_pressed(
         query: CallbackQuery,
         press: Press,
-        bot: Bot,
         tables: TableService,
         publisher: Publisher,
         locks: TableLocks,
+        members: Members,
         user_tr: Translator,
     ) -> None:
         message = query.message
         async with locks.hold(press.table):
             try:
                 table = await tables.table(press.table)
-                if table is None or message is None or message.message_id != table.result_msg_id:
+                if table is None or table.status == "closed":
                     raise Refused("This table is closed.")
-                admin = admin_check(bot, table.chat_id, query.from_user.id)
+                pressed = tables.check_message(
+                    table,
+                    press,
+                    message.chat.id if message else None,
+                    message.message_id if message else None,
+                )
+                await tables.ensure_member(table, query.from_user.id, members)
+                admin = members.admin_check(table.chat_id, query.from_user.id)
                 if press.act == "r":
                     live = await tables.next_pulka(
                         table.id, press.version, query.from_user.id, admin
                     )
                     await query.answer()
-                    await publisher.sender.strip_keyboard(table.chat_id, message.message_id)
+                    await publisher.sender.strip_keyboard(table.chat_id, pressed)
                     await publisher.pulka_started(table, live)
                 else:
                     await tables.finish(table.id, press.version, query.from_user.id, admin)
                     await query.answer()
                     ctr = await publisher.chat_tr(table.chat_id)
-                    await publisher.sender.strip_keyboard(table.chat_id, message.message_id)
+                    await publisher.sender.strip_keyboard(table.chat_id, pressed)
                     await publisher.sender.send(
                         table.chat_id, Rendered(ctr("This table is closed."))
                     )

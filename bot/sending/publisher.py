@@ -17,7 +17,7 @@ from bot.i18n import Catalogues, Translator, locale_of
 from bot.render import lobby as lobby_render
 from bot.render import results
 from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import HandUI, TableContext, deal_so_far
+from bot.render.context import HandUI, TableContext, deal_so_far, without_deck
 from bot.sending.sender import Sender
 from bot.services.tables import Live, Moved, TableService, family_ui
 from bot.storage.repo import Repo, SeatRow, TableRow
@@ -61,7 +61,15 @@ class Publisher:
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
 
-    async def context(self, table: TableRow, live: Live, seats: Sequence[SeatRow]) -> TableContext:
+    async def context(
+        self,
+        table: TableRow,
+        live: Live,
+        seats: Sequence[SeatRow],
+        *,
+        deal_lines: Sequence[Line] | None = None,
+    ) -> TableContext:
+        """The table facts for the screens; ``deal_lines``: another deal's than the current."""
         chat = await self.repo.chat(table.chat_id)
         return TableContext(
             table_id=table.id,
@@ -73,7 +81,9 @@ class Publisher:
             bot_username=self.bot_username,
             options=table.options,
             away=tuple(s.away for s in seats),
-            deal_lines=deal_so_far(live.state.record()),
+            deal_lines=(
+                deal_so_far(live.state.record()) if deal_lines is None else without_deck(deal_lines)
+            ),
         )
 
     # --- the lobby ---------------------------------------------------------------------
@@ -111,12 +121,36 @@ class Publisher:
     async def unreachable_notice(self, table: TableRow, names: Sequence[str]) -> None:
         tr = await self.chat_tr(table.chat_id)
         notice = lobby_render.unreachable_notice(table, names, tr, self.codec, self.link("s"))
-        await self.sender.send(table.chat_id, notice)
+        await self._notice(table, "notice_msg_id", notice)
 
     async def cancel_question(self, table: TableRow, reply_to: int) -> None:
         tr = await self.chat_tr(table.chat_id)
         question = lobby_render.cancel_question(table, tr, self.codec)
-        await self.sender.send(table.chat_id, question, reply_to=reply_to)
+        await self._notice(table, "cancel_msg_id", question, reply_to=reply_to)
+
+    async def _notice(
+        self, table: TableRow, column: str, rendered: Rendered, *, reply_to: int | None = None
+    ) -> None:
+        """Send a group notice with table buttons; it replaces (and strips) the previous one,
+        and only the stored one's buttons count (PRODUCT.md §7.2 step 4)."""
+        table = await self._fresh(table)
+        old: int | None = getattr(table, column)
+        msg_id = await self.sender.send(table.chat_id, rendered, reply_to=reply_to)
+        async with self.repo.db.transaction():
+            await self.repo.update_table(table.id, **{column: msg_id})
+        if old is not None and old != msg_id:
+            await self.sender.strip_keyboard(table.chat_id, old)
+
+    async def strip_notice(self, table: TableRow, message_id: int) -> None:
+        """A pressed notice: its buttons go, and they no longer count."""
+        await self.sender.strip_keyboard(table.chat_id, message_id)
+        table = await self._fresh(table)
+        used = {
+            c: None for c in ("cancel_msg_id", "notice_msg_id") if getattr(table, c) == message_id
+        }
+        if used:
+            async with self.repo.db.transaction():
+                await self.repo.update_table(table.id, **used)
 
     async def lobby_closed(self, table: TableRow) -> None:
         tr = await self.chat_tr(table.chat_id)
@@ -149,10 +183,10 @@ class Publisher:
         assert ui is not None
         tr = await self.chat_tr(table.chat_id)
         ctx = await self.context(table, live, seats)
-        if table.table_msg_id is not None:
-            frozen = self.sender.shown(table.chat_id, table.table_msg_id)
-            if frozen is not None and frozen.markup is not None:
-                await self.sender.edit(table.chat_id, table.table_msg_id, Rendered(frozen.text))
+        if table.table_msg_id is not None and await self.sender.has_keyboard(
+            table.chat_id, table.table_msg_id
+        ):  # the previous table message is frozen without buttons (§4.6)
+            await self.sender.strip_keyboard(table.chat_id, table.table_msg_id)
         rendered = ui.table(ctx, live.state.view(None), tr)
         msg_id = await self.sender.send(table.chat_id, rendered)
         async with self.repo.db.transaction():
@@ -190,16 +224,22 @@ class Publisher:
         tr = await self.user_tr(user_id)
         ctx = await self.context(table, live, seats)
         rendered = ui_game.hand(ctx, live.state.view(seat), ui, tr, self.codec)
+        offers = _offers(rendered)
         old = row.message_id if row else None
         msg_id: int | None = None
         if not resend and old is not None:
             msg_id = await self.sender.edit(user_id, old, rendered)
             if msg_id == old:
+                if row is not None and row.offers != offers:
+                    async with self.repo.db.transaction():
+                        await self.repo.set_hand_offers(table.id, seat, offers)
                 return
         if msg_id is None and (resend or user_id not in self.sender.closed):
             msg_id = await self.sender.send(user_id, rendered)
         async with self.repo.db.transaction():
-            await self.repo.set_hand(table.id, seat, user_id, msg_id)
+            await self.repo.set_hand(
+                table.id, seat, user_id, msg_id, offers if msg_id is not None else None
+            )
             await self.repo.set_private_ok(user_id, msg_id is not None)
         if old is not None and msg_id is not None and old != msg_id:
             await self.sender.delete(user_id, old)
@@ -259,16 +299,21 @@ class Publisher:
         ui = family_ui(table.game)
         assert ui is not None
         new_deal = any(ln.get("t") == "deal" for ln in moved.lines)
-        if any(ln.get("t") == "deal_end" for ln in moved.lines):
+        deal_ended = any(ln.get("t") == "deal_end" for ln in moved.lines)
+        if deal_ended:  # §4.6, §4.7: the deal as it ended, its result, then the next deal's table
             tr = await self.chat_tr(table.chat_id)
-            ctx = await self.context(table, live, seats)
-            deal_lines = _current_deal(live.state.record())
-            text = ui.deal_result(ctx, deal_lines, live.state.view(None), tr)
-            await self.table_message(table, live, seats)
+            ctx = await self.context(
+                table, live, seats, deal_lines=_current_deal(live.state.record())
+            )
+            if table.table_msg_id is not None:
+                ended = ui.ended_table(ctx, moved.before, moved.lines, tr)
+                await self.sender.edit(table.chat_id, table.table_msg_id, ended)
+            text = ui.deal_result(ctx, ctx.deal_lines, live.state.view(None), tr)
             if text:
                 await self.sender.send(table.chat_id, Rendered(text))
         if moved.ended:
-            await self.table_message(table, live, seats)
+            if not deal_ended:
+                await self.table_message(table, live, seats)
             await self.pulka_result(table, live, seats)
         elif new_deal:
             await self.new_table_message(table, live, seats)
@@ -311,6 +356,12 @@ class Publisher:
         for seat in range(len(seats)):
             await self.hand(table, live, seats, seat)
         await self.autoplay(table)
+
+
+def _offers(rendered: Rendered) -> frozenset[str]:
+    """The callback data of a message's buttons: what pressing it may send (§6.4)."""
+    rows = rendered.markup.inline_keyboard if rendered.markup else []
+    return frozenset(b.callback_data for row in rows for b in row if b.callback_data)
 
 
 def _current_deal(record: list[Line]) -> list[Line]:

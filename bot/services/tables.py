@@ -12,17 +12,18 @@ import string
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from bot.callbacks import Press
+from bot.callbacks import Kind, Press
 from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import FAMILIES
 from bot.render.games.base import Apply, Deny, GameUI, SetUI
+from bot.services.members import Members
 from bot.services.refusals import Refused
 from bot.storage.db import Database
 from bot.storage.repo import Repo, SeatRow, TableRow
-from engine.core import Line, State
+from engine.core import Line, State, View
 from engine.errors import IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
 from engine.options import option_fields, options_dict, parse_options
@@ -30,6 +31,8 @@ from engine.players import policy_for
 
 NewGame = Callable[..., State]
 IsAdmin = Callable[[], Awaitable[bool]]
+CANCEL_ACTS: Final = frozenset("xw")  # the buttons of the reply to /cancel
+NOTICE_ACTS: Final = frozenset("nw")  # the buttons of the unreachable-players notice
 
 
 def _code() -> str:
@@ -57,6 +60,7 @@ class Moved:
     action: str
     lines: tuple[Line, ...]
     ended: bool
+    before: View  # the public view before the action (the deal as it was, if the action ended it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +201,34 @@ class TableService:
         if table.status != "lobby":
             raise Refused("The game has started. Wait for the next pulka.")
         return table
+
+    @staticmethod
+    def check_message(
+        table: TableRow, press: Press, chat_id: int | None, message_id: int | None
+    ) -> int:
+        """§7.2 step 4 for the group's buttons: a press counts only on the table's own message
+        that carries it (chat id and message id as stored); that message's id. A client can
+        send any data on any message, in any chat."""
+        if chat_id == table.chat_id and message_id is not None:
+            if press.kind is Kind.END and message_id == table.result_msg_id:
+                return message_id
+            if press.kind is Kind.LOBBY and (
+                (message_id == table.lobby_msg_id and press.act != "n")
+                or (message_id == table.cancel_msg_id and press.act in CANCEL_ACTS)
+                or (message_id == table.notice_msg_id and press.act in NOTICE_ACTS)
+            ):
+                return message_id
+        raise Refused("Unknown button.")
+
+    async def ensure_member(self, table: TableRow, user_id: int, members: Members) -> None:
+        """Only members of the table's group may press its buttons or join it (§3, §4.3)."""
+        if await members.belongs(table.chat_id, user_id):
+            return
+        chat = await self.repo.chat(table.chat_id)
+        raise Refused(
+            "This table is in «{chat}», which you're not a member of.",
+            chat=esc(chat.title if chat else ""),
+        )
 
     async def _role(self, table: TableRow, user_id: int, is_admin: IsAdmin) -> None:
         if user_id == table.creator_id or await is_admin():
@@ -400,8 +432,9 @@ class TableService:
     # --- presses on hand messages (PRODUCT.md §7.2 steps 3–9) ------------------------------
 
     async def press(
-        self, press: Press, user_id: int, chat_id: int, message_id: int
+        self, press: Press, data: str, user_id: int, chat_id: int, message_id: int
     ) -> Moved | UIChanged:
+        """A hand press (``data`` as the client sent it) checked in §7.2's order, then applied."""
         table = await self.repo.table(press.table)
         if table is None or table.status != "running":
             raise Refused("This table is closed.")
@@ -432,6 +465,10 @@ class TableService:
             ):
                 raise Refused("Already played: {card}.", card=press.arg, refresh=seat)
             raise Refused("That button is out of date — here are your current cards.", refresh=seat)
+        if hand.offers is None or data not in hand.offers:
+            # §6.4: an older revision of this very message (marks or mode changed since, same
+            # move counter); only what the message offers now counts
+            raise Refused("That button is out of date — here are your current cards.", refresh=seat)
         ui_game = family_ui(table.game)
         assert ui_game is not None
         ui = HandUI(tuple(m for m in hand.marks.split(",") if m), hand.mode)
@@ -456,6 +493,7 @@ class TableService:
     async def _apply(
         self, table: TableRow, live: Live, seats: list[SeatRow], seat: int, action: str
     ) -> Moved:
+        before = live.state.view(None)
         try:
             lines = live.state.apply(seat, action)
         except IllegalAction as error:
@@ -486,4 +524,4 @@ class TableService:
             raise
         updated = await self.repo.table(table.id)
         assert updated is not None
-        return Moved(updated, seat, action, lines, ended)
+        return Moved(updated, seat, action, lines, ended, before)

@@ -44,6 +44,8 @@ class TableRow:
     lobby_msg_id: int | None
     table_msg_id: int | None
     result_msg_id: int | None
+    cancel_msg_id: int | None = None  # the latest reply to /cancel (its buttons: x, w)
+    notice_msg_id: int | None = None  # the latest unreachable-players notice (n, w)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,15 @@ class HandRow:
     message_id: int | None
     marks: str
     mode: str
+    offers: frozenset[str] | None = None  # the callback data its buttons carry now (None: unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownRow:
+    """What a message shows: digests of its text ("" if unknown) and of its keyboard."""
+
+    text_hash: str
+    markup_hash: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +108,13 @@ def _table(row: aiosqlite.Row) -> TableRow:
         lobby_msg_id=row["lobby_msg_id"],
         table_msg_id=row["table_msg_id"],
         result_msg_id=row["result_msg_id"],
+        cancel_msg_id=row["cancel_msg_id"],
+        notice_msg_id=row["notice_msg_id"],
     )
+
+
+def _lines(offers: frozenset[str]) -> str:
+    return "\n".join(sorted(offers))  # callback data is ASCII without newlines (§7.1)
 
 
 class Repo:
@@ -181,7 +198,7 @@ class Repo:
     async def update_table(self, table_id: int, **fields: Any) -> None:
         allowed = {
             "game", "options", "status", "creator_id", "generation", "moves",
-            "lobby_msg_id", "table_msg_id", "result_msg_id",
+            "lobby_msg_id", "table_msg_id", "result_msg_id", "cancel_msg_id", "notice_msg_id",
         }  # fmt: skip
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"bad table fields {sorted(fields)}")
@@ -263,18 +280,37 @@ class Repo:
     async def hands(self, table_id: int) -> dict[int, HandRow]:
         rows = await self.db.all("SELECT * FROM hands WHERE table_id = ?", (table_id,))
         return {
-            r["seat"]: HandRow(r["seat"], r["chat_id"], r["message_id"], r["marks"], r["mode"])
+            r["seat"]: HandRow(
+                r["seat"],
+                r["chat_id"],
+                r["message_id"],
+                r["marks"],
+                r["mode"],
+                None if r["offers"] is None else frozenset(r["offers"].split("\n")) - {""},
+            )
             for r in rows
         }
 
     async def set_hand(
-        self, table_id: int, seat: int, chat_id: int, message_id: int | None
+        self,
+        table_id: int,
+        seat: int,
+        chat_id: int,
+        message_id: int | None,
+        offers: frozenset[str] | None = None,
     ) -> None:
+        """The seat's hand message and what its buttons offer (None: unknown, or no message)."""
         await self.db.execute(
-            "INSERT INTO hands(table_id, seat, chat_id, message_id) VALUES (?, ?, ?, ?) "
+            "INSERT INTO hands(table_id, seat, chat_id, message_id, offers) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT(table_id, seat) DO UPDATE SET chat_id = excluded.chat_id, "
-            "message_id = excluded.message_id",
-            (table_id, seat, chat_id, message_id),
+            "message_id = excluded.message_id, offers = excluded.offers",
+            (table_id, seat, chat_id, message_id, None if offers is None else _lines(offers)),
+        )
+
+    async def set_hand_offers(self, table_id: int, seat: int, offers: frozenset[str]) -> None:
+        await self.db.execute(
+            "UPDATE hands SET offers = ? WHERE table_id = ? AND seat = ?",
+            (_lines(offers), table_id, seat),
         )
 
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None:
@@ -286,6 +322,28 @@ class Repo:
     async def clear_hand_ui(self, table_id: int) -> None:
         await self.db.execute(
             "UPDATE hands SET marks = '', mode = '' WHERE table_id = ?", (table_id,)
+        )
+
+    # --- what the bot's messages show --------------------------------------------------
+
+    async def shown(self, chat_id: int, message_id: int) -> ShownRow | None:
+        row = await self.db.one(
+            "SELECT text_hash, markup_hash FROM shown WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )
+        return ShownRow(row["text_hash"], row["markup_hash"]) if row else None
+
+    async def set_shown(self, chat_id: int, message_id: int, shown: ShownRow) -> None:
+        await self.db.execute(
+            "INSERT INTO shown(chat_id, message_id, text_hash, markup_hash) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(chat_id, message_id) DO UPDATE SET text_hash = excluded.text_hash, "
+            "markup_hash = excluded.markup_hash",
+            (chat_id, message_id, shown.text_hash, shown.markup_hash),
+        )
+
+    async def forget_shown(self, chat_id: int, message_id: int) -> None:
+        await self.db.execute(
+            "DELETE FROM shown WHERE chat_id = ? AND message_id = ?", (chat_id, message_id)
         )
 
     # --- ledger ------------------------------------------------------------------------

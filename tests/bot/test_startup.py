@@ -37,6 +37,7 @@ GROUP_EN = [
     ("cancel", "Cancel table"),
 ]
 PRIVATE = {"newgame", "cancel"}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def listed(fake: FakeTelegram, scope: str, language: str) -> list[tuple[str, str]]:
@@ -62,6 +63,7 @@ def wal_left(database: Path) -> bool:
 
 def clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT")}
+    env["PYTHONPATH"] = str(ROOT)  # `python -m bot` runs this checkout, not an installed copy
     env.update(extra)
     return env
 

@@ -88,6 +88,39 @@ def test_7_2_garbage_never_raises(text: str) -> None:
     CODEC.parse(text)
 
 
+GENUINE = [
+    CODEC.pack(Press(Kind.HAND, 5, 1, 12, "p", "QS")),
+    CODEC.pack(Press(Kind.HAND, 1_600_000, 7, 36**5, "x", "10H.10S.10D.10C.QS.u")),
+    CODEC.pack(Press(Kind.LOBBY, 42, None, 3, "j")),
+    CODEC.pack(Press(Kind.END, 9, None, 1, "r")),
+]
+
+
+@st.composite
+def spliced(draw: st.DrawFn) -> str:
+    """Genuine data with any stretch (a field, the separators, the tag) replaced by any text."""
+    data = draw(st.sampled_from(GENUINE))
+    start = draw(st.integers(0, len(data)))
+    end = draw(st.integers(start, len(data)))
+    return data[:start] + draw(st.text(max_size=12)) + data[end:]
+
+
+@st.composite
+def any_tag(draw: st.DrawFn) -> str:
+    """A genuine body with any text as its tag."""
+    body = draw(st.sampled_from(GENUINE)).partition("~")[0]
+    return f"{body}~{draw(st.text(max_size=10))}"
+
+
+BYTES_AS_TEXT = st.binary(max_size=80).map(lambda b: b.decode("utf-8", "surrogateescape"))
+
+
+@given(st.one_of(st.text(), BYTES_AS_TEXT, spliced(), any_tag()))
+def test_7_2_parse_never_raises_and_accepts_only_what_pack_makes(text: str) -> None:
+    press = CODEC.parse(text)
+    assert press is None or CODEC.pack(press) == text
+
+
 async def test_storage_migrates_once_and_keeps_wal(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     db = await Database.open(path)

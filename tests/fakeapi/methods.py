@@ -471,7 +471,7 @@ class ApiMethods:
             if sim is None:
                 raise _bad("user not found")
             status, user = chat.members.get(user_id, "left"), sim.as_user()
-        return member_object(user, status)
+        return member_object(user, status, is_member=user_id not in chat.restricted_out)
 
     def _m_getChatMember(self, params: JsonDict) -> JsonDict:
         chat = self._target_chat(params, write=False)

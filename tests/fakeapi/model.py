@@ -218,6 +218,7 @@ class ChatState:
     next_id: int = 1
     messages: dict[int, SentMessage] = field(default_factory=dict)
     members: dict[int, str] = field(default_factory=dict)  # user id -> status
+    restricted_out: set[int] = field(default_factory=set)  # "restricted", is_member false
     bot_status: str = "member"
     migrated_to: int | None = None
     menu_button: JsonDict | None = None
@@ -237,10 +238,35 @@ class ChatState:
         return chat
 
 
-def member_object(user: JsonDict, status: str) -> JsonDict:
-    """A ``ChatMember`` object of the given status, with every field aiogram requires."""
+RESTRICTED_RIGHTS = (
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_react_to_messages",
+    "can_edit_tag",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+)
+
+
+def member_object(user: JsonDict, status: str, *, is_member: bool = True) -> JsonDict:
+    """A ``ChatMember`` object of the given status, with every field aiogram requires.
+
+    ``is_member`` matters for "restricted" only: a restricted user may be in the chat or not.
+    """
     out: JsonDict = {"user": user, "status": status}
-    if status == "creator":
+    if status == "restricted":
+        out.update(dict.fromkeys(RESTRICTED_RIGHTS, False), is_member=is_member, until_date=0)
+    elif status == "creator":
         out["is_anonymous"] = False
     elif status == "administrator":
         out.update(

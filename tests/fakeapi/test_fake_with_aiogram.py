@@ -21,6 +21,8 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import (
     CallbackQuery,
     ChatMemberAdministrator,
+    ChatMemberLeft,
+    ChatMemberRestricted,
     ChatMemberUpdated,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -215,6 +217,17 @@ async def test_typed_results_validate_in_aiogram(fake_telegram: FakeTelegram) ->
         assert (me.id, me.username) == (123456, "mushka_test_bot")
         member = await bot.get_chat_member(-1001, 101)
         assert isinstance(member, ChatMemberAdministrator)
+        boris = fake_telegram.add_user(102, "Boris")
+        vera = fake_telegram.add_user(103, "Vera")
+        group = fake_telegram.groups[-1001]
+        group.restrict(boris)
+        group.restrict(vera, is_member=False)
+        restricted = await bot.get_chat_member(-1001, 102)
+        assert isinstance(restricted, ChatMemberRestricted) and restricted.is_member
+        outside = await bot.get_chat_member(-1001, 103)
+        assert isinstance(outside, ChatMemberRestricted) and not outside.is_member
+        fake_telegram.add_user(104, "Gleb")  # never in the group
+        assert isinstance(await bot.get_chat_member(-1001, 104), ChatMemberLeft)
         admins = await bot.get_chat_administrators(-1001)
         assert [a.user.id for a in admins] == [101]
         chat = await bot.get_chat(-1001)

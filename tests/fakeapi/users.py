@@ -80,6 +80,15 @@ class SimGroup(_ChatReader):
 
     def add_member(self, user: SimUser, status: str = "member") -> None:
         self.state.members[user.id] = status
+        self.state.restricted_out.discard(user.id)
+
+    def restrict(self, user: SimUser, *, is_member: bool = True) -> None:
+        """Restrict ``user``: still in the group (``is_member``) or restricted from outside."""
+        self.state.members[user.id] = "restricted"
+        if is_member:
+            self.state.restricted_out.discard(user.id)
+        else:
+            self.state.restricted_out.add(user.id)
 
     def __repr__(self) -> str:
         return f"SimGroup({self.id}, {self.title!r})"
@@ -173,6 +182,7 @@ class SimUser(_ChatReader):
 
     def leave(self, group: SimGroup) -> None:
         group.state.members[self.id] = "left"
+        group.state.restricted_out.discard(self.id)
 
     # ------------------------------------------------------------------ buttons
 
@@ -211,9 +221,14 @@ class SimUser(_ChatReader):
         message: SentMessage,
         *,
         data: str,
+        inaccessible: bool = False,
         timeout: float = ANSWER_TIMEOUT,  # noqa: ASYNC109
     ) -> CallbackAnswer:
-        """Send a callback query with arbitrary data from ``message`` (forged/stale presses)."""
+        """Send a callback query with arbitrary data from ``message`` (forged/stale presses).
+
+        ``inaccessible``: the query carries an ``InaccessibleMessage`` (chat, id, date 0), as
+        Telegram sends for a message too old for the bot to see.
+        """
         query_id = f"{self.id}{self.fake.next_id()}"
         query: JsonDict = {
             "id": query_id,
@@ -223,6 +238,9 @@ class SimUser(_ChatReader):
         }
         if message.inline_message_id is not None and message.via_bot:
             query["inline_message_id"] = message.inline_message_id
+        elif inaccessible:
+            chat = self.fake.chat(message.chat_id)
+            query["message"] = {"chat": chat.as_chat(), "message_id": message.message_id, "date": 0}
         else:
             query["message"] = self.fake.message_dict(message)
         future = self.fake.expect_callback_answer(query_id)
@@ -331,7 +349,9 @@ class SimUser(_ChatReader):
                     f"{self.first_name} cannot see a message in {chat.first_name}'s private "
                     "chat (use press_raw for a forged press)"
                 )
-        elif chat.members.get(self.id) in (None, "left", "kicked"):
+        elif (
+            chat.members.get(self.id) in (None, "left", "kicked") or self.id in chat.restricted_out
+        ):
             raise FakeUsageError(f"{self.first_name} is not a member of {chat.title}")
 
     def _send(

@@ -45,6 +45,13 @@ class GameUI(Protocol):
 
     def table(self, ctx: TableContext, view: View, tr: Translator) -> Rendered: ...
 
+    def ended_table(
+        self, ctx: TableContext, before: View, lines: Sequence[Line], tr: Translator
+    ) -> Rendered:
+        """The table message's last state once its deal ended (no buttons): ``before`` is the
+        public view before the deal's last action, ``lines`` what that action wrote."""
+        ...
+
     def hand(
         self, ctx: TableContext, view: View, ui: HandUI, tr: Translator, codec: PressCodec
     ) -> Rendered: ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -24,6 +25,8 @@ ORDERS: Final[dict[str, RankOrder]] = {
     "mistigri": K_HIGH,
 }
 PRIVILEGED: Final = {"mushka": "AS", "pamfil": "JC", "shutikha": "QS", "mistigri": "KC"}
+_DECLARED: Final = {"played": "play", "passed": "pass", "walkover": "walkover"}
+"""A seat's ``status`` in the ``deal_end`` line → its declaration as views give it."""
 
 
 def _get(view: View, name: str, default: Any = None) -> Any:
@@ -100,8 +103,8 @@ def _exchanges(ctx: TableContext) -> dict[int, Mapping[str, Any]]:
 
 def _deck_size(ctx: TableContext) -> int | None:
     deal = next((ln for ln in ctx.deal_lines if ln.get("t") == "deal"), None)
-    deck = deal.get("deck") if deal else None
-    return len(deck) if isinstance(deck, list) else None
+    size = deal.get("deck_size") if deal else None
+    return size if isinstance(size, int) else None
 
 
 def _declarations_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
@@ -227,6 +230,36 @@ class TrickUI:
             lines.append(last)
         button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{_b36(ctx)}"))
         return Rendered("\n".join(lines), keyboard([[button]]))
+
+    def ended_table(
+        self, ctx: TableContext, before: View, lines: Sequence[Line], tr: Translator
+    ) -> Rendered:
+        """The deal as it ended (§4.6): the last trick complete, the declarations all made,
+        nobody to act; frozen, without buttons. The engine's view is already the next deal's."""
+        changes: dict[str, Any] = {"to_act": None, "legal": ()}
+        trick = next((ln for ln in lines if ln.get("e") == "trick"), None)
+        if trick is not None:
+            changes.update(
+                phase="over",
+                trick=(),
+                last_trick=tuple((seat, Card.parse(code)) for seat, code in trick["plays"]),
+                last_winner=trick["winner"],
+            )
+        end = next((ln for ln in lines if ln.get("t") == "deal_end"), None)
+        if end is not None:
+            seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
+            tricks = list(_get(before, "tricks_won", ()) or ())
+            declared = list(_get(before, "declared", ()) or ())
+            for s in seats:
+                seat = s["seat"]
+                if seat < len(tricks):
+                    tricks[seat] = s.get("tricks", tricks[seat])
+                if seat < len(declared) and s.get("status") in _DECLARED:
+                    declared[seat] = _DECLARED[s["status"]]
+            changes.update(tricks_won=tuple(tricks), declared=tuple(declared))
+        fields = {f.name for f in dataclasses.fields(before)}
+        view = dataclasses.replace(before, **{k: v for k, v in changes.items() if k in fields})
+        return Rendered(self.table(ctx, view, tr).text)
 
     # --- the private hand message -------------------------------------------------------
 

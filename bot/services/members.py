@@ -1,0 +1,81 @@
+"""Who belongs to a group and who runs it (PRODUCT.md §3, §4.3): getChatMember, cached briefly.
+
+No Telegram types here: the lookup that asks Telegram is injected (``routers.common``), and so
+is the clock. One :class:`Members` is built in the composition root and shared by the handlers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Final
+
+TTL: Final = 60.0  # seconds a getChatMember answer is trusted
+BELONGS: Final = frozenset({"creator", "administrator", "member"})
+ADMINS: Final = frozenset({"creator", "administrator"})
+
+
+@dataclass(frozen=True, slots=True)
+class Membership:
+    """A user's standing in a chat: Telegram's ``status`` and, when restricted, ``is_member``."""
+
+    status: str  # creator | administrator | member | restricted | left | kicked
+    is_member: bool = True
+
+    @property
+    def belongs(self) -> bool:
+        return self.status in BELONGS or (self.status == "restricted" and self.is_member)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.status in ADMINS
+
+
+Lookup = Callable[[int, int], Awaitable[Membership | None]]
+"""``lookup(chat_id, user_id)``: the membership, or None when Telegram could not tell."""
+
+
+class Members:
+    """Cached membership per (chat, user); an answer is reused for ``ttl`` seconds."""
+
+    def __init__(
+        self, lookup: Lookup, *, ttl: float = TTL, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._lookup = lookup
+        self._ttl = ttl
+        self._clock = clock
+        self._cache: OrderedDict[tuple[int, int], tuple[float, Membership]] = OrderedDict()
+
+    async def of(self, chat_id: int, user_id: int) -> Membership | None:
+        now = self._clock()
+        while self._cache:  # the oldest answers first: drop the expired ones
+            at, _ = next(iter(self._cache.values()))
+            if now - at < self._ttl:
+                break
+            self._cache.popitem(last=False)
+        cached = self._cache.get((chat_id, user_id))
+        if cached is not None:
+            return cached[1]
+        found = await self._lookup(chat_id, user_id)
+        if found is not None:  # "could not tell" is asked again next time
+            self._cache[(chat_id, user_id)] = (now, found)
+        return found
+
+    async def belongs(self, chat_id: int, user_id: int) -> bool:
+        """A member of the chat (lenient when Telegram can't tell, as before)."""
+        found = await self.of(chat_id, user_id)
+        return found is None or found.belongs
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        found = await self.of(chat_id, user_id)
+        return found is not None and found.is_admin
+
+    def admin_check(self, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:
+        """A lazy ``is the user an admin of the chat`` (asked only when a rule needs it)."""
+
+        async def check() -> bool:
+            return await self.is_admin(chat_id, user_id)
+
+        return check
