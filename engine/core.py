@@ -125,6 +125,10 @@ class State(Protocol):
     @property
     def phase(self) -> str: ...
 
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards in ``seat``'s hand now, in the game's canonical order."""
+        ...
+
     def legal_actions(self, seat: Seat) -> tuple[Any, ...]:
         """The seat's legal actions now, in a deterministic order (empty if not his turn)."""
         ...

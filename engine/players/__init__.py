@@ -14,7 +14,7 @@ from engine.core import View
 from engine.players.basic import random_action
 from engine.players.trick import trick_policy
 
-Policy = Callable[[View, random.Random], Any]
+Policy = Callable[[View[Any], random.Random], Any]
 """``policy(view, rng) -> action`` for the seat of ``view`` (one of ``view.legal``)."""
 
 

@@ -43,23 +43,23 @@ Interpretation = Apply | SetUI | Deny
 class GameUI(Protocol):
     """One family's screens: the group table, the hand, results; and what a hand press means."""
 
-    def table(self, ctx: TableContext, view: View, tr: Translator) -> Rendered: ...
+    def table(self, ctx: TableContext, view: View[Any], tr: Translator) -> Rendered: ...
 
     def ended_table(
-        self, ctx: TableContext, before: View, lines: Sequence[Line], tr: Translator
+        self, ctx: TableContext, before: View[Any], lines: Sequence[Line], tr: Translator
     ) -> Rendered:
         """The table message's last state once its deal ended (no buttons): ``before`` is the
         public view before the deal's last action, ``lines`` what that action wrote."""
         ...
 
     def hand(
-        self, ctx: TableContext, view: View, ui: HandUI, tr: Translator, codec: PressCodec
+        self, ctx: TableContext, view: View[Any], ui: HandUI, tr: Translator, codec: PressCodec
     ) -> Rendered: ...
 
-    def interpret(self, view: View, act: str, arg: str | None, ui: HandUI) -> Interpretation: ...
+    def interpret(self, view: View[Any], act: str, arg: str | None, ui: HandUI) -> Interpretation: ...
 
     def deal_result(
-        self, ctx: TableContext, lines: Sequence[Line], view: View, tr: Translator
+        self, ctx: TableContext, lines: Sequence[Line], view: View[Any], tr: Translator
     ) -> str: ...
 
-    def counts(self, view: View) -> tuple[int, ...] | None: ...
+    def counts(self, view: View[Any]) -> tuple[int, ...] | None: ...

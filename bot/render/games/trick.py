@@ -29,11 +29,11 @@ _DECLARED: Final = {"played": "play", "passed": "pass", "walkover": "walkover"}
 """A seat's ``status`` in the ``deal_end`` line → its declaration as views give it."""
 
 
-def _get(view: View, name: str, default: Any = None) -> Any:
+def _get(view: View[Any], name: str, default: Any = None) -> Any:
     return getattr(view, name, default)
 
 
-def _legal(view: View) -> list[str]:
+def _legal(view: View[Any]) -> list[str]:
     return [str(a) for a in view.legal]
 
 
@@ -47,7 +47,7 @@ def _privileged_name(game: str, tr: Translator) -> str:
     return names.get(game, game)
 
 
-def _trump_text(view: View, tr: Translator) -> str:
+def _trump_text(view: View[Any], tr: Translator) -> str:
     trump: Suit | None = _get(view, "trump")
     if trump is None:
         return tr("Trump: not yet named")
@@ -59,7 +59,7 @@ def _trump_text(view: View, tr: Translator) -> str:
 
 
 def _trick_line(
-    ctx: TableContext, view: View, tr: Translator, *, pending: bool = False
+    ctx: TableContext, view: View[Any], tr: Translator, *, pending: bool = False
 ) -> str | None:
     """``Trick 4: Vera A♠ · Anya 10♠`` (+ ``· Boris …`` for the seat to play, if ``pending``)."""
     trick: Sequence[tuple[int, Card]] = _get(view, "trick", ()) or ()
@@ -72,7 +72,7 @@ def _trick_line(
     return tr("Trick {no}: {plays}", no=no, plays=" · ".join(parts) or "…")
 
 
-def _last_trick_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+def _last_trick_line(ctx: TableContext, view: View[Any], tr: Translator) -> str | None:
     """``Last trick: Vera (K♥ beats Q♠ 8♠)``: the winner, his card, the others in play order."""
     last: Sequence[tuple[int, Card]] = _get(view, "last_trick", ()) or ()
     winner = _get(view, "last_winner")
@@ -107,7 +107,7 @@ def _deck_size(ctx: TableContext) -> int | None:
     return size if isinstance(size, int) else None
 
 
-def _declarations_line(ctx: TableContext, view: View, tr: Translator) -> str | None:
+def _declarations_line(ctx: TableContext, view: View[Any], tr: Translator) -> str | None:
     """``Declarations: Vera plays · Fyodor passed · Anya …`` in declaring order."""
     declared: Sequence[str | None] = _get(view, "declared", ()) or ()
     if view.phase != "declare" or view.dealer is None or not declared:
@@ -150,7 +150,7 @@ def _exchange_line(ctx: TableContext, seat: int, tr: Translator) -> str | None:
     )
 
 
-def _status(view: View, seat: int, tr: Translator) -> str:
+def _status(view: View[Any], seat: int, tr: Translator) -> str:
     declared: Sequence[str | None] = _get(view, "declared", ()) or ()
     state = declared[seat] if seat < len(declared) else None
     if state == "play":
@@ -167,13 +167,13 @@ def _status(view: View, seat: int, tr: Translator) -> str:
 class TrickUI:
     """The trick family's :class:`~bot.render.games.base.GameUI`."""
 
-    def counts(self, view: View) -> tuple[int, ...] | None:
+    def counts(self, view: View[Any]) -> tuple[int, ...] | None:
         counts = _get(view, "counts")
         return tuple(counts) if counts is not None else None
 
     # --- the group's table message ------------------------------------------------------
 
-    def table(self, ctx: TableContext, view: View, tr: Translator) -> Rendered:
+    def table(self, ctx: TableContext, view: View[Any], tr: Translator) -> Rendered:
         name = game_name(ctx.game, tr.locale)
         lines = [
             tr(
@@ -232,7 +232,7 @@ class TrickUI:
         return Rendered("\n".join(lines), keyboard([[button]]))
 
     def ended_table(
-        self, ctx: TableContext, before: View, lines: Sequence[Line], tr: Translator
+        self, ctx: TableContext, before: View[Any], lines: Sequence[Line], tr: Translator
     ) -> Rendered:
         """The deal as it ended (§4.6): the last trick complete, the declarations all made,
         nobody to act; frozen, without buttons. The engine's view is already the next deal's."""
@@ -264,7 +264,7 @@ class TrickUI:
     # --- the private hand message -------------------------------------------------------
 
     def hand(
-        self, ctx: TableContext, view: View, ui: HandUI, tr: Translator, codec: PressCodec
+        self, ctx: TableContext, view: View[Any], ui: HandUI, tr: Translator, codec: PressCodec
     ) -> Rendered:
         assert view.seat is not None
         seat = view.seat
@@ -400,7 +400,7 @@ class TrickUI:
 
     # --- what a hand press means ---------------------------------------------------------
 
-    def interpret(self, view: View, act: str, arg: str | None, ui: HandUI) -> Interpretation:
+    def interpret(self, view: View[Any], act: str, arg: str | None, ui: HandUI) -> Interpretation:
         legal = _legal(view)
         cards = [c for c in (arg or "").split(".") if c]
         if act == "p" and len(cards) == 1:
@@ -462,7 +462,7 @@ class TrickUI:
     # --- the result of a deal ------------------------------------------------------------
 
     def deal_result(
-        self, ctx: TableContext, lines: Sequence[Line], view: View, tr: Translator
+        self, ctx: TableContext, lines: Sequence[Line], view: View[Any], tr: Translator
     ) -> str:
         end = next((ln for ln in reversed(lines) if ln.get("t") == "deal_end"), None)
         if end is None:
