@@ -60,7 +60,7 @@ class Moved:
     action: str
     lines: tuple[Line, ...]
     ended: bool
-    before: View[Any]  # the public view before the action (the deal as it was, if the action ended it)
+    before: View[Any]  # the public view before the action (the deal as it was if it ended)
 
 
 @dataclass(frozen=True, slots=True)

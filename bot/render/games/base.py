@@ -56,7 +56,9 @@ class GameUI(Protocol):
         self, ctx: TableContext, view: View[Any], ui: HandUI, tr: Translator, codec: PressCodec
     ) -> Rendered: ...
 
-    def interpret(self, view: View[Any], act: str, arg: str | None, ui: HandUI) -> Interpretation: ...
+    def interpret(
+        self, view: View[Any], act: str, arg: str | None, ui: HandUI
+    ) -> Interpretation: ...
 
     def deal_result(
         self, ctx: TableContext, lines: Sequence[Line], view: View[Any], tr: Translator
