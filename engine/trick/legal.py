@@ -7,14 +7,14 @@ them (the one source of legality) and explains a refusal with the same facts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 from typing import Final
 
 from engine.cards import SUIT_ORDER, Card, Rank, Suit
 from engine.core import Seat
 from engine.errors import IllegalAction, Refusal
 
-from .actions import ANNOUNCE, PASS, Discard, Exchange, Retrump, TrickAction
+from .actions import ANNOUNCE, PASS, Retrump, TrickAction, exchanges
+from .actions import discards as all_discards
 from .rules import Plays, Privilege, Variant
 
 SUIT: Final = "suit"
@@ -46,16 +46,7 @@ def declarations(
     if may_pass:
         acts.append(PASS)
     free = [c for c in hand if c != privileged]
-    for n in range(len(free) + 1):
-        plain = n <= stock
-        up = may_take_up and 1 <= n <= stock + 1
-        if not plain and not up:
-            continue
-        for combo in combinations(free, n):
-            if plain:
-                acts.append(Exchange(combo))
-            if up:
-                acts.append(Exchange(combo, up=True))
+    acts.extend(exchanges(free, stock, 1, stock + 1 if may_take_up else -1))
     return tuple(acts)
 
 
@@ -66,8 +57,7 @@ def retrumps(hand: Sequence[Card], privileged: Card) -> tuple[TrickAction, ...]:
 
 def discards(hand: Sequence[Card], privileged: Card, count: int) -> tuple[TrickAction, ...]:
     """§1.3.12: ``count`` cards of the hand, never the privileged card (§1.3.4.1)."""
-    free = [c for c in hand if c != privileged]
-    return tuple(Discard(combo) for combo in combinations(free, count))
+    return tuple(all_discards([c for c in hand if c != privileged], count))
 
 
 def cards_refusal(
@@ -147,13 +137,14 @@ def playable(
 def trick_winner(plays: Plays, trump: Suit, variant: Variant, strength: Mapping[Rank, int]) -> Seat:
     """§1.4.5: the first rule that applies; "highest" by the rank order (§1.1.3)."""
     priv = variant.privileged
+    rank, suit = priv.rank, priv.suit
     if variant.privilege is Privilege.WILD:  # (a) the Памфил JC wins, led or not
         for seat, card in plays:
-            if card == priv:
+            if card.rank is rank and card.suit is suit:
                 return seat
     elif variant.privilege is Privilege.UNLED:  # (b) not when led (§1.4.6)
         for seat, card in plays[1:]:
-            if card == priv:
+            if card.rank is rank and card.suit is suit:
                 return seat
     # Past (a) no card is wild, so every card's effective suit (§1.4.2) is its printed suit.
     trumps = [(strength[c.rank], s) for s, c in plays if c.suit is trump]

@@ -20,7 +20,7 @@ from engine.errors import IllegalAction, Refusal
 
 from .actions import (
     CODE,
-    PLAY_CARD,
+    PLAY,
     Announce,
     Discard,
     Exchange,
@@ -188,7 +188,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         priv = variant.privileged
         if phase == Phase.PLAY:
             cards = playable(hand, self._trick, self._trump, variant, self.options.must_trump)
-            return tuple(PLAY_CARD[c] for c in cards)
+            return tuple([PLAY[c.rank, c.suit] for c in cards])
         if phase == Phase.DECLARE:
             dealer = seat == self._dealer
             return declarations(
@@ -401,8 +401,8 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._event(
             "exchange",
             seat=seat,
-            discarded=[CODE[c] for c in action.cards],
-            drawn=[CODE[c] for c in drawn],
+            discarded=[CODE[c.rank, c.suit] for c in action.cards],
+            drawn=[CODE[c.rank, c.suit] for c in drawn],
             up=action.up,
         )
         if action.cards and self._check_hands((seat,)):  # §1.3.9, §1.3.10.1: N ≥ 1
@@ -519,7 +519,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             "trick",
             no=trick.no,
             leader=trick.leader,
-            plays=[[s, CODE[c]] for s, c in plays],
+            plays=[[s, CODE[c.rank, c.suit]] for s, c in plays],
             winner=winner,
         )
         if self._trick_no == HAND_SIZE:
