@@ -12,19 +12,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final
 
 from engine.cards import Card, Rank, Suit
+from engine.errors import InvalidNotation
 
 
 @dataclass(frozen=True, slots=True)
-class PlayCard:
-    """Play one card: a lead or a follow to the trick (§1.4, §2.4.1, §2.4.3): ``card X``."""
+class CardAction:
+    """An action that is one card and a verb: ``<verb> X`` (``card``, ``sweep``, ``trail``)."""
 
+    VERB: ClassVar[str]
     card: Card
 
     def __str__(self) -> str:
-        return f"card {self.card}"
+        return f"{self.VERB} {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(CardAction):
+    """Play one card: a lead or a follow to the trick (§1.4, §2.4.1, §2.4.3): ``card X``."""
+
+    VERB: ClassVar[str] = "card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +43,7 @@ class Buy:
     k: int
 
     def __str__(self) -> str:
-        return f"buy {self.k}"
+        return f"buy {int(self.k)}"  # Buy(True) == Buy(1): write it as the record does
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +61,22 @@ PLAY_CARD: Final = MappingProxyType({Card(r, s): PlayCard(Card(r, s)) for s in S
 
 BUYS: Final = (Buy(1), Buy(2))
 """``buy 1`` and ``buy 2``, in the order legal-action lists give them."""
+
+Shared = PlayCard | Buy | Pass
+
+
+def parse_shared(text: str, allowed: tuple[type[Shared], ...]) -> Shared:
+    """Read ``card X``, ``buy 1|2`` or ``pass`` — those of ``allowed`` (RECORD.md §R4.1).
+
+    >>> parse_shared("buy 2", (Buy, Pass)), parse_shared("card 7D", (PlayCard,))
+    (Buy(k=2), PlayCard(card=Card.parse('7D')))
+    """
+    match text.split(" ") if isinstance(text, str) else None:
+        case ["card", code] if PlayCard in allowed:
+            return PLAY_CARD[Card.parse(code)]
+        case ["buy", ("1" | "2") as k] if Buy in allowed:
+            return BUYS[int(k) - 1]
+        case ["pass"] if Pass in allowed:
+            return PASS
+        case _:
+            raise InvalidNotation("action", str(text))

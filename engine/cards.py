@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
@@ -78,9 +78,26 @@ class Card:
 
     rank: Rank
     suit: Suit
+    _code: str = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Cards are hashed and printed on every engine step: compute both once.
+        code = f"{self.rank.value}{self.suit.value}"
+        object.__setattr__(self, "_code", code)
+        object.__setattr__(self, "_hash", hash(code))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
-        return f"{self.rank.value}{self.suit.value}"
+        return self._code
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

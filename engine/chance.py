@@ -60,15 +60,26 @@ class StackedChance:
 
     Each entry of ``decks`` answers one ``shuffled`` call. An entry may list only the top cards
     (a first-dealer draw round needs no more); the rest of the deck follows in its given order.
-    ``picks`` answer ``choice`` calls. Running out, or a card that is not possible, is an error.
+    ``picks`` answer ``choice`` calls. Running out, or a card that is not possible, is an error
+    — except that with ``spare_picks`` running out of picks gives the first option: a record
+    abandoned between a Копилка lay-out and its takes (§R5.7) is replayed that way, and the lines
+    past its end are withdrawn (``abandon(at=…)``). Running out of decks is not an error: the
+    game waits for the next deal (:meth:`ready`).
     """
 
     decks: deque[list[Card]] = field(default_factory=deque)
     picks: deque[Card] = field(default_factory=deque)
+    spare_picks: bool = False
 
     @classmethod
-    def of(cls, decks: Iterable[Sequence[Card]], picks: Iterable[Card] = ()) -> StackedChance:
-        return cls(deque(list(d) for d in decks), deque(picks))
+    def of(
+        cls,
+        decks: Iterable[Sequence[Card]],
+        picks: Iterable[Card] = (),
+        *,
+        spare_picks: bool = False,
+    ) -> StackedChance:
+        return cls(deque(list(d) for d in decks), deque(picks), spare_picks)
 
     def shuffled(self, cards: Sequence[Card]) -> list[Card]:
         if not self.decks:
@@ -87,6 +98,8 @@ class StackedChance:
 
     def choice(self, options: Sequence[Card]) -> Card:
         if not self.picks:
+            if self.spare_picks and options:
+                return options[0]
             raise InvalidRecord("no outcome given for a random pick")
         pick = self.picks.popleft()
         if pick not in options:

@@ -5,10 +5,17 @@ only by ``apply(seat, action)``. Every state keeps its RECORD.md record: ``apply
 of the record lines it appended (its ``act`` line first), which are the game's events.
 
 :class:`StateBase` is written once for every game: the record, the opening of ``apply`` (game
-over, wrong game, not your turn, legality), the legal-action cache, the base view, the draw for
-seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``abandon`` (§0.11). A game
-fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is the shortest
-example of a whole game.
+over, notation, wrong game, not your turn, legality), the legal-action cache, the base view, the
+draw for seats (§0.5, §0.8), the shuffle and the deal line (§0.6), the end and ``abandon``
+(§0.11). A game fills in the hooks below ``# --- the game's hooks``; :mod:`engine.kopilka` is
+the shortest example of a whole game.
+
+Rules every game shares live here: §0.1 seats and turns to the left (``(seat + 1) % n``), §0.4
+all chance through one :class:`~engine.chance.Chance`, §0.5 the first dealer, §0.6 the deal, §0.8
+series, §0.9 obligations enforced by legality (an action the rules forbid is simply not among
+:meth:`StateBase.legal_actions`), §0.10 a forced action is still an action (the machine waits for
+it), §0.11 abandonment. §0.7 (integer money, nets summing to zero) is kept by each game's
+settlement and checked by the contract test.
 
 Chance steps wait until chance can answer them: a record's replay (RECORD.md §R5.7) that ends
 after a ``deal_end`` has no deck for a next deal, so the next deal is started only when the
@@ -145,7 +152,7 @@ class State(Protocol):
         """The game's RECORD.md lines so far (copies)."""
         ...
 
-    def abandon(self) -> tuple[Line, ...]:
+    def abandon(self, *, at: int | None = None) -> tuple[Line, ...]:
         """Stop the game unsettled (RULES.md §0.11): append the ``abandoned`` end line."""
         ...
 
@@ -206,7 +213,8 @@ def draw_first_dealer(
 ) -> tuple[list[list[str | None]], Seat]:
     """Draw for the first dealer: rounds of cards per seat (None: not drawing) and the dealer.
 
-    §0.5.1: every seat draws; §0.5.2: the lowest card deals (``draw_order`` is highest first, so
+    §0.5.1: every seat in ascending order draws from a fresh shuffle (§0.3: the game's own
+    deck); §0.5.2: the lowest card deals (``draw_order`` is highest first, so
     the lowest card is the last of it); §0.5.3: those tied for lowest draw again, alone.
     """
     strength = rank_index(draw_order)
@@ -233,7 +241,10 @@ def seats_line(
     players: int,
     prev_dealer: Seat | None,
 ) -> tuple[Line, Seat]:
-    """The ``seats`` line and the first dealer: drawn (§0.5) or continuing a series (§0.8)."""
+    """The ``seats`` line and the first dealer: drawn (§0.5) or continuing a series (§0.8).
+
+    §0.5.4: the seats themselves are the table's (joining order); only the dealer is drawn.
+    """
     if prev_dealer is not None:
         first = (prev_dealer + 1) % players
         line: Line = {
@@ -401,10 +412,10 @@ class StateBase(Generic[OptT, A, ViewT]):
         return self._legal
 
     def apply(self, seat: Seat, action: object) -> tuple[Line, ...]:
-        if isinstance(action, str):
-            action = self.parse_action(action)
         if self._result is not None:
             raise IllegalAction(Refusal.GAME_OVER)
+        if isinstance(action, str):
+            action = self.parse_action(action)
         if not isinstance(action, self.ACTIONS):
             raise IllegalAction(Refusal.WRONG_GAME, action=str(action))
         if seat != self._to_act:
@@ -428,9 +439,17 @@ class StateBase(Generic[OptT, A, ViewT]):
     def record(self) -> list[Line]:
         return [copy_line(line) for line in self._record]
 
-    def abandon(self) -> tuple[Line, ...]:
-        """§0.11: stop unsettled — nothing is paid, stakes and fines go back; every net is 0."""
-        if self._result is not None:
+    def abandon(self, *, at: int | None = None) -> tuple[Line, ...]:
+        """§0.11: stop unsettled — nothing is paid, stakes and fines go back; every net is 0.
+
+        ``at`` (replay only) is where a record's ``abandoned`` line stands: RECORD.md §R5.7 lets
+        it follow any line, so lines this machine wrote past that point in the same step (the
+        events of a deal, a settlement) are withdrawn; the game ends there, even if the step
+        had ended it.
+        """
+        if at is not None and at < len(self._record):
+            del self._record[at:]
+        elif self._result is not None:
             raise IllegalAction(Refusal.GAME_OVER)
         line = abandoned_line(self.players)
         self._write(line)
@@ -521,7 +540,9 @@ class StateBase(Generic[OptT, A, ViewT]):
         self._dealer = dealer
         self._deal_no += 1
         deck = self._chance.shuffled(self.deck)
-        self._write({"t": "deal", "no": self._deal_no, "dealer": dealer, **keys, "deck": codes(deck)})
+        self._write(
+            {"t": "deal", "no": self._deal_no, "dealer": dealer, **keys, "deck": codes(deck)}
+        )
         return deck
 
     def _deal_next(self, dealer: Seat) -> None:
@@ -560,4 +581,3 @@ def owners(players: int, name: str, piles: Iterable[Sequence[Card]]) -> Places:
     out: Places = {f"{name}{seat}": tuple(pile) for seat, pile in enumerate(piles)}
     assert len(out) == players
     return out
-

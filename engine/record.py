@@ -78,14 +78,17 @@ def chance_of(record: list[Line]) -> StackedChance:
                 picks.append(Card.parse(line["card"]))
             case _:
                 pass
-    return StackedChance.of(decks, picks)
+    abandoned = bool(record) and record[-1].get("reason") == "abandoned"
+    return StackedChance.of(decks, picks, spare_picks=abandoned)
 
 
 def replay(record: list[Line], *, through_end: bool = True) -> State:
     """Rebuild a game from its record; every ``act`` must be legal (§R4.4).
 
-    With ``through_end`` an ``abandoned`` end line is applied too. Raises ``InvalidRecord`` when
-    the record does not start with a ``game`` line or an action is refused.
+    With ``through_end`` an ``abandoned`` end line is applied too, where it stands (§R5.7: after
+    any line — a deal that has no deck in the record is not dealt, lines the engine would write
+    after that point are not). Raises ``InvalidRecord`` when the record does not start with a
+    ``game`` line or an action is refused.
     """
     from engine.games import new_game  # the registry imports every game module
 
@@ -110,5 +113,5 @@ def replay(record: list[Line], *, through_end: bool = True) -> State:
                 what = f"line {number}: {line['a']!r} by seat {line['seat']}"
                 raise InvalidRecord(f"{what}: {exc}") from exc
         elif line["t"] == "end" and line.get("reason") == "abandoned" and through_end:
-            state.abandon()
+            state.abandon(at=number - 1)  # §R5.7: after any line
     return state

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final
 
-from engine.chance import Chance
-from engine.core import GameSpec, Seat, State
-from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
-from engine.konchinka.options import KonchinkaOptions
-from engine.konchinka.state import KonchinkaState, KonchinkaView
+from engine.core import GameSpec
 
-Options = KonchinkaOptions
+from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
+from .options import KonchinkaOptions
+from .state import KonchinkaState
+from .view import KonchinkaView
 
-
-def _start(players: int, options: Any, seed: int, chance: Chance, prev: Seat | None) -> State:
-    assert isinstance(options, KonchinkaOptions)
-    return KonchinkaState.start(players, options, seed, chance, prev)
-
-
-SPEC = GameSpec("konchinka", "konchinka", (2, 3, 4), KonchinkaOptions, _start)
+SPEC: Final = GameSpec("konchinka", "konchinka", (2, 3, 4), KonchinkaOptions, KonchinkaState)
+"""Кончинка in the registry (RULES.md §4.1.1)."""
 
 __all__ = [
     "SPEC",
@@ -27,7 +21,6 @@ __all__ = [
     "KonchinkaOptions",
     "KonchinkaState",
     "KonchinkaView",
-    "Options",
     "Sweep",
     "Trail",
     "parse_action",

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
+from engine.actions import CardAction
 from engine.cards import Card
 from engine.errors import InvalidNotation
 
@@ -41,23 +43,17 @@ class Capture:
 
 
 @dataclass(frozen=True, slots=True)
-class Sweep:
-    """The J takes the whole table (§4.3.4, standard game)."""
+class Sweep(CardAction):
+    """The J takes the whole table (§4.3.4, standard game): ``sweep X``."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"sweep {self.card}"
+    VERB: ClassVar[str] = "sweep"
 
 
 @dataclass(frozen=True, slots=True)
-class Trail:
-    """Put a card face up on the table (§4.3.5)."""
+class Trail(CardAction):
+    """Put a card face up on the table (§4.3.5): ``trail X``."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"trail {self.card}"
+    VERB: ClassVar[str] = "trail"
 
 
 KonchinkaAction = Capture | Sweep | Trail

@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-from engine.actions import PLAY_CARD, Buy, Pass, PlayCard
-from engine.cards import Card
-from engine.errors import InvalidNotation
+from engine.actions import Buy, Pass, PlayCard, parse_shared
 
 KopilkaAction = PlayCard | Buy | Pass
 """Every action of Копилка."""
+
+ACTIONS = (PlayCard, Buy, Pass)
 
 
 def parse_action(text: str) -> KopilkaAction:
@@ -19,12 +19,4 @@ def parse_action(text: str) -> KopilkaAction:
     >>> parse_action("card 10H"), parse_action("buy 2"), parse_action("pass")
     (PlayCard(card=Card.parse('10H')), Buy(k=2), Pass())
     """
-    match text.split():
-        case ["card", code]:
-            return PLAY_CARD[Card.parse(code)]
-        case ["buy", ("1" | "2") as k]:
-            return Buy(int(k))
-        case ["pass"]:
-            return Pass()
-        case _:
-            raise InvalidNotation("action", text)
+    return parse_shared(text, ACTIONS)

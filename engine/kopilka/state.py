@@ -15,7 +15,7 @@ from engine.chance import Chance
 from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
 from engine.errors import IllegalAction, Refusal
 
-from .actions import KopilkaAction, parse_action
+from .actions import ACTIONS, KopilkaAction, parse_action
 from .options import KopilkaOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -38,7 +38,7 @@ class Phase:
 class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
     """One partia of Копилка (one record)."""
 
-    ACTIONS: ClassVar = (PlayCard, Buy, Pass)
+    ACTIONS: ClassVar = ACTIONS
     DECK: ClassVar = DECK_32  # §2.1.1
     ORDER: ClassVar = A_HIGH  # §2.1.1
 
@@ -130,7 +130,9 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         if not hand:
             return (PASS,)  # §2.4.3 d
         playable: list[KopilkaAction] = [
-            PLAY_CARD[c] for c in hand if c.suit is led or c == ACE_OF_SPADES  # §2.4.4
+            PLAY_CARD[c]
+            for c in hand
+            if c.suit is led or c == ACE_OF_SPADES  # §2.4.4
         ]
         if self._holds(seat, led):  # §2.4.3 a
             return (*playable, PASS) if self.options.hold_pass else tuple(playable)
@@ -186,7 +188,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         }
 
     def _after_seats(self) -> None:
-        for seat in range(PLAYERS):  # §2.1.3
+        # §2.1.3; §2.6.7: every partia is a record of its own with its own ante
+        for seat in range(PLAYERS):
             self._pay(seat, self.options.ante)
         self._event("ante", amount=self.options.ante, bank=self._bank)
 
@@ -210,6 +213,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         while (suit := lay_out_suit(self._hands[seat])) is not None:
             laid = True
             hand = self._hands[seat]
+            # §2.3.3: all k cards of the suit are laid out, the AS too
             lying = canonical([c for c in hand if c.suit is suit], A_HIGH)
             hand[:] = [c for c in hand if c.suit is not suit]
             self._event("lay_out", seat=seat, suit=suit.value, cards=codes(lying))
@@ -414,7 +418,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._touch(seat)
 
     def _touch(self, seat: Seat) -> None:
-        """Keep the order in which hands became empty (§2.5.1)."""
+        """Keep the order in which hands became empty (§2.5.1; §2.3.8: a lay-out can empty one)."""
         if self._hands[seat]:
             self._empty.pop(seat, None)
         elif seat not in self._empty:
@@ -431,4 +435,3 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._pay(seat, amount)
         self._deal_fines[seat] += amount
         self._event("fine", seat=seat, kind=kind, amount=amount, bank=self._bank)
-

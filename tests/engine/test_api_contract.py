@@ -5,13 +5,14 @@ the end and has a legal action; each action's text parses back to it; the wrong 
 with ``not_your_turn`` and nothing changes; ``apply`` returns exactly the lines it appended, its
 ``act`` line first; views hide other hands; the record starts with ``game``/``seats`` and ends with
 one ``end`` whose ``net`` sums to zero; replaying the record reproduces it; ``abandon`` settles
-nothing.
+nothing; ``places()`` holds every card of the deck exactly once after every action.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -51,6 +52,14 @@ def _check_step(state: State, pick: random.Random, *, thorough: bool) -> None:
     assert state.version == version + 1
 
 
+def _check_places(state: State) -> None:
+    """Every card of the deck is in exactly one place, in every game (RECORD.md §R10.6)."""
+    places = state.places()
+    cards = [card for where in places.values() for card in where]
+    assert Counter(cards) == Counter(state.deck), "a card is missing or in two places"
+    assert all(isinstance(where, tuple) for where in places.values())
+
+
 def _check_views(state: State) -> None:
     public = state.view(None)
     assert public.hand == () and public.seat is None and public.legal == ()
@@ -69,13 +78,16 @@ def test_random_playouts_keep_the_contract(game: str, players: int) -> None:
         record = state.record()
         assert [line["t"] for line in record[:2]] == ["game", "seats"]
         steps = 0
+        _check_places(state)
         while state.to_act is not None:
             if steps % 7 == 0:
                 _check_views(state)
+            _check_places(state)
             _check_step(state, pick, thorough=steps % (7 if steps < 300 else 499) == 0)
             steps += 1
             assert steps < 20_000
         assert state.is_over and state.result is not None
+        _check_places(state)
         record = state.record()
         assert record[-1]["t"] == "end"
         assert [line["t"] for line in record].count("end") == 1

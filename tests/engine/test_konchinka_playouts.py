@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine import new_game, replay
+from engine import IllegalAction, Refusal, new_game, replay
 from engine.cards import DECK_52, Card, Suit, parse_cards
 from engine.konchinka import KonchinkaState
 from engine.record import read_records
@@ -333,7 +333,10 @@ def test_0_11_abandoned_mid_deal_settles_nothing() -> None:
         assert seat is not None
         state.apply(seat, state.legal_actions(seat)[-1])
     assert state.abandon()[0] == {"t": "end", "reason": "abandoned", "net": [0, 0, 0]}
-    assert state.is_over and state.abandon() == ()
+    assert state.is_over
+    with pytest.raises(IllegalAction) as again:  # every game refuses a second abandon alike
+        state.abandon()
+    assert again.value.code is Refusal.GAME_OVER
     record = state.record()
     referee(record)
     assert replay(record).record() == record

@@ -17,12 +17,12 @@ import pytest
 
 import engine.kopilka.actions
 import engine.kopilka.scoring
+from engine.actions import Buy, Pass, PlayCard
 from engine.cards import DECK_32, Card, parse_cards
 from engine.chance import SeededChance
 from engine.core import Line
 from engine.errors import IllegalAction, InvalidNotation, Refusal
 from engine.games import new_game
-from engine.actions import Buy, Pass, PlayCard
 from engine.kopilka import KopilkaState, parse_action
 from engine.kopilka.scoring import pay_out
 
@@ -146,7 +146,7 @@ def test_0_8_series_continues_from_the_previous_dealer_and_deals_rotate() -> Non
     assert dealers == [2, 3, 0, 1]  # §2.1.2: 4 deals, the deal passes left
 
 
-def test_2_2_five_cards_each_stock_of_twelve_dealers_left_leads() -> None:
+def test_2_2_1_five_cards_each_stock_of_twelve_dealers_left_leads() -> None:
     state = table(3, ROUNDS)
     for seat, cards in enumerate(ROUNDS):
         assert hand(state, seat) == set(cards.split())

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from engine.actions import Buy, Pass
 from engine.cards import A_HIGH, DECK_32, Card, rank_index
 from engine.core import Line
 from engine.errors import IllegalAction, Refusal
 from engine.games import new_game
-from engine.actions import Buy, Pass
 from engine.kopilka import KopilkaState
 from engine.record import read_records, replay
 

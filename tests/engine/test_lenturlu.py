@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import doctest
 from collections.abc import Sequence
 
 import pytest
 
+import engine.lenturlu.actions
+import engine.lenturlu.scoring
+from engine.actions import Buy, Pass
 from engine.cards import DECK_52, Card, parse_cards
 from engine.chance import StackedChance
 from engine.core import Line
 from engine.errors import IllegalAction, InvalidNotation, InvalidOption, Refusal
 from engine.games import new_game
-from engine.lenturlu import DEAL_TABLE, Buy, LenturluState, Pass, Run, parse_action
+from engine.lenturlu import LenturluState, Run, parse_action
+from engine.lenturlu.rules import DEAL_TABLE
 
 # --- fixed deals ----------------------------------------------------------------------------
 
@@ -179,6 +184,22 @@ def test_r4_run_buy_pass_notation() -> None:
             parse_action(bad)
 
 
+def test_doctests_of_notation_and_scoring() -> None:
+    assert doctest.testmod(engine.lenturlu.actions).failed == 0
+    scoring = doctest.testmod(engine.lenturlu.scoring)
+    assert scoring.attempted >= 3 and scoring.failed == 0
+
+
+def test_3_2_1_listed_runs_equal_their_notation_read_back() -> None:
+    state = fixed(3, 2, ["2S 2H 3C 3D 4S 4H 5C 6D 7S"])
+    legal = state.legal_actions(0)
+    assert len(legal) > 30  # long enough for the legal set (not the short scan)
+    for action in legal:
+        again = parse_action(str(action))
+        assert again == action and hash(again) == hash(action)
+    assert state.apply(0, "run 2H 3C 4S 5C 6D 7S")[0]["a"] == "run 2H 3C 4S 5C 6D 7S"
+
+
 def test_3_2_1_every_run_with_every_choice_of_suits_is_listed() -> None:
     state = fixed(8, 7, ["4C", "5S 5H 6C 6D 7S"])
     assert len([c for c in state.hand(1) if c.rank.value in "5678"]) == 5
@@ -334,7 +355,7 @@ def test_3_4_1_a_run_resets_the_passes_and_the_last_runner_leads() -> None:
     assert state.to_act == 2 and state.view(2).phase == "lead"
 
 
-def test_3_4_2a_covering_king_ends_the_deal() -> None:
+def test_3_4_2_a_covering_king_ends_the_deal() -> None:
     hands = ["QD", "KC"]
     state = fixed(3, 2, hands)
     state.apply(0, "run QD")
@@ -344,9 +365,12 @@ def test_3_4_2a_covering_king_ends_the_deal() -> None:
     assert state.is_over and state.to_act is None and state.result is not None
     assert state.result.winner == 1 and state.legal_actions(1) == ()
     assert refused(state, 2, Pass()).code is Refusal.GAME_OVER
+    with pytest.raises(IllegalAction) as late:
+        state.abandon()  # §0.11: a finished game cannot be abandoned
+    assert late.value.code is Refusal.GAME_OVER and state.record()[-1]["reason"] == "deal"
 
 
-def test_3_4_2a_led_king_closes_and_the_leader_leads_again() -> None:
+def test_3_4_2_a_led_king_closes_and_the_leader_leads_again() -> None:
     state = fixed(3, 2, ["QD KD 5S"])
     lines = state.apply(0, "run QD KD")
     assert lines[1:] == ({"t": "event", "e": "close", "seat": 0, "card": "KD"},)
@@ -355,7 +379,7 @@ def test_3_4_2a_led_king_closes_and_the_leader_leads_again() -> None:
     assert state.to_act == 1
 
 
-def test_3_4_2b_manner_out_any_king_closes() -> None:
+def test_3_4_2_b_manner_out_any_king_closes() -> None:
     state = fixed(3, 2, ["QD", "KC 5S"], manner="out")
     state.apply(0, "run QD")
     lines = state.apply(1, "run KC")
@@ -538,6 +562,10 @@ def test_0_11_abandon_settles_nothing() -> None:
     assert lines == ({"t": "end", "reason": "abandoned", "net": [0, 0, 0]},)
     assert state.is_over and state.result is not None and state.result.net == (0, 0, 0)
     assert refused(state, 1, Pass()).code is Refusal.GAME_OVER
+    before = state.record()
+    with pytest.raises(IllegalAction) as again:
+        state.abandon()
+    assert again.value.code is Refusal.GAME_OVER and state.record() == before
 
 
 def test_view_shows_own_hand_and_public_table() -> None:

@@ -1,8 +1,9 @@
 """Лентюрлю random playouts and golden records (RULES.md §3, RECORD.md §R8, §R10).
 
 Every player count 3–8, every manner and payment: each card of the deck in exactly one place at
-every step, the layout money accounted for, legality consistent with refusals, termination,
-nets summing to zero, and the record replaying identically.
+every step, the layout money accounted for, the legal actions those of an independent reading of
+§3.2–§3.3 and every other one refused with a reason, termination, nets summing to zero, and the
+record replaying identically.
 """
 
 from __future__ import annotations
@@ -16,14 +17,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import DECK_52, parse_cards
+from engine.actions import Buy, Pass
+from engine.cards import DECK_52, Card, parse_cards
 from engine.core import Line
-from engine.errors import IllegalAction, InvalidRecord
+from engine.errors import IllegalAction, InvalidRecord, Refusal
 from engine.games import new_game
-from engine.lenturlu import LENTURLU_CARDS, Buy, LenturluState, Pass, Run
-from engine.record import read_records, replay
+from engine.lenturlu import LenturluState, LenturluView, Run
+from engine.lenturlu.rules import LENTURLU_CARDS
+from engine.record import read_records, replay, write_jsonl
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "records"
+SIMULATED = Path(__file__).parent.parent / "golden" / "simulated" / "lenturlu.jsonl"
 PLAYERS = (3, 4, 5, 6, 7, 8)
 MANNERS = ("king", "out")
 PAYMENTS = ("fixed", "cards", "points")
@@ -39,25 +43,70 @@ def _candidates(state: LenturluState, seat: int) -> list[object]:
     return out
 
 
+# Rank values by RULES.md §3.1.1, written out independently of the engine.
+VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(v): v for v in range(2, 11)}
+
+
+def _value(card: Card) -> int:
+    return VALUE[str(card)[:-1]]
+
+
+def _allowed(view: LenturluView, action: object) -> bool:
+    """Whether RULES.md §3.2–§3.3 allow ``action`` now, judged from the seat's view alone."""
+    match action:
+        case Run(cards):
+            values = [_value(c) for c in cards]
+            if not cards or len(set(cards)) < len(cards) or not set(cards) <= set(view.hand):
+                return False
+            if values != list(range(values[0], values[0] + len(values))):  # §3.2.1
+                return False
+            if view.leading:  # §3.2.3: any rank; an ace can only be first
+                return True
+            assert view.top is not None
+            return values[0] == _value(view.top) + 1  # §3.2.4 (so never an ace)
+        case Buy(k):  # §3.3.2: once a turn, k ≤ stock; never by the leader (§3.2.3)
+            return not view.leading and not view.bought and k in (1, 2) and k <= view.stock
+        case Pass():
+            if view.leading:
+                return False
+            assert view.top is not None
+            able = any(_value(c) == _value(view.top) + 1 for c in view.hand)  # §3.3.1
+            return view.stock > 0 if able else view.bought or view.stock == 0  # §3.3.2
+    return False
+
+
 def _check_legality(state: LenturluState, seat: int) -> None:
     legal = state.legal_actions(seat)
     assert legal == state.legal_actions(seat), "legal actions are not deterministic"
     assert len(set(legal)) == len(legal)
+    view = state.view(seat)
+    assert view.legal == legal
     for action in legal:
-        assert state._refusal(seat, action) is None, f"listed but refused: {action}"
+        assert _allowed(view, action), f"listed but not allowed by the rules: {action}"
+    version = state.version
     for candidate in _candidates(state, seat):
-        accepted = state._refusal(seat, candidate) is None
-        assert accepted == (candidate in legal), f"{candidate}: accepted {accepted}"
+        allowed = _allowed(view, candidate)
+        assert allowed == (candidate in legal), f"{candidate}: allowed {allowed}"
+        if not allowed:
+            with pytest.raises(IllegalAction) as refused:
+                state.apply(seat, candidate)
+            assert refused.value.code is not Refusal.NOT_NOW, f"{candidate}: no reason given"
+    assert state.version == version, "a refused action changed the state"
     for other in range(state.players):
         if other != seat:
             assert state.legal_actions(other) == ()
 
 
 def _check_conservation(state: LenturluState) -> None:
-    places = Counter(map(str, state.places()))
-    assert places == Counter(map(str, DECK_52))
+    places = state.places()
+    hands = [f"hand{s}" for s in range(state.players)]
+    assert set(places) == {*hands, "stock", "pile", "out"}
+    cards = [c for where in places.values() for c in where]
+    assert Counter(cards) == Counter(DECK_52), "a card is missing or in two places"
     view = state.view(None)
-    assert sum(view.hand_sizes) + view.stock + len(view.pile) + view.set_aside == 52
+    assert view.hand_sizes == tuple(len(places[h]) for h in hands)
+    assert view.stock == len(places["stock"]) and view.pile == places["pile"]
+    assert view.set_aside == len(places["out"])
 
 
 def play(players: int, seed: int, options: dict[str, object]) -> LenturluState:
@@ -164,6 +213,29 @@ def test_golden_lenturlu_records_replay_identically(name: str) -> None:
     for record in records:
         again = replay(record).record()
         assert again == record
+
+
+def _simulated_pick(legal: tuple[object, ...], rng: random.Random) -> object:
+    """The simulator's player (``engine.players.basic.random_action``, copied so that this file
+    does not import every family's players): a verb first, then one action of that verb."""
+    kinds: dict[str, list[object]] = {}
+    for action in legal:
+        kinds.setdefault(str(action).split(" ", 1)[0], []).append(action)
+    return rng.choice(rng.choice(list(kinds.values())))
+
+
+def test_frozen_simulated_records_are_played_again_move_for_move() -> None:
+    """The simulator's player picks by position in ``legal``: playing the frozen records again
+    (tests/golden/simulated/README.md) pins the order of the legal actions, not only the rules."""
+    records = read_records(SIMULATED)
+    assert len(records) == 72
+    for record in records:
+        head = record[0]
+        state = new_game("lenturlu", head["players"], head["seed"], head["options"])
+        rng = random.Random(f"{head['seed']}:frozen")
+        while (seat := state.to_act) is not None:
+            state.apply(seat, _simulated_pick(state.view(seat).legal, rng))
+        assert write_jsonl(state.record()) == write_jsonl(record), f"seed {head['seed']}"
 
 
 def test_replay_refuses_a_tampered_record() -> None:

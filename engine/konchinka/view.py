@@ -1,0 +1,25 @@
+"""What one seat of a Кончинка table may know (RULES.md §4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.core import Seat, View
+
+from .actions import KonchinkaAction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KonchinkaView(View[KonchinkaAction]):
+    """The base view plus the table and the hauls. ``phase``: ``play``."""
+
+    table: tuple[Card, ...]  # place order
+    captured: tuple[int, ...]  # cards captured this deal, per seat
+    clubs: tuple[int, ...]  # clubs captured this deal, per seat
+    konchinki: tuple[tuple[Card, ...], ...]  # кончинки captured this deal, per seat
+    totals: tuple[int, ...]  # points before this deal (after the last deal once over)
+    target: int
+    stock: int  # cards left in the stock
+    last_capturer: Seat | None
+    court_values: bool

@@ -1,0 +1,27 @@
+"""What one seat of a Лентюрлю table may know (RULES.md §3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.core import Seat, View
+
+from .actions import LenturluAction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LenturluView(View[LenturluAction]):
+    """The base view plus the layout and the pile. ``phase``: ``lead``, ``follow``."""
+
+    layout: tuple[tuple[Card, int], ...]  # money on each Lenturlu card now, in layout order
+    pile: tuple[Card, ...]  # the current pile, bottom first
+    top: Card | None  # the pile's top card (None when a lead is due)
+    pile_leader: Seat | None  # who led the current pile
+    leading: bool  # the seat to act leads a new pile
+    passes: int  # passes in a row since the last run
+    stock: int  # cards left in the stock
+    bought: bool  # the seat to act has bought this turn
+    set_aside: int  # cards in stopped or closed piles
+    manner: str
+    payment: str
