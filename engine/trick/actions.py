@@ -27,9 +27,7 @@ from engine.errors import InvalidNotation
 
 __all__ = [
     "ANNOUNCE",
-    "CODE",
     "PASS",
-    "PLAY",
     "PLAY_CARD",
     "Announce",
     "Discard",
@@ -178,12 +176,6 @@ TrickAction = Pass | Exchange | Announce | Retrump | Discard | PlayCard
 """Every action of the trick family."""
 
 ANNOUNCE: Final = Announce()
-
-CODE: Final = MappingProxyType({(c.rank, c.suit): str(c) for c in PLAY_CARD})
-"""Every card's RECORD.md code by (rank, suit), computed once (no card is hashed)."""
-
-PLAY: Final = MappingProxyType({(c.rank, c.suit): p for c, p in PLAY_CARD.items()})
-"""The shared ``PlayCard`` of every card by (rank, suit) (no card is hashed)."""
 
 _STRICT_CARD: Final = MappingProxyType({str(c): c for c in PLAY_CARD})
 _SUITS: Final = MappingProxyType({s.value: s for s in Suit})
