@@ -2,10 +2,10 @@
 
 Every action is a frozen value whose ``str`` is its RECORD.md text. ``card X`` and ``pass`` are
 the shared :class:`~engine.actions.PlayCard` and :class:`~engine.actions.Pass` (re-exported
-here); the family's own are below. ``Exchange`` and ``Discard``
-compare their cards as a set (RECORD.md §R4.3: the order a player names his discards does not
-change the action), but keep and print the order given; they carry that set as a bit mask
-(``mask``) so that legal-action sets hash them cheaply.
+here); the family's own are below. ``Exchange`` and ``Discard`` compare their cards as a set
+(RECORD.md §R4.3: the order a player names his discards does not change the action), but keep
+and print the order given; they carry that set as a bit mask (``mask``), so that comparing and
+hashing them (the legal-action set of dozens of exchanges) touches no card.
 
 >>> str(Exchange((Card.parse("7H"), Card.parse("9C")))), str(PlayCard(Card.parse("AS")))
 ('play 2 7H 9C', 'card AS')
@@ -36,6 +36,9 @@ __all__ = [
     "PlayCard",
     "Retrump",
     "TrickAction",
+    "card_mask",
+    "discards_of",
+    "exchanges_of",
     "parse_trick_action",
 ]
 
@@ -44,8 +47,8 @@ _BIT: Final = MappingProxyType({(c.rank, c.suit): 1 << i for i, c in enumerate(P
 
 
 def card_mask(cards: Iterable[Card]) -> int:
-    """A set of cards as a bit mask: equal sets, equal masks (keyed by rank and suit, whose
-    hashes are cached strings, so no card is hashed)."""
+    """A set of cards as a bit mask: equal sets, equal masks (looked up by rank and suit, whose
+    hashes are the strings' own, so no card's ``__hash__`` is called)."""
     mask = 0
     for card in cards:
         mask |= _BIT[card.rank, card.suit]
@@ -132,7 +135,7 @@ _EX_CARDS, _EX_UP, _EX_MASK = (_setter(Exchange, f) for f in ("cards", "up", "ma
 _DI_CARDS, _DI_MASK = (_setter(Discard, f) for f in ("cards", "mask"))
 
 
-def exchanges(cards: Sequence[Card], most: int, up_from: int, up_to: int) -> list[Exchange]:
+def exchanges_of(cards: Sequence[Card], most: int, up_from: int, up_to: int) -> list[Exchange]:
     """Every exchange of distinct ``cards``, size n by size in ``combinations`` order: plain
     for n ≤ ``most``, each followed by its ``up`` twin for ``up_from`` ≤ n ≤ ``up_to``.
 
@@ -157,9 +160,9 @@ def exchanges(cards: Sequence[Card], most: int, up_from: int, up_to: int) -> lis
     return out
 
 
-def discards(cards: Sequence[Card], count: int) -> list[Discard]:
+def discards_of(cards: Sequence[Card], count: int) -> list[Discard]:
     """Every discard of ``count`` distinct ``cards``, in ``combinations`` order (built as
-    :func:`exchanges` builds)."""
+    :func:`exchanges_of` builds)."""
     out: list[Discard] = []
     bits = [card_mask((c,)) for c in cards]
     for combo, mask in zip(

@@ -13,8 +13,7 @@ from engine.cards import SUIT_ORDER, Card, Rank, Suit
 from engine.core import Seat
 from engine.errors import IllegalAction, Refusal
 
-from .actions import ANNOUNCE, PASS, Exchange, Retrump, TrickAction, exchanges
-from .actions import discards as all_discards
+from .actions import ANNOUNCE, PASS, Exchange, Retrump, TrickAction, discards_of, exchanges_of
 from .rules import HAND_SIZE, Plays, Privilege, Variant
 
 SUIT: Final = "suit"
@@ -46,7 +45,7 @@ def declarations(
     if may_pass:
         acts.append(PASS)
     free = [c for c in hand if c != privileged]
-    acts.extend(exchanges(free, stock, 1, stock + 1 if may_take_up else -1))
+    acts.extend(exchanges_of(free, stock, 1, stock + 1 if may_take_up else -1))
     return tuple(acts)
 
 
@@ -57,7 +56,7 @@ def retrumps(hand: Sequence[Card], privileged: Card) -> tuple[TrickAction, ...]:
 
 def discards(hand: Sequence[Card], privileged: Card, count: int) -> tuple[TrickAction, ...]:
     """§1.3.12: ``count`` cards of the hand, never the privileged card (§1.3.4.1)."""
-    return tuple(all_discards([c for c in hand if c != privileged], count))
+    return tuple(discards_of([c for c in hand if c != privileged], count))
 
 
 def cards_refusal(
