@@ -8,12 +8,13 @@ no bonus). Passing weak hands keeps the table small, as real players do. Trick p
 from __future__ import annotations
 
 import random
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from engine.cards import Card, rank_index
 from engine.core import View
 from engine.players.basic import random_action
-from engine.trick.actions import Announce, Exchange, Pass, TrickAction
+from engine.trick.actions import ANNOUNCE, PASS, Announce, Exchange, Pass, TrickAction, card_mask
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -31,25 +32,29 @@ def trick_policy(view: View[Any], rng: random.Random) -> TrickAction:
     legal = view.legal
     if view.phase != "declare":
         return random_action(legal, rng)
-    if Announce() in legal:
-        return Announce()
+    kinds = {type(a) for a in legal}  # one pass (dozens of exchanges: ``in`` would compare each)
+    if Announce in kinds:
+        return ANNOUNCE
     strong = _strong_cards(view)
     worth = sum(2 if c == view.privileged else 1 for c in strong)
     weak_hand = worth < PLAY_STRENGTH + view.declared.count("play")
-    if Pass() in legal and weak_hand and rng.random() >= BLUFF:
-        return Pass()
+    if Pass in kinds and weak_hand and rng.random() >= BLUFF:
+        return PASS
     exchanges = [a for a in legal if isinstance(a, Exchange) and not a.up]
     if not exchanges:
         return random_action(legal, rng)
-    keep = set(strong)
-    fitting = [a for a in exchanges if keep.isdisjoint(a.cards)]
+    keep = card_mask(strong)
+    fitting = [a for a in exchanges if not a.mask & keep]  # none of the strong cards
     most = max(len(a.cards) for a in fitting)
     return rng.choice([a for a in fitting if len(a.cards) == most])
 
 
+_STRENGTH: Final = MappingProxyType({g: rank_index(v.order) for g, v in VARIANTS.items()})
+
+
 def _strong_cards(view: TrickView) -> list[Card]:
     order = VARIANTS[view.game].order
-    strength = rank_index(order)
+    strength = _STRENGTH[view.game]
     top = strength[order[1]]  # the two highest ranks of the game's order
     return [
         c

@@ -7,15 +7,14 @@ them (the one source of legality) and explains a refusal with the same facts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 from typing import Final
 
 from engine.cards import SUIT_ORDER, Card, Rank, Suit
 from engine.core import Seat
 from engine.errors import IllegalAction, Refusal
 
-from .actions import ANNOUNCE, PASS, Discard, Exchange, Retrump, TrickAction
-from .rules import Plays, Privilege, Variant
+from .actions import ANNOUNCE, PASS, Exchange, Retrump, TrickAction, discards_of, exchanges_of
+from .rules import HAND_SIZE, Plays, Privilege, Variant
 
 SUIT: Final = "suit"
 TRUMP: Final = "trump"
@@ -46,16 +45,7 @@ def declarations(
     if may_pass:
         acts.append(PASS)
     free = [c for c in hand if c != privileged]
-    for n in range(len(free) + 1):
-        plain = n <= stock
-        up = may_take_up and 1 <= n <= stock + 1
-        if not plain and not up:
-            continue
-        for combo in combinations(free, n):
-            if plain:
-                acts.append(Exchange(combo))
-            if up:
-                acts.append(Exchange(combo, up=True))
+    acts.extend(exchanges_of(free, stock, 1, stock + 1 if may_take_up else -1))
     return tuple(acts)
 
 
@@ -66,8 +56,7 @@ def retrumps(hand: Sequence[Card], privileged: Card) -> tuple[TrickAction, ...]:
 
 def discards(hand: Sequence[Card], privileged: Card, count: int) -> tuple[TrickAction, ...]:
     """§1.3.12: ``count`` cards of the hand, never the privileged card (§1.3.4.1)."""
-    free = [c for c in hand if c != privileged]
-    return tuple(Discard(combo) for combo in combinations(free, count))
+    return tuple(discards_of([c for c in hand if c != privileged], count))
 
 
 def cards_refusal(
@@ -82,6 +71,49 @@ def cards_refusal(
     if privileged in cards:
         return IllegalAction(Refusal.PRIVILEGED_NOT_DISCARDED, card=str(privileged))
     return None
+
+
+def pass_refusal(hand: Sequence[Card], privileged: Card) -> IllegalAction:
+    """Why ``pass`` is not legal: §1.3.3 a the privileged card, else b the defending dealer."""
+    if privileged in hand:
+        return IllegalAction(Refusal.PRIVILEGED_MAY_NOT_PASS, card=str(privileged))
+    return IllegalAction(Refusal.DEALER_MUST_DEFEND)
+
+
+def exchange_refusal(
+    hand: Sequence[Card],
+    action: Exchange,
+    privileged: Card,
+    dealer: bool,
+    turn_up: bool,
+    stock: int,
+) -> IllegalAction:
+    """Why an exchange is not legal (§1.3.4), the most specific reason first; the last one left
+    is the stock running short (§1.3.4.2). ``dealer``: the seat is the dealer; ``turn_up``: the
+    turn-up still lies on the table; ``stock``: the cards left in the stock."""
+    cards, up = action.cards, action.up
+    refusal = cards_refusal(hand, cards, privileged)
+    if refusal is not None:
+        return refusal
+    if len(cards) > HAND_SIZE:
+        return IllegalAction(Refusal.WRONG_CARD_COUNT, count=len(cards))
+    if up and not dealer:
+        return IllegalAction(Refusal.UP_DEALER_ONLY)
+    if up and not turn_up:
+        return IllegalAction(Refusal.TURN_UP_GONE)  # §1.2.2, §1.2.4
+    if up and not cards:
+        return IllegalAction(Refusal.UP_NEEDS_EXCHANGE)
+    return IllegalAction(Refusal.STOCK_TOO_SMALL, stock=stock)
+
+
+def discard_refusal(
+    hand: Sequence[Card], cards: Sequence[Card], privileged: Card, expected: int
+) -> IllegalAction:
+    """Why a Шутиха discard is not legal (§1.3.12): the cards, else their number."""
+    refusal = cards_refusal(hand, cards, privileged)
+    if refusal is not None:
+        return refusal
+    return IllegalAction(Refusal.WRONG_CARD_COUNT, count=len(cards), expected=expected)
 
 
 # --- tricks (§1.4) -----------------------------------------------------------------------------
@@ -144,16 +176,35 @@ def playable(
     return list(hand) if follow is None else follow
 
 
+def play_refusal(
+    hand: Sequence[Card],
+    card: Card,
+    trick: Sequence[tuple[Seat, Card]],
+    trump: Suit,
+    variant: Variant,
+    must_trump: bool,
+) -> IllegalAction:
+    """Why ``card`` may not be played to the trick: not held, §1.4.3 a or §1.4.3 b."""
+    if card not in hand:
+        return IllegalAction(Refusal.NOT_IN_HAND, card=str(card))
+    led = effective_suit(trick[0][1], trump, variant)
+    _, why = obligation(hand, led, trump, variant, must_trump)
+    if why == SUIT:
+        return IllegalAction(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
+    return IllegalAction(Refusal.MUST_TRUMP, suit=trump.value)
+
+
 def trick_winner(plays: Plays, trump: Suit, variant: Variant, strength: Mapping[Rank, int]) -> Seat:
     """§1.4.5: the first rule that applies; "highest" by the rank order (§1.1.3)."""
     priv = variant.privileged
+    rank, suit = priv.rank, priv.suit
     if variant.privilege is Privilege.WILD:  # (a) the Памфил JC wins, led or not
         for seat, card in plays:
-            if card == priv:
+            if card.rank is rank and card.suit is suit:
                 return seat
     elif variant.privilege is Privilege.UNLED:  # (b) not when led (§1.4.6)
         for seat, card in plays[1:]:
-            if card == priv:
+            if card.rank is rank and card.suit is suit:
                 return seat
     # Past (a) no card is wild, so every card's effective suit (§1.4.2) is its printed suit.
     trumps = [(strength[c.rank], s) for s, c in plays if c.suit is trump]

@@ -30,6 +30,15 @@ KS: Final = Card(Rank.KING, Suit.SPADES)
 KC: Final = Card(Rank.KING, Suit.CLUBS)
 
 
+class Phase:
+    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
+
+    RETRUMP: Final = "retrump"  # §1.2.4
+    DECLARE: Final = "declare"  # §1.3
+    DISCARD: Final = "discard"  # §1.3.12
+    PLAY: Final = "play"  # §1.4
+
+
 def deck_for(players: int) -> tuple[Card, ...]:
     """The deck by player count (§1.1.2)."""
     if players == 3:
@@ -93,6 +102,9 @@ Score = Callable[[Sequence[Trick], Seat | None, Suit, Card, int], Points]
 HandCheck = Callable[[Sequence[tuple[Seat, Sequence[Card]]]], Shown]
 """The checks of the hands of the given seats, in the given order (§1.3.9–§1.3.11)."""
 
+DealOut = Callable[[Sequence[Card], Sequence[Seat]], list[tuple[Seat, Card]]]
+"""``deal_out(stock, playing)``: who receives which card of the stock's top (§1.3.12)."""
+
 Bonus = Callable[[MushkaOptions], int]
 """An amount that each other seat pays on the side ledger (§1.6.3), read from the options."""
 
@@ -115,7 +127,7 @@ class Variant:
     announce_bonus: Bonus | None = None  # the privileged card dealt may be announced (§1.3.7)
     check: HandCheck | None = None  # the hand checks after the deal and exchanges (§1.3.9–11)
     flush_award: FlushAward | None = None  # the deal's flush bonus (§1.3.10.2)
-    deal_out: bool = False  # the privileged card is dealt out of the stock (§1.3.12)
+    deal_out: DealOut | None = None  # the privileged card dealt out of the stock (§1.3.12)
 
     @property
     def turn_up(self) -> bool:

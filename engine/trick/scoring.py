@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Suit
-from engine.core import Seat
+from engine.core import Line, Seat
 
+from .options import MushkaOptions
 from .rules import HAND_SIZE, Plays, Points, Trick, Variant
 
 __all__ = [
@@ -21,6 +22,8 @@ __all__ = [
     "Points",
     "Trick",
     "apply_count",
+    "deal_end_line",
+    "end_line",
     "instant_figures",
     "played_figures",
     "pulka_money",
@@ -137,6 +140,43 @@ def instant_figures(declared: Sequence[str | None], counts: Sequence[int]) -> li
         )
         for seat, c in enumerate(counts)
     ]
+
+
+def deal_end_line(
+    no: int, result: str, trump: Suit, figures: Sequence[Figures], zero: list[Seat]
+) -> Line:
+    """RECORD.md §R6.3."""
+    return {
+        "t": "deal_end",
+        "no": no,
+        "result": result,
+        "trump": trump.value,
+        "seats": [f.line() for f in figures],
+        "zero": zero,
+    }
+
+
+def end_line(
+    reason: str,
+    winner: Seat,
+    deals: int,
+    counts: Sequence[int],
+    side: Sequence[int],
+    options: MushkaOptions,
+) -> Line:
+    """RECORD.md §R6.4: the pulka money (§1.6.1, §1.6.4), the side ledger (§1.6.3) and the net,
+    their sum (§1.6.5)."""
+    pulka = pulka_money(counts, winner, options.point_value, options.pulka_fee)
+    return {
+        "t": "end",
+        "reason": reason,
+        "winner": winner,
+        "deals": deals,
+        "counts": list(counts),
+        "pulka": pulka,
+        "side": list(side),
+        "net": [p + s for p, s in zip(pulka, side, strict=True)],
+    }
 
 
 def zero_order(

@@ -23,6 +23,19 @@ def five_spades(hands: Sequence[tuple[Seat, Sequence[Card]]]) -> Shown:
     return NOTHING
 
 
+def deal_out_the_queen(stock: Sequence[Card], playing: Sequence[Seat]) -> list[tuple[Seat, Card]]:
+    """§1.3.12: if the QS is still in the stock, the stock's cards from the top, one at a time,
+    to the playing players in turn (``playing`` starts left of the dealer) until it is dealt."""
+    if QS not in stock:
+        return []
+    dealt = []
+    for k, card in enumerate(stock):
+        dealt.append((playing[k % len(playing)], card))
+        if card == QS:
+            break
+    return dealt
+
+
 def score_trick_values(
     tricks: Sequence[Trick], holder: Seat | None, trump: Suit, privileged: Card, players: int
 ) -> Points:
@@ -59,6 +72,6 @@ SHUTIKHA: Final = Variant(
     privilege=Privilege.PLAIN,  # §1.4.7
     score=score_trick_values,  # §1.5.4, §1.5.5
     check=five_spades,  # §1.3.9
-    deal_out=True,  # §1.3.12
+    deal_out=deal_out_the_queen,  # §1.3.12
 )
 """Мушка-Шутиха (RULES.md §1)."""

@@ -11,58 +11,21 @@ the next deal until the pulka ends. What differs between the games is the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final
+from typing import ClassVar
 
-from engine.cards import SUIT_ORDER, Card, Suit, canonical_codes, rank_index
+from engine.cards import SUIT_ORDER, Card, Suit, canonical_codes, codes, rank_index
 from engine.chance import Chance
 from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
 from engine.errors import IllegalAction, Refusal
 
-from .actions import (
-    CODE,
-    PLAY_CARD,
-    Announce,
-    Discard,
-    Exchange,
-    Pass,
-    PlayCard,
-    Retrump,
-    TrickAction,
-    parse_trick_action,
-)
-from .legal import (
-    SUIT,
-    cards_refusal,
-    declarations,
-    discards,
-    effective_suit,
-    obligation,
-    playable,
-    retrumps,
-    trick_winner,
-)
+from . import legal, scoring
+from .actions import PLAY_CARD, Announce, Discard, Exchange, Pass, PlayCard, Retrump, TrickAction
+from .actions import parse_trick_action as parse
 from .options import MushkaOptions
-from .rules import HAND_SIZE, Flush, Trick
-from .scoring import (
-    Figures,
-    instant_figures,
-    played_figures,
-    pulka_money,
-    trick_points,
-    walkover_figures,
-    zero_order,
-)
+from .rules import HAND_SIZE, Flush, Phase, Trick
+from .scoring import Figures
 from .variant import VARIANTS, deck_for
 from .view import TrickView
-
-
-class Phase:
-    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
-
-    RETRUMP: Final = "retrump"  # §1.2.4
-    DECLARE: Final = "declare"  # §1.3
-    DISCARD: Final = "discard"  # §1.3.12
-    PLAY: Final = "play"  # §1.4
 
 
 class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
@@ -110,8 +73,10 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._strength = rank_index(variant.order)
         pos = {r: i for i, r in enumerate(variant.order)}
         self._sort_key = {c: SUIT_ORDER.index(c.suit) * 20 + pos[c.rank] for c in self.deck}
-        self._counts = [options.target] * players  # §1.1.8; a new pulka starts afresh (§1.6.6)
-        self._side = [0] * players  # §1.6.3
+        # §1.1.8 counts at target; §1.6.3 the side ledger. §1.6.6: the next pulka is a new state
+        # and record, so both start afresh; its first dealer follows on (``prev_dealer``, §0.8).
+        self._counts = [options.target] * players
+        self._side = [0] * players
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -154,7 +119,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         return self._trump
 
     def parse_action(self, text: str) -> TrickAction:
-        return parse_trick_action(text)
+        return parse(text)
 
     def view(self, seat: Seat | None) -> TrickView:
         playing = self._phase == Phase.PLAY
@@ -187,11 +152,11 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         variant = self.variant
         priv = variant.privileged
         if phase == Phase.PLAY:
-            cards = playable(hand, self._trick, self._trump, variant, self.options.must_trump)
-            return tuple(PLAY_CARD[c] for c in cards)
+            cards = legal.playable(hand, self._trick, self._trump, variant, self.options.must_trump)
+            return tuple([PLAY_CARD[c] for c in cards])
         if phase == Phase.DECLARE:
             dealer = seat == self._dealer
-            return declarations(
+            return legal.declarations(
                 hand,
                 priv,
                 may_announce=seat == self._announcer and self._announced is None,  # §1.3.7
@@ -201,9 +166,9 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
                 may_take_up=dealer and self._turn_up is not None,  # §1.2.2
             )
         if phase == Phase.RETRUMP:
-            return retrumps(hand, priv)
+            return legal.retrumps(hand, priv)
         if phase == Phase.DISCARD:
-            return discards(hand, priv, self._received[seat])
+            return legal.discards(hand, priv, self._received[seat])
         return ()
 
     def _refusal(self, seat: Seat, action: TrickAction) -> IllegalAction:
@@ -215,43 +180,21 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             return IllegalAction(Refusal.RETRUMP_FIRST)  # §1.2.4: before anything else
         match action:
             case PlayCard(card) if phase == Phase.PLAY:
-                if card not in hand:
-                    return IllegalAction(Refusal.NOT_IN_HAND, card=str(card))
-                led = effective_suit(self._trick[0][1], self._trump, self.variant)
-                _, why = obligation(hand, led, self._trump, self.variant, self.options.must_trump)
-                if why == SUIT:  # §1.4.3 a
-                    return IllegalAction(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
-                return IllegalAction(Refusal.MUST_TRUMP, suit=self._trump.value)  # §1.4.3 b
+                trump, must_trump = self._trump, self.options.must_trump
+                return legal.play_refusal(hand, card, self._trick, trump, self.variant, must_trump)
             case Pass() if phase == Phase.DECLARE:
-                if priv in hand:
-                    return IllegalAction(Refusal.PRIVILEGED_MAY_NOT_PASS, card=str(priv))
-                return IllegalAction(Refusal.DEALER_MUST_DEFEND)
-            case Exchange(cards, up) if phase == Phase.DECLARE:
-                refusal = cards_refusal(hand, cards, priv)
-                if refusal is not None:
-                    return refusal
-                if len(cards) > HAND_SIZE:
-                    return IllegalAction(Refusal.WRONG_CARD_COUNT, count=len(cards))
-                if up and seat != self._dealer:
-                    return IllegalAction(Refusal.UP_DEALER_ONLY)
-                if up and self._turn_up is None:
-                    return IllegalAction(Refusal.TURN_UP_GONE)
-                if up and not cards:
-                    return IllegalAction(Refusal.UP_NEEDS_EXCHANGE)
-                return IllegalAction(Refusal.STOCK_TOO_SMALL, stock=len(self._stock))
+                return legal.pass_refusal(hand, priv)
+            case Exchange() if phase == Phase.DECLARE:
+                dealer, lying = seat == self._dealer, self._turn_up is not None
+                return legal.exchange_refusal(hand, action, priv, dealer, lying, len(self._stock))
             case Announce() if phase == Phase.DECLARE:
-                return IllegalAction(Refusal.ANNOUNCE_NOT_ALLOWED)
+                return IllegalAction(Refusal.ANNOUNCE_NOT_ALLOWED)  # §1.3.7
             case Retrump(_, discard) if phase == Phase.RETRUMP:
-                refusal = cards_refusal(hand, (discard,), priv)
+                refusal = legal.cards_refusal(hand, (discard,), priv)
                 if refusal is not None:
                     return refusal
             case Discard(cards) if phase == Phase.DISCARD:
-                refusal = cards_refusal(hand, cards, priv)
-                if refusal is not None:
-                    return refusal
-                return IllegalAction(
-                    Refusal.WRONG_CARD_COUNT, count=len(cards), expected=self._received[seat]
-                )
+                return legal.discard_refusal(hand, cards, priv, self._received[seat])
             case _:
                 pass
         return IllegalAction(Refusal.NOT_NOW, action=str(action))
@@ -286,11 +229,8 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         return tuple(self._hands[seat])  # kept in canonical order (:meth:`_sorted`)
 
     def _shared(self) -> dict[int, object]:
-        # the variant and the rank strengths are immutable (mapping proxies cannot be copied)
-        shared: dict[int, object] = {id(c): c for c in self.deck}
-        for part in (self.variant, self._strength, self._sort_key, self.deck):
-            shared[id(part)] = part
-        return shared
+        # immutable (a mapping proxy cannot even be copied); cards copy as themselves
+        return {id(part): part for part in (self.variant, self._strength, self._sort_key)}
 
     # --- the deal (§1.1.5–§1.1.9, §1.2) ----------------------------------------------------------
 
@@ -335,8 +275,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         shown = check([(s, self._hands[s]) for s in seats])
         for flush in shown.flushes:  # §1.3.10.1, §1.3.10.3: every flush shown is kept
             self._flushes.append(flush)
-            hand = self._hands[flush.seat]
-            cards = canonical_codes(hand, self.order)
+            cards = canonical_codes(self._hands[flush.seat], self.order)
             self._event(
                 "flush", seat=flush.seat, suit=flush.suit.value, cards=cards, points=flush.points
             )
@@ -398,13 +337,8 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         hand.extend(drawn)
         self._hands[seat] = self._sorted(hand)
         self._declared[seat] = "play"
-        self._event(
-            "exchange",
-            seat=seat,
-            discarded=[CODE[c] for c in action.cards],
-            drawn=[CODE[c] for c in drawn],
-            up=action.up,
-        )
+        discarded, up = codes(action.cards), action.up
+        self._event("exchange", seat=seat, discarded=discarded, drawn=codes(drawn), up=up)
         if action.cards and self._check_hands((seat,)):  # §1.3.9, §1.3.10.1: N ≥ 1
             return
         self._next_declarer(seat)
@@ -426,20 +360,16 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
     def _end_round(self) -> None:
         """§1.3.8: the playing players; §1.3.12: the privileged card dealt out; then play."""
         self._playing = [s for s in self._from_left() if self._declared[s] == "play"]
-        priv = self.variant.privileged
-        if not (self.variant.deal_out and priv in self._stock):
+        deal_out = self.variant.deal_out
+        dealt = deal_out(self._stock, self._playing) if deal_out is not None else []
+        if not dealt:
             self._start_play()
             return
-        turn = 0
-        while True:
-            card = self._stock.pop(0)
-            seat = self._playing[turn % len(self._playing)]
-            turn += 1
+        del self._stock[: len(dealt)]
+        for seat, card in dealt:
             self._hands[seat].append(card)
             self._received[seat] += 1
             self._event("deal_out", seat=seat, card=str(card))
-            if card == priv:
-                break
         for seat in self._playing:
             self._hands[seat] = self._sorted(self._hands[seat])
         self._discard_queue = [s for s in self._from_left() if self._received[s]]
@@ -467,7 +397,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._declared[dealer] = "walkover"
         self._event("walkover", seat=dealer)
         self._award_flush()
-        figures, zero = walkover_figures(dealer, self._counts)
+        figures, zero = scoring.walkover_figures(dealer, self._counts)
         self._end_deal("walkover", figures, zero)
 
     def _award_flush(self) -> None:
@@ -484,7 +414,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         cards = canonical_codes(self._hands[seat], self.order)
         self._event("instant_win", seat=seat, kind=kind, cards=cards)
         self._award_flush()  # §1.3.11: the flushes shown so far are awarded first
-        self._deal_end_line("instant", instant_figures(self._declared, self._counts), [])
+        self._deal_end_line("instant", scoring.instant_figures(self._declared, self._counts), [])
         self._settle("instant", seat)
 
     # --- tricks (§1.4) ---------------------------------------------------------------------------
@@ -508,20 +438,15 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             self._to_act = playing[(playing.index(seat) + 1) % len(playing)]
             return
         plays = tuple(self._trick)
-        winner = trick_winner(plays, self._trump, self.variant, self._strength)
+        winner = legal.trick_winner(plays, self._trump, self.variant, self._strength)
         trick = Trick(self._trick_no, self._leader, plays, winner)
         self._tricks.append(trick)
         self._last_trick = trick
         self._trick = []
         self._tricks_won[winner] += 1
         self._taken[winner].extend(c for _, c in plays)  # §1.4.8: out of play for the deal
-        self._event(
-            "trick",
-            no=trick.no,
-            leader=trick.leader,
-            plays=[[s, CODE[c]] for s, c in plays],
-            winner=winner,
-        )
+        shown = [[s, str(c)] for s, c in plays]
+        self._event("trick", no=trick.no, leader=trick.leader, plays=shown, winner=winner)
         if self._trick_no == HAND_SIZE:
             self._score_deal()
             return
@@ -533,24 +458,17 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
 
     def _score_deal(self) -> None:
         """§1.5: figures of the deal, applied to the counts together (§1.5.7)."""
-        points = trick_points(self.variant, self._trump, self._held, self._tricks, self.players)
-        figures, reached = played_figures(
-            self._declared, self._counts, points, self._held, self.options.target
+        n, held = self.players, self._held
+        points = scoring.trick_points(self.variant, self._trump, held, self._tricks, n)
+        target = self.options.target
+        figures, reached = scoring.played_figures(
+            self._declared, self._counts, points, held, target
         )
-        zero = zero_order(reached, points[3], self._dealer, self.players)  # §1.5.8
+        zero = scoring.zero_order(reached, points[3], self._dealer, n)  # §1.5.8
         self._end_deal("played", figures, zero)
 
     def _deal_end_line(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:
-        self._write(
-            {
-                "t": "deal_end",
-                "no": self._deal_no,
-                "result": result,
-                "trump": self._trump.value,
-                "seats": [f.line() for f in figures],
-                "zero": zero,
-            }
-        )
+        self._write(scoring.deal_end_line(self._deal_no, result, self._trump, figures, zero))
 
     def _end_deal(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:
         self._deal_end_line(result, figures, zero)
@@ -562,23 +480,12 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             self._deal_next((self._dealer + 1) % self.players)
 
     def _settle(self, reason: str, winner: Seat) -> None:
-        """§1.6.1, §1.6.4: pulka money; §1.6.5: net = pulka money + the side ledger."""
-        opts = self.options
-        pulka = pulka_money(self._counts, winner, opts.point_value, opts.pulka_fee)
-        net = [p + s for p, s in zip(pulka, self._side, strict=True)]
-        self._write(
-            {
-                "t": "end",
-                "reason": reason,
-                "winner": winner,
-                "deals": self._deal_no,
-                "counts": list(self._counts),
-                "pulka": pulka,
-                "side": list(self._side),
-                "net": net,
-            }
+        """§1.6: the pulka money and the side ledger settled together (RECORD.md §R6.4)."""
+        line = scoring.end_line(
+            reason, winner, self._deal_no, self._counts, self._side, self.options
         )
-        self._finish(Result(reason, winner, tuple(net)))
+        self._write(line)
+        self._finish(Result(reason, winner, tuple(line["net"])))
 
     # --- small helpers ---------------------------------------------------------------------------
 

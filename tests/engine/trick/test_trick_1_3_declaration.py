@@ -201,3 +201,18 @@ def test_r4_4_wrong_game_and_notation_refused() -> None:
         state.apply(0, "play 3 7S")
     assert refused(state, 1, "play 0").code is Refusal.NOT_YOUR_TURN
     assert refused(state, 0, "card AS").code is Refusal.NOT_NOW
+
+
+def test_r4_4_refusal_order_is_the_skeletons() -> None:
+    """engine.core: game over, then notation, wrong game, not your turn (the presser's seat),
+    and only then the game's own reason."""
+    state = fixed("mushka", 3, 2, HANDS3, "9H")
+    with pytest.raises(InvalidNotation):
+        state.apply(1, "play 3 7S")  # notation before the turn
+    assert refused(state, 1, 42).code is Refusal.WRONG_GAME  # the game's actions before the turn
+    wrong = refused(state, 1, "pass")
+    assert wrong.code is Refusal.NOT_YOUR_TURN and wrong.params == {"seat": 1}
+    assert refused(state, 0, "pass").code is Refusal.PRIVILEGED_MAY_NOT_PASS
+    state.abandon()
+    for seat, action in ((1, "play 3 7S"), (1, 42), (1, "pass"), (0, "pass")):
+        assert refused(state, seat, action).code is Refusal.GAME_OVER

@@ -26,6 +26,11 @@ MAX_ACTIONS = 50_000
 
 def _assert_conserved(state: TrickState) -> None:
     places = state.places()
+    n = state.players
+    named = {"stock", "turn_up", "trick", "out"} | {
+        f"{p}{s}" for p in ("hand", "taken") for s in range(n)
+    }
+    assert set(places) in ({"deck"}, named)  # core's place names (engine.core.Places)
     seen = Counter(c for cards in places.values() for c in cards)
     deck = deck_for(state.players)
     assert set(seen) == set(deck)
