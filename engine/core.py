@@ -26,6 +26,7 @@ that is always at once, inside the ``apply`` that ended the previous deal.
 from __future__ import annotations
 
 import copy
+import marshal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypedDict, TypeVar
@@ -183,13 +184,15 @@ class GameSpec:
 # --- record lines shared by every game (RECORD.md §R5) ---------------------------------------
 
 
-def copy_line(value: Any) -> Any:
-    """A copy of a record line (JSON values only: dicts, lists, scalars); no shared parts."""
-    if type(value) is dict:
-        return {k: copy_line(v) for k, v in value.items()}
-    if type(value) is list:
-        return [copy_line(v) for v in value]
-    return value
+def copy_lines(lines: Sequence[Line]) -> list[Line]:
+    """Deep copies of record lines, sharing nothing with them.
+
+    Lines hold JSON values only (dicts, lists, str, int, bool, None), which :mod:`marshal`
+    copies exactly — key order and ``True`` vs ``1`` included — in C, several times faster than
+    :func:`copy.deepcopy` or a Python walk (``apply`` copies its lines on every action).
+    """
+    copied: list[Line] = marshal.loads(marshal.dumps(list(lines)))
+    return copied
 
 
 def game_line(game: str, players: int, seed: int, options: Mapping[str, object]) -> Line:
@@ -432,7 +435,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         self._record.append({"t": "act", "seat": seat, "a": str(typed)})
         self._perform(seat, typed)
         self._run_chance()
-        return tuple(copy_line(line) for line in self._record[start:])
+        return tuple(copy_lines(self._record[start:]))
 
     def places(self) -> Places:
         """Where every card of the deck is now; each card is in exactly one place."""
@@ -441,7 +444,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         return self._places()
 
     def record(self) -> list[Line]:
-        return [copy_line(line) for line in self._record]
+        return copy_lines(self._record)
 
     def abandon(self, *, at: int | None = None) -> tuple[Line, ...]:
         """§0.11: stop unsettled — nothing is paid, stakes and fines go back; every net is 0.
@@ -458,7 +461,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         line = abandoned_line(self.players)
         self._write(line)
         self._finish(Result("abandoned", None, (0,) * self.players))
-        return (copy_line(line),)
+        return tuple(copy_lines([line]))
 
     def clone(self) -> Self:
         """An independent copy that plays on identically (immutable parts are shared)."""
