@@ -1,0 +1,392 @@
+"""The outbox: every message the bot puts on screen goes through it, within Telegram's limits.
+
+Callers say what a chat should show, and the outbox decides when Telegram hears of it:
+
+* One queue per chat, delivered in order by one worker task: a deal's result never overtakes
+  the table edit queued before it.
+* A message the bot keeps up to date has a *key* (``table:12:3``, ``hand:12:0``).
+  :meth:`Outbox.show` makes it show a text: it is edited if it exists and sent otherwise. An
+  edit still waiting in the queue takes the newer text in its place — the latest state wins,
+  and the final state is always delivered.
+* Groups get at most ``group_ops`` sends+edits in any ``group_window`` seconds (Telegram allows
+  about 20 a minute), and one message is edited at most once every ``edit_gap`` seconds.
+  Private chats get about one message a second with short bursts; all chats together stay under
+  ``global_ops`` a second.
+* What every keyed message shows is remembered (a digest, in the :class:`MessageStore`), across
+  restarts too: an edit identical to what a message shows is never sent.
+* Callback answers are not messages: they are answered at once by the handlers, never queued.
+
+Telegram's own answers (429, "message is not modified", "message can't be edited") are handled
+below, in :mod:`bot.sending.session`; a chat that answers 403 is *closed* to the bot until a
+message to it gets through again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import Message
+
+from bot.render.common import Rendered
+
+logger = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxLimits:
+    """How fast the outbox talks to Telegram (defaults: Telegram's published limits)."""
+
+    group_ops: int = 20  # sends+edits in a group per window
+    group_window: float = 60.0
+    edit_gap: float = 3.0  # between two edits of one group message
+    private_ops: int = 3  # a burst of private messages …
+    private_window: float = 3.0  # … then about one a second
+    global_ops: int = 30  # all chats together, per second
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """What a keyed message is and shows: its Telegram id and the digest of its content."""
+
+    chat_id: int
+    key: str
+    message_id: int
+    digest: str
+
+
+class MessageStore(Protocol):
+    """Where the outbox remembers its keyed messages (the database, so restarts keep it)."""
+
+    async def messages(self) -> list[StoredMessage]: ...
+
+    async def put_message(self, message: StoredMessage) -> None: ...
+
+    async def drop_message(self, chat_id: int, key: str) -> None: ...
+
+
+class Old(StrEnum):
+    """What happens to the previous message of a key that is sent anew (``fresh``)."""
+
+    KEEP = "keep"  # it stays as it was (its final state was shown before)
+    STRIP = "strip"  # its keyboard is removed
+    DELETE = "delete"  # it is deleted (an old hand message)
+
+
+def digest(rendered: Rendered) -> str:
+    """A short fingerprint of a message's text and keyboard."""
+    markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else ""
+    return hashlib.blake2b(f"{rendered.text}\0{markup}".encode(), digest_size=12).hexdigest()
+
+
+@dataclass(slots=True)
+class _Op:
+    """One queued step of a chat: show a keyed message, post a one-off, strip, delete."""
+
+    kind: str  # "show" | "post" | "strip" | "delete"
+    key: str | None
+    rendered: Rendered | None = None
+    fresh: bool = False
+    old: Old = Old.KEEP
+    reply_to: int | None = None
+    done: asyncio.Future[int | None] | None = None
+
+
+@dataclass(slots=True)
+class _Chat:
+    queue: deque[_Op] = field(default_factory=deque)
+    sent: deque[float] = field(default_factory=deque)  # times of recent API calls
+    edited: dict[str, float] = field(default_factory=dict)  # key → time of its last edit
+    worker: asyncio.Task[None] | None = None
+
+
+class Outbox:
+    """Per-chat ordered delivery with coalesced edits and rate limits (see the module)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        store: MessageStore,
+        limits: OutboxLimits | None = None,
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.limits = limits or OutboxLimits()
+        self.clock = clock
+        self.sleep = sleep
+        self._chats: dict[int, _Chat] = {}
+        self._known: dict[tuple[int, str], StoredMessage] = {}
+        self._global: deque[float] = deque()
+        self._closed: set[int] = set()
+        self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
+
+    async def load(self) -> None:
+        """Read what every keyed message shows (at start-up, before anything is shown)."""
+        for message in await self.store.messages():
+            self._known[(message.chat_id, message.key)] = message
+
+    # --- what callers say -------------------------------------------------------------------
+
+    def show(
+        self,
+        chat_id: int,
+        key: str,
+        rendered: Rendered,
+        *,
+        fresh: bool = False,
+        old: Old = Old.KEEP,
+    ) -> None:
+        """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh)."""
+        chat = self._chat(chat_id)
+        if not fresh:
+            for op in reversed(chat.queue):
+                if op.key == key and op.kind == "show" and not op.fresh:
+                    op.rendered = rendered  # the latest state wins, in the earlier place
+                    return
+                if op.key == key or op.kind == "post" or op.fresh:
+                    break  # never move a state ahead of a message sent after it
+        self._enqueue(chat_id, _Op("show", key, rendered, fresh=fresh, old=old))
+
+    def post(
+        self,
+        chat_id: int,
+        rendered: Rendered,
+        *,
+        key: str | None = None,
+        reply_to: int | None = None,
+    ) -> asyncio.Future[int | None]:
+        """Send a new message (a result, a notice) in order; the future gets its id."""
+        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._enqueue(chat_id, _Op("post", key, rendered, reply_to=reply_to, done=done))
+        return done
+
+    def strip(self, chat_id: int, key: str) -> None:
+        """Remove the keyboard of message ``key`` (its text stays as shown)."""
+        self._enqueue(chat_id, _Op("strip", key))
+
+    def delete(self, chat_id: int, key: str) -> None:
+        self._enqueue(chat_id, _Op("delete", key))
+
+    def message_id(self, chat_id: int, key: str) -> int | None:
+        """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
+        known = self._known.get((chat_id, key))
+        return known.message_id if known else None
+
+    def is_closed(self, chat_id: int) -> bool:
+        """Whether the chat's last send or edit was refused (403: blocked, kicked, not started)."""
+        return chat_id in self._closed
+
+    def pending(self, chat_id: int | None = None) -> int:
+        """Queued steps not delivered yet (of one chat, or of all)."""
+        chats = self._chats.values() if chat_id is None else [self._chat(chat_id)]
+        return sum(len(c.queue) + (c.worker is not None and not c.worker.done()) for c in chats)
+
+    async def drain(self) -> None:
+        """Wait until every queued step has been delivered."""
+        while True:
+            workers = [c.worker for c in self._chats.values() if c.worker and not c.worker.done()]
+            if not workers:
+                return
+            await asyncio.gather(*workers, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop the workers (what is still queued is dropped: the database brings it back)."""
+        for chat in self._chats.values():
+            if chat.worker is not None:
+                chat.worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chat.worker
+        self._chats.clear()
+
+    # --- delivery ---------------------------------------------------------------------------
+
+    def _chat(self, chat_id: int) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat()
+        return chat
+
+    def _enqueue(self, chat_id: int, op: _Op) -> None:
+        chat = self._chat(chat_id)
+        chat.queue.append(op)
+        if chat.worker is None or chat.worker.done():
+            chat.worker = asyncio.create_task(self._run(chat_id, chat), name=f"outbox:{chat_id}")
+
+    async def _run(self, chat_id: int, chat: _Chat) -> None:
+        while chat.queue:
+            op = chat.queue[0]
+            if self._needless(chat_id, op):
+                chat.queue.popleft()
+                continue
+            await self._wait_turn(chat_id, chat, op)
+            chat.queue.popleft()  # from here on, newer texts queue behind it
+            try:
+                await self._deliver(chat_id, chat, op)
+            except Exception:  # never lose the queue to one failure
+                logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
+                if op.done is not None and not op.done.done():
+                    op.done.set_result(None)
+
+    def _needless(self, chat_id: int, op: _Op) -> bool:
+        """An edit to what the message already shows, or a step on a message never sent."""
+        known = self._known.get((chat_id, op.key)) if op.key else None
+        if op.kind == "show" and not op.fresh and known is not None:
+            assert op.rendered is not None
+            return known.digest == digest(op.rendered)
+        return op.kind in ("strip", "delete") and known is None
+
+    async def _wait_turn(self, chat_id: int, chat: _Chat, op: _Op) -> None:
+        """Sleep until the limits allow this step (the op may take newer text meanwhile)."""
+        limits = self.limits
+        group = chat_id < 0
+        ops, window = (
+            (limits.group_ops, limits.group_window)
+            if group
+            else (limits.private_ops, limits.private_window)
+        )
+        while True:
+            now = self.clock()
+            while chat.sent and now - chat.sent[0] >= window:
+                chat.sent.popleft()
+            while self._global and now - self._global[0] >= 1.0:
+                self._global.popleft()
+            wait = 0.0
+            if len(chat.sent) >= ops:
+                wait = chat.sent[0] + window - now
+            if len(self._global) >= limits.global_ops:
+                wait = max(wait, self._global[0] + 1.0 - now)
+            if group and op.kind == "show" and not op.fresh and op.key in chat.edited:
+                wait = max(wait, chat.edited[op.key] + limits.edit_gap - now)
+            if wait <= 0:
+                return
+            await self.sleep(wait)
+
+    @contextlib.contextmanager
+    def _counted(self, chat: _Chat) -> Iterator[None]:
+        """Count one API call at the moment its answer came (later than Telegram saw it)."""
+        try:
+            yield
+        finally:
+            now = self.clock()
+            chat.sent.append(now)
+            self._global.append(now)
+            self.calls += 1
+
+    async def _deliver(self, chat_id: int, chat: _Chat, op: _Op) -> None:
+        known = self._known.get((chat_id, op.key)) if op.key else None
+        if op.kind == "strip":
+            assert known is not None
+            await self._strip(chat_id, chat, known)
+            return
+        if op.kind == "delete":
+            assert known is not None and op.key is not None
+            with (
+                self._counted(chat),
+                contextlib.suppress(TelegramBadRequest, TelegramForbiddenError),
+            ):
+                await self.bot.delete_message(chat_id, known.message_id)
+            self._forget(chat_id, op.key)
+            await self.store.drop_message(chat_id, op.key)
+            return
+        assert op.rendered is not None
+        if op.kind == "show" and known is not None and not op.fresh:
+            await self._edit(chat_id, chat, op, known)
+            return
+        sent = await self._send(chat_id, chat, op)
+        if op.done is not None and not op.done.done():
+            op.done.set_result(sent)
+        if sent is None or op.key is None:
+            return
+        if known is not None and known.message_id != sent:
+            if op.old is Old.STRIP:
+                await self._strip(chat_id, chat, known)
+            elif op.old is Old.DELETE:
+                with (
+                    self._counted(chat),
+                    contextlib.suppress(TelegramBadRequest, TelegramForbiddenError),
+                ):
+                    await self.bot.delete_message(chat_id, known.message_id)
+        await self._remember(chat_id, op.key, sent, op.rendered)
+
+    async def _send(self, chat_id: int, chat: _Chat, op: _Op) -> int | None:
+        assert op.rendered is not None
+        try:
+            with self._counted(chat):
+                message = await self.bot.send_message(
+                    chat_id,
+                    op.rendered.text,
+                    reply_markup=op.rendered.markup,
+                    reply_to_message_id=op.reply_to,
+                    allow_sending_without_reply=True if op.reply_to else None,
+                )
+        except TelegramForbiddenError as error:
+            logger.info("send to chat=%s refused: %s", chat_id, error.message)
+            self._closed.add(chat_id)
+            return None
+        except TelegramAPIError as error:
+            logger.warning("send to chat=%s failed: %s", chat_id, error.message)
+            return None
+        self._closed.discard(chat_id)
+        return message.message_id
+
+    async def _edit(self, chat_id: int, chat: _Chat, op: _Op, known: StoredMessage) -> None:
+        assert op.rendered is not None and op.key is not None
+        try:
+            with self._counted(chat):
+                result = await self.bot.edit_message_text(
+                    text=op.rendered.text,
+                    chat_id=chat_id,
+                    message_id=known.message_id,
+                    reply_markup=op.rendered.markup,
+                )
+        except TelegramForbiddenError as error:
+            logger.info("edit in chat=%s refused: %s", chat_id, error.message)
+            self._closed.add(chat_id)
+            return
+        except TelegramAPIError as error:
+            logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
+            return
+        finally:
+            chat.edited[op.key] = self.clock()
+        self._closed.discard(chat_id)
+        now = result.message_id if isinstance(result, Message) else known.message_id
+        await self._remember(chat_id, op.key, now, op.rendered)  # a re-sent message: its new id
+
+    async def _strip(self, chat_id: int, chat: _Chat, known: StoredMessage) -> None:
+        try:
+            with self._counted(chat):
+                await self.bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=known.message_id, reply_markup=None
+                )
+        except TelegramAPIError as error:
+            logger.debug("could not strip %s/%s: %s", chat_id, known.message_id, error)
+            return
+        # What it shows now is its old text without buttons: no digest of ours matches that.
+        stripped = StoredMessage(chat_id, known.key, known.message_id, "")
+        if self._known.get((chat_id, known.key)) == known:
+            self._known[(chat_id, known.key)] = stripped
+            await self.store.put_message(stripped)
+
+    async def _remember(self, chat_id: int, key: str, message_id: int, shown: Rendered) -> None:
+        message = StoredMessage(chat_id, key, message_id, digest(shown))
+        self._known[(chat_id, key)] = message
+        await self.store.put_message(message)
+
+    def _forget(self, chat_id: int, key: str) -> None:
+        self._known.pop((chat_id, key), None)

@@ -1,0 +1,152 @@
+"""The outbox through the fake Bot API: order, coalesced edits, rate limits, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.render.common import Rendered
+from bot.sending.outbox import Old, Outbox, OutboxLimits
+from bot.sending.session import TelegramLimits
+from bot.storage.db import Database
+from bot.storage.messages import SqliteMessageStore
+from tests.fakeapi import FakeTelegram
+
+GROUP = -100123
+FAST = OutboxLimits(group_ops=6, group_window=1.0, edit_gap=0.15, private_ops=3, private_window=0.3)
+"""Telegram's limits ten to sixty times faster, so a test takes seconds, not minutes."""
+
+
+@pytest.fixture
+async def db(db_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(db_path)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+async def bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_telegram.base_url))
+    session.middleware(TelegramLimits())
+    client = Bot(fake_telegram.token, session=session)
+    try:
+        yield client
+    finally:
+        await client.session.close()
+
+
+def group(fake: FakeTelegram) -> None:
+    fake.add_user(1, "Vera")
+    fake.add_group(GROUP, "Table", members=[1])
+
+
+def button(text: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=text, callback_data="x")]]
+    )
+
+
+async def outbox(bot: Bot, db: Database, limits: OutboxLimits = FAST) -> Outbox:
+    box = Outbox(bot, SqliteMessageStore(db), limits)
+    await box.load()
+    return box
+
+
+async def test_edits_of_one_message_coalesce_and_the_last_state_is_delivered(
+    fake_telegram: FakeTelegram, bot: Bot, db: Database
+) -> None:
+    group(fake_telegram)
+    box = await outbox(bot, db)
+    for k in range(40):  # as fast as the caller can: one send, then few edits
+        box.show(GROUP, "table:1:1", Rendered(f"state {k}"))
+        await asyncio.sleep(0.01)
+    await box.drain()
+    shown = [m for m in fake_telegram.messages(GROUP) if not m.deleted]
+    assert [m.version.text for m in shown] == ["state 39"]
+    edits = fake_telegram.count("editMessageText", GROUP)
+    assert 1 <= edits <= 40 * 0.01 / FAST.edit_gap + 2, edits  # at most one per edit gap
+
+
+async def test_a_group_never_gets_more_than_its_budget_and_order_is_kept(
+    fake_telegram: FakeTelegram, bot: Bot, db: Database
+) -> None:
+    group(fake_telegram)
+    fake_telegram.rate_limit(per_chat=FAST.group_ops, window=FAST.group_window)
+    box = await outbox(bot, db)
+    for k in range(5):
+        box.show(GROUP, "table:1:1", Rendered(f"table after trick {k}"))
+        box.post(GROUP, Rendered(f"result {k}"))
+        box.show(GROUP, "table:1:1", Rendered(f"table after result {k}"))
+    await asyncio.wait_for(box.drain(), 20)
+    assert fake_telegram.count(chat_id=GROUP, ok=False) == 0  # not one 429
+    texts = [m.version.text for m in fake_telegram.messages(GROUP)]
+    assert texts[0] == "table after result 4"  # the table message, edited to its last state
+    assert texts[1:] == [f"result {k}" for k in range(5)]  # the posts, in order
+
+
+async def test_an_edit_never_overtakes_what_was_queued_before_it(
+    fake_telegram: FakeTelegram, bot: Bot, db: Database
+) -> None:
+    group(fake_telegram)
+    box = await outbox(bot, db)
+    box.show(GROUP, "table:1:1", Rendered("deal 1, trick 5 complete"))
+    box.post(GROUP, Rendered("deal 1 result"))
+    box.show(GROUP, "table:1:2", Rendered("deal 2"), fresh=True)
+    box.show(GROUP, "table:1:1", Rendered("deal 1 as it ended"))  # after the post: stays after
+    await box.drain()
+    order = [c.method for c in fake_telegram.calls() if c.chat_id == GROUP]
+    assert order == ["sendMessage", "sendMessage", "sendMessage", "editMessageText"]
+
+
+async def test_identical_edits_are_never_sent_across_restarts(
+    fake_telegram: FakeTelegram, bot: Bot, db: Database
+) -> None:
+    group(fake_telegram)
+    box = await outbox(bot, db)
+    box.show(GROUP, "table:1:1", Rendered("the table", button("🂠")))
+    await box.drain()
+    for _ in range(3):  # restarts: a new outbox on the same database
+        await box.close()
+        box = await outbox(bot, db)
+        box.show(GROUP, "table:1:1", Rendered("the table", button("🂠")))
+        await box.drain()
+    assert fake_telegram.count("editMessageText") == 0
+    box.show(GROUP, "table:1:1", Rendered("the table", button("🂡")))
+    await box.drain()
+    assert fake_telegram.count("editMessageText") == 1
+    assert box.message_id(GROUP, "table:1:1") == fake_telegram.messages(GROUP)[0].message_id
+
+
+async def test_a_fresh_message_replaces_the_old_one(
+    fake_telegram: FakeTelegram, bot: Bot, db: Database
+) -> None:
+    vera = fake_telegram.add_user(1, "Vera")
+    await vera.start_bot()
+    box = await outbox(bot, db)
+    box.show(vera.id, "hand:1:0", Rendered("old hand", button("7♠")))
+    box.show(vera.id, "hand:1:0", Rendered("new hand", button("8♠")), fresh=True, old=Old.DELETE)
+    await box.drain()
+    live = [m for m in fake_telegram.messages(vera.id) if not m.deleted]
+    assert [m.version.text for m in live] == ["new hand"]
+    assert box.message_id(vera.id, "hand:1:0") == live[0].message_id
+
+
+async def test_a_blocked_private_chat_is_closed_until_a_message_gets_through(
+    fake_telegram: FakeTelegram, bot: Bot, db: Database
+) -> None:
+    vera = fake_telegram.add_user(1, "Vera")  # never started the bot: 403
+    box = await outbox(bot, db)
+    sent = box.post(vera.id, Rendered("your cards"))
+    assert await sent is None and box.is_closed(vera.id)
+    await vera.start_bot()
+    assert await box.post(vera.id, Rendered("your cards")) is not None
+    assert not box.is_closed(vera.id)
