@@ -3,6 +3,8 @@
 Pure random play does not end a pulka reliably: with many players nearly everyone plays, the
 remises (§1.5) outrun the five tricks and the counts climb for ever (Памфил worst, whose JC earns
 no bonus). Passing weak hands keeps the table small, as real players do. Trick play stays random.
+Seed 000's playing advice (§1.4.9: what to exchange, keep trumps …) is advice, not a rule: it
+belongs here, in the players, never in the rules.
 """
 
 from __future__ import annotations
