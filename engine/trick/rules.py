@@ -125,7 +125,7 @@ class Variant:
     score: Score  # how a deal is written off (§1.5.3–§1.5.5)
     retrump: bool = False  # a turned-up privileged card lets the dealer re-trump (§1.2.4)
     announce_bonus: Bonus | None = None  # the privileged card dealt may be announced (§1.3.7)
-    check: HandCheck | None = None  # the hand checks after the deal and exchanges (§1.3.9–11)
+    check: HandCheck | None = None  # hand checks after deal and exchanges (§1.3.9–§1.3.11)
     flush_award: FlushAward | None = None  # the deal's flush bonus (§1.3.10.2)
     deal_out: DealOut | None = None  # the privileged card dealt out of the stock (§1.3.12)
 

@@ -1,5 +1,4 @@
-"""Мушка-Шутиха: the QS, spades always trump, five spades, the deal-out (RULES.md §1; seeds 000,
-001)."""
+"""Мушка-Шутиха: the QS, spades always trump, five spades, the deal-out (RULES.md §1)."""
 
 from __future__ import annotations
 
