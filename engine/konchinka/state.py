@@ -7,8 +7,9 @@ from typing import Any, ClassVar, Final
 
 from engine.cards import ACE_LOW, DECK_52, Card, Rank, canonical, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
+from engine.core import Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
+from engine.skeleton import StateBase, owners
 
 from . import rules
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action

@@ -12,8 +12,9 @@ from typing import ClassVar, Final
 from engine.actions import BUYS, PASS, PLAY_CARD, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
+from engine.core import Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
+from engine.skeleton import StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
 from .options import KopilkaOptions

@@ -15,8 +15,9 @@ from typing import ClassVar, Final
 from engine.actions import BUYS, PASS, Buy, Pass
 from engine.cards import ACE_LOW, DECK_52, RANK_VALUE, Card, Rank, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Line, Places, Result, Seat, StateBase, deal_hands, owners
+from engine.core import Line, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
+from engine.skeleton import StateBase, owners
 
 from .actions import LenturluAction, Run, parse_action
 from .options import LenturluOptions

@@ -15,8 +15,9 @@ from typing import ClassVar
 
 from engine.cards import SUIT_ORDER, Card, Suit, canonical_codes, codes, rank_index
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, StateBase, deal_hands, owners
+from engine.core import Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
+from engine.skeleton import StateBase, owners
 
 from . import legal, scoring
 from .actions import PLAY_CARD, Announce, Discard, Exchange, Pass, PlayCard, Retrump, TrickAction
