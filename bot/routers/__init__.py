@@ -1,15 +1,19 @@
-"""The router tree, in order; the fallback router is last."""
+"""The router tree, in order; the fallback router is the last to take updates."""
 
 from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import commands, fallback, lobby, play
+from bot.routers import commands, errors, fallback, lobby, play
 
 
 def make_root_router() -> Router:
     root = Router(name="root")
     root.include_routers(
-        lobby.make_router(), play.make_router(), commands.make_router(), fallback.make_router()
+        lobby.make_router(),
+        play.make_router(),
+        commands.make_router(),
+        fallback.make_router(),
+        errors.make_router(),  # errors propagate to every router's handlers, wherever they are
     )
     return root
