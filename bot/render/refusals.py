@@ -6,8 +6,8 @@ import contextlib
 from typing import Any, Final
 
 from bot.i18n import Translator
+from bot.refused import Refused
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.services.refusals import Refused
 from engine.cards import Suit
 from engine.errors import Refusal
 

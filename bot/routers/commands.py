@@ -10,6 +10,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
+from bot.refused import Refused
 from bot.render import results
 from bot.render.common import esc, keyboard
 from bot.render.context import game_code, game_name
@@ -17,7 +18,6 @@ from bot.render.refusals import refusal_text
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
 from bot.services.members import Members
-from bot.services.refusals import Refused
 from bot.services.tables import TableService, family_ui
 from bot.storage.repo import LedgerRow
 

@@ -8,13 +8,13 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import Kind, Press, PressFilter, b36
 from bot.i18n import Translator
+from bot.refused import Refused
 from bot.render.common import Rendered, esc
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
 from bot.services.members import Members
-from bot.services.refusals import Refused
 from bot.services.tables import TableService, family_ui
 from bot.storage.repo import TableRow
 

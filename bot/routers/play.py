@@ -7,12 +7,12 @@ from aiogram.types import CallbackQuery
 
 from bot.callbacks import Kind, Press, PressFilter
 from bot.i18n import Translator
+from bot.refused import Refused
 from bot.render.common import Rendered
 from bot.render.refusals import refusal_text
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
 from bot.services.members import Members
-from bot.services.refusals import Refused
 from bot.services.tables import Moved, TableService
 
 

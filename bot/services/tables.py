@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.callbacks import Kind, Press
+from bot.refused import Refused
 from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import FAMILIES
 from bot.render.games.base import Apply, Deny, GameUI, SetUI
 from bot.services.members import Members
-from bot.services.refusals import Refused
 from bot.storage.db import Database
 from bot.storage.repo import Repo, SeatRow, TableRow
 from engine.core import Line, State, View

@@ -13,10 +13,10 @@ from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import HandUI, TableContext, game_name
-from bot.render.games.base import Apply, Deny, Interpretation, SetUI
+from bot.render.games.base import Interpretation
+from bot.render.games.trick_press import discardable, exchange_limit, interpret, n_of
 from engine.cards import A_HIGH, K_HIGH, Card, RankOrder, Suit
 from engine.core import Line, View
-from engine.errors import Refusal
 
 ORDERS: Final[dict[str, RankOrder]] = {
     "mushka": A_HIGH,
@@ -352,7 +352,7 @@ class TrickUI:
         elif view.phase == "declare":
             card_act = "m"
             if ui.mode == "x":
-                limit = _exchange_limit(legal)
+                limit = exchange_limit(legal)
                 stock = _get(view, "stock_size", 0) or 0
                 lines.append(
                     tr(
@@ -365,7 +365,7 @@ class TrickUI:
                 arg = ".".join(str(c) for row in rows for c in row if str(c) in marks)
                 if marks:
                     actions.append(button(tr("🔄 Exchange {n}", n=len(marks)), "x", arg))
-                    if any(a.endswith(" up") and _n_of(a) == len(marks) for a in legal):
+                    if any(a.endswith(" up") and n_of(a) == len(marks) for a in legal):
                         label = tr("🔄 Exchange {n} with the turn-up", n=len(marks))
                         actions.append(button(label, "x", arg + ".u"))
                 actions.append(button(tr("Keep all"), "x", ""))
@@ -390,7 +390,7 @@ class TrickUI:
                 if code in marks:
                     label = "✓" + label
                 if (my_turn and view.phase == "play" and code not in playable) or (
-                    card_act == "m" and my_turn and code not in _discardable(legal)
+                    card_act == "m" and my_turn and code not in discardable(legal)
                 ):
                     label = f"·{label}·"
                 buttons.append(button(label, card_act, code))
@@ -401,63 +401,7 @@ class TrickUI:
     # --- what a hand press means ---------------------------------------------------------
 
     def interpret(self, view: View[Any], act: str, arg: str | None, ui: HandUI) -> Interpretation:
-        legal = _legal(view)
-        cards = [c for c in (arg or "").split(".") if c]
-        if act == "p" and len(cards) == 1:
-            return Apply(f"card {cards[0]}")
-        if act == "n":
-            return Apply("pass")
-        if act == "a":
-            return Apply("announce")
-        if act == "y":
-            if any(a.startswith("play ") and _n_of(a) > 0 for a in legal):
-                return SetUI(HandUI((), "x"))
-            return Apply("play 0")
-        if act == "m" and len(cards) == 1:
-            card = cards[0]
-            marks = list(ui.marks)
-            if card in marks:
-                marks.remove(card)
-            else:
-                if card not in _discardable(legal):
-                    return Deny("Not allowed: {reason}.", engine=Refusal.PRIVILEGED_NOT_DISCARDED)
-                if view.phase == "discard":
-                    limit = max(
-                        (len(a.split()) - 1 for a in legal if a.startswith("discard ")), default=1
-                    )
-                    if len(marks) >= limit:
-                        return Deny("No more: discard {n}.", {"n": limit})
-                else:
-                    limit = _exchange_limit(legal)
-                    if len(marks) >= limit:
-                        return Deny("No more: the stock has {n}.", {"n": limit})
-                marks.append(card)
-            mode = "q" if view.phase == "discard" else "x"
-            return SetUI(HandUI(tuple(marks), mode))
-        if act == "x":
-            up = "u" in cards
-            chosen = [c for c in cards if c != "u"]
-            wanted = (frozenset(chosen), up)
-            for action in legal:
-                words = action.split()
-                if words[0] == "play" and (frozenset(words[2:]) - {"up"}, "up" in words) == wanted:
-                    return Apply(action)
-            text = " ".join(["play", str(len(chosen)), *chosen] + (["up"] if up else []))
-            return Apply(text)
-        if act == "q":
-            chosen = cards or list(ui.marks)
-            if not chosen:
-                return Deny("Unknown button.")
-            return Apply("discard " + " ".join(chosen))
-        if act == "t" and len(cards) == 1:
-            return SetUI(HandUI((), f"t:{cards[0]}"))
-        if act == "t" and len(cards) == 2:
-            return Apply(f"retrump {cards[0]} {cards[1]}")
-        if act == "z":
-            return SetUI(HandUI())
-        if act == "u":
-            return SetUI(ui)
-        return Deny("Unknown button.")
+        return interpret(view, _legal(view), act, arg, ui)
 
     # --- the result of a deal ------------------------------------------------------------
 
@@ -544,26 +488,6 @@ class TrickUI:
         if view.phase != "over" and view.dealer is not None:
             out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
         return "\n".join(out)
-
-
-def _n_of(action: str) -> int:
-    words = action.split()
-    return int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
-
-
-def _discardable(legal: Sequence[str]) -> set[str]:
-    """Cards some legal ``play``/``discard`` action gives up (never the privileged card)."""
-    return {
-        word
-        for a in legal
-        if a.startswith(("play ", "discard "))
-        for word in a.split()[1:]
-        if word not in ("up",) and not word.isdigit()
-    }
-
-
-def _exchange_limit(legal: Sequence[str]) -> int:
-    return max((_n_of(a) for a in legal if a.startswith("play ")), default=0)
 
 
 def _b36(ctx: TableContext) -> str:

@@ -1,4 +1,8 @@
-"""The bot's one refusal exception (a msgid + parameters, or an engine refusal code)."""
+"""The bot's one refusal exception (a msgid + parameters, or an engine refusal code).
+
+It sits below every layer (routers, services, screens all use it), so no layer imports upward
+for it.
+"""
 
 from __future__ import annotations
 
