@@ -61,6 +61,17 @@ class HandUI:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's all-time line in a chat for one game (for results and /score)."""
+
+    user_id: int
+    name: str
+    balance: int
+    played: int
+    won: int
+
+
+@dataclass(frozen=True, slots=True)
 class TableContext:
     table_id: int
     game: str
