@@ -7,7 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -21,13 +21,17 @@ from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
-from bot.sending.publisher import Publisher
-from bot.sending.sender import Sender
+from bot.present import Delivery, Presenter
+from bot.runtime.core import NewGame, random_seed
+from bot.runtime.runtime import TableRuntime
+from bot.runtime.scheduler import Scheduler
+from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
-from bot.services.locks import TableLocks
 from bot.services.members import Members
-from bot.services.tables import NewGame, TableService
+from bot.services.people import People
 from bot.storage.db import Database
+from bot.storage.rows import Deadline
+from bot.storage.sqlite import SqliteRepository
 from engine.games import new_game
 
 logger = logging.getLogger(__name__)
@@ -43,41 +47,86 @@ def build_bot(settings: Settings) -> Bot:
     )
 
 
-def build_dispatcher(
+@dataclass(slots=True)
+class Services:
+    """Everything the handlers get, built once per running bot (no global state)."""
+
+    repo: SqliteRepository
+    people: People
+    runtime: TableRuntime
+    outbox: Outbox
+    delivery: Delivery
+    scheduler: Scheduler
+    background: set[asyncio.Task[None]] = field(default_factory=set)
+
+
+def build_services(
     settings: Settings,
     db: Database,
     bot: Bot,
     bot_username: str,
+    catalogues: Catalogues,
+    codec: PressCodec,
     *,
     new_game_fn: NewGame = new_game,
     seeds: Callable[[], int] | None = None,
     monotonic: Callable[[], float] = time.monotonic,
-) -> Dispatcher:
-    catalogues = Catalogues.load(settings.locales, settings.default_language)
-    codec = PressCodec.from_token(settings.token.get_secret_value())
-    tables = (
-        TableService(db, new_game_fn=new_game_fn)
-        if seeds is None
-        else TableService(db, new_game_fn=new_game_fn, seeds=seeds)
-    )
-    publisher = Publisher(
-        Sender(bot, tables.repo),
-        tables,
-        catalogues,
-        codec,
-        bot_username,
+    clock: Callable[[], float] = time.time,
+) -> Services:
+    repo = SqliteRepository(db)
+    people = People(repo, catalogues.default)
+    members = Members(member_lookup(bot), clock=monotonic)
+    runtime = TableRuntime(
+        repo,
+        people,
+        members,
+        new_game_fn=new_game_fn,
+        seeds=seeds or random_seed,
+        clock=clock,
         computer_delay=settings.computer_delay_s,
     )
+    limits = OutboxLimits().scaled(settings.outbox_time_scale)
+    outbox = Outbox(bot, repo, limits)
+    presenter = Presenter(outbox, catalogues, codec, bot_username)
+
+    async def fire(deadline: Deadline) -> None:
+        delivery(await runtime.due(deadline))
+
+    scheduler = Scheduler(fire, clock=clock)
+    delivery = Delivery(presenter, scheduler)
+    services = Services(repo, people, runtime, outbox, delivery, scheduler)
+
+    def refused(chat_id: int, key: str) -> None:
+        """A keyed message got a 403: a hand's owner can't be reached (PRODUCT.md §13)."""
+        kind, _, rest = key.partition(":")
+        if kind != "hand":
+            return
+        table_id, _, seat = rest.partition(":")
+
+        async def handle() -> None:
+            delivery(await runtime.unreachable(int(table_id), int(seat)))
+
+        task = asyncio.create_task(handle())
+        services.background.add(task)
+        task.add_done_callback(services.background.discard)
+
+    outbox.on_refused = refused
+    return services
+
+
+def build_dispatcher(
+    settings: Settings, catalogues: Catalogues, codec: PressCodec, services: Services
+) -> Dispatcher:
     dp = Dispatcher(
         settings=settings,
         catalogues=catalogues,
         codec=codec,
-        tables=tables,
-        publisher=publisher,
-        locks=TableLocks(),
-        members=Members(member_lookup(bot), clock=monotonic),
+        runtime=services.runtime,
+        delivery=services.delivery,
+        people=services.people,
+        members=services.runtime.members,
     )
-    context = ChatContext(tables.repo, catalogues)
+    context = ChatContext(services.people, catalogues)
     dp.message.outer_middleware(context)
     dp.callback_query.outer_middleware(context)
     dp.include_router(make_root_router())
@@ -115,6 +164,7 @@ class RunningBot:
     dispatcher: Dispatcher
     db: Database
     task: asyncio.Task[None]
+    services: Services
 
 
 @contextlib.asynccontextmanager
@@ -124,34 +174,43 @@ async def running_bot(
     new_game_fn: NewGame = new_game,
     seeds: Callable[[], int] | None = None,
     monotonic: Callable[[], float] = time.monotonic,
+    clock: Callable[[], float] = time.time,
 ) -> AsyncIterator[RunningBot]:
-    """Open and migrate the DB, resume every running table, poll in the background.
+    """Open and migrate the DB, bring every open table's screens up to date, start the
+    scheduler, poll in the background.
 
-    ``seeds`` replaces the random seed of each new pulka (tests make deals reproducible);
-    ``monotonic`` is the clock of the short-lived caches (tests move it on).
+    ``seeds`` replaces the random seed of each new match (tests make deals reproducible);
+    ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
+    deadlines (tests move them on).
     """
     db = await Database.open(settings.database)
     bot = build_bot(settings)
+    services: Services | None = None
     try:
         me = await bot.get_me()
-        dp = build_dispatcher(
+        catalogues = Catalogues.load(settings.locales, settings.default_language)
+        codec = PressCodec.from_token(settings.token.get_secret_value())
+        services = build_services(
             settings,
             db,
             bot,
             me.username or "",
+            catalogues,
+            codec,
             new_game_fn=new_game_fn,
             seeds=seeds,
             monotonic=monotonic,
+            clock=clock,
         )
-        catalogues: Catalogues = dp["catalogues"]
+        dp = build_dispatcher(settings, catalogues, codec, services)
         await register_commands(bot, catalogues)
-        publisher: Publisher = dp["publisher"]
-        tables: TableService = dp["tables"]
-        for table in await tables.repo.running_tables():
+        await services.outbox.load()
+        for outcome, table_id in await services.runtime.resume():
             try:
-                await publisher.resume(table)
+                services.delivery(outcome)
             except Exception:
-                logger.exception("could not resume table %s", table.id)
+                logger.exception("could not resume table %s", table_id)
+        services.scheduler.start(await services.runtime.deadlines())
         task = asyncio.create_task(
             dp.start_polling(
                 bot,
@@ -161,12 +220,17 @@ async def running_bot(
             )
         )
         try:
-            yield RunningBot(bot, dp, db, task)
+            yield RunningBot(bot, dp, db, task, services)
         finally:
             with contextlib.suppress(RuntimeError):
                 await dp.stop_polling()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            await services.scheduler.stop()
+            for pending in list(services.background):
+                pending.cancel()
+            await services.outbox.drain_for(settings.drain_s)
+            await services.outbox.close()
     finally:
         await bot.session.close()
         await db.close()

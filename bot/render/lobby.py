@@ -12,7 +12,7 @@ from bot.i18n import Translator
 from bot.render.cards import card_name
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import GAME_NAMES, game_name
-from bot.storage.repo import SeatRow, TableRow
+from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
 from engine.games import GAMES
 from engine.options import option_fields

@@ -10,7 +10,7 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import game_name
-from bot.storage.repo import LedgerRow
+from bot.storage.rows import LedgerRow
 from engine.core import Line
 
 

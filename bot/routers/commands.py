@@ -15,37 +15,20 @@ from bot.render import results
 from bot.render.common import esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
-from bot.sending.publisher import Publisher
-from bot.services.locks import TableLocks
+from bot.present import Delivery
+from bot.runtime.core import family_ui
+from bot.runtime.runtime import TableRuntime
 from bot.services.members import Members
-from bot.services.tables import TableService, family_ui
-from bot.storage.repo import LedgerRow
+from bot.services.people import People
+from bot.storage.rows import LedgerRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
 
 
 def rules_summary(game: str, tr: Translator) -> str:
-    texts = {
-        "mushka": tr(
-            "Mushka: 5 cards each, a trump is turned up. Declare play or pass, exchange up to 5 "
-            "cards, then 5 tricks; each trick writes 1 off your count, the A♠ (mushka) more. "
-            "A player who plays and takes no trick gets a remise. First to zero wins the pulka."
-        ),
-        "pamfil": tr(
-            "Pamfil: like Mushka, but the J♣ (pamfil) is the privileged card; its holder may "
-            "announce it for a side bonus, and a turned-up J♣ lets the dealer name the trump."
-        ),
-        "shutikha": tr(
-            "Shutikha: spades are always trump and the Q♠ (shutikha) is privileged; five spades "
-            "with the Q♠ win the pulka at once. Kings rank highest."
-        ),
-        "mistigri": tr(
-            "Mistigri: the K♣ (mistigri) is privileged; flushes earn a side bonus, and the K♣ "
-            "with four cards of one suit wins the pulka at once. Kings rank highest."
-        ),
-    }
-    return texts.get(game, tr("Rules for this game come later."))
+    ui = family_ui(game)
+    return ui.rules_summary(game, tr) if ui else tr("Rules for this game come later.")
 
 
 def help_text(tr: Translator, private: bool) -> str:
@@ -68,10 +51,9 @@ def make_router() -> Router:
     async def start(
         message: Message,
         command: CommandObject,
-        tables: TableService,
-        publisher: Publisher,
-        locks: TableLocks,
-        members: Members,
+        runtime: TableRuntime,
+        delivery: Delivery,
+        people: People,
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
@@ -81,24 +63,21 @@ def make_router() -> Router:
         try:
             if parts[0] == "j" and len(parts) == 3:
                 table_id = unb36(parts[1])
-                async with locks.hold(table_id):
-                    table = await tables.table(table_id)
-                    if table is None or table.join_code != parts[2]:
-                        raise Refused("This table is closed.")
-                    await tables.ensure_member(table, user.id, members)
-                    table = await tables.join(table.id, None, user.id, user.first_name)
-                    chat = await tables.repo.chat(table.chat_id)
-                    await message.answer(
-                        user_tr(
-                            "You're seated at {game} in «{chat}». Waiting for the start.",
-                            game=game_name(table.game, user_tr.locale),
-                            chat=esc(chat.title if chat else ""),
-                        )
+                outcome = await runtime.join_by_link(table_id, parts[2], user.id, user.first_name)
+                found = await runtime.table_of(table_id)
+                chat = await people.chat(found[1]) if found else None
+                await message.answer(
+                    user_tr(
+                        "You're seated at {game} in «{chat}». Waiting for the start.",
+                        game=game_name(found[0] if found else "", user_tr.locale),
+                        chat=esc(chat.title if chat else ""),
                     )
-                    await publisher.lobby(table)
+                )
+                delivery(outcome)
                 return
             if parts[0] == "h" and len(parts) == 2:
-                await _resend_hands(user.id, tables, publisher, locks, only=unb36(parts[1]))
+                outcome, _ = await runtime.my_hands(user.id, only=unb36(parts[1]))
+                delivery(outcome)
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 await message.answer(rules_summary(code, user_tr))
@@ -112,20 +91,20 @@ def make_router() -> Router:
 
     @router.message(CommandStart(), GROUPS)
     async def private_only(
-        message: Message, command: CommandObject, chat_tr: Translator, publisher: Publisher
+        message: Message, command: CommandObject, chat_tr: Translator, delivery: Delivery
     ) -> None:
         if command.args == "new":  # posted when someone adds the bot with ?startgroup=new
             return
-        button = InlineKeyboardButton(text=chat_tr("💬 Open the chat"), url=publisher.link("s"))
+        button = InlineKeyboardButton(text=chat_tr("💬 Open the chat"), url=delivery.link("s"))
         await message.reply(
             chat_tr("This command works in our private chat."), reply_markup=keyboard([[button]])
         )
 
     @router.message(Command("newgame"), PRIVATE)
-    async def newgame_private(message: Message, user_tr: Translator, publisher: Publisher) -> None:
+    async def newgame_private(message: Message, user_tr: Translator, delivery: Delivery) -> None:
         button = InlineKeyboardButton(
             text=user_tr("➕ Add to a group"),
-            url=f"https://t.me/{publisher.bot_username}?startgroup=new",
+            url=f"https://t.me/{delivery.presenter.bot_username}?startgroup=new",
         )
         await message.answer(
             user_tr("Tables open in a group: add me to a group and type /newgame."),
@@ -140,14 +119,13 @@ def make_router() -> Router:
     async def score(
         message: Message,
         command: CommandObject,
-        tables: TableService,
+        runtime: TableRuntime,
         chat_tr: Translator,
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
-        repo = tables.repo
         if message.chat.type == "private":  # one row per game, summed over the chats
-            rows = await repo.ledger(user_id=message.from_user.id)
+            rows = await runtime.ledger(user_id=message.from_user.id)
             summed: dict[str, LedgerRow] = {}
             for r in rows:
                 s = summed.get(r.game)
@@ -164,33 +142,27 @@ def make_router() -> Router:
             await message.answer(results.score("", None, list(summed.values()), user_tr))
             return
         arg = (command.args or "").strip().lower()
-        rows = await repo.ledger(chat_id=message.chat.id)
+        rows = await runtime.ledger(chat_id=message.chat.id)
         if arg == "me":
             rows = [r for r in rows if r.user_id == message.from_user.id]
         elif arg and (code := game_code(arg)):
             rows = [r for r in rows if r.game == code]
         current = None
-        table = await repo.open_table(message.chat.id)
-        if table is not None and table.status in ("running", "ended"):
-            live = await tables.live(table)
-            ui = family_ui(table.game)
-            counts = ui.counts(live.state.view(None)) if ui else None
-            seats = await repo.seats(table.id)
-            if counts:
-                current = chat_tr(
-                    "At the table now ({game}, pulka {no}): {list}",
-                    game=game_name(table.game, chat_tr.locale),
-                    no=live.pulka_no,
-                    list=" · ".join(
-                        f"{esc(s.name)} {c}" for s, c in zip(seats, counts, strict=False)
-                    ),
-                )
+        playing = await runtime.now_playing(message.chat.id)
+        if playing is not None:
+            game, no, counts = playing
+            current = chat_tr(
+                "At the table now ({game}, pulka {no}): {list}",
+                game=game_name(game, chat_tr.locale),
+                no=no,
+                list=" · ".join(f"{esc(name)} {c}" for name, c in counts),
+            )
         title = message.chat.title or ""
         await message.answer(results.score(title, current, rows, chat_tr))
 
     @router.message(Command("rules"))
     async def rules(
-        message: Message, command: CommandObject, chat_tr: Translator, publisher: Publisher
+        message: Message, command: CommandObject, chat_tr: Translator, delivery: Delivery
     ) -> None:
         asked = (command.args or "").strip()
         code = game_code(asked) if asked else "mushka"
@@ -205,7 +177,7 @@ def make_router() -> Router:
             await message.answer(text)
             return
         button = InlineKeyboardButton(
-            text=chat_tr("Full rules in private"), url=publisher.link(f"r_{code}")
+            text=chat_tr("Full rules in private"), url=delivery.link(f"r_{code}")
         )
         await message.answer(text, reply_markup=keyboard([[button]]))
 
@@ -216,18 +188,18 @@ def make_router() -> Router:
     @router.message(Command("hand"))
     async def hand(
         message: Message,
-        tables: TableService,
-        publisher: Publisher,
-        locks: TableLocks,
+        runtime: TableRuntime,
+        delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
         only = None
         if message.chat.type != "private":
-            table = await tables.repo.open_table(message.chat.id)
-            only = table.id if table else -1
-        shown = await _resend_hands(message.from_user.id, tables, publisher, locks, only=only)
+            table = await runtime.open_table_id(message.chat.id)
+            only = table if table is not None else -1
+        outcome, shown = await runtime.my_hands(message.from_user.id, only=only)
+        delivery(outcome)
         if message.chat.type != "private":
             await message.reply(
                 chat_tr("Your cards are in our private chat.")
@@ -262,7 +234,7 @@ def make_router() -> Router:
     async def language_pressed(
         query: CallbackQuery,
         press: Press,
-        tables: TableService,
+        people: People,
         members: Members,
         catalogues: Catalogues,
         user_tr: Translator,
@@ -272,40 +244,14 @@ def make_router() -> Router:
         if code is None or message is None:
             await query.answer(user_tr("Unknown button."))
             return
-        async with tables.db.transaction():
-            if press.kind is Kind.GROUP:
-                if not await members.is_admin(message.chat.id, query.from_user.id):
-                    await query.answer(user_tr("Only admins change the group's language."))
-                    return
-                await tables.repo.set_chat_language(message.chat.id, code)
-            else:
-                await tables.repo.set_user_language(query.from_user.id, code)
+        if press.kind is Kind.GROUP:
+            if not await members.is_admin(message.chat.id, query.from_user.id):
+                await query.answer(user_tr("Only admins change the group's language."))
+                return
+            await people.set_chat_language(message.chat.id, code)
+        else:
+            await people.set_user_language(query.from_user.id, code)
         tr = catalogues.tr(code)
         await query.answer(tr("Language: English") if code == "en" else tr("Language: Russian"))
 
     return router
-
-
-async def _resend_hands(
-    user_id: int,
-    tables: TableService,
-    publisher: Publisher,
-    locks: TableLocks,
-    *,
-    only: int | None = None,
-) -> int:
-    shown = 0
-    for table in await tables.repo.tables_of_user(user_id):
-        if table.status != "running" or (only is not None and table.id != only):
-            continue
-        async with locks.hold(table.id):
-            live = await tables.live(table)
-            seats = await tables.repo.seats(table.id)
-            for seat in seats:
-                if seat.user_id == user_id:
-                    if seat.away:
-                        await publisher.seat_back(table, seat.seat)
-                        seats = await tables.repo.seats(table.id)
-                    await publisher.hand(table, live, seats, seat.seat, resend=True)
-                    shown += 1
-    return shown

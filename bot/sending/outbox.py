@@ -57,6 +57,17 @@ class OutboxLimits:
     private_window: float = 3.0  # … then about one a second
     global_ops: int = 30  # all chats together, per second
 
+    def scaled(self, factor: float) -> OutboxLimits:
+        """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
+        return OutboxLimits(
+            self.group_ops,
+            self.group_window * factor,
+            self.edit_gap * factor,
+            self.private_ops,
+            self.private_window * factor,
+            self.global_ops if factor >= 1 else self.global_ops * 1000,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class StoredMessage:
@@ -66,6 +77,7 @@ class StoredMessage:
     key: str
     message_id: int
     digest: str
+    keyboard: bool = True  # whether it (may) still show buttons
 
 
 class MessageStore(Protocol):
@@ -86,6 +98,12 @@ class Old(StrEnum):
     DELETE = "delete"  # it is deleted (an old hand message)
 
 
+def offers(rendered: Rendered) -> frozenset[str]:
+    """The callback data of a message's buttons: what pressing it may send."""
+    rows = rendered.markup.inline_keyboard if rendered.markup else []
+    return frozenset(b.callback_data for row in rows for b in row if b.callback_data)
+
+
 def digest(rendered: Rendered) -> str:
     """A short fingerprint of a message's text and keyboard."""
     markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else ""
@@ -96,13 +114,14 @@ def digest(rendered: Rendered) -> str:
 class _Op:
     """One queued step of a chat: show a keyed message, post a one-off, strip, delete."""
 
-    kind: str  # "show" | "post" | "strip" | "delete"
+    kind: str  # "show" | "post" | "strip" | "delete" | "drop"
     key: str | None
     rendered: Rendered | None = None
     fresh: bool = False
     old: Old = Old.KEEP
     reply_to: int | None = None
     done: asyncio.Future[int | None] | None = None
+    message_id: int | None = None  # a strip of a message whose key was forgotten already
 
 
 @dataclass(slots=True)
@@ -124,6 +143,7 @@ class Outbox:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        on_refused: Callable[[int, str], None] | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -132,6 +152,9 @@ class Outbox:
         self.sleep = sleep
         self._chats: dict[int, _Chat] = {}
         self._known: dict[tuple[int, str], StoredMessage] = {}
+        self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
+        self._wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
+        self.on_refused = on_refused  # told (chat, key) when a keyed message got a 403
         self._global: deque[float] = deque()
         self._closed: set[int] = set()
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
@@ -140,6 +163,7 @@ class Outbox:
         """Read what every keyed message shows (at start-up, before anything is shown)."""
         for message in await self.store.messages():
             self._known[(message.chat_id, message.key)] = message
+            self._keys[(message.chat_id, message.message_id)] = message.key
 
     # --- what callers say -------------------------------------------------------------------
 
@@ -151,8 +175,11 @@ class Outbox:
         *,
         fresh: bool = False,
         old: Old = Old.KEEP,
+        reply_to: int | None = None,
     ) -> None:
-        """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh)."""
+        """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
+        ``old``: what happens to the message the key named before)."""
+        self._wanted[(chat_id, key)] = offers(rendered)
         chat = self._chat(chat_id)
         if not fresh:
             for op in reversed(chat.queue):
@@ -161,7 +188,7 @@ class Outbox:
                     return
                 if op.key == key or op.kind == "post" or op.fresh:
                     break  # never move a state ahead of a message sent after it
-        self._enqueue(chat_id, _Op("show", key, rendered, fresh=fresh, old=old))
+        self._enqueue(chat_id, _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to))
 
     def post(
         self,
@@ -176,9 +203,23 @@ class Outbox:
         self._enqueue(chat_id, _Op("post", key, rendered, reply_to=reply_to, done=done))
         return done
 
-    def strip(self, chat_id: int, key: str) -> None:
-        """Remove the keyboard of message ``key`` (its text stays as shown)."""
-        self._enqueue(chat_id, _Op("strip", key))
+    def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
+        """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: the key
+        is let go at once (its buttons no longer count; a later message may take the key)."""
+        if not forget:
+            self._enqueue(chat_id, _Op("strip", key))
+            return
+        known = self._known.get((chat_id, key))
+        if known is None:
+            return
+        self._forget(chat_id, key)
+        self._enqueue(chat_id, _Op("strip", None, message_id=known.message_id))
+        self._enqueue(chat_id, _Op("drop", key))
+
+    def strip_message(self, chat_id: int, message_id: int) -> None:
+        """Remove the buttons of a message by id (an old one no key names any more)."""
+        if (chat_id, message_id) not in self._keys:
+            self._enqueue(chat_id, _Op("strip", None, message_id=message_id))
 
     def delete(self, chat_id: int, key: str) -> None:
         self._enqueue(chat_id, _Op("delete", key))
@@ -187,6 +228,17 @@ class Outbox:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
         known = self._known.get((chat_id, key))
         return known.message_id if known else None
+
+    def key_of(self, chat_id: int, message_id: int) -> str | None:
+        """Which keyed message of the chat this id is now (None: none, or an old one)."""
+        key = self._keys.get((chat_id, message_id))
+        known = self._known.get((chat_id, key)) if key is not None else None
+        return key if known is not None and known.message_id == message_id else None
+
+    def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
+        """The callback data message ``key`` offers now: that of the latest text it was asked
+        to show (None: not asked since the start)."""
+        return self._wanted.get((chat_id, key))
 
     def is_closed(self, chat_id: int) -> bool:
         """Whether the chat's last send or edit was refused (403: blocked, kicked, not started)."""
@@ -204,6 +256,16 @@ class Outbox:
             if not workers:
                 return
             await asyncio.gather(*workers, return_exceptions=True)
+
+    async def drain_for(self, seconds: float) -> bool:
+        """Deliver what is queued for at most ``seconds`` (a clean stop); whether all went."""
+        if seconds <= 0:
+            return self.pending() == 0
+        try:
+            await asyncio.wait_for(self.drain(), seconds)
+        except TimeoutError:
+            return False
+        return True
 
     async def close(self) -> None:
         """Stop the workers (what is still queued is dropped: the database brings it back)."""
@@ -234,7 +296,8 @@ class Outbox:
             if self._needless(chat_id, op):
                 chat.queue.popleft()
                 continue
-            await self._wait_turn(chat_id, chat, op)
+            if op.kind != "drop":
+                await self._wait_turn(chat_id, chat, op)
             chat.queue.popleft()  # from here on, newer texts queue behind it
             try:
                 await self._deliver(chat_id, chat, op)
@@ -245,10 +308,14 @@ class Outbox:
 
     def _needless(self, chat_id: int, op: _Op) -> bool:
         """An edit to what the message already shows, or a step on a message never sent."""
+        if op.message_id is not None or op.kind == "drop":
+            return False
         known = self._known.get((chat_id, op.key)) if op.key else None
         if op.kind == "show" and not op.fresh and known is not None:
             assert op.rendered is not None
             return known.digest == digest(op.rendered)
+        if op.kind == "strip" and known is not None:
+            return not known.keyboard
         return op.kind in ("strip", "delete") and known is None
 
     async def _wait_turn(self, chat_id: int, chat: _Chat, op: _Op) -> None:
@@ -290,7 +357,13 @@ class Outbox:
 
     async def _deliver(self, chat_id: int, chat: _Chat, op: _Op) -> None:
         known = self._known.get((chat_id, op.key)) if op.key else None
+        if op.kind == "drop":
+            assert op.key is not None
+            await self.store.drop_message(chat_id, op.key)
+            return
         if op.kind == "strip":
+            if op.message_id is not None:
+                known = StoredMessage(chat_id, "", op.message_id, "")
             assert known is not None
             await self._strip(chat_id, chat, known)
             return
@@ -314,7 +387,7 @@ class Outbox:
         if sent is None or op.key is None:
             return
         if known is not None and known.message_id != sent:
-            if op.old is Old.STRIP:
+            if op.old is Old.STRIP and known.keyboard:
                 await self._strip(chat_id, chat, known)
             elif op.old is Old.DELETE:
                 with (
@@ -338,6 +411,7 @@ class Outbox:
         except TelegramForbiddenError as error:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
             self._closed.add(chat_id)
+            self._refused(chat_id, op.key)
             return None
         except TelegramAPIError as error:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
@@ -358,6 +432,7 @@ class Outbox:
         except TelegramForbiddenError as error:
             logger.info("edit in chat=%s refused: %s", chat_id, error.message)
             self._closed.add(chat_id)
+            self._refused(chat_id, op.key)
             return
         except TelegramAPIError as error:
             logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
@@ -378,15 +453,25 @@ class Outbox:
             logger.debug("could not strip %s/%s: %s", chat_id, known.message_id, error)
             return
         # What it shows now is its old text without buttons: no digest of ours matches that.
-        stripped = StoredMessage(chat_id, known.key, known.message_id, "")
-        if self._known.get((chat_id, known.key)) == known:
+        stripped = StoredMessage(chat_id, known.key, known.message_id, "", keyboard=False)
+        if known.key and self._known.get((chat_id, known.key)) == known:
             self._known[(chat_id, known.key)] = stripped
             await self.store.put_message(stripped)
 
     async def _remember(self, chat_id: int, key: str, message_id: int, shown: Rendered) -> None:
-        message = StoredMessage(chat_id, key, message_id, digest(shown))
+        message = StoredMessage(chat_id, key, message_id, digest(shown), shown.markup is not None)
+        old = self._known.get((chat_id, key))
+        if old is not None and old.message_id != message_id:
+            self._keys.pop((chat_id, old.message_id), None)
         self._known[(chat_id, key)] = message
+        self._keys[(chat_id, message_id)] = key
         await self.store.put_message(message)
 
     def _forget(self, chat_id: int, key: str) -> None:
-        self._known.pop((chat_id, key), None)
+        old = self._known.pop((chat_id, key), None)
+        if old is not None:
+            self._keys.pop((chat_id, old.message_id), None)
+
+    def _refused(self, chat_id: int, key: str | None) -> None:
+        if key is not None and self.on_refused is not None:
+            self.on_refused(chat_id, key)

@@ -10,7 +10,7 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from tests.bot.helpers import fixed_seeds
+from tests.bot.helpers import fixed_seeds, watched
 from tests.fakeapi import FakeTelegram
 
 
@@ -22,12 +22,13 @@ def settings(fake_telegram: FakeTelegram, db_path: Path) -> Settings:
         api_base=fake_telegram.base_url,
         polling_timeout_s=1,
         computer_delay_s=0,
+        outbox_time_scale=0,
         default_language="ru",
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env
     )
 
 
 @pytest.fixture
-async def bot(settings: Settings) -> AsyncIterator[RunningBot]:
-    async with running_bot(settings, seeds=fixed_seeds()) as running:
+async def bot(settings: Settings, fake_telegram: FakeTelegram) -> AsyncIterator[RunningBot]:
+    async with watched(fake_telegram, running_bot(settings, seeds=fixed_seeds())) as running:
         yield running

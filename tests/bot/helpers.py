@@ -2,23 +2,41 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
-from bot.sending.publisher import Publisher
-from bot.services.tables import family_ui
+from bot.runtime.core import family_ui
+from bot.runtime.outcome import hand_key
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 TO_PLAY = re.compile(r"(?:To play|Ход): <b>(.+?)</b>")
+
+
+@contextlib.asynccontextmanager
+async def watched(
+    fake: FakeTelegram, running: contextlib.AbstractAsyncContextManager[RunningBot]
+) -> AsyncIterator[RunningBot]:
+    """A running bot whose queued messages count as "not settled yet" for the fake."""
+    async with running as bot:
+
+        def busy() -> bool:
+            return bot.services.outbox.pending() > 0
+
+        fake.busy.append(busy)
+        try:
+            yield bot
+        finally:
+            fake.busy.remove(busy)
 
 
 def hand_message(user: SimUser) -> SentMessage | None:
@@ -173,7 +191,7 @@ async def press_and_wait(
         mine = hand_message(user)
         if mine is None or _key(mine) == before:
             return False
-        return len({_mv(hand_message(p)) for p in players}) == 1
+        return len({_mv(hand_message(p)) for p in players}) == 1 and not fake.busy_now()
 
     await fake.wait_until(done, timeout=10)
 
@@ -198,24 +216,27 @@ async def expected_screens(
 ) -> tuple[str, dict[int, tuple[int | None, str]]]:
     """What the open table's screens must show now, rendered afresh from the engine state:
     the table message's HTML, and per seat owner (user id) the hand message id and HTML."""
-    publisher: Publisher = running.dispatcher["publisher"]
-    tables = publisher.tables
-    table = await tables.repo.open_table(chat_id)
-    assert table is not None
-    live = await tables.live(table)
-    seats = await tables.repo.seats(table.id)
-    ui = family_ui(table.game)
+    services = running.services
+    runtime, presenter = services.runtime, services.delivery.presenter
+    table_id = await runtime.open_table_id(chat_id)
+    assert table_id is not None
+    table = await runtime._load(table_id)
+    assert table is not None and table.match is not None
+    ui = family_ui(table.row.game)
     assert ui is not None
-    ctx = await publisher.context(table, live, seats)
-    table_html = ui.table(ctx, live.state.view(None), await publisher.chat_tr(chat_id)).text
-    hands = await tables.repo.hands(table.id)
+    facts = await runtime.facts(table)
+    ctx = presenter.context(facts)
+    tr = presenter.catalogues.tr(facts.chat_locale)
+    state = table.match.state
+    table_html = ui.table(ctx, state.view(None), tr).text
     out: dict[int, tuple[int | None, str]] = {}
-    for seat in seats:
-        row = hands.get(seat.seat)
-        hand_ui = HandUI(tuple(m for m in row.marks.split(",") if m), row.mode) if row else HandUI()
-        tr = await publisher.user_tr(seat.user_id)
-        rendered = ui.hand(ctx, live.state.view(seat.seat), hand_ui, tr, publisher.codec)
-        out[seat.user_id] = (row.message_id if row else None, rendered.text)
+    for seat in table.seats:
+        assert seat.user_id is not None
+        utr = presenter.catalogues.tr(await runtime.people.user_locale(seat.user_id))
+        hand_ui = table.hands.get(seat.seat, HandUI())
+        rendered = ui.hand(ctx, state.view(seat.seat), hand_ui, utr, presenter.codec)
+        message_id = services.outbox.message_id(seat.user_id, hand_key(table_id, seat.seat))
+        out[seat.user_id] = (message_id, rendered.text)
     return table_html, out
 
 

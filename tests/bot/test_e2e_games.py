@@ -10,6 +10,7 @@ import pytest
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
+    watched,
     fixed_seeds,
     hand_message,
     lobby_message,
@@ -34,7 +35,7 @@ async def test_restart_mid_deal_continues_and_finishes(
     players = players_of(fake, 3)
     group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
     rng = random.Random(11)
-    async with running_bot(settings, seeds=fixed_seeds()):
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await open_table(fake, group, players)
         for _ in range(8):
             await play_step(fake, group, players, rng)
@@ -43,7 +44,7 @@ async def test_restart_mid_deal_continues_and_finishes(
         logged = conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
     assert logged > 0
     table_before = table_message(group)
-    async with running_bot(settings, seeds=fixed_seeds()):
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await fake.settle(quiet=0.1)
         assert table_message(group) is table_before  # found and edited, not re-sent
         await play_until_end(fake, group, players, rng)

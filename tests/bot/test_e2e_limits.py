@@ -61,10 +61,12 @@ async def test_10_a_whole_deal_under_rate_limits_loses_nothing(
     assert all(c.error_code == 429 for c in fake.calls()[mark:] if not c.ok)
     fake.rate_limit(None)
     await assert_screens_current(fake, bot, group, players)
-    publisher = bot.dispatcher["publisher"]
-    table = await publisher.repo.open_table(group.id)
-    live = await publisher.tables.live(table)
-    acts = [ln["a"] for ln in live.state.record() if ln.get("t") == "act"]
+    runtime = bot.services.runtime
+    table_id = await runtime.open_table_id(group.id)
+    assert table_id is not None
+    table = await runtime._load(table_id)
+    assert table is not None and table.match is not None
+    acts = [ln["a"] for ln in table.match.state.record() if ln.get("t") == "act"]
     assert actions_logged(db_path) == acts and 0 < len(acts) <= presses
 
 

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from bot.app import RunningBot
-from bot.services.tables import TableService
 from tests.bot.helpers import db_rows, hand_message, lobby_message, open_table, say, table_message
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -100,7 +99,7 @@ async def test_2_seat_limits_join_refused_at_seven_start_refused_below_three(
     await fake.settle(quiet=0.05)
     assert table_message(group) is None
     assert tables_in(db_path)[0][2] == "lobby"
-    assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(0,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
 
     answer = await users[1].press(lobby, "✋")
     assert answer.text == "Вы уже за столом."
@@ -253,11 +252,12 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
 
     await anna.press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
-    tables: TableService = bot.dispatcher["tables"]
-    table = await tables.repo.open_table(group.id)
-    assert table is not None
-    live = await tables.live(table)
-    game_line = live.state.record()[0]
+    runtime = bot.services.runtime
+    table_id = await runtime.open_table_id(group.id)
+    assert table_id is not None
+    table = await runtime._load(table_id)
+    assert table is not None and table.match is not None
+    game_line = table.match.state.record()[0]
     assert game_line["options"]["target"] == 30 and game_line["options"]["pulka_fee"] == 5
     counts = await say(fake, vera, "/score", group)
     assert "Vera 30" in counts.text
@@ -314,7 +314,7 @@ async def test_4_3_start_waits_for_an_unreachable_player(
     assert any("▶️" in b.text for b in lobby.all_buttons)  # still the lobby
     assert table_message(group) is None
     assert tables_in(db_path)[0][2] == "lobby"
-    assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(0,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
 
     # Boris may not press the notice's buttons; Anna's ⏳ removes them and changes nothing
     answer = await boris.press(notice, "⏳")
@@ -375,7 +375,7 @@ async def test_4_3_start_anyway_without_the_unreachable_player(
     assert tables_in(db_path)[0][2] == "running"
     seated = db_rows(db_path, "SELECT user_id FROM seats ORDER BY seat")
     assert seated == [(anna.id,), (boris.id,), (gleb.id,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM pulkas") == [(1,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(1,)]
     await fake.wait_until(lambda: hand_message(gleb) is not None, timeout=10)
 
 

@@ -13,6 +13,7 @@ from bot.app import RunningBot, running_bot
 from bot.callbacks import b36
 from bot.config import Settings
 from tests.bot.helpers import (
+    watched,
     act_of,
     db_rows,
     fixed_seeds,
@@ -143,7 +144,7 @@ async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
     for user in (anna, boris, gleb, dasha, mallory):
         await user.start_bot()
     clock = Clock()
-    async with running_bot(settings, seeds=fixed_seeds(), monotonic=clock):
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds(), monotonic=clock)):
         await anna.send(group, "/newgame mushka")
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
         lobby = lobby_message(group)

@@ -8,6 +8,7 @@ import random
 from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
+    watched,
     act_of,
     expected_screens,
     fixed_seeds,
@@ -44,13 +45,13 @@ async def test_9_restarts_mid_deal_send_no_identical_edit(
     other = fake.add_group(-1002, "Суббота", members=[101, 102])
     players = [anna, boris, vera]
     rng = random.Random(6)
-    async with running_bot(settings, seeds=fixed_seeds()):
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await open_table(fake, group, players, options="target=15")
         await anna.send(other, "/newgame pamfil")  # a lobby, too
         await fake.settle(quiet=0.05)
     edits_before = fake.count("editMessageText")
     for restart in range(RESTARTS):
-        async with running_bot(settings, seeds=fixed_seeds()) as running:
+        async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as running:
             await fake.settle(quiet=0.1)
             table_html, hands = await expected_screens(running, group.id)
             table = table_message(group)

@@ -16,7 +16,7 @@ from bot.render.common import Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.storage.db import Database
-from bot.storage.messages import SqliteMessageStore
+from bot.storage.sqlite import SqliteRepository
 from tests.fakeapi import FakeTelegram
 
 GROUP = -100123
@@ -56,7 +56,7 @@ def button(text: str) -> InlineKeyboardMarkup:
 
 
 async def outbox(bot: Bot, db: Database, limits: OutboxLimits = FAST) -> Outbox:
-    box = Outbox(bot, SqliteMessageStore(db), limits)
+    box = Outbox(bot, SqliteRepository(db), limits)
     await box.load()
     return box
 

@@ -20,7 +20,7 @@ from bot.render import results
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext, deal_so_far
 from bot.render.games.trick import TrickUI
-from bot.storage.repo import LedgerRow
+from bot.storage.rows import LedgerRow
 from engine.core import Line
 from engine.record import read_records, replay
 

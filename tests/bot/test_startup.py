@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from tests.bot.helpers import fixed_seeds, open_table, play_step, table_message, to_act
+from tests.bot.helpers import watched, fixed_seeds, open_table, play_step, table_message, to_act
 from tests.fakeapi import FakeTelegram
 
 GROUP_RU = [
@@ -173,10 +173,11 @@ async def test_sigterm_exits_cleanly_and_the_tables_resume(
         api_base=fake.base_url,
         polling_timeout_s=1,
         computer_delay_s=0,
+        outbox_time_scale=0,
         _env_file=None,  # type: ignore[call-arg]
     )
     table_before = table_message(group)
-    async with running_bot(settings, seeds=fixed_seeds()):
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await fake.settle(quiet=0.1)
         assert table_message(group) is table_before
         actor = to_act(group, players)

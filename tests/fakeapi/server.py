@@ -102,6 +102,7 @@ class FakeTelegram(ApiMethods):
         self._closing = False
         self._inflight = 0
         self._last_activity = 0.0
+        self.busy: list[Callable[[], bool]] = []  # clients with work queued (the bot's outbox)
         self._rate: tuple[int, float] | None = None
         self._sent_times: dict[int, list[float]] = {}
         self._faults: list[_Fault] = []
@@ -354,6 +355,10 @@ class FakeTelegram(ApiMethods):
                 raise TimeoutError(f"condition not met within {timeout} s: {predicate!r}")
             await asyncio.sleep(interval)
 
+    def busy_now(self) -> bool:
+        """Whether a registered client still has work queued (``busy``: its checks)."""
+        return any(check() for check in self.busy)
+
     async def settle(self, quiet: float = 0.2, timeout: float = 10.0) -> None:  # noqa: ASYNC109
         """Wait until every queued update was fetched and no call arrived for ``quiet`` s."""
         deadline = time.monotonic() + timeout
@@ -363,6 +368,7 @@ class FakeTelegram(ApiMethods):
                 self.pending_updates == 0
                 and self._inflight == 0
                 and now - self._last_activity >= quiet
+                and not self.busy_now()
             ):
                 return
             if now > deadline:

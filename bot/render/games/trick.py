@@ -494,3 +494,23 @@ def _b36(ctx: TableContext) -> str:
     from bot.callbacks import b36
 
     return b36(ctx.table_id)
+
+
+class _Shim(TrickUI):  # temporary until the seam branch lands
+    def match_result(self, ctx, end, standings, generation, tr, codec):  # type: ignore[no-untyped-def]
+        from bot.render import results
+
+        return results.pulka_result(
+            ctx.table_id, ctx.game, ctx.pulka_no, generation, list(ctx.names), end,
+            standings, tr, codec,
+        )
+
+    def stale(self, last, act, arg):  # type: ignore[no-untyped-def]
+        from bot.render.games.base import Deny
+
+        if act == "p" and str(last) == f"card {arg}":
+            return Deny("Already played: {card}.", {"card": arg})
+        return None
+
+    def rules_summary(self, game, tr):  # type: ignore[no-untyped-def]
+        return tr("Rules for this game come later.")

@@ -1,97 +1,31 @@
-"""Repositories: every SQL statement of the bot, parameters only, rows as frozen dataclasses."""
+"""The SQLite implementation of :class:`bot.storage.protocol.Repository`: every SQL statement
+of the bot, parameters only, rows as the frozen dataclasses of :mod:`bot.storage.rows`."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import aiosqlite
 
+from bot.sending.outbox import StoredMessage
 from bot.storage.db import Database
+from bot.storage.protocol import Writes
+from bot.storage.rows import (
+    ChatRow,
+    Deadline,
+    HandRow,
+    LedgerRow,
+    MatchRow,
+    SeatKind,
+    SeatRow,
+    TableRow,
+    UserRow,
+)
 
-OPEN_STATUSES = ("lobby", "running", "ended")
-
-
-@dataclass(frozen=True, slots=True)
-class ChatRow:
-    id: int
-    title: str
-    language: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class UserRow:
-    id: int
-    first_name: str
-    username: str | None
-    language_code: str | None
-    language: str | None
-    private_ok: bool
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    id: int
-    chat_id: int
-    game: str
-    options: dict[str, Any]
-    status: str
-    creator_id: int
-    join_code: str
-    generation: int
-    moves: int
-    lobby_msg_id: int | None
-    table_msg_id: int | None
-    result_msg_id: int | None
-    cancel_msg_id: int | None = None  # the latest reply to /cancel (its buttons: x, w)
-    notice_msg_id: int | None = None  # the latest unreachable-players notice (n, w)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    seat: int
-    user_id: int
-    name: str
-    away: bool = False  # the computer plays this seat until its owner is back
-
-
-@dataclass(frozen=True, slots=True)
-class PulkaRow:
-    no: int
-    seed: int
-    prev_dealer: int | None
-    first_seq: int
-    net: list[int] | None
-
-
-@dataclass(frozen=True, slots=True)
-class HandRow:
-    seat: int
-    chat_id: int
-    message_id: int | None
-    marks: str
-    mode: str
-    offers: frozenset[str] | None = None  # the callback data its buttons carry now (None: unknown)
-
-
-@dataclass(frozen=True, slots=True)
-class ShownRow:
-    """What a message shows: digests of its text ("" if unknown) and of its keyboard."""
-
-    text_hash: str
-    markup_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerRow:
-    chat_id: int
-    game: str
-    user_id: int
-    name: str
-    balance: int
-    played: int
-    won: int
+_TABLE_FIELDS = frozenset({"game", "options", "status", "creator_id", "generation", "moves"})
 
 
 def _table(row: aiosqlite.Row) -> TableRow:
@@ -105,23 +39,22 @@ def _table(row: aiosqlite.Row) -> TableRow:
         join_code=row["join_code"],
         generation=row["generation"],
         moves=row["moves"],
-        lobby_msg_id=row["lobby_msg_id"],
-        table_msg_id=row["table_msg_id"],
-        result_msg_id=row["result_msg_id"],
-        cancel_msg_id=row["cancel_msg_id"],
-        notice_msg_id=row["notice_msg_id"],
     )
 
 
-def _lines(offers: frozenset[str]) -> str:
-    return "\n".join(sorted(offers))  # callback data is ASCII without newlines (§7.1)
+_TABLE_COLUMNS = "id, chat_id, game, options, status, creator_id, join_code, generation, moves"
 
 
-class Repo:
-    """All reads and writes. Callers group writes with ``db.transaction()``."""
+class SqliteRepository:
+    """All reads and writes; writes only inside :meth:`unit` (one ``BEGIN IMMEDIATE``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    @asynccontextmanager
+    async def unit(self) -> AsyncIterator[Writes]:
+        async with self.db.transaction():
+            yield self
 
     # --- chats and users ---------------------------------------------------------------
 
@@ -180,27 +113,27 @@ class Repo:
         )
 
     async def table(self, table_id: int) -> TableRow | None:
-        row = await self.db.one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        row = await self.db.one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return _table(row) if row else None
 
     async def open_table(self, chat_id: int) -> TableRow | None:
         row = await self.db.one(
-            "SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'running', 'ended') "
+            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            " WHERE chat_id = ? AND status IN ('lobby', 'running', 'ended') "
             "ORDER BY id DESC LIMIT 1",
             (chat_id,),
         )
         return _table(row) if row else None
 
-    async def running_tables(self) -> list[TableRow]:
-        rows = await self.db.all("SELECT * FROM tables WHERE status = 'running' ORDER BY id")
+    async def open_tables(self) -> list[TableRow]:
+        rows = await self.db.all(
+            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            " WHERE status IN ('lobby', 'running', 'ended') ORDER BY id"
+        )
         return [_table(r) for r in rows]
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        allowed = {
-            "game", "options", "status", "creator_id", "generation", "moves",
-            "lobby_msg_id", "table_msg_id", "result_msg_id", "cancel_msg_id", "notice_msg_id",
-        }  # fmt: skip
-        if not fields or not set(fields) <= allowed:
+        if not fields or not set(fields) <= _TABLE_FIELDS:
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
         assignments = ", ".join(f"{k} = ?" for k in fields)
@@ -208,7 +141,8 @@ class Repo:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
-            "SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id "
+            "SELECT t.id, t.chat_id, t.game, t.options, t.status, t.creator_id, t.join_code, "
+            "t.generation, t.moves FROM tables t JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
             (user_id,),
         )
@@ -218,46 +152,52 @@ class Repo:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.db.all(
-            "SELECT seat, user_id, name, away FROM seats WHERE table_id = ? ORDER BY seat",
+            "SELECT seat, kind, user_id, name, away FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
-        return [SeatRow(r["seat"], r["user_id"], r["name"], bool(r["away"])) for r in rows]
+        return [
+            SeatRow(r["seat"], r["user_id"], r["name"], bool(r["away"]), SeatKind(r["kind"]))
+            for r in rows
+        ]
 
     async def set_away(self, table_id: int, seat: int, away: bool) -> None:
         await self.db.execute(
             "UPDATE seats SET away = ? WHERE table_id = ? AND seat = ?", (int(away), table_id, seat)
         )
 
-    async def replace_seats(self, table_id: int, seats: list[tuple[int, str]]) -> None:
+    async def replace_seats(
+        self, table_id: int, seats: Sequence[tuple[SeatKind, int | None, str]]
+    ) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        for index, (user_id, name) in enumerate(seats):
+        for index, (kind, user_id, name) in enumerate(seats):
             await self.db.execute(
-                "INSERT INTO seats(table_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (table_id, index, user_id, name),
+                "INSERT INTO seats(table_id, seat, kind, user_id, name) VALUES (?, ?, ?, ?, ?)",
+                (table_id, index, kind.value, user_id, name),
             )
 
-    # --- pulkas and the action log -------------------------------------------------------
+    # --- matches and the action log ------------------------------------------------------
 
-    async def add_pulka(
+    async def add_match(
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None:
         await self.db.execute(
-            "INSERT INTO pulkas(table_id, no, seed, prev_dealer, first_seq) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq) VALUES (?, ?, ?, ?, ?)",
             (table_id, no, seed, prev_dealer, first_seq),
         )
 
-    async def pulka(self, table_id: int, no: int) -> PulkaRow | None:
+    async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self.db.one(
-            "SELECT * FROM pulkas WHERE table_id = ? AND no = ?", (table_id, no)
+            "SELECT no, seed, prev_dealer, first_seq, net FROM matches WHERE table_id = ? AND no = ?",
+            (table_id, no),
         )
         if row is None:
             return None
         net = json.loads(row["net"]) if row["net"] else None
-        return PulkaRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net)
+        return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net)
 
-    async def set_pulka_net(self, table_id: int, no: int, net: list[int]) -> None:
+    async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None:
         await self.db.execute(
-            "UPDATE pulkas SET net = ? WHERE table_id = ? AND no = ?",
+            "UPDATE matches SET net = ? WHERE table_id = ? AND no = ?",
             (json.dumps(net), table_id, no),
         )
 
@@ -278,73 +218,20 @@ class Repo:
     # --- hand messages -----------------------------------------------------------------
 
     async def hands(self, table_id: int) -> dict[int, HandRow]:
-        rows = await self.db.all("SELECT * FROM hands WHERE table_id = ?", (table_id,))
-        return {
-            r["seat"]: HandRow(
-                r["seat"],
-                r["chat_id"],
-                r["message_id"],
-                r["marks"],
-                r["mode"],
-                None if r["offers"] is None else frozenset(r["offers"].split("\n")) - {""},
-            )
-            for r in rows
-        }
-
-    async def set_hand(
-        self,
-        table_id: int,
-        seat: int,
-        chat_id: int,
-        message_id: int | None,
-        offers: frozenset[str] | None = None,
-    ) -> None:
-        """The seat's hand message and what its buttons offer (None: unknown, or no message)."""
-        await self.db.execute(
-            "INSERT INTO hands(table_id, seat, chat_id, message_id, offers) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT(table_id, seat) DO UPDATE SET chat_id = excluded.chat_id, "
-            "message_id = excluded.message_id, offers = excluded.offers",
-            (table_id, seat, chat_id, message_id, None if offers is None else _lines(offers)),
+        rows = await self.db.all(
+            "SELECT seat, marks, mode FROM hands WHERE table_id = ?", (table_id,)
         )
-
-    async def set_hand_offers(self, table_id: int, seat: int, offers: frozenset[str]) -> None:
-        await self.db.execute(
-            "UPDATE hands SET offers = ? WHERE table_id = ? AND seat = ?",
-            (_lines(offers), table_id, seat),
-        )
+        return {r["seat"]: HandRow(r["seat"], r["marks"], r["mode"]) for r in rows}
 
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None:
         await self.db.execute(
-            "UPDATE hands SET marks = ?, mode = ? WHERE table_id = ? AND seat = ?",
-            (marks, mode, table_id, seat),
+            "INSERT INTO hands(table_id, seat, marks, mode) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(table_id, seat) DO UPDATE SET marks = excluded.marks, mode = excluded.mode",
+            (table_id, seat, marks, mode),
         )
 
     async def clear_hand_ui(self, table_id: int) -> None:
-        await self.db.execute(
-            "UPDATE hands SET marks = '', mode = '' WHERE table_id = ?", (table_id,)
-        )
-
-    # --- what the bot's messages show --------------------------------------------------
-
-    async def shown(self, chat_id: int, message_id: int) -> ShownRow | None:
-        row = await self.db.one(
-            "SELECT text_hash, markup_hash FROM shown WHERE chat_id = ? AND message_id = ?",
-            (chat_id, message_id),
-        )
-        return ShownRow(row["text_hash"], row["markup_hash"]) if row else None
-
-    async def set_shown(self, chat_id: int, message_id: int, shown: ShownRow) -> None:
-        await self.db.execute(
-            "INSERT INTO shown(chat_id, message_id, text_hash, markup_hash) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(chat_id, message_id) DO UPDATE SET text_hash = excluded.text_hash, "
-            "markup_hash = excluded.markup_hash",
-            (chat_id, message_id, shown.text_hash, shown.markup_hash),
-        )
-
-    async def forget_shown(self, chat_id: int, message_id: int) -> None:
-        await self.db.execute(
-            "DELETE FROM shown WHERE chat_id = ? AND message_id = ?", (chat_id, message_id)
-        )
+        await self.db.execute("DELETE FROM hands WHERE table_id = ?", (table_id,))
 
     # --- ledger ------------------------------------------------------------------------
 
@@ -384,3 +271,50 @@ class Repo:
             )
             for r in rows
         ]
+
+    # --- deadlines ---------------------------------------------------------------------
+
+    async def deadlines(self) -> list[Deadline]:
+        rows = await self.db.all("SELECT table_id, kind, due_at, moves FROM deadlines")
+        return [Deadline(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def put_deadline(self, deadline: Deadline) -> None:
+        await self.db.execute(
+            "INSERT INTO deadlines(table_id, kind, due_at, moves) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(table_id, kind) DO UPDATE SET due_at = excluded.due_at, "
+            "moves = excluded.moves",
+            (deadline.table_id, deadline.kind, deadline.due_at, deadline.moves),
+        )
+
+    async def drop_deadline(self, table_id: int, kind: str) -> None:
+        await self.db.execute(
+            "DELETE FROM deadlines WHERE table_id = ? AND kind = ?", (table_id, kind)
+        )
+
+    # --- the outbox's messages -----------------------------------------------------------
+
+    async def messages(self) -> list[StoredMessage]:
+        rows = await self.db.all("SELECT chat_id, key, message_id, digest, keyboard FROM messages")
+        return [StoredMessage(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+
+    async def put_message(self, message: StoredMessage) -> None:
+        async with self.db.transaction():
+            await self.db.execute(
+                "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, key) DO UPDATE"
+                " SET message_id = excluded.message_id, digest = excluded.digest,"
+                " keyboard = excluded.keyboard",
+                (
+                    message.chat_id,
+                    message.key,
+                    message.message_id,
+                    message.digest,
+                    int(message.keyboard),
+                ),
+            )
+
+    async def drop_message(self, chat_id: int, key: str) -> None:
+        async with self.db.transaction():
+            await self.db.execute(
+                "DELETE FROM messages WHERE chat_id = ? AND key = ?", (chat_id, key)
+            )

@@ -1,0 +1,191 @@
+"""Outcome → screens → outbox: each screen rendered by the game's pure functions, in its
+audience's language, and handed to the outbox under its key. Nothing here reads storage or
+calls the runtime."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import PressCodec
+from bot.i18n import Catalogues, Translator
+from bot.render import lobby as lobby_render
+from bot.render.common import Rendered, keyboard
+from bot.render.context import TableContext
+from bot.render.games.base import GameUI
+from bot.runtime.core import family_ui
+from bot.runtime.outcome import (
+    CancelQuestion,
+    DealResult,
+    EndedTable,
+    Facts,
+    HandScreen,
+    LobbyClosed,
+    LobbyScreen,
+    LobbyStarted,
+    MatchResult,
+    Note,
+    Outcome,
+    Screen,
+    Strip,
+    StripMessage,
+    TableScreen,
+    UnreachableNotice,
+    hand_key,
+    keys,
+)
+from bot.runtime.scheduler import Scheduler
+from bot.sending.outbox import Old, Outbox
+
+
+class Presenter:
+    def __init__(
+        self, outbox: Outbox, catalogues: Catalogues, codec: PressCodec, bot_username: str
+    ) -> None:
+        self.outbox = outbox
+        self.catalogues = catalogues
+        self.codec = codec
+        self.bot_username = bot_username
+
+    def link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    def context(self, facts: Facts) -> TableContext:
+        row = facts.table
+        return TableContext(
+            table_id=row.id,
+            game=row.game,
+            chat_title=facts.chat_title,
+            names=facts.names,
+            pulka_no=facts.match_no,
+            moves=row.moves,
+            bot_username=self.bot_username,
+            options=row.options,
+            away=tuple(s.computer for s in facts.seats),
+        )
+
+    def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
+        """Queue every screen; the futures of the notes that asked to be waited for."""
+        waits = []
+        for screen in outcome.screens:
+            done = self._show(screen)
+            if done is not None:
+                waits.append(done)
+        return waits
+
+    def _group(self, facts: Facts) -> Translator:
+        return self.catalogues.tr(facts.chat_locale)
+
+    def _ui(self, facts: Facts) -> GameUI[Any]:
+        ui = family_ui(facts.table.game)
+        assert ui is not None
+        return ui
+
+    def _show(self, screen: Screen) -> asyncio.Future[int | None] | None:  # noqa: C901, PLR0911, PLR0912
+        box = self.outbox
+        if isinstance(screen, HandScreen):
+            tr = self.catalogues.tr(screen.locale)
+            rendered = self._ui(screen.facts).hand(
+                self.context(screen.facts), screen.view, screen.ui, tr, self.codec
+            )
+            key = hand_key(screen.facts.table.id, screen.seat)
+            box.show(screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE)
+            return None
+        if isinstance(screen, Note):
+            tr = self.catalogues.tr(screen.locale)
+            markup = None
+            if screen.link is not None:
+                button = InlineKeyboardButton(text=tr(screen.button), url=self.link(screen.link))
+                markup = keyboard([[button]])
+            rendered = Rendered(tr(screen.msgid, **screen.params), markup)
+            done = box.post(screen.chat_id, rendered, reply_to=screen.reply_to)
+            return done if screen.wait else None
+        if isinstance(screen, Strip):
+            box.strip(screen.chat_id, screen.key, forget=screen.forget)
+            return None
+        if isinstance(screen, StripMessage):
+            box.strip_message(screen.chat_id, screen.message_id)
+            return None
+        facts = screen.facts
+        chat, k, tr = facts.chat_id, keys(facts.table.id), self._group(facts)
+        if isinstance(screen, TableScreen):
+            rendered = self._ui(facts).table(self.context(facts), screen.view, tr)
+            box.show(chat, k["table"], rendered, fresh=screen.fresh, old=Old.STRIP)
+        elif isinstance(screen, EndedTable):
+            ctx = self.context(facts)
+            box.show(
+                chat, k["table"], self._ui(facts).ended_table(ctx, screen.before, screen.events, tr)
+            )
+        elif isinstance(screen, DealResult):
+            ctx = self.context(facts)
+            text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
+            if text:
+                box.post(chat, Rendered(text))
+        elif isinstance(screen, MatchResult):
+            ctx = self.context(facts)
+            rendered = self._ui(facts).match_result(
+                ctx, screen.end, screen.standings, facts.table.generation, tr, self.codec
+            )
+            box.show(chat, k["result"], rendered, fresh=True)
+        elif isinstance(screen, LobbyScreen):
+            rendered = lobby_render.lobby(
+                facts.table,
+                facts.seats,
+                tr,
+                self.codec,
+                options_view=screen.options_view,
+                unreachable=screen.unreachable,
+                link=self.link("s"),
+                confirm_cancel=screen.confirm_cancel,
+            )
+            box.show(chat, k["lobby"], rendered)
+        elif isinstance(screen, LobbyStarted):
+            text = lobby_render.started(facts.table, facts.seats, screen.seats_line, tr)
+            box.show(chat, k["lobby"], Rendered(text))
+        elif isinstance(screen, LobbyClosed):
+            closed = Rendered(lobby_render.closed(tr))
+            if screen.started or box.message_id(chat, k["lobby"]) is None:
+                box.post(chat, closed)
+            else:
+                box.show(chat, k["lobby"], closed)
+        elif isinstance(screen, CancelQuestion):
+            rendered = lobby_render.cancel_question(facts.table, tr, self.codec)
+            self._notice(chat, k["cancel"], rendered, screen.reply_to)
+        elif isinstance(screen, UnreachableNotice):
+            rendered = lobby_render.unreachable_notice(
+                facts.table, screen.names, tr, self.codec, self.link("s")
+            )
+            self._notice(chat, k["notice"], rendered, None)
+        return None
+
+    def _notice(self, chat: int, key: str, rendered: Rendered, reply_to: int | None) -> None:
+        """A group notice with table buttons replaces (and strips) the previous one; only the
+        newest one's buttons count (PRODUCT.md §7.2 step 4)."""
+        self.outbox.strip(chat, key, forget=True)
+        self.outbox.show(chat, key, rendered, fresh=True, reply_to=reply_to)
+
+
+class Delivery:
+    """Where every outcome goes: its deadlines to the scheduler, its screens to the outbox."""
+
+    def __init__(self, presenter: Presenter, scheduler: Scheduler) -> None:
+        self.presenter = presenter
+        self.scheduler = scheduler
+
+    def __call__(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
+        for table_id, kind in outcome.undue:
+            self.scheduler.discard(table_id, kind)
+        for deadline in outcome.due:
+            self.scheduler.add(deadline)
+        return self.presenter.present(outcome)
+
+    def message_key(self, chat_id: int, message_id: int) -> str | None:
+        return self.presenter.outbox.key_of(chat_id, message_id)
+
+    def message_id(self, chat_id: int, key: str) -> int | None:
+        return self.presenter.outbox.message_id(chat_id, key)
+
+    def link(self, payload: str) -> str:
+        return self.presenter.link(payload)

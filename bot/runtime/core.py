@@ -1,0 +1,206 @@
+"""The runtime's memory and plumbing: open tables in memory, per-table locks, loading a table
+from the log, the facts screens need, and the checks every press shares."""
+
+from __future__ import annotations
+
+import secrets
+import string
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from bot.callbacks import Kind, Press
+from bot.refused import Refused
+from bot.render.common import esc
+from bot.render.context import HandUI
+from bot.render.games import FAMILIES
+from bot.render.games.base import GameUI
+from bot.runtime.outcome import Facts, keys
+from bot.services.locks import TableLocks
+from bot.services.members import Members
+from bot.services.people import People
+from bot.storage.protocol import Repository
+from bot.storage.rows import HandRow, SeatRow, TableRow
+from engine.core import State
+from engine.games import GAMES, new_game
+
+NewGame = Callable[..., State]
+IsAdmin = Callable[[], Awaitable[bool]]
+Clock = Callable[[], float]
+CANCEL_ACTS: Final = frozenset("xw")  # the buttons of the reply to /cancel
+NOTICE_ACTS: Final = frozenset("nw")  # the buttons of the unreachable-players notice
+
+
+def join_code() -> str:
+    alphabet = string.ascii_letters + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+def random_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def seat_range(game: str) -> tuple[int, int]:
+    counts = GAMES[game].seat_counts
+    return min(counts), max(counts)
+
+
+def family_ui(game: str) -> GameUI[Any] | None:
+    spec = GAMES.get(game)
+    return FAMILIES.get(spec.family) if spec else None
+
+
+def hand_ui(row: HandRow | None) -> HandUI:
+    return HandUI(tuple(m for m in row.marks.split(",") if m), row.mode) if row else HandUI()
+
+
+@dataclass(slots=True)
+class Match:
+    """The running (or last) match of a table: its engine state, rebuilt from the log."""
+
+    state: State
+    no: int
+    first_seq: int
+    last: dict[int, object] = field(default_factory=dict)  # seat → its last action (typed)
+
+
+@dataclass(slots=True)
+class Table:
+    """An open table in memory. Only the runtime changes it, after its unit of work commits."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    hands: dict[int, HandUI]
+    match: Match | None = None
+    deadline: bool = False  # a computer move is stored as due
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def creator_name(self) -> str:
+        return next((s.name for s in self.seats if s.user_id == self.row.creator_id), "?")
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+class RuntimeBase:
+    def __init__(
+        self,
+        repo: Repository,
+        people: People,
+        members: Members,
+        *,
+        new_game_fn: NewGame = new_game,
+        seeds: Callable[[], int] = random_seed,
+        clock: Clock = time.time,
+        computer_delay: float = 0.0,
+    ) -> None:
+        self.repo = repo
+        self.people = people
+        self.members = members
+        self.locks = TableLocks()
+        self._new_game = new_game_fn
+        self._seeds = seeds
+        self.clock = clock
+        self.computer_delay = computer_delay
+        self._tables: dict[int, Table] = {}
+
+    # --- memory ------------------------------------------------------------------------
+
+    async def _load(self, table_id: int) -> Table | None:
+        """The table (from memory, else from the database and the action log)."""
+        cached = self._tables.get(table_id)
+        if cached is not None:
+            return cached
+        row = await self.repo.table(table_id)
+        if row is None:
+            return None
+        table = Table(row, await self.repo.seats(table_id), {})
+        if row.status == "closed":
+            return table  # not kept
+        table.hands = {s: hand_ui(h) for s, h in (await self.repo.hands(table_id)).items()}
+        no = row.generation + 1 if row.status == "running" else row.generation
+        match = await self.repo.match(table_id, no) if row.game and no > 0 else None
+        if match is not None:
+            state = self._new_game(
+                row.game, len(table.seats), match.seed, row.options, prev_dealer=match.prev_dealer
+            )
+            for seat, action in await self.repo.actions(table_id, match.first_seq):
+                state.apply(seat, action)
+            table.match = Match(state, no, match.first_seq)
+        table.deadline = any(d.table_id == table_id for d in await self.repo.deadlines())
+        self._tables[table_id] = table
+        return table
+
+    def forget(self, table_id: int) -> None:
+        self._tables.pop(table_id, None)
+
+    async def _open(self, table_id: int) -> Table:
+        table = await self._load(table_id)
+        if table is None or table.row.status == "closed":
+            raise Refused("This table is closed.")
+        return table
+
+    async def facts(self, table: Table) -> Facts:
+        chat = await self.people.chat(table.row.chat_id)
+        return Facts(
+            table.row,
+            tuple(table.seats),
+            chat.title if chat else "",
+            await self.people.chat_locale(table.row.chat_id),
+            table.match.no if table.match else table.row.generation + 1,
+        )
+
+    # --- checks every press shares -----------------------------------------------------------
+
+    @staticmethod
+    def check_message(table: Table, press: Press, key: str | None) -> None:
+        """§7.2 step 4 for the group's buttons: a press counts only on the table's own message
+        that carries it (its key, as the outbox knows it). A client can send any data on any
+        message, in any chat."""
+        k = keys(table.id)
+        if key is not None and (
+            (press.kind is Kind.END and key == k["result"])
+            or (
+                press.kind is Kind.LOBBY
+                and (
+                    (key == k["lobby"] and press.act != "n")
+                    or (key == k["cancel"] and press.act in CANCEL_ACTS)
+                    or (key == k["notice"] and press.act in NOTICE_ACTS)
+                )
+            )
+        ):
+            return
+        raise Refused("Unknown button.")
+
+    async def ensure_member(self, table: Table, user_id: int) -> None:
+        """Only members of the table's group may press its buttons or join it (§3, §4.3)."""
+        if await self.members.belongs(table.row.chat_id, user_id):
+            return
+        chat = await self.people.chat(table.row.chat_id)
+        raise Refused(
+            "This table is in «{chat}», which you're not a member of.",
+            chat=esc(chat.title if chat else ""),
+        )
+
+    async def role(self, table: Table, user_id: int, is_admin: IsAdmin) -> None:
+        if user_id == table.row.creator_id or await is_admin():
+            return
+        raise Refused("Only {creator} or an admin can do that.", creator=table.creator_name())
+
+    @staticmethod
+    def lobby_at(table: Table, generation: int | None) -> None:
+        if generation is not None and generation != table.row.generation:
+            raise Refused("That button is out of date.")
+        if table.row.status != "lobby":
+            raise Refused("The game has started. Wait for the next one.")
+
+    async def reload(self, table: Table) -> Table:
+        """After a unit of work changed rows the cache does not follow: read them again."""
+        self.forget(table.id)
+        fresh = await self._load(table.id)
+        assert fresh is not None
+        return fresh

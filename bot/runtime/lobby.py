@@ -1,0 +1,327 @@
+"""A table before and between its matches: open, pick, join, leave, options, start, cancel,
+another match, finish (PRODUCT.md §4.2–§4.4, §4.7). Every method locks the table, checks,
+writes one unit of work, updates memory, and returns what the screens must show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.refused import Refused
+from bot.render.common import esc
+from bot.render.context import game_name
+from bot.runtime.core import IsAdmin, Match, RuntimeBase, Table, family_ui, join_code, seat_range
+from bot.runtime.outcome import (
+    CancelQuestion,
+    LobbyClosed,
+    LobbyScreen,
+    Note,
+    Outcome,
+    Strip,
+    UnreachableNotice,
+    keys,
+)
+from bot.storage.rows import SeatKind
+from engine.errors import InvalidOption
+from engine.games import GAMES
+from engine.options import option_fields, options_dict, parse_options
+
+
+def option_refusal(game: str, error: InvalidOption) -> Refused:
+    """What was wrong with a typed option, naming it and what is allowed (PRODUCT.md §16)."""
+    p = {k: esc(str(v)) for k, v in error.params.items()}
+    option, value = p.get("option", ""), p.get("value", "")
+    if error.code == "unknown_option":
+        names = ", ".join(f.name for f in option_fields(GAMES[game].options_type))
+        return Refused("Unknown option {option}. Options: {list}.", option=option, list=names)
+    if error.code == "option_out_of_range":
+        return Refused(
+            "{option}={value} is not allowed: from {low} to {high}.",
+            option=option,
+            value=value,
+            low=p.get("low", ""),
+            high=p.get("high", ""),
+        )
+    if error.code == "option_not_int":
+        return Refused(
+            "{option}={value} is not allowed: a whole number is needed.", option=option, value=value
+        )
+    if error.code == "option_not_bool":
+        return Refused(
+            "{option}={value} is not allowed: true or false.", option=option, value=value
+        )
+    if error.code == "option_not_allowed":
+        return Refused(
+            "{option}={value} is not allowed: one of {allowed}.",
+            option=option,
+            value=value,
+            allowed=p.get("allowed", ""),
+        )
+    return Refused("Not allowed: {reason}.", reason=error.code)
+
+
+def default_options(game: str, given: dict[str, str] | None = None) -> dict[str, Any]:
+    try:
+        typed = parse_options(GAMES[game].options_type, given or {})
+    except InvalidOption as error:
+        raise option_refusal(game, error) from error
+    return dict(options_dict(typed))
+
+
+def _humans(table: Table) -> list[tuple[SeatKind, int | None, str]]:
+    return [(s.kind, s.user_id, s.name) for s in table.seats]
+
+
+class LobbyOps(RuntimeBase):
+    async def lobby(self, table: Table, **how: Any) -> Outcome:
+        return Outcome.of(LobbyScreen(await self.facts(table), **how))
+
+    async def open(
+        self,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        options: dict[str, str] | None = None,
+    ) -> Outcome:
+        """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts."""
+        async with self.locks.hold(-abs(chat_id)):
+            current = await self.repo.open_table(chat_id)
+            if current is not None and current.status in ("lobby", "running"):
+                kind = "lobby" if current.status == "lobby" else "table"
+                raise Refused("There's already a table here: ↑", reply_key=keys(current.id)[kind])
+            chosen = default_options(game, options) if game else {}
+            async with self.repo.unit() as tx:
+                if current is not None:
+                    await tx.update_table(current.id, status="closed")
+                tid = await tx.create_table(
+                    chat_id, game, chosen, user_id, join_code(), self.clock()
+                )
+                await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
+            if current is not None:
+                self.forget(current.id)
+            table = await self._open(tid)
+            return await self.lobby(table)
+
+    async def cancel_question(
+        self, chat_id: int, user_id: int, is_admin: IsAdmin, reply_to: int
+    ) -> Outcome:
+        row = await self.repo.open_table(chat_id)
+        if row is None:
+            raise Refused("There is no open table here.")
+        async with self.locks.hold(row.id):
+            table = await self._open(row.id)
+            await self.role(table, user_id, is_admin)
+            return Outcome.of(CancelQuestion(await self.facts(table), reply_to))
+
+    async def pick(self, table: Table, generation: int, user_id: int, game: str) -> Outcome:
+        self.lobby_at(table, generation)
+        if user_id != table.row.creator_id:
+            raise Refused("{name} picks the game.", name=table.creator_name())
+        if game not in GAMES or family_ui(game) is None:
+            raise Refused("This game is not available yet.")
+        async with self.repo.unit() as tx:
+            await tx.update_table(table.id, game=game, options=default_options(game))
+        return await self.lobby(await self.reload(table))
+
+    async def join(self, table: Table, generation: int | None, user_id: int, name: str) -> Outcome:
+        if table.row.status in ("running", "ended"):
+            raise Refused("The game has started. Wait for the next one.")
+        self.lobby_at(table, generation)
+        if not table.row.game:
+            raise Refused("Pick a game first.")
+        if table.seat_of(user_id) is not None:
+            raise Refused("You're already seated.")
+        _, most = seat_range(table.row.game)
+        if len(table.seats) >= most:
+            raise Refused("No seats left: the table has {n}.", n=len(table.seats))
+        async with self.repo.unit() as tx:
+            await tx.replace_seats(table.id, [*_humans(table), (SeatKind.HUMAN, user_id, name)])
+        return await self.lobby(await self.reload(table))
+
+    async def leave(self, table: Table, generation: int, user_id: int) -> Outcome:
+        self.lobby_at(table, generation)
+        if table.seat_of(user_id) is None:
+            raise Refused("You're not seated.")
+        rest = [s for s in _humans(table) if s[1] != user_id]
+        async with self.repo.unit() as tx:
+            await tx.replace_seats(table.id, rest)
+            if not rest:
+                await tx.update_table(table.id, status="closed")
+            elif user_id == table.row.creator_id and rest[0][1] is not None:
+                await tx.update_table(table.id, creator_id=rest[0][1])
+        table = await self.reload(table)
+        if not rest:
+            self.forget(table.id)
+            return Outcome.of(LobbyClosed(await self.facts(table), started=False))
+        return await self.lobby(table)
+
+    async def options_view(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
+        self.lobby_at(table, generation)
+        if user_id != table.row.creator_id:
+            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
+        return await self.lobby(table, options_view=on)
+
+    async def set_option(
+        self, table: Table, generation: int, user_id: int, name: str, value: str
+    ) -> Outcome:
+        self.lobby_at(table, generation)
+        if user_id != table.row.creator_id:
+            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
+        given = dict(table.row.options)
+        given[name] = value
+        try:
+            typed = parse_options(GAMES[table.row.game].options_type, given)
+        except InvalidOption as error:
+            raise option_refusal(table.row.game, error) from error
+        async with self.repo.unit() as tx:
+            await tx.update_table(table.id, options=dict(options_dict(typed)))
+        return await self.lobby(await self.reload(table), options_view=True)
+
+    async def ask_cancel(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> Outcome:
+        self.at_generation(table, generation)
+        await self.role(table, user_id, is_admin)
+        self.lobby_at(table, generation)
+        return await self.lobby(table, confirm_cancel=True)
+
+    async def cancel(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: str | None
+    ) -> Outcome:
+        self.at_generation(table, generation)
+        await self.role(table, user_id, is_admin)
+        started = table.match is not None
+        async with self.repo.unit() as tx:
+            await tx.update_table(table.id, status="closed")
+            await tx.drop_deadline(table.id, "computer")
+        self.forget(table.id)
+        facts = await self.facts(await self.reload(table))
+        self.forget(table.id)
+        out = Outcome(undue=((table.id, "computer"),))
+        if key is not None and key != keys(table.id)["lobby"]:
+            out += Outcome.of(Strip(table.row.chat_id, key))
+        return out + Outcome.of(LobbyClosed(facts, started=started))
+
+    async def dismiss(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: str | None
+    ) -> Outcome:
+        """ "Wait" / "No" on a notice or on the cancel question: its buttons go."""
+        self.at_generation(table, generation)
+        await self.role(table, user_id, is_admin)
+        k = keys(table.id)
+        if key == k["lobby"]:
+            return await self.lobby(table) if table.row.status == "lobby" else Outcome()
+        return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
+
+    @staticmethod
+    def at_generation(table: Table, generation: int) -> None:
+        if generation != table.row.generation:
+            raise Refused("That button is out of date.")
+
+    # --- start ---------------------------------------------------------------------------
+
+    async def check_start(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> Outcome:
+        """Start pressed: may it start? The private note each player gets first (their
+        delivery tells who can be reached, :meth:`start` then)."""
+        self.lobby_at(table, generation)
+        await self.role(table, user_id, is_admin)
+        if not table.row.game:
+            raise Refused("Pick a game first.")
+        least, _ = seat_range(table.row.game)
+        if len(table.seats) < least:
+            raise Refused("At least {min} needed, now {n}.", min=least, n=len(table.seats))
+        chat = await self.people.chat(table.row.chat_id)
+        notes = []
+        for seat in table.seats:
+            if seat.user_id is None:
+                continue
+            locale = await self.people.user_locale(seat.user_id)
+            notes.append(
+                Note(
+                    seat.user_id,
+                    locale,
+                    "🃏 {game} in «{chat}» is starting — your cards come next.",
+                    {
+                        "game": game_name(table.row.game, locale),
+                        "chat": esc(chat.title if chat else ""),
+                    },
+                    wait=True,
+                )
+            )
+        return Outcome(tuple(notes))
+
+    async def start(
+        self,
+        table: Table,
+        generation: int,
+        reached: dict[int, bool] | None,
+        *,
+        without: bool = False,
+    ) -> Outcome:
+        """Start match 1 if everyone was reached; ``without``: unseat those who were not (§4.3)
+        if enough remain. ``reached``: user id → whether the private note got through (None:
+        as far as the bot knows)."""
+        self.lobby_at(table, generation)
+        if reached is None:
+            reached = {}
+            for s in table.seats:
+                if s.user_id is not None:
+                    user = await self.people.user(s.user_id)
+                    reached[s.user_id] = user is not None and user.private_ok
+        for user_id, ok in reached.items():
+            await self.people.set_private_ok(user_id, ok)
+        missing = [s for s in table.seats if s.user_id is not None and not reached.get(s.user_id)]
+        if missing and not without:
+            names = tuple(esc(s.name) for s in missing)
+            facts = await self.facts(table)
+            return Outcome.of(
+                LobbyScreen(facts, unreachable=names), UnreachableNotice(facts, names)
+            )
+        if missing:
+            rest = [s for s in table.seats if s not in missing]
+            least, _ = seat_range(table.row.game)
+            if len(rest) < least:
+                raise Refused("At least {min} needed, now {n}.", min=least, n=len(rest))
+            async with self.repo.unit() as tx:
+                await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name) for s in rest])
+                creator = rest[0].user_id
+                if all(s.user_id != table.row.creator_id for s in rest) and creator is not None:
+                    await tx.update_table(table.id, creator_id=creator)
+            table = await self.reload(table)
+        return await self.start_match(table, 1, None)
+
+    async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
+        raise NotImplementedError  # in PlayOps
+
+    # --- the end of a match (§4.7) ----------------------------------------------------------
+
+    async def another(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> Outcome:
+        if table.row.status != "ended" or generation != table.row.generation:
+            raise Refused("This table is closed.")
+        await self.role(table, user_id, is_admin)
+        previous = table.match
+        prev_dealer = previous.state.view(None).dealer if previous else None
+        strip = Outcome.of(Strip(table.row.chat_id, keys(table.id)["result"]))
+        return strip + await self.start_match(table, table.row.generation + 1, prev_dealer)
+
+    async def finish(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> Outcome:
+        if table.row.status != "ended" or generation != table.row.generation:
+            raise Refused("This table is closed.")
+        await self.role(table, user_id, is_admin)
+        async with self.repo.unit() as tx:
+            await tx.update_table(table.id, status="closed")
+        self.forget(table.id)
+        chat_id = table.row.chat_id
+        locale = await self.people.chat_locale(chat_id)
+        return Outcome.of(
+            Strip(chat_id, keys(table.id)["result"]), Note(chat_id, locale, "This table is closed.")
+        )
+
+
+__all__ = ["LobbyOps", "Match", "default_options", "option_refusal"]

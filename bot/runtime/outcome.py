@@ -1,0 +1,202 @@
+"""What the runtime returns: which screens must show what, in which language, and what is due.
+
+Screens are data, not messages: :mod:`bot.present` renders each with the game's pure screen
+functions and hands it to the outbox. Nothing here calls anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.render.context import HandUI, Standing
+from bot.storage.rows import Deadline, SeatRow, TableRow
+from engine.core import Line, View
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """A table as every screen of it needs it (the group's title and language included)."""
+
+    table: TableRow
+    seats: tuple[SeatRow, ...]
+    chat_title: str
+    chat_locale: str
+    match_no: int
+
+    @property
+    def chat_id(self) -> int:
+        return self.table.chat_id
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyScreen:
+    facts: Facts
+    options_view: bool = False
+    unreachable: tuple[str, ...] = ()
+    confirm_cancel: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyClosed:
+    """The lobby closed: its message says so if the game never started, else a new message."""
+
+    facts: Facts
+    started: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyStarted:
+    facts: Facts
+    seats_line: Line  # the record's public ``seats`` line (the first-dealer draw)
+
+
+@dataclass(frozen=True, slots=True)
+class TableScreen:
+    """The group's live table message; ``fresh``: a new message (the old one loses buttons)."""
+
+    facts: Facts
+    view: View[Any]
+    fresh: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EndedTable:
+    """The table message's last state when its deal ended (before the deal result)."""
+
+    facts: Facts
+    before: View[Any]
+    events: tuple[Line, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    facts: Facts
+    events: tuple[Line, ...]
+    view: View[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    facts: Facts
+    end: Line
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandScreen:
+    """One seat's private hand message, in its owner's language; ``fresh``: sent anew."""
+
+    facts: Facts
+    seat: int
+    user_id: int
+    locale: str
+    view: View[Any]
+    ui: HandUI
+    fresh: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A one-off message: ``msgid`` with ``params`` in ``locale``; ``link``: a deep-link button
+    (its payload) labelled ``button``; ``wait``: the caller wants to know if it got through."""
+
+    chat_id: int
+    locale: str
+    msgid: str
+    params: dict[str, Any] = field(default_factory=dict)
+    link: str | None = None
+    button: str = ""
+    wait: bool = False
+    reply_to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelQuestion:
+    facts: Facts
+    reply_to: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnreachableNotice:
+    facts: Facts
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Strip:
+    """A keyed message's buttons go, and (``forget``) they no longer count."""
+
+    chat_id: int
+    key: str
+    forget: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class StripMessage:
+    """An old message no key names any more (a stale hand) loses its buttons."""
+
+    chat_id: int
+    message_id: int
+
+
+Screen = (
+    LobbyScreen
+    | LobbyClosed
+    | LobbyStarted
+    | TableScreen
+    | EndedTable
+    | DealResult
+    | MatchResult
+    | HandScreen
+    | Note
+    | CancelQuestion
+    | UnreachableNotice
+    | Strip
+    | StripMessage
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one input (a press, a command, a deadline) changed: screens in order, deadlines due,
+    deadlines no longer due (``(table_id, kind)``)."""
+
+    screens: tuple[Screen, ...] = ()
+    due: tuple[Deadline, ...] = ()
+    undue: tuple[tuple[int, str], ...] = ()
+
+    def __add__(self, other: Outcome) -> Outcome:
+        return Outcome(self.screens + other.screens, self.due + other.due, self.undue + other.undue)
+
+    @staticmethod
+    def of(*screens: Screen) -> Outcome:
+        return Outcome(tuple(screens))
+
+
+def keys(table_id: int) -> dict[str, str]:
+    """The outbox keys of a table's group messages."""
+    return {
+        "lobby": f"lobby:{table_id}",
+        "table": f"table:{table_id}",
+        "result": f"result:{table_id}",
+        "cancel": f"cancel:{table_id}",
+        "notice": f"notice:{table_id}",
+    }
+
+
+def hand_key(table_id: int, seat: int) -> str:
+    return f"hand:{table_id}:{seat}"
+
+
+def events_of(lines: Sequence[Line]) -> tuple[Line, ...]:
+    """Record lines for the screens: a ``deal`` line's deck is never passed on."""
+    return tuple(
+        {k: v for k, v in ln.items() if k != "deck"} if ln.get("t") == "deal" else ln
+        for ln in lines
+    )

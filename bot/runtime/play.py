@@ -1,0 +1,397 @@
+"""A running table: hand presses (PRODUCT.md §7.2 steps 3–9), the computer's moves as stored
+deadlines, seats that can't be reached, /hand, and bringing screens back after a restart.
+
+The hot path of a card press: checks against memory, ``State.apply``, one unit of work (the
+action, the move counter), and the outcome: the table and every hand, fresh views."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from bot.callbacks import Press, b36
+from bot.refused import Refused
+from bot.render.common import esc
+from bot.render.context import HandUI, Standing
+from bot.render.games.base import Apply, Deny, SetUI
+from bot.runtime.core import Match, Table, family_ui
+from bot.runtime.lobby import LobbyOps
+from bot.runtime.outcome import (
+    DealResult,
+    EndedTable,
+    Facts,
+    HandScreen,
+    LobbyStarted,
+    MatchResult,
+    Note,
+    Outcome,
+    Screen,
+    StripMessage,
+    TableScreen,
+    events_of,
+    hand_key,
+)
+from bot.storage.rows import Deadline
+from engine.core import Line
+from engine.errors import IllegalAction, InvalidNotation
+from engine.games import GAMES
+from engine.players import policy_for
+
+COMPUTER = "computer"
+
+
+class PressSource:
+    """Where a press came from: its chat, message id, and the key the outbox knows it by."""
+
+    __slots__ = ("chat_id", "message_id", "key", "offers")
+
+    def __init__(
+        self, chat_id: int, message_id: int, key: str | None, offers: frozenset[str] | None
+    ) -> None:
+        self.chat_id = chat_id
+        self.message_id = message_id
+        self.key = key
+        self.offers = offers
+
+
+class PlayOps(LobbyOps):
+    # --- a match starts ------------------------------------------------------------------
+
+    async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
+        row = table.row
+        seed = self._seeds()
+        state = self._new_game(
+            row.game, len(table.seats), seed, row.options, prev_dealer=prev_dealer
+        )
+        async with self.repo.unit() as tx:
+            await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
+            await tx.update_table(table.id, status="running", generation=no - 1)
+            await tx.clear_hand_ui(table.id)
+            due = await self._schedule(tx, table, state.to_act, row.moves)
+        table = await self.reload(table)
+        table.match = Match(state, no, row.moves)
+        facts = await self.facts(table)
+        screens: list[Screen] = []
+        if no == 1:
+            seats_line = next(ln for ln in state.record() if ln.get("t") == "seats")
+            screens.append(LobbyStarted(facts, seats_line))
+        screens.append(TableScreen(facts, state.view(None), fresh=True))
+        screens += await self._hands(table, facts, fresh=True)
+        return Outcome(tuple(screens), due)
+
+    # --- presses on hand messages --------------------------------------------------------------
+
+    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
+        """A hand press checked in §7.2's order, then applied (or only the marks changed)."""
+        async with self.locks.hold(press.table):
+            return await self._press(press, data, user_id, source)
+
+    async def _press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
+        table = await self._load(press.table)
+        if table is None or table.row.status != "running" or table.match is None:
+            raise Refused("This table is closed.")
+        seat = press.seat
+        if seat is None or seat >= len(table.seats):
+            raise Refused("These aren't your cards.")
+        owner = table.seats[seat].user_id == user_id
+        if not owner or source.chat_id != user_id:
+            raise Refused("These aren't your cards.")
+        stale = Refused("That button is out of date — here are your current cards.", refresh=seat)
+        if source.key != hand_key(table.id, seat):
+            raise stale  # an older hand message of his (re-sent since)
+        state = table.match.state
+        ui_game = family_ui(table.row.game)
+        assert ui_game is not None
+        if press.version != table.row.moves:
+            last = table.match.last.get(seat)
+            deny = ui_game.stale(last, press.act, press.arg) if last is not None else None
+            if deny is not None:
+                raise Refused(deny.msgid, refresh=seat, **deny.params)
+            raise stale
+        if source.offers is None or data not in source.offers:
+            # §6.4: an older revision of this very message (marks or mode changed since, same
+            # move counter); only what the message offers now counts
+            raise stale
+        ui = table.hands.get(seat, HandUI())
+        if press.act == "u":
+            return await self._one_hand(table, seat)
+        if state.to_act != seat:
+            if state.to_act is None:
+                raise Refused("This table is closed.")
+            raise Refused("It's {name}'s turn.", name=table.seats[state.to_act].name)
+        meaning = ui_game.interpret(state.view(seat), press.act, press.arg, ui)
+        if isinstance(meaning, Deny):
+            raise Refused(meaning.msgid, engine=meaning.engine, **meaning.params)
+        if isinstance(meaning, SetUI):
+            async with self.repo.unit() as tx:
+                await tx.set_hand_ui(table.id, seat, ",".join(meaning.ui.marks), meaning.ui.mode)
+            table.hands[seat] = meaning.ui
+            return await self._one_hand(table, seat)
+        assert isinstance(meaning, Apply)
+        return await self._apply(table, seat, meaning.action)
+
+    async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
+        """After a stale press: the old message loses its buttons; the current hand is shown."""
+        async with self.locks.hold(table_id):
+            return await self._refresh(table_id, seat, source)
+
+    async def _refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
+        table = await self._load(table_id)
+        if table is None or table.row.status != "running" or table.match is None:
+            return Outcome()
+        out = Outcome()
+        if source.key is None:
+            out += Outcome.of(StripMessage(source.chat_id, source.message_id))
+        return out + await self._one_hand(table, seat)
+
+    async def _one_hand(self, table: Table, seat: int, *, fresh: bool = False) -> Outcome:
+        facts = await self.facts(table)
+        return Outcome(tuple(await self._hands(table, facts, only=seat, fresh=fresh)))
+
+    async def _hands(
+        self, table: Table, facts: Facts, *, only: int | None = None, fresh: bool = False
+    ) -> list[Screen]:
+        """Every reachable seat's hand (or only one seat's, shown even if away)."""
+        assert table.match is not None
+        state = table.match.state
+        out: list[Screen] = []
+        for s in table.seats:
+            if s.user_id is None or (only is not None and s.seat != only):
+                continue
+            if s.away and only is None:
+                continue  # the owner can't be reached; /hand in private brings him back
+            out.append(
+                HandScreen(
+                    facts,
+                    s.seat,
+                    s.user_id,
+                    await self.people.user_locale(s.user_id),
+                    state.view(s.seat),
+                    table.hands.get(s.seat, HandUI()),
+                    fresh=fresh,
+                )
+            )
+        return out
+
+    # --- applying an action ------------------------------------------------------------------
+
+    async def _apply(self, table: Table, seat: int, action: object) -> Outcome:
+        assert table.match is not None
+        match = table.match
+        state = match.state
+        before = state.view(None)
+        try:
+            lines = state.apply(seat, action)
+        except IllegalAction as error:
+            refused = Refused("Not allowed: {reason}.", engine=error.code)
+            refused.params = dict(error.params)
+            raise refused from error
+        except InvalidNotation as error:
+            raise Refused("Unknown button.") from error
+        row = table.row
+        ended = state.is_over
+        moves = row.moves + 1
+        try:
+            async with self.repo.unit() as tx:
+                await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]))
+                fields: dict[str, Any] = {"moves": moves}
+                if table.hands:
+                    await tx.clear_hand_ui(table.id)
+                if ended:
+                    result = state.result
+                    net = list(result.net) if result else [0] * len(table.seats)
+                    await tx.set_match_net(table.id, match.no, net)
+                    winner = result.winner if result else None
+                    for s in table.seats:
+                        if s.user_id is not None:
+                            await tx.book(
+                                row.chat_id, row.game, s.user_id, net[s.seat], s.seat == winner
+                            )
+                    fields.update(status="ended", generation=match.no)
+                await tx.update_table(table.id, **fields)
+                due = await self._schedule(tx, table, None if ended else state.to_act, moves)
+        except BaseException:
+            self.forget(table.id)  # the state is ahead of the log; rebuild it from the log
+            raise
+        table.row = dataclasses.replace(row, **fields)
+        table.hands = {}
+        match.last[seat] = action if not isinstance(action, str) else state.parse_action(action)
+        return await self._after(table, before, lines, due, ended)
+
+    async def _schedule(
+        self, tx: Any, table: Table, to_act: int | None, moves: int
+    ) -> tuple[Deadline, ...]:
+        """Store the computer's next move as due, or drop a stored one no longer due."""
+        if to_act is not None and table.seats[to_act].computer:
+            deadline = Deadline(table.id, COMPUTER, self.clock() + self.computer_delay, moves)
+            await tx.put_deadline(deadline)
+            table.deadline = True
+            return (deadline,)
+        if table.deadline:
+            await tx.drop_deadline(table.id, COMPUTER)
+            table.deadline = False
+        return ()
+
+    async def _after(
+        self,
+        table: Table,
+        before: Any,
+        lines: Sequence[Line],
+        due: tuple[Deadline, ...],
+        ended: bool,
+    ) -> Outcome:
+        """§4.6, §4.7: the deal as it ended, its result, then the next deal's table (or the
+        match's result); then every hand."""
+        assert table.match is not None
+        state = table.match.state
+        facts = await self.facts(table)
+        view = state.view(None)
+        events = events_of(lines)
+        screens: list[Screen] = []
+        deal_ended = any(ln.get("t") == "deal_end" for ln in lines)
+        new_deal = any(ln.get("t") == "deal" for ln in lines)
+        if deal_ended:
+            screens.append(EndedTable(facts, before, events))
+            screens.append(DealResult(facts, events, view))
+        if ended:
+            if not deal_ended:
+                screens.append(TableScreen(facts, view))
+            end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
+            if end is not None:
+                screens.append(MatchResult(facts, end, await self._standings(table)))
+        else:
+            screens.append(TableScreen(facts, view, fresh=new_deal))
+        screens += await self._hands(table, facts)
+        undue = () if due or table.deadline else ((table.id, COMPUTER),)
+        return Outcome(tuple(screens), due, undue)
+
+    async def _standings(self, table: Table) -> tuple[Standing, ...]:
+        seated = {s.user_id for s in table.seats}
+        return tuple(
+            Standing(r.user_id, r.name, r.balance, r.played, r.won)
+            for r in await self.repo.ledger(chat_id=table.row.chat_id)
+            if r.game == table.row.game and r.user_id in seated
+        )
+
+    # --- the computer's moves (PRODUCT.md §13) -----------------------------------------------
+
+    async def due(self, deadline: Deadline) -> Outcome:
+        """A stored deadline fell due: the computer plays the seat to act, if still so."""
+        async with self.locks.hold(deadline.table_id):
+            table = await self._load(deadline.table_id)
+            if table is None or table.row.status != "running" or table.match is None:
+                return Outcome(undue=((deadline.table_id, deadline.kind),))
+            state = table.match.state
+            seat = state.to_act
+            if table.row.moves != deadline.moves or seat is None or not table.seats[seat].computer:
+                return Outcome()  # the table moved on; a newer deadline (if any) stands
+            policy = policy_for(GAMES[table.row.game].family)
+            rng = random.Random(f"{table.id}:{table.row.moves}")  # reproducible, not a secret
+            return await self._apply(table, seat, policy(state.view(seat), rng))
+
+    async def unreachable(self, table_id: int, seat: int) -> Outcome:
+        """The seat's owner can't be written to (403): the computer plays it for now, and the
+        group is told once."""
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is None or table.row.status != "running" or table.match is None:
+                return Outcome()
+            if seat >= len(table.seats) or table.seats[seat].away:
+                return Outcome()
+            async with self.repo.unit() as tx:
+                await tx.set_away(table_id, seat, True)
+                user_id = table.seats[seat].user_id
+                if user_id is not None:
+                    await tx.set_private_ok(user_id, False)
+                table = await self.reload(table)
+                assert table.match is not None
+                due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+            if user_id is not None:
+                await self.people.set_private_ok(user_id, False)
+            facts = await self.facts(table)
+            locale = facts.chat_locale
+            note = Note(
+                table.row.chat_id,
+                locale,
+                "{name}: the private chat with me is closed, so the computer plays for now. "
+                "Open the chat with the button below and send /hand to take the seat back.",
+                {"name": esc(table.seats[seat].name)},
+                link=f"h_{b36(table_id)}",
+                button="💬 Open the chat",
+            )
+            view = table.match.state.view(None)
+            return Outcome((note, TableScreen(facts, view)), due)
+
+    async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
+        """/hand: every running table's hand of the user sent anew (a seat the computer played
+        for him is his again); how many."""
+        out, shown = Outcome(), 0
+        for row in await self.repo.tables_of_user(user_id):
+            if row.status != "running" or (only is not None and row.id != only):
+                continue
+            async with self.locks.hold(row.id):
+                table = await self._load(row.id)
+                if table is None or table.match is None:
+                    continue
+                mine = table.seat_of(user_id)
+                if mine is None:
+                    continue
+                if mine.away:
+                    out += await self._back(table, mine.seat)
+                    table = await self._load(row.id)
+                    assert table is not None
+                out += await self._one_hand(table, mine.seat, fresh=True)
+                shown += 1
+        return out, shown
+
+    async def _back(self, table: Table, seat: int) -> Outcome:
+        async with self.repo.unit() as tx:
+            await tx.set_away(table.id, seat, False)
+        table = await self.reload(table)
+        assert table.match is not None
+        facts = await self.facts(table)
+        note = Note(
+            table.row.chat_id,
+            facts.chat_locale,
+            "{name} is back in the game.",
+            {"name": esc(table.seats[seat].name)},
+        )
+        return Outcome.of(note, TableScreen(facts, table.match.state.view(None)))
+
+    # --- after a restart, and /score ---------------------------------------------------------
+
+    async def resume(self) -> list[tuple[Outcome, int]]:
+        """Every open table's screens as the database has them (with the table id)."""
+        out = []
+        for row in await self.repo.open_tables():
+            async with self.locks.hold(row.id):
+                table = await self._load(row.id)
+                if table is None:
+                    continue
+                if row.status == "lobby":
+                    out.append((await self.lobby(table), row.id))
+                elif row.status == "running" and table.match is not None:
+                    facts = await self.facts(table)
+                    view = table.match.state.view(None)
+                    screens = [TableScreen(facts, view), *await self._hands(table, facts)]
+                    out.append((Outcome(tuple(screens)), row.id))
+        return out
+
+    async def deadlines(self) -> list[Deadline]:
+        return await self.repo.deadlines()
+
+    async def now_playing(self, chat_id: int) -> tuple[str, int, list[tuple[str, int]]] | None:
+        """The chat's running or ended table's game, match number and counts, if any."""
+        row = await self.repo.open_table(chat_id)
+        if row is None or row.status not in ("running", "ended"):
+            return None
+        table = await self._load(row.id)
+        ui = family_ui(row.game)
+        if table is None or table.match is None or ui is None:
+            return None
+        counts = ui.counts(table.match.state.view(None))
+        if not counts:
+            return None
+        return row.game, table.match.no, [(s.name, c) for s, c in zip(table.seats, counts)]

@@ -1,0 +1,106 @@
+"""The table runtime: the one entry for every input that changes a table.
+
+Routers parse an update and call one method here; it locks the table, checks the press, runs
+the engine, commits one unit of work, and returns an :class:`~bot.runtime.outcome.Outcome`.
+Nothing here sends anything or calls back up.
+"""
+
+from __future__ import annotations
+
+from bot.callbacks import Press, b36
+from bot.refused import Refused
+from bot.runtime.core import IsAdmin
+from bot.runtime.outcome import Outcome
+from bot.runtime.play import PlayOps, PressSource
+from bot.storage.rows import LedgerRow
+
+__all__ = ["PressSource", "TableRuntime"]
+
+
+class TableRuntime(PlayOps):
+    async def lobby_press(
+        self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
+    ) -> Outcome:
+        """A lobby button (or a notice's, or the cancel question's), §4.2–§4.4."""
+        async with self.locks.hold(press.table):
+            table = await self._open(press.table)
+            self.check_message(table, press, key)
+            await self.ensure_member(table, user_id)
+            v, act = press.version, press.act
+            if act == "j":
+                user = await self.people.user(user_id)
+                if user is None or not user.private_ok:
+                    self.lobby_at(table, v)  # still the same lobby?
+                    raise Refused(
+                        "First open a chat with me — button below.",
+                        alert=True,
+                        link=f"j_{b36(table.id)}_{table.row.join_code}",
+                    )
+                return await self.join(table, v, user_id, name)
+            if act == "e":
+                return await self.leave(table, v, user_id)
+            if act in ("o", "b"):
+                return await self.options_view(table, v, user_id, act == "o")
+            if act == "v":
+                option, _, value = (press.arg or "").partition("=")
+                return await self.set_option(table, v, user_id, option, value)
+            if act == "k":
+                return await self.pick(table, v, user_id, press.arg or "")
+            if act == "c":
+                return await self.ask_cancel(table, v, user_id, is_admin)
+            if act == "x":
+                return await self.cancel(table, v, user_id, is_admin, key)
+            if act == "s":
+                return await self.check_start(table, v, user_id, is_admin)
+            if act == "n":
+                await self.role(table, user_id, is_admin)
+                out = await self.dismiss(table, v, user_id, is_admin, key)
+                return out + await self.start(table, v, None, without=True)
+            if act == "w":
+                return await self.dismiss(table, v, user_id, is_admin, key)
+            raise Refused("Unknown button.")
+
+    async def start_reached(
+        self, table_id: int, generation: int, reached: dict[int, bool]
+    ) -> Outcome:
+        """The second half of Start: who the private notes reached is known."""
+        async with self.locks.hold(table_id):
+            table = await self._open(table_id)
+            return await self.start(table, generation, reached)
+
+    async def end_press(
+        self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin
+    ) -> Outcome:
+        """Another match, or finish (§4.7), on the match result's buttons."""
+        async with self.locks.hold(press.table):
+            table = await self._open(press.table)
+            self.check_message(table, press, key)
+            await self.ensure_member(table, user_id)
+            if press.act == "r":
+                return await self.another(table, press.version, user_id, is_admin)
+            return await self.finish(table, press.version, user_id, is_admin)
+
+    async def join_by_link(self, table_id: int, code: str, user_id: int, name: str) -> Outcome:
+        """The deep link of §4.3 (``j_<table>_<code>``)."""
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is None or table.row.status == "closed" or table.row.join_code != code:
+                raise Refused("This table is closed.")
+            await self.ensure_member(table, user_id)
+            return await self.join(table, None, user_id, name)
+
+    async def table_of(self, table_id: int) -> tuple[str, int] | None:
+        """A table's game and chat (for a reply), if open."""
+        table = await self._load(table_id)
+        if table is None or table.row.status == "closed":
+            return None
+        return table.row.game, table.row.chat_id
+
+    async def open_table_id(self, chat_id: int) -> int | None:
+        row = await self.repo.open_table(chat_id)
+        return row.id if row is not None else None
+
+    async def ledger(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[LedgerRow]:
+        return await self.repo.ledger(chat_id=chat_id, user_id=user_id)

@@ -1,0 +1,82 @@
+"""The one task that runs scheduled work: stored deadlines, fired when due.
+
+Deadlines live in the database (a restart loses none); this task keeps them in a heap, sleeps
+until the earliest, and hands it to ``fire`` (the app: runtime, then delivery). New deadlines
+arrive with each outcome (:meth:`add`); stale ones are dropped by the runtime when they fire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.storage.rows import Deadline
+
+logger = logging.getLogger(__name__)
+Clock = Callable[[], float]
+
+
+class Scheduler:
+    def __init__(
+        self, fire: Callable[[Deadline], Awaitable[None]], *, clock: Clock = time.time
+    ) -> None:
+        self._fire = fire
+        self._clock = clock
+        self._heap: list[tuple[float, int, str, int]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._current: dict[tuple[int, str], Deadline] = {}
+
+    def add(self, deadline: Deadline) -> None:
+        self._current[(deadline.table_id, deadline.kind)] = deadline
+        heapq.heappush(
+            self._heap, (deadline.due_at, deadline.table_id, deadline.kind, deadline.moves)
+        )
+        self._wake.set()
+
+    def discard(self, table_id: int, kind: str) -> None:
+        self._current.pop((table_id, kind), None)
+
+    def pending(self) -> int:
+        return len(self._current)
+
+    def start(self, deadlines: list[Deadline]) -> None:
+        for deadline in deadlines:
+            self.add(deadline)
+        self._task = asyncio.create_task(self._run(), name="scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            while self._heap:
+                due_at, table_id, kind, moves = self._heap[0]
+                current = self._current.get((table_id, kind))
+                if current is None or (current.due_at, current.moves) != (due_at, moves):
+                    heapq.heappop(self._heap)  # replaced or discarded since
+                    continue
+                wait = due_at - self._clock()
+                if wait > 0:
+                    break
+                heapq.heappop(self._heap)
+                del self._current[(table_id, kind)]
+                try:
+                    await self._fire(current)
+                except Exception:
+                    logger.exception("deadline %s of table %s failed", kind, table_id)
+            if self._heap:
+                wait = max(0.0, self._heap[0][0] - self._clock())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            else:
+                await self._wake.wait()

@@ -1,0 +1,113 @@
+"""The storage seam: what the services may read and write, and the explicit unit of work.
+
+Services receive a :class:`Repository`; every write happens inside ``async with repo.unit() as
+tx``, which commits once at the end (or rolls back on an exception). SQL lives only in an
+implementation (:mod:`bot.storage.sqlite`); another database is another implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from bot.sending.outbox import MessageStore
+from bot.storage.rows import (
+    ChatRow,
+    Deadline,
+    HandRow,
+    LedgerRow,
+    MatchRow,
+    SeatKind,
+    SeatRow,
+    TableRow,
+    UserRow,
+)
+
+
+class Reads(Protocol):
+    async def chat(self, chat_id: int) -> ChatRow | None: ...
+
+    async def user(self, user_id: int) -> UserRow | None: ...
+
+    async def table(self, table_id: int) -> TableRow | None: ...
+
+    async def open_table(self, chat_id: int) -> TableRow | None:
+        """The chat's newest table in a lobby, running, or ended (not closed)."""
+        ...
+
+    async def open_tables(self) -> list[TableRow]: ...
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]: ...
+
+    async def seats(self, table_id: int) -> list[SeatRow]: ...
+
+    async def match(self, table_id: int, no: int) -> MatchRow | None: ...
+
+    async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]: ...
+
+    async def hands(self, table_id: int) -> dict[int, HandRow]: ...
+
+    async def ledger(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[LedgerRow]: ...
+
+    async def deadlines(self) -> list[Deadline]: ...
+
+
+class Writes(Reads, Protocol):
+    """The writes of one unit of work (reads see its own writes)."""
+
+    async def upsert_chat(self, chat_id: int, title: str) -> None: ...
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None: ...
+
+    async def upsert_user(
+        self, user_id: int, first_name: str, username: str | None, language_code: str | None
+    ) -> None: ...
+
+    async def set_user_language(self, user_id: int, language: str) -> None: ...
+
+    async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
+
+    async def create_table(
+        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+    ) -> int: ...
+
+    async def update_table(self, table_id: int, **fields: Any) -> None:
+        """Set any of game, options, status, creator_id, generation, moves."""
+        ...
+
+    async def replace_seats(
+        self, table_id: int, seats: Sequence[tuple[SeatKind, int | None, str]]
+    ) -> None: ...
+
+    async def set_away(self, table_id: int, seat: int, away: bool) -> None: ...
+
+    async def add_match(
+        self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
+    ) -> None: ...
+
+    async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None: ...
+
+    async def add_action(self, table_id: int, seq: int, seat: int, action: str) -> None:
+        """Log one action; a second action at ``seq`` fails (the primary key)."""
+        ...
+
+    async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None: ...
+
+    async def clear_hand_ui(self, table_id: int) -> None: ...
+
+    async def book(self, chat_id: int, game: str, user_id: int, money: int, won: bool) -> None: ...
+
+    async def put_deadline(self, deadline: Deadline) -> None: ...
+
+    async def drop_deadline(self, table_id: int, kind: str) -> None: ...
+
+
+class Repository(Reads, MessageStore, Protocol):
+    """Reads outside a transaction, writes in :meth:`unit`, and the outbox's message store."""
+
+    def unit(self) -> AbstractAsyncContextManager[Writes]:
+        """One unit of work: its writes commit together at the end, or not at all."""
+        ...

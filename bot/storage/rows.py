@@ -1,0 +1,104 @@
+"""What the storage hands out: frozen rows, the same for every implementation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+OPEN_STATUSES = ("lobby", "running", "ended")
+
+
+class SeatKind(StrEnum):
+    HUMAN = "human"  # a Telegram user
+    COMPUTER = "computer"  # nobody's: the computer always plays it
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    id: int
+    title: str
+    language: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    id: int
+    first_name: str
+    username: str | None
+    language_code: str | None
+    language: str | None
+    private_ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table of a group: its game and options, status, and move counter.
+
+    ``generation`` counts the matches finished; ``moves`` the actions logged (all matches)."""
+
+    id: int
+    chat_id: int
+    game: str
+    options: dict[str, Any]
+    status: str
+    creator_id: int
+    join_code: str
+    generation: int
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: int | None  # None: a computer seat
+    name: str
+    away: bool = False  # the computer plays this seat until its owner is back
+    kind: SeatKind = SeatKind.HUMAN
+
+    @property
+    def computer(self) -> bool:
+        """Whether the computer plays the seat now (a computer seat, or its owner is away)."""
+        return self.kind is SeatKind.COMPUTER or self.away
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match (a pulka, a partia, …) of a table: how to rebuild it from the action log."""
+
+    no: int
+    seed: int
+    prev_dealer: int | None
+    first_seq: int
+    net: list[int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """A seat's unsent choices on its hand message (marks, a sub-mode)."""
+
+    seat: int
+    marks: str
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    chat_id: int
+    game: str
+    user_id: int
+    name: str
+    balance: int
+    played: int
+    won: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """Scheduled work of a table: ``kind`` ("computer", later "turn") due at ``due_at``
+    (wall-clock seconds), valid while the table's move counter is still ``moves``."""
+
+    table_id: int
+    kind: str
+    due_at: float
+    moves: int
