@@ -19,9 +19,9 @@ from bot.callbacks import PressCodec
 from bot.config import Settings
 from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
+from bot.present import Delivery, Presenter
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
-from bot.present import Delivery, Presenter
 from bot.runtime.core import NewGame, random_seed
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Scheduler

@@ -83,7 +83,7 @@ class Presenter:
         assert ui is not None
         return ui
 
-    def _show(self, screen: Screen) -> asyncio.Future[int | None] | None:  # noqa: C901, PLR0911, PLR0912
+    def _show(self, screen: Screen) -> asyncio.Future[int | None] | None:
         box = self.outbox
         if isinstance(screen, HandScreen):
             tr = self.catalogues.tr(screen.locale)

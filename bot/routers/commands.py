@@ -10,12 +10,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
+from bot.present import Delivery
 from bot.refused import Refused
 from bot.render import results
 from bot.render.common import esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
-from bot.present import Delivery
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.services.members import Members

@@ -45,7 +45,7 @@ COMPUTER = "computer"
 class PressSource:
     """Where a press came from: its chat, message id, and the key the outbox knows it by."""
 
-    __slots__ = ("chat_id", "message_id", "key", "offers")
+    __slots__ = ("chat_id", "key", "message_id", "offers")
 
     def __init__(
         self, chat_id: int, message_id: int, key: str | None, offers: frozenset[str] | None
@@ -394,4 +394,8 @@ class PlayOps(LobbyOps):
         counts = ui.counts(table.match.state.view(None))
         if not counts:
             return None
-        return row.game, table.match.no, [(s.name, c) for s, c in zip(table.seats, counts)]
+        return (
+            row.game,
+            table.match.no,
+            [(s.name, c) for s, c in zip(table.seats, counts, strict=False)],
+        )

@@ -181,13 +181,15 @@ class SqliteRepository:
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None:
         await self.db.execute(
-            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq)"
+            " VALUES (?, ?, ?, ?, ?)",
             (table_id, no, seed, prev_dealer, first_seq),
         )
 
     async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self.db.one(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches WHERE table_id = ? AND no = ?",
+            "SELECT no, seed, prev_dealer, first_seq, net FROM matches"
+            " WHERE table_id = ? AND no = ?",
             (table_id, no),
         )
         if row is None:
@@ -226,7 +228,8 @@ class SqliteRepository:
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None:
         await self.db.execute(
             "INSERT INTO hands(table_id, seat, marks, mode) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(table_id, seat) DO UPDATE SET marks = excluded.marks, mode = excluded.mode",
+            "ON CONFLICT(table_id, seat) DO UPDATE SET marks = excluded.marks,"
+            " mode = excluded.mode",
             (table_id, seat, marks, mode),
         )
 

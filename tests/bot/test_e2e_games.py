@@ -10,7 +10,6 @@ import pytest
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
-    watched,
     fixed_seeds,
     hand_message,
     lobby_message,
@@ -19,6 +18,7 @@ from tests.bot.helpers import (
     play_until_end,
     result_message,
     table_message,
+    watched,
 )
 from tests.fakeapi import FakeTelegram
 

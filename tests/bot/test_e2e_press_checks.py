@@ -13,7 +13,6 @@ from bot.app import RunningBot, running_bot
 from bot.callbacks import b36
 from bot.config import Settings
 from tests.bot.helpers import (
-    watched,
     act_of,
     db_rows,
     fixed_seeds,
@@ -26,6 +25,7 @@ from tests.bot.helpers import (
     result_message,
     say,
     to_act,
+    watched,
 )
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage

@@ -8,7 +8,6 @@ import random
 from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
-    watched,
     act_of,
     expected_screens,
     fixed_seeds,
@@ -17,6 +16,7 @@ from tests.bot.helpers import (
     play_step,
     table_message,
     to_act,
+    watched,
 )
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import ApiCall

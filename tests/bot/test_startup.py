@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from tests.bot.helpers import watched, fixed_seeds, open_table, play_step, table_message, to_act
+from tests.bot.helpers import fixed_seeds, open_table, play_step, table_message, to_act, watched
 from tests.fakeapi import FakeTelegram
 
 GROUP_RU = [

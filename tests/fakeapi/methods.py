@@ -71,6 +71,7 @@ class ApiMethods:
     _queue: list[JsonDict]
     _delivered_upto: int
     _rate: tuple[int, float] | None
+    _rate_groups_only: bool
     _sent_times: dict[int, list[float]]
     _pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]]
     _pressed_at: dict[str, float]
@@ -178,6 +179,8 @@ class ApiMethods:
 
     def _check_rate(self, method: str, chat: ChatState) -> None:
         if self._rate is None or method not in _COUNTED:
+            return
+        if self._rate_groups_only and chat.type == "private":
             return
         limit, window = self._rate
         now = time.monotonic()

@@ -104,6 +104,7 @@ class FakeTelegram(ApiMethods):
         self._last_activity = 0.0
         self.busy: list[Callable[[], bool]] = []  # clients with work queued (the bot's outbox)
         self._rate: tuple[int, float] | None = None
+        self._rate_groups_only = False
         self._sent_times: dict[int, list[float]] = {}
         self._faults: list[_Fault] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
@@ -277,9 +278,13 @@ class FakeTelegram(ApiMethods):
             self.chats[user.id] = chat
         return chat
 
-    def rate_limit(self, per_chat: int | None = 3, window: float = 1.0) -> None:
-        """Answer 429 when a chat gets more than ``per_chat`` sends/edits within ``window`` s."""
+    def rate_limit(
+        self, per_chat: int | None = 3, window: float = 1.0, *, groups_only: bool = False
+    ) -> None:
+        """Answer 429 when a chat gets more than ``per_chat`` sends/edits within ``window`` s
+        (``groups_only``: group chats only, Telegram's 20 a minute)."""
         self._rate = None if per_chat is None else (per_chat, window)
+        self._rate_groups_only = groups_only
         self._sent_times.clear()
 
     def fail_next(

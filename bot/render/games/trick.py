@@ -501,8 +501,15 @@ class _Shim(TrickUI):  # temporary until the seam branch lands
         from bot.render import results
 
         return results.pulka_result(
-            ctx.table_id, ctx.game, ctx.pulka_no, generation, list(ctx.names), end,
-            standings, tr, codec,
+            ctx.table_id,
+            ctx.game,
+            ctx.pulka_no,
+            generation,
+            list(ctx.names),
+            end,
+            standings,
+            tr,
+            codec,
         )
 
     def stale(self, last, act, arg):  # type: ignore[no-untyped-def]

@@ -1,0 +1,134 @@
+"""The outbox under Telegram's group limit (issue #13): edits counted, players pressing as fast
+as the bot answers, not one 429 for the group — and every final screen right.
+
+Telegram's time is scaled down (``outbox_time_scale``): 20 sends+edits per 60 s become 20 per
+``60 × SCALE`` s, the 3 s edit gap ``3 × SCALE`` s; the fake enforces the same scaled window."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from bot.app import running_bot
+from bot.config import Settings
+from tests.bot.helpers import (
+    choose,
+    expected_screens,
+    fixed_seeds,
+    hand_message,
+    open_table,
+    play_until_end,
+    result_message,
+    table_message,
+    watched,
+)
+from tests.bot.test_e2e_limits import three
+from tests.fakeapi import FakeTelegram
+
+SCALE = 0.05  # a 3 s window for the 20 group calls, an edit gap of 0.15 s
+GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
+
+
+def scaled(fake: FakeTelegram, db_path: Path, **more: object) -> Settings:
+    return Settings(
+        token=SecretStr(fake.token),
+        database=db_path,
+        api_base=fake.base_url,
+        polling_timeout_s=1,
+        computer_delay_s=0,
+        default_language="ru",
+        outbox_time_scale=SCALE,
+        _env_file=None,  # type: ignore[call-arg]
+        **more,  # type: ignore[arg-type]
+    )
+
+
+def peak(times: list[float], window: float) -> int:
+    """The most calls within any ``window`` seconds."""
+    best, start = 0, 0
+    for end, at in enumerate(times):
+        while at - times[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+async def test_13_a_whole_pulka_at_machine_speed_gets_no_429_in_the_group(
+    fake_telegram: FakeTelegram, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    window = 60 * SCALE
+    fake.rate_limit(per_chat=20, window=window, groups_only=True)
+    settings = scaled(fake, db_path)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as bot:
+        mark = fake.mark()
+        await open_table(fake, group, players, options="target=5")
+        presses = await play_until_end(fake, group, players, random.Random(3))
+        await fake.settle(quiet=0.1)
+        calls = [c for c in fake.requests[mark:] if c.chat_id == group.id]
+        counted = [c for c in calls if c.method.lower() in GROUP_CALLS]
+        assert [c for c in calls if not c.ok and c.error_code == 429] == []
+        assert peak([c.at for c in counted], window) <= 20
+        edits = [c for c in counted if c.method.lower() == "editmessagetext"]
+        assert len(edits) < presses, "edits were not coalesced: the test proves nothing"
+        deal_results = [m for m in group.messages if m.text.startswith("📋")]
+        assert len(deal_results) >= 2  # several deals, each result delivered
+        result = result_message(group)
+        assert result is not None and "🏁" in result.text
+        # the order of the group: every deal result after its table, the match result last
+        order = [m.message_id for m in group.messages]
+        assert order == sorted(order) and group.messages[-1] is result
+        for user in players:
+            assert hand_message(user) is None or "🔄" in str(hand_message(user).all_buttons)
+        runtime = bot.services.runtime
+        table_id = await runtime.open_table_id(group.id)
+        assert table_id is not None
+        table = await runtime._load(table_id)
+        assert table is not None and table.row.status == "ended"
+        net = table.match.state.result.net if table.match and table.match.state.result else None
+        assert net is not None and sum(net) == 0
+        for name, value in zip([p.first_name for p in players], net, strict=True):
+            shown = f"{name} {'+' if value > 0 else '−' if value < 0 else ''}{abs(value)}"
+            assert shown in result.text, (shown, result.text)
+
+
+async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_date(
+    fake_telegram: FakeTelegram, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    slow = scaled(fake, db_path, drain_s=0).model_copy(update={"outbox_time_scale": 2.0})
+    async with watched(fake, running_bot(scaled(fake, db_path), seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=15")
+    async with running_bot(slow, seeds=fixed_seeds()) as bot:
+        await fake.settle(quiet=0.1)
+        rng = random.Random(4)
+        runtime = bot.services.runtime
+        table_id = await runtime.open_table_id(group.id)
+        assert table_id is not None
+        for _ in range(6):  # presses answered at once; the group's edits wait (6 s gap)
+            live = await runtime._load(table_id)
+            assert live is not None and live.match is not None
+            seat = live.match.state.to_act
+            assert seat is not None
+            user = next(p for p in players if p.id == live.seats[seat].user_id)
+            before = fake.mark()
+            message = hand_message(user)
+            assert message is not None
+            answer = await user.press(message, data=choose(message, rng).callback_data)
+            assert not answer.text, answer.text
+            await fake.wait_until(lambda: fake.mark() > before + 1, timeout=10)  # noqa: B023
+            await fake.settle(quiet=0.05)
+        assert bot.services.outbox.pending(group.id) > 0, "nothing was queued at the stop"
+    stale = table_message(group)
+    async with watched(fake, running_bot(scaled(fake, db_path), seeds=fixed_seeds())) as bot:
+        await fake.settle(quiet=0.2)
+        table_html, hands = await expected_screens(bot, group.id)
+        table = table_message(group)
+        assert table is not None and table is stale and table.html == table_html
+        for user in players:
+            hand = hand_message(user)
+            assert hand is not None and (hand.message_id, hand.html) == hands[user.id]
