@@ -74,6 +74,7 @@ ACT_NAMES = {
     "t": "trump",
     "a": "announce",
 }
+TOTALS = ("card (p)", "all but cards", "all, tail included")
 QUIET = 0.02  # the bot is "quiet" after this long without a Bot API call
 WINDOW = 60.0
 
@@ -231,7 +232,7 @@ async def play(
         "kinds": {
             "card (p)": cards.per(),
             **{
-                f"  {ACT_NAMES.get(a, a)} ({a})": t.per()
+                f"{ACT_NAMES.get(a, a)} ({a})": t.per()
                 for a, t in sorted(by_act.items())
                 if a != "p"
             },
@@ -285,8 +286,9 @@ def report(figures: dict[str, Any]) -> str:
         f" {'answers':>7} {'group/press':>11}",
     ]
     for kind, row in figures["kinds"].items():
+        label = kind if kind in TOTALS else f"  {kind}"
         lines.append(
-            f"{kind:<22} {row['presses']:>7} {row['sql_per_press']:>9.1f}"
+            f"{label:<22} {row['presses']:>7} {row['sql_per_press']:>9.1f}"
             f" {row['api_per_press']:>9.2f} {row['answers_per_press']:>7.2f}"
             f" {row['group_per_press']:>11.2f}"
         )

@@ -396,7 +396,7 @@ ROWS = (
     ("cpu_ms_per_press", "bot CPU ms/press", "{:.2f}"),
     ("cpu_use", "bot CPU use", "{:.0%}"),
     ("driver_cpu_use", "driver CPU use", "{:.0%}"),
-    ("lifetime_cpu_s", "bot CPU s, whole life", "{:.2f}"),
+    ("lifetime_cpu_s", "bot CPU s, incl. start", "{:.2f}"),
     ("api_calls_per_press", "API calls/press", "{:.2f}"),
     ("step_ms_p50", "step ms p50", "{:.1f}"),
     ("step_ms_p95", "step ms p95", "{:.1f}"),
