@@ -54,8 +54,6 @@ from tests.bot.helpers import (  # noqa: E402
     hand_message,
     open_table,
     press_and_wait,
-    result_message,
-    to_act,
 )
 from tests.fakeapi import FakeTelegram  # noqa: E402
 from tests.fakeapi.model import ApiCall  # noqa: E402
@@ -170,16 +168,28 @@ async def play(
     started = time.monotonic()
     done_before = deals_done(group)
     pulka_over = False
+    runtime = running.services.runtime
+    table_id = await runtime.open_table_id(group.id)
+    assert table_id is not None
+
+    async def engine() -> Any:
+        table = await runtime._load(table_id)
+        assert table is not None and table.match is not None
+        return table, table.match.state
+
     for _ in range(deals):
         deal_mark, deal_presses = fake.mark(), 0
-        target = deals_done(group) + 1
+        _, state = await engine()
+        target = state.view(None).deal_no + 1
         for _step in range(500):  # far more presses than any deal takes
-            if deals_done(group) >= target:
-                break
-            if result_message(group) is not None:
+            table, state = await engine()
+            if state.is_over:
                 pulka_over = True
                 break
-            user = to_act(group, players)
+            if state.view(None).deal_no >= target:
+                break
+            seat = state.to_act
+            user = next((p for p in players if p.id == table.seats[seat].user_id), None)
             message = hand_message(user) if user is not None else None
             if user is None or message is None:
                 raise RuntimeError("nobody to act, and the deal has not ended")
@@ -187,7 +197,7 @@ async def play(
             act = (button.callback_data or "").split("~")[0].split(":")[4]
             mark, sql_before, verbs_before = fake.mark(), sql.n, sql.verbs.copy()
             await press_and_wait(fake, user, message, button, players)
-            await fake.settle(quiet=QUIET)
+            await fake.settle(quiet=QUIET, timeout=120)
             api, answers, to_group = api_tally(fake.requests[mark:], group.id)
             tally = by_act.setdefault(act, Tally())
             tally.add(

@@ -87,6 +87,12 @@ class Database:
                 raise
             await self.conn.execute("COMMIT")
 
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """One statement that is a transaction of its own (autocommit), never inside another
+        task's open transaction."""
+        async with self._writer:
+            await self.execute(sql, params)
+
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; the last row id."""
         cursor = await self.conn.execute(sql, tuple(params))

@@ -301,23 +301,19 @@ class SqliteRepository:
         return [StoredMessage(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
 
     async def put_message(self, message: StoredMessage) -> None:
-        async with self.db.transaction():
-            await self.db.execute(
-                "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, key) DO UPDATE"
-                " SET message_id = excluded.message_id, digest = excluded.digest,"
-                " keyboard = excluded.keyboard",
-                (
-                    message.chat_id,
-                    message.key,
-                    message.message_id,
-                    message.digest,
-                    int(message.keyboard),
-                ),
-            )
+        await self.db.write(
+            "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, key) DO UPDATE"
+            " SET message_id = excluded.message_id, digest = excluded.digest,"
+            " keyboard = excluded.keyboard",
+            (
+                message.chat_id,
+                message.key,
+                message.message_id,
+                message.digest,
+                int(message.keyboard),
+            ),
+        )
 
     async def drop_message(self, chat_id: int, key: str) -> None:
-        async with self.db.transaction():
-            await self.db.execute(
-                "DELETE FROM messages WHERE chat_id = ? AND key = ?", (chat_id, key)
-            )
+        await self.db.write("DELETE FROM messages WHERE chat_id = ? AND key = ?", (chat_id, key))

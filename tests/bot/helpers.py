@@ -108,13 +108,24 @@ def fixed_seeds(start: int = 7) -> Callable[[], int]:
     return itertools.count(start).__next__
 
 
+WAITING = ("Waiting for:", "Ждём:")
+
+
 def to_act(group: SimGroup, players: list[SimUser]) -> SimUser | None:
+    """Who is to act: the one whose hand message waits for nobody (hands are private chats
+    and reach their players before the group's table is edited), else the table says so."""
     table = table_message(group)
     if table is None:
         return None
     found = TO_PLAY.search(table.html)
     if found is None:
         return None
+    hands = {u.id: hand_message(u) for u in players}
+    moves = {_mv(h) for h in hands.values()}
+    if len(moves) == 1 and all(hands.values()):
+        free = [u for u in players if not any(w in hands[u.id].text for w in WAITING)]  # type: ignore[union-attr]
+        if len(free) == 1:
+            return free[0]
     return next(u for u in players if u.first_name == found.group(1))
 
 
