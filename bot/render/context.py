@@ -36,7 +36,9 @@ def game_code(text: str) -> str | None:
 
 
 def deal_so_far(record: Sequence[Line]) -> tuple[Line, ...]:
-    """The current (or last) deal's record lines: from its ``deal`` line to now (the deck as a
+    """No screen reads these (each reads its view); kept while the runtime still calls it.
+
+    The current (or last) deal's record lines: from its ``deal`` line to now (the deck as a
     count only, see :func:`without_deck`)."""
     starts = [i for i, ln in enumerate(record) if ln.get("t") == "deal"]
     return without_deck(record[starts[-1] :]) if starts else ()
@@ -82,10 +84,6 @@ class TableContext:
     bot_username: str
     options: Mapping[str, object] = field(default_factory=dict)
     away: tuple[bool, ...] = ()  # seats the computer plays for now (PRODUCT.md §13)
-    deal_lines: tuple[Line, ...] = ()
-    """The current deal's record lines, from its ``deal`` line on, the deck as a count only.
-    They still hold a seat's private facts (what it discarded and drew): a render function shows
-    a seat's own only in its hand."""
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"

@@ -14,6 +14,7 @@ from bot.refused import Refused
 from bot.render import results
 from bot.render.common import esc, keyboard
 from bot.render.context import game_code, game_name
+from bot.render.games import game_ui
 from bot.render.refusals import refusal_text
 from bot.sending.publisher import Publisher
 from bot.services.locks import TableLocks
@@ -26,26 +27,8 @@ PRIVATE = F.chat.type == "private"
 
 
 def rules_summary(game: str, tr: Translator) -> str:
-    texts = {
-        "mushka": tr(
-            "Mushka: 5 cards each, a trump is turned up. Declare play or pass, exchange up to 5 "
-            "cards, then 5 tricks; each trick writes 1 off your count, the A♠ (mushka) more. "
-            "A player who plays and takes no trick gets a remise. First to zero wins the pulka."
-        ),
-        "pamfil": tr(
-            "Pamfil: like Mushka, but the J♣ (pamfil) is the privileged card; its holder may "
-            "announce it for a side bonus, and a turned-up J♣ lets the dealer name the trump."
-        ),
-        "shutikha": tr(
-            "Shutikha: spades are always trump and the Q♠ (shutikha) is privileged; five spades "
-            "with the Q♠ win the pulka at once. Kings rank highest."
-        ),
-        "mistigri": tr(
-            "Mistigri: the K♣ (mistigri) is privileged; flushes earn a side bonus, and the K♣ "
-            "with four cards of one suit wins the pulka at once. Kings rank highest."
-        ),
-    }
-    return texts.get(game, tr("Rules for this game come later."))
+    ui = game_ui(game)
+    return ui.rules_summary(game, tr) if ui is not None else tr("Rules for this game come later.")
 
 
 def help_text(tr: Translator, private: bool) -> str:

@@ -15,13 +15,11 @@ from aiogram.types import InlineKeyboardButton
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Catalogues, Translator, locale_of
 from bot.render import lobby as lobby_render
-from bot.render import results
 from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import HandUI, TableContext, deal_so_far, without_deck
+from bot.render.context import HandUI, Standing, TableContext
 from bot.sending.sender import Sender
 from bot.services.tables import Live, Moved, TableService, family_ui
 from bot.storage.repo import Repo, SeatRow, TableRow
-from engine.core import Line
 
 logger = logging.getLogger(__name__)
 AUTOPLAY_LIMIT = 2000  # more than any pulka's moves
@@ -66,10 +64,8 @@ class Publisher:
         table: TableRow,
         live: Live,
         seats: Sequence[SeatRow],
-        *,
-        deal_lines: Sequence[Line] | None = None,
     ) -> TableContext:
-        """The table facts for the screens; ``deal_lines``: another deal's than the current."""
+        """The table facts for the screens."""
         chat = await self.repo.chat(table.chat_id)
         return TableContext(
             table_id=table.id,
@@ -81,9 +77,6 @@ class Publisher:
             bot_username=self.bot_username,
             options=table.options,
             away=tuple(s.away for s in seats),
-            deal_lines=(
-                deal_so_far(live.state.record()) if deal_lines is None else without_deck(deal_lines)
-            ),
         )
 
     # --- the lobby ---------------------------------------------------------------------
@@ -302,13 +295,12 @@ class Publisher:
         deal_ended = any(ln.get("t") == "deal_end" for ln in moved.lines)
         if deal_ended:  # §4.6, §4.7: the deal as it ended, its result, then the next deal's table
             tr = await self.chat_tr(table.chat_id)
-            ctx = await self.context(
-                table, live, seats, deal_lines=_current_deal(live.state.record())
-            )
+            ctx = await self.context(table, live, seats)
+            events = [{k: v for k, v in ln.items() if k != "deck"} for ln in moved.lines]
             if table.table_msg_id is not None:
-                ended = ui.ended_table(ctx, moved.before, moved.lines, tr)
+                ended = ui.ended_table(ctx, moved.before, events, tr)
                 await self.sender.edit(table.chat_id, table.table_msg_id, ended)
-            text = ui.deal_result(ctx, ctx.deal_lines, live.state.view(None), tr)
+            text = ui.deal_result(ctx, events, live.state.view(None), tr)
             if text:
                 await self.sender.send(table.chat_id, Rendered(text))
         if moved.ended:
@@ -333,17 +325,11 @@ class Publisher:
         ledger = await self.repo.ledger(chat_id=table.chat_id)
         seated = {s.user_id for s in seats}
         standings = [r for r in ledger if r.game == table.game and r.user_id in seated]
-        rendered = results.pulka_result(
-            table.id,
-            table.game,
-            live.pulka_no,
-            table.generation,
-            [s.name for s in seats],
-            end,
-            standings,
-            tr,
-            self.codec,
-        )
+        ui = family_ui(table.game)
+        assert ui is not None
+        ctx = await self.context(table, live, seats)
+        shown = [Standing(r.user_id, r.name, r.balance, r.played, r.won) for r in standings]
+        rendered = ui.match_result(ctx, end, shown, table.generation, tr, self.codec)
         msg_id = await self.sender.send(table.chat_id, rendered)
         async with self.repo.db.transaction():
             await self.repo.update_table(table.id, result_msg_id=msg_id)
@@ -362,10 +348,3 @@ def _offers(rendered: Rendered) -> frozenset[str]:
     """The callback data of a message's buttons: what pressing it may send (§6.4)."""
     rows = rendered.markup.inline_keyboard if rendered.markup else []
     return frozenset(b.callback_data for row in rows for b in row if b.callback_data)
-
-
-def _current_deal(record: list[Line]) -> list[Line]:
-    """The lines of the deal that just ended (from its ``deal`` line to its ``deal_end``)."""
-    end_at = max(i for i, ln in enumerate(record) if ln.get("t") == "deal_end")
-    start = max(i for i, ln in enumerate(record[:end_at]) if ln.get("t") == "deal")
-    return record[start : end_at + 1]

@@ -74,7 +74,7 @@ def seat_range(game: str) -> tuple[int, int]:
     return min(counts), max(counts)
 
 
-def family_ui(game: str) -> GameUI | None:
+def family_ui(game: str) -> GameUI[Any] | None:
     spec = GAMES.get(game)
     return FAMILIES.get(spec.family) if spec else None
 
@@ -491,7 +491,7 @@ class TableService:
         return await self._apply(table, live, seats, seat, meaning.action)
 
     async def _apply(
-        self, table: TableRow, live: Live, seats: list[SeatRow], seat: int, action: str
+        self, table: TableRow, live: Live, seats: list[SeatRow], seat: int, action: object
     ) -> Moved:
         before = live.state.view(None)
         try:
@@ -524,4 +524,4 @@ class TableService:
             raise
         updated = await self.repo.table(table.id)
         assert updated is not None
-        return Moved(updated, seat, action, lines, ended, before)
+        return Moved(updated, seat, str(lines[0]["a"]), lines, ended, before)
