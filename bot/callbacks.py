@@ -27,7 +27,7 @@ class Kind(StrEnum):
 
 
 ACTS: Final[dict[Kind, frozenset[str]]] = {
-    Kind.HAND: frozenset("ynmxatpqzowuf"),
+    Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz"),  # the family says what each means
     Kind.LOBBY: frozenset("jeaovsckxbnw"),
     Kind.END: frozenset("rf"),
     Kind.GROUP: frozenset("l"),

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
-
-from engine.core import Line
 
 GAME_NAMES: Final = {
     "mushka": ("Мушка", "Mushka"),
@@ -33,23 +31,6 @@ def game_code(text: str) -> str | None:
     if word in GAME_NAMES:
         return word
     return ALIASES.get(word)
-
-
-def deal_so_far(record: Sequence[Line]) -> tuple[Line, ...]:
-    """The current (or last) deal's record lines: from its ``deal`` line to now (the deck as a
-    count only, see :func:`without_deck`)."""
-    starts = [i for i, ln in enumerate(record) if ln.get("t") == "deal"]
-    return without_deck(record[starts[-1] :]) if starts else ()
-
-
-def without_deck(lines: Sequence[Line]) -> tuple[Line, ...]:
-    """Record lines for the screens: a ``deal`` line's ``deck`` becomes its ``deck_size``."""
-    return tuple(
-        {**{k: v for k, v in ln.items() if k != "deck"}, "deck_size": len(ln["deck"])}
-        if ln.get("t") == "deal" and isinstance(ln.get("deck"), list)
-        else ln
-        for ln in lines
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +63,6 @@ class TableContext:
     bot_username: str
     options: Mapping[str, object] = field(default_factory=dict)
     away: tuple[bool, ...] = ()  # seats the computer plays for now (PRODUCT.md §13)
-    deal_lines: tuple[Line, ...] = ()
-    """The current deal's record lines, from its ``deal`` line on, the deck as a count only.
-    They still hold a seat's private facts (what it discarded and drew): a render function shows
-    a seat's own only in its hand."""
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -12,30 +12,17 @@ from bot.i18n import Translator
 from bot.render.cards import card_name
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import GAME_NAMES, game_name
+from bot.render.games import game_ui
 from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
 from engine.games import GAMES
 from engine.options import option_fields
 
-OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
-    "target": (5, 10, 15, 20, 25, 30, 40, 50),
-    "pulka_fee": (0, 5, 10, 20, 50, 100),
-    "point_value": (1, 2, 5, 10, 0),
-    "pamfil_bonus": (5, 10, 0, 1, 2),
-    "flush_bonus": (5, 10, 0, 1, 2),
-}
 
-
-def option_label(name: str, tr: Translator) -> str:
-    labels = {
-        "target": tr("count"),
-        "pulka_fee": tr("pulka fee"),
-        "point_value": tr("point"),
-        "must_trump": tr("must trump"),
-        "pamfil_bonus": tr("pamfil bonus"),
-        "flush_bonus": tr("flush bonus"),
-    }
-    return labels.get(name, name)
+def _option_label(game: str, name: str, tr: Translator) -> str:
+    """An option's name on the lobby, in the words of the game's family."""
+    ui = game_ui(game)
+    return ui.option_label(name, tr) if ui is not None else name
 
 
 def _value(value: Any, tr: Translator) -> str:
@@ -58,13 +45,16 @@ def next_value(game: str, name: str, value: Any) -> str:
     low, high = meta["range"]
     default = fields[name].default
     fallback = (low, default, high) if isinstance(default, int) else (low, high)
-    steps = tuple(dict.fromkeys(OPTION_STEPS.get(name, fallback)))
+    ui = game_ui(game)
+    steps = tuple(dict.fromkeys((ui.option_steps(name) if ui else None) or fallback))
     steps = tuple(s for s in steps if low <= s <= high) or (low,)
     return str(steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0])
 
 
 def options_line(table: TableRow, tr: Translator) -> str:
-    parts = [f"{option_label(k, tr)} {_value(v, tr)}" for k, v in table.options.items()]
+    parts = [
+        f"{_option_label(table.game, k, tr)} {_value(v, tr)}" for k, v in table.options.items()
+    ]
     return tr("Options: {list}", list=" · ".join(parts))
 
 
@@ -119,7 +109,7 @@ def lobby(
         rows = [
             [
                 button(
-                    f"{option_label(k, tr)}: {_value(v, tr)}",
+                    f"{_option_label(table.game, k, tr)}: {_value(v, tr)}",
                     "v",
                     f"{k}={next_value(table.game, k, v)}",
                 )

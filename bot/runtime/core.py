@@ -14,7 +14,7 @@ from bot.callbacks import Kind, Press
 from bot.refused import Refused
 from bot.render.common import esc
 from bot.render.context import HandUI
-from bot.render.games import FAMILIES
+from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.runtime.outcome import Facts, keys
 from bot.services.locks import TableLocks
@@ -47,8 +47,8 @@ def seat_range(game: str) -> tuple[int, int]:
 
 
 def family_ui(game: str) -> GameUI[Any] | None:
-    spec = GAMES.get(game)
-    return FAMILIES.get(spec.family) if spec else None
+    """The game's bot module (None: a game the bot can't seat yet)."""
+    return game_ui(game)
 
 
 def hand_ui(row: HandRow | None) -> HandUI:

@@ -44,6 +44,10 @@ class Scheduler:
     def pending(self) -> int:
         return len(self._current)
 
+    def next_due(self) -> float | None:
+        """When the earliest deadline falls due (None: nothing is scheduled)."""
+        return min((d.due_at for d in self._current.values()), default=None)
+
     def start(self, deadlines: list[Deadline]) -> None:
         for deadline in deadlines:
             self.add(deadline)

@@ -23,7 +23,7 @@ from .options import MistigriOptions, MushkaOptions, PamfilOptions, ShutikhaOpti
 from .rules import SEATS
 from .state import TrickState
 from .variant import VARIANTS, Variant
-from .view import TrickView
+from .view import SeatExchange, SideBonus, TrickView
 
 __all__ = [
     "TRICK_SPECS",
@@ -36,7 +36,9 @@ __all__ = [
     "Pass",
     "PlayCard",
     "Retrump",
+    "SeatExchange",
     "ShutikhaOptions",
+    "SideBonus",
     "TrickAction",
     "TrickState",
     "TrickView",

@@ -26,7 +26,7 @@ from .options import MushkaOptions
 from .rules import HAND_SIZE, Flush, Phase, Trick
 from .scoring import Figures
 from .variant import VARIANTS, deck_for
-from .view import TrickView
+from .view import SeatExchange, SideBonus, TrickView
 
 
 class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
@@ -37,9 +37,12 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
     __slots__ = (
         "_announced",
         "_announcer",
+        "_bonuses",
         "_counts",
         "_declared",
         "_discard_queue",
+        "_ended_bonuses",
+        "_exchanges",
         "_flushes",
         "_held",
         "_last_trick",
@@ -78,6 +81,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         # and record, so both start afresh; its first dealer follows on (``prev_dealer``, §0.8).
         self._counts = [options.target] * players
         self._side = [0] * players
+        self._ended_bonuses: tuple[SideBonus, ...] = ()
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -91,6 +95,8 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._announcer: Seat | None = None
         self._announced: Seat | None = None
         self._flushes: list[Flush] = []
+        self._exchanges: list[SeatExchange | None] = [None] * n
+        self._bonuses: list[SideBonus] = []  # public, in booking order
         self._received = [0] * n
         self._discard_queue: list[Seat] = []
         self._playing: list[Seat] = []
@@ -143,6 +149,10 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             stock_size=len(self._stock),
             side=tuple(self._side),
             announced=self._announced,
+            deck_size=len(self.deck),
+            exchanged=tuple(None if x is None else len(x.discarded) for x in self._exchanges),
+            exchange=self._exchanges[seat] if seat is not None else None,
+            ended_bonuses=self._ended_bonuses,
         )
 
     # --- the skeleton's hooks ------------------------------------------------------------------
@@ -307,6 +317,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         amount = bonus(self.options)
         self._announced = seat
         self._book_side(seat, amount)
+        self._bonuses.append(SideBonus("pamfil", seat, amount))
         self._event("pamfil_bonus", seat=seat, amount=amount)
 
     def _book_side(self, seat: Seat, amount: int) -> None:
@@ -331,10 +342,13 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         count = len(action.cards) - (1 if action.up else 0)
         drawn = self._stock[:count]
         del self._stock[:count]
-        if action.up:  # §1.2.2
-            assert self._turn_up is not None
-            hand.append(self._turn_up)
+        up_card = self._turn_up if action.up else None
+        if up_card is not None:  # §1.2.2
+            hand.append(up_card)
             self._turn_up = None
+        else:
+            assert not action.up
+        self._exchanges[seat] = SeatExchange(tuple(action.cards), tuple(drawn), up_card)
         hand.extend(drawn)
         self._hands[seat] = self._sorted(hand)
         self._declared[seat] = "play"
@@ -408,6 +422,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             return
         seat, amount = award(self._flushes, self.options)
         self._book_side(seat, amount)
+        self._bonuses.append(SideBonus("flush", seat, amount))
         self._event("flush_bonus", seat=seat, amount=amount)
 
     def _instant_win(self, seat: Seat, kind: str) -> None:
@@ -469,6 +484,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._end_deal("played", figures, zero)
 
     def _deal_end_line(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:
+        self._ended_bonuses = tuple(self._bonuses)
         self._write(scoring.deal_end_line(self._deal_no, result, self._trump, figures, zero))
 
     def _end_deal(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:

@@ -10,6 +10,24 @@ from engine.core import Seat, View
 from .actions import TrickAction
 
 
+@dataclass(frozen=True, slots=True)
+class SeatExchange:
+    """What one seat gave up and got in its exchange this deal (§1.3.4): private to that seat."""
+
+    discarded: tuple[Card, ...]
+    drawn: tuple[Card, ...]  # from the stock, in draw order
+    up: Card | None  # the turn-up, if the dealer took it (§1.2.2)
+
+
+@dataclass(frozen=True, slots=True)
+class SideBonus:
+    """A side-ledger bonus booked in a deal (§1.3.7, §1.3.10.2): public."""
+
+    kind: str  # "pamfil" (announced, §1.3.7) or "flush" (the best flush shown, §1.3.10.2)
+    seat: Seat
+    amount: int  # from each other seat
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrickView(View[TrickAction]):
     """The base view plus the public table of the trick family.
@@ -32,3 +50,7 @@ class TrickView(View[TrickAction]):
     stock_size: int
     side: tuple[int, ...]
     announced: Seat | None  # Памфил: who announced this deal
+    deck_size: int  # the cards in this table's deck (§1.1.2)
+    exchanged: tuple[int | None, ...]  # per seat: how many cards it exchanged this deal, or None
+    exchange: SeatExchange | None  # this seat's own exchange this deal (never in the public view)
+    ended_bonuses: tuple[SideBonus, ...]  # the side-ledger bonuses of the deal that ended last

@@ -7,6 +7,7 @@ import itertools
 import random
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,10 @@ async def watched(
     async with running as bot:
 
         def busy() -> bool:
-            return bot.services.outbox.pending() > 0
+            services = bot.services
+            due = services.scheduler.next_due()
+            soon = due is not None and due <= time.time() + 1.0
+            return services.outbox.pending() > 0 or bool(services.background) or soon
 
         fake.busy.append(busy)
         try:

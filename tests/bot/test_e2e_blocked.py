@@ -39,6 +39,7 @@ async def screens_caught_up(
         )
 
     for _ in range(200):
+        await fake.settle(quiet=0.02)  # the group's table too (its own queue)
         if await synced():
             return
         await fake.settle(quiet=0.05)

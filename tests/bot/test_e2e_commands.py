@@ -19,7 +19,7 @@ from tests.bot.helpers import (
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
-ROW = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · пулек (\d+) · выиграно (\d+)$")
+ROW = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · сыграно (\d+) · выиграно (\d+)$")
 
 
 def value(text: str) -> int:
@@ -60,7 +60,7 @@ async def test_4_8_score_in_groups_me_and_across_chats(
     saturday = fake.add_group(-1002, "Суббота", admins=[101], members=[102, 104])
 
     empty = await say(fake, anna, "/score", friday)
-    assert empty.text == "📊 Счёт — «Пятница»\nСыгранных пулек пока нет."
+    assert empty.text == "📊 Счёт — «Пятница»\nЗаконченных игр пока нет."
 
     await three_at(fake, friday, [anna, boris, vera], 1)
     await three_at(fake, saturday, [anna, boris, gleb], 2)

@@ -9,10 +9,11 @@ from pathlib import Path
 from bot.app import RunningBot
 from bot.i18n import Catalogues
 from bot.render.cards import card_name
-from bot.render.context import TableContext, without_deck
+from bot.render.context import TableContext
 from bot.render.games.trick import TrickUI
 from engine.core import Line
 from engine.games import new_game
+from engine.trick.view import TrickView
 from tests.bot.helpers import db_rows, open_table, play_deal, table_message
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -78,8 +79,6 @@ def test_4_6_a_deal_won_by_walkover_ends_with_every_declaration_shown() -> None:
         assert seat is not None
         before = state.view(None)
         lines = state.apply(seat, "pass")  # two passes: the third seat takes it
-    deal = [ln for ln in state.record() if ln.get("t") != "deal" or ln["no"] == 1]
-    ended_at = next(i for i, ln in enumerate(deal) if ln.get("t") == "deal_end")
     ctx = TableContext(
         table_id=1,
         game="mushka",
@@ -88,9 +87,10 @@ def test_4_6_a_deal_won_by_walkover_ends_with_every_declaration_shown() -> None:
         pulka_no=1,
         moves=2,
         bot_username="mushka_test_bot",
-        deal_lines=without_deck(deal[: ended_at + 1]),
     )
-    rendered = TrickUI().ended_table(ctx, before, lines, CATALOGUES.tr("ru"))
+    events = [{k: v for k, v in ln.items() if k != "deck"} for ln in lines]
+    assert isinstance(before, TrickView)
+    rendered = TrickUI().ended_table(ctx, before, events, CATALOGUES.tr("ru"))
     assert rendered.markup is None
     text = rendered.text
     assert "сдача 1" in text.splitlines()[0] and "Ход:" not in text and "…" not in text

@@ -8,12 +8,13 @@ from pathlib import Path
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, TableContext, deal_so_far
+from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.trick import TrickUI
 from engine.core import State
 from engine.games import new_game
 from engine.players import policy_for
+from engine.trick.view import TrickView
 
 ROOT = Path(__file__).resolve().parents[2]
 CODEC = PressCodec.from_token("123456:TEST-token")
@@ -43,6 +44,7 @@ def test_6_3_big_discard_is_marked_card_by_card_then_confirmed() -> None:
     seat = state.to_act
     assert seat is not None
     view = state.view(seat)
+    assert isinstance(view, TrickView)
     tr = Catalogues.load(ROOT / "locales").tr("en")
     ctx = TableContext(
         table_id=7,
@@ -52,7 +54,6 @@ def test_6_3_big_discard_is_marked_card_by_card_then_confirmed() -> None:
         pulka_no=1,
         moves=99,
         bot_username="mushka_test_bot",
-        deal_lines=deal_so_far(state.record()),
     )
     rendered = UI.hand(ctx, view, HandUI(), tr, CODEC)
     assert rendered.markup is not None

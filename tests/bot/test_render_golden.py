@@ -16,11 +16,9 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render import results
 from bot.render.common import Rendered
-from bot.render.context import HandUI, TableContext, deal_so_far
+from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.trick import TrickUI
-from bot.storage.rows import LedgerRow
 from engine.core import Line
 from engine.record import read_records, replay
 
@@ -49,9 +47,21 @@ def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
         pulka_no=1,
         moves=moves,
         bot_username="mushka_test_bot",
-        deal_lines=deal_so_far(state.record()),
     )
     return ctx, state
+
+
+def deal_lines(state: Any) -> list[Line]:
+    """The current deal's record lines, from its ``deal`` line on (the test's own reading)."""
+    record: list[Line] = state.record()
+    start = max(i for i, ln in enumerate(record) if ln.get("t") == "deal")
+    return record[start:]
+
+
+def last_events(lines: list[Line]) -> list[Line]:
+    """What the last action wrote, a ``deal`` line's deck removed (as the runtime passes it)."""
+    start = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
+    return [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[start:]]
 
 
 def show(rendered: Rendered | str) -> str:
@@ -83,14 +93,14 @@ def screen(name: str, locale: str) -> str:
         return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
     ctx, state = context(full, locale)
     if name == "deal_result":
-        return show(UI.deal_result(ctx, list(ctx.deal_lines), state.view(None), tr))
+        return show(UI.deal_result(ctx, last_events(full), state.view(None), tr))
     end = full[-1]
     names = NAMES[locale]
     standings = [
-        LedgerRow(-1001, "mushka", 100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
+        Standing(100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 2), (-27, 1)])
     ]
-    return show(results.pulka_result(42, "mushka", 1, 1, names, end, standings, tr, CODEC))
+    return show(UI.match_result(ctx, end, standings, 1, tr, CODEC))
 
 
 SCREENS = [
@@ -123,8 +133,9 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
     full = record()
     ctx, state = context(full[:10], locale)
     table = UI.table(ctx, state.view(None), tr).text
-    hidden = {c for ln in ctx.deal_lines if ln.get("e") == "exchange" for c in ln["discarded"]}
-    hidden |= {c for ln in ctx.deal_lines if ln.get("e") == "exchange" for c in ln["drawn"]}
+    deal = deal_lines(state)
+    hidden = {c for ln in deal if ln.get("e") == "exchange" for c in ln["discarded"]}
+    hidden |= {c for ln in deal if ln.get("e") == "exchange" for c in ln["drawn"]}
     played = {c for ln in full[:10] if ln.get("t") == "act" for c in ln["a"].split()[1:2]}
     from bot.render.cards import card_name
 
@@ -132,5 +143,5 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
         assert card_name(code, locale) not in table, code
     # and each hand shows only its own exchange
     own = UI.hand(ctx, state.view(0), HandUI(), tr, CODEC).text
-    other = next(ln for ln in ctx.deal_lines if ln.get("e") == "exchange" and ln["seat"] == 1)
+    other = next(ln for ln in deal if ln.get("e") == "exchange" and ln["seat"] == 1)
     assert card_name(other["drawn"][0], locale) not in own.split("\n")[3]

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from bot.render.games.base import GameUI
-from bot.render.games.trick import _Shim
+from bot.render.games.trick import TrickUI
+from engine.games import GAMES
 
-FAMILIES: Final[dict[str, GameUI]] = {"trick": _Shim()}
+FAMILIES: Final[dict[str, GameUI[Any]]] = {"trick": TrickUI()}
 """Families the bot can seat; a new family adds its module here and nothing else changes."""
+
+
+def game_ui(game: str) -> GameUI[Any] | None:
+    """The screens of ``game``'s family (None: a game the bot cannot seat yet)."""
+    spec = GAMES.get(game)
+    return FAMILIES.get(spec.family) if spec else None

@@ -1,98 +1,139 @@
 """What a press on a trick-family hand message means (PRODUCT.md §6.3, §7.2 step 7).
 
-The screens of the family are :mod:`bot.render.games.trick`; this module only reads presses.
+The screens of the family are :mod:`bot.render.games.trick`; this module only reads presses,
+into the engine's typed actions (:mod:`engine.trick.actions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
-from engine.core import View
-from engine.errors import Refusal
+from engine.cards import Card, Suit
+from engine.errors import InvalidNotation, Refusal
+from engine.trick.actions import (
+    ANNOUNCE,
+    PASS,
+    PLAY_CARD,
+    Discard,
+    Exchange,
+    PlayCard,
+    Retrump,
+    TrickAction,
+)
+from engine.trick.view import TrickView
+
+UNKNOWN = Deny("Unknown button.")
 
 
-def interpret(
-    view: View[Any], legal: Sequence[str], act: str, arg: str | None, ui: HandUI
-) -> Interpretation:
+def card_of(code: str) -> Card | None:
+    """The card of a RECORD.md code exactly as written (``AS``, ``10H``); None if it is none."""
+    try:
+        card = Card.parse(code)
+    except InvalidNotation:
+        return None
+    return card if str(card) == code else None
+
+
+def cards_of(codes: Iterable[str]) -> tuple[Card, ...] | None:
+    """The cards of several codes (repeats dropped, order kept); None if any is no card."""
+    cards = [card_of(code) for code in dict.fromkeys(codes)]
+    return None if any(c is None for c in cards) else tuple(c for c in cards if c is not None)
+
+
+def interpret(view: TrickView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     """What a press on a trick-family hand means (PRODUCT.md §6.3): an engine action, a new
-    mark or mode on the hand message, or a refusal before the engine sees it. ``legal`` is the
-    view's legal actions as RECORD.md text."""
-    cards = [c for c in (arg or "").split(".") if c]
-    if act == "p" and len(cards) == 1:
-        return Apply(f"card {cards[0]}")
+    mark or mode on the hand message, or a refusal before the engine sees it."""
+    legal = view.legal
+    codes = [c for c in (arg or "").split(".") if c]
+    if act == "p" and len(codes) == 1:
+        card = card_of(codes[0])
+        return Apply(PLAY_CARD[card]) if card is not None else UNKNOWN
     if act == "n":
-        return Apply("pass")
+        return Apply(PASS)
     if act == "a":
-        return Apply("announce")
+        return Apply(ANNOUNCE)
     if act == "y":
-        if any(a.startswith("play ") and n_of(a) > 0 for a in legal):
+        if any(isinstance(a, Exchange) and a.cards for a in legal):
             return SetUI(HandUI((), "x"))
-        return Apply("play 0")
-    if act == "m" and len(cards) == 1:
-        card = cards[0]
-        marks = list(ui.marks)
-        if card in marks:
-            marks.remove(card)
-        else:
-            if card not in discardable(legal):
-                return Deny("Not allowed: {reason}.", engine=Refusal.PRIVILEGED_NOT_DISCARDED)
-            if view.phase == "discard":
-                limit = max(
-                    (len(a.split()) - 1 for a in legal if a.startswith("discard ")), default=1
-                )
-                if len(marks) >= limit:
-                    return Deny("No more: discard {n}.", {"n": limit})
-            else:
-                limit = exchange_limit(legal)
-                if len(marks) >= limit:
-                    return Deny("No more: the stock has {n}.", {"n": limit})
-            marks.append(card)
-        mode = "q" if view.phase == "discard" else "x"
-        return SetUI(HandUI(tuple(marks), mode))
+        return Apply(_legal_twin(legal, Exchange(())))
+    if act == "m" and len(codes) == 1:
+        return _mark(view, codes[0], ui)
     if act == "x":
-        up = "u" in cards
-        chosen = [c for c in cards if c != "u"]
-        wanted = (frozenset(chosen), up)
-        for action in legal:
-            words = action.split()
-            if words[0] == "play" and (frozenset(words[2:]) - {"up"}, "up" in words) == wanted:
-                return Apply(action)
-        text = " ".join(["play", str(len(chosen)), *chosen] + (["up"] if up else []))
-        return Apply(text)
+        chosen = cards_of(c for c in codes if c != "u")
+        if chosen is None:
+            return UNKNOWN
+        return Apply(_legal_twin(legal, Exchange(chosen, up="u" in codes)))
     if act == "q":
-        chosen = cards or list(ui.marks)
-        if not chosen:
-            return Deny("Unknown button.")
-        return Apply("discard " + " ".join(chosen))
-    if act == "t" and len(cards) == 1:
-        return SetUI(HandUI((), f"t:{cards[0]}"))
-    if act == "t" and len(cards) == 2:
-        return Apply(f"retrump {cards[0]} {cards[1]}")
+        discards = cards_of(codes or ui.marks)
+        if not discards:
+            return UNKNOWN
+        return Apply(Discard(discards))
+    if act == "t" and len(codes) == 1:
+        return SetUI(HandUI((), f"t:{codes[0]}"))
+    if act == "t" and len(codes) == 2:
+        suit = next((s for s in Suit if s.value == codes[0]), None)
+        discard = card_of(codes[1])
+        if suit is None or discard is None:
+            return UNKNOWN
+        return Apply(Retrump(suit, discard))
     if act == "z":
         return SetUI(HandUI())
     if act == "u":
         return SetUI(ui)
-    return Deny("Unknown button.")
+    return UNKNOWN
 
 
-def n_of(action: str) -> int:
-    words = action.split()
-    return int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
+    """Mark or unmark one card for an exchange (declare) or a discard (Шутиха's deal-out)."""
+    marks = list(ui.marks)
+    if code in marks:
+        marks.remove(code)
+    else:
+        if code not in discardable(view.legal):
+            return Deny("Not allowed: {reason}.", engine=Refusal.PRIVILEGED_NOT_DISCARDED)
+        if view.phase == "discard":
+            limit = discard_count(view.legal)
+            if len(marks) >= limit:
+                return Deny("No more: discard {n}.", {"n": limit})
+        else:
+            limit = exchange_limit(view.legal)
+            if len(marks) >= limit:
+                return Deny("No more: the stock has {n}.", {"n": limit})
+        marks.append(code)
+    mode = "q" if view.phase == "discard" else "x"
+    return SetUI(HandUI(tuple(marks), mode))
 
 
-def discardable(legal: Sequence[str]) -> set[str]:
-    """Cards some legal ``play``/``discard`` action gives up (never the privileged card)."""
-    return {
-        word
-        for a in legal
-        if a.startswith(("play ", "discard "))
-        for word in a.split()[1:]
-        if word not in ("up",) and not word.isdigit()
-    }
+def _legal_twin(legal: Sequence[TrickAction], action: Exchange) -> TrickAction:
+    """The legal action equal to ``action`` (the same cards as a set), as the engine lists it;
+    ``action`` itself if none is (the engine then says why not)."""
+    return next((a for a in legal if a == action), action)
 
 
-def exchange_limit(legal: Sequence[str]) -> int:
-    return max((n_of(a) for a in legal if a.startswith("play ")), default=0)
+def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
+    """A card press drawn before the presser's own last action, which played that card."""
+    if act == "p" and isinstance(last, PlayCard) and arg is not None and str(last.card) == arg:
+        return Deny("Already played: {card}.", {"card": arg})
+    return None
+
+
+def discardable(legal: Sequence[TrickAction]) -> set[str]:
+    """Cards some legal exchange or discard gives up (never the privileged card)."""
+    return {str(c) for a in legal if isinstance(a, Exchange | Discard) for c in a.cards}
+
+
+def exchange_limit(legal: Sequence[TrickAction]) -> int:
+    """The most cards a legal exchange gives up (0: no exchange is legal)."""
+    return max((len(a.cards) for a in legal if isinstance(a, Exchange)), default=0)
+
+
+def discard_count(legal: Sequence[TrickAction]) -> int:
+    """How many cards the legal discards give up (1 if none is legal)."""
+    return max((len(a.cards) for a in legal if isinstance(a, Discard)), default=1)
+
+
+def may_take_up(legal: Sequence[TrickAction], n: int) -> bool:
+    """Whether an exchange of ``n`` cards that takes the turn-up is legal."""
+    return any(isinstance(a, Exchange) and a.up and len(a.cards) == n for a in legal)

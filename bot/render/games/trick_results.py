@@ -1,0 +1,206 @@
+"""The end of a trick-family deal and pulka (PRODUCT.md §4.6, §5.5): the table as the deal
+ended, the deal's result, the pulka's result. Each reads the views and the public lines the
+deal's last action wrote (``events``), never the rest of the record."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Translator
+from bot.render.cards import SUIT_SYMBOL, card_names
+from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.context import Standing, TableContext, game_name
+from engine.cards import Card, Suit
+from engine.core import Line
+from engine.trick.view import TrickView
+
+_DECLARED: Final = {"played": "play", "passed": "pass", "walkover": "walkover"}
+"""A seat's ``status`` in the ``deal_end`` line → its declaration as views give it."""
+
+
+def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
+    """The public view as the deal ended (§4.6): the last trick complete, the declarations all
+    made, nobody to act. ``before``: the public view before the deal's last action."""
+    changes: dict[str, Any] = {"to_act": None, "legal": ()}
+    trick = next((ln for ln in events if ln.get("e") == "trick"), None)
+    if trick is not None:
+        changes.update(
+            phase="over",
+            trick=(),
+            last_trick=tuple((seat, Card.parse(code)) for seat, code in trick["plays"]),
+            last_winner=trick["winner"],
+        )
+    exchanged = list(before.exchanged)
+    for ln in events:
+        if ln.get("e") == "exchange" and ln.get("seat", len(exchanged)) < len(exchanged):
+            exchanged[ln["seat"]] = len(ln.get("discarded", []))  # a count only
+    changes["exchanged"] = tuple(exchanged)
+    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    if end is not None:
+        seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
+        tricks = list(before.tricks_won)
+        declared = list(before.declared)
+        for s in seats:
+            seat = s["seat"]
+            if seat < len(tricks):
+                tricks[seat] = s.get("tricks", tricks[seat])
+            if seat < len(declared) and s.get("status") in _DECLARED:
+                declared[seat] = _DECLARED[s["status"]]
+        changes.update(tricks_won=tuple(tricks), declared=tuple(declared))
+    return dataclasses.replace(before, **changes)
+
+
+def _ended_deal(events: Sequence[Line]) -> tuple[Line | None, Sequence[Line]]:
+    """The last ``deal_end`` among ``events`` and the events of its deal up to it."""
+    ends = [i for i, ln in enumerate(events) if ln.get("t") == "deal_end"]
+    if not ends:
+        return None, ()
+    starts = [i for i, ln in enumerate(events[: ends[-1]]) if ln.get("t") == "deal"]
+    first = starts[-1] + 1 if starts else 0
+    return events[ends[-1]], events[first : ends[-1]]
+
+
+def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator) -> str:
+    """The group's result of the deal that just ended ("" if none ended)."""
+    end, deal = _ended_deal(events)
+    if end is None:
+        return ""
+    loc = tr.locale
+    names = ctx.names
+    trump = end.get("trump")
+    out = [
+        tr(
+            "📋 <b>Deal {no}</b> · trump {suit}",
+            no=end["no"],
+            suit=SUIT_SYMBOL[Suit(trump)] if trump else "—",
+        )
+    ]
+    seats: list[dict[str, Any]] = end.get("seats", [])
+    result = end.get("result")
+    if result == "walkover":
+        lone = next((s for s in seats if s["status"] == "walkover"), None)
+        if lone is not None:
+            out.append(
+                tr(
+                    "Walkover: everyone passed; {name} takes the deal.",
+                    name=esc(names[lone["seat"]]),
+                )
+            )
+    if result == "instant":
+        win = next((ln for ln in deal if ln.get("e") == "instant_win"), None)
+        if win is not None:  # §1.3.9: the winning hand is shown to all
+            out.append(
+                tr(
+                    "Instant win: {name} shows {cards}.",
+                    name=esc(names[win["seat"]]),
+                    cards=card_names(win["cards"], loc),
+                )
+            )
+    tricks = []
+    for s in seats:
+        who = esc(names[s["seat"]])
+        if s["status"] == "passed":
+            tricks.append(tr("{name} passed", name=who))
+        else:
+            tricks.append(f"{who} {s['tricks']}")
+    out.append(tr("Tricks: {list}", list=" · ".join(tricks)))
+    written = [
+        f"{esc(names[s['seat']])} {s['before']}→{s['before'] - s['written_off']}"
+        for s in seats
+        if s["written_off"]
+    ]
+    out.append(tr("Written off: {list}", list=" · ".join(written) or "—"))
+    remises = [
+        tr("{name} +{r} → {after}", name=esc(names[s["seat"]]), r=s["remise"], after=s["after"])
+        for s in seats
+        if s["remise"]
+    ]
+    out.append(tr("Remises: {list}", list=" · ".join(remises) or "—"))
+    over = [
+        tr("{name} → back to {n}", name=esc(names[s["seat"]]), n=s["after"])
+        for s in seats
+        if s["overshoot"]
+    ]
+    out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
+    for bonus in view.ended_bonuses:  # §1.3.7, §1.3.10.2: in the order they were booked
+        who = esc(names[bonus.seat])
+        if bonus.kind == "pamfil":
+            out.append(
+                tr("Side ledger: {name} announced pamfil: +{n} from each", name=who, n=bonus.amount)
+            )
+        else:
+            out.append(
+                tr(
+                    "Side ledger: {name} has the best flush: +{n} from each",
+                    name=who,
+                    n=bonus.amount,
+                )
+            )
+    if view.phase != "over" and view.dealer is not None:
+        out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
+    return "\n".join(out)
+
+
+def match_result(
+    ctx: TableContext,
+    end: Line,
+    standings: Sequence[Standing],
+    generation: int,
+    tr: Translator,
+    codec: PressCodec,
+) -> Rendered:
+    """The group's result of a pulka (§5.5), with Another pulka / Finish."""
+    names = ctx.names
+    pulka_no = ctx.pulka_no
+    winner = end.get("winner")
+    who = esc(names[winner]) if isinstance(winner, int) else ""
+    if end.get("reason") == "abandoned" or winner is None:
+        head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=pulka_no)
+    elif end.get("reason") == "instant":
+        head = tr("🏁 <b>Pulka {no}</b> — {name} wins at once!", no=pulka_no, name=who)
+    else:
+        head = tr("🏁 <b>Pulka {no}</b> — {name} reached zero!", no=pulka_no, name=who)
+    lines = [head]
+    counts = end.get("counts")
+    if counts:
+        lines.append(
+            tr(
+                "Counts: {list}",
+                list=" · ".join(f"{esc(n)} {c}" for n, c in zip(names, counts, strict=False)),
+            )
+        )
+    net = end.get("net", [])
+    lines.append(
+        tr(
+            "Settlement: {list}",
+            list=" · ".join(f"{esc(n)} {signed(v)}" for n, v in zip(names, net, strict=False)),
+        )
+    )
+    side = end.get("side")
+    if side and any(side):
+        lines.append(
+            tr(
+                "Side ledger: {list}",
+                list=" · ".join(f"{esc(n)} {signed(v)}" for n, v in zip(names, side, strict=False)),
+            )
+        )
+    if standings:
+        lines.append(
+            tr(
+                "All-time in this chat ({game}): {list}",
+                game=game_name(ctx.game, tr.locale),
+                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
+            )
+        )
+
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.END, ctx.table_id, None, generation, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    markup = keyboard([[button(tr("🔁 Another pulka"), "r"), button(tr("🏁 Finish"), "f")]])
+    return Rendered("\n".join(lines), markup)
