@@ -171,6 +171,7 @@ def child_env(fake: FakeTelegram, tmp: Path) -> dict[str, str]:
         BOT_API_BASE=fake.base_url,
         BOT_DATABASE=str(tmp / "bot.sqlite3"),
         BOT_COMPUTER_DELAY_S="0",
+        BOT_OUTBOX_TIME_SCALE=os.environ.get("BENCH_TIME_SCALE", "1"),
         BOT_LOG_LEVEL="INFO",
         NO_PROXY="127.0.0.1",
         no_proxy="127.0.0.1",
@@ -430,8 +431,15 @@ def main() -> None:
     parser.add_argument("--only", choices=("bot", "echo"), help="measure one of the two")
     parser.add_argument("--seed", type=int, default=1, help="the players' choices")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        help="the bot's outbox windows × this (1: Telegram's limits; 0: none, the path's CPU)",
+    )
     parser.add_argument("--echo-bot", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    os.environ["BENCH_TIME_SCALE"] = str(args.time_scale)  # read by child_env
     if args.echo_bot:
         echo_bot()
         return

@@ -59,7 +59,7 @@ class Presenter:
             game=row.game,
             chat_title=facts.chat_title,
             names=facts.names,
-            pulka_no=facts.match_no,
+            match_no=facts.match_no,
             moves=row.moves,
             bot_username=self.bot_username,
             options=row.options,

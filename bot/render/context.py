@@ -58,7 +58,7 @@ class TableContext:
     game: str
     chat_title: str
     names: tuple[str, ...]
-    pulka_no: int
+    match_no: int
     moves: int
     bot_username: str
     options: Mapping[str, object] = field(default_factory=dict)

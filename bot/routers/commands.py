@@ -151,9 +151,11 @@ def make_router() -> Router:
         playing = await runtime.now_playing(message.chat.id)
         if playing is not None:
             game, no, counts = playing
+            ui = family_ui(game)
             current = chat_tr(
-                "At the table now ({game}, pulka {no}): {list}",
+                "At the table now ({game}, {match} {no}): {list}",
                 game=game_name(game, chat_tr.locale),
+                match=ui.match_word(chat_tr) if ui else "",
                 no=no,
                 list=" · ".join(f"{esc(name)} {c}" for name, c in counts),
             )

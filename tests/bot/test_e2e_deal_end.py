@@ -84,7 +84,7 @@ def test_4_6_a_deal_won_by_walkover_ends_with_every_declaration_shown() -> None:
         game="mushka",
         chat_title="Пятница",
         names=("Аня", "Борис", "Вера"),
-        pulka_no=1,
+        match_no=1,
         moves=2,
         bot_username="mushka_test_bot",
     )

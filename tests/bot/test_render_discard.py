@@ -51,7 +51,7 @@ def test_6_3_big_discard_is_marked_card_by_card_then_confirmed() -> None:
         game="shutikha",
         chat_title="Club",
         names=tuple(f"P{i}" for i in range(len(view.hand_sizes))),
-        pulka_no=1,
+        match_no=1,
         moves=99,
         bot_username="mushka_test_bot",
     )

@@ -44,7 +44,7 @@ def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
         game="mushka",
         chat_title=CHATS[locale],
         names=NAMES[locale],
-        pulka_no=1,
+        match_no=1,
         moves=moves,
         bot_username="mushka_test_bot",
     )

@@ -121,7 +121,7 @@ def context(game: str, players: int, moves: int) -> TableContext:
         game=game,
         chat_title="Club",
         names=tuple(f"P{i}" for i in range(players)),
-        pulka_no=1,
+        match_no=1,
         moves=moves,
         bot_username="mushka_test_bot",
     )

@@ -37,7 +37,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
             "🃏 <b>{game}</b> · «{chat}» · pulka {pulka} · deal {deal}",
             game=name,
             chat=esc(ctx.chat_title),
-            pulka=ctx.pulka_no,
+            pulka=ctx.match_no,
             deal=view.deal_no,
         )
     ]

@@ -156,15 +156,15 @@ def match_result(
 ) -> Rendered:
     """The group's result of a pulka (§5.5), with Another pulka / Finish."""
     names = ctx.names
-    pulka_no = ctx.pulka_no
+    match_no = ctx.match_no
     winner = end.get("winner")
     who = esc(names[winner]) if isinstance(winner, int) else ""
     if end.get("reason") == "abandoned" or winner is None:
-        head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=pulka_no)
+        head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)
     elif end.get("reason") == "instant":
-        head = tr("🏁 <b>Pulka {no}</b> — {name} wins at once!", no=pulka_no, name=who)
+        head = tr("🏁 <b>Pulka {no}</b> — {name} wins at once!", no=match_no, name=who)
     else:
-        head = tr("🏁 <b>Pulka {no}</b> — {name} reached zero!", no=pulka_no, name=who)
+        head = tr("🏁 <b>Pulka {no}</b> — {name} reached zero!", no=match_no, name=who)
     lines = [head]
     counts = end.get("counts")
     if counts:
