@@ -7,9 +7,6 @@ Telegram's time is scaled down (``outbox_time_scale``): 20 sends+edits per 60 s 
 from __future__ import annotations
 
 import random
-from pathlib import Path
-
-from pydantic import SecretStr
 
 from bot.app import running_bot
 from bot.config import Settings
@@ -31,18 +28,8 @@ SCALE = 0.05  # a 3 s window for the 20 group calls, an edit gap of 0.15 s
 GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
 
 
-def scaled(fake: FakeTelegram, db_path: Path, **more: object) -> Settings:
-    return Settings(
-        token=SecretStr(fake.token),
-        database=db_path,
-        api_base=fake.base_url,
-        polling_timeout_s=1,
-        computer_delay_s=0,
-        default_language="ru",
-        outbox_time_scale=SCALE,
-        _env_file=None,  # type: ignore[call-arg]
-        **more,  # type: ignore[arg-type]
-    )
+def scaled(settings: Settings, **more: object) -> Settings:
+    return settings.model_copy(update={"outbox_time_scale": SCALE, **more})
 
 
 def peak(times: list[float], window: float) -> int:
@@ -56,14 +43,13 @@ def peak(times: list[float], window: float) -> int:
 
 
 async def test_13_a_whole_pulka_at_machine_speed_gets_no_429_in_the_group(
-    fake_telegram: FakeTelegram, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
     window = 60 * SCALE
     fake.rate_limit(per_chat=20, window=window, groups_only=True)
-    settings = scaled(fake, db_path)
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as bot:
+    async with watched(fake, running_bot(scaled(settings), seeds=fixed_seeds())) as bot:
         mark = fake.mark()
         await open_table(fake, group, players, options="target=5")
         presses = await play_until_end(fake, group, players, random.Random(3))
@@ -94,12 +80,12 @@ async def test_13_a_whole_pulka_at_machine_speed_gets_no_429_in_the_group(
 
 
 async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_date(
-    fake_telegram: FakeTelegram, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
-    slow = scaled(fake, db_path, drain_s=0).model_copy(update={"outbox_time_scale": 2.0})
-    async with watched(fake, running_bot(scaled(fake, db_path), seeds=fixed_seeds())):
+    slow = scaled(settings, drain_s=0, outbox_time_scale=2.0)
+    async with watched(fake, running_bot(scaled(settings), seeds=fixed_seeds())):
         await open_table(fake, group, players, options="target=15")
     async with running_bot(slow, seeds=fixed_seeds()) as bot:
         await fake.settle(quiet=0.1)
@@ -122,7 +108,7 @@ async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_da
             await fake.settle(quiet=0.05)
         assert bot.services.outbox.pending(group.id) > 0, "nothing was queued at the stop"
     stale = table_message(group)
-    async with watched(fake, running_bot(scaled(fake, db_path), seeds=fixed_seeds())) as bot:
+    async with watched(fake, running_bot(scaled(settings), seeds=fixed_seeds())) as bot:
         await fake.settle(quiet=0.2)
         table_html, hands = await expected_screens(bot, group.id)
         table = table_message(group)
