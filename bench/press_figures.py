@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import tempfile
@@ -271,6 +272,7 @@ async def measure(deals: int, seed: int, tail: float) -> dict[str, Any]:
                 polling_timeout_s=1,
                 computer_delay_s=0,
                 default_language="ru",
+                outbox_time_scale=float(os.environ.get("BENCH_TIME_SCALE", "1")),
                 _env_file=None,  # type: ignore[call-arg]  # never a developer's .env
             )
             async with running_bot(settings, seeds=fixed_seeds()) as running:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
-from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import (
+    EditMessageReplyMarkup,
+    EditMessageText,
+    Response,
+    SendMessage,
+    TelegramMethod,
+)
 from aiogram.types import Chat, Message
 
 from bot.sending.session import TelegramLimits
@@ -102,3 +109,15 @@ async def test_9_other_bad_requests_go_up() -> None:
     script = Script(TelegramBadRequest(send, "Bad Request: can't parse entities"))
     with pytest.raises(TelegramBadRequest):
         await middleware(script, BOT, send)
+
+
+async def test_answers_are_parsed_without_building_a_pydantic_class_per_call() -> None:
+    """aiogram parses each answer with ``Response[<returned type>]``; pydantic keeps those
+    classes only weakly, so an edit's ``Response[Message | bool]`` was built anew on every call.
+    Once the middleware has seen a method, the class stays the same object."""
+    middleware, _ = limits()
+    edit = EditMessageText(chat_id=7, message_id=5, text="hi")
+    await middleware(Script(True), BOT, edit)
+    seen = id(Response[EditMessageText.__returning__])
+    gc.collect()
+    assert id(Response[EditMessageText.__returning__]) == seen
