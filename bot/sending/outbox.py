@@ -32,13 +32,14 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import Message
 
 from bot.render.common import Rendered
+from bot.storage.protocol import MessageStore
+from bot.storage.rows import StoredMessage
 
 logger = logging.getLogger(__name__)
 
@@ -67,27 +68,6 @@ class OutboxLimits:
             self.private_window * factor,
             self.global_ops if factor >= 1 else self.global_ops * 1000,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class StoredMessage:
-    """What a keyed message is and shows: its Telegram id and the digest of its content."""
-
-    chat_id: int
-    key: str
-    message_id: int
-    digest: str
-    keyboard: bool = True  # whether it (may) still show buttons
-
-
-class MessageStore(Protocol):
-    """Where the outbox remembers its keyed messages (the database, so restarts keep it)."""
-
-    async def messages(self) -> list[StoredMessage]: ...
-
-    async def put_message(self, message: StoredMessage) -> None: ...
-
-    async def drop_message(self, chat_id: int, key: str) -> None: ...
 
 
 class Old(StrEnum):

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.sending.outbox import MessageStore
 from bot.storage.rows import (
     ChatRow,
     Deadline,
@@ -20,9 +19,20 @@ from bot.storage.rows import (
     MatchRow,
     SeatKind,
     SeatRow,
+    StoredMessage,
     TableRow,
     UserRow,
 )
+
+
+class MessageStore(Protocol):
+    """Where the outbox remembers its keyed messages (the database, so restarts keep it)."""
+
+    async def messages(self) -> list[StoredMessage]: ...
+
+    async def put_message(self, message: StoredMessage) -> None: ...
+
+    async def drop_message(self, chat_id: int, key: str) -> None: ...
 
 
 class Reads(Protocol):

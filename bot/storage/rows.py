@@ -102,3 +102,14 @@ class Deadline:
     kind: str
     due_at: float
     moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """What a keyed message is and shows: its Telegram id and the digest of its content."""
+
+    chat_id: int
+    key: str
+    message_id: int
+    digest: str
+    keyboard: bool = True  # whether it (may) still show buttons

@@ -10,7 +10,6 @@ from typing import Any
 
 import aiosqlite
 
-from bot.sending.outbox import StoredMessage
 from bot.storage.db import Database
 from bot.storage.protocol import Writes
 from bot.storage.rows import (
@@ -21,6 +20,7 @@ from bot.storage.rows import (
     MatchRow,
     SeatKind,
     SeatRow,
+    StoredMessage,
     TableRow,
     UserRow,
 )
