@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from hypothesis import given
@@ -136,3 +137,50 @@ async def test_storage_migrates_once_and_keeps_wal(tmp_path: Path) -> None:
         assert await again.user_version() == len(migrations())
     finally:
         await again.close()
+
+
+async def test_migration_7_keeps_every_message_id_and_seat(tmp_path: Path) -> None:
+    """A database of schema 6 with a running table: after 0007 its message ids are the
+    outbox's keys, its seats are people's seats, its pulka is match 1, nothing is lost."""
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    for number, sql in migrations()[:6]:
+        conn.executescript(sql)
+        conn.execute(f"PRAGMA user_version = {number}")
+    conn.executescript(
+        "INSERT INTO chats(id, title) VALUES (-5, 'g');"
+        "INSERT INTO users(id, first_name) VALUES (1, 'A'), (2, 'B');"
+        "INSERT INTO tables(id, chat_id, game, status, creator_id, join_code, created_at,"
+        " lobby_msg_id, table_msg_id, result_msg_id) VALUES (3, -5, 'mushka', 'running', 1,"
+        " 'c', 0, 10, 11, NULL);"
+        "INSERT INTO seats(table_id, seat, user_id, name, away) VALUES (3, 0, 1, 'A', 0),"
+        " (3, 1, 2, 'B', 1);"
+        "INSERT INTO pulkas(table_id, no, seed, first_seq) VALUES (3, 1, 42, 0);"
+        "INSERT INTO hands(table_id, seat, chat_id, message_id, marks, mode) VALUES"
+        " (3, 0, 1, 20, 'AS', 'x'), (3, 1, 2, 21, '', '');"
+    )
+    conn.commit()
+    conn.close()
+    db = await Database.open(path)
+    try:
+        assert await db.user_version() == len(migrations())
+        keys = {
+            (r[0], r[1]): r[2]
+            for r in await db.all("SELECT chat_id, key, message_id FROM messages")
+        }
+        assert keys == {
+            (-5, "lobby:3"): 10,
+            (-5, "table:3"): 11,
+            (1, "hand:3:0"): 20,
+            (2, "hand:3:1"): 21,
+        }
+        seats = await db.all("SELECT seat, kind, user_id, away FROM seats ORDER BY seat")
+        assert [tuple(r) for r in seats] == [(0, "human", 1, 0), (1, "human", 2, 1)]
+        assert [tuple(r) for r in await db.all("SELECT table_id, no, seed FROM matches")] == [
+            (3, 1, 42)
+        ]
+        assert [tuple(r) for r in await db.all("SELECT seat, marks, mode FROM hands")] == [
+            (0, "AS", "x")
+        ]
+    finally:
+        await db.close()
