@@ -12,8 +12,8 @@ from aiogram.types import InlineKeyboardButton
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
-from bot.render.common import Rendered, keyboard
-from bot.render.context import TableContext
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import (
@@ -28,13 +28,16 @@ from bot.runtime.outcome import (
     MatchResult,
     Note,
     Outcome,
+    PingGone,
     Screen,
     Strip,
     StripMessage,
     TableScreen,
+    TurnPing,
     UnreachableNotice,
     hand_key,
     keys,
+    ping_key,
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
@@ -92,6 +95,20 @@ class Presenter:
             )
             key = hand_key(screen.facts.table.id, screen.seat)
             box.show(screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE)
+            return None
+        if isinstance(screen, TurnPing):
+            tr = self.catalogues.tr(screen.locale)
+            facts = screen.facts
+            text = tr(
+                "🔔 Your turn — {game}, «{chat}»",
+                game=game_name(facts.table.game, tr.locale),
+                chat=esc(facts.chat_title),
+            )
+            key = ping_key(facts.table.id)
+            box.show(screen.user_id, key, Rendered(text), fresh=True, old=Old.DELETE)
+            return None
+        if isinstance(screen, PingGone):
+            box.delete(screen.user_id, ping_key(screen.table_id))
             return None
         if isinstance(screen, Note):
             tr = self.catalogues.tr(screen.locale)

@@ -13,11 +13,13 @@ from bot.i18n import Catalogues, Translator
 from bot.present import Delivery
 from bot.refused import Refused
 from bot.render import results
-from bot.render.common import esc, keyboard
+from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
+from bot.routers.common import say
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
+from bot.sending.outbox import Old
 from bot.services.members import Members
 from bot.services.people import People
 from bot.storage.rows import LedgerRow
@@ -66,28 +68,34 @@ def make_router() -> Router:
                 outcome = await runtime.join_by_link(table_id, parts[2], user.id, user.first_name)
                 found = await runtime.table_of(table_id)
                 chat = await people.chat(found[1]) if found else None
-                await message.answer(
+                say(
+                    delivery,
+                    message,
                     user_tr(
                         "You're seated at {game} in «{chat}». Waiting for the start.",
                         game=game_name(found[0] if found else "", user_tr.locale),
                         chat=esc(chat.title if chat else ""),
-                    )
+                    ),
                 )
                 delivery(outcome)
                 return
-            if parts[0] == "h" and len(parts) == 2:
-                outcome, _ = await runtime.my_hands(user.id, only=unb36(parts[1]))
+            if parts[0] == "h" and len(parts) == 2:  # 🂠 My cards on the group's table
+                outcome, shown = await runtime.my_hands(user.id, only=unb36(parts[1]))
                 delivery(outcome)
+                if shown:  # the "/start h_…" line goes with the old hand message
+                    delivery.presenter.outbox.delete_message(message.chat.id, message.message_id)
+                else:
+                    say(delivery, message, user_tr("You're not playing at this table."))
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
-                await message.answer(rules_summary(code, user_tr))
+                say(delivery, message, rules_summary(code, user_tr))
                 return
         except Refused as refused:
-            await message.answer(refusal_text(refused, user_tr))
+            say(delivery, message, refusal_text(refused, user_tr))
             return
         except ValueError:
             pass
-        await message.answer(help_text(user_tr, private=True))
+        say(delivery, message, help_text(user_tr, private=True))
 
     @router.message(CommandStart(), GROUPS)
     async def private_only(
@@ -96,8 +104,12 @@ def make_router() -> Router:
         if command.args == "new":  # posted when someone adds the bot with ?startgroup=new
             return
         button = InlineKeyboardButton(text=chat_tr("💬 Open the chat"), url=delivery.link("s"))
-        await message.reply(
-            chat_tr("This command works in our private chat."), reply_markup=keyboard([[button]])
+        say(
+            delivery,
+            message,
+            chat_tr("This command works in our private chat."),
+            keyboard([[button]]),
+            reply=True,
         )
 
     @router.message(Command("newgame"), PRIVATE)
@@ -106,20 +118,23 @@ def make_router() -> Router:
             text=user_tr("➕ Add to a group"),
             url=f"https://t.me/{delivery.presenter.bot_username}?startgroup=new",
         )
-        await message.answer(
+        say(
+            delivery,
+            message,
             user_tr("Tables open in a group: add me to a group and type /newgame."),
-            reply_markup=keyboard([[button]]),
+            keyboard([[button]]),
         )
 
     @router.message(Command("cancel"), PRIVATE)
-    async def group_only(message: Message, user_tr: Translator) -> None:
-        await message.answer(user_tr("This command works in a group."))
+    async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:
+        say(delivery, message, user_tr("This command works in a group."))
 
     @router.message(Command("score"))
     async def score(
         message: Message,
         command: CommandObject,
         runtime: TableRuntime,
+        delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
     ) -> None:
@@ -139,7 +154,7 @@ def make_router() -> Router:
                         won=s.won + r.won,
                     )
                 )
-            await message.answer(results.score("", None, list(summed.values()), user_tr))
+            say(delivery, message, results.score("", None, list(summed.values()), user_tr))
             return
         arg = (command.args or "").strip().lower()
         rows = await runtime.ledger(chat_id=message.chat.id)
@@ -160,7 +175,16 @@ def make_router() -> Router:
                 list=" · ".join(f"{esc(name)} {c}" for name, c in counts),
             )
         title = message.chat.title or ""
-        await message.answer(results.score(title, current, rows, chat_tr))
+        # one /score answer per group (PRODUCT.md §9): a reply to the command, the previous one
+        # deleted, so answers don't push the table up the chat
+        delivery.presenter.outbox.show(
+            message.chat.id,
+            "score",
+            Rendered(results.score(title, current, rows, chat_tr)),
+            fresh=True,
+            old=Old.DELETE,
+            reply_to=message.message_id,
+        )
 
     @router.message(Command("rules"))
     async def rules(
@@ -169,23 +193,23 @@ def make_router() -> Router:
         asked = (command.args or "").strip()
         code = game_code(asked) if asked else "mushka"
         if code is None:
-            await message.answer(chat_tr(
+            say(delivery, message, chat_tr(
                 "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
                 "lenturlu, konchinka."
             ))  # fmt: skip
             return
         text = rules_summary(code, chat_tr)
         if message.chat.type == "private":
-            await message.answer(text)
+            say(delivery, message, text)
             return
         button = InlineKeyboardButton(
             text=chat_tr("Full rules in private"), url=delivery.link(f"r_{code}")
         )
-        await message.answer(text, reply_markup=keyboard([[button]]))
+        say(delivery, message, text, keyboard([[button]]))
 
     @router.message(Command("help"))
-    async def help_(message: Message, chat_tr: Translator) -> None:
-        await message.answer(help_text(chat_tr, private=message.chat.type == "private"))
+    async def help_(message: Message, chat_tr: Translator, delivery: Delivery) -> None:
+        say(delivery, message, help_text(chat_tr, private=message.chat.type == "private"))
 
     @router.message(Command("hand"))
     async def hand(
@@ -203,18 +227,22 @@ def make_router() -> Router:
         outcome, shown = await runtime.my_hands(message.from_user.id, only=only)
         delivery(outcome)
         if message.chat.type != "private":
-            await message.reply(
+            say(
+                delivery,
+                message,
                 chat_tr("Your cards are in our private chat.")
                 if shown
-                else chat_tr("You're not playing at any table.")
+                else chat_tr("You're not playing at any table."),
+                reply=True,
             )
         elif not shown:
-            await message.answer(user_tr("You're not playing at any table."))
+            say(delivery, message, user_tr("You're not playing at any table."))
 
     @router.message(Command("language"))
     async def language(
         message: Message,
         bot: Bot,
+        delivery: Delivery,
         codec: PressCodec,
         chat_tr: Translator,
     ) -> None:
@@ -229,7 +257,7 @@ def make_router() -> Router:
                 for code, label in (("ru", "Русский"), ("en", "English"))
             ]
         ]
-        await message.answer(chat_tr("Language:"), reply_markup=keyboard(rows))
+        say(delivery, message, chat_tr("Language:"), keyboard(rows))
 
     @router.callback_query(PressFilter(Kind.GROUP))
     @router.callback_query(PressFilter(Kind.PRIVATE))

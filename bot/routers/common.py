@@ -5,7 +5,10 @@ from __future__ import annotations
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
+from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.present import Delivery
+from bot.render.common import Rendered
 from bot.services.members import Lookup, Membership
 
 
@@ -21,3 +24,17 @@ def member_lookup(bot: Bot) -> Lookup:
         return Membership(status, bool(getattr(member, "is_member", True)))
 
     return lookup
+
+
+def say(
+    delivery: Delivery,
+    message: Message,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    reply: bool = False,
+) -> None:
+    """Answer a command through the outbox (a group's limit counts every message), in order
+    with everything else the chat is shown."""
+    reply_to = message.message_id if reply else None
+    delivery.presenter.outbox.post(message.chat.id, Rendered(text, markup), reply_to=reply_to)

@@ -16,6 +16,7 @@ from bot.refused import Refused
 from bot.render.common import Rendered, esc
 from bot.render.context import game_code
 from bot.render.refusals import refusal_text
+from bot.routers.common import say
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
@@ -42,23 +43,26 @@ def make_router() -> Router:
         options = dict(w.partition("=")[::2] for w in words[1:] if "=" in w)
         loose = [w for w in words[1:] if "=" not in w]
         if loose:
-            await message.reply(
+            say(
+                delivery,
+                message,
                 chat_tr(
                     "Options are written name=value, e.g. target=15. Not understood: {text}.",
                     text=esc(" ".join(loose)),
-                )
+                ),
+                reply=True,
             )
             return
         if words:
             code = game_code(words[0])
             if code is None:
-                await message.reply(chat_tr(
+                say(delivery, message, chat_tr(
                     "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
                     "lenturlu, konchinka."
-                ))  # fmt: skip
+                ), reply=True)  # fmt: skip
                 return
             if family_ui(code) is None:
-                await message.reply(chat_tr("This game is not available yet."))
+                say(delivery, message, chat_tr("This game is not available yet."), reply=True)
                 return
             game = code
         user = message.from_user
@@ -91,7 +95,7 @@ def make_router() -> Router:
                 message.message_id,
             )
         except Refused as refused:
-            await message.reply(refusal_text(refused, chat_tr))
+            say(delivery, message, refusal_text(refused, chat_tr), reply=True)
             return
         delivery(outcome)
 
@@ -117,11 +121,11 @@ def make_router() -> Router:
             url = delivery.link(link) if link else refused.url
             await query.answer(refusal_text(refused, user_tr), show_alert=refused.alert, url=url)
             return
+        waits = delivery(outcome)  # queued only: the answer still goes at once
         if press.act == "j":
             await query.answer(user_tr("You're seated. Your cards will come in our private chat."))
         else:
             await query.answer()
-        waits = delivery(outcome)
         if (
             press.act == "s"
             and outcome.screens

@@ -43,8 +43,8 @@ def make_router() -> Router:
             if refused.refresh is not None:
                 delivery(await runtime.refresh(press.table, refused.refresh, source))
             return
-        await query.answer()
-        delivery(outcome)
+        delivery(outcome)  # queued only (no waiting): the answer still goes at once
+        await query.answer(user_tr("Your cards are up to date.") if press.act == "u" else None)
 
     @router.callback_query(PressFilter(Kind.END))
     async def on_end_pressed(
@@ -67,7 +67,7 @@ def make_router() -> Router:
         except Refused as refused:
             await query.answer(refusal_text(refused, user_tr))
             return
-        await query.answer()
         delivery(outcome)
+        await query.answer()
 
     return router

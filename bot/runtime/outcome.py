@@ -102,6 +102,23 @@ class HandScreen:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnPing:
+    """A short new private message when a player's turn starts (so the phone notifies)."""
+
+    facts: Facts
+    user_id: int
+    locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class PingGone:
+    """The player acted (or the turn passed): his turn ping is deleted."""
+
+    user_id: int
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Note:
     """A one-off message: ``msgid`` with ``params`` in ``locale``; ``link``: a deep-link button
     (its payload) labelled ``button``; ``wait``: the caller wants to know if it got through."""
@@ -154,6 +171,8 @@ Screen = (
     | DealResult
     | MatchResult
     | HandScreen
+    | TurnPing
+    | PingGone
     | Note
     | CancelQuestion
     | UnreachableNotice
@@ -192,6 +211,11 @@ def keys(table_id: int) -> dict[str, str]:
 
 def hand_key(table_id: int, seat: int) -> str:
     return f"hand:{table_id}:{seat}"
+
+
+def ping_key(table_id: int) -> str:
+    """A player's turn ping of one table, in his private chat."""
+    return f"ping:{table_id}"
 
 
 def events_of(lines: Sequence[Line]) -> tuple[Line, ...]:

@@ -27,9 +27,11 @@ from bot.runtime.outcome import (
     MatchResult,
     Note,
     Outcome,
+    PingGone,
     Screen,
     StripMessage,
     TableScreen,
+    TurnPing,
     events_of,
     hand_key,
 )
@@ -79,6 +81,7 @@ class PlayOps(LobbyOps):
             screens.append(LobbyStarted(facts, seats_line))
         screens.append(TableScreen(facts, state.view(None), fresh=True))
         screens += await self._hands(table, facts, fresh=True)
+        screens += await self._pings(table, facts, None)
         return Outcome(tuple(screens), due)
 
     # --- presses on hand messages --------------------------------------------------------------
@@ -218,7 +221,7 @@ class PlayOps(LobbyOps):
         table.row = dataclasses.replace(row, **fields)
         table.hands = {}
         match.last[seat] = action if not isinstance(action, str) else state.parse_action(action)
-        return await self._after(table, before, lines, due, ended)
+        return await self._after(table, seat, before, lines, due, ended)
 
     async def _schedule(
         self, tx: Any, table: Table, to_act: int | None, moves: int
@@ -237,6 +240,7 @@ class PlayOps(LobbyOps):
     async def _after(
         self,
         table: Table,
+        actor: int,
         before: Any,
         lines: Sequence[Line],
         due: tuple[Deadline, ...],
@@ -264,8 +268,26 @@ class PlayOps(LobbyOps):
         else:
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self._hands(table, facts)
+        screens += await self._pings(table, facts, actor)
         undue = () if due or table.deadline else ((table.id, COMPUTER),)
         return Outcome(tuple(screens), due, undue)
+
+    async def _pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
+        """PRODUCT.md §4.5, §9: the actor's turn ping goes and the next person to act gets
+        one; a seat that stays to act keeps its ping."""
+        assert table.match is not None
+        out: list[Screen] = []
+        nxt = table.match.state.to_act
+        if nxt == actor and actor is not None:
+            return out  # still his turn (e.g. declare, then exchange): his ping stays
+        if actor is not None and (owner := table.seats[actor].user_id) is not None:
+            out.append(PingGone(owner, table.id))
+        if nxt is not None:
+            seat = table.seats[nxt]
+            if seat.user_id is not None and not seat.computer:
+                locale = await self.people.user_locale(seat.user_id)
+                out.append(TurnPing(facts, seat.user_id, locale))
+        return out
 
     async def _standings(self, table: Table) -> tuple[Standing, ...]:
         seated = {s.user_id for s in table.seats}
@@ -358,7 +380,10 @@ class PlayOps(LobbyOps):
             "{name} is back in the game.",
             {"name": esc(table.seats[seat].name)},
         )
-        return Outcome.of(note, TableScreen(facts, table.match.state.view(None)))
+        screens: list[Screen] = [note, TableScreen(facts, table.match.state.view(None))]
+        if table.match.state.to_act == seat:  # his turn now: he is pinged like anyone
+            screens += await self._pings(table, facts, None)
+        return Outcome(tuple(screens))
 
     # --- after a restart, and /score ---------------------------------------------------------
 

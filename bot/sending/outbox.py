@@ -204,6 +204,10 @@ class Outbox:
     def delete(self, chat_id: int, key: str) -> None:
         self._enqueue(chat_id, _Op("delete", key))
 
+    def delete_message(self, chat_id: int, message_id: int) -> None:
+        """Delete a message by id (a user's own command line in the private chat, say)."""
+        self._enqueue(chat_id, _Op("delete", None, message_id=message_id))
+
     def message_id(self, chat_id: int, key: str) -> int | None:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
         known = self._known.get((chat_id, key))
@@ -348,14 +352,18 @@ class Outbox:
             await self._strip(chat_id, chat, known)
             return
         if op.kind == "delete":
-            assert known is not None and op.key is not None
+            message_id = op.message_id
+            if message_id is None:
+                assert known is not None and op.key is not None
+                message_id = known.message_id
             with (
                 self._counted(chat),
                 contextlib.suppress(TelegramBadRequest, TelegramForbiddenError),
             ):
-                await self.bot.delete_message(chat_id, known.message_id)
-            self._forget(chat_id, op.key)
-            await self.store.drop_message(chat_id, op.key)
+                await self.bot.delete_message(chat_id, message_id)
+            if op.key is not None:
+                self._forget(chat_id, op.key)
+                await self.store.drop_message(chat_id, op.key)
             return
         assert op.rendered is not None
         if op.kind == "show" and known is not None and not op.fresh:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import random
 
 from bot.app import running_bot
+from bot.callbacks import b36
 from bot.config import Settings
+from bot.runtime.outcome import hand_key
 from tests.bot.helpers import (
     choose,
     expected_screens,
@@ -23,6 +25,7 @@ from tests.bot.helpers import (
 )
 from tests.bot.test_e2e_limits import three
 from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
 
 SCALE = 0.05  # a 3 s window for the 20 group calls, an edit gap of 0.15 s
 GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
@@ -30,6 +33,17 @@ GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
 
 def scaled(settings: Settings, **more: object) -> Settings:
     return settings.model_copy(update={"outbox_time_scale": SCALE, **more})
+
+
+def drawn_at(offers: frozenset[str] | None) -> set[str]:
+    """The move counters hand buttons were drawn at."""
+    return {d.split(":")[3] for d in offers or () if d.startswith("h:")}
+
+
+def offers_of(message: SentMessage | None) -> frozenset[str]:
+    """The callback data a message's buttons carry."""
+    datas = [b.callback_data for b in message.all_buttons] if message else []
+    return frozenset(d for d in datas if d)
 
 
 def peak(times: list[float], window: float) -> int:
@@ -84,7 +98,7 @@ async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_da
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
-    slow = scaled(settings, drain_s=0, outbox_time_scale=2.0)
+    slow = scaled(settings, drain_s=0, outbox_time_scale=1.0)  # Telegram's own pace
     async with watched(fake, running_bot(scaled(settings), seeds=fixed_seeds())):
         await open_table(fake, group, players, options="target=15")
     async with running_bot(slow, seeds=fixed_seeds()) as bot:
@@ -93,19 +107,25 @@ async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_da
         runtime = bot.services.runtime
         table_id = await runtime.open_table_id(group.id)
         assert table_id is not None
-        for _ in range(6):  # presses answered at once; the group's edits wait (6 s gap)
+        for _ in range(12):  # until a table edit waits for the group's 3 s gap at the stop
             live = await runtime._load(table_id)
             assert live is not None and live.match is not None
-            seat = live.match.state.to_act
+            seat, moves = live.match.state.to_act, b36(live.row.moves)
             assert seat is not None
             user = next(p for p in players if p.id == live.seats[seat].user_id)
-            before = fake.mark()
+            key = hand_key(table_id, seat)
+            box = bot.services.outbox
+            # the press answer comes before its screens are queued: wait for this move's hand
+            await fake.wait_until(lambda: drawn_at(box.offers(user.id, key)) == {moves}, timeout=10)  # noqa: B023
+            wanted = box.offers(user.id, key)
+            # the private chat's pace (one a second): wait until his hand shows what it should
+            await fake.wait_until(lambda: offers_of(hand_message(user)) == wanted, timeout=20)  # noqa: B023
             message = hand_message(user)
             assert message is not None
             answer = await user.press(message, data=choose(message, rng).callback_data)
             assert not answer.text, answer.text
-            await fake.wait_until(lambda: fake.mark() > before + 1, timeout=10)  # noqa: B023
-            await fake.settle(quiet=0.05)
+            if box.pending(group.id) > 0:
+                break
         assert bot.services.outbox.pending(group.id) > 0, "nothing was queued at the stop"
     stale = table_message(group)
     async with watched(fake, running_bot(scaled(settings), seeds=fixed_seeds())) as bot:

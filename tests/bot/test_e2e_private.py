@@ -1,0 +1,131 @@
+"""The private side of a table (PRODUCT.md §4.5, §9, §16; issue #14): the turn ping, the
+"My cards" deep link, the refresh button's answer, and /score in a group."""
+
+from __future__ import annotations
+
+import random
+
+from bot.app import RunningBot
+from tests.bot.helpers import (
+    act_of,
+    choose,
+    hand_message,
+    open_table,
+    play_step,
+    say,
+    table_message,
+    to_act,
+)
+from tests.bot.test_e2e_limits import three
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
+from tests.fakeapi.users import SimUser
+
+PING = ("🔔 Ваш ход", "🔔 Your turn")
+
+
+def pings(user: SimUser) -> list[SentMessage]:
+    return [m for m in user.messages if m.text.startswith(PING)]
+
+
+async def test_4_5_a_turn_ping_comes_when_the_turn_starts_and_goes_when_he_acts(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players)
+    rng = random.Random(11)
+    for _ in range(12):  # a dozen turns, whoever is to act
+        actor = to_act(group, players)
+        assert actor is not None
+        live = [m for m in pings(actor) if not m.deleted]
+        assert len(live) == 1, f"{actor.first_name} should have one live ping: {live}"
+        assert "Пятница" in live[0].text
+        for other in players:  # nobody else is pinged now
+            if other is not actor:
+                assert all(m.deleted for m in pings(other)), other.first_name
+        assert await play_step(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+        assert live[0].deleted or to_act(group, players) is actor
+    vera = players[2]  # English: her pings are in her language
+    assert pings(vera) and all(m.text.startswith("🔔 Your turn") for m in pings(vera))
+
+
+async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players)
+    table = table_message(group)
+    assert table is not None
+    link = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
+    payload = link.split("start=", 1)[1]
+    dora = fake.add_user(104, "Dora", language_code="ru")
+    await dora.start_bot()
+    await fake.settle(quiet=0.05)
+    before = len(dora.messages)
+    await dora.start_bot(payload)
+    await fake.wait_until(lambda: len(dora.messages) > before, timeout=10)
+    assert dora.messages[-1].text == "Вы не играете за этим столом."
+    assert hand_message(dora) is None
+
+
+async def test_9_my_cards_sends_the_hand_anew_and_deletes_the_old_one_and_the_link_line(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players)
+    anna = players[0]
+    old = hand_message(anna)
+    table = table_message(group)
+    assert old is not None and table is not None
+    payload = next(b.url for b in table.all_buttons if b.url).split("start=", 1)[1]
+    line = await anna.start_bot(payload)
+    await fake.wait_until(lambda: hand_message(anna) is not old and line.deleted, timeout=10)
+    await fake.settle(quiet=0.05)
+    assert old.deleted and line.deleted
+    new = hand_message(anna)
+    assert new is not None and new.html == old.html
+
+
+async def test_16_refresh_answers_that_the_cards_are_up_to_date(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players)
+    anna = players[0]
+    hand = hand_message(anna)
+    assert hand is not None
+    edits = fake.count("editMessageText", anna.id)
+    refresh = next(b for b in hand.all_buttons if b.callback_data and act_of(b)[0] == "u")
+    answer = await anna.press(hand, data=refresh.callback_data)
+    assert answer.text == "Карты актуальны."
+    await fake.settle(quiet=0.05)
+    assert fake.count("editMessageText", anna.id) == edits  # nothing changed, nothing sent
+
+
+async def test_9_score_in_a_group_replies_and_keeps_one_answer(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players)
+    rng = random.Random(2)
+    for _ in range(3):
+        actor = to_act(group, players)
+        assert actor is not None
+        message = hand_message(actor)
+        assert message is not None
+        await actor.press(message, data=choose(message, rng).callback_data)
+        await fake.settle(quiet=0.05)
+    first = await say(fake, players[1], "/score", group)
+    second = await say(fake, players[2], "/score", group)
+    await fake.settle(quiet=0.05)
+    assert first.text.startswith("📊") and second.text.startswith("📊")
+    assert first.deleted and not second.deleted
+    assert second.reply_to is not None  # a reply to the command
+    scores = [m for m in group.visible if m.text.startswith("📊")]
+    assert scores == [second]
