@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.app import RunningBot
 from tests.bot.helpers import (
     act_of,
@@ -19,9 +21,19 @@ from tests.bot.helpers import (
 from tests.bot.test_e2e_limits import three
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
-from tests.fakeapi.users import SimUser
+from tests.fakeapi.users import SimGroup, SimUser
 
 PING = ("🔔 Ваш ход", "🔔 Your turn")
+
+
+@pytest.fixture
+async def seated(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> tuple[FakeTelegram, SimGroup, list[SimUser]]:
+    """Anna, Boris and Vera at a started Мушка table."""
+    group, players = await three(fake_telegram)
+    await open_table(fake_telegram, group, players)
+    return fake_telegram, group, players
 
 
 def pings(user: SimUser) -> list[SentMessage]:
@@ -29,11 +41,9 @@ def pings(user: SimUser) -> list[SentMessage]:
 
 
 async def test_4_5_a_turn_ping_comes_when_the_turn_starts_and_goes_when_he_acts(
-    fake_telegram: FakeTelegram, bot: RunningBot
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
 ) -> None:
-    fake = fake_telegram
-    group, players = await three(fake)
-    await open_table(fake, group, players)
+    fake, group, players = seated
     rng = random.Random(11)
     for _ in range(12):  # a dozen turns, whoever is to act
         actor = to_act(group, players)
@@ -52,11 +62,9 @@ async def test_4_5_a_turn_ping_comes_when_the_turn_starts_and_goes_when_he_acts(
 
 
 async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
-    fake_telegram: FakeTelegram, bot: RunningBot
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
 ) -> None:
-    fake = fake_telegram
-    group, players = await three(fake)
-    await open_table(fake, group, players)
+    fake, group, _players = seated
     table = table_message(group)
     assert table is not None
     link = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
@@ -72,11 +80,9 @@ async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
 
 
 async def test_9_my_cards_sends_the_hand_anew_and_deletes_the_old_one_and_the_link_line(
-    fake_telegram: FakeTelegram, bot: RunningBot
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
 ) -> None:
-    fake = fake_telegram
-    group, players = await three(fake)
-    await open_table(fake, group, players)
+    fake, group, players = seated
     anna = players[0]
     old = hand_message(anna)
     table = table_message(group)
@@ -91,11 +97,9 @@ async def test_9_my_cards_sends_the_hand_anew_and_deletes_the_old_one_and_the_li
 
 
 async def test_16_refresh_answers_that_the_cards_are_up_to_date(
-    fake_telegram: FakeTelegram, bot: RunningBot
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
 ) -> None:
-    fake = fake_telegram
-    group, players = await three(fake)
-    await open_table(fake, group, players)
+    fake, _group, players = seated
     anna = players[0]
     hand = hand_message(anna)
     assert hand is not None
@@ -108,11 +112,9 @@ async def test_16_refresh_answers_that_the_cards_are_up_to_date(
 
 
 async def test_9_score_in_a_group_replies_and_keeps_one_answer(
-    fake_telegram: FakeTelegram, bot: RunningBot
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
 ) -> None:
-    fake = fake_telegram
-    group, players = await three(fake)
-    await open_table(fake, group, players)
+    fake, group, players = seated
     rng = random.Random(2)
     for _ in range(3):
         actor = to_act(group, players)
