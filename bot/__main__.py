@@ -1,11 +1,18 @@
-"""``python -m bot``: read the settings, start long polling, stop cleanly on Ctrl-C/SIGTERM."""
+"""``python -m bot``: read the settings, start long polling, stop cleanly on Ctrl-C/SIGTERM.
+
+``python -m bot export --database PATH --out DIR``: every game in the database (finished,
+abandoned, and running ones up to now) as RECORD.md JSON Lines, one file per table
+(PRODUCT.md §18); ``python -m engine replay DIR/*.jsonl`` replays them. Needs no token.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -34,7 +41,38 @@ async def _run(settings: Settings) -> None:
         waiter.cancel()
 
 
+async def _records(database: Path) -> list[tuple[str, str]]:
+    from bot.records import Records
+    from bot.storage.db import Database
+    from bot.storage.sqlite import SqliteRepository
+    from engine.games import new_game
+
+    db = await Database.open(database)
+    try:
+        return await Records(SqliteRepository(db), new_game).export()
+    finally:
+        await db.close()
+
+
+def export_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot export", description="game records")
+    parser.add_argument("--database", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    if not args.database.is_file():
+        sys.stderr.write(f"export: no database at {args.database}\n")
+        return 2
+    files = asyncio.run(_records(args.database))
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, text in files:
+        (args.out / name).write_text(text, encoding="utf-8")
+    sys.stdout.write(f"{len(files)} table(s) written to {args.out}\n")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["export"]:
+        return export_main(sys.argv[2:])
     try:
         settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
     except ValidationError as error:

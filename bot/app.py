@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
 from bot.present import Delivery, Presenter
+from bot.records import Records
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame, random_seed
@@ -125,6 +126,7 @@ def build_dispatcher(
         delivery=services.delivery,
         people=services.people,
         members=services.runtime.members,
+        records=Records(services.repo, services.runtime.new_game),
     )
     context = ChatContext(services.people, catalogues)
     dp.message.outer_middleware(context)
@@ -136,6 +138,7 @@ def build_dispatcher(
 def commands(tr: Translator, private: bool) -> list[BotCommand]:
     items = [
         ("score", tr("Scores")),
+        ("record", tr("Game record")),
         ("rules", tr("Rules")),
         ("help", tr("Help")),
         ("hand", tr("My cards")),

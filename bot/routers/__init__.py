@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import commands, errors, fallback, lobby, play
+from bot.routers import commands, errors, fallback, lobby, play, records
 
 
 def make_root_router() -> Router:
@@ -13,6 +13,7 @@ def make_root_router() -> Router:
         lobby.make_router(),
         play.make_router(),
         commands.make_router(),
+        records.make_router(),
         fallback.make_router(),
         errors.make_router(),  # errors propagate to every router's handlers, wherever they are
     )

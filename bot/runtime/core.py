@@ -103,6 +103,7 @@ class RuntimeBase:
         self.members = members
         self.locks = TableLocks()
         self._new_game = new_game_fn
+        self.new_game = new_game_fn  # also how records are rebuilt (bot.records)
         self._seeds = seeds
         self.clock = clock
         self.computer_delay = computer_delay

@@ -35,7 +35,7 @@ from enum import StrEnum
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import Message
+from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
 from bot.storage.protocol import MessageStore
@@ -94,7 +94,7 @@ def digest(rendered: Rendered) -> str:
 class _Op:
     """One queued step of a chat: show a keyed message, post a one-off, strip, delete."""
 
-    kind: str  # "show" | "post" | "strip" | "delete" | "drop"
+    kind: str  # "show" | "post" | "doc" | "strip" | "delete" | "drop"
     key: str | None
     rendered: Rendered | None = None
     fresh: bool = False
@@ -102,6 +102,7 @@ class _Op:
     reply_to: int | None = None
     done: asyncio.Future[int | None] | None = None
     message_id: int | None = None  # a strip of a message whose key was forgotten already
+    document: bytes | None = None  # "doc": the file (its name is the rendered text)
 
 
 @dataclass(slots=True)
@@ -182,6 +183,14 @@ class Outbox:
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self._enqueue(chat_id, _Op("post", key, rendered, reply_to=reply_to, done=done))
         return done
+
+    def post_document(
+        self, chat_id: int, filename: str, data: bytes, *, reply_to: int | None = None
+    ) -> None:
+        """Send a file (a game record) in order with the chat's messages."""
+        self._enqueue(
+            chat_id, _Op("doc", None, Rendered(filename), reply_to=reply_to, document=data)
+        )
 
     def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: the key
@@ -344,6 +353,20 @@ class Outbox:
         if op.kind == "drop":
             assert op.key is not None
             await self.store.drop_message(chat_id, op.key)
+            return
+        if op.kind == "doc":
+            assert op.rendered is not None and op.document is not None
+            file = BufferedInputFile(op.document, filename=op.rendered.text)
+            try:
+                with self._counted(chat):
+                    await self.bot.send_document(
+                        chat_id,
+                        file,
+                        reply_to_message_id=op.reply_to,
+                        allow_sending_without_reply=True if op.reply_to else None,
+                    )
+            except TelegramAPIError as error:
+                logger.warning("document to chat=%s failed: %s", chat_id, error.message)
             return
         if op.kind == "strip":
             if op.message_id is not None:

@@ -54,6 +54,16 @@ class Reads(Protocol):
 
     async def match(self, table_id: int, no: int) -> MatchRow | None: ...
 
+    async def matches(self, table_id: int) -> list[MatchRow]:
+        """Every match of the table, in order."""
+        ...
+
+    async def tables(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[TableRow]:
+        """Every table (of a chat, or where the user sat), closed ones too, newest first."""
+        ...
+
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]: ...
 
     async def hands(self, table_id: int) -> dict[int, HandRow]: ...

@@ -42,6 +42,10 @@ def _table(row: aiosqlite.Row) -> TableRow:
     )
 
 
+def _net(text: str | None) -> list[int] | None:
+    return json.loads(text) if text else None
+
+
 _TABLE_COLUMNS = "id, chat_id, game, options, status, creator_id, join_code, generation, moves"
 
 
@@ -194,8 +198,37 @@ class SqliteRepository:
         )
         if row is None:
             return None
-        net = json.loads(row["net"]) if row["net"] else None
-        return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net)
+        return MatchRow(
+            row["no"], row["seed"], row["prev_dealer"], row["first_seq"], _net(row["net"])
+        )
+
+    async def matches(self, table_id: int) -> list[MatchRow]:
+        rows = await self.db.all(
+            "SELECT no, seed, prev_dealer, first_seq, net FROM matches WHERE table_id = ?"
+            " ORDER BY no",
+            (table_id,),
+        )
+        return [
+            MatchRow(r["no"], r["seed"], r["prev_dealer"], r["first_seq"], _net(r["net"]))
+            for r in rows
+        ]
+
+    async def tables(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[TableRow]:
+        where, params = [], []
+        if chat_id is not None:
+            where.append("t.chat_id = ?")
+            params.append(chat_id)
+        if user_id is not None:
+            where.append("t.id IN (SELECT table_id FROM seats WHERE user_id = ?)")
+            params.append(user_id)
+        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        columns = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))
+        rows = await self.db.all(
+            f"SELECT {columns} FROM tables t {clause} ORDER BY t.id DESC", params
+        )
+        return [_table(r) for r in rows]
 
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None:
         await self.db.execute(

@@ -21,6 +21,7 @@ from tests.fakeapi import FakeTelegram
 GROUP_RU = [
     ("newgame", "Новый стол"),
     ("score", "Счёт и итоги"),
+    ("record", "Запись игры"),
     ("rules", "Правила"),
     ("help", "Помощь"),
     ("hand", "Мои карты"),
@@ -30,6 +31,7 @@ GROUP_RU = [
 GROUP_EN = [
     ("newgame", "New table"),
     ("score", "Scores"),
+    ("record", "Game record"),
     ("rules", "Rules"),
     ("help", "Help"),
     ("hand", "My cards"),

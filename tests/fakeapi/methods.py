@@ -15,6 +15,7 @@ from tests.fakeapi.model import (
     ChatState,
     MessageVersion,
     SentMessage,
+    Upload,
     member_object,
 )
 
@@ -341,6 +342,42 @@ class ApiMethods:
             link_preview_options=params.get("link_preview_options"),
         )
         return self.message_dict(message)
+
+    def _m_sendDocument(self, params: JsonDict) -> JsonDict:
+        """A document: uploaded (``attach://name`` or the field itself), with a caption."""
+        chat = self._target_chat(params)
+        document = params.get("document")
+        if isinstance(document, str) and document.startswith("attach://"):
+            document = params.get(document.removeprefix("attach://"))
+        if not isinstance(document, Upload):
+            raise _bad("there is no document in the request")
+        caption = params.get("caption")
+        plain, source, entities, mode = (
+            self._render({**params, "text": caption}) if caption else ("", "", [], None)
+        )
+        self._check_rate("sendmessage", chat)
+        reply_to = params.get("reply_to_message_id")
+        message = self.store_message(
+            chat,
+            MessageVersion(plain, source, tuple(entities), None),
+            sender_id=self.bot_id,
+            from_bot=True,
+            parse_mode=mode,
+            reply_to=reply_to if isinstance(reply_to, int) else None,
+        )
+        message.document = document
+        out = self.message_dict(message)
+        out.pop("text", None)
+        out.pop("entities", None)
+        out["document"] = {
+            "file_id": f"doc{message.message_id}",
+            "file_unique_id": f"u{message.message_id}",
+            "file_name": document.filename,
+            "file_size": len(document.data),
+        }
+        if caption:
+            out["caption"] = plain
+        return out
 
     def _edit_target(self, params: JsonDict) -> SentMessage:
         inline_id = params.get("inline_message_id")

@@ -110,6 +110,14 @@ class MessageVersion:
         return json.dumps([self.text, self.entities, self.reply_markup], sort_keys=True)
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a request uploaded (multipart): its name and bytes."""
+
+    filename: str
+    data: bytes
+
+
 @dataclass
 class SentMessage:
     """A message in a chat, live: edits and deletions update this very object.
@@ -137,6 +145,7 @@ class SentMessage:
     edit_date: int | None = None
     history: list[MessageVersion] = field(default_factory=list)
     extra: JsonDict = field(default_factory=dict)  # service fields of user messages
+    document: Upload | None = None  # a sendDocument's file
 
     @property
     def text(self) -> str:

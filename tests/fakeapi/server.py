@@ -25,6 +25,7 @@ from tests.fakeapi.model import (
     FakeUsageError,
     MessageVersion,
     SentMessage,
+    Upload,
 )
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class FakeTelegram(ApiMethods):
             name.lower(): getattr(self, f"_m_{name}")
             for name in (
                 "getMe",
+                "sendDocument",
                 "deleteWebhook",
                 "getWebhookInfo",
                 "setMyCommands",
@@ -519,7 +521,12 @@ async def _read_params(request: web.Request) -> JsonDict:
     if request.can_read_body:
         form = await request.post()
         for key, value in form.items():
-            raw[key] = value if isinstance(value, str) else f"<file {key}>"
+            if isinstance(value, str):
+                raw[key] = value
+            elif isinstance(value, bytes | bytearray):
+                raw[key] = Upload(key, bytes(value))
+            else:  # an uploaded file: kept whole (sendDocument reads it via attach://)
+                raw[key] = Upload(str(value.filename or key), value.file.read())
     return {key: _decode(key, value) for key, value in raw.items()}
 
 

@@ -1,0 +1,169 @@
+"""Game records for players and operators (PRODUCT.md §18): every match a table played,
+rebuilt from the action log as its RECORD.md record, and a readable transcript of it.
+
+A record is handed to players only once its game is over (or abandoned): before that it would
+reveal the deck. The operator's export takes running games too, up to now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.i18n import Translator
+from bot.render.cards import card_name
+from bot.render.common import signed
+from bot.render.context import game_name
+from bot.storage.protocol import Reads
+from bot.storage.rows import TableRow
+from engine.cards import Card
+from engine.core import Line, State
+from engine.errors import InvalidNotation
+from engine.record import write_jsonl
+
+NewGame = Callable[..., State]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One match of a table as its record; ``over``: finished or abandoned (never running)."""
+
+    table: TableRow
+    no: int
+    names: tuple[str, ...]
+    lines: tuple[Line, ...]
+    over: bool
+
+    @property
+    def filename(self) -> str:
+        return f"{self.table.game}-{abs(self.table.chat_id)}-{self.table.id}-{self.no}"
+
+
+class Records:
+    def __init__(self, repo: Reads, new_game_fn: NewGame) -> None:
+        self.repo = repo
+        self._new_game = new_game_fn
+
+    async def of_table(self, table: TableRow, *, snapshot: bool = False) -> list[GameRecord]:
+        """Every match of the table, in order (a match cut off by closing the table is
+        abandoned, §0.11; the running one is as far as it got — or, with ``snapshot``, ends
+        there with RECORD.md §R5.7's abandoned line, since a record always ends, §R1.3)."""
+        matches = await self.repo.matches(table.id)
+        if not matches:
+            return []
+        seats = await self.repo.seats(table.id)
+        names = tuple(s.name for s in seats)
+        log = await self.repo.actions(table.id, matches[0].first_seq)
+        start = matches[0].first_seq
+        out = []
+        for k, match in enumerate(matches):
+            end = matches[k + 1].first_seq if k + 1 < len(matches) else None
+            actions = log[match.first_seq - start : None if end is None else end - start]
+            state = self._new_game(
+                table.game, len(seats), match.seed, table.options, prev_dealer=match.prev_dealer
+            )
+            for seat, action in actions:
+                state.apply(seat, action)
+            running = end is None and table.status == "running"
+            if not state.is_over and (snapshot or not running):
+                state.abandon()
+                running = running and not snapshot
+            over = state.is_over and not running
+            out.append(GameRecord(table, match.no, names, tuple(state.record()), over))
+        return out
+
+    async def last_over(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> GameRecord | None:
+        """The newest finished (or abandoned) match of a chat, or of a player anywhere."""
+        for table in await self.repo.tables(chat_id=chat_id, user_id=user_id):
+            over = [r for r in await self.of_table(table) if r.over]
+            if over:
+                return over[-1]
+        return None
+
+    async def export(self) -> list[tuple[str, str]]:
+        """Every table's matches as RECORD.md JSON Lines, one file per table: its name and
+        text, oldest table first."""
+        files = []
+        for table in reversed(await self.repo.tables()):
+            records = await self.of_table(table, snapshot=True)
+            if records:
+                text = "".join(write_jsonl(r.lines) for r in records)
+                files.append((f"table-{table.id}-{table.game}.jsonl", text))
+        return files
+
+
+def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
+    """The record in words, line by line: who did what, what happened, the results."""
+    names = record.names
+    loc = tr.locale
+    out = [
+        tr(
+            "{game} — «{chat}», game {no}",
+            game=game_name(record.table.game, loc),
+            chat=chat_title,
+            no=record.no,
+        ),
+        tr("Players: {list}", list=" · ".join(f"{i + 1}. {n}" for i, n in enumerate(names))),
+    ]
+    for line in record.lines:
+        kind = line.get("t")
+        if kind == "deal":
+            dealer = line.get("dealer")
+            who = names[dealer] if isinstance(dealer, int) else "—"
+            out += ["", tr("Deal {no} — {name} deals", no=line.get("no", "?"), name=who)]
+        elif kind == "act":
+            out.append(f"{names[line['seat']]}: {_words(str(line['a']), loc)}")
+        elif kind == "event":
+            out.append("  · " + _fields(line, names, loc))
+        elif kind == "deal_end":
+            seats: Sequence[Line] = line.get("seats", [])
+            moves = [
+                f"{names[s['seat']]} {s['before']}→{s['after']}"
+                for s in seats
+                if isinstance(s, dict) and "before" in s and "after" in s
+            ]
+            ended = tr("Deal {no} ended.", no=line.get("no", "?"))
+            out.append(f"{ended} {' · '.join(moves)}".rstrip())
+        elif kind == "end":
+            net: Sequence[int] = line.get("net", [])
+            out += [
+                "",
+                tr(
+                    "Result: {list}",
+                    list=" · ".join(f"{n} {signed(v)}" for n, v in zip(names, net, strict=False)),
+                ),
+            ]
+    return "\n".join(out) + "\n"
+
+
+def _words(text: str, locale: str) -> str:
+    """An action's notation with its card codes as card names (``card QS`` → ``card Q♠``)."""
+    return " ".join(_card(word, locale) for word in text.split())
+
+
+def _card(word: str, locale: str) -> str:
+    try:
+        return card_name(Card.parse(word), locale)
+    except InvalidNotation:
+        return word
+
+
+def _fields(line: Line, names: Sequence[str], locale: str) -> str:
+    parts = [str(line.get("e", ""))]
+    for key, value in line.items():
+        if key in ("t", "e"):
+            continue
+        if (
+            key in ("seat", "winner", "to", "from")
+            and isinstance(value, int)
+            and value < len(names)
+        ):
+            value = names[value]
+        elif isinstance(value, str):
+            value = _card(value, locale)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = " ".join(_card(v, locale) for v in value)
+        parts.append(f"{key}={value}")
+    return " ".join(parts)

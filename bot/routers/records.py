@@ -1,0 +1,60 @@
+"""/record: a finished game's RECORD.md record and its transcript (PRODUCT.md §18)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from bot.i18n import Translator
+from bot.present import Delivery
+from bot.records import Records, transcript
+from bot.routers.common import say
+from bot.runtime.runtime import TableRuntime
+from bot.services.people import People
+from engine.record import write_jsonl
+
+
+def make_router() -> Router:
+    router = Router(name="records")
+
+    @router.message(Command("record"))
+    async def record(
+        message: Message,
+        records: Records,
+        runtime: TableRuntime,
+        people: People,
+        delivery: Delivery,
+        chat_tr: Translator,
+        user_tr: Translator,
+    ) -> None:
+        assert message.from_user is not None
+        private = message.chat.type == "private"
+        tr = user_tr if private else chat_tr
+        found = (
+            await records.last_over(user_id=message.from_user.id)
+            if private
+            else await records.last_over(chat_id=message.chat.id)
+        )
+        if found is None:
+            playing = not private and await runtime.now_playing(message.chat.id) is not None
+            text = (
+                tr("The record comes when the game is over.")
+                if playing
+                else tr("No finished games yet.")
+            )
+            say(delivery, message, text, reply=not private)
+            return
+        chat = await people.chat(found.table.chat_id)
+        box = delivery.presenter.outbox
+        reply_to = None if private else message.message_id
+        box.post_document(
+            message.chat.id,
+            f"{found.filename}.jsonl",
+            write_jsonl(found.lines).encode(),
+            reply_to=reply_to,
+        )
+        words = transcript(found, chat.title if chat else "", tr)
+        box.post_document(message.chat.id, f"{found.filename}.txt", words.encode())
+
+    return router
