@@ -230,7 +230,7 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
     for user in players:
         await user.start_bot()
     lobby = await opened(fake, group, anna, "/newgame mushka")
-    assert "счёт 25" in lobby.text
+    assert "счёт: 25" in lobby.text
     for user in (boris, vera):
         await user.press(lobby, "✋")
     answer = await boris.press(lobby, "⚙️")
@@ -244,12 +244,12 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
     assert answer.text == "Опции меняет только Anna."
     answer = await anna.press(lobby, data=target.callback_data)
     assert not answer.text
-    await fake.wait_until(lambda: "счёт 30" in lobby.text, timeout=10)
+    await fake.wait_until(lambda: "счёт: 30" in lobby.text, timeout=10)
     await anna.press(lobby, "цена пульки")  # pulka fee 0 → 5
-    await fake.wait_until(lambda: "цена пульки 5" in lobby.text, timeout=10)
+    await fake.wait_until(lambda: "цена пульки: 5" in lobby.text, timeout=10)
     await anna.press(lobby, "↩️")
     await fake.wait_until(lambda: any("▶️" in b.text for b in lobby.all_buttons), timeout=10)
-    assert "счёт 30" in lobby.text and "цена пульки 5" in lobby.text
+    assert "счёт: 30" in lobby.text and "цена пульки: 5" in lobby.text
     stored = json.loads(str(tables_in(db_path)[0][3]))
     assert stored["target"] == 30 and stored["pulka_fee"] == 5
 

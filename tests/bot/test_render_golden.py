@@ -186,3 +186,24 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
     own = UI.hand(ctx, state.view(0), HandUI(), tr, CODEC).text
     other = next(ln for ln in deal if ln.get("e") == "exchange" and ln["seat"] == 1)
     assert card_name(other["drawn"][0], locale) not in own.split("\n")[3]
+
+
+@pytest.mark.parametrize(
+    ("locale", "reason", "head"),
+    [
+        ("ru", "zero", "🏁 <b>Пулька 1</b> — ноль: Борис"),
+        ("en", "zero", "🏁 <b>Pulka 1</b> — zero: Boris"),
+        ("ru", "instant", "🏁 <b>Пулька 1</b> — досрочная победа: Борис"),
+        ("en", "instant", "🏁 <b>Pulka 1</b> — instant win: Boris"),
+        ("ru", "abandoned", "🏁 <b>Пулька 1</b> — остановлена, без расчёта"),
+        ("en", "abandoned", "🏁 <b>Pulka 1</b> — stopped, nothing paid"),
+    ],
+)
+def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, head: str) -> None:
+    """The winner's name stands alone after a colon (issue #14), in every way a pulka ends."""
+    full = record()
+    ctx, _ = context(full, locale)
+    winner = None if reason == "abandoned" else 1
+    end: Line = {"t": "end", "reason": reason, "winner": winner, "net": [0, 0, 0]}
+    text = UI.match_result(ctx, end, [], 1, CATALOGUES.tr(locale), CODEC).text
+    assert text.split("\n")[0] == head
