@@ -25,6 +25,11 @@ def keyboard(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup | N
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
+def num(value: int) -> str:
+    """``5`` / ``−7`` / ``0``: a count or any figure without a plus (a real minus sign)."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
 def signed(value: int) -> str:
     """``+27`` / ``−9`` / ``0`` (a real minus sign)."""
     if value > 0:

@@ -53,7 +53,7 @@ def next_value(game: str, name: str, value: Any) -> str:
 
 def options_line(table: TableRow, tr: Translator) -> str:
     parts = [
-        f"{_option_label(table.game, k, tr)} {_value(v, tr)}" for k, v in table.options.items()
+        f"{_option_label(table.game, k, tr)}: {_value(v, tr)}" for k, v in table.options.items()
     ]
     return tr("Options: {list}", list=" · ".join(parts))
 
@@ -85,7 +85,7 @@ def lobby(
     lines = [
         tr("🃏 <b>{game}</b> — seating", game=game_name(table.game, tr.locale)),
         tr(
-            "Opened by: {name} · seats {low}–{high}",
+            "Created by: {name} · seats {low}–{high}",
             name=esc(creator),
             low=min(counts),
             high=max(counts),
@@ -117,11 +117,13 @@ def lobby(
             for k, v in table.options.items()
         ]
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
+    full = len(seats) >= max(counts)  # §4.2: Join is for a free seat
+    join = [] if full else [button(tr("✋ Join"), "j")]
     return Rendered(
         "\n".join(lines),
         keyboard(
             [
-                [button(tr("✋ Join"), "j"), button(tr("🚪 Leave"), "e")],
+                [*join, button(tr("🚪 Leave"), "e")],
                 [button(tr("⚙️ Options"), "o")],
                 [button(tr("▶️ Start"), "s"), button(tr("✖️ Cancel"), "c")],
             ]

@@ -103,11 +103,14 @@ async def test_2_seat_limits_join_refused_at_seven_start_refused_below_three(
 
     answer = await users[1].press(lobby, "✋")
     assert answer.text == "Вы уже за столом."
+    join = lobby.button("✋").callback_data
     for user in users[2:7]:
         answer = await user.press(lobby, "✋")
         assert answer.text == "Вы за столом. Карты придут в личку."
     await fake.wait_until(lambda: "(7/7)" in lobby.text, timeout=10)
-    answer = await users[7].press(lobby, "✋")
+    assert not lobby.has_button("✋")  # §4.2: a full lobby offers no Join
+    assert join is not None  # a Join drawn before the last seat went still answers
+    answer = await users[7].press_raw(lobby, data=join)
     assert answer.text == "Мест нет: за столом уже 7."
     await fake.settle(quiet=0.05)
     assert "Ivan" not in lobby.text
@@ -134,7 +137,7 @@ async def test_4_2_leave_moves_the_creator_and_the_last_leaver_closes(
     await fake.wait_until(lambda: "(2/7): Anna, Vera" in lobby.text, timeout=10)
     answer = await anna.press(lobby, "🚪")  # the creator leaves: Vera takes over
     assert not answer.text
-    await fake.wait_until(lambda: "Открыл(а): Vera" in lobby.text, timeout=10)
+    await fake.wait_until(lambda: "Создатель стола: Vera" in lobby.text, timeout=10)
     assert "(1/7): Vera" in lobby.text
     assert tables_in(db_path)[0][4] == vera.id
     answer = await anna.press(lobby, "⚙️")
@@ -227,7 +230,7 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
     for user in players:
         await user.start_bot()
     lobby = await opened(fake, group, anna, "/newgame mushka")
-    assert "счёт 25" in lobby.text
+    assert "счёт: 25" in lobby.text
     for user in (boris, vera):
         await user.press(lobby, "✋")
     answer = await boris.press(lobby, "⚙️")
@@ -241,12 +244,12 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
     assert answer.text == "Опции меняет только Anna."
     answer = await anna.press(lobby, data=target.callback_data)
     assert not answer.text
-    await fake.wait_until(lambda: "счёт 30" in lobby.text, timeout=10)
+    await fake.wait_until(lambda: "счёт: 30" in lobby.text, timeout=10)
     await anna.press(lobby, "цена пульки")  # pulka fee 0 → 5
-    await fake.wait_until(lambda: "цена пульки 5" in lobby.text, timeout=10)
+    await fake.wait_until(lambda: "цена пульки: 5" in lobby.text, timeout=10)
     await anna.press(lobby, "↩️")
     await fake.wait_until(lambda: any("▶️" in b.text for b in lobby.all_buttons), timeout=10)
-    assert "счёт 30" in lobby.text and "цена пульки 5" in lobby.text
+    assert "счёт: 30" in lobby.text and "цена пульки: 5" in lobby.text
     stored = json.loads(str(tables_in(db_path)[0][3]))
     assert stored["target"] == 30 and stored["pulka_fee"] == 5
 
@@ -285,7 +288,7 @@ async def test_4_2_malformed_options_get_a_clear_answer_and_no_table(
     assert tables_in(db_path) == []
     assert lobby_message(group) is None
     lobby = await opened(fake, group, anna, "/newgame mushka target=5 must_trump=true")
-    assert "счёт 5" in lobby.text and "обязательно бить козырем да" in lobby.text
+    assert "счёт: 5" in lobby.text and "бить козырем обязательно: да" in lobby.text
 
 
 async def test_4_3_start_waits_for_an_unreachable_player(

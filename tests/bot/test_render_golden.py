@@ -19,12 +19,16 @@ from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.trick import TrickUI
+from bot.render.lobby import lobby
+from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
 from engine.record import read_records, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
-RECORD = ROOT / "tests" / "golden" / "records" / "mushka-3p-record-example.jsonl"
+RECORDS = ROOT / "tests" / "golden" / "records"
+RECORD = RECORDS / "mushka-3p-record-example.jsonl"
+PULKAS = RECORDS / "mushka-3p-target5.jsonl"  # three pulkas: мушка bonuses, overshoots, `up`
 CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера"), "en": ("Anya", "Boris", "Vera")}
@@ -32,8 +36,8 @@ CHATS = {"ru": "Пятница", "en": "Friday"}
 UI = TrickUI()
 
 
-def record() -> list[Line]:
-    return read_records(RECORD)[0]
+def record(path: Path = RECORD, pulka: int = 0) -> list[Line]:
+    return read_records(path)[pulka]
 
 
 def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
@@ -47,6 +51,7 @@ def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
         match_no=1,
         moves=moves,
         bot_username="mushka_test_bot",
+        options=lines[0]["options"],  # the options in force, as the runtime passes them
     )
     return ctx, state
 
@@ -75,13 +80,50 @@ def show(rendered: Rendered | str) -> str:
     return "\n".join(out) + "\n"
 
 
+TABLES = {  # name → (record, pulka, lines replayed)
+    "table_declare": (RECORD, 0, 5),
+    "table_trick": (RECORD, 0, 10),
+    "table_last_trick": (RECORD, 0, 13),  # trick 2 under way, trick 1 trumped (§5.2)
+    "table_last_trick_beats": (PULKAS, 2, 164),  # trick 3 under way, trick 2 won in suit
+    "table_turn_up_taken": (PULKAS, 0, 10),  # the dealer's `play 4 … up` (§1.2.2)
+}
+DEALS = {  # name → (record, pulka, the deal_end line's index)
+    "deal_result": (RECORD, 0, 24),
+    "deal_result_mushka": (PULKAS, 0, 59),  # 10→3 (мушка: 6+1)
+    "deal_result_mushka_overshoot": (PULKAS, 2, 175),  # 5→−2 (мушка: 6+1), two overshoots
+    "deal_result_mushka_trump": (PULKAS, 1, 93),  # spades trump: 5→−7 (мушка: 10+2)
+}
+
+
+def lobby_screen(name: str, locale: str) -> Rendered:
+    tr = CATALOGUES.tr(locale)
+    ru = locale == "ru"
+    people = ["Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "🤖 Фёдор"] if ru else [
+        "Anya", "Boris", "Vera", "Gleb", "Dina", "Egor", "🤖 Fyodor",
+    ]  # fmt: skip
+    if name != "lobby_full":
+        people = [*people[:3], people[-1]]  # §5.1: three people and a computer, 4/7
+    seats = [SeatRow(i, None if n.startswith("🤖") else 100 + i, n) for i, n in enumerate(people)]
+    options = {"target": 25, "pulka_fee": 0, "point_value": 1, "must_trump": False}
+    table = TableRow(42, -100, "mushka", options, "lobby", seats[0].user_id or 0, "j", 0, 0)
+    return lobby(table, seats, tr, CODEC, options_view=name == "lobby_options")
+
+
 def screen(name: str, locale: str) -> str:
     tr = CATALOGUES.tr(locale)
-    full = record()
-    if name.startswith("table_"):
-        prefix = {"table_declare": 5, "table_trick": 10, "table_last_trick": 13}[name]
-        ctx, state = context(full[:prefix], locale)
+    if name.startswith("lobby_"):
+        return show(lobby_screen(name, locale))
+    if name in TABLES:
+        path, pulka, prefix = TABLES[name]
+        ctx, state = context(record(path, pulka)[:prefix], locale)
         return show(UI.table(ctx, state.view(None), tr))
+    if name in DEALS:
+        path, pulka, at = DEALS[name]
+        lines = record(path, pulka)[: at + 2]  # the deal_end and the next deal line
+        assert lines[at]["t"] == "deal_end"
+        ctx, state = context(lines, locale)
+        return show(UI.deal_result(ctx, last_events(lines), state.view(None), tr))
+    full = record()
     if name.startswith("hand_"):
         prefix, seat, ui = {
             "hand_turn": (10, 1, HandUI()),
@@ -92,8 +134,6 @@ def screen(name: str, locale: str) -> str:
         ctx, state = context(full[:prefix], locale)
         return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
     ctx, state = context(full, locale)
-    if name == "deal_result":
-        return show(UI.deal_result(ctx, last_events(full), state.view(None), tr))
     end = full[-1]
     names = NAMES[locale]
     standings = [
@@ -104,15 +144,16 @@ def screen(name: str, locale: str) -> str:
 
 
 SCREENS = [
-    "table_declare",
-    "table_trick",
-    "table_last_trick",
+    *TABLES,
     "hand_declare",
     "hand_exchange",
     "hand_turn",
     "hand_waiting",
-    "deal_result",
+    *DEALS,
     "pulka_result",
+    "lobby_seating",
+    "lobby_full",
+    "lobby_options",
 ]
 
 
@@ -145,3 +186,24 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
     own = UI.hand(ctx, state.view(0), HandUI(), tr, CODEC).text
     other = next(ln for ln in deal if ln.get("e") == "exchange" and ln["seat"] == 1)
     assert card_name(other["drawn"][0], locale) not in own.split("\n")[3]
+
+
+@pytest.mark.parametrize(
+    ("locale", "reason", "head"),
+    [
+        ("ru", "zero", "🏁 <b>Пулька 1</b> — ноль: Борис"),
+        ("en", "zero", "🏁 <b>Pulka 1</b> — zero: Boris"),
+        ("ru", "instant", "🏁 <b>Пулька 1</b> — досрочная победа: Борис"),
+        ("en", "instant", "🏁 <b>Pulka 1</b> — instant win: Boris"),
+        ("ru", "abandoned", "🏁 <b>Пулька 1</b> — остановлена, без расчёта"),
+        ("en", "abandoned", "🏁 <b>Pulka 1</b> — stopped, nothing paid"),
+    ],
+)
+def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, head: str) -> None:
+    """The winner's name stands alone after a colon (issue #14), in every way a pulka ends."""
+    full = record()
+    ctx, _ = context(full, locale)
+    winner = None if reason == "abandoned" else 1
+    end: Line = {"t": "end", "reason": reason, "winner": winner, "net": [0, 0, 0]}
+    text = UI.match_result(ctx, end, [], 1, CATALOGUES.tr(locale), CODEC).text
+    assert text.split("\n")[0] == head

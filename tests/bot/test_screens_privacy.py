@@ -238,7 +238,7 @@ def test_14_a_seat_sees_its_own_exchange_and_the_table_only_how_many() -> None:
         ctx = context("mushka", 3, 1)
         own = UI.hand(ctx, mine, HandUI(), tr, CODEC).text
         assert "Exchanged: " + " ".join(card_name(c, "en") for c in exchanges[0].cards) in own
-        assert "exchanged 2" in UI.table(ctx, table, tr).text
+        assert "exchanged: 2" in UI.table(ctx, table, tr).text
         return
     raise AssertionError("no seed with an exchange of two cards")
 

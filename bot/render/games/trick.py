@@ -14,16 +14,19 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
+from bot.render.cards import SUIT_SYMBOL
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import trick_hand, trick_press, trick_results, trick_texts
 from bot.render.games.base import Deny, Interpretation
 from bot.render.games.trick_lines import (
     declarations_line,
+    declared,
     last_trick_line,
     status,
     trick_line,
     trump_text,
+    turn_up_taken,
 )
 from engine.core import Line
 from engine.trick.view import TrickView
@@ -41,7 +44,11 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
             deal=view.deal_no,
         )
     ]
-    head = trump_text(view, tr)
+    # §1.2.2: the turn-up has left the table for the dealer's hand
+    if view.trump is not None and turn_up_taken(view):
+        head = tr("Trump: {suit} (the dealer took the turn-up)", suit=SUIT_SYMBOL[view.trump])
+    else:
+        head = trump_text(view, tr)
     if view.dealer is not None:
         head += " · " + tr("dealer {name}", name=esc(ctx.names[view.dealer]))
     if view.deal_no:
@@ -57,12 +64,10 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
         parts = [tr("count {n}", n=counts[seat]) if seat < len(counts) else ""]
         if view.phase in ("play", "over") and seat < len(tricks):
             parts.append(tr("tricks {n}", n=tricks[seat]))
-        shown = status(view, seat, tr)
+        parts.append(tr("in play") if declared(view, seat) == "play" else status(view, seat, tr))
         n = exchanged[seat] if seat < len(exchanged) else None
         if n is not None:  # how many, never which (§14)
-            shown = ", ".join(x for x in (shown, tr("exchanged {n}", n=n)) if x)
-        if shown:
-            parts.append(shown)
+            parts.append(tr("exchanged: {n}", n=n))
         if seat < len(ctx.away) and ctx.away[seat]:
             parts.append(tr("🤖 the computer plays"))
         detail = " · ".join(p for p in parts if p)

@@ -13,11 +13,15 @@ from aiogram.types import InlineKeyboardButton
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.common import Rendered, esc, keyboard, num, signed
 from bot.render.context import Standing, TableContext, game_name
+from bot.render.games.trick_lines import privileged_name
 from engine.cards import Card, Suit
 from engine.core import Line
 from engine.trick.view import TrickView
+
+_BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
+"""The games whose privileged card adds to its holder's trick points (RULES.md §1.5.3, §1.5.4)."""
 
 _DECLARED: Final = {"played": "play", "passed": "pass", "walkover": "walkover"}
 """A seat's ``status`` in the ``deal_end`` line → its declaration as views give it."""
@@ -65,6 +69,19 @@ def _ended_deal(events: Sequence[Line]) -> tuple[Line | None, Sequence[Line]]:
     return events[ends[-1]], events[first : ends[-1]]
 
 
+def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[str, Any]) -> str:
+    """``6+1``: how a holder of the mushka (or the mistigri) wrote off ``written_off``, by
+    RULES.md §1.5.3/§1.5.4 applied to the ``deal_end`` figures (the line has no split): 6 for
+    the first trick and 1 for each other, or 10 and 2 when its suit is trump. "" otherwise."""
+    t = s["tricks"]
+    if game not in _BONUS_GAMES or not s["held"] or t < 1 or s["status"] != "played":
+        return ""
+    first, each = (10, 2) if trump == view.privileged.suit.value else (6, 1)
+    if s["written_off"] != first + each * (t - 1):
+        return ""  # not the §1.5.3 figure: show the total only
+    return f"{first}+{each * (t - 1)}" if t > 1 else str(first)
+
+
 def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator) -> str:
     """The group's result of the deal that just ended ("" if none ended)."""
     end, deal = _ended_deal(events)
@@ -101,28 +118,38 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
                     cards=card_names(win["cards"], loc),
                 )
             )
-    tricks = []
-    for s in seats:
-        who = esc(names[s["seat"]])
-        if s["status"] == "passed":
-            tricks.append(tr("{name} passed", name=who))
-        else:
-            tricks.append(f"{who} {s['tricks']}")
+    played = sorted((s for s in seats if s["status"] != "passed"), key=lambda s: -s["tricks"])
+    passed = [s for s in seats if s["status"] == "passed"]
+    tricks = [f"{esc(names[s['seat']])} {s['tricks']}" for s in played]
+    tricks += [tr("{name} passed", name=esc(names[s["seat"]])) for s in passed]
     out.append(tr("Tricks: {list}", list=" · ".join(tricks)))
-    written = [
-        f"{esc(names[s['seat']])} {s['before']}→{s['before'] - s['written_off']}"
-        for s in seats
-        if s["written_off"]
-    ]
+    written = []
+    for s in played:  # by tricks taken, as the Tricks line (§5.4)
+        if s["written_off"]:
+            line = f"{esc(names[s['seat']])} {s['before']}→{num(s['before'] - s['written_off'])}"
+            split = privileged_split(ctx.game, view, trump, s)
+            if split:
+                line += f" ({privileged_name(ctx.game, tr)}: {split})"
+            written.append(line)
     out.append(tr("Written off: {list}", list=" · ".join(written) or "—"))
     remises = [
-        tr("{name} +{r} → {after}", name=esc(names[s["seat"]]), r=s["remise"], after=s["after"])
+        tr(
+            "{name} +{r} (no trick) → {after}",
+            name=esc(names[s["seat"]]),
+            r=s["remise"],
+            after=s["after"],
+        )
         for s in seats
         if s["remise"]
     ]
     out.append(tr("Remises: {list}", list=" · ".join(remises) or "—"))
     over = [
-        tr("{name} → back to {n}", name=esc(names[s["seat"]]), n=s["after"])
+        tr(
+            "{name} ({n}) → back to {target}",
+            name=esc(names[s["seat"]]),
+            n=num(s["before"] - s["written_off"] + s["remise"]),
+            target=s["after"],
+        )
         for s in seats
         if s["overshoot"]
     ]
@@ -159,28 +186,30 @@ def match_result(
     match_no = ctx.match_no
     winner = end.get("winner")
     who = esc(names[winner]) if isinstance(winner, int) else ""
+    # the name stands alone after a colon: no form needs the player's gender or case
     if end.get("reason") == "abandoned" or winner is None:
         head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)
     elif end.get("reason") == "instant":
-        head = tr("🏁 <b>Pulka {no}</b> — {name} wins at once!", no=match_no, name=who)
+        head = tr("🏁 <b>Pulka {no}</b> — instant win: {name}", no=match_no, name=who)
     else:
-        head = tr("🏁 <b>Pulka {no}</b> — {name} reached zero!", no=match_no, name=who)
+        head = tr("🏁 <b>Pulka {no}</b> — zero: {name}", no=match_no, name=who)
     lines = [head]
     counts = end.get("counts")
     if counts:
         lines.append(
             tr(
                 "Counts: {list}",
-                list=" · ".join(f"{esc(n)} {c}" for n, c in zip(names, counts, strict=False)),
+                list=" · ".join(f"{esc(n)} {num(c)}" for n, c in zip(names, counts, strict=False)),
             )
         )
-    net = end.get("net", [])
-    lines.append(
-        tr(
-            "Settlement: {list}",
-            list=" · ".join(f"{esc(n)} {signed(v)}" for n, v in zip(names, net, strict=False)),
-        )
+    net = " · ".join(
+        f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
     )
+    point = ctx.options.get("point_value")
+    if isinstance(point, int) and not isinstance(point, bool):  # RULES.md §1.6.1
+        lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
+    else:
+        lines.append(tr("Settlement: {list}", list=net))
     side = end.get("side")
     if side and any(side):
         lines.append(
