@@ -24,16 +24,21 @@ from engine.record import read_records, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
-RECORD = ROOT / "tests" / "golden" / "records" / "mushka-3p-record-example.jsonl"
+RECORDS = ROOT / "tests" / "golden" / "records"
+RECORD = RECORDS / "mushka-3p-record-example.jsonl"
 CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера"), "en": ("Anya", "Boris", "Vera")}
+NAMES_6 = {
+    "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"),
+    "en": ("Anya", "Boris", "Vera", "Gleb", "Dina", "Egor"),
+}
 CHATS = {"ru": "Пятница", "en": "Friday"}
 UI = TrickUI()
 
 
-def record() -> list[Line]:
-    return read_records(RECORD)[0]
+def record(name: str = RECORD.stem) -> list[Line]:
+    return read_records(RECORDS / f"{name}.jsonl")[0]
 
 
 def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
@@ -43,7 +48,7 @@ def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
         table_id=42,
         game="mushka",
         chat_title=CHATS[locale],
-        names=NAMES[locale],
+        names=(NAMES if state.players == 3 else NAMES_6)[locale],
         match_no=1,
         moves=moves,
         bot_username="mushka_test_bot",
@@ -83,13 +88,11 @@ def screen(name: str, locale: str) -> str:
         ctx, state = context(full[:prefix], locale)
         return show(UI.table(ctx, state.view(None), tr))
     if name.startswith("hand_"):
-        prefix, seat, ui = {
-            "hand_turn": (10, 1, HandUI()),
-            "hand_waiting": (10, 0, HandUI()),
-            "hand_declare": (5, 1, HandUI()),
-            "hand_exchange": (5, 1, HandUI(("7C",), "x")),
-        }[name]
-        ctx, state = context(full[:prefix], locale)
+        source, prefix, seat, ui = HANDS[name]
+        lines = record(source) if source else full
+        if name == "hand_must_trump":  # the same deal under the option (records stay as they are)
+            lines = [{**lines[0], "options": {**lines[0]["options"], "must_trump": True}}, *lines[1:]]
+        ctx, state = context(lines[:prefix], locale)
         return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
     ctx, state = context(full, locale)
     if name == "deal_result":
@@ -103,6 +106,21 @@ def screen(name: str, locale: str) -> str:
     return show(UI.match_result(ctx, end, standings, 1, tr, CODEC))
 
 
+HANDS: dict[str, tuple[str | None, int | None, int, HandUI]] = {
+    # name: (record, or None for the example; prefix, or None for the whole record; seat; UI)
+    "hand_turn": (None, 10, 1, HandUI()),
+    "hand_waiting": (None, 10, 0, HandUI()),
+    "hand_declare": (None, 5, 1, HandUI()),
+    "hand_exchange": (None, 5, 1, HandUI(("7C",), "x")),
+    "hand_declare_no_pass": (None, 4, 0, HandUI()),  # Аня holds the мушка: only what to exchange
+    "hand_passed": (None, 10, 2, HandUI()),  # Вера passed; Аня has led
+    "hand_no_exchange": ("mushka-6p-target5", 202, 2, HandUI()),  # Вера: play 0, Глеб declares
+    "hand_follow": ("mushka-3p-target5", 11, 2, HandUI()),  # ♣ led: К♣, 9♣ only
+    "hand_must_trump": ("mushka-3p-target5", 44, 2, HandUI()),  # void in the led suit
+    "hand_over_winner": (None, None, 1, HandUI()),  # Борис reached zero
+    "hand_over": (None, None, 2, HandUI()),  # Вера: 2nd of 3, −5
+}
+
 SCREENS = [
     "table_declare",
     "table_trick",
@@ -111,6 +129,13 @@ SCREENS = [
     "hand_exchange",
     "hand_turn",
     "hand_waiting",
+    "hand_declare_no_pass",
+    "hand_passed",
+    "hand_no_exchange",
+    "hand_follow",
+    "hand_must_trump",
+    "hand_over_winner",
+    "hand_over",
     "deal_result",
     "pulka_result",
 ]
