@@ -88,11 +88,14 @@ def screen(name: str, locale: str) -> str:
         ctx, state = context(full[:prefix], locale)
         return show(UI.table(ctx, state.view(None), tr))
     if name.startswith("hand_"):
-        source, prefix, seat, ui = HANDS[name]
+        source, end, seat, ui = HANDS[name]
         lines = record(source) if source else full
         if name == "hand_must_trump":  # the same deal under the option (records stay as they are)
-            lines = [{**lines[0], "options": {**lines[0]["options"], "must_trump": True}}, *lines[1:]]
-        ctx, state = context(lines[:prefix], locale)
+            lines = [
+                {**lines[0], "options": {**lines[0]["options"], "must_trump": True}},
+                *lines[1:],
+            ]
+        ctx, state = context(lines[:end], locale)
         return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
     ctx, state = context(full, locale)
     if name == "deal_result":
