@@ -88,14 +88,14 @@ def screen(name: str, locale: str) -> str:
         ctx, state = context(full[:prefix], locale)
         return show(UI.table(ctx, state.view(None), tr))
     if name.startswith("hand_"):
-        source, end, seat, ui = HANDS[name]
+        source, stop, seat, ui = HANDS[name]
         lines = record(source) if source else full
         if name == "hand_must_trump":  # the same deal under the option (records stay as they are)
             lines = [
                 {**lines[0], "options": {**lines[0]["options"], "must_trump": True}},
                 *lines[1:],
             ]
-        ctx, state = context(lines[:end], locale)
+        ctx, state = context(lines[:stop], locale)
         return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
     ctx, state = context(full, locale)
     if name == "deal_result":
