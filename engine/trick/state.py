@@ -142,6 +142,9 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             declared=tuple(self._declared),
             tricks_won=tuple(self._tricks_won),
             trick=tuple(self._trick),
+            led=legal.effective_suit(self._trick[0][1], self._trump, self.variant)
+            if playing and self._trick
+            else None,
             leader=self._leader if playing else None,
             last_trick=last.plays if last is not None else None,
             last_winner=last.winner if last is not None else None,
@@ -153,6 +156,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             exchanged=tuple(None if x is None else len(x.discarded) for x in self._exchanges),
             exchange=self._exchanges[seat] if seat is not None else None,
             ended_bonuses=self._ended_bonuses,
+            result=self.result,
         )
 
     # --- the skeleton's hooks ------------------------------------------------------------------

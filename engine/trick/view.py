@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card, Suit
-from engine.core import Seat, View
+from engine.core import Result, Seat, View
 
 from .actions import TrickAction
 
@@ -43,6 +43,7 @@ class TrickView(View[TrickAction]):
     declared: tuple[str | None, ...]  # "play", "pass", "walkover" or None per seat
     tricks_won: tuple[int, ...]  # this deal
     trick: tuple[tuple[Seat, Card], ...]  # the current trick in play order
+    led: Suit | None  # the effective suit of the current trick's led card (§1.4.2), if any
     leader: Seat | None
     last_trick: tuple[tuple[Seat, Card], ...] | None
     last_winner: Seat | None
@@ -54,3 +55,4 @@ class TrickView(View[TrickAction]):
     exchanged: tuple[int | None, ...]  # per seat: how many cards it exchanged this deal, or None
     exchange: SeatExchange | None  # this seat's own exchange this deal (never in the public view)
     ended_bonuses: tuple[SideBonus, ...]  # the side-ledger bonuses of the deal that ended last
+    result: Result | None  # how the pulka ended (phase ``over``): reason, winner, net per seat

@@ -32,6 +32,10 @@ PULKAS = RECORDS / "mushka-3p-target5.jsonl"  # three pulkas: мушка bonuses
 CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера"), "en": ("Anya", "Boris", "Vera")}
+NAMES_6 = {
+    "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"),
+    "en": ("Anya", "Boris", "Vera", "Gleb", "Dina", "Egor"),
+}
 CHATS = {"ru": "Пятница", "en": "Friday"}
 UI = TrickUI()
 
@@ -47,7 +51,7 @@ def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
         table_id=42,
         game="mushka",
         chat_title=CHATS[locale],
-        names=NAMES[locale],
+        names=(NAMES if state.players == 3 else NAMES_6)[locale],
         match_no=1,
         moves=moves,
         bot_username="mushka_test_bot",
@@ -125,13 +129,14 @@ def screen(name: str, locale: str) -> str:
         return show(UI.deal_result(ctx, last_events(lines), state.view(None), tr))
     full = record()
     if name.startswith("hand_"):
-        prefix, seat, ui = {
-            "hand_turn": (10, 1, HandUI()),
-            "hand_waiting": (10, 0, HandUI()),
-            "hand_declare": (5, 1, HandUI()),
-            "hand_exchange": (5, 1, HandUI(("7C",), "x")),
-        }[name]
-        ctx, state = context(full[:prefix], locale)
+        source, stop, seat, ui = HANDS[name]
+        lines = record(RECORDS / f"{source}.jsonl") if source else full
+        if name == "hand_must_trump":  # the same deal under the option (records stay as they are)
+            lines = [
+                {**lines[0], "options": {**lines[0]["options"], "must_trump": True}},
+                *lines[1:],
+            ]
+        ctx, state = context(lines[:stop], locale)
         return show(UI.hand(ctx, state.view(seat), ui, tr, CODEC))
     ctx, state = context(full, locale)
     end = full[-1]
@@ -143,12 +148,34 @@ def screen(name: str, locale: str) -> str:
     return show(UI.match_result(ctx, end, standings, 1, tr, CODEC))
 
 
+HANDS: dict[str, tuple[str | None, int | None, int, HandUI]] = {
+    # name: (record, or None for the example; prefix, or None for the whole record; seat; UI)
+    "hand_turn": (None, 10, 1, HandUI()),
+    "hand_waiting": (None, 10, 0, HandUI()),
+    "hand_declare": (None, 5, 1, HandUI()),
+    "hand_exchange": (None, 5, 1, HandUI(("7C",), "x")),
+    "hand_declare_no_pass": (None, 4, 0, HandUI()),  # Аня holds the мушка: only what to exchange
+    "hand_passed": (None, 10, 2, HandUI()),  # Вера passed; Аня has led
+    "hand_no_exchange": ("mushka-6p-target5", 202, 2, HandUI()),  # Вера: play 0, Глеб declares
+    "hand_follow": ("mushka-3p-target5", 11, 2, HandUI()),  # ♣ led: К♣, 9♣ only
+    "hand_must_trump": ("mushka-3p-target5", 44, 2, HandUI()),  # void in the led suit
+    "hand_over_winner": (None, None, 1, HandUI()),  # Борис reached zero
+    "hand_over": (None, None, 2, HandUI()),  # Вера: 2nd of 3, −5
+}
+
 SCREENS = [
     *TABLES,
     "hand_declare",
     "hand_exchange",
     "hand_turn",
     "hand_waiting",
+    "hand_declare_no_pass",
+    "hand_passed",
+    "hand_no_exchange",
+    "hand_follow",
+    "hand_must_trump",
+    "hand_over_winner",
+    "hand_over",
     *DEALS,
     "pulka_result",
     "lobby_seating",

@@ -4,15 +4,24 @@ mark or mode, or a refusal; a stale press repeating the presser's last card says
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Catalogues
+from bot.refused import Refused
+from bot.render.cards import card_name
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.trick import TrickUI
+from bot.render.refusals import refusal_text
 from engine.cards import Card, Suit
 from engine.games import new_game
 from engine.trick.actions import ANNOUNCE, PASS, Discard, Exchange, PlayCard, Retrump
 from engine.trick.view import TrickView
+from tests.engine.trick.helpers import act as moves
+from tests.engine.trick.helpers import fixed
+
+LOCALES = Path(__file__).resolve().parents[2] / "locales"
 
 UI = TrickUI()
 CODEC = PressCodec.from_token("123456:TEST-token")
@@ -69,3 +78,50 @@ def test_7_2_a_stale_press_of_the_card_just_played_says_already_played() -> None
     assert UI.stale(PASS, "p", "QS") is None
     assert UI.stale(None, "p", "QS") is None
     assert UI.stale(queen, "m", "QS") is None
+
+
+def test_6_4_a_second_exchange_press_says_already_done() -> None:
+    kept = Exchange(())
+    swapped = Exchange((Card.parse("9S"), Card.parse("7H")))
+    assert UI.stale(kept, "x", "") == Deny("Already done: no exchange.")
+    assert UI.stale(kept, "y", None) == Deny("Already done: no exchange.")
+    assert UI.stale(swapped, "x", "9S.7H") == Deny("Already done: your cards are exchanged.")
+    assert UI.stale(swapped, "p", "9S") is None
+    # a pass may be last deal's: a press now is only out of date
+    assert UI.stale(PASS, "x", "") is None and UI.stale(PASS, "n", None) is None
+
+
+def test_1_3_4_1_marking_the_privileged_card_names_it() -> None:
+    cases = [
+        ("mushka", ["AS 7S 8C 10D KD", "AH KH QH JH 7C", "9S 10S 9C JC QC"], "9H", 0, "AS"),
+        ("pamfil", ["JC 7S 8C 10D KD", "AH KH QH JH 7C", "9S 10S 9C AS QC"], "9H", 0, "JC"),
+        ("mistigri", ["KC 7S 8C 10D KD", "AH KH QH JH 7C", "9S 10S 9C AS QC"], "9H", 0, "KC"),
+    ]
+    catalogues = Catalogues.load(LOCALES)
+    for game, hands, up, seat, code in cases:
+        state = fixed(game, 3, 2, hands, up)
+        view = state.view(seat)
+        assert isinstance(view, TrickView)
+        deny = UI.interpret(view, "m", code, HandUI())
+        assert deny == Deny(f"The {game} ({{card}}) can't be exchanged.", {"card": code})
+        assert isinstance(deny, Deny)
+        toast = refusal_text(Refused(deny.msgid, **deny.params), catalogues.tr("ru"))
+        assert toast.endswith(f"({card_name(code, 'ru')}) сбрасывать нельзя."), toast
+        assert "особ" not in toast and toast.count("нельзя") == 1
+    assert (
+        refusal_text(
+            Refused("The mushka ({card}) can't be exchanged.", card="AS"), catalogues.tr("en")
+        )
+        == "The mushka (A♠) can't be exchanged."
+    )
+
+
+def test_1_4_2_view_led_is_the_effective_suit() -> None:
+    hands = ["JC 7D 8D 9S 10S", "AC QH 8C 9C 10C", "AH KH KC JH 7S"]
+    state = fixed("pamfil", 3, 2, hands, "9H")
+    moves(state, (0, "play 0"), (1, "play 0"), (2, "play 0"))
+    assert state.view(0).led is None  # nothing led yet
+    moves(state, (0, "card JC"))
+    assert state.view(1).led is Suit.HEARTS  # the pamfil led is a trump, not a club
+    moves(state, (1, "card QH"), (2, "card JH"), (0, "card 7D"))
+    assert state.view(1).led is Suit.DIAMONDS

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, TableContext, game_name
 from bot.render.games.trick_lines import (
     ORDERS,
@@ -22,7 +24,7 @@ from bot.render.games.trick_press import (
     exchange_limit,
     may_take_up,
 )
-from engine.cards import A_HIGH, Suit
+from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
 from engine.trick.view import TrickView
 
@@ -56,17 +58,28 @@ def hand(
     if trick:
         lines.append(trick + " → " + tr("<b>your turn</b>"))
     rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), view.trump)
-    lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
-    exchanged = exchange_line(view, tr)
-    if exchanged:
-        lines.append(exchanged)
-    privileged = str(view.privileged)
-    if any(str(c) == privileged for c in view.hand):
+    over = view.phase == "over"
+    declared = view.declared[seat] if seat < len(view.declared) else None
+    if declared == "pass" and not over and not view.hand:
+        lines.append(tr("You passed this deal."))
+    elif view.hand or not over:
+        lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
+    exchange = view.exchange
+    if exchange is not None and not over and (exchange.discarded or view.phase == "declare"):
+        exchanged = exchange_line(view, tr)  # "No exchange" is news only while others declare
+        if exchanged:
+            lines.append(exchanged)
+    may_pass = any(isinstance(a, Pass) for a in legal)
+    declaring = my_turn and view.phase == "declare"
+    holds = any(c == view.privileged for c in view.hand)
+    if declaring and not may_pass:
+        lines.append(_no_pass_line(ctx, view, holds, tr))
+    elif holds:
         lines.append(
             tr(
                 "You hold the {name} ({card}).",
                 name=privileged_name(ctx.game, tr),
-                card=card_name(privileged, loc),
+                card=card_name(view.privileged, loc),
             )
         )
 
@@ -88,12 +101,11 @@ def hand(
             lines.insert(2, waiting_trick)
         if view.to_act is not None:
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-        elif view.phase == "over":
-            lines.append(tr("The pulka is over."))
+        elif over:
+            lines.extend(_over_lines(ctx, view, tr))
     elif view.phase == "play":
         playable = {str(a.card) for a in legal if isinstance(a, PlayCard)}
-        names = ", ".join(card_name(c, loc) for row in rows for c in row if str(c) in playable)
-        lines.append(tr("Playable: {cards}", cards=names))
+        lines.append(_playable_line(view, rows, playable, tr))
     elif view.phase == "retrump":
         if ui.mode.startswith("t:"):
             discard = ui.mode[2:]
@@ -114,11 +126,15 @@ def hand(
             actions.append(button(tr("🗑 Discard {n}", n=need), "q"))
     elif view.phase == "declare":
         card_act = "m"
-        if ui.mode == "x":
+        limit = exchange_limit(legal)
+        if any(isinstance(a, Announce) for a in legal):
+            extra_rows.append([button(tr("📣 Announce pamfil"), "a")])
+        if ui.mode == "x" or (not may_pass and limit):
+            # marking; with no pass to choose, the declaration is only which cards to exchange
             lines.append(
                 tr(
                     "Mark cards to exchange (up to {n}; stock {stock}). Marked: {k}",
-                    n=exchange_limit(legal),
+                    n=limit,
                     stock=view.stock_size,
                     k=len(marks),
                 )
@@ -130,14 +146,16 @@ def hand(
                     label = tr("🔄 Exchange {n} with the turn-up", n=len(marks))
                     actions.append(button(label, "x", arg + ".u"))
             actions.append(button(tr("Keep all"), "x", ""))
-            back.append(button(tr("↩️ Back"), "z"))
+            if may_pass:
+                back.append(button(tr("↩️ Back"), "z"))
         else:
-            lines.append(tr("Play or pass?"))
-            if any(isinstance(a, Announce) for a in legal):
-                extra_rows.append([button(tr("📣 Announce pamfil"), "a")])
+            if may_pass:
+                lines.append(tr("Play or pass?"))
+            if limit:  # a card tap marks it and opens the exchange (↩️ returns)
+                lines.append(tr("To exchange cards, tap them."))
             if any(isinstance(a, Exchange) for a in legal):
                 actions.append(button(tr("✅ Play"), "y"))
-            if any(isinstance(a, Pass) for a in legal):
+            if may_pass:
                 actions.append(button(tr("🙅 Pass"), "n"))
 
     can_give = discardable(legal) if card_act == "m" and my_turn else set()
@@ -157,5 +175,63 @@ def hand(
                 label = f"·{label}·"
             buttons.append(button(label, card_act, code))
         card_rows.append(buttons)
-    tail = [*back, button(tr("🔄 Refresh"), "u")]
+    tail = [*back, button(tr("↻ Refresh"), "u")]
     return Rendered("\n".join(lines), keyboard([*card_rows, *extra_rows, actions, tail]))
+
+
+def _no_pass_line(ctx: TableContext, view: TrickView, holds: bool, tr: Translator) -> str:
+    """Why the seat to declare may not pass (RULES.md §1.3.3): the privileged card, or the dealer
+    against a single player."""
+    if holds:
+        return tr(
+            "You hold the {name} ({card}), so you can't pass.",
+            name=privileged_name(ctx.game, tr),
+            card=card_name(view.privileged, tr.locale),
+        )
+    return tr("You deal against a single player, so you can't pass.")
+
+
+def _playable_line(
+    view: TrickView, rows: Sequence[Sequence[Card]], playable: set[str], tr: Translator
+) -> str:
+    """``Playable: K♣, 10♣ (must follow ♣)``: the legal cards and, when some are not, the rule
+    that says so (RULES.md §1.4.3 a or b; the privileged card's own right aside, §1.4.4)."""
+    names = ", ".join(card_name(c, tr.locale) for row in rows for c in row if str(c) in playable)
+    led = view.led
+    if led is None or len(playable) >= len(view.hand):
+        return tr("Playable: {cards}", cards=names)
+    ordinary = [c for c in view.hand if str(c) in playable and c != view.privileged]
+    suit = SUIT_SYMBOL[led]
+    if all(c.suit == led for c in ordinary):
+        return tr("Playable: {cards} (must follow {suit})", cards=names, suit=suit)
+    return tr("Playable: {cards} (no {suit}, so you must trump)", cards=names, suit=suit)
+
+
+def _over_lines(ctx: TableContext, view: TrickView, tr: Translator) -> list[str]:
+    """How the pulka ended for this seat (RULES.md §1.5.8, §1.6): the winner, the seat's place
+    (the winner first, then by the count left) and its money."""
+    result = view.result
+    seat = view.seat
+    if result is None or seat is None or result.winner is None:
+        return [tr("The pulka was stopped; nothing is paid.")]
+    winner = result.winner
+    counts = view.counts
+    if seat == winner:
+        lines = [tr("The pulka is over: you won.")]
+    else:
+        lines = [tr("The pulka is over. Winner: {name}.", name=esc(ctx.names[winner]))]
+    ahead = (
+        0
+        if seat == winner
+        else sum(1 for s, c in enumerate(counts) if s == winner or (s != seat and c < counts[seat]))
+    )
+    money = result.net[seat] if seat < len(result.net) else 0
+    lines.append(
+        tr(
+            "Your place: {place} of {n} · settlement: {money}",
+            place=ahead + 1,
+            n=len(counts),
+            money=signed(money),
+        )
+    )
+    return lines

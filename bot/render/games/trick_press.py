@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card, Suit
-from engine.errors import InvalidNotation, Refusal
+from engine.errors import InvalidNotation
 from engine.trick.actions import (
     ANNOUNCE,
     PASS,
@@ -92,7 +92,9 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
         marks.remove(code)
     else:
         if code not in discardable(view.legal):
-            return Deny("Not allowed: {reason}.", engine=Refusal.PRIVILEGED_NOT_DISCARDED)
+            if code == str(view.privileged):
+                return _privileged_kept(view.game, view.phase == "discard", code)
+            return Deny("No more: the stock has {n}.", {"n": 0})
         if view.phase == "discard":
             limit = discard_count(view.legal)
             if len(marks) >= limit:
@@ -112,10 +114,30 @@ def _legal_twin(legal: Sequence[TrickAction], action: Exchange) -> TrickAction:
     return next((a for a in legal if a == action), action)
 
 
+def _privileged_kept(game: str, discarding: bool, code: str) -> Deny:
+    """The privileged card may not be given up (RULES.md §1.3.4.1), named by its game."""
+    params = {"card": code}
+    if game == "pamfil":
+        return Deny("The pamfil ({card}) can't be exchanged.", params)
+    if game == "shutikha" and discarding:
+        return Deny("The shutikha ({card}) can't be discarded.", params)
+    if game == "shutikha":
+        return Deny("The shutikha ({card}) can't be exchanged.", params)
+    if game == "mistigri":
+        return Deny("The mistigri ({card}) can't be exchanged.", params)
+    return Deny("The mushka ({card}) can't be exchanged.", params)
+
+
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
-    """A card press drawn before the presser's own last action, which played that card."""
+    """A press drawn before the presser's own last action that repeats it: the card he played,
+    or a second exchange or "no exchange" (or "play") after his own exchange, which can only
+    have been this deal's (he plays a card after it before the deal can end)."""
     if act == "p" and isinstance(last, PlayCard) and arg is not None and str(last.card) == arg:
         return Deny("Already played: {card}.", {"card": arg})
+    if act in ("x", "y") and isinstance(last, Exchange):
+        if last.cards:
+            return Deny("Already done: your cards are exchanged.")
+        return Deny("Already done: no exchange.")
     return None
 
 
