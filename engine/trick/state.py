@@ -55,6 +55,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         "_stock",
         "_strength",
         "_taken",
+        "_taken_up",
         "_trick",
         "_trick_no",
         "_tricks",
@@ -89,6 +90,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._hands = [[] for _ in range(n)]
         self._stock: list[Card] = []
         self._turn_up: Card | None = None
+        self._taken_up: Card | None = None  # the turn-up the dealer took (public, §1.2.2)
         self._trump: Suit = self.variant.trump or Suit.SPADES
         self._out: list[Card] = []  # discards and thrown-in hands (§1.1.7, §1.3.2)
         self._declared: list[str | None] = [None] * n
@@ -136,6 +138,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             legal=self.legal_actions(seat) if seat is not None else (),
             trump=self._trump if self._deal_no else None,
             turn_up=self._turn_up,
+            taken_up=self._taken_up,
             privileged=self.variant.privileged,
             counts=tuple(self._counts),
             target=self.options.target,
@@ -310,6 +313,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._hands[self._dealer] = self._sorted(hand)
         self._out.append(discard)
         self._turn_up = None
+        self._taken_up = priv
         self._trump = suit
         self._event("trump", card=str(priv), suit=suit.value, retrump=True)
         self._after_deal()
@@ -350,6 +354,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         if up_card is not None:  # §1.2.2
             hand.append(up_card)
             self._turn_up = None
+            self._taken_up = up_card
         else:
             assert not action.up
         self._exchanges[seat] = SeatExchange(tuple(action.cards), tuple(drawn), up_card)

@@ -37,6 +37,7 @@ class TrickView(View[TrickAction]):
 
     trump: Suit | None
     turn_up: Card | None  # still lying on the table
+    taken_up: Card | None  # the turn-up the dealer took into his hand this deal (public)
     privileged: Card
     counts: tuple[int, ...]
     target: int

@@ -14,7 +14,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
-from bot.render.cards import SUIT_SYMBOL
+from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import trick_hand, trick_press, trick_results, trick_texts
@@ -26,7 +26,6 @@ from bot.render.games.trick_lines import (
     status,
     trick_line,
     trump_text,
-    turn_up_taken,
 )
 from engine.core import Line
 from engine.trick.view import TrickView
@@ -44,9 +43,10 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
             deal=view.deal_no,
         )
     ]
-    # §1.2.2: the turn-up has left the table for the dealer's hand
-    if view.trump is not None and turn_up_taken(view):
-        head = tr("Trump: {suit} (the dealer took the turn-up)", suit=SUIT_SYMBOL[view.trump])
+    # §1.2.2, §1.2.4: the turn-up has left the table for the dealer's hand (public)
+    if view.trump is not None and view.taken_up is not None:
+        card = card_name(view.taken_up, tr.locale)
+        head = tr("Trump: {suit} (the dealer took {card})", suit=SUIT_SYMBOL[view.trump], card=card)
     else:
         head = trump_text(view, tr)
     if view.dealer is not None:

@@ -33,21 +33,6 @@ def privileged_name(game: str, tr: Translator) -> str:
     return names.get(game, game)
 
 
-TURN_UP_GAMES: Final = frozenset({"mushka", "pamfil", "mistigri"})
-"""The games that turn a card up for the trump (RULES.md §1.2.1; Шутиха turns none)."""
-
-
-def turn_up_taken(view: TrickView) -> bool:
-    """The dealer took the turn-up into his hand this deal (§1.2.2 ``up``, or Памфил's re-trump
-    §1.2.4): the game turns one up, the deal is on, and none lies on the table any more. Only
-    the dealer may take it, so who took it is public; which card it was is not in the view."""
-    return (
-        view.game in TURN_UP_GAMES
-        and view.deal_no > 0
-        and view.trump is not None
-        and view.turn_up is None
-        and view.phase != "retrump"
-    )
 
 
 def declared(view: TrickView, seat: int) -> str | None:
@@ -126,7 +111,7 @@ def exchange_line(view: TrickView, tr: Translator) -> str | None:
     if exchange is None:
         return None
     if not exchange.discarded:
-        return tr("You kept all your cards.")
+        return tr("No exchange.")
     came = [*exchange.drawn, *([exchange.up] if exchange.up is not None else [])]
     loc = tr.locale
     return tr(
