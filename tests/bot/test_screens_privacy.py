@@ -151,7 +151,10 @@ def play_pulka(game: str, seed: int) -> None:
         view = public(state)
         record = state.record()
         for tr in TRANSLATORS:
-            assert_hides(text_of(UI.table(ctx, view, tr)), secret(places), tr, "table")
+            # the turn-up the dealer took was face up on the table: which card is public (§1.2.2)
+            taken = [view.taken_up] if view.taken_up is not None else []
+            table_secret = secret(places, but=taken)
+            assert_hides(text_of(UI.table(ctx, view, tr)), table_secret, tr, "table")
             for seat in range(players):
                 mine = seat_view(state, seat)
                 hidden = others_secret(places, seat, own_out(record, seat))
