@@ -33,8 +33,6 @@ def privileged_name(game: str, tr: Translator) -> str:
     return names.get(game, game)
 
 
-
-
 def declared(view: TrickView, seat: int) -> str | None:
     """The seat's declaration this deal: "play", "pass", "walkover" or None."""
     return view.declared[seat] if seat < len(view.declared) else None
