@@ -131,6 +131,7 @@ def build_dispatcher(
     context = ChatContext(services.people, catalogues)
     dp.message.outer_middleware(context)
     dp.callback_query.outer_middleware(context)
+    dp.inline_query.outer_middleware(context)
     dp.include_router(make_root_router())
     return dp
 

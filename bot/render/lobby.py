@@ -124,11 +124,16 @@ def lobby(
         keyboard(
             [
                 [*join, button(tr("🚪 Leave"), "e")],
-                [button(tr("⚙️ Options"), "o")],
+                [button(tr("⚙️ Options"), "o"), invite_button(tr)],
                 [button(tr("▶️ Start"), "s"), button(tr("✖️ Cancel"), "c")],
             ]
         ),
     )
+
+
+def invite_button(tr: Translator) -> InlineKeyboardButton:
+    """Choose a chat and send this table's invitation card there (inline mode, §5.6)."""
+    return InlineKeyboardButton(text=tr("📨 Invite"), switch_inline_query="")
 
 
 def cancel_keyboard(

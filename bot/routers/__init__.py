@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import commands, errors, fallback, lobby, play, records
+from bot.routers import commands, errors, fallback, invite, lobby, play, records
 
 
 def make_root_router() -> Router:
@@ -14,6 +14,7 @@ def make_root_router() -> Router:
         play.make_router(),
         commands.make_router(),
         records.make_router(),
+        invite.make_router(),
         fallback.make_router(),
         errors.make_router(),  # errors propagate to every router's handlers, wherever they are
     )

@@ -74,6 +74,7 @@ class Table:
     hands: dict[int, HandUI]
     match: Match | None = None
     deadline: bool = False  # a computer move is stored as due
+    starting: bool = False  # Start was pressed; the players' private notes are on their way
 
     @property
     def id(self) -> int:

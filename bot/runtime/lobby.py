@@ -124,7 +124,7 @@ class LobbyOps(RuntimeBase):
         return await self.lobby(await self.reload(table))
 
     async def join(self, table: Table, generation: int | None, user_id: int, name: str) -> Outcome:
-        if table.row.status in ("running", "ended"):
+        if table.row.status in ("running", "ended") or table.starting:
             raise Refused("The game has started. Wait for the next one.")
         self.lobby_at(table, generation)
         if not table.row.game:
@@ -250,6 +250,7 @@ class LobbyOps(RuntimeBase):
                     wait=True,
                 )
             )
+        table.starting = True  # no one joins while the notes are on their way (:meth:`start`)
         return Outcome(tuple(notes))
 
     async def start(

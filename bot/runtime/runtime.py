@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.callbacks import Press, b36
 from bot.refused import Refused
 from bot.runtime.core import IsAdmin
-from bot.runtime.outcome import Outcome
+from bot.runtime.outcome import Facts, Outcome
 from bot.runtime.play import PlayOps, PressSource
 from bot.storage.rows import LedgerRow
 
@@ -66,6 +66,7 @@ class TableRuntime(PlayOps):
         """The second half of Start: who the private notes reached is known."""
         async with self.locks.hold(table_id):
             table = await self._open(table_id)
+            table.starting = False
             return await self.start(table, generation, reached)
 
     async def end_press(
@@ -88,6 +89,17 @@ class TableRuntime(PlayOps):
                 raise Refused("This table is closed.")
             await self.ensure_member(table, user_id)
             return await self.join(table, None, user_id, name)
+
+    async def lobbies_of(self, user_id: int) -> list[Facts]:
+        """The open lobbies the user opened or sits at (what he may invite to)."""
+        out = []
+        for row in await self.repo.tables_of_user(user_id):
+            if row.status != "lobby" or not row.game:
+                continue
+            table = await self._load(row.id)
+            if table is not None:
+                out.append(await self.facts(table))
+        return out
 
     async def table_of(self, table_id: int) -> tuple[str, int] | None:
         """A table's game and chat (for a reply), if open."""

@@ -100,6 +100,12 @@ async def open_table(
     return lobby
 
 
+def pressable(message: SentMessage) -> list[Button]:
+    """A message's buttons but the inline-mode ones (📨 Invite opens a chat picker, it sends no
+    callback)."""
+    return [b for b in message.all_buttons if b.switch_inline_query is None]
+
+
 def lobby_message(group: SimGroup) -> SentMessage | None:
     for message in reversed(group.visible):
         if any((b.callback_data or "").startswith("l:") for b in message.all_buttons):

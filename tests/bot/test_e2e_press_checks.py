@@ -22,6 +22,7 @@ from tests.bot.helpers import (
     play_step,
     play_until_end,
     press_and_wait,
+    pressable,
     result_message,
     say,
     to_act,
@@ -156,7 +157,7 @@ async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
 
         # the public group's lobby is seen and pressed from outside: every button refuses
         for outsider in (mallory, dasha):
-            for button in lobby.all_buttons:
+            for button in pressable(lobby):
                 assert button.callback_data is not None
                 answer = await outsider.press_raw(lobby, data=button.callback_data)
                 assert answer.text == NOT_A_MEMBER, (outsider, button.text, answer)
@@ -212,7 +213,7 @@ async def test_3_end_of_pulka_buttons_refuse_outsiders_and_other_chats(
     assert twin.message_id == result.message_id
     await fake.settle(quiet=0.05)
     rows, shown = table_rows(db_path), snapshot(fake)
-    for button in result.all_buttons:
+    for button in pressable(result):
         data = button.callback_data
         assert data is not None
         answer = await mallory.press_raw(result, data=data)  # seen in a public group
@@ -250,7 +251,7 @@ async def test_7_2_a_lobby_button_counts_only_on_its_own_lobby_message(
 
     # group A's lobby data pressed on group B's lobby message (a client sends any data)
     for user in (boris, anna):  # a member of both groups, and A's own creator and admin
-        for button in lobby_a.all_buttons:
+        for button in pressable(lobby_a):
             assert button.callback_data is not None
             answer = await user.press_raw(lobby_b, data=button.callback_data)
             assert answer.text in UNKNOWN, (user, button.text, answer)
@@ -259,7 +260,7 @@ async def test_7_2_a_lobby_button_counts_only_on_its_own_lobby_message(
     await fake.wait_until(lambda: len(friday.messages) == 2, timeout=10)
     await fake.settle(quiet=0.05)
     rows, shown = table_rows(db_path), snapshot(fake)
-    for button in lobby_a.all_buttons:
+    for button in pressable(lobby_a):
         assert button.callback_data is not None
         answer = await anna.press_raw(friday.messages[1], data=button.callback_data)
         assert answer.text in UNKNOWN, (button.text, answer)
