@@ -1,4 +1,4 @@
-"""Gettext catalogues (read from ``locales/*/LC_MESSAGES/messages.po`` with Babel at start-up)
+"""Gettext catalogues (read from ``locales/*/LC_MESSAGES/*.po`` with Babel at start-up)
 and a :class:`Translator` bound to one locale.
 
 One update often renders for several audiences (the group in the chat's language, each hand in
@@ -51,16 +51,21 @@ class Catalogues:
     def load(cls, root: Path, default: str = "ru") -> Catalogues:
         translators: dict[str, Translator] = {}
         for locale in LOCALES:
-            path = root / locale / "LC_MESSAGES" / "messages.po"
-            if not path.is_file():
-                raise RuntimeError(f"missing catalogue {path}")
-            with path.open("rb") as fh:
-                catalog = read_po(fh, locale=locale)
-            messages = {
-                str(m.id): str(m.string)
-                for m in catalog
-                if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
-            }
+            folder = root / locale / "LC_MESSAGES"
+            main = folder / "messages.po"
+            if not main.is_file():
+                raise RuntimeError(f"missing catalogue {main}")
+            # messages.po, then one file per game family's own texts (kopilka.po, …)
+            paths = [main, *sorted(p for p in folder.glob("*.po") if p != main)]
+            messages: dict[str, str] = {}
+            for path in paths:
+                with path.open("rb") as fh:
+                    catalog = read_po(fh, locale=locale)
+                for m in catalog:
+                    if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+                        if messages.get(str(m.id), m.string) != m.string:
+                            raise RuntimeError(f"{path}: {m.id!r} is translated twice")
+                        messages[str(m.id)] = str(m.string)
             translators[locale] = Translator(locale, messages)
         return cls(translators, default)
 
