@@ -1,0 +1,364 @@
+"""Screens of Кончинка (RULES.md §4; PRODUCT.md §5.7, §6): the table message, the hand, the
+results. :class:`KonchinkaUI` is the family's :class:`~bot.render.games.base.GameUI` over
+:class:`~engine.konchinka.view.KonchinkaView`; presses are read in :mod:`.konchinka_press`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec, b36
+from bot.i18n import Translator
+from bot.render.cards import card_name, card_names
+from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.games import konchinka_press
+from bot.render.games.base import Deny, Interpretation
+from engine.cards import ACE_LOW, Card, canonical
+from engine.core import Line
+from engine.konchinka.actions import Capture, Sweep, Trail
+from engine.konchinka.view import KonchinkaView
+
+OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
+    "target": (15, 20, 25, 30, 50, 100, 5, 10),
+    "point_value": (1, 2, 5, 10, 0),
+    "stake": (10, 20, 50, 100, 0, 5),
+}
+
+
+def cards_text(cards: Sequence[Card | str], tr: Translator) -> str:
+    return card_names(cards, tr.locale) or "—"
+
+
+def table_line(view: KonchinkaView, tr: Translator) -> str:
+    """``Table: 3♣ 5♥ 8♦`` in place order (face up, §4.2.1)."""
+    return tr("On the table: {cards}", cards=cards_text(view.table, tr))
+
+
+def haul_text(view: KonchinkaView, seat: int, tr: Translator) -> str:
+    """``total 3 · cards 12 · clubs 4 · кончинки: 2♣``: the seat's figures so far."""
+    parts = [
+        tr("points {n}", n=view.totals[seat]),
+        tr("cards {n}", n=view.captured[seat]),
+        tr("clubs {n}", n=view.clubs[seat]),
+        tr("konchinki: {cards}", cards=cards_text(view.konchinki[seat], tr)),
+    ]
+    return " · ".join(parts)
+
+
+def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
+    """The group's table message (public view)."""
+    lines = [
+        tr(
+            "🃏 <b>{game}</b> · «{chat}» · game {no} · deal {deal}",
+            game=game_name(ctx.game, tr.locale),
+            chat=esc(ctx.chat_title),
+            no=ctx.match_no,
+            deal=view.deal_no,
+        )
+    ]
+    head = tr("target {n}", n=view.target)
+    if view.dealer is not None:
+        head += " · " + tr("dealer {name}", name=esc(ctx.names[view.dealer]))
+    head += " · " + tr("stock {n}", n=view.stock)
+    lines.append(head)
+    lines.append(table_line(view, tr))
+    lines.append("")
+    for seat, player in enumerate(ctx.names):
+        dealer = " " + tr("(dlr)") if seat == view.dealer else ""
+        detail = haul_text(view, seat, tr)
+        if seat < len(view.hand_sizes) and view.to_act is not None:
+            detail += " · " + tr("in hand {n}", n=view.hand_sizes[seat])
+        if seat < len(ctx.away) and ctx.away[seat]:
+            detail += " · " + tr("🤖 the computer plays")
+        lines.append(f"{seat + 1}. {esc(player)}{dealer} — {detail}")
+    lines.append("")
+    if view.last_capturer is not None:
+        lines.append(tr("Last capture: {name}", name=esc(ctx.names[view.last_capturer])))
+    if view.to_act is not None:
+        lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
+    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    return Rendered("\n".join(lines), keyboard([[button]]))
+
+
+def capture_label(action: Capture, tr: Translator) -> str:
+    """``8♠ → 8♦, 3♣+5♥``: the card, then each group it takes."""
+    loc = tr.locale
+    groups = ", ".join("+".join(card_name(c, loc) for c in g) for g in action.groups)
+    return f"{card_name(action.card, loc)} → {groups}"
+
+
+def hand(
+    ctx: TableContext, view: KonchinkaView, ui: HandUI, tr: Translator, codec: PressCodec
+) -> Rendered:
+    """One seat's hand message: the table, its cards, a button per legal choice."""
+    assert view.seat is not None
+    seat = view.seat
+    loc = tr.locale
+    lines = [
+        tr(
+            "🃏 {game} · «{chat}» · deal {deal} · seat {seat}",
+            game=game_name(ctx.game, loc),
+            chat=esc(ctx.chat_title),
+            deal=view.deal_no,
+            seat=seat + 1,
+        ),
+        table_line(view, tr),
+        tr("Your cards: {cards}", cards=cards_text(view.hand, tr)),
+        haul_text(view, seat, tr),
+    ]
+
+    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+        press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    my_turn = view.to_act == seat and bool(view.legal)
+    legal = view.legal
+    rows: list[list[InlineKeyboardButton]] = []
+    chosen = konchinka_press.chosen(ui) if my_turn else None
+    choices = [a for a in legal if chosen is not None and a.card == chosen]
+    if not my_turn:
+        if view.to_act is not None:
+            lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
+        elif view.phase == "over":
+            lines.append(tr("The game is over."))
+    elif len(choices) > 1 and chosen is not None:
+        lines.append(tr("{card}: which cards to take?", card=card_name(chosen, loc)))
+        for i, action in enumerate(legal):
+            if isinstance(action, Capture) and action.card == chosen:
+                rows.append([button(capture_label(action, tr), "k", str(i))])
+        rows.append([button(tr("↩️ Back"), "z")])
+    else:
+        trails = all(isinstance(a, Trail) for a in legal)
+        if trails and not view.table:
+            lines.append(tr("<b>Your move.</b> The table is empty: tap a card to lay it out."))
+        elif trails:
+            lines.append(tr("<b>Your move.</b> Nothing to capture: tap a card to lay it out."))
+        else:
+            lines.append(tr("<b>Your move.</b> You must capture: tap a card."))
+        playable = {a.card for a in legal}
+        cards = []
+        for card in view.hand:
+            moves = [a for a in legal if a.card == card]
+            label = card_name(card, loc)
+            if card not in playable:
+                label = f"·{label}·"
+            elif any(isinstance(a, Sweep) for a in moves):
+                label += " ⇒ " + tr("all")
+            elif trails:
+                label = "⬇ " + label
+            cards.append(button(label, "c", str(card)))
+        rows.extend(cards[i : i + 4] for i in range(0, len(cards), 4))
+    rows.append([button(tr("↻ Refresh"), "u")])
+    return Rendered("\n".join(lines), keyboard(rows))
+
+
+def ended_view(before: KonchinkaView, events: Sequence[Line]) -> KonchinkaView:
+    """The public view as the deal ended: the hauls and totals of the ``deal_end`` line, the
+    table taken (§4.3.8), nobody to act."""
+    changes: dict[str, Any] = {"to_act": None, "legal": ()}
+    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    if end is not None:
+        seats: list[Mapping[str, Any]] = sorted(end.get("seats", []), key=lambda s: s["seat"])
+        changes.update(
+            captured=tuple(s["cards"] for s in seats),
+            clubs=tuple(s["clubs"] for s in seats),
+            konchinki=tuple(tuple(Card.parse(c) for c in s["konchinki"]) for s in seats),
+            totals=tuple(s["total"] for s in seats),
+            table=(),
+            hand_sizes=tuple(0 for _ in seats) if not end.get("early") else before.hand_sizes,
+        )
+    return dataclasses.replace(before, **changes)
+
+
+def deal_result(
+    ctx: TableContext, events: Sequence[Line], view: KonchinkaView, tr: Translator
+) -> str:
+    """The group's result of the deal that just ended (RULES.md §4.4.1–§4.4.4)."""
+    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    if end is None:
+        return ""
+    names = ctx.names
+    out = [tr("📋 <b>Deal {no}</b>", no=end["no"])]
+    certain = next((ln for ln in events if ln.get("e") == "certain"), None)
+    take = next((ln for ln in events if ln.get("e") == "last_take"), None)
+    if certain is not None:
+        out.append(
+            tr(
+                "Early finish: the win of {name} is certain; the deal is not played out.",
+                name=esc(names[certain["seat"]]),
+            )
+        )
+    elif take is not None and take.get("cards"):
+        cards = canonical((Card.parse(c) for c in take["cards"]), ACE_LOW)
+        if take.get("seat") is None:
+            out.append(tr("Left on the table, to nobody: {cards}", cards=cards_text(cards, tr)))
+        else:
+            out.append(
+                tr(
+                    "Left on the table, to the last capture ({name}): {cards}",
+                    name=esc(names[take["seat"]]),
+                    cards=cards_text(cards, tr),
+                )
+            )
+    out.extend(
+        tr(
+            "{name}: cards {cards} · clubs {clubs} · konchinki: {konchinki} → {points} "
+            "(total {total})",
+            name=esc(names[s["seat"]]),
+            cards=s["cards"],
+            clubs=s["clubs"],
+            konchinki=cards_text(s["konchinki"], tr),
+            points=signed(s["points"]),
+            total=s["total"],
+        )
+        for s in sorted(end.get("seats", []), key=lambda s: s["seat"])
+    )
+    target = ctx.options.get("target")
+    if isinstance(target, int) and not isinstance(target, bool):
+        out.append(tr("The game is to {n} points.", n=target))
+    if view.phase != "over" and view.dealer is not None and certain is None:
+        out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
+    return "\n".join(out)
+
+
+def match_result(
+    ctx: TableContext,
+    end: Line,
+    standings: Sequence[Standing],
+    generation: int,
+    tr: Translator,
+    codec: PressCodec,
+) -> Rendered:
+    """The group's result of one game to the target (§4.4.3–§4.4.5), with its end buttons."""
+    names = ctx.names
+    winner = end.get("winner")
+    if end.get("reason") == "abandoned" or not isinstance(winner, int):
+        head = tr("🏁 <b>Game {no}</b> — stopped, nothing paid", no=ctx.match_no)
+    elif end.get("reason") == "certain":
+        head = tr(
+            "🏁 <b>Game {no}</b> — won early (certain): {name}",
+            no=ctx.match_no,
+            name=esc(names[winner]),
+        )
+    else:
+        head = tr("🏁 <b>Game {no}</b> — winner: {name}", no=ctx.match_no, name=esc(names[winner]))
+    lines = [head]
+    totals = end.get("totals")
+    if totals:
+        listed = " · ".join(f"{esc(n)} {t}" for n, t in zip(names, totals, strict=False))
+        lines.append(tr("Points: {list}", list=listed))
+    if end.get("deals"):
+        lines.append(tr("Deals played: {n}", n=end["deals"]))
+    net = " · ".join(
+        f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
+    )
+    payment = end.get("payment")
+    stake = ctx.options.get("stake")
+    point = ctx.options.get("point_value")
+    if payment == "pot" and isinstance(stake, int):
+        lines.append(tr("Settlement (the pot, stake {n}): {list}", n=stake, list=net))
+    elif payment == "mushka" and isinstance(point, int):
+        lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
+    else:
+        lines.append(tr("Settlement: {list}", list=net))
+    if standings:
+        lines.append(
+            tr(
+                "All-time in this chat ({game}): {list}",
+                game=game_name(ctx.game, tr.locale),
+                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
+            )
+        )
+
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.END, ctx.table_id, None, generation, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    markup = keyboard(
+        [[button(tr("🔁 Another game to the target"), "r"), button(tr("🏁 Finish"), "f")]]
+    )
+    return Rendered("\n".join(lines), markup)
+
+
+def option_label(name: str, tr: Translator) -> str:
+    labels = {
+        "target": tr("target"),
+        "court_values": tr("court cards count (J 11, Q 12, K 13)"),
+        "payment": tr("payment"),
+        "point_value": tr("point"),
+        "stake": tr("stake"),
+    }
+    return labels.get(name, name)
+
+
+def rules_summary(tr: Translator) -> str:
+    return tr(
+        "Konchinka: 2–4 players, 52 cards; 4 cards each and 4 face up on the table. On "
+        "your move play one card: capture table cards of its rank or groups summing to its "
+        "value (A 1, 2–10 face value; K and Q take only their own rank, a J sweeps the whole "
+        "table; with court values J 11, Q 12, K 13 and no sweep). You may lay a card out only "
+        "when no card of yours can capture. Each deal: most cards 2 points, most clubs 1, "
+        "the 2♣ and the 10♦ (konchinki) 1 each. The game is to the target (15); it ends "
+        "early when a win is certain."
+    )
+
+
+class KonchinkaUI:
+    """Кончинка's :class:`~bot.render.games.base.GameUI`."""
+
+    def table(self, ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
+        return table(ctx, view, tr)
+
+    def ended_table(
+        self, ctx: TableContext, before: KonchinkaView, events: Sequence[Line], tr: Translator
+    ) -> Rendered:
+        return Rendered(table(ctx, ended_view(before, events), tr).text)
+
+    def hand(
+        self, ctx: TableContext, view: KonchinkaView, ui: HandUI, tr: Translator, codec: PressCodec
+    ) -> Rendered:
+        return hand(ctx, view, ui, tr, codec)
+
+    def interpret(
+        self, view: KonchinkaView, act: str, arg: str | None, ui: HandUI
+    ) -> Interpretation:
+        return konchinka_press.interpret(view, act, arg, ui)
+
+    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
+        return konchinka_press.stale(last, act, arg)
+
+    def deal_result(
+        self, ctx: TableContext, events: Sequence[Line], view: KonchinkaView, tr: Translator
+    ) -> str:
+        return deal_result(ctx, events, view, tr)
+
+    def match_result(
+        self,
+        ctx: TableContext,
+        end: Line,
+        standings: Sequence[Standing],
+        generation: int,
+        tr: Translator,
+        codec: PressCodec,
+    ) -> Rendered:
+        return match_result(ctx, end, standings, generation, tr, codec)
+
+    def counts(self, view: KonchinkaView) -> tuple[int, ...] | None:
+        return view.totals
+
+    def rules_summary(self, game: str, tr: Translator) -> str:
+        return rules_summary(tr)
+
+    def option_label(self, name: str, tr: Translator) -> str:
+        return option_label(name, tr)
+
+    def option_steps(self, name: str) -> tuple[int, ...] | None:
+        return OPTION_STEPS.get(name)
+
+    def match_word(self, tr: Translator) -> str:
+        return tr("game to the target")

@@ -1,0 +1,62 @@
+"""What a press on a Кончинка hand message means (RULES.md §4.3; PRODUCT.md §6.3).
+
+Acts: ``c`` a card of the hand (arg its code): a sweep, the card's only capture or a trail is
+applied at once, a card with several captures opens the choice (mode ``c:<code>``); ``k`` one
+capture of the legal list (arg its index there: the move counter on the button keeps the list
+fixed); ``z`` back to the hand; ``u`` refresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.render.context import HandUI
+from bot.render.games.base import Apply, Deny, Interpretation, SetUI
+from bot.render.games.trick_press import card_of
+from engine.cards import Card
+from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
+from engine.konchinka.view import KonchinkaView
+
+UNKNOWN = Deny("Unknown button.")
+CHOOSE = "c:"  # the mode prefix: a card with several captures is chosen
+
+
+def moves_of(legal: Sequence[KonchinkaAction], card: Card) -> list[KonchinkaAction]:
+    """The legal moves that play ``card``, in the engine's order."""
+    return [a for a in legal if a.card == card]
+
+
+def chosen(ui: HandUI) -> Card | None:
+    """The card whose captures the hand message offers now, if any."""
+    return card_of(ui.mode[len(CHOOSE) :]) if ui.mode.startswith(CHOOSE) else None
+
+
+def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
+    legal = view.legal
+    if act == "c" and arg is not None:
+        card = card_of(arg)
+        if card is None or card not in view.hand:
+            return UNKNOWN
+        moves = moves_of(legal, card)
+        if not moves:  # §4.3.5: another card can capture, so this one may not be trailed
+            return Deny("{card} captures nothing, and a move that can capture must.", {"card": arg})
+        if len(moves) == 1:
+            return Apply(moves[0])
+        return SetUI(HandUI((), CHOOSE + arg))
+    if act == "k" and arg is not None and arg.isdigit():
+        index = int(arg)
+        if index < len(legal) and isinstance(legal[index], Capture):
+            return Apply(legal[index])
+        return UNKNOWN
+    if act == "z":
+        return SetUI(HandUI())
+    if act == "u":
+        return SetUI(ui)
+    return UNKNOWN
+
+
+def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
+    """A card press drawn before the presser's own last move that played this very card."""
+    if act == "c" and isinstance(last, Capture | Sweep | Trail) and str(last.card) == arg:
+        return Deny("Already played: {card}.", {"card": arg})
+    return None
