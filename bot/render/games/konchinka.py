@@ -64,7 +64,7 @@ def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
     head = tr("target {n}", n=view.target)
     if view.dealer is not None:
         head += " · " + tr("dealer {name}", name=esc(ctx.names[view.dealer]))
-    head += " · " + tr("stock {n}", n=view.stock)
+    head += " · " + tr("in the stock {n}", n=view.stock)
     lines.append(head)
     lines.append(table_line(view, tr))
     lines.append("")
@@ -189,7 +189,7 @@ def deal_result(
     if certain is not None:
         out.append(
             tr(
-                "Early finish: the win of {name} is certain; the deal is not played out.",
+                "Early finish, the win is certain: {name}. The deal is not played out.",
                 name=esc(names[certain["seat"]]),
             )
         )
