@@ -97,6 +97,17 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             set_aside=len(self._set_aside),
             manner=self.options.manner,
             payment=self.options.payment,
+            money=self._money(),
+        )
+
+    def _money(self) -> tuple[int, ...]:
+        """Each seat's money so far (§3.5.4): the net once settled, else what the layout has
+        given and taken (all public: stakes, refills, takes)."""
+        result = self.result
+        if result is not None:
+            return tuple(result.net)
+        return tuple(
+            t - s - r for t, s, r in zip(self._taken, self._staked, self._refills, strict=True)
         )
 
     def layout(self) -> dict[str, int]:

@@ -25,3 +25,6 @@ class LenturluView(View[LenturluAction]):
     set_aside: int  # cards in stopped or closed piles
     manner: str
     payment: str
+    money: tuple[
+        int, ...
+    ] = ()  # each seat's money so far: taken − staked − refills; the net once over

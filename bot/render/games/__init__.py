@@ -6,10 +6,15 @@ from typing import Any, Final
 
 from bot.render.games.base import GameUI
 from bot.render.games.konchinka import KonchinkaUI
+from bot.render.games.lenturlu import LenturluUI
 from bot.render.games.trick import TrickUI
 from engine.games import GAMES
 
-FAMILIES: Final[dict[str, GameUI[Any]]] = {"trick": TrickUI(), "konchinka": KonchinkaUI()}
+FAMILIES: Final[dict[str, GameUI[Any]]] = {
+    "trick": TrickUI(),
+    "lenturlu": LenturluUI(),
+    "konchinka": KonchinkaUI(),
+}
 """Families the bot can seat; a new family adds its module here and nothing else changes."""
 
 

@@ -1,0 +1,402 @@
+"""Screens of Мушка-Лентюрлю (RULES.md §3): the table, the hand, the results, the words.
+
+:class:`LenturluUI` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+:class:`~engine.lenturlu.view.LenturluView`; what a press means is :mod:`.lenturlu_press`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec, b36
+from bot.i18n import Translator
+from bot.render.cards import card_name, card_names
+from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.games import lenturlu_press as lp
+from bot.render.games.base import Deny, Interpretation
+from engine.cards import Card
+from engine.core import Line
+from engine.lenturlu.view import LenturluView
+
+OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
+    "rate": (1, 2, 5, 10, 0),
+    "unit": (1, 2, 5, 10),
+    "refill_units": (1, 2, 3, 0),
+}
+
+
+def stakes_line(view: LenturluView, tr: Translator) -> str:
+    parts = [f"{card_name(c, tr.locale)} {v}" for c, v in view.layout]
+    return tr("Stakes: {list}", list=" · ".join(parts))
+
+
+def rules_line(view: LenturluView, ctx: TableContext, tr: Translator) -> str:
+    manner = tr("a covering king wins") if view.manner == "king" else tr("the first one out wins")
+    rate = ctx.options.get("rate", 1)
+    if view.payment == "fixed":
+        pay = tr("{n} from each loser", n=rate)
+    elif view.payment == "cards":
+        pay = tr("{n} per card left", n=rate)
+    else:
+        pay = tr("{n} per point left", n=rate)
+    return tr("Manner: {manner} · payment: {pay}", manner=manner, pay=pay)
+
+
+def pile_line(view: LenturluView, tr: Translator) -> str:
+    if not view.pile:
+        return tr("Pile: — (a new pile is led)")
+    return tr(
+        "Pile: {cards} · top: {top}",
+        cards=card_names(view.pile, tr.locale),
+        top=card_name(view.pile[-1], tr.locale),
+    )
+
+
+def table(
+    ctx: TableContext, view: LenturluView, tr: Translator, ended: str | None = None
+) -> Rendered:
+    """The group's table message (public view only): stakes, pile, cards held, whose turn."""
+    lines = [
+        tr(
+            "🃏 <b>{game}</b> · «{chat}» · deal {deal}",
+            game=game_name(ctx.game, tr.locale),
+            chat=esc(ctx.chat_title),
+            deal=ctx.match_no,
+        ),
+        rules_line(view, ctx, tr),
+        stakes_line(view, tr),
+        pile_line(view, tr),
+    ]
+    extra = [tr("Stock: {n}", n=view.stock), tr("set aside: {n}", n=view.set_aside)]
+    if view.pile:
+        extra.append(tr("passes: {n} of {m}", n=view.passes, m=view.players - 1))
+    lines.append(" · ".join(extra))
+    lines.append("")
+    for seat, player in enumerate(ctx.names):
+        dealer = " " + tr("(dlr)") if seat == view.dealer else ""
+        parts = [tr("cards: {n}", n=view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0)]
+        if seat < len(view.money) and view.money[seat]:
+            parts.append(tr("money: {n}", n=signed(view.money[seat])))
+        if seat < len(ctx.away) and ctx.away[seat]:
+            parts.append(tr("🤖 the computer plays"))
+        lines.append(f"{seat + 1}. {esc(player)}{dealer} — {' · '.join(parts)}")
+    lines.append("")
+    if ended:
+        lines.append(ended)
+        return Rendered("\n".join(lines))
+    if view.to_act is not None:
+        who = tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act]))
+        who += " · " + (tr("a new pile") if view.leading else tr("follows"))
+        lines.append(who)
+    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    return Rendered("\n".join(lines), keyboard([[button]]))
+
+
+def ended_table(
+    ctx: TableContext, before: LenturluView, events: Sequence[Line], tr: Translator
+) -> Rendered:
+    """The table as the deal ended: the winning run on the pile, the stakes it took."""
+    pile = list(before.pile)
+    sizes = list(before.hand_sizes)
+    for ln in events:
+        if ln.get("t") == "act" and str(ln.get("a", "")).startswith("run "):
+            cards = [Card.parse(c) for c in str(ln["a"]).split()[1:]]
+            pile = pile if not before.leading else []
+            pile.extend(cards)
+            seat = ln.get("seat")
+            if isinstance(seat, int) and seat < len(sizes):
+                sizes[seat] -= len(cards)
+    layout = tuple((c, 0) for c, _ in before.layout)
+    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    money = before.money
+    final = next((ln for ln in events if ln.get("t") == "end"), None)
+    if final is not None:
+        money = tuple(final.get("net", money))
+    view = dataclasses.replace(
+        before,
+        pile=tuple(pile),
+        top=pile[-1] if pile else None,
+        layout=layout,
+        to_act=None,
+        legal=(),
+        hand_sizes=tuple(sizes),
+        money=money,
+    )
+    text = tr("The deal is over.")
+    if end is not None and isinstance(end.get("winner"), int):
+        text = winner_line(ctx, end, tr)
+    return table(ctx, view, tr, ended=text)
+
+
+def winner_line(ctx: TableContext, end: Line, tr: Translator) -> str:
+    who = esc(ctx.names[end["winner"]])
+    if end.get("reason") == "king":
+        return tr("Winner: {name} (a covering king)", name=who)
+    return tr("Winner: {name} (out of cards)", name=who)
+
+
+def hand(
+    ctx: TableContext, view: LenturluView, ui: HandUI, tr: Translator, codec: PressCodec
+) -> Rendered:
+    """One seat's private hand (its own view): the cards by rank, the taps of a run."""
+    assert view.seat is not None
+    seat = view.seat
+    loc = tr.locale
+    lines = [
+        tr(
+            "🃏 {game} · «{chat}» · deal {deal} · seat {seat}",
+            game=game_name(ctx.game, loc),
+            chat=esc(ctx.chat_title),
+            deal=ctx.match_no,
+            seat=seat + 1,
+        ),
+        stakes_line(view, tr),
+        pile_line(view, tr),
+    ]
+    cards = lp.order(view.hand)
+    lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
+    stakes = {c for c, v in view.layout if v}
+
+    def press(act: str, arg: str | None = None) -> str:
+        return codec.pack(Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg))
+
+    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=press(act, arg))
+
+    def label(c: Card) -> str:
+        return card_name(c, loc) + ("💰" if c in stakes else "")
+
+    my_turn = view.to_act == seat
+    marks = lp.marked(view, ui) if my_turn else None
+    rows: list[list[InlineKeyboardButton]] = []
+    tail: list[InlineKeyboardButton] = []
+    if not my_turn:
+        if view.to_act is not None:
+            lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
+        else:
+            lines.extend(_over_lines(ctx, view, tr))
+        rows = _card_rows([button(label(c), "f", str(c)) for c in cards])
+    elif marks is not None and ui.mode == "m":
+        row = lp.open_rank(view.hand, marks) or []
+        lines.append(
+            tr(
+                "Run {first} … {last}: which card of this rank?",
+                first=card_name(marks[0], loc),
+                last=card_name(marks[1], loc),
+            )
+        )
+        if marks[2:]:
+            lines.append(tr("Chosen: {cards}", cards=card_names(marks[2:], loc)))
+        rows = [[button(label(c), "c", str(c)) for c in row]]
+        tail.append(button(tr("↩️ Back"), "z"))
+    elif marks is not None:
+        first = marks[0]
+        ends = set(lp.lasts(view.hand, first))
+        lines.append(
+            tr(
+                "Run from {card}: tap its last card ({card} again: that card alone).",
+                card=card_name(first, loc),
+            )
+        )
+        buttons = []
+        for c in cards:
+            text = label(c) + ("◀" if c == first else "")
+            buttons.append(button(text if c in ends else f"·{text}·", "l", str(c)))
+        rows = _card_rows(buttons)
+        tail.append(button(tr("↩️ Back"), "z"))
+    else:
+        lines.append(_turn_line(view, tr))
+        can = set(lp.starts(view))
+        rows = _card_rows(
+            [button(label(c) if c in can else f"·{label(c)}·", "f", str(c)) for c in cards]
+        )
+        buys, may_pass = lp.legal_kinds(view.legal)
+        actions = [button(tr("🛒 Buy {n}", n=k), "b", str(k)) for k in buys]
+        if may_pass:
+            actions.append(button(tr("🙅 Pass"), "n"))
+        rows.append(actions)
+    tail.append(button(tr("↻ Refresh"), "u"))
+    return Rendered("\n".join(lines), keyboard([*rows, tail]))
+
+
+def _card_rows(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i : i + 8] for i in range(0, len(buttons), 8)]
+
+
+def _turn_line(view: LenturluView, tr: Translator) -> str:
+    """What the seat to act may do now, and what a tap does (RULES.md §3.3.2)."""
+    if view.leading:
+        return tr("Your lead: tap the first card of a run (any rank).")
+    top = card_name(view.top, tr.locale) if view.top else "—"
+    buys, may_pass = lp.legal_kinds(view.legal)
+    if lp.may_run(view):
+        if buys:
+            return tr("Go on from {card}: tap a run's first card, or buy, or pass.", card=top)
+        if may_pass:
+            return tr("Go on from {card}: tap a run's first card, or pass.", card=top)
+        return tr("Go on from {card}: the stock is empty, so you must play.", card=top)
+    if buys:
+        return tr("You can't go on from {card}: buy 1 or 2 cards.", card=top)
+    return tr("You can't go on from {card}: pass.", card=top)
+
+
+def _over_lines(ctx: TableContext, view: LenturluView, tr: Translator) -> list[str]:
+    seat = view.seat
+    if seat is None or not view.money or not any(view.money):
+        return [tr("The deal is over.")]
+    return [tr("The deal is over. Your result: {money}", money=signed(view.money[seat]))]
+
+
+def deal_result(
+    ctx: TableContext, events: Sequence[Line], view: LenturluView, tr: Translator
+) -> str:
+    """The group's result of the deal: the winner, the layout, what each loser pays."""
+    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    if end is None:
+        return ""
+    names = ctx.names
+    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, tr)]
+    out.append(tr("Left on the layout: {n} — to the winner", n=end.get("layout", 0)))
+    seats: list[dict[str, Any]] = end.get("seats", [])
+    for s in seats:
+        if s["seat"] == end["winner"]:
+            continue
+        out.append(
+            tr(
+                "{name}: cards {cards} · points {points} · pays {pays}",
+                name=esc(names[s["seat"]]),
+                cards=s["cards"],
+                points=s["points"],
+                pays=s["pays"],
+            )
+        )
+    return "\n".join(out)
+
+
+def match_result(
+    ctx: TableContext,
+    end: Line,
+    standings: Sequence[Standing],
+    generation: int,
+    tr: Translator,
+    codec: PressCodec,
+) -> Rendered:
+    """The group's final result of the deal (one deal is the game, RULES.md §3.1.5)."""
+    names = ctx.names
+    winner = end.get("winner")
+    name = game_name(ctx.game, tr.locale)
+    if end.get("reason") == "abandoned" or not isinstance(winner, int):
+        lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
+    else:
+        lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]
+
+        def per_seat(key: str) -> str:
+            values = end.get(key, [])
+            return " · ".join(f"{esc(n)} {v}" for n, v in zip(names, values, strict=False))
+
+        if any(end.get("taken", [])):
+            lines.append(tr("Stakes taken: {list}", list=per_seat("taken")))
+        if any(end.get("refills", [])):
+            lines.append(tr("Refills paid: {list}", list=per_seat("refills")))
+    net = " · ".join(
+        f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
+    )
+    lines.append(tr("Settlement: {list}", list=net))
+    if standings:
+        lines.append(
+            tr(
+                "All-time in this chat ({game}): {list}",
+                game=name,
+                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
+            )
+        )
+
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.END, ctx.table_id, None, generation, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    markup = keyboard([[button(tr("🔁 Another deal"), "r"), button(tr("🏁 Finish"), "f")]])
+    return Rendered("\n".join(lines), markup)
+
+
+def rules_summary(game: str, tr: Translator) -> str:
+    return tr(
+        "Lenturlu: 3–8 players, 52 cards, A low and K high, suits free. Each player stakes 5 "
+        "units on the layout cards 7♦ K♥ J♣ A♠ Q♠. Play runs of consecutive ranks onto the "
+        "pile, each going on one rank above its top; who can't go on must buy 1 or 2 from the "
+        "stock, then may pass. Playing a layout card takes its stake (the others refill it). "
+        "When everyone else passes, the last runner leads a new pile. A covering king (manner "
+        "king) or playing out your last card wins the layout, and each loser pays the winner."
+    )
+
+
+def option_label(name: str, tr: Translator) -> str:
+    labels = {
+        "manner": tr("manner"),
+        "payment": tr("payment"),
+        "rate": tr("rate"),
+        "unit": tr("unit"),
+        "refill_units": tr("refill units"),
+    }
+    return labels.get(name, name)
+
+
+class LenturluUI:
+    """Лентюрлю's :class:`~bot.render.games.base.GameUI`."""
+
+    def table(self, ctx: TableContext, view: LenturluView, tr: Translator) -> Rendered:
+        return table(ctx, view, tr)
+
+    def ended_table(
+        self, ctx: TableContext, before: LenturluView, events: Sequence[Line], tr: Translator
+    ) -> Rendered:
+        return ended_table(ctx, before, events, tr)
+
+    def hand(
+        self, ctx: TableContext, view: LenturluView, ui: HandUI, tr: Translator, codec: PressCodec
+    ) -> Rendered:
+        return hand(ctx, view, ui, tr, codec)
+
+    def interpret(
+        self, view: LenturluView, act: str, arg: str | None, ui: HandUI
+    ) -> Interpretation:
+        return lp.interpret(view, act, arg, ui)
+
+    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
+        return lp.stale(last, act, arg)
+
+    def deal_result(
+        self, ctx: TableContext, events: Sequence[Line], view: LenturluView, tr: Translator
+    ) -> str:
+        return deal_result(ctx, events, view, tr)
+
+    def match_result(
+        self,
+        ctx: TableContext,
+        end: Line,
+        standings: Sequence[Standing],
+        generation: int,
+        tr: Translator,
+        codec: PressCodec,
+    ) -> Rendered:
+        return match_result(ctx, end, standings, generation, tr, codec)
+
+    def counts(self, view: LenturluView) -> tuple[int, ...] | None:
+        return view.money or None
+
+    def rules_summary(self, game: str, tr: Translator) -> str:
+        return rules_summary(game, tr)
+
+    def option_label(self, name: str, tr: Translator) -> str:
+        return option_label(name, tr)
+
+    def option_steps(self, name: str) -> tuple[int, ...] | None:
+        return OPTION_STEPS.get(name)
+
+    def match_word(self, tr: Translator) -> str:
+        return tr("deal")
