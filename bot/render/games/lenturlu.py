@@ -338,7 +338,7 @@ def rules_summary(game: str, tr: Translator) -> str:
 def option_label(name: str, tr: Translator) -> str:
     labels = {
         "manner": tr("manner"),
-        "payment": tr("payment"),
+        "payment": tr("payment scheme"),
         "rate": tr("rate"),
         "unit": tr("unit"),
         "refill_units": tr("refill units"),
