@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.render.games.base import GameUI
+from bot.render.games.kopilka import KopilkaUI
 from bot.render.games.trick import TrickUI
 from engine.games import GAMES
 
-FAMILIES: Final[dict[str, GameUI[Any]]] = {"trick": TrickUI()}
+FAMILIES: Final[dict[str, GameUI[Any]]] = {"trick": TrickUI(), "kopilka": KopilkaUI()}
 """Families the bot can seat; a new family adds its module here and nothing else changes."""
 
 
