@@ -99,7 +99,7 @@ def hand(
         return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
 
     card_rows: list[list[InlineKeyboardButton]] = []
-    for row in rows:
+    for row in rows if view.to_act is not None else ():  # the partia over: nothing to tap
         buttons = []
         for c in row:
             label = card_name(c, loc)
