@@ -83,7 +83,7 @@ TABLES = {  # name → lines replayed
     "kopilka_table_takeback": 143,  # all three passed: Аня took the card back
     "kopilka_table_layout_in_trick": 188,  # a buy made Вера lay out ♠
 }
-HANDS: dict[str, tuple[int, int, HandUI, dict[str, Any] | None]] = {
+HANDS: dict[str, tuple[int | None, int, HandUI, dict[str, Any] | None]] = {
     # name → (lines replayed, seat, UI, options changed)
     "kopilka_hand_lead_received": (15, 2, HandUI(), None),  # own lay-out, a card received
     "kopilka_hand_follow": (16, 3, HandUI(), None),  # ♦ led: follow or the A♠
