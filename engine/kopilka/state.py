@@ -80,6 +80,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         "_last_trick",
         "_last_winner",
         "_layouts",
+        "_lead_freed",
+        "_lead_passed",
         "_leader",
         "_led",
         "_paid_in",
@@ -127,6 +129,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._last_winner: Seat | None = None
         self._last_points = 0
         self._takeback: Seat | None = None
+        self._lead_passed: tuple[Seat, ...] = ()
+        self._lead_freed = False
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -160,6 +164,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             last_winner=self._last_winner,
             last_points=self._last_points,
             takeback=self._takeback,
+            lead_passed=self._lead_passed if self._phase == Phase.LEAD else (),
+            lead_freed=self._lead_freed and self._phase == Phase.LEAD,
         )
 
     # --- the skeleton's hooks ----------------------------------------------------------------
@@ -296,6 +302,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._led = None
         self._plays = []
         self._free = self._last_suit is None
+        self._lead_passed = ()
+        self._lead_freed = False
         if not self._free:
             able = [
                 s
@@ -304,9 +312,12 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             ]
             if not able:
                 self._free = True
+                self._lead_freed = True
                 self._event("lead_free", seat=leader)
             elif able[0] != leader:
                 self._event("lead_passes", **{"from": leader, "to": able[0]})
+                skipped = (able[0] - leader) % PLAYERS
+                self._lead_passed = tuple((leader + i) % PLAYERS for i in range(skipped))
                 leader = able[0]
         self._to_act = leader
 

@@ -51,3 +51,5 @@ class KopilkaView(View[KopilkaAction]):
     last_winner: Seat | None = None
     last_points: int = 0
     takeback: Seat | None = None  # the leader who took the card back last (none since a trick)
+    lead_passed: tuple[Seat, ...] = ()  # §2.4.2: the seats the lead passed over to ``to_act``
+    lead_freed: bool = False  # §2.4.2: nobody could lead another suit; this lead is free

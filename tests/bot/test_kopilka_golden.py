@@ -106,6 +106,7 @@ SCREENS = [
     *(f"{name}_ended" for name in DEALS),
     "kopilka_partia_result",
     "kopilka_partia_stopped",
+    "kopilka_partia_shortfall",
 ]
 
 
@@ -138,6 +139,16 @@ def screen(name: str, locale: str) -> str:
         end: Line = {"t": "end", "reason": "abandoned", "net": [0, 0, 0, 0]}
         return show(UI.match_result(ctx, end, [], 1, tr, CODEC))
     end = full[-1]
+    if name == "kopilka_partia_shortfall":  # §2.6.5 b: ante 0, the bank only the fines (40)
+        end = {
+            **end,
+            "bank_before": 40,
+            "shortfall": True,
+            "payout": [17, 6, 4, 13],  # ⌊40 × P / 97⌋, the rest (2) to the last deal's winner
+            "paid_in": [10, 10, 15, 5],
+            "net": [7, -4, -11, 8],
+        }
+        return show(UI.match_result(ctx, end, [], 1, tr, CODEC))
     standings = [
         Standing(100 + seat, names[seat], end["net"][seat] + bonus, 2, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 1), (-27, 1), (0, 0)])

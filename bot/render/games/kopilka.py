@@ -63,7 +63,7 @@ def table(ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
         lines.append(f"{seat + 1}. {esc(player)}{dealer} — {' · '.join(parts)}")
     lines.append("")
     lines.extend(layout_line(ctx, lay, tr) for lay in view.layouts)
-    news = (takeback_line(ctx, view, tr), trick_line(ctx, view, tr), lead_rule_line(view, tr))
+    news = (takeback_line(ctx, view, tr), trick_line(ctx, view, tr), lead_rule_line(ctx, view, tr))
     lines.extend(line for line in news if line)
     if view.to_act is not None:
         lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))

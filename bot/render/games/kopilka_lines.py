@@ -83,10 +83,19 @@ def takeback_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
     )
 
 
-def lead_rule_line(view: KopilkaView, tr: Translator) -> str:
-    """§2.4.2: the suit the leader may not lead now."""
-    if view.phase != "lead" or view.forbidden_suit is None or view.to_act is None:
+def lead_rule_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
+    """§2.4.2: the suit the leader may not lead now; the lead passed on, or freed."""
+    if view.phase != "lead" or view.to_act is None:
         return ""
-    return tr(
+    last = SUIT_SYMBOL[view.last_suit] if view.last_suit is not None else ""
+    if view.lead_freed:
+        return tr("Nobody holds a suit but {suit}: the lead is free.", suit=last)
+    if view.forbidden_suit is None:
+        return ""
+    line = tr(
         "Lead: any suit but {suit} (the last trick's suit)", suit=SUIT_SYMBOL[view.forbidden_suit]
     )
+    if view.lead_passed:
+        names = ", ".join(esc(ctx.names[s]) for s in view.lead_passed)
+        line += " · " + tr("passed over, only {suit} in hand: {list}", suit=last, list=names)
+    return line
