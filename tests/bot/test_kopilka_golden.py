@@ -19,6 +19,8 @@ from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.kopilka import KopilkaUI
+from bot.render.lobby import lobby
+from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
 from engine.record import read_records, replay
 
@@ -107,12 +109,22 @@ SCREENS = [
     "kopilka_partia_result",
     "kopilka_partia_stopped",
     "kopilka_partia_shortfall",
+    "kopilka_lobby_options",
+    "kopilka_rules",
 ]
 
 
 def screen(name: str, locale: str) -> str:
     tr = CATALOGUES.tr(locale)
     full = record()
+    if name == "kopilka_lobby_options":  # the Options menu with Копилка's options (§2.7)
+        people = NAMES[locale][:3]
+        seats = [SeatRow(i, 100 + i, n) for i, n in enumerate(people)]
+        options = full[0]["options"]
+        table = TableRow(42, -100, "kopilka", options, "lobby", 100, "j", 0, 0)
+        return show(lobby(table, seats, tr, CODEC, options_view=True))
+    if name == "kopilka_rules":
+        return show(UI.rules_summary("kopilka", tr))
     if name in TABLES:
         ctx, state = context(whole(full, TABLES[name]), locale)
         return show(UI.table(ctx, state.view(None), tr))
