@@ -28,7 +28,32 @@ from .rules import (
     lay_out_suit,
 )
 from .scoring import judge_trick, pay_out
-from .view import KopilkaView
+from .view import KopilkaView, LayOut
+
+
+class _LayOut:
+    """A lay-out as it happened (the views show each seat its part, :class:`LayOut`)."""
+
+    __slots__ = ("drawn", "returned", "seat", "size", "suit", "takes")
+
+    def __init__(self, seat: Seat, suit: Suit, size: int) -> None:
+        self.seat = seat
+        self.suit = suit
+        self.size = size
+        self.takes: list[tuple[Seat, Card]] = []
+        self.returned = 0
+        self.drawn = 0
+
+    def seen_by(self, viewer: Seat | None) -> LayOut:
+        return LayOut(
+            seat=self.seat,
+            suit=self.suit,
+            count=self.size,
+            takers=tuple(s for s, _ in self.takes),
+            taken=tuple(c if s == viewer else None for s, c in self.takes),
+            returned=self.returned,
+            drawn=self.drawn,
+        )
 
 
 class Phase:
@@ -50,15 +75,23 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         "_empty",
         "_free",
         "_gone",
+        "_last_points",
         "_last_suit",
+        "_last_trick",
+        "_last_winner",
+        "_layouts",
+        "_lead_freed",
+        "_lead_passed",
         "_leader",
         "_led",
         "_paid_in",
         "_partia",
         "_plays",
         "_stock",
+        "_takeback",
         "_takebacks",
         "_tick",
+        "_trick_log",
         "_tricks",
         "_turns",
     )
@@ -89,6 +122,15 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._takebacks = 0
         self._empty: dict[Seat, int] = {}  # seat → when its hand became empty (§2.5.1 order)
         self._tick = 0
+        # for the views only (§2.3, §2.4.7 on the screens); the record does not depend on them
+        self._layouts: list[_LayOut] = []
+        self._trick_log: list[tuple[Seat, KopilkaAction]] = []
+        self._last_trick: tuple[tuple[Seat, Card], ...] = ()
+        self._last_winner: Seat | None = None
+        self._last_points = 0
+        self._takeback: Seat | None = None
+        self._lead_passed: tuple[Seat, ...] = ()
+        self._lead_freed = False
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -116,6 +158,14 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             bought=self._bought,
             takebacks=self._takebacks,
             fines=tuple(self._paid_in),
+            layouts=tuple(lay.seen_by(seat) for lay in self._layouts),
+            trick_log=tuple(self._trick_log),
+            last_trick=self._last_trick,
+            last_winner=self._last_winner,
+            last_points=self._last_points,
+            takeback=self._takeback,
+            lead_passed=self._lead_passed if self._phase == Phase.LEAD else (),
+            lead_freed=self._lead_freed and self._phase == Phase.LEAD,
         )
 
     # --- the skeleton's hooks ----------------------------------------------------------------
@@ -168,6 +218,9 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         return IllegalAction(Refusal.NOT_NOW, action=str(action))
 
     def _perform(self, seat: Seat, action: KopilkaAction) -> None:
+        if self._phase == Phase.LEAD:
+            self._trick_log = []
+        self._trick_log.append((seat, action))
         match action:
             case PlayCard(card) if self._phase == Phase.LEAD:
                 self._lead(seat, card)
@@ -218,6 +271,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             lying = canonical([c for c in hand if c.suit is suit], A_HIGH)
             hand[:] = [c for c in hand if c.suit is not suit]
             self._event("lay_out", seat=seat, suit=suit.value, cards=codes(lying))
+            shown = _LayOut(seat, suit, len(lying))
+            self._layouts.append(shown)
             for i in range(1, TAKERS + 1):  # §2.3.4
                 taker = (seat + i) % PLAYERS
                 card = self._chance.choice(tuple(lying))
@@ -225,6 +280,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
                 self._hands[taker].append(card)
                 self._touch(taker)
                 self._event("take", seat=taker, **{"from": seat}, card=str(card))
+                shown.takes.append((taker, card))
+            shown.returned = len(lying)
             if lying:  # §2.3.5
                 hand.extend(lying)
                 self._event("return", seat=seat, cards=codes(lying))
@@ -232,6 +289,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             del self._stock[:TAKERS]
             hand.extend(drawn)
             self._event("draw", seat=seat, cards=codes(drawn), why="replace")
+            shown.drawn = len(drawn)
             self._touch(seat)
         return laid
 
@@ -244,6 +302,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._led = None
         self._plays = []
         self._free = self._last_suit is None
+        self._lead_passed = ()
+        self._lead_freed = False
         if not self._free:
             able = [
                 s
@@ -252,9 +312,12 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             ]
             if not able:
                 self._free = True
+                self._lead_freed = True
                 self._event("lead_free", seat=leader)
             elif able[0] != leader:
                 self._event("lead_passes", **{"from": leader, "to": able[0]})
+                skipped = (able[0] - leader) % PLAYERS
+                self._lead_passed = tuple((leader + i) % PLAYERS for i in range(skipped))
                 leader = able[0]
         self._to_act = leader
 
@@ -314,6 +377,11 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
                 double=outcome.double,
             )
             self._gone.extend(c for _, c in self._plays)
+            self._last_trick = tuple(self._plays)
+            self._last_winner = outcome.winner
+            self._last_points = outcome.points
+            self._takeback = None
+            self._layouts = []
             self._plays = []
             self._last_suit = led
             self._takebacks = 0
@@ -325,6 +393,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._hands[leader].append(card)
         self._touch(leader)
         self._event("takeback", seat=leader, card=str(card))
+        self._takeback = leader
+        self._layouts = []
         self._takebacks += 1
         if self._ended_by_out():
             return

@@ -11,6 +11,22 @@ from .actions import KopilkaAction
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LayOut:
+    """One lay-out of the same-suit rule (§2.3) as a seat may know it: who laid out which suit,
+    how many cards, who took one (in order), how many came back and how many were drawn.
+    ``taken`` holds, per taker, the card taken — only for the view's own seat (the receiver,
+    §2.3.4); every other entry is None. The group's view has no cards at all."""
+
+    seat: Seat
+    suit: Suit
+    count: int
+    takers: tuple[Seat, ...]
+    taken: tuple[Card | None, ...]
+    returned: int
+    drawn: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KopilkaView(View[KopilkaAction]):
     """The base view plus the bank, points and the trick. ``phase``: ``lead``, ``follow``."""
 
@@ -28,3 +44,12 @@ class KopilkaView(View[KopilkaAction]):
     bought: bool  # the follower to act has bought this turn (§2.4.3 c)
     takebacks: int  # take-backs in a row (§2.5.2)
     fines: tuple[int, ...]  # paid into the bank this partia, ante included
+    # for the screens (not in the record's state): what happened since the last trick closed
+    layouts: tuple[LayOut, ...] = ()  # lay-outs since the last completed trick or take-back
+    trick_log: tuple[tuple[Seat, KopilkaAction], ...] = ()  # the current trick's actions
+    last_trick: tuple[tuple[Seat, Card], ...] = ()  # the last completed trick's plays
+    last_winner: Seat | None = None
+    last_points: int = 0
+    takeback: Seat | None = None  # the leader who took the card back last (none since a trick)
+    lead_passed: tuple[Seat, ...] = ()  # §2.4.2: the seats the lead passed over to ``to_act``
+    lead_freed: bool = False  # §2.4.2: nobody could lead another suit; this lead is free

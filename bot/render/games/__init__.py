@@ -6,12 +6,14 @@ from typing import Any, Final
 
 from bot.render.games.base import GameUI
 from bot.render.games.konchinka import KonchinkaUI
+from bot.render.games.kopilka import KopilkaUI
 from bot.render.games.lenturlu import LenturluUI
 from bot.render.games.trick import TrickUI
 from engine.games import GAMES
 
 FAMILIES: Final[dict[str, GameUI[Any]]] = {
     "trick": TrickUI(),
+    "kopilka": KopilkaUI(),
     "lenturlu": LenturluUI(),
     "konchinka": KonchinkaUI(),
 }

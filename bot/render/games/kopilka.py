@@ -1,0 +1,136 @@
+"""Screens of Мушка-Копилка (RULES.md §2; PRODUCT.md §5.7): the bank, lay-outs, take-backs,
+deal n of 4, the partia's payout from the bank.
+
+:class:`KopilkaUI` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+:class:`~engine.kopilka.view.KopilkaView`. The table message is here; the hand message is
+:mod:`.kopilka_hand`, what a press means :mod:`.kopilka_press`, the ends of a deal and a partia
+:mod:`.kopilka_results`, the words outside the table :mod:`.kopilka_texts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import PressCodec, b36
+from bot.i18n import Translator
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.games import kopilka_hand, kopilka_press, kopilka_results, kopilka_texts
+from bot.render.games.base import Deny, Interpretation
+from bot.render.games.kopilka_lines import (
+    deal_text,
+    last_trick_line,
+    layout_line,
+    lead_rule_line,
+    takeback_line,
+    trick_line,
+)
+from engine.core import Line
+from engine.kopilka.view import KopilkaView
+
+
+def table(ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
+    """The group's table message (public view): the bank, each seat's cards count, tricks and
+    points, the lay-outs (no cards), the trick, take-backs, whose turn it is."""
+    lines = [
+        tr(
+            "🃏 <b>{game}</b> · «{chat}» · partia {partia} · {deal}",
+            game=game_name(ctx.game, tr.locale),
+            chat=esc(ctx.chat_title),
+            partia=ctx.match_no,
+            deal=deal_text(view, tr),
+        )
+    ]
+    head = [tr("Bank: {n}", n=view.bank)]
+    if view.dealer is not None:
+        head.append(tr("dealer {name}", name=esc(ctx.names[view.dealer])))
+    head.append(tr("stock {n}", n=view.stock_size))
+    lines.append(" · ".join(head))
+    lines.append("")
+    for seat, player in enumerate(ctx.names):
+        dealer = " " + tr("(dlr)") if seat == view.dealer else ""
+        parts = [
+            tr("cards {n}", n=_at(view.hand_sizes, seat)),
+            tr("tricks {n}", n=_at(view.tricks_won, seat)),
+            tr("points {n}", n=_at(view.deal_points, seat)),
+            tr("partia {n}", n=_at(view.partia_points, seat)),
+            tr("paid in {n}", n=_at(view.fines, seat)),
+        ]
+        if seat < len(ctx.away) and ctx.away[seat]:
+            parts.append(tr("🤖 the computer plays"))
+        lines.append(f"{seat + 1}. {esc(player)}{dealer} — {' · '.join(parts)}")
+    lines.append("")
+    lines.extend(layout_line(ctx, lay, tr) for lay in view.layouts)
+    news = (takeback_line(ctx, view, tr), trick_line(ctx, view, tr), lead_rule_line(ctx, view, tr))
+    lines.extend(line for line in news if line)
+    if view.to_act is not None:
+        lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
+    last = last_trick_line(ctx, view, tr)
+    if last:
+        lines.append(last)
+    if lines[-1] == "":
+        lines.pop()
+    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    return Rendered("\n".join(lines), keyboard([[button]]))
+
+
+def _at(values: Sequence[int], seat: int) -> int:
+    return values[seat] if seat < len(values) else 0
+
+
+class KopilkaUI:
+    """Копилка's :class:`~bot.render.games.base.GameUI`."""
+
+    def table(self, ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
+        return table(ctx, view, tr)
+
+    def ended_table(
+        self, ctx: TableContext, before: KopilkaView, events: Sequence[Line], tr: Translator
+    ) -> Rendered:
+        """The deal as it ended, frozen, without buttons (the engine is already on the next)."""
+        return Rendered(table(ctx, kopilka_results.ended_view(before, events), tr).text)
+
+    def hand(
+        self, ctx: TableContext, view: KopilkaView, ui: HandUI, tr: Translator, codec: PressCodec
+    ) -> Rendered:
+        return kopilka_hand.hand(ctx, view, ui, tr, codec)
+
+    def interpret(self, view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
+        return kopilka_press.interpret(view, act, arg, ui)
+
+    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
+        return kopilka_press.stale(last, act, arg)
+
+    def deal_result(
+        self, ctx: TableContext, events: Sequence[Line], view: KopilkaView, tr: Translator
+    ) -> str:
+        return kopilka_results.deal_result(ctx, events, view, tr)
+
+    def match_result(
+        self,
+        ctx: TableContext,
+        end: Line,
+        standings: Sequence[Standing],
+        generation: int,
+        tr: Translator,
+        codec: PressCodec,
+    ) -> Rendered:
+        return kopilka_results.match_result(ctx, end, standings, generation, tr, codec)
+
+    def counts(self, view: KopilkaView) -> tuple[int, ...] | None:
+        """The partia points so far (completed deals plus this deal's tricks)."""
+        return view.partia_points
+
+    def rules_summary(self, game: str, tr: Translator) -> str:
+        return kopilka_texts.rules_summary(tr)
+
+    def option_label(self, name: str, tr: Translator) -> str:
+        return kopilka_texts.option_label(name, tr)
+
+    def option_steps(self, name: str) -> tuple[int, ...] | None:
+        return kopilka_texts.OPTION_STEPS.get(name)
+
+    def match_word(self, tr: Translator) -> str:
+        return tr("partia")

@@ -1,0 +1,166 @@
+"""Копилка's private hand message (RULES.md §2.4; PRODUCT.md §5.7, §6): one seat's view only.
+
+A card tap plays it (dotted: not playable now, and the text says why); 🛒 Buy 1 / Buy 2 and
+🙅 Pass appear only when legal. A card received from another player's lay-out is named here,
+with the player it came from (§2.3.4) — never on the group's table.
+"""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Translator
+from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import HandUI, TableContext, game_name
+from bot.render.games.kopilka_lines import (
+    deal_text,
+    takeback_line,
+    trick_line,
+)
+from engine.actions import Buy, Pass, PlayCard
+from engine.cards import A_HIGH, Card
+from engine.kopilka.rules import ACE_OF_SPADES
+from engine.kopilka.view import KopilkaView
+
+
+def hand(
+    ctx: TableContext, view: KopilkaView, ui: HandUI, tr: Translator, codec: PressCodec
+) -> Rendered:
+    assert view.seat is not None
+    seat = view.seat
+    loc = tr.locale
+    my_turn = view.to_act == seat
+    legal = view.legal
+    lines = [
+        tr(
+            "🃏 {game} · «{chat}» · {deal} · seat {seat}",
+            game=game_name(ctx.game, loc),
+            chat=esc(ctx.chat_title),
+            deal=deal_text(view, tr),
+            seat=seat + 1,
+        )
+    ]
+    tricks = view.tricks_won[seat] if seat < len(view.tricks_won) else 0
+    points = view.deal_points[seat] if seat < len(view.deal_points) else 0
+    partia = view.partia_points[seat] if seat < len(view.partia_points) else 0
+    lines.append(
+        " · ".join(
+            (
+                tr("Bank: {n}", n=view.bank),
+                tr("stock {n}", n=view.stock_size),
+                tr("tricks {n}", n=tricks),
+                tr("points {n}", n=points),
+                tr("partia {n}", n=partia),
+            )
+        )
+    )
+    for lay in view.layouts:  # §2.3: what this seat knows of each lay-out
+        if lay.seat == seat:
+            lines.append(
+                tr(
+                    "📤 You laid out {suit} ({n}) · back to your hand: {back} · drawn: {drawn}",
+                    suit=SUIT_SYMBOL[lay.suit],
+                    n=lay.count,
+                    back=lay.returned,
+                    drawn=lay.drawn,
+                )
+            )
+        for taker, card in zip(lay.takers, lay.taken, strict=True):
+            if taker == seat and card is not None:
+                lines.append(
+                    tr(
+                        "📥 You received {card} · lay-out of: {name}",
+                        card=card_name(card, loc),
+                        name=esc(ctx.names[lay.seat]),
+                    )
+                )
+    trick = trick_line(ctx, view, tr)
+    if trick:
+        lines.append(trick + (" → " + tr("<b>your turn</b>") if my_turn else ""))
+    back = takeback_line(ctx, view, tr)
+    if back:
+        lines.append(back)
+    rows = suit_rows(view.hand, A_HIGH)
+    lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
+    playable = {a.card for a in legal if isinstance(a, PlayCard)} if my_turn else set()
+    buys = [a for a in legal if isinstance(a, Buy)] if my_turn else []
+    may_pass = my_turn and any(isinstance(a, Pass) for a in legal)
+    if my_turn:
+        lines.append(_what_now(view, rows, playable, bool(buys), may_pass, tr))
+    elif view.to_act is not None:
+        lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
+    else:
+        lines.append(tr("The partia is over."))
+
+    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+        press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    card_rows: list[list[InlineKeyboardButton]] = []
+    for row in rows if view.to_act is not None else ():  # the partia over: nothing to tap
+        buttons = []
+        for c in row:
+            label = card_name(c, loc)
+            if my_turn and c not in playable:
+                label = f"·{label}·"
+            buttons.append(button(label, "p", str(c)))
+        card_rows.append(buttons)
+    actions = [button(tr("🛒 Buy {n}", n=b.k), "b", str(b.k)) for b in buys]
+    if may_pass:
+        fine = ctx.options.get("hold_pass_fine")
+        if _holds_led(view) and isinstance(fine, int) and fine:  # §2.4.3 a, §2.6.4
+            actions.append(button(tr("🙅 Pass (fine {n})", n=fine), "n"))
+        else:
+            actions.append(button(tr("🙅 Pass"), "n"))
+    tail = [button(tr("↻ Refresh"), "u")]
+    return Rendered("\n".join(lines), keyboard([*card_rows, actions, tail]))
+
+
+def _holds_led(view: KopilkaView) -> bool:
+    return view.led_suit is not None and any(c.suit is view.led_suit for c in view.hand)
+
+
+def _what_now(
+    view: KopilkaView,
+    rows: list[list[Card]],
+    playable: set[Card],
+    buy: bool,
+    may_pass: bool,
+    tr: Translator,
+) -> str:
+    """What this seat may do now and why the other cards are dotted (§2.4.2, §2.4.3)."""
+    loc = tr.locale
+    names = ", ".join(card_name(c, loc) for row in rows for c in row if c in playable)
+    if view.phase == "lead":
+        if view.forbidden_suit is not None and len(playable) < len(view.hand):
+            return tr(
+                "Lead a card: {cards} (not {suit}, the last trick's suit)",
+                cards=names,
+                suit=SUIT_SYMBOL[view.forbidden_suit],
+            )
+        return tr("Lead any card: tap it.")
+    led = view.led_suit
+    suit = SUIT_SYMBOL[led] if led is not None else ""
+    if not view.hand:
+        return tr("No cards left: pass.")
+    if _holds_led(view):
+        if may_pass:
+            return tr(
+                "Playable: {cards} (must follow {suit}) — or pass with a fine",
+                cards=names,
+                suit=suit,
+            )
+        return tr("Playable: {cards} (must follow {suit})", cards=names, suit=suit)
+    has_as = ACE_OF_SPADES in playable
+    ace = card_name(ACE_OF_SPADES, loc)
+    if buy and has_as:
+        return tr("No {suit}: play the {ace}, buy or pass.", suit=suit, ace=ace)
+    if buy:
+        return tr("No {suit}: buy or pass.", suit=suit)
+    if has_as:
+        return tr("No {suit}: play the {ace} or pass.", suit=suit, ace=ace)
+    if view.bought:
+        return tr("Still no {suit} after the buy: pass.", suit=suit)
+    return tr("No {suit} and the stock is empty: pass.", suit=suit)

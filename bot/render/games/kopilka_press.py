@@ -1,0 +1,85 @@
+"""What a press on a Копилка hand message means (RULES.md §2.4; PRODUCT.md §6.2).
+
+``p`` + card: play it (a lead or a follow); ``b`` + ``1``/``2``: buy; ``n``: pass; ``u``: refresh.
+Only legal actions are ever returned as :class:`Apply`; anything else is refused here with the
+engine's own reason, before the engine sees it.
+"""
+
+from __future__ import annotations
+
+from bot.render.context import HandUI
+from bot.render.games.base import Apply, Deny, Interpretation, SetUI
+from bot.render.games.trick_press import card_of
+from engine.actions import Buy, Pass, PlayCard
+from engine.errors import Refusal
+from engine.kopilka.view import KopilkaView
+
+UNKNOWN = Deny("Unknown button.")
+NOT_ALLOWED = "Not allowed: {reason}."
+
+
+def _refuse(code: Refusal, **params: object) -> Deny:
+    return Deny(NOT_ALLOWED, dict(params), engine=code)
+
+
+def _holds_led(view: KopilkaView) -> bool:
+    return view.led_suit is not None and any(c.suit is view.led_suit for c in view.hand)
+
+
+def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
+    legal = view.legal
+    if act == "u":
+        return SetUI(ui)
+    if act == "p":
+        card = card_of(arg or "")
+        if card is None:
+            return UNKNOWN
+        play = next((a for a in legal if isinstance(a, PlayCard) and a.card == card), None)
+        if play is not None:
+            return Apply(play)
+        if card not in view.hand:
+            return _refuse(Refusal.NOT_IN_HAND, card=str(card))
+        if view.phase == "lead":
+            banned = view.forbidden_suit or card.suit
+            return _refuse(Refusal.LEAD_SUIT_REPEATED, suit=banned.value)
+        led = view.led_suit
+        if led is None:
+            return _refuse(Refusal.NOT_NOW, action=f"card {card}")
+        if _holds_led(view):
+            return _refuse(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
+        return _refuse(Refusal.OTHER_SUIT_FORBIDDEN, suit=led.value)
+    if act == "b":
+        if arg not in ("1", "2"):
+            return UNKNOWN
+        k = int(arg)
+        buy = next((a for a in legal if isinstance(a, Buy) and a.k == k), None)
+        if buy is not None:
+            return Apply(buy)
+        if view.phase == "lead":
+            return _refuse(Refusal.LEADER_MUST_LEAD)
+        led = view.led_suit
+        if led is not None and _holds_led(view):
+            return _refuse(Refusal.NO_BUY_HOLDING_SUIT, suit=led.value)
+        if view.bought:
+            return _refuse(Refusal.ALREADY_BOUGHT)
+        return _refuse(Refusal.STOCK_TOO_SMALL, stock=view.stock_size)
+    if act == "n":
+        passing = next((a for a in legal if isinstance(a, Pass)), None)
+        if passing is not None:
+            return Apply(passing)
+        if view.phase == "lead":
+            return _refuse(Refusal.LEADER_MUST_LEAD)
+        led = view.led_suit
+        return _refuse(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value if led is not None else "")
+    return UNKNOWN
+
+
+def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
+    """A press drawn before the presser's own last action that repeats it."""
+    if act == "p" and isinstance(last, PlayCard) and arg is not None and str(last.card) == arg:
+        return Deny("Already played: {card}.", {"card": arg})
+    if act == "b" and isinstance(last, Buy):
+        return Deny("Already done: you bought {n}.", {"n": last.k})
+    if act == "n" and isinstance(last, Pass):
+        return Deny("Already done: you passed.")
+    return None

@@ -1,0 +1,260 @@
+"""The end of a Копилка deal and partia (RULES.md §2.5, §2.6): the table as the deal ended,
+the deal's result (points, fines, the bank), the partia's payout from the bank. Each reads the
+views and the public lines the last action wrote (``events``), never the rest of the record."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Translator
+from bot.render.cards import SUIT_SYMBOL
+from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.context import Standing, TableContext, game_name
+from engine.cards import Card, Suit
+from engine.core import Line
+from engine.kopilka.rules import DEALS
+from engine.kopilka.view import KopilkaView, LayOut
+
+
+def layouts_of(events: Sequence[Line]) -> tuple[LayOut, ...]:
+    """The public lay-outs among ``events`` (who laid out which suit, who took a card)."""
+    out: list[dict[str, Any]] = []
+    for ln in events:
+        e = ln.get("e")
+        if e == "lay_out":
+            out.append(
+                {
+                    "seat": ln["seat"],
+                    "suit": Suit(ln["suit"]),
+                    "count": len(ln["cards"]),
+                    "takers": [],
+                    "returned": 0,
+                    "drawn": 0,
+                }
+            )
+        elif out and e == "take" and ln.get("from") == out[-1]["seat"]:
+            out[-1]["takers"].append(ln["seat"])
+        elif out and e == "return" and ln.get("seat") == out[-1]["seat"]:
+            out[-1]["returned"] = len(ln["cards"])
+        elif out and e == "draw" and ln.get("why") == "replace":
+            out[-1]["drawn"] = len(ln["cards"])
+    return tuple(
+        LayOut(
+            seat=d["seat"],
+            suit=d["suit"],
+            count=d["count"],
+            takers=tuple(d["takers"]),
+            taken=(None,) * len(d["takers"]),
+            returned=d["returned"],
+            drawn=d["drawn"],
+        )
+        for d in out
+    )
+
+
+def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
+    """The public view as the deal ended: the last trick complete (or taken back), nobody to
+    act, the deal's tricks, points, cards left and the bank as the ``deal_end`` line has them."""
+    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": "ended"}
+    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    upto = events.index(end) if end is not None else len(events)
+    mine = events[:upto]
+    trick = next((ln for ln in mine if ln.get("e") == "trick"), None)
+    if trick is not None:
+        changes.update(
+            trick=(),
+            trick_log=(),
+            last_trick=tuple((s, Card.parse(c)) for s, c in trick["plays"]),
+            last_winner=trick["winner"],
+            last_points=trick["points"],
+            takeback=None,
+            takebacks=0,
+        )
+    back = next((ln for ln in mine if ln.get("e") == "takeback"), None)
+    if back is not None:
+        changes.update(trick=(), trick_log=(), takeback=back["seat"])
+        changes["takebacks"] = before.takebacks + 1
+    lays = layouts_of(mine)
+    if lays:
+        changes["layouts"] = lays
+    elif trick is not None or back is not None:
+        changes["layouts"] = ()
+    fines = list(before.fines)
+    for ln in mine:
+        if ln.get("e") == "fine" and ln.get("seat", len(fines)) < len(fines):
+            fines[ln["seat"]] += ln["amount"]
+    changes["fines"] = tuple(fines)
+    if end is not None:
+        seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
+        changes.update(
+            bank=end.get("bank", before.bank),
+            tricks_won=tuple(len(s["tricks"]) for s in seats),
+            deal_points=tuple(s["points"] for s in seats),
+            partia_points=tuple(s["partia_points"] for s in seats),
+            hand_sizes=tuple(s["cards_left"] for s in seats),
+        )
+    return dataclasses.replace(before, **changes)
+
+
+def _ended_deal(events: Sequence[Line]) -> tuple[Line | None, Sequence[Line]]:
+    """The last ``deal_end`` among ``events`` and the events of its deal before it."""
+    ends = [i for i, ln in enumerate(events) if ln.get("t") == "deal_end"]
+    if not ends:
+        return None, ()
+    starts = [i for i, ln in enumerate(events[: ends[-1]]) if ln.get("t") == "deal"]
+    first = starts[-1] + 1 if starts else 0
+    return events[ends[-1]], events[first : ends[-1]]
+
+
+def _trick_list(tricks: Sequence[Sequence[Any]]) -> str:
+    """``♥4 ♦6``: each trick's suit and points (§2.6.1; doubled ones show their double)."""
+    return " ".join(f"{SUIT_SYMBOL[Suit(suit)]}{points}" for suit, points in tricks)
+
+
+def deal_result(
+    ctx: TableContext, events: Sequence[Line], view: KopilkaView, tr: Translator
+) -> str:
+    end, deal = _ended_deal(events)
+    if end is None:
+        return ""
+    names = ctx.names
+    winner = end["winner"]
+    out = [
+        tr(
+            "📋 <b>Deal {no} of {total}</b> · winner: {name}",
+            no=end["no"],
+            total=DEALS,
+            name=esc(names[winner]),
+        )
+    ]
+    if end.get("blocked"):
+        out.append(tr("Four take-backs in a row: the fewest cards in hand win the deal."))
+    else:
+        gone = [ln["seat"] for ln in deal if ln.get("e") == "out"]
+        if gone:
+            out.append(tr("Out of cards: {list}", list=" · ".join(esc(names[s]) for s in gone)))
+    seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
+    points = []
+    for s in seats:
+        line = f"{esc(names[s['seat']])} {s['points']}"
+        if s["tricks"]:
+            line += f" ({_trick_list(s['tricks'])})"
+        points.append(line)
+    out.append(tr("Points: {list}", list=" · ".join(points)))
+    out.append(
+        tr(
+            "Partia points: {list}",
+            list=" · ".join(f"{esc(names[s['seat']])} {s['partia_points']}" for s in seats),
+        )
+    )
+    no_trick = _option(ctx, "no_trick_fine")
+    fee = _option(ctx, "deal_fee")
+    fines = []
+    for s in seats:
+        if not s["fines"]:
+            continue
+        parts = []
+        if not s["tricks"] and no_trick:
+            parts.append(tr("no trick {n}", n=no_trick))
+        if s["seat"] != winner and fee:
+            parts.append(tr("deal fee {n}", n=fee))
+        rest = s["fines"] - (0 if s["tricks"] else no_trick) - (fee if s["seat"] != winner else 0)
+        if rest > 0:
+            parts.append(tr("passes holding the suit {n}", n=rest))
+        line = f"{esc(names[s['seat']])} {s['fines']}"
+        if parts:
+            line += " (" + ", ".join(parts) + ")"
+        fines.append(line)
+    out.append(tr("Fines into the bank: {list}", list=" · ".join(fines) or "—"))
+    out.append(tr("Bank: {n}", n=end.get("bank", view.bank)))
+    if end["no"] < DEALS and view.dealer is not None and view.deal_no > end["no"]:
+        out.append(
+            tr(
+                "Next: deal {n} of {total}, {name} deals",
+                n=view.deal_no,
+                total=DEALS,
+                name=esc(names[view.dealer]),
+            )
+        )
+    return "\n".join(out)
+
+
+def _option(ctx: TableContext, name: str) -> int:
+    value = ctx.options.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def match_result(
+    ctx: TableContext,
+    end: Line,
+    standings: Sequence[Standing],
+    generation: int,
+    tr: Translator,
+    codec: PressCodec,
+) -> Rendered:
+    """The group's result of a partia (§2.6.5, §2.6.6), with Another partia / Finish."""
+    names = ctx.names
+    no = ctx.match_no
+    winner = end.get("last_winner")
+
+    def row(values: Sequence[int], fmt: Any = str) -> str:
+        return " · ".join(f"{esc(n)} {fmt(v)}" for n, v in zip(names, values, strict=False))
+
+    if end.get("reason") != "partia" or not isinstance(winner, int):
+        lines = [tr("🏁 <b>Partia {no}</b> — stopped, nothing paid", no=no)]
+    else:
+        lines = [
+            tr(
+                "🏁 <b>Partia {no}</b> — the last deal won by: {name}",
+                no=no,
+                name=esc(names[winner]),
+            )
+        ]
+        points: list[int] = end.get("points", [])
+        lines.append(tr("Partia points: {list}", list=row(points)))
+        bank = end.get("bank_before", 0)
+        rate = _option(ctx, "point_rate")
+        if end.get("shortfall"):
+            lines.append(
+                tr(
+                    "Bank: {bank} — less than the points ({due} at {rate} a point): shared in "
+                    "proportion to the points, the rest to {name}",
+                    bank=bank,
+                    due=sum(points) * rate,
+                    rate=rate,
+                    name=esc(names[winner]),
+                )
+            )
+        else:
+            lines.append(
+                tr(
+                    "Bank: {bank} — {rate} a point, the rest ({rest}) to {name}",
+                    bank=bank,
+                    rate=rate,
+                    rest=bank - sum(points) * rate,
+                    name=esc(names[winner]),
+                )
+            )
+        lines.append(tr("From the bank: {list}", list=row(end.get("payout", []))))
+        lines.append(tr("Paid in (ante and fines): {list}", list=row(end.get("paid_in", []))))
+    lines.append(tr("Settlement: {list}", list=row(end.get("net", []), signed)))
+    if standings:
+        lines.append(
+            tr(
+                "All-time in this chat ({game}): {list}",
+                game=game_name(ctx.game, tr.locale),
+                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
+            )
+        )
+
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.END, ctx.table_id, None, generation, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    markup = keyboard([[button(tr("🔁 Another partia"), "r"), button(tr("🏁 Finish"), "f")]])
+    return Rendered("\n".join(lines), markup)
