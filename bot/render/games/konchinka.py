@@ -18,6 +18,7 @@ from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import konchinka_press
 from bot.render.games.base import Deny, Interpretation
+from bot.render.results import match_tail
 from engine.cards import ACE_LOW, Card, canonical
 from engine.core import Line
 from engine.konchinka.actions import Capture, Sweep, Trail
@@ -266,23 +267,9 @@ def match_result(
         lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
     else:
         lines.append(tr("Settlement: {list}", list=net))
-    if standings:
-        lines.append(
-            tr(
-                "All-time in this chat ({game}): {list}",
-                game=game_name(ctx.game, tr.locale),
-                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
-            )
-        )
-
-    def button(text: str, act: str) -> InlineKeyboardButton:
-        press = Press(Kind.END, ctx.table_id, None, generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
-
-    markup = keyboard(
-        [[button(tr("🔁 Another game to the target"), "r"), button(tr("🏁 Finish"), "f")]]
+    return match_tail(
+        ctx, lines, standings, generation, tr("🔁 Another game to the target"), tr, codec
     )
-    return Rendered("\n".join(lines), markup)
 
 
 def option_label(name: str, tr: Translator) -> str:

@@ -8,13 +8,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton
-
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL
-from bot.render.common import Rendered, esc, keyboard, signed
-from bot.render.context import Standing, TableContext, game_name
+from bot.render.common import Rendered, esc, signed
+from bot.render.context import Standing, TableContext
+from bot.render.results import match_tail
 from engine.cards import Card, Suit
 from engine.core import Line
 from engine.kopilka.rules import DEALS
@@ -243,18 +242,4 @@ def match_result(
         lines.append(tr("From the bank: {list}", list=row(end.get("payout", []))))
         lines.append(tr("Paid in (ante and fines): {list}", list=row(end.get("paid_in", []))))
     lines.append(tr("Settlement: {list}", list=row(end.get("net", []), signed)))
-    if standings:
-        lines.append(
-            tr(
-                "All-time in this chat ({game}): {list}",
-                game=game_name(ctx.game, tr.locale),
-                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
-            )
-        )
-
-    def button(text: str, act: str) -> InlineKeyboardButton:
-        press = Press(Kind.END, ctx.table_id, None, generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
-
-    markup = keyboard([[button(tr("🔁 Another partia"), "r"), button(tr("🏁 Finish"), "f")]])
-    return Rendered("\n".join(lines), markup)
+    return match_tail(ctx, lines, standings, generation, tr("🔁 Another partia"), tr, codec)

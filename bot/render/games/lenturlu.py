@@ -19,6 +19,7 @@ from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import lenturlu_press as lp
 from bot.render.games.base import Deny, Interpretation
+from bot.render.results import match_tail
 from engine.cards import Card
 from engine.core import Line
 from engine.lenturlu.view import LenturluView
@@ -307,21 +308,7 @@ def match_result(
         f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
     )
     lines.append(tr("Settlement: {list}", list=net))
-    if standings:
-        lines.append(
-            tr(
-                "All-time in this chat ({game}): {list}",
-                game=name,
-                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
-            )
-        )
-
-    def button(text: str, act: str) -> InlineKeyboardButton:
-        press = Press(Kind.END, ctx.table_id, None, generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
-
-    markup = keyboard([[button(tr("🔁 Another deal"), "r"), button(tr("🏁 Finish"), "f")]])
-    return Rendered("\n".join(lines), markup)
+    return match_tail(ctx, lines, standings, generation, tr("🔁 Another deal"), tr, codec)
 
 
 def rules_summary(game: str, tr: Translator) -> str:

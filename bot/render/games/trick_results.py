@@ -8,14 +8,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from aiogram.types import InlineKeyboardButton
-
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.common import Rendered, esc, keyboard, num, signed
-from bot.render.context import Standing, TableContext, game_name
+from bot.render.common import Rendered, esc, num, signed
+from bot.render.context import Standing, TableContext
 from bot.render.games.trick_lines import privileged_name
+from bot.render.results import match_tail
 from engine.cards import Card, Suit
 from engine.core import Line
 from engine.trick.view import TrickView
@@ -218,18 +217,4 @@ def match_result(
                 list=" · ".join(f"{esc(n)} {signed(v)}" for n, v in zip(names, side, strict=False)),
             )
         )
-    if standings:
-        lines.append(
-            tr(
-                "All-time in this chat ({game}): {list}",
-                game=game_name(ctx.game, tr.locale),
-                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
-            )
-        )
-
-    def button(text: str, act: str) -> InlineKeyboardButton:
-        press = Press(Kind.END, ctx.table_id, None, generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
-
-    markup = keyboard([[button(tr("🔁 Another pulka"), "r"), button(tr("🏁 Finish"), "f")]])
-    return Rendered("\n".join(lines), markup)
+    return match_tail(ctx, lines, standings, generation, tr("🔁 Another pulka"), tr, codec)
