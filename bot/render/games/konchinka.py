@@ -11,13 +11,14 @@ from typing import Any, Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import Kind, Press, PressCodec, b36
+from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
 from bot.render.cards import card_name, card_names
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import konchinka_press
 from bot.render.games.base import Deny, Interpretation
+from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail
 from engine.cards import ACE_LOW, Card, canonical
 from engine.core import Line
@@ -101,21 +102,13 @@ def hand(
     seat = view.seat
     loc = tr.locale
     lines = [
-        tr(
-            "🃏 {game} · «{chat}» · deal {deal} · seat {seat}",
-            game=game_name(ctx.game, loc),
-            chat=esc(ctx.chat_title),
-            deal=view.deal_no,
-            seat=seat + 1,
-        ),
+        hand_head(ctx, view.deal_no, seat, tr),
         table_line(view, tr),
         tr("Your cards: {cards}", cards=cards_text(view.hand, tr)),
         haul_text(view, seat, tr),
     ]
 
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
-        press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+    button = hand_button(ctx, seat, codec)
 
     my_turn = view.to_act == seat and bool(view.legal)
     legal = view.legal

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Rendered, esc, keyboard
@@ -19,6 +19,7 @@ from bot.render.games.kopilka_lines import (
     takeback_line,
     trick_line,
 )
+from bot.render.games.shared import hand_button
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES
@@ -94,9 +95,7 @@ def hand(
     else:
         lines.append(tr("The partia is over."))
 
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
-        press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+    button = hand_button(ctx, seat, codec)
 
     card_rows: list[list[InlineKeyboardButton]] = []
     for row in rows if view.to_act is not None else ():  # the partia over: nothing to tap

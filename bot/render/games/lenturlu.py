@@ -12,13 +12,14 @@ from typing import Any, Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import Kind, Press, PressCodec, b36
+from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
 from bot.render.cards import card_name, card_names
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import lenturlu_press as lp
 from bot.render.games.base import Deny, Interpretation
+from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail
 from engine.cards import Card
 from engine.core import Line
@@ -149,13 +150,7 @@ def hand(
     seat = view.seat
     loc = tr.locale
     lines = [
-        tr(
-            "🃏 {game} · «{chat}» · deal {deal} · seat {seat}",
-            game=game_name(ctx.game, loc),
-            chat=esc(ctx.chat_title),
-            deal=ctx.match_no,
-            seat=seat + 1,
-        ),
+        hand_head(ctx, ctx.match_no, seat, tr),
         stakes_line(view, tr),
         pile_line(view, tr),
     ]
@@ -163,11 +158,7 @@ def hand(
     lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
     stakes = {c for c, v in view.layout if v}
 
-    def press(act: str, arg: str | None = None) -> str:
-        return codec.pack(Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg))
-
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=press(act, arg))
+    button = hand_button(ctx, seat, codec)
 
     def label(c: Card) -> str:
         return card_name(c, loc) + ("💰" if c in stakes else "")

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, TableContext, game_name
+from bot.render.context import HandUI, TableContext
+from bot.render.games.shared import hand_button, hand_head
 from bot.render.games.trick_lines import (
     ORDERS,
     exchange_line,
@@ -39,15 +40,7 @@ def hand(
     legal = view.legal
     counts = view.counts
     tricks = view.tricks_won
-    lines = [
-        tr(
-            "🃏 {game} · «{chat}» · deal {deal} · seat {seat}",
-            game=game_name(ctx.game, loc),
-            chat=esc(ctx.chat_title),
-            deal=view.deal_no,
-            seat=seat + 1,
-        )
-    ]
+    lines = [hand_head(ctx, view.deal_no, seat, tr)]
     head = trump_text(view, tr)
     if seat < len(counts):
         head += " · " + tr("your count {n}", n=counts[seat])
@@ -83,11 +76,7 @@ def hand(
             )
         )
 
-    def press(act: str, arg: str | None = None) -> str:
-        return codec.pack(Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg))
-
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=press(act, arg))
+    button = hand_button(ctx, seat, codec)
 
     card_act = "p"
     playable: set[str] = set()
