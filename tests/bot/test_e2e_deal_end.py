@@ -10,7 +10,7 @@ from bot.app import RunningBot
 from bot.i18n import Catalogues
 from bot.render.cards import card_name
 from bot.render.context import TableContext
-from bot.render.games.trick import TrickUI
+from bot.render.games.trick import TRICK_UI
 from engine.core import Line
 from engine.games import new_game
 from engine.trick.view import TrickView
@@ -90,7 +90,7 @@ def test_4_6_a_deal_won_by_walkover_ends_with_every_declaration_shown() -> None:
     )
     events = [{k: v for k, v in ln.items() if k != "deck"} for ln in lines]
     assert isinstance(before, TrickView)
-    rendered = TrickUI().ended_table(ctx, before, events, CATALOGUES.tr("ru"))
+    rendered = TRICK_UI.ended_table(ctx, before, events, CATALOGUES.tr("ru"))
     assert rendered.markup is None
     text = rendered.text
     assert "сдача 1" in text.splitlines()[0] and "Ход:" not in text and "…" not in text

@@ -17,7 +17,7 @@ from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.konchinka import KonchinkaUI
+from bot.render.games.konchinka import KONCHINKA_UI
 from engine.cards import Card
 from engine.games import new_game
 from engine.players import random_action
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Catalogues.load(ROOT / "locales")
 TRANSLATORS = [CATALOGUES.tr("ru"), CATALOGUES.tr("en")]
 CODEC = PressCodec.from_token("123456:TEST-token")
-UI: Any = KonchinkaUI()  # the states are typed State: their views are generic
+UI: Any = KONCHINKA_UI  # the states are typed State: their views are generic
 
 
 def text_of(rendered: Rendered | str) -> str:

@@ -20,7 +20,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
-from bot.render.games.konchinka import KonchinkaUI
+from bot.render.games.konchinka import KONCHINKA_UI
 from bot.render.games.konchinka_press import CHOOSE
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
@@ -36,7 +36,7 @@ CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера", "Глеб"), "en": ("Anya", "Boris", "Vera", "Gleb")}
 CHATS = {"ru": "Пятница", "en": "Friday"}
-UI = KonchinkaUI()
+UI = KONCHINKA_UI
 
 
 def show(rendered: Rendered | str) -> str:

@@ -18,7 +18,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
-from bot.render.games.kopilka import KopilkaUI
+from bot.render.games.kopilka import KOPILKA_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
@@ -31,7 +31,7 @@ CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера", "Глеб"), "en": ("Anya", "Boris", "Vera", "Gleb")}
 CHATS = {"ru": "Пятница", "en": "Friday"}
-UI = KopilkaUI()
+UI = KOPILKA_UI
 
 
 def record(options: dict[str, Any] | None = None) -> list[Line]:

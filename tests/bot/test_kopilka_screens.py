@@ -2,7 +2,7 @@
 action is reachable by presses (and nothing else is ever sent to the engine).
 
 Pure (no Telegram): seeded partias are played by the engine's random player, under both values
-of ``hold_pass``, and every screen of :class:`~bot.render.games.kopilka.KopilkaUI` is rendered at
+of ``hold_pass``, and every screen of ``bot.render.games.kopilka.KOPILKA_UI`` is rendered at
 every step, in ru and en. Where a card is comes from the engine's ``places()``:
 
 * the group's screens (``table``, ``ended_table``, ``deal_result``, ``match_result``) never name a
@@ -27,7 +27,7 @@ from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.kopilka import KopilkaUI
+from bot.render.games.kopilka import KOPILKA_UI
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import new_game
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Catalogues.load(ROOT / "locales")
 TRANSLATORS = [CATALOGUES.tr("ru"), CATALOGUES.tr("en")]
 CODEC = PressCodec.from_token("123456:TEST-token")
-UI = KopilkaUI()
+UI = KOPILKA_UI
 MAX_STEPS = 600  # a partia is at most 4 deals of 16 tricks; bounded either way
 
 
@@ -182,7 +182,7 @@ def play(seed: int, hold_pass: bool) -> None:
 
 
 def test_kopilka_is_seated() -> None:
-    assert isinstance(game_ui("kopilka"), KopilkaUI)
+    assert game_ui("kopilka") is KOPILKA_UI
 
 
 @pytest.mark.parametrize("hold_pass", [False, True])

@@ -11,7 +11,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.lenturlu import LenturluUI
+from bot.render.games.lenturlu import LENTURLU_UI
 from engine.actions import Buy, Pass
 from engine.games import new_game
 from engine.lenturlu.actions import LenturluAction, Run
@@ -22,7 +22,7 @@ from engine.players import random_action
 ROOT = Path(__file__).resolve().parents[2]
 TR = Catalogues.load(ROOT / "locales").tr("en")
 CODEC = PressCodec.from_token("123456:TEST-token")
-UI = LenturluUI()
+UI = LENTURLU_UI
 
 
 def reachable(state: LenturluState, seat: int) -> tuple[set[str], int]:

@@ -26,7 +26,7 @@ from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
 from bot.render.games import lenturlu_press as lp
-from bot.render.games.lenturlu import LenturluUI
+from bot.render.games.lenturlu import LENTURLU_UI
 from engine.cards import Card
 from engine.core import Line, Places
 from engine.games import new_game
@@ -47,7 +47,7 @@ NAMES = {
     "en": ("Anya", "Boris", "Vera", "Gleb", "Dina", "Egor", "Jane", "Zoe"),
 }
 CHATS = {"ru": "Пятница", "en": "Friday"}
-UI = LenturluUI()
+UI = LENTURLU_UI
 ANY_UI: Any = UI  # the privacy test's states are typed State: their views are generic
 
 

@@ -10,7 +10,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.trick import TrickUI
+from bot.render.games.trick import TRICK_UI
 from engine.core import State
 from engine.games import new_game
 from engine.players import policy_for
@@ -18,7 +18,7 @@ from engine.trick.view import TrickView
 
 ROOT = Path(__file__).resolve().parents[2]
 CODEC = PressCodec.from_token("123456:TEST-token")
-UI = TrickUI()
+UI = TRICK_UI
 
 
 def big_discard() -> State:

@@ -18,7 +18,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
-from bot.render.games.trick import TrickUI
+from bot.render.games.trick import TRICK_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
@@ -37,7 +37,7 @@ NAMES_6 = {
     "en": ("Anya", "Boris", "Vera", "Gleb", "Dina", "Egor"),
 }
 CHATS = {"ru": "Пятница", "en": "Friday"}
-UI = TrickUI()
+UI = TRICK_UI
 
 
 def record(path: Path = RECORD, pulka: int = 0) -> list[Line]:

@@ -7,14 +7,14 @@ from pathlib import Path
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI, TableContext
-from bot.render.games.trick import TrickUI
+from bot.render.games.trick import TRICK_UI
 from engine.trick import TrickState
 from tests.engine.trick.helpers import act as moves
 from tests.engine.trick.helpers import fixed
 
 CATALOGUES = Catalogues.load(Path(__file__).resolve().parents[2] / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
-UI = TrickUI()
+UI = TRICK_UI
 HANDS = ["KS 7S 8C 10D KD", "AH KH QH JH 7C", "9S 10S 9C JC QC"]  # nobody holds the A♠
 
 

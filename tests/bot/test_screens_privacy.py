@@ -1,7 +1,7 @@
 """PRODUCT.md §14, RULES.md §1: the trick family's screens never show a hidden card.
 
 Pure (no Telegram): seeded pulkas of Мушка, Памфил, Шутиха and Мистигри are played by the
-engine's computer player, and every screen of :class:`~bot.render.games.trick.TrickUI` is
+engine's computer player, and every screen of ``bot.render.games.trick.TRICK_UI`` is
 rendered at every step, in ru and en. Where a card is depends on the engine's ``places()``:
 
 * the group's screens (``table``, ``ended_table``, ``deal_result``, ``match_result``) never name a
@@ -25,7 +25,7 @@ from bot.i18n import Catalogues, Translator
 from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
-from bot.render.games.trick import TrickUI
+from bot.render.games.trick import TRICK_UI
 from bot.render.games.trick_press import discardable
 from engine.cards import Card
 from engine.core import Line, Places, State
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Catalogues.load(ROOT / "locales")
 TRANSLATORS = [CATALOGUES.tr("ru"), CATALOGUES.tr("en")]
 CODEC = PressCodec.from_token("123456:TEST-token")
-UI = TrickUI()
+UI = TRICK_UI
 TRICK_GAMES = ("mushka", "pamfil", "shutikha", "mistigri")
 SEEDS = range(12)
 RANDOM_SHARE = 0.25  # of moves made by the random player (it takes the turn-up; the other never)

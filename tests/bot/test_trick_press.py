@@ -12,7 +12,7 @@ from bot.refused import Refused
 from bot.render.cards import card_name
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.trick import TrickUI
+from bot.render.games.trick import TRICK_UI
 from bot.render.refusals import refusal_text
 from engine.cards import Card, Suit
 from engine.games import new_game
@@ -23,7 +23,7 @@ from tests.engine.trick.helpers import fixed
 
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
 
-UI = TrickUI()
+UI = TRICK_UI
 CODEC = PressCodec.from_token("123456:TEST-token")
 
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.render.games.base import GameUI
-from bot.render.games.konchinka import KonchinkaUI
-from bot.render.games.kopilka import KopilkaUI
-from bot.render.games.lenturlu import LenturluUI
-from bot.render.games.trick import TrickUI
+from bot.render.games.konchinka import KONCHINKA_UI
+from bot.render.games.kopilka import KOPILKA_UI
+from bot.render.games.lenturlu import LENTURLU_UI
+from bot.render.games.trick import TRICK_UI
 from engine.games import GAMES
 
 FAMILIES: Final[dict[str, GameUI[Any]]] = {
-    "trick": TrickUI(),
-    "kopilka": KopilkaUI(),
-    "lenturlu": LenturluUI(),
-    "konchinka": KonchinkaUI(),
+    "trick": TRICK_UI,
+    "kopilka": KOPILKA_UI,
+    "lenturlu": LENTURLU_UI,
+    "konchinka": KONCHINKA_UI,
 }
 """Families the bot can seat; a new family adds its module here and nothing else changes."""
 

@@ -8,9 +8,9 @@ record, and a seat's hand reaches only that seat's screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
@@ -19,7 +19,7 @@ from bot.render.context import HandUI, Standing, TableContext
 from engine.core import Line, View
 from engine.errors import Refusal
 
-ViewT = TypeVar("ViewT", bound=View[Any], contravariant=True)
+ViewT = TypeVar("ViewT", bound=View[Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,66 +48,39 @@ class Deny:
 Interpretation = Apply | SetUI | Deny
 
 
-class GameUI(Protocol[ViewT]):
-    """One family's screens and press reading. ``events`` are the public record lines the last
-    action wrote (a deal line's deck is never among them)."""
+@dataclass(frozen=True)  # no slots: a slotted generic dataclass breaks ``GameUI[V](...)``
+class GameUI(Generic[ViewT]):
+    """One family's screens and press reading: its module's functions, gathered once. ``events``
+    are the public record lines the last action wrote (a deal line's deck is never among them).
 
-    def table(self, ctx: TableContext, view: ViewT, tr: Translator) -> Rendered:
-        """The group's live table message (public view)."""
-        ...
+    * ``table(ctx, view, tr)``: the group's live table message (public view).
+    * ``ended_table(ctx, before, events, tr)``: the table message's last state once its deal
+      ended (no buttons); ``before`` is the public view before the deal's last action.
+    * ``hand(ctx, view, ui, tr, codec)``: one seat's private hand message (that seat's view).
+    * ``interpret(view, act, arg, ui)``: what a press on the seat's hand message means.
+    * ``stale(last, act, arg)``: a press drawn before the presser's own last action (``last``,
+      typed), if it repeats that action ("Already played: Q♠"); None: an ordinary stale press.
+    * ``deal_result(ctx, events, view, tr)``: the group's result of the deal that just ended
+      ("" if none); ``view``: public, now.
+    * ``match_result(ctx, end, standings, generation, tr, codec)``: the group's result of one
+      game of the family (a pulka, a partia …), with its end buttons.
+    * ``counts(view)``: each seat's standing figure now (for /score), if the family has one.
+    * ``rules_summary(game, tr)``, ``option_label(name, tr)``; ``option_steps(name)``: the values
+      an integer option's lobby button steps through (None: the range); ``match_word(tr)``: the
+      family's word for one game of a table, as in "Another pulka" (lowercase).
+    """
 
-    def ended_table(
-        self, ctx: TableContext, before: ViewT, events: Sequence[Line], tr: Translator
-    ) -> Rendered:
-        """The table message's last state once its deal ended (no buttons): ``before`` is the
-        public view before the deal's last action, ``events`` what that action wrote."""
-        ...
-
-    def hand(
-        self, ctx: TableContext, view: ViewT, ui: HandUI, tr: Translator, codec: PressCodec
-    ) -> Rendered:
-        """One seat's private hand message (that seat's view)."""
-        ...
-
-    def interpret(self, view: ViewT, act: str, arg: str | None, ui: HandUI) -> Interpretation:
-        """What a press on the seat's hand message means (the seat's view)."""
-        ...
-
-    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
-        """A press drawn before the presser's own last action (``last``, typed), if it repeats
-        that action ("Already played: Q♠"); None: an ordinary out-of-date press."""
-        ...
-
-    def deal_result(
-        self, ctx: TableContext, events: Sequence[Line], view: ViewT, tr: Translator
-    ) -> str:
-        """The group's result of the deal that just ended ("" if none); ``view``: public, now."""
-        ...
-
-    def match_result(
-        self,
-        ctx: TableContext,
-        end: Line,
-        standings: Sequence[Standing],
-        generation: int,
-        tr: Translator,
-        codec: PressCodec,
-    ) -> Rendered:
-        """The group's result of one game of the family (a pulka), with its end buttons."""
-        ...
-
-    def counts(self, view: ViewT) -> tuple[int, ...] | None:
-        """Each seat's standing figure now (for /score), if the family has one."""
-        ...
-
-    def rules_summary(self, game: str, tr: Translator) -> str: ...
-
-    def option_label(self, name: str, tr: Translator) -> str: ...
-
-    def option_steps(self, name: str) -> tuple[int, ...] | None:
-        """The values an integer option's lobby button steps through (None: the range)."""
-        ...
-
-    def match_word(self, tr: Translator) -> str:
-        """The family's word for one game of a table, as in "Another pulka" (lowercase)."""
-        ...
+    table: Callable[[TableContext, ViewT, Translator], Rendered]
+    ended_table: Callable[[TableContext, ViewT, Sequence[Line], Translator], Rendered]
+    hand: Callable[[TableContext, ViewT, HandUI, Translator, PressCodec], Rendered]
+    interpret: Callable[[ViewT, str, str | None, HandUI], Interpretation]
+    stale: Callable[[object | None, str, str | None], Deny | None]
+    deal_result: Callable[[TableContext, Sequence[Line], ViewT, Translator], str]
+    match_result: Callable[
+        [TableContext, Line, Sequence[Standing], int, Translator, PressCodec], Rendered
+    ]
+    counts: Callable[[ViewT], tuple[int, ...] | None]
+    rules_summary: Callable[[str, Translator], str]
+    option_label: Callable[[str, Translator], str]
+    option_steps: Callable[[str], tuple[int, ...] | None]
+    match_word: Callable[[Translator], str]

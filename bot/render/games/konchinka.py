@@ -1,5 +1,5 @@
 """Screens of Кончинка (RULES.md §4; PRODUCT.md §5.7, §6): the table message, the hand, the
-results. :class:`KonchinkaUI` is the family's :class:`~bot.render.games.base.GameUI` over
+results. ``KONCHINKA_UI`` is the family's :class:`~bot.render.games.base.GameUI` over
 :class:`~engine.konchinka.view.KonchinkaView`; presses are read in :mod:`.konchinka_press`.
 """
 
@@ -17,7 +17,7 @@ from bot.render.cards import card_name, card_names
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import konchinka_press
-from bot.render.games.base import Deny, Interpretation
+from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail
 from engine.cards import ACE_LOW, Card, canonical
@@ -288,57 +288,24 @@ def rules_summary(tr: Translator) -> str:
     )
 
 
-class KonchinkaUI:
-    """Кончинка's :class:`~bot.render.games.base.GameUI`."""
+def _ended_table(
+    ctx: TableContext, before: KonchinkaView, events: Sequence[Line], tr: Translator
+) -> Rendered:
+    return Rendered(table(ctx, ended_view(before, events), tr).text)
 
-    def table(self, ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
-        return table(ctx, view, tr)
 
-    def ended_table(
-        self, ctx: TableContext, before: KonchinkaView, events: Sequence[Line], tr: Translator
-    ) -> Rendered:
-        return Rendered(table(ctx, ended_view(before, events), tr).text)
-
-    def hand(
-        self, ctx: TableContext, view: KonchinkaView, ui: HandUI, tr: Translator, codec: PressCodec
-    ) -> Rendered:
-        return hand(ctx, view, ui, tr, codec)
-
-    def interpret(
-        self, view: KonchinkaView, act: str, arg: str | None, ui: HandUI
-    ) -> Interpretation:
-        return konchinka_press.interpret(view, act, arg, ui)
-
-    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
-        return konchinka_press.stale(last, act, arg)
-
-    def deal_result(
-        self, ctx: TableContext, events: Sequence[Line], view: KonchinkaView, tr: Translator
-    ) -> str:
-        return deal_result(ctx, events, view, tr)
-
-    def match_result(
-        self,
-        ctx: TableContext,
-        end: Line,
-        standings: Sequence[Standing],
-        generation: int,
-        tr: Translator,
-        codec: PressCodec,
-    ) -> Rendered:
-        return match_result(ctx, end, standings, generation, tr, codec)
-
-    def counts(self, view: KonchinkaView) -> tuple[int, ...] | None:
-        return view.totals
-
-    def rules_summary(self, game: str, tr: Translator) -> str:
-        return rules_summary(tr)
-
-    def option_label(self, name: str, tr: Translator) -> str:
-        return option_label(name, tr)
-
-    def option_steps(self, name: str) -> tuple[int, ...] | None:
-        return OPTION_STEPS.get(name)
-
-    def match_word(self, tr: Translator) -> str:
-        return tr("game to the target")
+KONCHINKA_UI: Final = GameUI[KonchinkaView](
+    table=table,
+    ended_table=_ended_table,
+    hand=hand,
+    interpret=konchinka_press.interpret,
+    stale=konchinka_press.stale,
+    deal_result=deal_result,
+    match_result=match_result,
+    counts=lambda view: view.totals,
+    rules_summary=lambda game, tr: rules_summary(tr),
+    option_label=option_label,
+    option_steps=OPTION_STEPS.get,
+    match_word=lambda tr: tr("game to the target"),
+)
+"""Кончинка's :class:`~bot.render.games.base.GameUI`."""

@@ -1,7 +1,7 @@
 """Screens of Мушка-Копилка (RULES.md §2; PRODUCT.md §5.7): the bank, lay-outs, take-backs,
 deal n of 4, the partia's payout from the bank.
 
-:class:`KopilkaUI` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``KOPILKA_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
 :class:`~engine.kopilka.view.KopilkaView`. The table message is here; the hand message is
 :mod:`.kopilka_hand`, what a press means :mod:`.kopilka_press`, the ends of a deal and a partia
 :mod:`.kopilka_results`, the words outside the table :mod:`.kopilka_texts`.
@@ -10,15 +10,16 @@ deal n of 4, the partia's payout from the bank.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import PressCodec, b36
+from bot.callbacks import b36
 from bot.i18n import Translator
 from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.context import TableContext, game_name
 from bot.render.games import kopilka_hand, kopilka_press, kopilka_results, kopilka_texts
-from bot.render.games.base import Deny, Interpretation
+from bot.render.games.base import GameUI
 from bot.render.games.kopilka_lines import (
     deal_text,
     last_trick_line,
@@ -80,57 +81,25 @@ def _at(values: Sequence[int], seat: int) -> int:
     return values[seat] if seat < len(values) else 0
 
 
-class KopilkaUI:
-    """Копилка's :class:`~bot.render.games.base.GameUI`."""
+def _ended_table(
+    ctx: TableContext, before: KopilkaView, events: Sequence[Line], tr: Translator
+) -> Rendered:
+    """The deal as it ended, frozen, without buttons (the engine is already on the next)."""
+    return Rendered(table(ctx, kopilka_results.ended_view(before, events), tr).text)
 
-    def table(self, ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
-        return table(ctx, view, tr)
 
-    def ended_table(
-        self, ctx: TableContext, before: KopilkaView, events: Sequence[Line], tr: Translator
-    ) -> Rendered:
-        """The deal as it ended, frozen, without buttons (the engine is already on the next)."""
-        return Rendered(table(ctx, kopilka_results.ended_view(before, events), tr).text)
-
-    def hand(
-        self, ctx: TableContext, view: KopilkaView, ui: HandUI, tr: Translator, codec: PressCodec
-    ) -> Rendered:
-        return kopilka_hand.hand(ctx, view, ui, tr, codec)
-
-    def interpret(self, view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
-        return kopilka_press.interpret(view, act, arg, ui)
-
-    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
-        return kopilka_press.stale(last, act, arg)
-
-    def deal_result(
-        self, ctx: TableContext, events: Sequence[Line], view: KopilkaView, tr: Translator
-    ) -> str:
-        return kopilka_results.deal_result(ctx, events, view, tr)
-
-    def match_result(
-        self,
-        ctx: TableContext,
-        end: Line,
-        standings: Sequence[Standing],
-        generation: int,
-        tr: Translator,
-        codec: PressCodec,
-    ) -> Rendered:
-        return kopilka_results.match_result(ctx, end, standings, generation, tr, codec)
-
-    def counts(self, view: KopilkaView) -> tuple[int, ...] | None:
-        """The partia points so far (completed deals plus this deal's tricks)."""
-        return view.partia_points
-
-    def rules_summary(self, game: str, tr: Translator) -> str:
-        return kopilka_texts.rules_summary(tr)
-
-    def option_label(self, name: str, tr: Translator) -> str:
-        return kopilka_texts.option_label(name, tr)
-
-    def option_steps(self, name: str) -> tuple[int, ...] | None:
-        return kopilka_texts.OPTION_STEPS.get(name)
-
-    def match_word(self, tr: Translator) -> str:
-        return tr("partia")
+KOPILKA_UI: Final = GameUI[KopilkaView](
+    table=table,
+    ended_table=_ended_table,
+    hand=kopilka_hand.hand,
+    interpret=kopilka_press.interpret,
+    stale=kopilka_press.stale,
+    deal_result=kopilka_results.deal_result,
+    match_result=kopilka_results.match_result,
+    counts=lambda view: view.partia_points,  # completed deals plus this deal's tricks
+    rules_summary=lambda game, tr: kopilka_texts.rules_summary(tr),
+    option_label=kopilka_texts.option_label,
+    option_steps=kopilka_texts.OPTION_STEPS.get,
+    match_word=lambda tr: tr("partia"),
+)
+"""Копилка's :class:`~bot.render.games.base.GameUI`."""

@@ -1,6 +1,6 @@
 """Screens of Мушка-Лентюрлю (RULES.md §3): the table, the hand, the results, the words.
 
-:class:`LenturluUI` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``LENTURLU_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
 :class:`~engine.lenturlu.view.LenturluView`; what a press means is :mod:`.lenturlu_press`.
 """
 
@@ -18,7 +18,7 @@ from bot.render.cards import card_name, card_names
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import lenturlu_press as lp
-from bot.render.games.base import Deny, Interpretation
+from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail
 from engine.cards import Card
@@ -324,57 +324,18 @@ def option_label(name: str, tr: Translator) -> str:
     return labels.get(name, name)
 
 
-class LenturluUI:
-    """Лентюрлю's :class:`~bot.render.games.base.GameUI`."""
-
-    def table(self, ctx: TableContext, view: LenturluView, tr: Translator) -> Rendered:
-        return table(ctx, view, tr)
-
-    def ended_table(
-        self, ctx: TableContext, before: LenturluView, events: Sequence[Line], tr: Translator
-    ) -> Rendered:
-        return ended_table(ctx, before, events, tr)
-
-    def hand(
-        self, ctx: TableContext, view: LenturluView, ui: HandUI, tr: Translator, codec: PressCodec
-    ) -> Rendered:
-        return hand(ctx, view, ui, tr, codec)
-
-    def interpret(
-        self, view: LenturluView, act: str, arg: str | None, ui: HandUI
-    ) -> Interpretation:
-        return lp.interpret(view, act, arg, ui)
-
-    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
-        return lp.stale(last, act, arg)
-
-    def deal_result(
-        self, ctx: TableContext, events: Sequence[Line], view: LenturluView, tr: Translator
-    ) -> str:
-        return deal_result(ctx, events, view, tr)
-
-    def match_result(
-        self,
-        ctx: TableContext,
-        end: Line,
-        standings: Sequence[Standing],
-        generation: int,
-        tr: Translator,
-        codec: PressCodec,
-    ) -> Rendered:
-        return match_result(ctx, end, standings, generation, tr, codec)
-
-    def counts(self, view: LenturluView) -> tuple[int, ...] | None:
-        return view.money or None
-
-    def rules_summary(self, game: str, tr: Translator) -> str:
-        return rules_summary(game, tr)
-
-    def option_label(self, name: str, tr: Translator) -> str:
-        return option_label(name, tr)
-
-    def option_steps(self, name: str) -> tuple[int, ...] | None:
-        return OPTION_STEPS.get(name)
-
-    def match_word(self, tr: Translator) -> str:
-        return tr("deal")
+LENTURLU_UI: Final = GameUI[LenturluView](
+    table=table,
+    ended_table=ended_table,
+    hand=hand,
+    interpret=lp.interpret,
+    stale=lp.stale,
+    deal_result=deal_result,
+    match_result=match_result,
+    counts=lambda view: view.money or None,
+    rules_summary=rules_summary,
+    option_label=option_label,
+    option_steps=OPTION_STEPS.get,
+    match_word=lambda tr: tr("deal"),
+)
+"""Лентюрлю's :class:`~bot.render.games.base.GameUI`."""

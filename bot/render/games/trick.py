@@ -1,6 +1,6 @@
 """Screens of the trick family (Мушка, Памфил, Шутиха, Мистигри): PRODUCT.md §5.2–§5.5, §6.3.
 
-:class:`TrickUI` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``TRICK_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
 :class:`~engine.trick.view.TrickView`. The table message is here; the hand message is
 :mod:`.trick_hand`, the ends of a deal and a pulka :mod:`.trick_results`, what a press means
 :mod:`.trick_press`, the words outside the table :mod:`.trick_texts`.
@@ -9,16 +9,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import PressCodec, b36
+from bot.callbacks import b36
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.context import TableContext, game_name
 from bot.render.games import trick_hand, trick_press, trick_results, trick_texts
-from bot.render.games.base import Deny, Interpretation
+from bot.render.games.base import GameUI
 from bot.render.games.trick_lines import (
     declarations_line,
     declared,
@@ -90,57 +91,26 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 
-class TrickUI:
-    """The trick family's :class:`~bot.render.games.base.GameUI`."""
+def _ended_table(
+    ctx: TableContext, before: TrickView, events: Sequence[Line], tr: Translator
+) -> Rendered:
+    """The deal as it ended (§4.6): the last trick complete, the declarations all made, nobody
+    to act; frozen, without buttons. The engine's view is already the next deal's."""
+    return Rendered(table(ctx, trick_results.ended_view(before, events), tr).text)
 
-    def table(self, ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
-        return table(ctx, view, tr)
 
-    def ended_table(
-        self, ctx: TableContext, before: TrickView, events: Sequence[Line], tr: Translator
-    ) -> Rendered:
-        """The deal as it ended (§4.6): the last trick complete, the declarations all made,
-        nobody to act; frozen, without buttons. The engine's view is already the next deal's."""
-        return Rendered(table(ctx, trick_results.ended_view(before, events), tr).text)
-
-    def hand(
-        self, ctx: TableContext, view: TrickView, ui: HandUI, tr: Translator, codec: PressCodec
-    ) -> Rendered:
-        return trick_hand.hand(ctx, view, ui, tr, codec)
-
-    def interpret(self, view: TrickView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
-        return trick_press.interpret(view, act, arg, ui)
-
-    def stale(self, last: object | None, act: str, arg: str | None) -> Deny | None:
-        return trick_press.stale(last, act, arg)
-
-    def deal_result(
-        self, ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator
-    ) -> str:
-        return trick_results.deal_result(ctx, events, view, tr)
-
-    def match_result(
-        self,
-        ctx: TableContext,
-        end: Line,
-        standings: Sequence[Standing],
-        generation: int,
-        tr: Translator,
-        codec: PressCodec,
-    ) -> Rendered:
-        return trick_results.match_result(ctx, end, standings, generation, tr, codec)
-
-    def counts(self, view: TrickView) -> tuple[int, ...] | None:
-        return view.counts
-
-    def rules_summary(self, game: str, tr: Translator) -> str:
-        return trick_texts.rules_summary(game, tr)
-
-    def option_label(self, name: str, tr: Translator) -> str:
-        return trick_texts.option_label(name, tr)
-
-    def option_steps(self, name: str) -> tuple[int, ...] | None:
-        return trick_texts.OPTION_STEPS.get(name)
-
-    def match_word(self, tr: Translator) -> str:
-        return tr("pulka")
+TRICK_UI: Final = GameUI[TrickView](
+    table=table,
+    ended_table=_ended_table,
+    hand=trick_hand.hand,
+    interpret=trick_press.interpret,
+    stale=trick_press.stale,
+    deal_result=trick_results.deal_result,
+    match_result=trick_results.match_result,
+    counts=lambda view: view.counts,
+    rules_summary=trick_texts.rules_summary,
+    option_label=trick_texts.option_label,
+    option_steps=trick_texts.OPTION_STEPS.get,
+    match_word=lambda tr: tr("pulka"),
+)
+"""The trick family's :class:`~bot.render.games.base.GameUI`."""
