@@ -9,8 +9,7 @@ Regenerate after an intended change with
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +17,14 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.common import Rendered
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI
 from bot.render.games.konchinka import KONCHINKA_UI
 from bot.render.games.konchinka_press import CHOOSE
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
 from engine.konchinka.view import KonchinkaView
 from engine.record import read_records, replay
+from tests.bot.golden import assert_golden, prefixes, screen_context, show
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -35,43 +34,7 @@ FOUR = RECORDS / "konchinka-4p-court-pot.jsonl"
 CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера", "Глеб"), "en": ("Anya", "Boris", "Vera", "Gleb")}
-CHATS = {"ru": "Пятница", "en": "Friday"}
 UI = KONCHINKA_UI
-
-
-def show(rendered: Rendered | str) -> str:
-    if isinstance(rendered, str):
-        return rendered + "\n"
-    out = [rendered.text]
-    if rendered.markup is not None:
-        out.append("")
-        out.extend(" ".join(f"[{b.text}]" for b in row) for row in rendered.markup.inline_keyboard)
-    return "\n".join(out) + "\n"
-
-
-def prefixes(path: Path, game: int = 0) -> Iterator[tuple[list[Line], Any]]:
-    """Every prefix of the record ending just after an ``act`` line's output, and its state."""
-    lines = read_records(path)[game]
-    ends = [i for i, ln in enumerate(lines) if ln.get("t") == "act"]
-    cuts = [ends[0]] + [
-        next((j for j in range(i + 1, len(lines)) if lines[j].get("t") == "act"), len(lines))
-        for i in ends
-    ]
-    for cut in cuts:
-        yield lines[:cut], replay(lines[:cut])
-
-
-def context(lines: list[Line], players: int, locale: str) -> TableContext:
-    return TableContext(
-        table_id=42,
-        game="konchinka",
-        chat_title=CHATS[locale],
-        names=NAMES[locale][:players],
-        match_no=1,
-        moves=sum(1 for ln in lines if ln.get("t") == "act"),
-        bot_username="mushka_test_bot",
-        options=lines[0]["options"],
-    )
 
 
 def first(path: Path, test: Callable[[KonchinkaView], bool]) -> tuple[list[Line], Any]:
@@ -121,7 +84,7 @@ def screen(name: str, locale: str) -> str:
     if name in HANDS:
         path, test, choose = HANDS[name]
         lines, state = first(path, test)
-        ctx = context(lines, state.players, locale)
+        ctx = screen_context("konchinka", lines, NAMES[locale][: state.players], locale)
         view = state.view(state.to_act)
         ui = HandUI()
         if choose:
@@ -136,7 +99,13 @@ def screen(name: str, locale: str) -> str:
         )
     if name == "konchinka_table":
         lines, state = first(TWO, several)
-        return show(UI.table(context(lines, state.players, locale), state.view(None), tr))
+        return show(
+            UI.table(
+                screen_context("konchinka", lines, NAMES[locale][: state.players], locale),
+                state.view(None),
+                tr,
+            )
+        )
     path, game, kind = {
         "konchinka_deal_end": (TWO, 0, "last_take"),
         "konchinka_deal_certain": (TWO, 0, "certain"),
@@ -144,7 +113,7 @@ def screen(name: str, locale: str) -> str:
         "konchinka_deal_certain_4p": (FOUR, 0, "certain"),
     }[name]
     before_lines, events, before, after = ending(path, game, kind)
-    ctx = context(before_lines, before.players, locale)
+    ctx = screen_context("konchinka", before_lines, NAMES[locale][: before.players], locale)
     parts = [
         show(UI.ended_table(ctx, before.view(None), events, tr)),
         show(UI.deal_result(ctx, events, after.view(None), tr)),
@@ -170,12 +139,7 @@ SCREENS = [
 @pytest.mark.parametrize("locale", ["ru", "en"])
 @pytest.mark.parametrize("name", SCREENS)
 def test_konchinka_golden_screen(name: str, locale: str) -> None:
-    path = GOLDEN / locale / f"{name}.txt"
-    text = screen(name, locale)
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text
+    assert_golden(name, locale, screen(name, locale))
 
 
 def test_konchinka_texts() -> None:

@@ -8,7 +8,6 @@ and read the diff before committing it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +15,13 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.kopilka import KOPILKA_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
 from engine.record import read_records, replay
+from tests.bot.golden import assert_golden, show
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -66,17 +65,6 @@ def last_events(lines: list[Line]) -> list[Line]:
     """What the last action wrote, a ``deal`` line's deck removed (as the runtime passes it)."""
     start = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
     return [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[start:]]
-
-
-def show(rendered: Rendered | str) -> str:
-    """The text, then one line per keyboard row: ``[label] [label]``."""
-    if isinstance(rendered, str):
-        return rendered + "\n"
-    out = [rendered.text]
-    if rendered.markup is not None:
-        out.append("")
-        out.extend(" ".join(f"[{b.text}]" for b in row) for row in rendered.markup.inline_keyboard)
-    return "\n".join(out) + "\n"
 
 
 TABLES = {  # name → lines replayed
@@ -171,11 +159,7 @@ def screen(name: str, locale: str) -> str:
 @pytest.mark.parametrize("locale", ["ru", "en"])
 @pytest.mark.parametrize("name", SCREENS)
 def test_kopilka_screens_match_golden_text(name: str, locale: str) -> None:
-    text = screen(name, locale)
-    path = GOLDEN / locale / f"{name}.txt"
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text
+    assert_golden(name, locale, screen(name, locale))
 
 
 def test_kopilka_texts() -> None:

@@ -12,9 +12,8 @@ or the stock, and a hand never names a card of another seat's hand.
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from engine.games import new_game
 from engine.lenturlu.view import LenturluView
 from engine.players import policy_for
 from engine.record import read_records, replay
+from tests.bot.golden import assert_golden, prefixes, screen_context, show
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -46,44 +46,8 @@ NAMES = {
     "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя"),
     "en": ("Anya", "Boris", "Vera", "Gleb", "Dina", "Egor", "Jane", "Zoe"),
 }
-CHATS = {"ru": "Пятница", "en": "Friday"}
 UI = LENTURLU_UI
 ANY_UI: Any = UI  # the privacy test's states are typed State: their views are generic
-
-
-def show(rendered: Rendered | str) -> str:
-    if isinstance(rendered, str):
-        return rendered + "\n"
-    out = [rendered.text]
-    if rendered.markup is not None:
-        out.append("")
-        out.extend(" ".join(f"[{b.text}]" for b in row) for row in rendered.markup.inline_keyboard)
-    return "\n".join(out) + "\n"
-
-
-def prefixes(path: Path) -> Iterator[tuple[list[Line], Any]]:
-    """Every game's prefixes ending just after an ``act`` line's output, and their states."""
-    for lines in read_records(path):
-        ends = [i for i, ln in enumerate(lines) if ln.get("t") == "act"]
-        cuts = [ends[0]] + [
-            next((j for j in range(i + 1, len(lines)) if lines[j].get("t") == "act"), len(lines))
-            for i in ends
-        ]
-        for cut in cuts:
-            yield lines[:cut], replay(lines[:cut])
-
-
-def context(lines: list[Line], players: int, locale: str) -> TableContext:
-    return TableContext(
-        table_id=42,
-        game="lenturlu",
-        chat_title=CHATS[locale],
-        names=NAMES[locale][:players],
-        match_no=1,
-        moves=sum(1 for ln in lines if ln.get("t") == "act"),
-        bot_username="mushka_test_bot",
-        options=lines[0]["options"],
-    )
 
 
 Test = Callable[[list[Line], LenturluView], bool]
@@ -179,7 +143,7 @@ def screen(name: str, locale: str) -> str:
     if name in HANDS:
         path, test, ui = HANDS[name]
         lines, state = first(path, test)
-        ctx = context(lines, state.players, locale)
+        ctx = screen_context("lenturlu", lines, NAMES[locale][: state.players], locale)
         view = state.view(state.to_act)
         other = (state.to_act + 1) % state.players
         return (
@@ -189,9 +153,15 @@ def screen(name: str, locale: str) -> str:
         )
     if name in TABLES:
         lines, state = first(*TABLES[name])
-        return show(UI.table(context(lines, state.players, locale), state.view(None), tr))
+        return show(
+            UI.table(
+                screen_context("lenturlu", lines, NAMES[locale][: state.players], locale),
+                state.view(None),
+                tr,
+            )
+        )
     before_lines, events, before, after = ending(*ENDINGS[name])
-    ctx = context(before_lines, before.players, locale)
+    ctx = screen_context("lenturlu", before_lines, NAMES[locale][: before.players], locale)
     end = next(e for e in events if e.get("t") == "end")
     return "\n".join(
         [
@@ -209,12 +179,7 @@ SCREENS = [*TABLES, *HANDS, *ENDINGS]
 @pytest.mark.parametrize("locale", ["ru", "en"])
 @pytest.mark.parametrize("name", SCREENS)
 def test_lenturlu_golden_screen(name: str, locale: str) -> None:
-    path = GOLDEN / locale / f"{name}.txt"
-    text = screen(name, locale)
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text
+    assert_golden(name, locale, screen(name, locale))
 
 
 # --- privacy -----------------------------------------------------------------------------------
