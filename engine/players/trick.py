@@ -10,6 +10,7 @@ belongs here, in the players, never in the rules.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -63,3 +64,7 @@ def _strong_cards(view: TrickView) -> list[Card]:
         for c in view.hand
         if c == view.privileged or c.suit is view.trump or strength[c.rank] >= top
     ]
+
+
+LEVELS: Final[Mapping[str, Any]] = {"easy": trick_policy, "normal": trick_policy}
+"""The trick family's levels (the strong player replaces ``normal``)."""
