@@ -51,11 +51,14 @@ A = TypeVar("A")
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a game ended: RECORD.md ``end`` reason, winner (if any), net money per seat."""
+    """How a game ended: RECORD.md ``end`` reason, winner (if any), net money per seat, and
+    the game's own points per seat where it scores points beside money (Копилка's partia points
+    §2.6, Кончинка's totals §4.4; None elsewhere and for an abandoned game)."""
 
     reason: str
     winner: Seat | None
     net: tuple[int, ...]
+    points: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

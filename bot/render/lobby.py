@@ -25,10 +25,13 @@ def _option_label(game: str, name: str, tr: Translator) -> str:
     return ui.option_label(name, tr) if ui is not None else name
 
 
-def _value(value: Any, tr: Translator) -> str:
+def _value(game: str, name: str, value: Any, tr: Translator) -> str:
+    """An option's value in words: yes/no, an enum's word from the family, else the number."""
     if isinstance(value, bool):
         return tr("yes") if value else tr("no")
-    return str(value)
+    ui = game_ui(game)
+    words = ui.option_value if ui is not None else None
+    return (words(name, value, tr) if words and isinstance(value, str) else None) or str(value)
 
 
 def next_value(game: str, name: str, value: Any) -> str:
@@ -53,7 +56,8 @@ def next_value(game: str, name: str, value: Any) -> str:
 
 def options_line(table: TableRow, tr: Translator) -> str:
     parts = [
-        f"{_option_label(table.game, k, tr)}: {_value(v, tr)}" for k, v in table.options.items()
+        f"{_option_label(table.game, k, tr)}: {_value(table.game, k, v, tr)}"
+        for k, v in table.options.items()
     ]
     return tr("Options: {list}", list=" · ".join(parts))
 
@@ -109,7 +113,7 @@ def lobby(
         rows = [
             [
                 button(
-                    f"{_option_label(table.game, k, tr)}: {_value(v, tr)}",
+                    f"{_option_label(table.game, k, tr)}: {_value(table.game, k, v, tr)}",
                     "v",
                     f"{k}={next_value(table.game, k, v)}",
                 )

@@ -1,5 +1,5 @@
-"""/score (PRODUCT.md §4.8): any game's all-time standings; and the tail every family's final
-result shares (a family's own result screens are its GameUI's ``match_result``)."""
+"""The tail every family's final result shares (a family's own result screens are its GameUI's
+``match_result``)."""
 
 from __future__ import annotations
 
@@ -11,42 +11,6 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import Standing, TableContext, game_name
-from bot.storage.rows import LedgerRow
-
-
-def score(
-    title: str,
-    current: str | None,
-    rows: Sequence[LedgerRow],
-    tr: Translator,
-    *,
-    limit: int = 10,
-) -> str:
-    lines = [tr("📊 Score — «{chat}»", chat=esc(title)) if title else tr("📊 Your score")]
-    if current:
-        lines.append(current)
-    games: dict[str, list[LedgerRow]] = {}
-    for row in rows:
-        games.setdefault(row.game, []).append(row)
-    if not games:
-        lines.append(tr("No finished games yet."))
-    for game, of_game in games.items():
-        lines.append("")
-        lines.append(tr("{game} — all-time", game=game_name(game, tr.locale)))
-        for i, r in enumerate(of_game[:limit], start=1):
-            lines.append(
-                tr(
-                    "{i}. {name} {balance} · played {played} · won {won}",
-                    i=i,
-                    name=esc(r.name),
-                    balance=signed(r.balance),
-                    played=r.played,
-                    won=r.won,
-                )
-            )
-        if len(of_game) > limit:
-            lines.append(tr("… {n} more", n=len(of_game) - limit))
-    return "\n".join(lines)
 
 
 def match_tail(

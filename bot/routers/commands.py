@@ -12,7 +12,7 @@ from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
 from bot.present import Delivery
 from bot.refused import Refused
-from bot.render import results
+from bot.render import score as score_screen
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
@@ -152,9 +152,10 @@ def make_router() -> Router:
                         balance=s.balance + r.balance,
                         played=s.played + r.played,
                         won=s.won + r.won,
+                        points=s.points + r.points,
                     )
                 )
-            say(delivery, message, results.score("", None, list(summed.values()), user_tr))
+            say(delivery, message, score_screen.score("", None, list(summed.values()), user_tr))
             return
         arg = (command.args or "").strip().lower()
         rows = await runtime.ledger(chat_id=message.chat.id)
@@ -180,7 +181,7 @@ def make_router() -> Router:
         delivery.presenter.outbox.show(
             message.chat.id,
             "score",
-            Rendered(results.score(title, current, rows, chat_tr)),
+            Rendered(score_screen.score(title, current, rows, chat_tr)),
             fresh=True,
             old=Old.DELETE,
             reply_to=message.message_id,

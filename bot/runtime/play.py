@@ -207,10 +207,16 @@ class PlayOps(LobbyOps):
                     net = list(result.net) if result else [0] * len(table.seats)
                     await tx.set_match_net(table.id, match.no, net)
                     winner = result.winner if result else None
+                    points = result.points if result else None
                     for s in table.seats:
                         if s.user_id is not None:
                             await tx.book(
-                                row.chat_id, row.game, s.user_id, net[s.seat], s.seat == winner
+                                row.chat_id,
+                                row.game,
+                                s.user_id,
+                                net[s.seat],
+                                s.seat == winner,
+                                points[s.seat] if points else 0,
                             )
                     fields.update(status="ended", generation=match.no)
                 await tx.update_table(table.id, **fields)

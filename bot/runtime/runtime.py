@@ -27,6 +27,8 @@ class TableRuntime(PlayOps):
             self.check_message(table, press, key)
             await self.ensure_member(table, user_id)
             v, act = press.version, press.act
+            if table.starting and act != "j":  # the seating is final while the notes go out
+                raise Refused("The table is starting — one moment.")
             if act == "j":
                 user = await self.people.user(user_id)
                 if user is None or not user.private_ok:

@@ -118,7 +118,10 @@ class Writes(Reads, Protocol):
 
     async def clear_hand_ui(self, table_id: int) -> None: ...
 
-    async def book(self, chat_id: int, game: str, user_id: int, money: int, won: bool) -> None: ...
+    async def book(
+        self, chat_id: int, game: str, user_id: int, money: int, won: bool, points: int = 0
+    ) -> None:
+        """Add one finished game to a player's standing: money, a win, the game's points."""
 
     async def put_deadline(self, deadline: Deadline) -> None: ...
 

@@ -91,6 +91,7 @@ class LedgerRow:
     balance: int
     played: int
     won: int
+    points: int = 0  # the game's own points summed (Копилка, Кончинка); 0 where it has none
 
 
 @dataclass(frozen=True, slots=True)

@@ -271,12 +271,15 @@ class SqliteRepository:
 
     # --- ledger ------------------------------------------------------------------------
 
-    async def book(self, chat_id: int, game: str, user_id: int, money: int, won: bool) -> None:
+    async def book(
+        self, chat_id: int, game: str, user_id: int, money: int, won: bool, points: int = 0
+    ) -> None:
         await self.db.execute(
-            "INSERT INTO ledger(chat_id, game, user_id, balance, played, won) "
-            "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT(chat_id, game, user_id) DO UPDATE SET "
-            "balance = balance + excluded.balance, played = played + 1, won = won + excluded.won",
-            (chat_id, game, user_id, money, int(won)),
+            "INSERT INTO ledger(chat_id, game, user_id, balance, played, won, points) "
+            "VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT(chat_id, game, user_id) DO UPDATE SET "
+            "balance = balance + excluded.balance, played = played + 1, won = won + excluded.won, "
+            "points = points + excluded.points",
+            (chat_id, game, user_id, money, int(won), points),
         )
 
     async def ledger(
@@ -304,6 +307,7 @@ class SqliteRepository:
                 r["balance"],
                 r["played"],
                 r["won"],
+                r["points"],
             )
             for r in rows
         ]

@@ -267,4 +267,4 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
                 "net": net,
             }
         )
-        self._finish(Result(reason, winner, tuple(net)))
+        self._finish(Result(reason, winner, tuple(net), tuple(self._totals)))

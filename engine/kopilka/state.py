@@ -477,7 +477,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
                 "bank": 0,
             }
         )
-        self._finish(Result("partia", last_winner, tuple(net)))
+        self._finish(Result("partia", last_winner, tuple(net), tuple(self._partia)))
 
     # --- small helpers -------------------------------------------------------------------------
 

@@ -397,3 +397,47 @@ async def test_4_2_a_running_table_also_blocks_a_second_newgame(
     reply = await say(fake, players[1], "/newgame mushka", group)
     assert reply.text == "Здесь уже есть стол: ↑" and reply.reply_to == table.message_id
     assert len(tables_in(db_path)) == 1
+
+
+async def test_4_3_the_seating_is_final_while_start_notes_are_on_their_way(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    """Between ▶️ Start and the deal the bot waits for the private notes (§4.3): a slow answer
+    must not let anyone join, leave, change an option or cancel in that gap."""
+    fake = fake_telegram
+    anna, boris, vera, gleb = people(fake, 4)
+    group = club(fake, [anna, boris, vera, gleb], admins=(gleb.id,))
+    for user in (anna, boris, vera, gleb):
+        await user.start_bot()
+    lobby = await opened(fake, group, anna, "/newgame mushka")
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: "(3/7)" in lobby.text, timeout=10)
+    gate = fake.gate("sendMessage", chat_id=boris.id)  # Boris's note hangs
+    start = fake.mark()
+    answer = await anna.press(lobby, "▶️")
+    assert not answer.text
+    await fake.wait_until(
+        lambda: any(
+            c.method == "sendMessage" and c.params.get("chat_id") == boris.id
+            for c in fake.requests[start:]
+        ),
+        timeout=10,
+    )
+    seats_before = db_rows(db_path, "SELECT seat, user_id FROM seats ORDER BY seat")
+    refusals = [
+        await gleb.press(lobby, "✋"),
+        await boris.press(lobby, "🚪"),
+        await anna.press(lobby, "⚙️"),
+        await gleb.press(lobby, "✖️"),
+    ]
+    assert refusals[0].text == "Игра уже идёт. Дождитесь следующей."
+    assert [r.text for r in refusals[1:]] == ["Стол запускается — минутку."] * 3
+    assert db_rows(db_path, "SELECT seat, user_id FROM seats ORDER BY seat") == seats_before
+
+    gate.set()
+    await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+    await fake.wait_until(lambda: all(hand_message(u) is not None for u in (anna, boris, vera)))
+    assert hand_message(gleb) is None
+    assert tables_in(db_path)[0][2] == "running"
+    assert db_rows(db_path, "SELECT seat, user_id FROM seats ORDER BY seat") == seats_before

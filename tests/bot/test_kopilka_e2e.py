@@ -16,6 +16,7 @@ from tests.bot.helpers import (
     open_table,
     press_and_wait,
     result_message,
+    say,
     table_message,
     to_act,
     watched,
@@ -84,6 +85,7 @@ async def test_kopilka_partia_with_a_restart(
             assert await step(fake, group, players, rng), "nobody to act, but no result"
         else:
             raise AssertionError("the partia did not end")
+        score = (await say(fake, players[0], "/score", group)).text
     result = result_message(group)
     assert result is not None
     assert result.text.startswith("🏁 Партия 1"), result.text
@@ -102,4 +104,14 @@ async def test_kopilka_partia_with_a_restart(
     assert "Вам пришла карта" in private
     with sqlite3.connect(settings.database) as conn:
         ledger = conn.execute("SELECT SUM(balance), COUNT(*) FROM ledger").fetchone()
+        points = dict(
+            conn.execute(
+                "SELECT u.first_name, l.points FROM ledger l JOIN users u ON u.id = l.user_id"
+            )
+        )
     assert ledger == (0, 4)
+    # /score: the partia points beside the bank money, as the ledger booked them
+    assert sum(points.values()) > 0, points
+    for name, n in points.items():
+        row = next(r for r in score.splitlines() if f". {name} " in r)
+        assert f" · очков в партиях {n} · сыграно 1" in row, (name, score)

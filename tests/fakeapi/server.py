@@ -108,6 +108,7 @@ class FakeTelegram(ApiMethods):
         self._rate_groups_only = False
         self._sent_times: dict[int, list[float]] = {}
         self._faults: list[_Fault] = []
+        self._gates: list[tuple[str, int | None, asyncio.Event]] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
         self._pressed_at: dict[str, float] = {}
         self._pending_inline: dict[str, asyncio.Future[list[JsonDict]]] = {}
@@ -303,6 +304,13 @@ class FakeTelegram(ApiMethods):
         error = ApiError(error_code, description, parameters)
         self._faults.append(_Fault(method.lower(), error, chat_id, times))
 
+    def gate(self, method: str, *, chat_id: int | None = None) -> asyncio.Event:
+        """Hold every call of ``method`` (to ``chat_id``) until the returned event is set: a slow
+        network, so that a test can act while the bot waits for an answer."""
+        event = asyncio.Event()
+        self._gates.append((method.lower(), chat_id, event))
+        return event
+
     def expire(self, message: SentMessage) -> None:
         """From now on editing ``message`` fails with "message can't be edited" (too old)."""
         message.editable = False
@@ -436,6 +444,9 @@ class FakeTelegram(ApiMethods):
             if polling:
                 result: Any = await self._get_updates(params, request)
             else:
+                for gated, chat_id, event in self._gates:
+                    if gated == method.lower() and chat_id in (None, params.get("chat_id")):
+                        await event.wait()
                 handler = self._methods.get(method.lower())
                 if handler is None:
                     raise ApiError(404, "Not Found: method not found")

@@ -65,6 +65,9 @@ class GameUI(Generic[ViewT]):
     * ``match_result(ctx, end, standings, generation, tr, codec)``: the group's result of one
       game of the family (a pulka, a partia …), with its end buttons.
     * ``counts(view)``: each seat's standing figure now (for /score), if the family has one.
+    * ``option_value(name, value, tr)``: an enum option's value in words (None: as it is).
+    * ``points_label(n, tr)``: /score's words for the game's own points summed over the games
+      played (engine ``Result.points``), for a family that scores points beside money.
     * ``rules_summary(game, tr)``, ``option_label(name, tr)``; ``option_steps(name)``: the values
       an integer option's lobby button steps through (None: the range); ``match_word(tr)``: the
       family's word for one game of a table, as in "Another pulka" (lowercase).
@@ -84,3 +87,5 @@ class GameUI(Generic[ViewT]):
     option_label: Callable[[str, Translator], str]
     option_steps: Callable[[str], tuple[int, ...] | None]
     match_word: Callable[[Translator], str]
+    points_label: Callable[[int, Translator], str] | None = None
+    option_value: Callable[[str, str, Translator], str | None] | None = None

@@ -276,6 +276,13 @@ def option_label(name: str, tr: Translator) -> str:
     return labels.get(name, name)
 
 
+def option_value(name: str, value: str, tr: Translator) -> str | None:
+    """§4.4.5's payment schemes in words."""
+    if name == "payment":
+        return {"mushka": tr("per missing point"), "pot": tr("the pot")}.get(value)
+    return None
+
+
 def rules_summary(tr: Translator) -> str:
     return tr(
         "Konchinka: 2–4 players, 52 cards; 4 cards each and 4 face up on the table. On "
@@ -307,5 +314,7 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     option_label=option_label,
     option_steps=OPTION_STEPS.get,
     match_word=lambda tr: tr("game to the target"),
+    points_label=lambda n, tr: tr("points {n}", n=n),
+    option_value=option_value,
 )
 """Кончинка's :class:`~bot.render.games.base.GameUI`."""

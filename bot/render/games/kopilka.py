@@ -97,6 +97,7 @@ KOPILKA_UI: Final = GameUI[KopilkaView](
     deal_result=kopilka_results.deal_result,
     match_result=kopilka_results.match_result,
     counts=lambda view: view.partia_points,  # completed deals plus this deal's tricks
+    points_label=lambda n, tr: tr("partia points {n}", n=n),
     rules_summary=lambda game, tr: kopilka_texts.rules_summary(tr),
     option_label=kopilka_texts.option_label,
     option_steps=kopilka_texts.OPTION_STEPS.get,

@@ -17,6 +17,7 @@ from bot.i18n import Translator
 from bot.render.cards import card_name, card_names
 from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.games import lenturlu_options
 from bot.render.games import lenturlu_press as lp
 from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
@@ -335,6 +336,7 @@ LENTURLU_UI: Final = GameUI[LenturluView](
     counts=lambda view: view.money or None,
     rules_summary=rules_summary,
     option_label=option_label,
+    option_value=lenturlu_options.option_value,
     option_steps=OPTION_STEPS.get,
     match_word=lambda tr: tr("deal"),
 )
