@@ -17,8 +17,8 @@ from bot.storage.rows import (
     HandRow,
     LedgerRow,
     MatchRow,
-    SeatKind,
     SeatRow,
+    SeatSpec,
     StoredMessage,
     TableRow,
     UserRow,
@@ -74,6 +74,10 @@ class Reads(Protocol):
 
     async def deadlines(self) -> list[Deadline]: ...
 
+    async def alive_at(self) -> float | None:
+        """When the bot last said it was alive (None: never)."""
+        ...
+
 
 class Writes(Reads, Protocol):
     """The writes of one unit of work (reads see its own writes)."""
@@ -98,11 +102,13 @@ class Writes(Reads, Protocol):
         """Set any of game, options, status, creator_id, generation, moves."""
         ...
 
-    async def replace_seats(
-        self, table_id: int, seats: Sequence[tuple[SeatKind, int | None, str]]
-    ) -> None: ...
+    async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:
+        """The seats in order: (kind, user id or None, name[, computer level])."""
+        ...
 
     async def set_away(self, table_id: int, seat: int, away: bool) -> None: ...
+
+    async def set_expiries(self, table_id: int, seat: int, expiries: int) -> None: ...
 
     async def add_match(
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
@@ -126,6 +132,10 @@ class Writes(Reads, Protocol):
     async def put_deadline(self, deadline: Deadline) -> None: ...
 
     async def drop_deadline(self, table_id: int, kind: str) -> None: ...
+
+    async def set_alive(self, at: float) -> None: ...
+
+    async def shift_deadlines(self, by: float) -> None: ...
 
 
 class Repository(Reads, MessageStore, Protocol):

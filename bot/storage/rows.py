@@ -48,6 +48,10 @@ class TableRow:
     moves: int
 
 
+SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
+"""A seat to write: kind, user id (None for a computer seat), name, and optionally the level."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
@@ -55,6 +59,8 @@ class SeatRow:
     name: str
     away: bool = False  # the computer plays this seat until its owner is back
     kind: SeatKind = SeatKind.HUMAN
+    level: str = "normal"  # the computer's level (engine.players.LEVELS) when it plays the seat
+    expiries: int = 0  # the owner's turn timer ran out this many times in a row
 
     @property
     def computer(self) -> bool:

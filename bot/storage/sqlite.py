@@ -20,6 +20,7 @@ from bot.storage.rows import (
     MatchRow,
     SeatKind,
     SeatRow,
+    SeatSpec,
     StoredMessage,
     TableRow,
     UserRow,
@@ -156,11 +157,20 @@ class SqliteRepository:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.db.all(
-            "SELECT seat, kind, user_id, name, away FROM seats WHERE table_id = ? ORDER BY seat",
+            "SELECT seat, kind, user_id, name, away, level, expiries FROM seats WHERE table_id = ? "
+            "ORDER BY seat",
             (table_id,),
         )
         return [
-            SeatRow(r["seat"], r["user_id"], r["name"], bool(r["away"]), SeatKind(r["kind"]))
+            SeatRow(
+                r["seat"],
+                r["user_id"],
+                r["name"],
+                bool(r["away"]),
+                SeatKind(r["kind"]),
+                r["level"],
+                r["expiries"],
+            )
             for r in rows
         ]
 
@@ -169,15 +179,37 @@ class SqliteRepository:
             "UPDATE seats SET away = ? WHERE table_id = ? AND seat = ?", (int(away), table_id, seat)
         )
 
-    async def replace_seats(
-        self, table_id: int, seats: Sequence[tuple[SeatKind, int | None, str]]
-    ) -> None:
+    async def set_expiries(self, table_id: int, seat: int, expiries: int) -> None:
+        await self.db.execute(
+            "UPDATE seats SET expiries = ? WHERE table_id = ? AND seat = ?",
+            (expiries, table_id, seat),
+        )
+
+    async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        for index, (kind, user_id, name) in enumerate(seats):
+        for index, (kind, user_id, name, *level) in enumerate(seats):
             await self.db.execute(
-                "INSERT INTO seats(table_id, seat, kind, user_id, name) VALUES (?, ?, ?, ?, ?)",
-                (table_id, index, kind.value, user_id, name),
+                "INSERT INTO seats(table_id, seat, kind, user_id, name, level)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, index, kind.value, user_id, name, level[0] if level else "normal"),
             )
+
+    # --- when the bot was last alive (PRODUCT.md §13: downtime is not counted) ------------
+
+    async def alive_at(self) -> float | None:
+        row = await self.db.one("SELECT at FROM alive WHERE id = 1", ())
+        return float(row["at"]) if row is not None else None
+
+    async def set_alive(self, at: float) -> None:
+        await self.db.execute(
+            "INSERT INTO alive(id, at) VALUES (1, ?) "
+            "ON CONFLICT(id) DO UPDATE SET at = excluded.at",
+            (at,),
+        )
+
+    async def shift_deadlines(self, by: float) -> None:
+        """Every stored deadline ``by`` seconds later (the time the bot was down)."""
+        await self.db.execute("UPDATE deadlines SET due_at = due_at + ?", (by,))
 
     # --- matches and the action log ------------------------------------------------------
 
