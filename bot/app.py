@@ -85,6 +85,9 @@ def build_services(
         seeds=seeds or random_seed,
         clock=clock,
         computer_delay=settings.computer_delay_s,
+        turn_timeout=settings.turn_timeout_s,
+        lobby_timeout=settings.lobby_timeout_s,
+        idle_timeout=settings.idle_timeout_s,
     )
     limits = OutboxLimits().scaled(settings.outbox_time_scale)
     outbox = Outbox(bot, repo, limits)

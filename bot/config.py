@@ -20,7 +20,9 @@ class Settings(BaseSettings):
     token: SecretStr
     database: Path = Path("data/bot.sqlite3")
     default_language: Literal["ru", "en"] = "ru"
-    turn_timeout_s: int = Field(90, ge=10, le=3600)
+    turn_timeout_s: float = Field(90, ge=5, le=3600)  # PRODUCT.md §13; 0 is not allowed
+    lobby_timeout_s: float = Field(900, ge=5, le=86400)  # a lobby nobody starts closes (§4.2)
+    idle_timeout_s: float = Field(1800, ge=5, le=604800)  # no human move: the table closes
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     api_base: str = "https://api.telegram.org"
     polling_timeout_s: int = Field(10, ge=0, le=50)

@@ -98,6 +98,9 @@ class RuntimeBase:
         seeds: Callable[[], int] = random_seed,
         clock: Clock = time.time,
         computer_delay: float = 0.0,
+        turn_timeout: float = 90.0,
+        lobby_timeout: float = 900.0,
+        idle_timeout: float = 1800.0,
     ) -> None:
         self.repo = repo
         self.people = people
@@ -108,6 +111,9 @@ class RuntimeBase:
         self._seeds = seeds
         self.clock = clock
         self.computer_delay = computer_delay
+        self.turn_timeout = turn_timeout
+        self.lobby_timeout = lobby_timeout
+        self.idle_timeout = idle_timeout
         self._tables: dict[int, Table] = {}
 
     # --- memory ------------------------------------------------------------------------
