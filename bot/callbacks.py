@@ -28,7 +28,7 @@ class Kind(StrEnum):
 
 ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz"),  # the family says what each means
-    Kind.LOBBY: frozenset("jeaovsckxbnw"),
+    Kind.LOBBY: frozenset("jeaovsckxbnwmd"),  # a: computers, m: seat one, d: remove
     Kind.END: frozenset("rf"),
     Kind.GROUP: frozenset("l"),
     Kind.PRIVATE: frozenset("l"),

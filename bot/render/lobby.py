@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -11,12 +11,18 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import card_name
 from bot.render.common import Rendered, esc, keyboard
+from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.games import game_ui
-from bot.storage.rows import SeatRow, TableRow
+from bot.storage.rows import SeatKind, SeatRow, TableRow
 from engine.core import Line
 from engine.games import GAMES
 from engine.options import option_fields
+from engine.players import LEVELS
+
+Pane = bool | Literal["computers"]
+"""What the seating message shows under its lines: False the lobby's buttons, True the options
+(§4.2 ⚙️), "computers" the computers to seat or remove (§4.2 🤖)."""
 
 
 def _option_label(game: str, name: str, tr: Translator) -> str:
@@ -62,13 +68,20 @@ def options_line(table: TableRow, tr: Translator) -> str:
     return tr("Options: {list}", list=" · ".join(parts))
 
 
+def seated_name(seat: SeatRow, tr: Translator) -> str:
+    """A seat on the seating line: a computer with its level ("🤖 Фёдор (лёгкий)", §5.1)."""
+    if seat.kind is SeatKind.COMPUTER:
+        return f"{esc(seat.name)} ({tr(LEVEL_WORDS.get(seat.level, seat.level))})"
+    return esc(seat.name)
+
+
 def lobby(
     table: TableRow,
     seats: Sequence[SeatRow],
     tr: Translator,
     codec: PressCodec,
     *,
-    options_view: bool = False,
+    options_view: Pane = False,
     unreachable: Sequence[str] = (),
     link: str = "",
     confirm_cancel: bool = False,
@@ -77,6 +90,8 @@ def lobby(
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
         return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
 
+    if table.status == "closed":  # §4.2: nobody started it in time; the keyboard goes
+        return Rendered(tr("Table closed: nobody started the game."))
     creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
     if not table.game:
         text = tr("🃏 New table — {name} picks the game", name=esc(creator))
@@ -99,7 +114,7 @@ def lobby(
             "Seated ({n}/{most}): {names}",
             n=len(seats),
             most=max(counts),
-            names=", ".join(esc(s.name) for s in seats) or "—",
+            names=", ".join(seated_name(s, tr) for s in seats) or "—",
         ),
     ]
     if unreachable:
@@ -109,6 +124,21 @@ def lobby(
     if confirm_cancel:
         lines.append(tr("Close this table?"))
         return Rendered("\n".join(lines), cancel_keyboard(table, tr, codec))
+    full = len(seats) >= max(counts)  # §4.2: Join is for a free seat, and so is a computer
+    if options_view == "computers":
+        lines.append(
+            tr("No seats left: the table has {n}.", n=len(seats))
+            if full
+            else tr("Pick a level to seat a computer; ✖️ removes one.")
+        )
+        levels = [] if full else [button(tr(LEVEL_BUTTONS[lv]), "m", lv) for lv in LEVELS]
+        removes = [
+            button(f"✖️ {s.name}", "d", str(index))
+            for s in seats
+            if s.kind is SeatKind.COMPUTER and (index := name_index(s.name)) is not None
+        ]
+        rows = [levels, *(removes[i : i + 2] for i in range(0, len(removes), 2))]
+        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
     if options_view:
         rows = [
             [
@@ -121,14 +151,14 @@ def lobby(
             for k, v in table.options.items()
         ]
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
-    full = len(seats) >= max(counts)  # §4.2: Join is for a free seat
     join = [] if full else [button(tr("✋ Join"), "j")]
     return Rendered(
         "\n".join(lines),
         keyboard(
             [
                 [*join, button(tr("🚪 Leave"), "e")],
-                [button(tr("⚙️ Options"), "o"), invite_button(tr)],
+                [button(tr("🤖 Add computer"), "a"), button(tr("⚙️ Options"), "o")],
+                [invite_button(tr)],
                 [button(tr("▶️ Start"), "s"), button(tr("✖️ Cancel"), "c")],
             ]
         ),

@@ -4,7 +4,8 @@ writes one unit of work, updates memory, and returns what the screens must show.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 from bot.refused import Refused
 from bot.render.common import esc
@@ -20,7 +21,7 @@ from bot.runtime.outcome import (
     UnreachableNotice,
     keys,
 )
-from bot.storage.rows import SeatKind
+from bot.storage.rows import Deadline, SeatKind, SeatRow, SeatSpec
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
@@ -67,8 +68,14 @@ def default_options(game: str, given: dict[str, str] | None = None) -> dict[str,
     return dict(options_dict(typed))
 
 
-def _humans(table: Table) -> list[tuple[SeatKind, int | None, str]]:
-    return [(s.kind, s.user_id, s.name) for s in table.seats]
+LOBBY: Final = "lobby"  # the deadline kind of a lobby nobody starts (§4.2)
+START_GRACE: Final = 60.0  # a lobby that times out while Start waits for its notes: this later
+
+
+def seat_specs(table: Table) -> list[SeatSpec]:
+    """The table's seats as :meth:`~bot.storage.protocol.Writes.replace_seats` takes them (a
+    computer keeps its level)."""
+    return [(s.kind, s.user_id, s.name, s.level) for s in table.seats]
 
 
 class LobbyOps(RuntimeBase):
@@ -97,10 +104,12 @@ class LobbyOps(RuntimeBase):
                     chat_id, game, chosen, user_id, join_code(), self.clock()
                 )
                 await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
+                expiry = Deadline(tid, LOBBY, self.clock() + self.lobby_timeout, 0)
+                await tx.put_deadline(expiry)
             if current is not None:
                 self.forget(current.id)
             table = await self._open(tid)
-            return await self.lobby(table)
+            return await self.lobby(table) + Outcome(due=(expiry,))
 
     async def cancel_question(
         self, chat_id: int, user_id: int, is_admin: IsAdmin, reply_to: int
@@ -135,24 +144,32 @@ class LobbyOps(RuntimeBase):
         if len(table.seats) >= most:
             raise Refused("No seats left: the table has {n}.", n=len(table.seats))
         async with self.repo.unit() as tx:
-            await tx.replace_seats(table.id, [*_humans(table), (SeatKind.HUMAN, user_id, name)])
+            await tx.replace_seats(table.id, [*seat_specs(table), (SeatKind.HUMAN, user_id, name)])
         return await self.lobby(await self.reload(table))
 
     async def leave(self, table: Table, generation: int, user_id: int) -> Outcome:
         self.lobby_at(table, generation)
         if table.seat_of(user_id) is None:
             raise Refused("You're not seated.")
-        rest = [s for s in _humans(table) if s[1] != user_id]
+        return await self.unseat(table, user_id)
+
+    async def unseat(self, table: Table, user_id: int) -> Outcome:
+        """§4.2 Leave (and /kick in the lobby, §13): the next person becomes the creator; with
+        no person left the table closes, computers or not."""
+        rest = [s for s in table.seats if s.user_id != user_id]
+        people = [s.user_id for s in rest if s.kind is SeatKind.HUMAN and s.user_id is not None]
         async with self.repo.unit() as tx:
-            await tx.replace_seats(table.id, rest)
-            if not rest:
+            await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest])
+            if not people:
                 await tx.update_table(table.id, status="closed")
-            elif user_id == table.row.creator_id and rest[0][1] is not None:
-                await tx.update_table(table.id, creator_id=rest[0][1])
+                await tx.drop_deadline(table.id, LOBBY)
+            elif user_id == table.row.creator_id:
+                await tx.update_table(table.id, creator_id=people[0])
         table = await self.reload(table)
-        if not rest:
+        if not people:
             self.forget(table.id)
-            return Outcome.of(LobbyClosed(await self.facts(table), started=False))
+            closed = Outcome.of(LobbyClosed(await self.facts(table), started=False))
+            return Outcome(undue=((table.id, LOBBY),)) + closed
         return await self.lobby(table)
 
     async def options_view(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
@@ -160,6 +177,13 @@ class LobbyOps(RuntimeBase):
         if user_id != table.row.creator_id:
             raise Refused("Only {creator} can change the options.", creator=table.creator_name())
         return await self.lobby(table, options_view=on)
+
+    async def back(self, table: Table, generation: int, user_id: int, is_admin: IsAdmin) -> Outcome:
+        """↩️ from the options (the creator's) or the computers (the creator's or an admin's)."""
+        self.lobby_at(table, generation)
+        if user_id != table.row.creator_id and not await is_admin():
+            raise Refused("Only {creator} or an admin can do that.", creator=table.creator_name())
+        return await self.lobby(table)
 
     async def set_option(
         self, table: Table, generation: int, user_id: int, name: str, value: str
@@ -194,10 +218,11 @@ class LobbyOps(RuntimeBase):
         async with self.repo.unit() as tx:
             await tx.update_table(table.id, status="closed")
             await tx.drop_deadline(table.id, "computer")
+            await tx.drop_deadline(table.id, LOBBY)
         self.forget(table.id)
         facts = await self.facts(await self.reload(table))
         self.forget(table.id)
-        out = Outcome(undue=((table.id, "computer"),))
+        out = Outcome(undue=((table.id, "computer"), (table.id, LOBBY)))
         if key is not None and key != keys(table.id)["lobby"]:
             out += Outcome.of(Strip(table.row.chat_id, key))
         return out + Outcome.of(LobbyClosed(facts, started=started))
@@ -232,6 +257,7 @@ class LobbyOps(RuntimeBase):
         least, _ = seat_range(table.row.game)
         if len(table.seats) < least:
             raise Refused("At least {min} needed, now {n}.", min=least, n=len(table.seats))
+        self.need_a_human(table.seats)
         chat = await self.people.chat(table.row.chat_id)
         notes = []
         for seat in table.seats:
@@ -285,16 +311,51 @@ class LobbyOps(RuntimeBase):
             least, _ = seat_range(table.row.game)
             if len(rest) < least:
                 raise Refused("At least {min} needed, now {n}.", min=least, n=len(rest))
+            self.need_a_human(rest)
             async with self.repo.unit() as tx:
-                await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name) for s in rest])
-                creator = rest[0].user_id
+                await tx.replace_seats(
+                    table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest]
+                )
+                creator = next(s.user_id for s in rest if s.kind is SeatKind.HUMAN)
                 if all(s.user_id != table.row.creator_id for s in rest) and creator is not None:
                     await tx.update_table(table.id, creator_id=creator)
             table = await self.reload(table)
-        return await self.start_match(table, 1, None)
+        out = await self.start_match(table, 1, None)
+        async with self.repo.unit() as tx:  # started: it no longer times out (§4.2)
+            await tx.drop_deadline(table.id, LOBBY)
+        return Outcome(undue=((table.id, LOBBY),)) + out
+
+    @staticmethod
+    def need_a_human(seats: Sequence[SeatRow]) -> None:
+        """§4.2: computers alone never play (one person at least, who can be reached)."""
+        if not any(s.kind is SeatKind.HUMAN for s in seats):
+            raise Refused("At least one human must be seated.")
 
     async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
         raise NotImplementedError  # in PlayOps
+
+    async def lobby_expired(self, deadline: Deadline) -> Outcome:
+        """§4.2 "Nobody starts it for 15 min": a lobby still seating when its deadline falls due
+        closes, and its message says why, without buttons. A table that started meanwhile (or
+        closed) only drops the deadline."""
+        table_id = deadline.table_id
+        undue = Outcome(undue=((table_id, LOBBY),))
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is not None and table.starting:  # Start's notes are on their way: soon
+                later = Deadline(table_id, LOBBY, self.clock() + START_GRACE, 0)
+                async with self.repo.unit() as tx:
+                    await tx.put_deadline(later)
+                return Outcome(due=(later,))
+            async with self.repo.unit() as tx:
+                await tx.drop_deadline(table_id, LOBBY)
+                if table is not None and table.row.status == "lobby":
+                    await tx.update_table(table_id, status="closed")
+            if table is None or table.row.status != "lobby":
+                return undue
+            facts = await self.facts(await self.reload(table))
+            self.forget(table_id)
+            return undue + Outcome.of(LobbyScreen(facts))
 
     # --- the end of a match (§4.7) ----------------------------------------------------------
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.render.context import HandUI, Standing
+from bot.render.lobby import Pane
 from bot.storage.rows import Deadline, SeatRow, TableRow
 from engine.core import Line, View
 
@@ -36,8 +37,12 @@ class Facts:
 
 @dataclass(frozen=True, slots=True)
 class LobbyScreen:
+    """The lobby message as its table is; a closed table's (it timed out, §4.2) says so, without
+    buttons. ``options_view``: which pane (:data:`bot.render.lobby.Pane`: the options, or the
+    computers)."""
+
     facts: Facts
-    options_view: bool = False
+    options_view: Pane = False
     unreachable: tuple[str, ...] = ()
     confirm_cancel: bool = False
 

@@ -307,6 +307,8 @@ class PlayOps(LobbyOps):
 
     async def due(self, deadline: Deadline) -> Outcome:
         """A stored deadline fell due: the computer plays the seat to act, if still so."""
+        if deadline.kind == "lobby":
+            return await self.lobby_expired(deadline)
         async with self.locks.hold(deadline.table_id):
             table = await self._load(deadline.table_id)
             if table is None or table.row.status != "running" or table.match is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.callbacks import Press, b36
 from bot.refused import Refused
+from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
 from bot.runtime.outcome import Facts, Outcome
 from bot.runtime.play import PlayOps, PressSource
@@ -17,7 +18,7 @@ from bot.storage.rows import LedgerRow
 __all__ = ["PressSource", "TableRuntime"]
 
 
-class TableRuntime(PlayOps):
+class TableRuntime(PlayOps, ComputerOps):
     async def lobby_press(
         self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
     ) -> Outcome:
@@ -41,8 +42,16 @@ class TableRuntime(PlayOps):
                 return await self.join(table, v, user_id, name)
             if act == "e":
                 return await self.leave(table, v, user_id)
-            if act in ("o", "b"):
-                return await self.options_view(table, v, user_id, act == "o")
+            if act == "o":
+                return await self.options_view(table, v, user_id, True)
+            if act == "b":
+                return await self.back(table, v, user_id, is_admin)
+            if act == "a":
+                return await self.computers_view(table, v, user_id, is_admin)
+            if act == "m":
+                return await self.add_computer(table, v, user_id, is_admin, press.arg or "")
+            if act == "d":
+                return await self.remove_computer(table, v, user_id, is_admin, press.arg or "")
             if act == "v":
                 option, _, value = (press.arg or "").partition("=")
                 return await self.set_option(table, v, user_id, option, value)

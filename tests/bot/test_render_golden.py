@@ -18,8 +18,8 @@ from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.trick import TRICK_UI
-from bot.render.lobby import lobby
-from bot.storage.rows import SeatRow, TableRow
+from bot.render.lobby import Pane, lobby
+from bot.storage.rows import SeatKind, SeatRow, TableRow
 from engine.core import Line
 from engine.record import read_records, replay
 from tests.bot.golden import assert_golden, show
@@ -94,12 +94,18 @@ def lobby_screen(name: str, locale: str) -> Rendered:
     people = ["Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "🤖 Фёдор"] if ru else [
         "Anya", "Boris", "Vera", "Gleb", "Dina", "Egor", "🤖 Fyodor",
     ]  # fmt: skip
-    if name != "lobby_full":
+    if name not in ("lobby_full", "lobby_computers_full"):
         people = [*people[:3], people[-1]]  # §5.1: three people and a computer, 4/7
-    seats = [SeatRow(i, None if n.startswith("🤖") else 100 + i, n) for i, n in enumerate(people)]
+    seats = [
+        SeatRow(i, None, n, kind=SeatKind.COMPUTER, level="easy")
+        if n.startswith("🤖")
+        else SeatRow(i, 100 + i, n)
+        for i, n in enumerate(people)
+    ]
     options = {"target": 25, "pulka_fee": 0, "point_value": 1, "must_trump": False}
     table = TableRow(42, -100, "mushka", options, "lobby", seats[0].user_id or 0, "j", 0, 0)
-    return lobby(table, seats, tr, CODEC, options_view=name == "lobby_options")
+    pane: Pane = "computers" if name.startswith("lobby_computers") else name == "lobby_options"
+    return lobby(table, seats, tr, CODEC, options_view=pane)
 
 
 def screen(name: str, locale: str) -> str:
@@ -170,6 +176,8 @@ SCREENS = [
     "lobby_seating",
     "lobby_full",
     "lobby_options",
+    "lobby_computers",  # §4.2 🤖: a level per button, ✖️ per computer seated
+    "lobby_computers_full",  # no free seat: only the ✖️
 ]
 
 

@@ -1,0 +1,72 @@
+"""Computers at a lobby's table (PRODUCT.md §4.2 "🤖 Add computer", §5.1): the creator or an
+admin opens the pane, seats the next named computer at a level, or removes one again."""
+
+from __future__ import annotations
+
+from bot.refused import Refused
+from bot.render.computers import computer_name, name_index, next_index
+from bot.runtime.core import IsAdmin, Table, seat_range
+from bot.runtime.lobby import LobbyOps, seat_specs
+from bot.runtime.outcome import Outcome
+from bot.storage.rows import SeatKind
+from engine.players import LEVELS
+
+COMPUTERS = "computers"  # the lobby's pane (bot.render.lobby.Pane)
+
+
+class ComputerOps(LobbyOps):
+    async def computers_view(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> Outcome:
+        await self._may_seat_computers(table, generation, user_id, is_admin)
+        return await self.lobby(table, options_view=COMPUTERS)
+
+    async def add_computer(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, level: str
+    ) -> Outcome:
+        """Seat the next computer not seated yet, named in the chat's language (§4.2)."""
+        await self._may_seat_computers(table, generation, user_id, is_admin)
+        if level not in LEVELS:
+            raise Refused("Unknown button.")
+        _, most = seat_range(table.row.game)
+        index = next_index(s.name for s in table.seats)
+        if len(table.seats) >= most or index is None:
+            raise Refused("No seats left: the table has {n}.", n=len(table.seats))
+        name = computer_name(await self.people.chat_locale(table.row.chat_id), index)
+        async with self.repo.unit() as tx:
+            await tx.replace_seats(
+                table.id, [*seat_specs(table), (SeatKind.COMPUTER, None, name, level)]
+            )
+        return await self.lobby(await self.reload(table), options_view=COMPUTERS)
+
+    async def remove_computer(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, which: str
+    ) -> Outcome:
+        """``which``: the computer's number in the name lists (the same in every language, so
+        a button drawn before a seat moved still means the same computer)."""
+        await self._may_seat_computers(table, generation, user_id, is_admin)
+        if not which.isdigit():
+            raise Refused("Unknown button.")
+        gone = next(
+            (
+                s
+                for s in table.seats
+                if s.kind is SeatKind.COMPUTER and name_index(s.name) == int(which)
+            ),
+            None,
+        )
+        if gone is None:
+            raise Refused("This computer is no longer at the table.")
+        rest = [spec for s, spec in zip(table.seats, seat_specs(table), strict=True) if s != gone]
+        async with self.repo.unit() as tx:
+            await tx.replace_seats(table.id, rest)
+        return await self.lobby(await self.reload(table), options_view=COMPUTERS)
+
+    async def _may_seat_computers(
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
+    ) -> None:
+        """The lobby is still seating a game, and the presser is its creator or an admin."""
+        self.lobby_at(table, generation)
+        await self.role(table, user_id, is_admin)
+        if not table.row.game:
+            raise Refused("Pick a game first.")
