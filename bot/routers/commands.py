@@ -125,7 +125,7 @@ def make_router() -> Router:
             keyboard([[button]]),
         )
 
-    @router.message(Command("cancel"), PRIVATE)
+    @router.message(Command("cancel", "kick"), PRIVATE)
     async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:
         say(delivery, message, user_tr("This command works in a group."))
 

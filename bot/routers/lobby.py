@@ -1,4 +1,4 @@
-"""/newgame, /cancel and the lobby's buttons (PRODUCT.md §4.2–§4.4)."""
+"""/newgame, /cancel, /kick and the lobby's buttons (PRODUCT.md §4.2–§4.4, §13)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,28 @@ def make_router() -> Router:
             return
         delivery(outcome)
 
+    @router.message(Command("kick"), GROUPS)
+    async def kick(
+        message: Message,
+        runtime: TableRuntime,
+        delivery: Delivery,
+        members: Members,
+        chat_tr: Translator,
+    ) -> None:
+        assert message.from_user is not None
+        chat_id, user_id = message.chat.id, message.from_user.id
+        try:
+            outcome = await runtime.kick(
+                chat_id,
+                replied_to(message),
+                members.admin_check(chat_id, user_id),
+                message.message_id,
+            )
+        except Refused as refused:
+            say(delivery, message, refusal_text(refused, chat_tr), reply=True)
+            return
+        delivery(outcome)
+
     @router.callback_query(PressFilter(Kind.LOBBY))
     async def lobby_pressed(
         query: CallbackQuery,
@@ -134,6 +156,17 @@ def make_router() -> Router:
             await _start_when_reached(press, outcome, waits, runtime, delivery, user_tr)
 
     return router
+
+
+def replied_to(message: Message) -> tuple[int, str] | None:
+    """Whose message a command answers (id, first name); a forum topic's messages all reply to
+    the topic's first message, which is no answer to anyone."""
+    reply = message.reply_to_message
+    if reply is None or reply.from_user is None:
+        return None
+    if message.is_topic_message and reply.message_id == message.message_thread_id:
+        return None
+    return reply.from_user.id, reply.from_user.first_name
 
 
 async def _start_when_reached(

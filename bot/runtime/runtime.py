@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from bot.callbacks import Press, b36
 from bot.refused import Refused
+from bot.render.common import esc
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
-from bot.runtime.outcome import Facts, Outcome
+from bot.runtime.outcome import Facts, Note, Outcome
 from bot.runtime.play import PlayOps, PressSource
 from bot.storage.rows import LedgerRow
 
@@ -70,6 +71,45 @@ class TableRuntime(PlayOps, ComputerOps):
             if act == "w":
                 return await self.dismiss(table, v, user_id, is_admin, key)
             raise Refused("Unknown button.")
+
+    async def kick(
+        self,
+        chat_id: int,
+        target: tuple[int, str] | None,
+        is_admin: IsAdmin,
+        reply_to: int,
+    ) -> Outcome:
+        """/kick, an admin's reply to a player's message (PRODUCT.md §4.9, §13): in the lobby
+        the player is unseated (as by 🚪); at a running table the computer takes his seat.
+        ``target``: the replied-to user (id, first name), None if the command was no reply."""
+        if not await is_admin():
+            raise Refused("Only admins can remove a player from the table.")
+        if target is None:
+            raise Refused("Use this command as a reply to the player's message.")
+        row = await self.repo.open_table(chat_id)
+        if row is None:
+            raise Refused("There is no open table here.")
+        user_id, name = target
+        async with self.locks.hold(row.id):
+            table = await self._open(row.id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refused("{name} isn't at this table.", name=esc(name))
+            if table.row.status == "lobby":
+                if table.starting:
+                    raise Refused("The table is starting — one moment.")
+                out = await self.unseat(table, user_id)
+                locale = await self.people.chat_locale(chat_id)
+                gone = {"name": esc(seat.name)}
+                note = Note(
+                    chat_id, locale, "{name} is no longer at the table.", gone, reply_to=reply_to
+                )
+                return out + Outcome.of(note)
+            if table.row.status != "running":
+                raise Refused("There's no game in progress now.")
+            if seat.away:
+                raise Refused("{name}: the computer already plays this seat.", name=esc(seat.name))
+        raise Refused("There's no game in progress now.")  # hand_over comes with the timers
 
     async def start_reached(
         self, table_id: int, generation: int, reached: dict[int, bool]

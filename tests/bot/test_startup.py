@@ -27,6 +27,7 @@ GROUP_RU = [
     ("hand", "Мои карты"),
     ("language", "Язык"),
     ("cancel", "Отменить стол"),
+    ("kick", "Передать место компьютеру"),
 ]
 GROUP_EN = [
     ("newgame", "New table"),
@@ -37,8 +38,9 @@ GROUP_EN = [
     ("hand", "My cards"),
     ("language", "Language"),
     ("cancel", "Cancel table"),
+    ("kick", "Hand seat to computer"),
 ]
-PRIVATE = {"newgame", "cancel"}
+PRIVATE = {"newgame", "cancel", "kick"}
 ROOT = Path(__file__).resolve().parents[2]
 
 
