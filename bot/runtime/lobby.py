@@ -308,10 +308,10 @@ class LobbyOps(RuntimeBase):
             )
         if missing:
             rest = [s for s in table.seats if s not in missing]
+            self.need_a_human(rest)
             least, _ = seat_range(table.row.game)
             if len(rest) < least:
                 raise Refused("At least {min} needed, now {n}.", min=least, n=len(rest))
-            self.need_a_human(rest)
             async with self.repo.unit() as tx:
                 await tx.replace_seats(
                     table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest]
