@@ -75,6 +75,9 @@ class Table:
     match: Match | None = None
     deadline: bool = False  # a computer move is stored as due
     starting: bool = False  # Start was pressed; the players' private notes are on their way
+    menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
+    reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
+    last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
 
     @property
     def id(self) -> int:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from bot.callbacks import Press, b36
 from bot.refused import Refused
+from bot.runtime.absent import AbsentOps
 from bot.runtime.core import IsAdmin
 from bot.runtime.outcome import Facts, Outcome
-from bot.runtime.play import PlayOps, PressSource
+from bot.runtime.play import PressSource
 from bot.storage.rows import LedgerRow
 
 __all__ = ["PressSource", "TableRuntime"]
 
 
-class TableRuntime(PlayOps):
+class TableRuntime(AbsentOps):
     async def lobby_press(
         self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
     ) -> Outcome:
