@@ -142,7 +142,9 @@ class RuntimeBase:
             for seat, action in await self.repo.actions(table_id, match.first_seq):
                 state.apply(seat, action)
             table.match = Match(state, no, match.first_seq)
-        table.deadline = any(d.table_id == table_id for d in await self.repo.deadlines())
+        table.deadline = any(
+            d.table_id == table_id and d.kind == "computer" for d in await self.repo.deadlines()
+        )
         self._tables[table_id] = table
         return table
 
@@ -214,4 +216,9 @@ class RuntimeBase:
         self.forget(table.id)
         fresh = await self._load(table.id)
         assert fresh is not None
+        fresh.menus, fresh.reminded, fresh.last_human = (
+            table.menus,
+            table.reminded,
+            table.last_human,
+        )
         return fresh

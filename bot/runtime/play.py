@@ -264,6 +264,8 @@ class PlayOps(LobbyOps):
             remind = Deadline(table.id, REMIND, self.clock() + self.turn_timeout * 2 / 3, moves)
             await tx.put_deadline(remind)
             return (remind,)
+        for kind in (REMIND, TURN, IDLE):  # the match is over: no timer of it stays
+            await tx.drop_deadline(table.id, kind)
         return ()
 
     async def _after(
@@ -298,7 +300,9 @@ class PlayOps(LobbyOps):
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self._hands(table, facts)
         screens += await self._pings(table, facts, actor)
-        undue = () if table.deadline else ((table.id, COMPUTER),)
+        undue: tuple[tuple[int, str], ...] = () if table.deadline else ((table.id, COMPUTER),)
+        if ended:
+            undue += ((table.id, REMIND), (table.id, TURN), (table.id, IDLE))
         return Outcome(tuple(screens), due, undue)
 
     async def _pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
