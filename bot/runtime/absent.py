@@ -38,6 +38,7 @@ HAND_OVER_NOTES = {
     "expired": "{name} is away — the computer plays for them.",
     "asked": "{name} let the computer play for them.",
     "kick": "An admin handed {name}'s seat to the computer.",
+    "left": "{name} left the group — the computer plays for them.",
 }
 
 
@@ -199,6 +200,25 @@ class AbsentOps(PlayOps):
             )
         screens += await self._hands(table, facts, only=seat)
         return Outcome(tuple(screens), due)
+
+    async def member_left(self, chat_id: int, user_id: int) -> Outcome:
+        """He left the group: unseated from its lobby, or his running seat to the computer."""
+        row = await self.repo.open_table(chat_id)
+        if row is None:
+            return Outcome()
+        table_id = row.id
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is None:
+                return Outcome()
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return Outcome()
+            if table.row.status == "lobby" and not table.starting:
+                return await self.leave(table, table.row.generation, user_id)
+            if table.row.status != "running" or table.match is None or seat.away:
+                return Outcome()
+            return await self._hand_over(table, seat.seat, "left")
 
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two

@@ -28,6 +28,7 @@ from tests.bot.helpers import (
     watched,
 )
 from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 TIMEOUT = 5.0
@@ -57,6 +58,11 @@ def mentions(group: SimGroup) -> list[str]:
 
 def texts(user: SimUser) -> str:
     return "\n".join(m.text for m in user.messages)
+
+
+async def open_menu(fake: FakeTelegram, user: SimUser, hand: SentMessage) -> None:
+    await user.press(hand, "⋯")
+    await fake.wait_until(lambda: "Пусть играет компьютер" in hand.describe_buttons(), timeout=5)
 
 
 async def wait_for(fake: FakeTelegram, check: Callable[[], bool], timeout: float) -> float:  # noqa: ASYNC109
@@ -246,8 +252,7 @@ async def test_13_a_table_no_person_plays_closes_with_nothing_paid(
         for user in players:  # everyone hands his seat to the computer and goes away
             hand = hand_message(user)
             assert hand is not None
-            await user.press(hand, "⋯")
-            await fake.wait_until(lambda h=hand: "Пусть играет компьютер" in h.describe_buttons())
+            await open_menu(fake, user, hand)
             await user.press(hand, "🤖")
         await wait_for(fake, lambda: any("Стол закрыт" in m.text for m in group.visible), 12)
         await fake.settle(quiet=0.1)
@@ -257,3 +262,43 @@ async def test_13_a_table_no_person_plays_closes_with_nothing_paid(
     tables = [m for m in group.visible if m.text.startswith("🃏 Мушка · «Пятница» · пулька")]
     assert tables and all(m.all_buttons == [] for m in tables)  # nothing left to press
     assert result_message(group) is None
+
+
+async def test_13_a_player_who_left_the_group_counts_as_two_expiries(
+    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=25")
+        vera = players[2]
+        vera.leave(group, tell=True)
+        await fake.wait_until(lambda: seat_row(db_path, vera)[0] == 1, timeout=5)
+        await fake.settle(quiet=0.1)
+        told = [m.text for m in group.visible if "больше не в группе" in m.text]
+        assert len(told) == 1 and "Vera" in told[0]
+        rng = random.Random(8)
+        for _ in range(20):  # the others play; Vera's turns go by themselves
+            user = to_act(group, players)
+            if user is None or user is vera or result_message(group):
+                break
+            assert await play_step(fake, group, players, rng)
+        assert to_act(group, players) is not vera
+
+
+async def test_13_lobby_a_player_who_left_the_group_is_unseated(
+    fake_telegram: FakeTelegram, bot: object, db_path: Path
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    for user in players:
+        await user.start_bot()
+    await players[0].send(group, "/newgame mushka")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    await players[1].press(lobby, "✋")
+    await fake.wait_until(lambda: "Boris" in lobby.text, timeout=5)
+    players[1].leave(group, tell=True)
+    await fake.wait_until(lambda: "Boris" not in lobby.text, timeout=5)
+    assert db_rows(db_path, "SELECT user_id FROM seats") == [(101,)]
