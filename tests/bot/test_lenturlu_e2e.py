@@ -39,6 +39,7 @@ from tests.fakeapi.users import SimGroup, SimUser
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 PRESS_LIMIT = 600  # one deal: every run sheds a card; buys draw at most the stock (7 or 4)
+RESTART_AT = 5  # presses before the bot restarts (a covering king may end a deal in a dozen)
 CALL_LIMIT = 3000  # Bot API calls for one whole deal, group and private together
 # the screens that name the layout's five cards by design (RULES.md §3.1.2): not a hand's cards
 PUBLIC_LINES = ("Ставки:", "Лентюрлю:", "Жребий")
@@ -93,9 +94,7 @@ def names_card(text: str, name: str) -> bool:
 def group_text(group: SimGroup, since: int = 0) -> str:
     """Every text the group's messages showed (each edit too), but the layout's lines."""
     texts = [t for m in group.messages[since:] for t in [*(v.text for v in m.history), m.text]]
-    return "\n".join(
-        ln for t in texts for ln in t.splitlines() if not ln.startswith(PUBLIC_LINES)
-    )
+    return "\n".join(ln for t in texts for ln in t.splitlines() if not ln.startswith(PUBLIC_LINES))
 
 
 def check_privacy(group: SimGroup, players: list[SimUser]) -> None:
@@ -108,16 +107,22 @@ def check_privacy(group: SimGroup, players: list[SimUser]) -> None:
             assert not names_card(shown, name), f"{user.first_name}'s {name} in the group"
 
 
-async def step(
-    fake: FakeTelegram, group: SimGroup, players: list[SimUser], rng: random.Random
-) -> bool:
-    user = to_act(group, players)
-    if user is None:
-        return False
-    message = hand_message(user)
-    assert message is not None, user.first_name
-    await press_and_wait(fake, user, message, choose(message, rng), players)
-    return True
+STOP = re.compile(r"^(?:Стоп|Закрыто королём): (.+?) — ", re.MULTILINE)
+LEAD = re.compile(r"Ход: <b>(.+?)</b> · новая кучка")
+
+
+def check_stops(group: SimGroup) -> int:
+    """Each table text naming who stopped or closed the pile (§3.4.1, §3.4.2) has that player
+    lead the new pile; how many such texts were seen."""
+    seen = 0
+    for m in group.messages:
+        for html in [*(v.html for v in m.history), m.html]:
+            stop = STOP.search(html)
+            if stop is not None:
+                lead = LEAD.search(html)
+                assert lead is not None and lead.group(1) == stop.group(1), html
+                seen += 1
+    return seen
 
 
 def engine_nets(database: Path) -> dict[int, int]:
@@ -186,10 +191,10 @@ async def test_lenturlu_deal_with_a_restart(
         assert table is not None and "Лентюрлю" in table.text, table and table.text
         way = "покрывший королём" if manner == "king" else "первый без карт"
         assert way in table.text, table.text
-        for _ in range(15):
-            if result_message(group) is None:
-                await press()
+        for _ in range(RESTART_AT):
+            await press()
         await fake.settle(quiet=0.05)
+        assert result_message(group) is None, "the deal ended before the restart"
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await fake.settle(quiet=0.1)
         while result_message(group) is None:
@@ -218,13 +223,31 @@ async def test_lenturlu_deal_with_a_restart(
         figure = re.search(rf"{user.first_name} ([+−]?\d+)", settlement)
         assert figure is not None, settlement
         assert balances[user.id] == int(figure.group(1).replace("−", "-")), settlement
+    stops = check_stops(group)
     assert taps.get("f", 0) > 0 and taps.get("n", 0) + taps.get("b", 0) > 0, taps
-    assert 20 < calls < CALL_LIMIT, calls
+    # a press edits the hands (a few at most) and the table; the lobby and the result are extra
+    assert 20 < calls < CALL_LIMIT and calls < 80 + 10 * presses, (calls, presses)
+    assert in_group < 20 + 2 * presses, (in_group, presses)
     print(  # noqa: T201
         f"Лентюрлю manner={manner} payment={payment}, {seats} players: {presses} presses "
         f"{dict(sorted(taps.items()))}; Bot API calls for the deal: {calls}, "
-        f"group {in_group}, private {calls - in_group}"
+        f"group {in_group}, private {calls - in_group}; stops shown: {stops}"
     )
+
+
+ASKED = {  # the accusative a middle rank is asked in (RULES.md §3.2.1: a run's middle)
+    "2": "двойку",
+    "3": "тройку",
+    "4": "четвёрку",
+    "5": "пятёрку",
+    "6": "шестёрку",
+    "7": "семёрку",
+    "8": "восьмёрку",
+    "9": "девятку",
+    "10": "десятку",
+    "J": "валета",
+    "Q": "даму",
+}
 
 
 def middle_run(hand: list[Card], starts: list[Card]) -> tuple[Card, Card, list[Card]] | None:
@@ -275,6 +298,7 @@ async def test_lenturlu_run_with_a_middle_suit_to_choose(
         assert message is not None
         question = re.search(r"Ряд .+ … .+: (какую|какого) (\S+)\?", message.text)
         assert question is not None, message.text
+        assert question.group(2) == ASKED[row[0].rank.value], message.text
         asked = [Card.parse(act_of(b)[1] or "") for b in hand_buttons(message)["c"]]
         assert asked == row, message.describe_buttons()
         # the default would be the row's first card: choose the last, so the choice shows
