@@ -288,8 +288,6 @@ async def test_lenturlu_run_with_a_middle_suit_to_choose(
         else:
             raise AssertionError("no hand with a middle rank to choose")
         first, last, row = found
-        pile_before = table_message(group)
-        assert pile_before is not None
         await press_and_wait(fake, user, message, button_for(message, "f", first), players)
         message = hand_message(user)
         assert message is not None and "Ряд от" in message.text, message and message.text
@@ -315,3 +313,4 @@ async def test_lenturlu_run_with_a_middle_suit_to_choose(
     assert names_card(pile, card_name(chosen, "ru")), pile
     assert not names_card(pile, card_name(other, "ru")), pile
     assert other in cards_held(user) and chosen not in cards_held(user)
+    print(f"Лентюрлю middle rank: {question.group(0)} → {' '.join(run)}")  # noqa: T201
