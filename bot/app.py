@@ -25,7 +25,7 @@ from bot.routers import make_root_router
 from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame, random_seed
 from bot.runtime.runtime import TableRuntime
-from bot.runtime.scheduler import Scheduler
+from bot.runtime.scheduler import Heartbeat, Scheduler
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.services.members import Members
@@ -218,7 +218,10 @@ async def running_bot(
                 services.delivery(outcome)
             except Exception:
                 logger.exception("could not resume table %s", table_id)
+        heartbeat = Heartbeat(services.repo, clock=clock)
+        await heartbeat.resume()  # the downtime is not counted against anyone's turn
         services.scheduler.start(await services.runtime.deadlines())
+        heartbeat.start()
         task = asyncio.create_task(
             dp.start_polling(
                 bot,
@@ -235,6 +238,7 @@ async def running_bot(
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             await services.scheduler.stop()
+            await heartbeat.stop()
             for pending in list(services.background):
                 pending.cancel()
             await services.outbox.drain_for(settings.drain_s)

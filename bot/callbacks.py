@@ -26,8 +26,12 @@ class Kind(StrEnum):
     PRIVATE = "s"
 
 
+SEAT_ACTS: Final = frozenset("MROW")
+
 ACTS: Final[dict[Kind, frozenset[str]]] = {
-    Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz"),  # the family says what each means
+    # the family says what each lowercase act means; uppercase ones are the runtime's own (the
+    # ⋯ menu M and its ↩️ R, 🤖 Let the computer play O, 🙋 I'm back W: bot.runtime.absent)
+    Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz") | SEAT_ACTS,
     Kind.LOBBY: frozenset("jeaovsckxbnwmd"),  # a: computers, m: seat one, d: remove
     Kind.END: frozenset("rf"),
     Kind.GROUP: frozenset("l"),

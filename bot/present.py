@@ -12,6 +12,7 @@ from aiogram.types import InlineKeyboardButton
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
+from bot.render import seat_menu
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
@@ -21,6 +22,7 @@ from bot.runtime.outcome import (
     DealResult,
     EndedTable,
     Facts,
+    Gone,
     HandScreen,
     LobbyClosed,
     LobbyScreen,
@@ -29,6 +31,7 @@ from bot.runtime.outcome import (
     Note,
     Outcome,
     PingGone,
+    Reminder,
     Screen,
     Strip,
     StripMessage,
@@ -38,6 +41,7 @@ from bot.runtime.outcome import (
     hand_key,
     keys,
     ping_key,
+    reminder_key,
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
@@ -93,8 +97,23 @@ class Presenter:
             rendered = self._ui(screen.facts).hand(
                 self.context(screen.facts), screen.view, screen.ui, tr, self.codec
             )
+            rendered = seat_menu.dress(
+                rendered,
+                self.context(screen.facts),
+                screen.seat,
+                tr,
+                self.codec,
+                away=screen.away,
+                menu=screen.menu,
+            )
             key = hand_key(screen.facts.table.id, screen.seat)
             box.show(screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE)
+            return None
+        if isinstance(screen, Reminder):
+            self._reminder(screen)
+            return None
+        if isinstance(screen, Gone):
+            box.delete(screen.chat_id, screen.key)
             return None
         if isinstance(screen, TurnPing):
             tr = self.catalogues.tr(screen.locale)
@@ -176,6 +195,30 @@ class Presenter:
             )
             self._notice(chat, k["notice"], rendered, None)
         return None
+
+    def _reminder(self, screen: Reminder) -> None:
+        """PRODUCT.md §13: ⅓ of the time left — in private in place of the turn ping (so the
+        phone notifies again), and a short mention in the group."""
+        facts = screen.facts
+        tr = self.catalogues.tr(screen.locale)
+        text = tr(
+            "⏳ {seconds} s left — your move in «{chat}»",
+            seconds=screen.seconds,
+            chat=esc(facts.chat_title),
+        )
+        box = self.outbox
+        box.show(
+            screen.user_id, ping_key(facts.table.id), Rendered(text), fresh=True, old=Old.DELETE
+        )
+        ctr = self._group(facts)
+        name = esc(facts.seats[screen.seat].name)
+        mention = ctr(
+            "⏳ {name}, your move ({seconds} s)",
+            name=f'<a href="tg://user?id={screen.user_id}">{name}</a>',
+            seconds=screen.seconds,
+        )
+        key = reminder_key(facts.table.id)
+        box.show(facts.chat_id, key, Rendered(mention), fresh=True, old=Old.DELETE)
 
     def _notice(self, chat: int, key: str, rendered: Rendered, reply_to: int | None) -> None:
         """A group notice with table buttons replaces (and strips) the previous one; only the

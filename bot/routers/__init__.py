@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import commands, errors, fallback, invite, lobby, play, records
+from bot.routers import commands, errors, fallback, invite, lobby, members, play, records
 
 
 def make_root_router() -> Router:
@@ -15,6 +15,7 @@ def make_root_router() -> Router:
         commands.make_router(),
         records.make_router(),
         invite.make_router(),
+        members.make_router(),
         fallback.make_router(),
         errors.make_router(),  # errors propagate to every router's handlers, wherever they are
     )

@@ -75,6 +75,9 @@ class Table:
     match: Match | None = None
     deadline: bool = False  # a computer move is stored as due
     starting: bool = False  # Start was pressed; the players' private notes are on their way
+    menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
+    reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
+    last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
 
     @property
     def id(self) -> int:
@@ -139,7 +142,9 @@ class RuntimeBase:
             for seat, action in await self.repo.actions(table_id, match.first_seq):
                 state.apply(seat, action)
             table.match = Match(state, no, match.first_seq)
-        table.deadline = any(d.table_id == table_id for d in await self.repo.deadlines())
+        table.deadline = any(
+            d.table_id == table_id and d.kind == "computer" for d in await self.repo.deadlines()
+        )
         self._tables[table_id] = table
         return table
 
@@ -211,4 +216,9 @@ class RuntimeBase:
         self.forget(table.id)
         fresh = await self._load(table.id)
         assert fresh is not None
+        fresh.menus, fresh.reminded, fresh.last_human = (
+            table.menus,
+            table.reminded,
+            table.last_human,
+        )
         return fresh

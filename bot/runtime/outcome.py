@@ -104,6 +104,8 @@ class HandScreen:
     view: View[Any]
     ui: HandUI
     fresh: bool = False
+    away: bool = False  # the computer plays the seat: the message offers 🙋 I'm back
+    menu: bool = False  # the ⋯ menu is open
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,26 @@ class TurnPing:
     facts: Facts
     user_id: int
     locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """⅓ of the turn's time left (PRODUCT.md §13): a private reminder in place of the turn
+    ping, and a short mention in the group (deleted when he acts)."""
+
+    facts: Facts
+    user_id: int
+    locale: str
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """A keyed message is deleted (a turn reminder once the player acted)."""
+
+    chat_id: int
+    key: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +199,8 @@ Screen = (
     | MatchResult
     | HandScreen
     | TurnPing
+    | Reminder
+    | Gone
     | PingGone
     | Note
     | CancelQuestion
@@ -212,6 +236,11 @@ def keys(table_id: int) -> dict[str, str]:
         "cancel": f"cancel:{table_id}",
         "notice": f"notice:{table_id}",
     }
+
+
+def reminder_key(table_id: int) -> str:
+    """The group's turn reminder of a table (one at a time)."""
+    return f"remind:{table_id}"
 
 
 def hand_key(table_id: int, seat: int) -> str:

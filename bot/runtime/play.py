@@ -6,12 +6,13 @@ action, the move counter), and the outcome: the table and every hand, fresh view
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.callbacks import Press, b36
+from bot.callbacks import Press
 from bot.refused import Refused
 from bot.render.common import esc
 from bot.render.context import HandUI, Standing
@@ -22,6 +23,7 @@ from bot.runtime.outcome import (
     DealResult,
     EndedTable,
     Facts,
+    Gone,
     HandScreen,
     LobbyStarted,
     MatchResult,
@@ -34,14 +36,15 @@ from bot.runtime.outcome import (
     TurnPing,
     events_of,
     hand_key,
+    reminder_key,
 )
 from bot.storage.rows import Deadline
 from engine.core import Line
 from engine.errors import IllegalAction, InvalidNotation
-from engine.games import GAMES
-from engine.players import policy_for
+from engine.players import computer
 
 COMPUTER = "computer"
+REMIND, TURN, IDLE = "remind", "turn", "idle"  # the turn timer's two steps; an idle table
 
 
 class PressSource:
@@ -72,6 +75,9 @@ class PlayOps(LobbyOps):
             await tx.update_table(table.id, status="running", generation=no - 1)
             await tx.clear_hand_ui(table.id)
             due = await self._schedule(tx, table, state.to_act, row.moves)
+            idle = Deadline(table.id, IDLE, self.clock() + self.idle_timeout, 0)
+            await tx.put_deadline(idle)
+            due += (idle,)
         table = await self.reload(table)
         table.match = Match(state, no, row.moves)
         facts = await self.facts(table)
@@ -120,6 +126,11 @@ class PlayOps(LobbyOps):
         ui = table.hands.get(seat, HandUI())
         if press.act == "u":
             return await self._one_hand(table, seat)
+        if table.seats[seat].away:
+            raise Refused(
+                "The computer is playing for you — press 🙋 I'm back first.", refresh=seat
+            )
+        table.last_human = self.clock()
         if state.to_act != seat:
             if state.to_act is None:
                 raise Refused("This table is closed.")
@@ -133,7 +144,12 @@ class PlayOps(LobbyOps):
             table.hands[seat] = meaning.ui
             return await self._one_hand(table, seat)
         assert isinstance(meaning, Apply)
-        return await self._apply(table, seat, meaning.action)
+        out = await self._apply(table, seat, meaning.action)
+        if table.seats[seat].expiries:  # he is here: the expiries in a row start again
+            async with self.repo.unit() as tx:
+                await tx.set_expiries(table.id, seat, 0)
+            table.seats[seat] = dataclasses.replace(table.seats[seat], expiries=0)
+        return out
 
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
         """After a stale press: the old message loses its buttons; the current hand is shown."""
@@ -163,7 +179,7 @@ class PlayOps(LobbyOps):
         for s in table.seats:
             if s.user_id is None or (only is not None and s.seat != only):
                 continue
-            if s.away and only is None:
+            if s.away and only is None and not await self.people.private_ok(s.user_id):
                 continue  # the owner can't be reached; /hand in private brings him back
             out.append(
                 HandScreen(
@@ -174,6 +190,8 @@ class PlayOps(LobbyOps):
                     state.view(s.seat),
                     table.hands.get(s.seat, HandUI()),
                     fresh=fresh,
+                    away=s.away,
+                    menu=s.seat in table.menus,
                 )
             )
         return out
@@ -232,7 +250,8 @@ class PlayOps(LobbyOps):
     async def _schedule(
         self, tx: Any, table: Table, to_act: int | None, moves: int
     ) -> tuple[Deadline, ...]:
-        """Store the computer's next move as due, or drop a stored one no longer due."""
+        """Store what is due next: the computer's move, or a person's turn timer (its
+        reminder first, PRODUCT.md §13); drop a stored computer move no longer due."""
         if to_act is not None and table.seats[to_act].computer:
             deadline = Deadline(table.id, COMPUTER, self.clock() + self.computer_delay, moves)
             await tx.put_deadline(deadline)
@@ -241,6 +260,12 @@ class PlayOps(LobbyOps):
         if table.deadline:
             await tx.drop_deadline(table.id, COMPUTER)
             table.deadline = False
+        if to_act is not None:
+            remind = Deadline(table.id, REMIND, self.clock() + self.turn_timeout * 2 / 3, moves)
+            await tx.put_deadline(remind)
+            return (remind,)
+        for kind in (REMIND, TURN, IDLE):  # the match is over: no timer of it stays
+            await tx.drop_deadline(table.id, kind)
         return ()
 
     async def _after(
@@ -275,7 +300,9 @@ class PlayOps(LobbyOps):
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self._hands(table, facts)
         screens += await self._pings(table, facts, actor)
-        undue = () if due or table.deadline else ((table.id, COMPUTER),)
+        undue: tuple[tuple[int, str], ...] = () if table.deadline else ((table.id, COMPUTER),)
+        if ended:
+            undue += ((table.id, REMIND), (table.id, TURN), (table.id, IDLE))
         return Outcome(tuple(screens), due, undue)
 
     async def _pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
@@ -283,6 +310,9 @@ class PlayOps(LobbyOps):
         one; a seat that stays to act keeps its ping."""
         assert table.match is not None
         out: list[Screen] = []
+        if table.reminded and actor is not None:  # the group's reminder goes once he acted
+            out.append(Gone(table.row.chat_id, reminder_key(table.id)))
+            table.reminded = False
         nxt = table.match.state.to_act
         if nxt == actor and actor is not None:
             return out  # still his turn (e.g. declare, then exchange): his ping stays
@@ -317,42 +347,17 @@ class PlayOps(LobbyOps):
             seat = state.to_act
             if table.row.moves != deadline.moves or seat is None or not table.seats[seat].computer:
                 return Outcome()  # the table moved on; a newer deadline (if any) stands
-            policy = policy_for(GAMES[table.row.game].family)
-            rng = random.Random(f"{table.id}:{table.row.moves}")  # reproducible, not a secret
-            return await self._apply(table, seat, policy(state.view(seat), rng))
+            return await self._apply(table, seat, await self._computer_action(table, seat))
 
-    async def unreachable(self, table_id: int, seat: int) -> Outcome:
-        """The seat's owner can't be written to (403): the computer plays it for now, and the
-        group is told once."""
-        async with self.locks.hold(table_id):
-            table = await self._load(table_id)
-            if table is None or table.row.status != "running" or table.match is None:
-                return Outcome()
-            if seat >= len(table.seats) or table.seats[seat].away:
-                return Outcome()
-            async with self.repo.unit() as tx:
-                await tx.set_away(table_id, seat, True)
-                user_id = table.seats[seat].user_id
-                if user_id is not None:
-                    await tx.set_private_ok(user_id, False)
-                table = await self.reload(table)
-                assert table.match is not None
-                due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
-            if user_id is not None:
-                await self.people.set_private_ok(user_id, False)
-            facts = await self.facts(table)
-            locale = facts.chat_locale
-            note = Note(
-                table.row.chat_id,
-                locale,
-                "{name}: the private chat with me is closed, so the computer plays for now. "
-                "Open the chat with the button below and send /hand to take the seat back.",
-                {"name": esc(table.seats[seat].name)},
-                link=f"h_{b36(table_id)}",
-                button="💬 Open the chat",
-            )
-            view = table.match.state.view(None)
-            return Outcome((note, TableScreen(facts, view)), due)
+    async def _computer_action(self, table: Table, seat: int) -> Any:
+        """The computer's move for the seat (a computer seat's level; a person's seat while
+        he is away: ``normal``), computed off the event loop: a strong player thinks for a
+        noticeable fraction of a second, and the other tables go on meanwhile."""
+        assert table.match is not None
+        s = table.seats[seat]
+        policy = computer(table.row.game, s.level if s.user_id is None else "normal")
+        rng = random.Random(f"{table.id}:{table.row.moves}")  # reproducible, not a secret
+        return await asyncio.to_thread(policy, table.match.state.view(seat), rng)
 
     async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
         """/hand: every running table's hand of the user sent anew (a seat the computer played
@@ -377,10 +382,12 @@ class PlayOps(LobbyOps):
         return out, shown
 
     async def _back(self, table: Table, seat: int) -> Outcome:
+        """The seat is its owner's again: if it is his turn, his timer starts now."""
         async with self.repo.unit() as tx:
             await tx.set_away(table.id, seat, False)
-        table = await self.reload(table)
-        assert table.match is not None
+            table = await self.reload(table)
+            assert table.match is not None
+            due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
         facts = await self.facts(table)
         note = Note(
             table.row.chat_id,
@@ -389,9 +396,11 @@ class PlayOps(LobbyOps):
             {"name": esc(table.seats[seat].name)},
         )
         screens: list[Screen] = [note, TableScreen(facts, table.match.state.view(None))]
+        screens += await self._hands(table, facts, only=seat)
         if table.match.state.to_act == seat:  # his turn now: he is pinged like anyone
             screens += await self._pings(table, facts, None)
-        return Outcome(tuple(screens))
+        undue = () if table.deadline else ((table.id, COMPUTER),)
+        return Outcome(tuple(screens), due, undue)
 
     # --- after a restart, and /score ---------------------------------------------------------
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 from bot.callbacks import Press, b36
 from bot.refused import Refused
 from bot.render.common import esc
+from bot.runtime.absent import AbsentOps
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
 from bot.runtime.outcome import Facts, Note, Outcome
-from bot.runtime.play import PlayOps, PressSource
+from bot.runtime.play import PressSource
 from bot.storage.rows import LedgerRow
 
 __all__ = ["PressSource", "TableRuntime"]
 
 
-class TableRuntime(PlayOps, ComputerOps):
+class TableRuntime(AbsentOps, ComputerOps):
     async def lobby_press(
         self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
     ) -> Outcome:
@@ -109,7 +110,7 @@ class TableRuntime(PlayOps, ComputerOps):
                 raise Refused("There's no game in progress now.")
             if seat.away:
                 raise Refused("{name}: the computer already plays this seat.", name=esc(seat.name))
-        raise Refused("There's no game in progress now.")  # hand_over comes with the timers
+        return await self.hand_over(row.id, seat.seat, "kick")  # §13: the owner is told
 
     async def start_reached(
         self, table_id: int, generation: int, reached: dict[int, bool]

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline
 
 logger = logging.getLogger(__name__)
@@ -84,3 +85,50 @@ class Scheduler:
                     await asyncio.wait_for(self._wake.wait(), timeout=wait)
             else:
                 await self._wake.wait()
+
+
+class Heartbeat:
+    """When the bot was last alive, written every ``every`` seconds (and at a clean stop), so
+    that the time it was down is not counted against anyone (PRODUCT.md §13): at the start every
+    stored deadline moves on by the downtime — one that fell due while the bot was down becomes
+    now plus what was left of it when the bot stopped."""
+
+    def __init__(self, repo: Repository, *, clock: Clock = time.time, every: float = 2.0) -> None:
+        self._repo = repo
+        self._clock = clock
+        self._every = every
+        self._task: asyncio.Task[None] | None = None
+
+    async def resume(self) -> float:
+        """Move every deadline on by the time since the last beat; that time (0: none)."""
+        last = await self._repo.alive_at()
+        now = self._clock()
+        down = max(0.0, now - last) if last is not None else 0.0
+        async with self._repo.unit() as tx:
+            if down > 0:
+                await tx.shift_deadlines(down)
+            await tx.set_alive(now)
+        return down
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="heartbeat")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self._beat()
+
+    async def _beat(self) -> None:
+        async with self._repo.unit() as tx:
+            await tx.set_alive(self._clock())
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self._every)
+            try:
+                await self._beat()
+            except Exception:
+                logger.exception("heartbeat failed")

@@ -84,6 +84,11 @@ class People:
             self._chats[chat_id] = wanted
         return wanted
 
+    async def private_ok(self, user_id: int) -> bool:
+        """Whether the user can be written to in private (as far as the bot knows)."""
+        known = await self.user(user_id)
+        return known is not None and known.private_ok
+
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         known = await self.user(user_id)
         if known is not None and known.private_ok == ok:

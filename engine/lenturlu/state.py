@@ -53,6 +53,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         "_layout",
         "_passes",
         "_pile",
+        "_pile_end",
         "_pile_leader",
         "_refills",
         "_set_aside",
@@ -69,6 +70,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         self._layout: dict[Card, int] = dict.fromkeys(LENTURLU_CARDS, 0)
         self._pile: list[Card] = []  # §3.2.2: bottom first; the top is the last card played
         self._pile_leader: Seat | None = None
+        self._pile_end = ""  # how the last pile was set aside: "stop" (§3.4.1), "close" (a K)
         self._set_aside: list[Card] = []  # stopped and closed piles (§3.4.1, §3.4.2)
         self._passes = 0
         self._last_runner: Seat | None = None
@@ -90,6 +92,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             pile=tuple(self._pile),
             top=self._pile[-1] if self._pile else None,
             pile_leader=self._pile_leader,
+            pile_end=self._pile_end,
             leading=self._phase == Phase.LEAD,
             passes=self._passes,
             stock=len(self._stock),
@@ -216,6 +219,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         for c in cards:
             hand.remove(c)
         was_lead = self._phase == Phase.LEAD
+        self._pile_end = ""
         if was_lead:
             self._pile_leader = seat
         self._pile.extend(cards)  # §3.2.2: in ascending order; the last card is the top
@@ -244,6 +248,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         if king:  # §3.2.2, §3.4.2: the pile is closed and the same player leads
             self._set_pile_aside()
             self._event("close", seat=seat, card=str(cards[-1]))
+            self._pile_end = "close"
             self._to_act = seat
             self._phase = Phase.LEAD
         else:
@@ -266,6 +271,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             assert runner is not None
             self._set_pile_aside()
             self._event("stop", seat=runner)
+            self._pile_end = "stop"
             self._passes = 0
             self._to_act = runner
             self._phase = Phase.LEAD

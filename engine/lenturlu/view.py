@@ -25,6 +25,8 @@ class LenturluView(View[LenturluAction]):
     set_aside: int  # cards in stopped or closed piles
     manner: str
     payment: str
+    pile_end: str = ""  # the last pile ended by a "stop" (§3.4.1) or a "close" (a K, §3.4.2),
+    # made by the seat now leading; "" once a run is played on the new pile (or before the first)
     money: tuple[
         int, ...
     ] = ()  # each seat's money so far: taken − staked − refills; the net once over

@@ -30,7 +30,17 @@ def source_msgids() -> set[str]:
                 and isinstance(node.args[0].value, str)
             ):
                 found.add(node.args[0].value)
+            if (  # Note(chat_id, locale, msgid, …): the runtime's one-off messages
+                isinstance(node, ast.Call)
+                and _name(node.func) == "Note"
+                and len(node.args) >= 3
+                and isinstance(node.args[2], ast.Constant)
+                and isinstance(node.args[2].value, str)
+            ):
+                found.add(node.args[2].value)
     from bot.render.refusals import REASONS
+    from bot.runtime.absent import HAND_OVER_NOTES
 
     found.update(REASONS.values())
+    found.update(HAND_OVER_NOTES.values())
     return found

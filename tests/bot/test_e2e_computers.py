@@ -16,6 +16,7 @@ from tests.bot.helpers import (
     db_rows,
     fixed_seeds,
     lobby_message,
+    open_table,
     play_until_end,
     result_message,
     say,
@@ -304,6 +305,34 @@ async def test_13_kick_in_the_lobby_unseats_and_the_last_person_closes(
     assert lobby_deadlines(db_path) == []
     reply = await _kick(fake, gleb, group, hello[vera.id])
     assert reply.text == "Здесь нет открытого стола."
+
+
+async def test_13_kick_at_a_running_table_hands_the_seat_to_the_computer(
+    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+) -> None:
+    """§13 /kick: an immediate handover, the owner told privately; the game goes on."""
+    fake = fake_telegram
+    anna, boris, vera, gleb = people(fake, "Anna", "Boris", "Vera", "Gleb")
+    members = [anna.id, boris.id, vera.id]
+    group = fake.add_group(-1001, "Пятница", admins=[gleb.id], members=members)
+    await open_table(fake, group, [anna, boris, vera])
+    hello = await boris.send(group, "привет")
+    reply = await _kick(fake, anna, group, hello)  # the creator is no admin
+    assert reply.text == "Убрать игрока из-за стола могут только админы."
+    await fake.settle(quiet=0.05)
+    assert db_rows(db_path, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(0,)]
+    private = len(boris.messages)
+    reply = await _kick(fake, gleb, group, hello)
+    assert reply.text == "Админ передал компьютеру место игрока Boris."
+    await fake.settle(quiet=0.1)
+    assert db_rows(db_path, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(1,)]
+    told = [m.text for m in boris.messages[private:]]
+    assert any(t.startswith("Админ чата «Пятница» передал ваше место") for t in told), told
+    reply = await _kick(fake, gleb, group, hello)  # again: nothing more to hand over
+    assert reply.text == "Boris: за это место уже играет компьютер."
+    assert status(db_path) == "running"
+    await play_until_end(fake, group, [anna, vera], random.Random(5))
+    assert result_message(group) is not None
 
 
 async def _kick(

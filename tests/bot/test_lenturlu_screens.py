@@ -263,3 +263,37 @@ def test_lenturlu_privacy(seed: int) -> None:
             assert not hides(text, after_secret, tr)
             return
     raise AssertionError("the deal did not end")
+
+
+# --- who set the pile aside (RULES.md §3.4.1, §3.4.2) ------------------------------------------
+
+
+def test_lenturlu_table_names_who_stopped_or_closed() -> None:
+    """After a stop or a closing K the table names the player, who leads the new pile; the
+    line goes once a run is played on it (seeded deals, both manners, 3–5 players)."""
+    policy = policy_for("lenturlu")
+    tr = CATALOGUES.tr("en")
+    seen: dict[str, int] = {"stop": 0, "close": 0}
+    for seed in range(12):
+        players = 3 + seed % 3
+        options = {"manner": ("king", "out")[seed % 2]}
+        state: Any = new_game("lenturlu", players, seed, options)
+        rng = random.Random(seed)
+        names = tuple(f"P{i}" for i in range(players))
+        ctx = TableContext(7, "lenturlu", "Club", names, 1, 0, "mushka_test_bot", options)
+        while not state.is_over and state.to_act is not None:
+            seat = state.to_act
+            events = state.apply(seat, policy(state.view(seat), rng))
+            if state.is_over:
+                break
+            text = UI.table(ctx, state.view(None), tr).text
+            how = {e.get("e") for e in events} & {"stop", "close"}
+            if how:
+                (kind,) = how
+                line = {"stop": "Stop: {}", "close": "Closed with a king: {}"}[kind]
+                assert line.format(names[state.to_act]) + " — " in text, text
+                assert f"To play: <b>{names[state.to_act]}</b> · a new pile" in text, text
+                seen[kind] += 1
+            else:
+                assert "Stop:" not in text and "Closed with a king:" not in text, text
+    assert all(seen.values()), seen

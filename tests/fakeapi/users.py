@@ -180,9 +180,20 @@ class SimUser(_ChatReader):
             raise FakeUsageError(f"{self.first_name} is banned from {group.title}")
         return self._send(chat, text, reply_to=reply_to, thread_id=thread_id)
 
-    def leave(self, group: SimGroup) -> None:
+    def leave(self, group: SimGroup, *, tell: bool = False) -> None:
+        """Leave the group; ``tell``: the bot gets the ``left_chat_member`` service message, as
+        Telegram sends it (tests that only need getChatMember to say "left" leave it out)."""
         group.state.members[self.id] = "left"
         group.state.restricted_out.discard(self.id)
+        if tell:
+            message = self.fake.store_message(
+                group.state,
+                MessageVersion("", "", (), None),
+                sender_id=self.id,
+                from_bot=False,
+                extra={"left_chat_member": self.as_user()},
+            )
+            self.fake.push_update("message", self.fake.message_dict(message))
 
     # ------------------------------------------------------------------ buttons
 

@@ -22,7 +22,7 @@ from bot.render.games import lenturlu_press as lp
 from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail
-from engine.cards import Card
+from engine.cards import Card, Rank
 from engine.core import Line
 from engine.lenturlu.view import LenturluView
 
@@ -60,6 +60,31 @@ def pile_line(view: LenturluView, tr: Translator) -> str:
     )
 
 
+def pile_end_line(how: str, name: str, tr: Translator) -> str:
+    """Who set the last pile aside (RULES.md §3.4.1 a stop, §3.4.2 a closing K); he leads."""
+    if how == "stop":
+        return tr("Stop: {name} — nobody went on, the pile is set aside", name=name)
+    return tr("Closed with a king: {name} — the pile is set aside", name=name)
+
+
+def which_rank(rank: Rank, tr: Translator) -> str:
+    """The middle-rank question, naming the rank (a run's middle is never an ace)."""
+    questions = {
+        Rank.TWO: tr("which 2?"),
+        Rank.THREE: tr("which 3?"),
+        Rank.FOUR: tr("which 4?"),
+        Rank.FIVE: tr("which 5?"),
+        Rank.SIX: tr("which 6?"),
+        Rank.SEVEN: tr("which 7?"),
+        Rank.EIGHT: tr("which 8?"),
+        Rank.NINE: tr("which 9?"),
+        Rank.TEN: tr("which 10?"),
+        Rank.JACK: tr("which jack?"),
+        Rank.QUEEN: tr("which queen?"),
+    }
+    return questions.get(rank, tr("which card of this rank?"))
+
+
 def table(
     ctx: TableContext, view: LenturluView, tr: Translator, ended: str | None = None
 ) -> Rendered:
@@ -76,9 +101,11 @@ def table(
         pile_line(view, tr),
     ]
     extra = [tr("Stock: {n}", n=view.stock), tr("set aside: {n}", n=view.set_aside)]
-    if view.pile:
+    if view.pile and not ended:
         extra.append(tr("passes: {n} of {m}", n=view.passes, m=view.players - 1))
     lines.append(" · ".join(extra))
+    if not ended and view.leading and view.to_act is not None and view.pile_end:
+        lines.append(pile_end_line(view.pile_end, esc(ctx.names[view.to_act]), tr))
     lines.append("")
     for seat, player in enumerate(ctx.names):
         dealer = " " + tr("(dlr)") if seat == view.dealer else ""
@@ -178,9 +205,10 @@ def hand(
         row = lp.open_rank(view.hand, marks) or []
         lines.append(
             tr(
-                "Run {first} … {last}: which card of this rank?",
+                "Run {first} … {last}: {which}",
                 first=card_name(marks[0], loc),
                 last=card_name(marks[1], loc),
+                which=which_rank(row[0].rank, tr) if row else tr("which card of this rank?"),
             )
         )
         if marks[2:]:

@@ -1,0 +1,49 @@
+"""The buttons every hand message has whatever the game (PRODUCT.md §5.3, §13): ``⋯`` opens a
+small menu in place (🤖 Let the computer play, ↻ Refresh, ↩️ back); while the computer holds
+the seat the message offers only 🙋 I'm back. Pure: a family's rendered hand in, dressed out."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import Translator
+from bot.render.common import Rendered, keyboard
+from bot.render.context import TableContext
+
+MOST_IN_ROW = 8
+
+
+def dress(
+    rendered: Rendered,
+    ctx: TableContext,
+    seat: int,
+    tr: Translator,
+    codec: PressCodec,
+    *,
+    away: bool,
+    menu: bool,
+) -> Rendered:
+    def button(text: str, act: str) -> InlineKeyboardButton:
+        press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    if away:
+        text = f"{rendered.text}\n\n{tr('🤖 The computer is playing for you.')}"
+        return Rendered(text, keyboard([[button(tr("🙋 I'm back"), "W")]]))
+    if menu:
+        rows = [
+            [button(tr("🤖 Let the computer play"), "O")],
+            [button(tr("↻ Refresh"), "u"), button(tr("↩️ Back"), "R")],
+        ]
+        return Rendered(rendered.text, keyboard(rows))
+    more = button("⋯", "M")
+    old = (
+        rendered.markup.inline_keyboard if isinstance(rendered.markup, InlineKeyboardMarkup) else []
+    )
+    rows = [list(r) for r in old]
+    if rows and len(rows[-1]) < MOST_IN_ROW:
+        rows[-1].append(more)
+    else:
+        rows.append([more])
+    return Rendered(rendered.text, keyboard(rows))

@@ -1,0 +1,297 @@
+"""Absent players (PRODUCT.md §13): the turn timer and its reminder, the computer playing one
+turn on expiry, handing a seat to the computer (two expiries, a closed private chat, /kick, or
+the owner's own wish) and taking it back, and closing a table no human plays any more.
+
+The timer is two stored deadlines a human turn goes through: ``remind`` (⅔ of the time gone)
+and then ``turn`` (the time is up). Each is valid while the table's move counter is the one it
+was set at, so a move makes the pending one stale without a write. ``idle`` is set once a match
+starts and moves itself on while people play.
+"""
+
+from __future__ import annotations
+
+from bot.callbacks import SEAT_ACTS, Press, b36
+from bot.refused import Refused
+from bot.render.common import esc
+from bot.runtime.core import Table
+from bot.runtime.outcome import (
+    Gone,
+    Note,
+    Outcome,
+    PingGone,
+    Reminder,
+    Screen,
+    Strip,
+    TableScreen,
+    hand_key,
+    keys,
+    reminder_key,
+)
+from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN, PlayOps, PressSource
+from bot.storage.rows import Deadline
+
+TIMER_KINDS = frozenset({REMIND, TURN, IDLE})
+EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
+MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
+
+HAND_OVER_NOTES = {
+    "expired": "{name} is away — the computer plays for them.",
+    "asked": "{name} let the computer play for them.",
+    "kick": "An admin handed {name}'s seat to the computer.",
+    "left": "{name} left the group — the computer plays for them.",
+}
+
+
+class AbsentOps(PlayOps):
+    # --- deadlines ---------------------------------------------------------------------------
+
+    async def due(self, deadline: Deadline) -> Outcome:
+        if deadline.kind not in TIMER_KINDS:
+            return await super().due(deadline)
+        async with self.locks.hold(deadline.table_id):
+            table = await self._load(deadline.table_id)
+            if table is None or table.row.status != "running" or table.match is None:
+                async with self.repo.unit() as tx:
+                    await tx.drop_deadline(deadline.table_id, deadline.kind)
+                return Outcome(undue=((deadline.table_id, deadline.kind),))
+            if deadline.kind == IDLE:
+                return await self._idle(table, deadline)
+            seat = table.match.state.to_act
+            if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
+                return Outcome()  # he moved, or the computer has the seat: nothing to do
+            if deadline.kind == REMIND:
+                return await self._remind(table, seat, deadline)
+            return await self._expire(table, seat)
+
+    async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
+        """⅓ of the time left: a private reminder and a short mention in the group."""
+        left = round(self.turn_timeout / 3)
+        expiry = Deadline(table.id, TURN, deadline.due_at + self.turn_timeout / 3, deadline.moves)
+        async with self.repo.unit() as tx:
+            await tx.put_deadline(expiry)
+        owner = table.seats[seat]
+        assert owner.user_id is not None
+        facts = await self.facts(table)
+        table.reminded = True
+        screen = Reminder(
+            facts, owner.user_id, await self.people.user_locale(owner.user_id), seat, left
+        )
+        return Outcome((screen,), (expiry,))
+
+    async def _expire(self, table: Table, seat: int) -> Outcome:
+        """Time is up: the computer plays this one turn; the second time in a row it keeps
+        the seat until its owner is back."""
+        assert table.match is not None
+        owner = table.seats[seat]
+        assert owner.user_id is not None
+        expiries = owner.expiries + 1
+        async with self.repo.unit() as tx:
+            await tx.set_expiries(table.id, seat, expiries)
+        table = await self.reload(table)
+        out = Outcome()
+        played: list[str] = []
+        for _ in range(MOST_STEPS):
+            assert table.match is not None
+            state = table.match.state
+            if state.to_act != seat or table.row.status != "running":
+                break
+            action = await self._computer_action(table, seat)
+            played.append(str(action))
+            out += await self._apply(table, seat, action)
+        locale = await self.people.user_locale(owner.user_id)
+        out += Outcome.of(
+            Note(
+                owner.user_id,
+                locale,
+                "⏰ Time ran out — the computer moved for you: {moves}.",
+                {"moves": "; ".join(played) or "—"},
+            )
+        )
+        if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == "running":
+            out += await self._hand_over(table, seat, "expired")
+        return out
+
+    async def _idle(self, table: Table, deadline: Deadline) -> Outcome:
+        """No human move for the idle time: the table closes, nothing paid for the open deal
+        (§13); else the deadline moves on to the last human move plus the idle time."""
+        now = self.clock()
+        last = table.last_human or now  # after a restart: counted from the restart
+        if table.last_human == 0.0:
+            table.last_human = now
+        if now - last < self.idle_timeout - 0.5:
+            later = Deadline(table.id, IDLE, last + self.idle_timeout, 0)
+            async with self.repo.unit() as tx:
+                await tx.put_deadline(later)
+            return Outcome(due=(later,))
+        return await self.close_idle(table)
+
+    async def close_idle(self, table: Table) -> Outcome:
+        """Closed like a cancelled table: the open match is abandoned (§0.11, its record ends
+        with RECORD.md's abandoned line), nothing is booked."""
+        async with self.repo.unit() as tx:
+            await tx.update_table(table.id, status="closed")
+            for kind in (COMPUTER, REMIND, TURN, IDLE):
+                await tx.drop_deadline(table.id, kind)
+        facts = await self.facts(table)
+        self.forget(table.id)
+        screens: list[Screen] = [
+            Strip(table.row.chat_id, keys(table.id)["table"], forget=True),
+            Note(
+                table.row.chat_id,
+                facts.chat_locale,
+                "🏁 The table is closed: nobody has made a move for {minutes} min. "
+                "Nothing is paid for the open deal.",
+                {"minutes": round(self.idle_timeout / 60)},
+            ),
+        ]
+        for s in table.seats:
+            if s.user_id is not None:
+                screens.append(Strip(s.user_id, hand_key(table.id, s.seat), forget=True))
+                screens.append(PingGone(s.user_id, table.id))
+        if table.reminded:
+            screens.append(Gone(table.row.chat_id, reminder_key(table.id)))
+        undue = tuple((table.id, k) for k in (COMPUTER, REMIND, TURN, IDLE))
+        return Outcome(tuple(screens), undue=undue)
+
+    # --- handing a seat over and taking it back ------------------------------------------------
+
+    async def hand_over(self, table_id: int, seat: int, why: str) -> Outcome:
+        """The computer plays the seat until its owner is back (``why``: ``expired``, ``asked``,
+        ``kick``); the group is told once."""
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is None or table.row.status != "running" or table.match is None:
+                raise Refused("This table is closed.")
+            if seat >= len(table.seats) or table.seats[seat].user_id is None:
+                raise Refused("These aren't your cards.")
+            if table.seats[seat].away:
+                return Outcome()
+            return await self._hand_over(table, seat, why)
+
+    async def _hand_over(self, table: Table, seat: int, why: str) -> Outcome:
+        async with self.repo.unit() as tx:
+            await tx.set_away(table.id, seat, True)
+            await tx.set_expiries(table.id, seat, 0)
+            table = await self.reload(table)
+            assert table.match is not None
+            due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+        facts = await self.facts(table)
+        owner = table.seats[seat]
+        assert owner.user_id is not None
+        screens: list[Screen] = [
+            Note(
+                table.row.chat_id,
+                facts.chat_locale,
+                HAND_OVER_NOTES[why],
+                {"name": esc(owner.name)},
+            ),
+            TableScreen(facts, table.match.state.view(None)),
+            PingGone(owner.user_id, table.id),
+        ]
+        if why == "kick":
+            screens.append(
+                Note(
+                    owner.user_id,
+                    await self.people.user_locale(owner.user_id),
+                    "An admin of «{chat}» handed your seat to the computer. "
+                    "Press 🙋 I'm back on your cards to play again.",
+                    {"chat": esc(facts.chat_title)},
+                )
+            )
+        screens += await self._hands(table, facts, only=seat)
+        return Outcome(tuple(screens), due)
+
+    async def member_left(self, chat_id: int, user_id: int) -> Outcome:
+        """He left the group: unseated from its lobby, or his running seat to the computer."""
+        row = await self.repo.open_table(chat_id)
+        if row is None:
+            return Outcome()
+        table_id = row.id
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is None:
+                return Outcome()
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return Outcome()
+            if table.row.status == "lobby" and not table.starting:
+                return await self.leave(table, table.row.generation, user_id)
+            if table.row.status != "running" or table.match is None or seat.away:
+                return Outcome()
+            return await self._hand_over(table, seat.seat, "left")
+
+    async def unreachable(self, table_id: int, seat: int) -> Outcome:
+        """The seat's owner can't be written to (403): the computer plays it for now (as two
+        expiries would), and the group is told once."""
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
+            if table is None or table.row.status != "running" or table.match is None:
+                return Outcome()
+            if seat >= len(table.seats) or table.seats[seat].away:
+                return Outcome()
+            async with self.repo.unit() as tx:
+                await tx.set_away(table_id, seat, True)
+                user_id = table.seats[seat].user_id
+                if user_id is not None:
+                    await tx.set_private_ok(user_id, False)
+                table = await self.reload(table)
+                assert table.match is not None
+                due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+            if user_id is not None:
+                await self.people.set_private_ok(user_id, False)
+            facts = await self.facts(table)
+            note = Note(
+                table.row.chat_id,
+                facts.chat_locale,
+                "{name}: the private chat with me is closed, so the computer plays for now. "
+                "Open the chat with the button below and send /hand to take the seat back.",
+                {"name": esc(table.seats[seat].name)},
+                link=f"h_{b36(table_id)}",
+                button="💬 Open the chat",
+            )
+            view = table.match.state.view(None)
+            return Outcome((note, TableScreen(facts, view)), due)
+
+    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
+        if press.act in SEAT_ACTS:
+            return await self.seat_press(press, data, user_id, source)
+        return await super().press(press, data, user_id, source)
+
+    async def seat_press(
+        self, press: Press, data: str, user_id: int, source: PressSource
+    ) -> Outcome:
+        """The runtime's own buttons of a hand message: ⋯ (the menu) and its ↩️, 🤖 Let the
+        computer play, 🙋 I'm back."""
+        async with self.locks.hold(press.table):
+            table = await self._load(press.table)
+            if table is None or table.row.status != "running" or table.match is None:
+                raise Refused("This table is closed.")
+            seat = press.seat
+            if (
+                seat is None
+                or seat >= len(table.seats)
+                or table.seats[seat].user_id != user_id
+                or source.chat_id != user_id
+                or source.key != hand_key(table.id, seat)
+            ):
+                raise Refused("These aren't your cards.")
+            if source.offers is None or data not in source.offers:
+                raise Refused(
+                    "That button is out of date — here are your current cards.", refresh=seat
+                )
+            if press.act in ("M", "R"):
+                if press.act == "M":
+                    table.menus.add(seat)
+                else:
+                    table.menus.discard(seat)
+                return await self._one_hand(table, seat)
+            table.menus.discard(seat)
+            if press.act == "O":
+                if table.seats[seat].away:
+                    return await self._one_hand(table, seat)
+                return await self._hand_over(table, seat, "asked")
+            if press.act == "W":
+                if not table.seats[seat].away:
+                    return await self._one_hand(table, seat)
+                return await self._back(table, seat)
+            raise Refused("Unknown button.")
