@@ -1,0 +1,102 @@
+"""One person against computer seats plays a whole game of each of the seven games through the
+fake Bot API (#16): the person presses only buttons the bot sent; the computers move by stored
+deadlines; the game ends with its 🏁 result, is booked for the person, and nothing stays due."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.app import RunningBot
+from bot.storage.rows import SeatKind
+from tests.bot import helpers
+from tests.bot.helpers import (
+    db_rows,
+    hand_message,
+    lobby_message,
+    press_and_wait,
+    result_message,
+    table_message,
+)
+from tests.bot.test_konchinka_e2e import choose as konchinka_choose
+from tests.bot.test_kopilka_e2e import choose as kopilka_choose
+from tests.bot.test_lenturlu_e2e import choose as lenturlu_choose
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import Button, SentMessage
+
+Chooser = Callable[[SentMessage, random.Random], Button]
+GAMES: list[tuple[str, str, int, Chooser]] = [
+    ("mushka", "target=10", 3, helpers.choose),
+    ("pamfil", "target=10", 3, helpers.choose),
+    ("shutikha", "target=10", 3, helpers.choose),
+    ("mistigri", "target=10", 3, helpers.choose),
+    ("kopilka", "", 4, kopilka_choose),
+    ("lenturlu", "", 3, lenturlu_choose),
+    ("konchinka", "target=5", 3, konchinka_choose),
+]
+def waiting(hand: SentMessage) -> bool:
+    return any(w in hand.text for w in helpers.WAITING)
+
+
+COMPUTERS = ["🤖 Фёдор", "🤖 Марфа", "🤖 Савва"]
+
+
+@pytest.mark.parametrize(("game", "options", "seats", "choose"), GAMES, ids=[g[0] for g in GAMES])
+async def test_16_one_person_against_computers_plays_a_whole_game(
+    fake_telegram: FakeTelegram,
+    bot: RunningBot,
+    db_path: Path,
+    game: str,
+    options: str,
+    seats: int,
+    choose: Chooser,
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[])
+    await anna.start_bot()
+    await anna.send(group, f"/newgame {game} {options}".strip())
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    runtime = bot.services.runtime
+    table_id = await runtime.open_table_id(group.id)
+    assert table_id is not None
+    async with bot.services.repo.unit() as tx:
+        computers = [(SeatKind.COMPUTER, None, n, "easy") for n in COMPUTERS[: seats - 1]]
+        await tx.replace_seats(table_id, [(SeatKind.HUMAN, 101, "Anna"), *computers])
+    runtime.forget(table_id)
+    await anna.press(lobby, "▶️")
+    await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+    rng = random.Random(game)
+    presses = 0
+    for _ in range(3000):
+        await fake.settle(quiet=0.02)
+        if result_message(group) is not None:
+            break
+        hand = hand_message(anna)
+        assert hand is not None
+        if waiting(hand):  # the computers are still moving
+            await fake.wait_until(lambda: hand is not None and not waiting(hand), timeout=20)
+            continue
+        await press_and_wait(fake, anna, hand, choose(hand, rng), [anna])
+        presses += 1
+    else:
+        raise AssertionError(f"{game}: no result")
+    result = result_message(group)
+    assert result is not None and result.text.startswith("🏁")
+    assert presses > 0  # she played too
+    computer_moves = db_rows(
+        db_path, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat > 0", table_id
+    )[0][0]
+    assert int(str(computer_moves)) > 0
+    net = json.loads(str(db_rows(db_path, "SELECT net FROM matches")[0][0]))
+    assert sum(net) == 0 and len(net) == seats
+    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(1,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [
+        (0,)
+    ]
