@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -38,8 +39,14 @@ GAMES: list[tuple[str, str, int, Chooser]] = [
     ("lenturlu", "", 3, lenturlu_choose),
     ("konchinka", "target=5", 3, konchinka_choose),
 ]
+
+
 def waiting(hand: SentMessage) -> bool:
     return any(w in hand.text for w in helpers.WAITING)
+
+
+def moved_on(hand: SentMessage) -> bool:
+    return not waiting(hand)
 
 
 COMPUTERS = ["🤖 Фёдор", "🤖 Марфа", "🤖 Савва"]
@@ -81,7 +88,7 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
         hand = hand_message(anna)
         assert hand is not None
         if waiting(hand):  # the computers are still moving
-            await fake.wait_until(lambda: hand is not None and not waiting(hand), timeout=20)
+            await fake.wait_until(partial(moved_on, hand), timeout=20)
             continue
         await press_and_wait(fake, anna, hand, choose(hand, rng), [anna])
         presses += 1
@@ -97,6 +104,4 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     net = json.loads(str(db_rows(db_path, "SELECT net FROM matches")[0][0]))
     assert sum(net) == 0 and len(net) == seats
     assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(1,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [
-        (0,)
-    ]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [(0,)]
