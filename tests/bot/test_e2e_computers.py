@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from bot.app import RunningBot
-from bot.storage.rows import SeatKind
 from tests.bot import helpers
 from tests.bot.helpers import (
     db_rows,
     hand_message,
-    lobby_message,
+    lobby_with_computers,
     press_and_wait,
     result_message,
     table_message,
@@ -65,18 +64,9 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
     group = fake.add_group(-1001, "Пятница", admins=[101], members=[])
-    await anna.start_bot()
-    await anna.send(group, f"/newgame {game} {options}".strip())
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
-    assert lobby is not None
-    runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
-    assert table_id is not None
-    async with bot.services.repo.unit() as tx:
-        computers = [(SeatKind.COMPUTER, None, n, "easy") for n in COMPUTERS[: seats - 1]]
-        await tx.replace_seats(table_id, [(SeatKind.HUMAN, 101, "Anna"), *computers])
-    runtime.forget(table_id)
+    computers = [(name, "easy") for name in COMPUTERS[: seats - 1]]
+    command = f"/newgame {game} {options}".strip()
+    lobby, table_id = await lobby_with_computers(fake, bot, group, anna, command, computers)
     await anna.press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     rng = random.Random(game)
