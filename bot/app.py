@@ -88,6 +88,7 @@ def build_services(
         turn_timeout=settings.turn_timeout_s,
         lobby_timeout=settings.lobby_timeout_s,
         idle_timeout=settings.idle_timeout_s,
+        away_level=settings.away_level,
     )
     limits = OutboxLimits().scaled(settings.outbox_time_scale)
     outbox = Outbox(bot, repo, limits)

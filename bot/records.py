@@ -11,14 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Translator
-from bot.render.cards import card_name
+from bot.render.cards import notation_word, notation_words
 from bot.render.common import signed
 from bot.render.context import game_name
 from bot.storage.protocol import Reads
 from bot.storage.rows import TableRow
-from engine.cards import Card
 from engine.core import Line, State
-from engine.errors import InvalidNotation
 from engine.record import write_jsonl
 
 NewGame = Callable[..., State]
@@ -114,7 +112,7 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
             who = names[dealer] if isinstance(dealer, int) else "—"
             out += ["", tr("Deal {no} — {name} deals", no=line.get("no", "?"), name=who)]
         elif kind == "act":
-            out.append(f"{names[line['seat']]}: {_words(str(line['a']), loc)}")
+            out.append(f"{names[line['seat']]}: {notation_words(str(line['a']), loc)}")
         elif kind == "event":
             out.append("  · " + _fields(line, names, loc))
         elif kind == "deal_end":
@@ -138,18 +136,6 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
     return "\n".join(out) + "\n"
 
 
-def _words(text: str, locale: str) -> str:
-    """An action's notation with its card codes as card names (``card QS`` → ``card Q♠``)."""
-    return " ".join(_card(word, locale) for word in text.split())
-
-
-def _card(word: str, locale: str) -> str:
-    try:
-        return card_name(Card.parse(word), locale)
-    except InvalidNotation:
-        return word
-
-
 def _fields(line: Line, names: Sequence[str], locale: str) -> str:
     parts = [str(line.get("e", ""))]
     for key, value in line.items():
@@ -162,8 +148,8 @@ def _fields(line: Line, names: Sequence[str], locale: str) -> str:
         ):
             value = names[value]
         elif isinstance(value, str):
-            value = _card(value, locale)
+            value = notation_word(value, locale)
         elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-            value = " ".join(_card(v, locale) for v in value)
+            value = " ".join(notation_word(v, locale) for v in value)
         parts.append(f"{key}={value}")
     return " ".join(parts)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from engine.cards import A_HIGH, SUIT_ORDER, Card, Rank, RankOrder, Suit, rank_index
+from engine.errors import InvalidNotation
 
 SUIT_SYMBOL: Final = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
 _LETTERS: Final = {
@@ -54,3 +55,16 @@ def hand_by_suit(rows: Sequence[Sequence[Card]], locale: str) -> str:
             parts.append(f"{SUIT_SYMBOL[row[0].suit]} {ranks}")
             last = row[0].suit
     return " · ".join(parts) or "—"
+
+
+def notation_words(text: str, locale: str) -> str:
+    """An action's notation with its card codes as card names (``play QS`` → ``play Д♠``)."""
+    return " ".join(notation_word(word, locale) for word in text.split())
+
+
+def notation_word(word: str, locale: str) -> str:
+    """One word of a notation: a card code as the card's name, any other word as it is."""
+    try:
+        return card_name(Card.parse(word), locale)
+    except InvalidNotation:
+        return word

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bot.callbacks import SEAT_ACTS, Press, b36
 from bot.refused import Refused
+from bot.render.cards import notation_words
 from bot.render.common import esc
 from bot.runtime.core import Table
 from bot.runtime.outcome import (
@@ -99,6 +100,7 @@ class AbsentOps(PlayOps):
             played.append(str(action))
             out += await self._apply(table, seat, action)
         locale = await self.people.user_locale(owner.user_id)
+        played = [notation_words(p, locale) for p in played]
         out += Outcome.of(
             Note(
                 owner.user_id,

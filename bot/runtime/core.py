@@ -104,6 +104,7 @@ class RuntimeBase:
         turn_timeout: float = 90.0,
         lobby_timeout: float = 900.0,
         idle_timeout: float = 1800.0,
+        away_level: str = "normal",
     ) -> None:
         self.repo = repo
         self.people = people
@@ -117,6 +118,7 @@ class RuntimeBase:
         self.turn_timeout = turn_timeout
         self.lobby_timeout = lobby_timeout
         self.idle_timeout = idle_timeout
+        self.away_level = away_level
         self._tables: dict[int, Table] = {}
 
     # --- memory ------------------------------------------------------------------------

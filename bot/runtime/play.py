@@ -351,11 +351,11 @@ class PlayOps(LobbyOps):
 
     async def _computer_action(self, table: Table, seat: int) -> Any:
         """The computer's move for the seat (a computer seat's level; a person's seat while
-        he is away: ``normal``), computed off the event loop: a strong player thinks for a
-        noticeable fraction of a second, and the other tables go on meanwhile."""
+        he is away: the operator's ``away_level``), computed off the event loop: a strong
+        player thinks for a noticeable fraction of a second; the other tables go on meanwhile."""
         assert table.match is not None
         s = table.seats[seat]
-        policy = computer(table.row.game, s.level if s.user_id is None else "normal")
+        policy = computer(table.row.game, s.level if s.user_id is None else self.away_level)
         rng = random.Random(f"{table.id}:{table.row.moves}")  # reproducible, not a secret
         return await asyncio.to_thread(policy, table.match.state.view(seat), rng)
 

@@ -21,6 +21,14 @@ logger = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
 
+async def cancelled(task: asyncio.Task[None] | None) -> None:
+    """Cancel a background task and wait until it has stopped."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 class Scheduler:
     def __init__(
         self, fire: Callable[[Deadline], Awaitable[None]], *, clock: Clock = time.time
@@ -55,11 +63,8 @@ class Scheduler:
         self._task = asyncio.create_task(self._run(), name="scheduler")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancelled(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         while True:
@@ -114,11 +119,8 @@ class Heartbeat:
         self._task = asyncio.create_task(self._run(), name="heartbeat")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancelled(self._task)
+        self._task = None
         await self._beat()
 
     async def _beat(self) -> None:

@@ -22,6 +22,7 @@ def settings(fake_telegram: FakeTelegram, db_path: Path) -> Settings:
         api_base=fake_telegram.base_url,
         polling_timeout_s=1,
         computer_delay_s=0,
+        away_level="easy",  # the tests' games stay quick; the strong player is tested in engine
         outbox_time_scale=0,
         default_language="ru",
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env

@@ -16,6 +16,7 @@ from bot.app import RunningBot
 from bot.render.context import HandUI
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import hand_key
+from bot.storage.rows import SeatKind, SeatSpec
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -297,3 +298,29 @@ def db_rows(db_path: Path, query: str, *params: object) -> list[tuple[Any, ...]]
     """Rows of a read-only query against the bot's database (a separate connection)."""
     with sqlite3.connect(db_path) as conn:
         return list(conn.execute(query, params).fetchall())
+
+
+async def lobby_with_computers(
+    fake: FakeTelegram,
+    bot: RunningBot,
+    group: SimGroup,
+    user: SimUser,
+    command: str,
+    computers: list[tuple[str, str]],
+) -> tuple[SentMessage, int]:
+    """``user`` opens a lobby with ``command``; computer seats (name, level) are written beside
+    him through the repository, as the lobby's 🤖 button would. The lobby and the table id."""
+    await user.start_bot()
+    await user.send(group, command)
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    runtime = bot.services.runtime
+    table_id = await runtime.open_table_id(group.id)
+    assert table_id is not None
+    seats: list[SeatSpec] = [(SeatKind.HUMAN, user.id, user.first_name)]
+    seats += [(SeatKind.COMPUTER, None, name, level) for name, level in computers]
+    async with bot.services.repo.unit() as tx:
+        await tx.replace_seats(table_id, seats)
+    runtime.forget(table_id)
+    return lobby, table_id

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from bot.app import running_bot
 from bot.config import Settings
-from bot.storage.rows import SeatKind
 from tests.bot.helpers import (
     db_rows,
     fixed_seeds,
     hand_message,
     lobby_message,
+    lobby_with_computers,
     open_table,
     play_step,
     result_message,
@@ -212,24 +212,14 @@ async def test_13_a_player_who_never_presses_the_game_still_ends(
     anna = fake.add_user(101, "Anna", language_code="ru")
     group = fake.add_group(-1001, "Пятница", admins=[101], members=[])
     async with watched(fake, running_bot(quick(settings), seeds=fixed_seeds())) as bot:
-        await anna.start_bot()
-        await anna.send(group, "/newgame mushka target=15")
-        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-        lobby = lobby_message(group)
-        assert lobby is not None
-        runtime = bot.services.runtime
-        table_id = await runtime.open_table_id(group.id)
-        assert table_id is not None
-        async with bot.services.repo.unit() as tx:
-            await tx.replace_seats(
-                table_id,
-                [
-                    (SeatKind.HUMAN, 101, "Anna"),
-                    (SeatKind.COMPUTER, None, "🤖 Фёдор", "easy"),
-                    (SeatKind.COMPUTER, None, "🤖 Марфа", "normal"),
-                ],
-            )
-        runtime.forget(table_id)
+        lobby, _ = await lobby_with_computers(
+            fake,
+            bot,
+            group,
+            anna,
+            "/newgame mushka target=15",
+            [("🤖 Фёдор", "easy"), ("🤖 Марфа", "normal")],
+        )
         await anna.press(lobby, "▶️")
         await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
         await wait_for(fake, lambda: result_message(group) is not None, timeout=3 * TIMEOUT + 60)

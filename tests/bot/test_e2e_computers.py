@@ -1,389 +1,97 @@
-"""Computers at the lobby's table, /kick and the lobby timeout through the fake Bot API
-(PRODUCT.md §4.2 "🤖 Add computer", Leave, "Nobody starts it for 15 min"; §4.9 and §13 /kick;
-§16's wording)."""
+"""One person against computer seats plays a whole game of each of the seven games through the
+fake Bot API (#16): the person presses only buttons the bot sent; the computers move by stored
+deadlines; the game ends with its 🏁 result, is booked for the person, and nothing stays due."""
 
 from __future__ import annotations
 
+import json
 import random
-import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-from bot.app import RunningBot, running_bot
-from bot.callbacks import Kind, Press, PressCodec
-from bot.config import Settings
-from bot.storage.rows import Deadline
+import pytest
+
+from bot.app import RunningBot
+from tests.bot import helpers
 from tests.bot.helpers import (
     db_rows,
-    fixed_seeds,
-    lobby_message,
-    open_table,
-    play_until_end,
+    hand_message,
+    lobby_with_computers,
+    press_and_wait,
     result_message,
-    say,
     table_message,
-    watched,
 )
+from tests.bot.test_konchinka_e2e import choose as konchinka_choose
+from tests.bot.test_kopilka_e2e import choose as kopilka_choose
+from tests.bot.test_lenturlu_e2e import choose as lenturlu_choose
 from tests.fakeapi import FakeTelegram
-from tests.fakeapi.model import SentMessage
-from tests.fakeapi.users import SimGroup, SimUser
+from tests.fakeapi.model import Button, SentMessage
 
-CLOSED = "Этот стол уже закрыт."
-TIMED_OUT = "Стол закрыт: никто не начал игру."
-
-
-def people(fake: FakeTelegram, *names: str) -> list[SimUser]:
-    return [fake.add_user(101 + i, n, language_code="ru") for i, n in enumerate(names)]
-
-
-async def opened(fake: FakeTelegram, group: SimGroup, user: SimUser, text: str) -> SentMessage:
-    await user.send(group, text)
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
-    assert lobby is not None
-    return lobby
+Chooser = Callable[[SentMessage, random.Random], Button]
+GAMES: list[tuple[str, str, int, Chooser]] = [
+    ("mushka", "target=10", 3, helpers.choose),
+    ("pamfil", "target=10", 3, helpers.choose),
+    ("shutikha", "target=10", 3, helpers.choose),
+    ("mistigri", "target=10", 3, helpers.choose),
+    ("kopilka", "", 4, kopilka_choose),
+    ("lenturlu", "", 3, lenturlu_choose),
+    ("konchinka", "target=5", 3, konchinka_choose),
+]
 
 
-def seats(db_path: Path) -> list[tuple[object, ...]]:
-    return db_rows(db_path, "SELECT kind, user_id, name, level FROM seats ORDER BY seat")
+def waiting(hand: SentMessage) -> bool:
+    return any(w in hand.text for w in helpers.WAITING)
 
 
-def status(db_path: Path) -> str:
-    return str(db_rows(db_path, "SELECT status FROM tables ORDER BY id DESC LIMIT 1")[0][0])
+def moved_on(hand: SentMessage) -> bool:
+    return not waiting(hand)
 
 
-def lobby_deadlines(db_path: Path) -> list[tuple[object, ...]]:
-    return db_rows(db_path, "SELECT table_id, moves FROM deadlines WHERE kind = 'lobby'")
+COMPUTERS = ["🤖 Фёдор", "🤖 Марфа", "🤖 Савва"]
 
 
-async def shows(fake: FakeTelegram, message: SentMessage, text: str) -> None:
-    await fake.wait_until(lambda: text in message.text, timeout=10)
-
-
-async def seat_computers(
-    fake: FakeTelegram, creator: SimUser, lobby: SentMessage, *levels: str
+@pytest.mark.parametrize(("game", "options", "seats", "choose"), GAMES, ids=[g[0] for g in GAMES])
+async def test_16_one_person_against_computers_plays_a_whole_game(
+    fake_telegram: FakeTelegram,
+    bot: RunningBot,
+    db_path: Path,
+    game: str,
+    options: str,
+    seats: int,
+    choose: Chooser,
 ) -> None:
-    """🤖, a computer per level given, ↩️: the lobby's buttons again."""
-    await creator.press(lobby, "🤖")
-    for level in levels:
-        await fake.wait_until(lambda: lobby.has_button("↩️"), timeout=10)
-        await fake.settle(quiet=0.05)
-        assert not (await creator.press(lobby, level)).text
-    await fake.settle(quiet=0.05)
-    await creator.press(lobby, "↩️")
-    await fake.wait_until(lambda: lobby.has_button("▶️"), timeout=10)
-
-
-def data_of(fake: FakeTelegram, act: str, arg: str | None = None, table: int = 1) -> str:
-    return PressCodec.from_token(fake.token).pack(Press(Kind.LOBBY, table, None, 0, act, arg))
-
-
-async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
-) -> None:
-    """The creator seats two computers by level; the levels reach the database and the seating
-    line; Start needs only the seat count and one person; the computers move by deadlines."""
     fake = fake_telegram
-    (anna,) = people(fake, "Anna")
-    group = fake.add_group(-1001, "Пятница", members=[anna.id])
-    await anna.start_bot()
-    lobby = await opened(fake, group, anna, "/newgame mushka target=5")
-    assert lobby_deadlines(db_path) == [(1, 0)]  # §4.2: the lobby's timeout is stored
-    answer = await anna.press(lobby, "🤖 Добавить компьютер")
-    assert not answer.text
-    await shows(fake, lobby, "Выберите уровень, и за стол сядет компьютер")
-    assert [b.text for b in lobby.all_buttons] == ["🤖 Лёгкий", "🤖 Обычный", "↩️ Назад"]
-    await anna.press(lobby, "Лёгкий")
-    await shows(fake, lobby, "За столом (2/7): Anna, 🤖 Фёдор (лёгкий)")
-    await anna.press(lobby, "Обычный")
-    await shows(fake, lobby, "(3/7): Anna, 🤖 Фёдор (лёгкий), 🤖 Марфа (обычный)")
-    assert "✖️ 🤖 Марфа" in [b.text for b in lobby.all_buttons]
-    assert seats(db_path) == [
-        ("human", 101, "Anna", "normal"),
-        ("computer", None, "🤖 Фёдор", "easy"),
-        ("computer", None, "🤖 Марфа", "normal"),
-    ]
-    await anna.press(lobby, "↩️")
-    await fake.wait_until(lambda: lobby.has_button("▶️"), timeout=10)
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[])
+    computers = [(name, "easy") for name in COMPUTERS[: seats - 1]]
+    command = f"/newgame {game} {options}".strip()
+    lobby, table_id = await lobby_with_computers(fake, bot, group, anna, command, computers)
     await anna.press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
-    assert lobby_deadlines(db_path) == []  # started: it no longer times out
-    assert status(db_path) == "running"
-    await fake.settle(quiet=0.05)
-    await play_until_end(fake, group, [anna], random.Random(3))
-    await fake.settle(quiet=0.1)
+    rng = random.Random(game)
+    presses = 0
+    for _ in range(3000):
+        await fake.settle(quiet=0.02)
+        if result_message(group) is not None:
+            break
+        hand = hand_message(anna)
+        assert hand is not None
+        if waiting(hand):  # the computers are still moving
+            await fake.wait_until(partial(moved_on, hand), timeout=20)
+            continue
+        await press_and_wait(fake, anna, hand, choose(hand, rng), [anna])
+        presses += 1
+    else:
+        raise AssertionError(f"{game}: no result")
     result = result_message(group)
-    assert result is not None and "🤖 Фёдор" in result.text and "🤖 Марфа" in result.text
-    for seat in (1, 2):
-        moves = db_rows(db_path, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)
-        assert moves[0][0] > 0
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
-
-
-async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
-) -> None:
-    fake = fake_telegram
-    anna, boris, gleb = people(fake, "Anna", "Boris", "Gleb")
-    group = fake.add_group(-1001, "Пятница", admins=[gleb.id], members=[anna.id, boris.id])
-    for user in (anna, boris, gleb):
-        await user.start_bot()
-    lobby = await opened(fake, group, anna, "/newgame mushka")
-    await boris.press(lobby, "✋")
-    await shows(fake, lobby, "(2/7)")
-
-    # a member may not: the button, nor a level button drawn for the creator
-    answer = await boris.press(lobby, "🤖")
-    assert answer.text == "Это может только Anna или админ."
-    await anna.press(lobby, "🤖")
-    await fake.wait_until(lambda: lobby.has_button("Лёгкий"), timeout=10)
-    easy = lobby.button("Лёгкий").callback_data
-    assert easy is not None
-    answer = await boris.press(lobby, data=easy)
-    assert answer.text == "Это может только Anna или админ."
-    answer = await boris.press(lobby, "↩️")
-    assert answer.text == "Это может только Anna или админ."
-    await fake.settle(quiet=0.05)
-    assert len(seats(db_path)) == 2 and "Фёдор" not in lobby.text
-
-    # an admin who is not seated may; names follow the list, a removed name is the next again
-    answer = await gleb.press(lobby, data=easy)
-    assert not answer.text
-    await shows(fake, lobby, "(3/7): Anna, Boris, 🤖 Фёдор (лёгкий)")
-    for name in ("Марфа", "Тихон"):
-        await anna.press(lobby, "Обычный")
-        await shows(fake, lobby, f"🤖 {name} (обычный)")
-    remove = lobby.button("✖️ 🤖 Марфа").callback_data
-    assert remove is not None
-    answer = await anna.press(lobby, data=remove)
-    assert not answer.text
-    await fake.wait_until(lambda: "Марфа" not in lobby.text, timeout=10)
-    assert "(4/7): Anna, Boris, 🤖 Фёдор (лёгкий), 🤖 Тихон (обычный)" in lobby.text
-    answer = await anna.press_raw(lobby, data=remove)  # the same ✖️ again: already gone
-    assert answer.text == "Этого компьютера уже нет за столом."
-    for forged in (data_of(fake, "m", "hard"), data_of(fake, "d", "x"), data_of(fake, "m")):
-        answer = await anna.press_raw(lobby, data=forged)
-        assert answer.text == "Кнопка не распознана.", forged
-    answer = await anna.press_raw(lobby, data=data_of(fake, "d", "6"))  # Ерофей: not seated
-    assert answer.text == "Этого компьютера уже нет за столом."
-    await fake.settle(quiet=0.05)
-    assert [s[2] for s in seats(db_path)] == ["Anna", "Boris", "🤖 Фёдор", "🤖 Тихон"]
-    await anna.press(lobby, "Лёгкий")
-    await shows(fake, lobby, "🤖 Тихон (обычный), 🤖 Марфа (лёгкий)")
-
-    # computers count toward the seats: at 7/7 no level is offered, Join and a level refused
-    join = data_of(fake, "j")
-    for _ in range(2):
-        await anna.press(lobby, "Обычный")
-    await shows(fake, lobby, "(7/7)")
-    assert "Мест нет: за столом уже 7." in lobby.text
-    assert not lobby.has_button("Лёгкий") and not lobby.has_button("Обычный")
-    answer = await anna.press_raw(lobby, data=easy)
-    assert answer.text == "Мест нет: за столом уже 7."
-    vera = fake.add_user(110, "Vera", language_code="ru")
-    group.add_member(vera)
-    await vera.start_bot()
-    await fake.settle(quiet=0.05)
-    answer = await vera.press_raw(lobby, data=join)
-    assert answer.text == "Мест нет: за столом уже 7."
-    await fake.settle(quiet=0.05)
-    assert len(seats(db_path)) == 7 and "Vera" not in lobby.text
-
-    # Leave: the creator's leaving makes the next person the creator (not a computer); the
-    # last person leaving closes the table, computers or not
-    await anna.press(lobby, "↩️")
-    await fake.wait_until(lambda: lobby.has_button("🚪"), timeout=10)
-    await anna.press(lobby, "🚪")
-    await shows(fake, lobby, "Создатель стола: Boris")
-    assert db_rows(db_path, "SELECT creator_id FROM tables") == [(boris.id,)]
-    await boris.press(lobby, "🚪")
-    await fake.wait_until(lambda: lobby.text == CLOSED, timeout=10)
-    assert lobby.all_buttons == [] and status(db_path) == "closed"
-    assert lobby_deadlines(db_path) == []
-    answer = await gleb.press_raw(lobby, data=easy)
-    assert answer.text == CLOSED
-
-
-async def test_4_2_a_computer_is_named_in_the_chats_language_at_the_time(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
-) -> None:
-    fake = fake_telegram
-    (anna,) = people(fake, "Anna")
-    group = fake.add_group(-1001, "Friday", admins=[anna.id])
-    await anna.start_bot()
-    lobby = await opened(fake, group, anna, "/newgame mushka")
-    language = await say(fake, anna, "/language", group)
-    await anna.press(language, "English")
-    await fake.settle(quiet=0.05)
-    await anna.press(lobby, "🤖")
-    await fake.wait_until(lambda: lobby.has_button("🤖 Easy"), timeout=10)
-    assert "Pick a level to seat a computer; ✖️ removes one." in lobby.text
-    await anna.press(lobby, "🤖 Easy")
-    await shows(fake, lobby, "Seated (2/7): Anna, 🤖 Fyodor (easy)")
-    language = await say(fake, anna, "/language", group)
-    await anna.press(language, "Русский")
-    await fake.settle(quiet=0.05)
-    await anna.press(lobby, "Normal")  # the button drawn in English still counts
-    await shows(fake, lobby, "За столом (3/7): Anna, 🤖 Fyodor (лёгкий), 🤖 Марфа (обычный)")
-    assert [s[2:] for s in seats(db_path)][1:] == [("🤖 Fyodor", "easy"), ("🤖 Марфа", "normal")]
-
-
-async def test_4_2_start_needs_a_person_not_only_computers(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
-) -> None:
-    """Start without the people it can't reach would leave computers alone: refused (§16)."""
-    fake = fake_telegram
-    (anna,) = people(fake, "Anna")
-    group = fake.add_group(-1001, "Пятница", members=[anna.id])
-    await anna.start_bot()
-    lobby = await opened(fake, group, anna, "/newgame mushka")
-    await seat_computers(fake, anna, lobby, "Лёгкий", "Обычный")
-    anna.block_bot()
-    await anna.press(lobby, "▶️")
-    await fake.wait_until(
-        lambda: any("без Anna" in b.text for m in group.visible for b in m.all_buttons),
-        timeout=40,
-    )
-    notice = next(m for m in group.visible if any("без Anna" in b.text for b in m.all_buttons))
-    answer = await anna.press(notice, "без Anna")
-    assert answer.text == "За столом должен быть хотя бы один человек."
-    await fake.settle(quiet=0.05)
-    assert status(db_path) == "lobby" and len(seats(db_path)) == 3
-    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
-
-
-async def test_13_kick_in_the_lobby_unseats_and_the_last_person_closes(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
-) -> None:
-    fake = fake_telegram
-    anna, boris, vera, gleb, ivan = people(fake, "Anna", "Boris", "Vera", "Gleb", "Ivan")
-    members = [anna.id, boris.id, vera.id, ivan.id]
-    group = fake.add_group(-1001, "Пятница", admins=[gleb.id], members=members)
-    for user in (anna, boris, vera, gleb, ivan):
-        await user.start_bot()
-    lobby = await opened(fake, group, anna, "/newgame mushka")
-    for user in (boris, vera):
-        await user.press(lobby, "✋")
-    await anna.press(lobby, "🤖")
-    await fake.wait_until(lambda: lobby.has_button("Лёгкий"), timeout=10)
-    await anna.press(lobby, "Лёгкий")
-    await shows(fake, lobby, "(4/7): Anna, Boris, Vera, 🤖 Фёдор (лёгкий)")
-    hello = {u.id: await u.send(group, "привет") for u in (anna, boris, vera, ivan)}
-
-    reply = await say(fake, boris, "/kick", group)  # a member, and no reply either
-    assert reply.text == "Убрать игрока из-за стола могут только админы."
-    reply = await _kick(fake, boris, group, hello[vera.id])
-    assert reply.text == "Убрать игрока из-за стола могут только админы."
-    reply = await say(fake, gleb, "/kick", group)
-    assert reply.text == "Ответьте этой командой на сообщение игрока."
-    reply = await _kick(fake, gleb, group, hello[ivan.id])
-    assert reply.text == "Ivan не за этим столом."
-    private = await say(fake, gleb, "/kick")
-    assert private.text == "Эта команда работает в группе."
-    await fake.settle(quiet=0.05)
-    assert len(seats(db_path)) == 4 and "(4/7)" in lobby.text
-
-    # the creator kicked: the next person creates; the lobby is the same message, edited
-    reply = await _kick(fake, gleb, group, hello[anna.id])
-    assert reply.text == "Anna больше не за столом." and reply.reply_to is not None
-    await shows(fake, lobby, "(3/7): Boris, Vera, 🤖 Фёдор (лёгкий)")
-    assert "Создатель стола: Boris" in lobby.text and lobby_message(group) is lobby
-    assert [s[:3] for s in seats(db_path)] == [
-        ("human", boris.id, "Boris"),
-        ("human", vera.id, "Vera"),
-        ("computer", None, "🤖 Фёдор"),
-    ]
-    assert seats(db_path)[2][3] == "easy"  # the computer kept its level
-    reply = await _kick(fake, gleb, group, hello[anna.id])  # twice: he is gone already
-    assert reply.text == "Anna не за этим столом."
-
-    # the last person kicked closes the table, though the computer is still seated
-    await _kick(fake, gleb, group, hello[boris.id])
-    await shows(fake, lobby, "(2/7): Vera, 🤖 Фёдор (лёгкий)")
-    await _kick(fake, gleb, group, hello[vera.id])
-    await fake.wait_until(lambda: lobby.text == CLOSED, timeout=10)
-    assert lobby.all_buttons == [] and status(db_path) == "closed"
-    assert lobby_deadlines(db_path) == []
-    reply = await _kick(fake, gleb, group, hello[vera.id])
-    assert reply.text == "Здесь нет открытого стола."
-
-
-async def test_13_kick_at_a_running_table_hands_the_seat_to_the_computer(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
-) -> None:
-    """§13 /kick: an immediate handover, the owner told privately; the game goes on."""
-    fake = fake_telegram
-    anna, boris, vera, gleb = people(fake, "Anna", "Boris", "Vera", "Gleb")
-    members = [anna.id, boris.id, vera.id]
-    group = fake.add_group(-1001, "Пятница", admins=[gleb.id], members=members)
-    await open_table(fake, group, [anna, boris, vera])
-    hello = await boris.send(group, "привет")
-    reply = await _kick(fake, anna, group, hello)  # the creator is no admin
-    assert reply.text == "Убрать игрока из-за стола могут только админы."
-    await fake.settle(quiet=0.05)
-    assert db_rows(db_path, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(0,)]
-    private = len(boris.messages)
-    reply = await _kick(fake, gleb, group, hello)
-    assert reply.text == "Админ передал компьютеру место игрока Boris."
-    await fake.settle(quiet=0.1)
-    assert db_rows(db_path, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(1,)]
-    told = [m.text for m in boris.messages[private:]]
-    assert any(t.startswith("Админ чата «Пятница» передал ваше место") for t in told), told
-    reply = await _kick(fake, gleb, group, hello)  # again: nothing more to hand over
-    assert reply.text == "Boris: за это место уже играет компьютер."
-    assert status(db_path) == "running"
-    await play_until_end(fake, group, [anna, vera], random.Random(5))
-    assert result_message(group) is not None
-
-
-async def _kick(
-    fake: FakeTelegram, admin: SimUser, group: SimGroup, message: SentMessage
-) -> SentMessage:
-    """``/kick`` as a reply to ``message``; the bot's next message in the group."""
-    await fake.settle(quiet=0.05)
-    count = len(group.messages)
-    await admin.send(group, "/kick", reply_to=message)
-    await fake.wait_until(lambda: len(group.messages) > count, timeout=10)
-    return group.messages[count]
-
-
-async def test_4_2_a_lobby_nobody_starts_closes_after_the_timeout_over_a_restart(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
-) -> None:
-    fake = fake_telegram
-    anna, boris = people(fake, "Anna", "Boris")
-    group = fake.add_group(-1001, "Пятница", members=[anna.id, boris.id])
-    other = fake.add_group(-1002, "Суббота", members=[anna.id])
-    quick = settings.model_copy(update={"lobby_timeout_s": 5})
-    for user in (anna, boris):
-        await user.start_bot()
-    async with watched(fake, running_bot(quick, seeds=fixed_seeds())) as running:
-        started = await opened(fake, other, anna, "/newgame mushka target=5")
-        await seat_computers(fake, anna, started, "Лёгкий", "Обычный")
-        await anna.press(started, "▶️")
-        await fake.wait_until(lambda: table_message(other) is not None, timeout=10)
-        assert lobby_deadlines(db_path) == []  # the started table's is gone
-        # a lobby deadline firing late for a table that started changes nothing
-        runtime = running.services.runtime
-        out = await runtime.lobby_expired(Deadline(1, "lobby", time.time(), 0))
-        assert out.screens == () and out.undue == ((1, "lobby"),)
-        assert db_rows(db_path, "SELECT status FROM tables WHERE id = 1") == [("running",)]
-
-        t0 = time.time()
-        lobby = await opened(fake, group, anna, "/newgame mushka")
-        await boris.press(lobby, "✋")
-        await shows(fake, lobby, "(2/7)")
-        stored = db_rows(db_path, "SELECT table_id, kind, due_at, moves FROM deadlines")
-        due = [r for r in stored if r[1] == "lobby"]
-        assert [(r[0], r[3]) for r in due] == [(2, 0)]
-        assert t0 + 5 <= float(due[0][2]) <= time.time() + 5
-    assert "набор за стол" in lobby.text  # not yet: the bot stopped before it was due
-    async with watched(fake, running_bot(quick, seeds=fixed_seeds())):
-        await fake.wait_until(lambda: lobby.text == TIMED_OUT, timeout=20)
-        assert lobby.all_buttons == [] and lobby_message(group) is None
-        assert db_rows(db_path, "SELECT status FROM tables WHERE id = 2") == [("closed",)]
-        assert lobby_deadlines(db_path) == []
-        answer = await boris.press_raw(lobby, data=data_of(fake, "j", table=2))
-        assert answer.text == CLOSED
-        reopened = await say(fake, boris, "/newgame pamfil", group)  # the chat is free again
-        assert "Памфил" in reopened.text
-        assert db_rows(db_path, "SELECT status FROM tables WHERE id = 1") == [("running",)]
+    assert result is not None and result.text.startswith("🏁")
+    assert presses > 0  # she played too
+    computer_moves = db_rows(
+        db_path, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat > 0", table_id
+    )[0][0]
+    assert int(str(computer_moves)) > 0
+    net = json.loads(str(db_rows(db_path, "SELECT net FROM matches")[0][0]))
+    assert sum(net) == 0 and len(net) == seats
+    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(1,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [(0,)]
