@@ -11,7 +11,17 @@ from pathlib import Path
 from bot.app import RunningBot, running_bot
 from bot.callbacks import Kind, Press, PressCodec
 from bot.config import Settings
+from bot.render.computers import (
+    LEVEL_BUTTONS,
+    LEVEL_WORDS,
+    NAMES,
+    computer_name,
+    name_index,
+    next_index,
+)
 from bot.storage.rows import Deadline
+from engine.games import GAMES
+from engine.players import LEVELS
 from tests.bot.helpers import (
     db_rows,
     fixed_seeds,
@@ -387,3 +397,16 @@ async def test_4_2_a_lobby_nobody_starts_closes_after_the_timeout_over_a_restart
         reopened = await say(fake, boris, "/newgame pamfil", group)  # the chat is free again
         assert "Памфил" in reopened.text
         assert db_rows(db_path, "SELECT status FROM tables WHERE id = 1") == [("running",)]
+
+
+def test_4_2_computer_names_are_one_list_in_every_language() -> None:
+    """A computer is the same one in either language (its ✖️ button names its number), and
+    there are names enough for every seat but the one person's."""
+    most = max(max(spec.seat_counts) for spec in GAMES.values())
+    assert len(NAMES["ru"]) == len(NAMES["en"]) >= most - 1
+    assert tuple(LEVEL_WORDS) == LEVELS == tuple(LEVEL_BUTTONS)
+    assert next_index([]) == 0
+    assert next_index(["Anna", "🤖 Фёдор", "🤖 Marfa"]) == 2
+    assert name_index("🤖 Fyodor") == name_index("🤖 Фёдор") == 0
+    assert name_index("Фёдор") is None and name_index("🤖 Robo") is None
+    assert next_index([computer_name("ru", i) for i in range(len(NAMES["ru"]))]) is None
