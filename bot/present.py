@@ -70,7 +70,7 @@ class Presenter:
             moves=row.moves,
             bot_username=self.bot_username,
             options=row.options,
-            away=tuple(s.computer for s in facts.seats),
+            away=tuple(s.away for s in facts.seats),  # a person the computer stands in for
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
