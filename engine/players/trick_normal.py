@@ -43,17 +43,28 @@ from engine.trick.rules import HAND_SIZE, Trick
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
-from .trick_sample import Knowledge, knowledge, sample
-from .trick_search import Deal, playout, solve, utility
+from .trick_sample import knowledge, sample
+from .trick_search import Deal, Work, playout, solve, utility
 
 PLAY_SAMPLES = 12
-"""Deals sampled for a card to play."""
+"""Deals sampled for a card to play, at most."""
+
+PLAY_WORK = 12_000
+"""Cards played (searched or played out) by one decision, after which no further deal is
+sampled (but never fewer than :data:`MIN_SAMPLES`): the budget that bounds a decision's time
+at the big tables."""
+
+MIN_SAMPLES = 3
+"""Deals sampled whatever the work."""
 
 PLAY_NODES = 120
 """Search nodes per sample and candidate card before the playouts take over."""
 
 DECLARE_SAMPLES = 40
-"""Deals sampled for a declaration (each candidate is played out on every one)."""
+"""Deals sampled for a declaration (each candidate is played out on every one), at most."""
+
+DECLARE_WORK = 12_000
+"""Cards played out by one declaration, after which no further deal is sampled."""
 
 DISCARD_SAMPLES = 24
 """Deals sampled for Шутиха's discard."""
@@ -152,7 +163,10 @@ def _play(view: TrickView, rng: random.Random) -> TrickAction:
     played = [p for t in view.tricks for p in t] + list(view.trick)
     played_priv = next((s for s, c in played if c == priv), None)
     totals = [0.0] * len(cards)
-    for _ in range(PLAY_SAMPLES):
+    work = Work()
+    for k in range(PLAY_SAMPLES):
+        if k >= MIN_SAMPLES and work.done >= PLAY_WORK:
+            break
         others, _rest = sample(know, view, rng)
         hands = [list(h) for h in others]
         hands[me] = list(view.hand)
@@ -162,15 +176,13 @@ def _play(view: TrickView, rng: random.Random) -> TrickAction:
         deal.leader = view.leader if view.leader is not None else playing[0]
         if played_priv is not None:
             deal.held = played_priv
-        for i, value in enumerate(solve(deal, me, cards, PLAY_NODES)):
+        for i, value in enumerate(solve(deal, me, cards, PLAY_NODES, work)):
             totals[i] += value
     best = max(range(len(cards)), key=lambda i: (totals[i], -i))
     return view.legal[best]
 
 
-def _trick(
-    no: int, plays: tuple[tuple[Seat, Card], ...], trump: Suit, view: TrickView
-) -> Trick:
+def _trick(no: int, plays: tuple[tuple[Seat, Card], ...], trump: Suit, view: TrickView) -> Trick:
     """A completed trick of the view, its winner by the engine's rule (§1.4.5)."""
     variant = VARIANTS[view.game]
     winner = legal.trick_winner(plays, trump, variant, rank_index(variant.order))
@@ -206,7 +218,10 @@ def _declare(view: TrickView, rng: random.Random) -> TrickAction:
         return candidates[0]
     know = knowledge(view)
     totals = [0.0] * len(candidates)
-    for _ in range(DECLARE_SAMPLES):
+    work = Work()
+    for k in range(DECLARE_SAMPLES):
+        if k >= MIN_SAMPLES and work.done >= DECLARE_WORK:
+            break
         others, rest = sample(know, view, rng)
         stock = rest[: view.stock_size]
         for i, action in enumerate(candidates):
@@ -214,17 +229,13 @@ def _declare(view: TrickView, rng: random.Random) -> TrickAction:
                 totals[i] += -float(view.counts[me])
                 continue
             assert isinstance(action, Exchange)
-            totals[i] += _exchange_value(view, know, others, stock, action)
+            totals[i] += _exchange_value(view, others, stock, action, work)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
 
 
 def _exchange_value(
-    view: TrickView,
-    know: Knowledge,
-    others: list[list[Card]],
-    stock: list[Card],
-    action: Exchange,
+    view: TrickView, others: list[list[Card]], stock: list[Card], action: Exchange, work: Work
 ) -> float:
     """Play ``action`` out on one sample: the later declarers, the deal-out, the tricks."""
     assert view.seat is not None
@@ -263,7 +274,7 @@ def _exchange_value(
     if variant.deal_out is not None:
         _deal_out(view, hands, stock, playing, trump)
     deal = _deal(view, hands, playing)
-    return utility(playout(deal), me)
+    return utility(playout(deal, work), me)
 
 
 def _deal_out(
@@ -279,9 +290,7 @@ def _deal_out(
         hand = hands[seat]
         extra = len(hand) - HAND_SIZE
         if extra > 0:
-            hand.sort(
-                key=lambda c: (c == variant.privileged, c.suit is trump, strength[c.rank])
-            )
+            hand.sort(key=lambda c: (c == variant.privileged, c.suit is trump, strength[c.rank]))
             del hand[:extra]
 
 

@@ -148,11 +148,20 @@ def playout_card(deal: Deal, seat: Seat, cards: Sequence[Card]) -> Card:
     return min(pool, key=lambda c: (c.suit is deal.trump, strength[c.rank]))
 
 
-def playout(deal: Deal) -> Deal:
+@dataclass(slots=True)
+class Work:
+    """Cards played so far by a decision's searches and playouts: its iteration count."""
+
+    done: int = 0
+
+
+def playout(deal: Deal, work: Work | None = None) -> Deal:
     """Play ``deal`` to its end with :func:`playout_card` (in place; returned)."""
     while not deal.over:
         seat = deal.to_play()
         deal.play(seat, playout_card(deal, seat, deal.legal(seat)))
+        if work is not None:
+            work.done += 1
     return deal
 
 
@@ -160,14 +169,16 @@ def playout(deal: Deal) -> Deal:
 class _Search:
     me: Seat
     budget: int
+    work: Work
     nodes: int = 0
 
     def value(self, deal: Deal, alpha: float, beta: float) -> float:
         if deal.over:
             return utility(deal, self.me)
         self.nodes += 1
+        self.work.done += 1
         if self.nodes > self.budget:
-            return utility(playout(deal.copy()), self.me)
+            return utility(playout(deal.copy(), self.work), self.me)
         seat = deal.to_play()
         cards = deal.legal(seat)
         maximizing = seat == self.me
@@ -192,16 +203,19 @@ class _Search:
         return best
 
 
-def solve(deal: Deal, me: Seat, cards: Sequence[Card], budget: int) -> list[float]:
+def solve(
+    deal: Deal, me: Seat, cards: Sequence[Card], budget: int, work: Work | None = None
+) -> list[float]:
     """The value to ``me`` (to play in ``deal``) of each of ``cards``: paranoid alpha-beta,
-    at most ``budget`` nodes per card, then playouts."""
+    at most ``budget`` nodes per card, then playouts; the cards played are added to ``work``."""
     values = []
+    counter = work if work is not None else Work()
     for card in cards:
-        search = _Search(me, budget)
-        work = deal.copy()
-        work.play(me, card)
-        values.append(search.value(work, -1e18, 1e18))
+        search = _Search(me, budget, counter)
+        line = deal.copy()
+        line.play(me, card)
+        values.append(search.value(line, -1e18, 1e18))
     return values
 
 
-__all__ = ["Deal", "playout", "playout_card", "solve", "utility"]
+__all__ = ["Deal", "Work", "playout", "playout_card", "solve", "utility"]
