@@ -46,24 +46,24 @@ from engine.trick.view import TrickView
 from .trick_sample import knowledge, sample
 from .trick_search import Deal, Work, playout, solve, utility
 
-PLAY_SAMPLES = 12
+PLAY_SAMPLES = 10
 """Deals sampled for a card to play, at most."""
 
-PLAY_WORK = 12_000
+PLAY_WORK = 5_000
 """Cards played (searched or played out) by one decision, after which no further deal is
 sampled (but never fewer than :data:`MIN_SAMPLES`): the budget that bounds a decision's time
 at the big tables."""
 
-MIN_SAMPLES = 3
+MIN_SAMPLES = 2
 """Deals sampled whatever the work."""
 
-PLAY_NODES = 120
+PLAY_NODES = 80
 """Search nodes per sample and candidate card before the playouts take over."""
 
-DECLARE_SAMPLES = 40
+DECLARE_SAMPLES = 32
 """Deals sampled for a declaration (each candidate is played out on every one), at most."""
 
-DECLARE_WORK = 12_000
+DECLARE_WORK = 5_000
 """Cards played out by one declaration, after which no further deal is sampled."""
 
 DISCARD_SAMPLES = 24
