@@ -14,10 +14,11 @@ What is measured for seat A:
   the 95 % interval ``mean ± 1.96·s/√K``;
 * **win rate**: the share of games with ``result.winner == A``; Копилка's ``winner`` is only the
   last deal's, so there a game is won when A's net is strictly the highest of the table;
-* the **median and maximum time** of A's decisions.
+* the **median and maximum time** of A's decisions: wall time (``time.perf_counter``) and the
+  process's own CPU time (``time.process_time``), which a loaded, shared machine inflates less.
 
-This is a tool, not part of the rules: it is the only engine module that reads a clock
-(``time.perf_counter``, around each of A's decisions), and the players never see it.
+This is a tool, not part of the rules: it is the only engine module that reads a clock (around
+each of A's decisions), and the players never see it.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ class DuelReport:
     b: str
     nets: tuple[int, ...]  # A's net per game
     wins: int
-    decision_times: tuple[float, ...]  # seconds, every decision of A
+    decision_times: tuple[float, ...]  # seconds, every decision of A (wall time)
+    cpu_times: tuple[float, ...] = ()  # the same decisions' CPU time of this process
 
     @property
     def mean(self) -> float:
@@ -94,6 +96,14 @@ class DuelReport:
     def max_ms(self) -> float:
         return 1000 * max(self.decision_times, default=0.0)
 
+    @property
+    def cpu_median_ms(self) -> float:
+        return 1000 * statistics.median(self.cpu_times) if self.cpu_times else 0.0
+
+    @property
+    def cpu_max_ms(self) -> float:
+        return 1000 * max(self.cpu_times, default=0.0)
+
     def lines(self) -> list[str]:
         """The printed report: ``key: value`` lines."""
         low, high = self.ci
@@ -109,6 +119,8 @@ class DuelReport:
             f"decisions: {len(self.decision_times)}",
             f"median_ms: {self.median_ms:.3f}",
             f"max_ms: {self.max_ms:.3f}",
+            f"cpu_median_ms: {self.cpu_median_ms:.3f}",
+            f"cpu_max_ms: {self.cpu_max_ms:.3f}",
         ]
 
 
@@ -128,21 +140,23 @@ def play_one(
     rngs: list[random.Random],
     timed: Seat,
     options: Mapping[str, object] | None = None,
-) -> tuple[Result, list[float]]:
-    """One game to its end; the result and the times of ``timed``'s decisions."""
+) -> tuple[Result, list[float], list[float]]:
+    """One game to its end; the result and the wall and CPU times of ``timed``'s decisions."""
     state = new_game(game, players, seed, options)
     times: list[float] = []
+    cpu: list[float] = []
     for _ in range(MAX_ACTIONS):
         seat = state.to_act
         if seat is None:
             result = state.result
             assert result is not None
-            return result, times
+            return result, times, cpu
         view = state.view(seat)
         if seat == timed:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             action = policies[seat](view, rngs[seat])
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
         else:
             action = policies[seat](view, rngs[seat])
         state.apply(seat, action)
@@ -169,15 +183,19 @@ def duel(
     nets: list[int] = []
     wins = 0
     times: list[float] = []
+    cpu: list[float] = []
     for i in range(games):
         seat_a = i % players
         policies = [pa if s == seat_a else pb for s in range(players)]
         rngs = [random.Random(f"duel:{seed}:{i}:{s}") for s in range(players)]
-        result, spent = play_one(game, players, seed + i, policies, rngs, seat_a, options)
+        result, spent, spent_cpu = play_one(
+            game, players, seed + i, policies, rngs, seat_a, options
+        )
         nets.append(result.net[seat_a])
         wins += won(game, result, seat_a)
         times.extend(spent)
-    return DuelReport(game, players, games, a, b, tuple(nets), wins, tuple(times))
+        cpu.extend(spent_cpu)
+    return DuelReport(game, players, games, a, b, tuple(nets), wins, tuple(times), tuple(cpu))
 
 
 __all__ = ["DuelReport", "duel", "play_one", "player", "won"]

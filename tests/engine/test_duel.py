@@ -33,7 +33,7 @@ def test_duel_rotation_covers_every_seat() -> None:
     pol = computer("mushka", "easy")
     for i in range(3):
         rngs = [random.Random(f"duel:1:{i}:{s}") for s in range(3)]
-        result, _ = play_one("mushka", 3, 1 + i, [pol] * 3, rngs, i % 3)
+        result, _, _ = play_one("mushka", 3, 1 + i, [pol] * 3, rngs, i % 3)
         assert report.nets[i] == result.net[i % 3]
 
 
