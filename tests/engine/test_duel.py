@@ -38,8 +38,9 @@ def test_duel_rotation_covers_every_seat() -> None:
 
 
 def test_duel_ci_contains_mean_and_is_deterministic() -> None:
-    one = duel("pamfil", 4, 5, "computer:normal", "random", seed=11)
-    two = duel("pamfil", 4, 5, "computer:normal", "random", seed=11)
+    short = {"target": 5}  # short pulkas: the searching player is the slow one
+    one = duel("pamfil", 4, 4, "computer:normal", "random", seed=11, options=short)
+    two = duel("pamfil", 4, 4, "computer:normal", "random", seed=11, options=short)
     assert one.nets == two.nets and one.wins == two.wins
     low, high = one.ci
     assert low <= one.mean <= high and high - low > 0
