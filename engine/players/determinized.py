@@ -2,8 +2,8 @@
 
 A *world* is a full game state consistent with what one seat knows: the unseen cards are dealt
 at random to the other hands and the stock (each family's module builds it from the view). Every
-candidate action is applied to a clone of the same worlds (common samples reduce the variance
-of the comparison) and the game is played on by a fast rollout policy through the engine itself;
+candidate action is applied to the same worlds (common samples reduce the variance of the
+comparison) and the game is played on by a fast rollout policy through the engine itself;
 the candidate with the best mean value for the seat wins, ties to the earlier candidate.
 
 The budget is a count of rollouts (never a clock): the same view and generator give the same
@@ -14,23 +14,29 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from engine.cards import Card
-from engine.chance import StackedChance
 
-W = TypeVar("W", bound="World")
+W = TypeVar("W")
 
 
-class World(Protocol):
-    """What PIMC needs of a state: a cheap clone and the engine's own ``apply``."""
+@dataclass(slots=True)
+class WorldChance:
+    """A world's chance: random picks (Копилка's takes) from the player's generator, and no
+    next deal, so that a rollout ends with the deal (the future deals are not searched)."""
 
-    @property
-    def to_act(self) -> int | None: ...
+    rng: random.Random = field(default_factory=random.Random)
 
-    def apply(self, seat: int, action: object) -> tuple[Any, ...]: ...
+    def shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        raise AssertionError("a world deals no further deal")
 
-    def clone(self) -> Any: ...
+    def choice(self, options: Sequence[Card]) -> Card:
+        return self.rng.choice(options)
+
+    def ready(self) -> bool:
+        return False
 
 
 def step(state: Any, seat: int, action: object) -> None:
@@ -42,11 +48,6 @@ def step(state: Any, seat: int, action: object) -> None:
     state._version += 1
     state._perform(seat, action)
     state._run_chance()
-
-
-def no_more_deals() -> StackedChance:
-    """A chance with no decks: a world's deal ends its rollout (no next deal is dealt)."""
-    return StackedChance()
 
 
 def deal_unseen(
@@ -67,22 +68,22 @@ def deal_unseen(
 def choose(
     candidates: Sequence[Any],
     sample: Callable[[random.Random], W],
-    evaluate: Callable[[W, Any, random.Random], float],
+    evaluate: Callable[[W, Any], float],
     samples: int,
     rng: random.Random,
 ) -> Any:
-    """The candidate with the best mean ``evaluate(clone of world, candidate, rng)``.
+    """The candidate with the best mean ``evaluate(world, candidate)`` over ``samples`` worlds.
 
-    ``samples`` worlds are drawn; each candidate is evaluated on a clone of every world (one
-    candidate is returned without a search).
+    Every candidate meets the same worlds: ``sample`` is called once per candidate with a
+    generator seeded alike (a fresh world is cheaper to build than a state to clone), so the
+    deals and the later random events agree. One candidate is returned without a search.
     """
     if len(candidates) == 1:
         return candidates[0]
     totals = [0.0] * len(candidates)
     for _ in range(samples):
-        world = sample(rng)
-        seed = rng.getrandbits(32)
+        seed = rng.getrandbits(64)
         for i, action in enumerate(candidates):
-            totals[i] += evaluate(world.clone(), action, random.Random(seed))
+            totals[i] += evaluate(sample(random.Random(seed)), action)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]

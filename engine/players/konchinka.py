@@ -20,13 +20,13 @@ from engine.konchinka.options import KonchinkaOptions
 from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.state import KonchinkaState
 from engine.konchinka.view import KonchinkaView
-from engine.players.determinized import choose, deal_unseen, no_more_deals, step
+from engine.players.determinized import WorldChance, choose, deal_unseen, step
 
-MOVE_BUDGET: Final = 900
+MOVE_BUDGET: Final = 700
 """Rollout moves per decision (the budget, never a clock): the worlds sampled are this budget
 over the moves left in the deal times the candidates, at least :data:`MIN_SAMPLES`."""
-MIN_SAMPLES: Final = 3
-CANDIDATES: Final = 8
+MIN_SAMPLES: Final = 2
+CANDIDATES: Final = 6
 """At most this many moves, the best by :func:`move_score`, are searched."""
 WIN_BONUS: Final = 10.0
 """Added to a rollout that ends the game won by this seat (subtracted when another wins)."""
@@ -90,7 +90,7 @@ def world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
     others = [s for s in range(view.players) if s != me]
     piles = deal_unseen(unseen, [view.hand_sizes[s] for s in others] + [view.stock], rng)
     options = KonchinkaOptions(target=view.target, court_values=view.court_values)
-    state = KonchinkaState(view.game, view.players, options, 0, no_more_deals())
+    state = KonchinkaState(view.game, view.players, options, 0, WorldChance(rng))
     hands: list[list[Card]] = [[] for _ in range(view.players)]
     hands[me] = list(view.hand)
     for s, pile in zip(others, piles, strict=False):
@@ -112,10 +112,9 @@ def world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
 def rollout_value(state: KonchinkaState, me: int, before: Sequence[int]) -> float:
     """Play ``state`` on with the easy rule to the end of this deal; the seat's deal points
     minus the mean of the others' (and the game's win or loss if it ended)."""
-    deal = state.deal_no
     for _ in range(MAX_MOVES):
         seat = state.to_act
-        if seat is None or state.deal_no != deal:
+        if seat is None:  # the deal is over (a world deals no next deal) or the game
             break
         step(state, seat, pick(state.legal_actions(seat), state._table))
     gains = [t - b for t, b in zip(state._totals, before, strict=True)]
@@ -140,7 +139,7 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     assert me is not None
     before = view.totals
 
-    def evaluate(state: KonchinkaState, move: Any, r: random.Random) -> float:
+    def evaluate(state: KonchinkaState, move: Any) -> float:
         state.apply(me, move)
         return rollout_value(state, me, before)
 

@@ -22,7 +22,7 @@ from engine.lenturlu.options import LenturluOptions
 from engine.lenturlu.rules import KING_VALUE, LENTURLU_CARDS, STAKE_UNITS_EACH, follow_value
 from engine.lenturlu.state import LenturluState, Phase
 from engine.lenturlu.view import LenturluView
-from engine.players.determinized import choose, deal_unseen, no_more_deals, step
+from engine.players.determinized import WorldChance, choose, deal_unseen, step
 
 MOVE_BUDGET: Final = 3500
 """Rollout actions per decision (the budget, never a clock), shared by candidates and worlds."""
@@ -110,7 +110,7 @@ def world(view: LenturluView, rng: random.Random) -> LenturluState:
         unit=view.unit,
         refill_units=view.refill_units,
     )
-    state = LenturluState(view.game, n, options, 0, no_more_deals())
+    state = LenturluState(view.game, n, options, 0, WorldChance(rng))
     hands: list[list[Card]] = [[] for _ in range(n)]
     hands[me] = list(view.hand)
     for s, pile in zip(others, piles, strict=False):
@@ -163,7 +163,7 @@ def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
     me = view.seat
     assert me is not None
 
-    def evaluate(state: LenturluState, move: Any, r: random.Random) -> float:
+    def evaluate(state: LenturluState, move: Any) -> float:
         step(state, me, move)
         return rollout_value(state, me)
 
