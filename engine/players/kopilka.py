@@ -25,10 +25,10 @@ from engine.kopilka.state import KopilkaState, Phase
 from engine.kopilka.view import KopilkaView
 from engine.players.determinized import WorldChance, choose, deal_unseen, step
 
-MOVE_BUDGET: Final = 6000
+MOVE_BUDGET: Final = 1200
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
 over the cards left in play times the legal actions, at least :data:`MIN_SAMPLES`."""
-MIN_SAMPLES: Final = 6
+MIN_SAMPLES: Final = 4
 MAX_ACTIONS: Final = 1000
 BUY_1: Final = Buy(1)
 DEAR: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
