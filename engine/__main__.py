@@ -1,6 +1,9 @@
 """``python -m engine simulate --game mushka --players 5 --games 100 --seed 7 [--option k=v]``.
 
-Also ``python -m engine replay FILE``: replays every record of a JSON Lines file and reports
+Also ``python -m engine duel --game G --players N --games K --a computer:normal --b random
+[--seed S] [--option k=v]``: seat A's player against B's (:mod:`engine.duel`).
+
+And ``python -m engine replay FILE``: replays every record of a JSON Lines file and reports
 whether each one is exported again unchanged.
 """
 
@@ -11,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.duel import duel
 from engine.errors import EngineError
 from engine.games import GAMES
 from engine.options import parse_assignments
@@ -27,6 +31,14 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    du = sub.add_parser("duel", help="seat A's player against B's, A rotating over the seats")
+    du.add_argument("--game", required=True, choices=sorted(GAMES))
+    du.add_argument("--players", type=int, required=True)
+    du.add_argument("--games", type=int, default=100)
+    du.add_argument("--a", default="computer:normal", metavar="PLAYER")
+    du.add_argument("--b", default="random", metavar="PLAYER")
+    du.add_argument("--seed", type=int, default=0)
+    du.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     rep = sub.add_parser("replay", help="replay records and check they export unchanged")
     rep.add_argument("files", nargs="+", type=Path)
     return parser
@@ -40,6 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             out = sys.stdout
             for record in simulate(args.game, args.players, args.games, args.seed, options):
                 out.writelines(dumps(line) + "\n" for line in record)
+            return 0
+        if args.command == "duel":
+            options = parse_assignments(args.option)
+            report = duel(args.game, args.players, args.games, args.a, args.b, args.seed, options)
+            print("\n".join(report.lines()))
             return 0
         failures = 0
         for path in args.files:

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from engine.cards import Card, rank_index
 from engine.core import View
+from engine.players import trick_normal
 from engine.players.basic import random_action
 from engine.trick.actions import ANNOUNCE, PASS, Announce, Exchange, Pass, TrickAction, card_mask
 from engine.trick.variant import VARIANTS
@@ -66,5 +67,12 @@ def _strong_cards(view: TrickView) -> list[Card]:
     ]
 
 
-LEVELS: Final[Mapping[str, Any]] = {"easy": trick_policy, "normal": trick_policy}
-"""The trick family's levels (the strong player replaces ``normal``)."""
+def normal_policy(view: View[Any], rng: random.Random) -> TrickAction:
+    """The ``normal`` level: determinized search (:mod:`engine.players.trick_normal`)."""
+    assert isinstance(view, TrickView)
+    return trick_normal.normal_policy(view, rng)
+
+
+LEVELS: Final[Mapping[str, Any]] = {"easy": trick_policy, "normal": normal_policy}
+"""The trick family's levels: ``easy`` the simple player above, ``normal`` determinized
+search."""

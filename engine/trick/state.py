@@ -160,6 +160,8 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             exchange=self._exchanges[seat] if seat is not None else None,
             ended_bonuses=self._ended_bonuses,
             result=self.result,
+            tricks=tuple(t.plays for t in self._tricks) if playing else (),
+            must_trump=self.options.must_trump,
         )
 
     # --- the skeleton's hooks ------------------------------------------------------------------

@@ -57,3 +57,6 @@ class TrickView(View[TrickAction]):
     exchange: SeatExchange | None  # this seat's own exchange this deal (never in the public view)
     ended_bonuses: tuple[SideBonus, ...]  # the side-ledger bonuses of the deal that ended last
     result: Result | None  # how the pulka ended (phase ``over``): reason, winner, net per seat
+    tricks: tuple[tuple[tuple[Seat, Card], ...], ...] = ()  # this deal's completed tricks, in
+    # play order (public: every card played to a trick was seen by the table, §1.4.8)
+    must_trump: bool = False  # the table's option ``must_trump`` (§1.4.3 b, §1.7): public

@@ -1,0 +1,76 @@
+"""The duel script (engine/duel.py, ``python -m engine duel``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.__main__ import main
+from engine.core import Result
+from engine.duel import duel, play_one, player, won
+from engine.errors import InvalidOption
+from engine.games import GAMES
+from engine.players import computer
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_duel_every_game_smallest_and_largest_table(game: str) -> None:
+    for players in (min(GAMES[game].seat_counts), max(GAMES[game].seat_counts)):
+        report = duel(game, players, 2, "computer:easy", "random", seed=3)
+        assert len(report.nets) == 2
+        low, high = report.ci
+        assert low <= report.mean <= high
+        assert 0.0 <= report.win_rate <= 1.0
+        assert report.decision_times and report.max_ms >= report.median_ms >= 0.0
+
+
+def test_duel_rotation_covers_every_seat() -> None:
+    report = duel("mushka", 3, 6, "computer:easy", "computer:easy", seed=1)
+    # the same player everywhere: the money A wins over one full rotation is zero-sum per game,
+    # and rotating A over the seats takes each seat's result once per rotation
+    assert len(report.nets) == 6
+    pol = computer("mushka", "easy")
+    for i in range(3):
+        rngs = [random.Random(f"duel:1:{i}:{s}") for s in range(3)]
+        result, _, _ = play_one("mushka", 3, 1 + i, [pol] * 3, rngs, i % 3)
+        assert report.nets[i] == result.net[i % 3]
+
+
+def test_duel_ci_contains_mean_and_is_deterministic() -> None:
+    one = duel("pamfil", 4, 5, "computer:normal", "random", seed=11)
+    two = duel("pamfil", 4, 5, "computer:normal", "random", seed=11)
+    assert one.nets == two.nets and one.wins == two.wins
+    low, high = one.ci
+    assert low <= one.mean <= high and high - low > 0
+
+
+def test_duel_cli_output_parses(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["duel", "--game", "konchinka", "--players", "2", "--games", "3", "--seed", "5"]
+    assert main([*argv, "--a", "computer:easy", "--b", "random"]) == 0
+    out = capsys.readouterr().out
+    fields = dict(line.split(": ", 1) for line in out.strip().splitlines())
+    assert fields["games"] == "3" and fields["game"] == "konchinka"
+    mean = float(fields["mean"])
+    low, high = map(float, fields["ci95"].split())
+    assert low <= mean <= high
+    assert 0.0 <= float(fields["win_rate"]) <= 1.0
+    assert float(fields["max_ms"]) >= float(fields["median_ms"])
+    assert main([*argv, "--a", "computer:easy", "--b", "random"]) == 0
+    again = capsys.readouterr().out
+
+    def untimed(text: str) -> list[str]:
+        return [line for line in text.splitlines() if "_ms" not in line]
+
+    assert untimed(again) == untimed(out)  # deterministic apart from the times
+
+
+def test_duel_unknown_player_and_win_rule() -> None:
+    with pytest.raises(InvalidOption):
+        player("human", "mushka")
+    with pytest.raises(InvalidOption):
+        duel("mushka", 2, 1, "random", "random")
+    # Копилка's winner is the last deal's: the top net decides
+    assert won("kopilka", Result("partia", 0, (-5, 10, -5, 0)), 1)
+    assert not won("kopilka", Result("partia", 1, (10, 10, -20, 0)), 1)
+    assert won("mushka", Result("zero", 2, (-1, -1, 2)), 2)
