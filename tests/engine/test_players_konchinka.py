@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import new_game, replay
-from engine.konchinka import KonchinkaState
+from engine.konchinka import KonchinkaState, KonchinkaView
 from engine.players import computer
 from engine.players.konchinka import easy, normal, world
 
@@ -76,6 +76,7 @@ def test_normal_plays_a_short_game_to_the_end(players: int) -> None:
 def test_easy_beats_random_by_the_capture_rule() -> None:
     state = new_game(GAME, 2, 3)
     view = state.view(state.to_act)
+    assert isinstance(view, KonchinkaView)
     action = easy(view, random.Random(0))
     best = max(len(getattr(a, "taken", ())) for a in view.legal)
     assert len(getattr(action, "taken", ())) == best

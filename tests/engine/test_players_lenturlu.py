@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import new_game, replay
-from engine.lenturlu import LenturluState
+from engine.lenturlu import LenturluState, LenturluView
 from engine.lenturlu.actions import Run
 from engine.players import computer, random_player
 from engine.players.lenturlu import RUN_CANDIDATES, candidates, easy, normal, world
@@ -82,6 +82,7 @@ def test_normal_plays_a_game_to_the_end(players: int) -> None:
 def test_easy_plays_its_longest_run() -> None:
     state = new_game(GAME, 3, 3)
     view = state.view(state.to_act)
+    assert isinstance(view, LenturluView)
     action = easy(view, random.Random(0))
     assert isinstance(action, Run)
     assert len(action.cards) == max(len(a.cards) for a in view.legal if isinstance(a, Run))
@@ -90,6 +91,7 @@ def test_easy_plays_its_longest_run() -> None:
 def test_normal_prunes_a_big_hand_to_a_few_candidates() -> None:
     state = new_game(GAME, 3, 4)  # 15 cards: many runs to lead
     view = state.view(state.to_act)
+    assert isinstance(view, LenturluView)
     moves = candidates(view)
     assert len(moves) <= RUN_CANDIDATES + 3 < len(view.legal)
     assert all(m in view.legal for m in moves)
