@@ -24,10 +24,10 @@ from engine.lenturlu.state import LenturluState, Phase
 from engine.lenturlu.view import LenturluView
 from engine.players.determinized import WorldChance, choose, deal_unseen, step
 
-MOVE_BUDGET: Final = 3500
+MOVE_BUDGET: Final = 15000
 """Rollout actions per decision (the budget, never a clock), shared by candidates and worlds."""
 MIN_SAMPLES: Final = 3
-RUN_CANDIDATES: Final = 5
+RUN_CANDIDATES: Final = 6
 """At most this many runs, the best by :func:`run_score`, are searched (plus buys and pass)."""
 MAX_ACTIONS: Final = 2000
 STAKES: Final = frozenset(LENTURLU_CARDS)
