@@ -58,6 +58,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             stock=len(self._stock),
             last_capturer=self._last_capturer,
             court_values=self.options.court_values,
+            taken=tuple(tuple(c) for c in self._captured),
         )
 
     def clone(self) -> KonchinkaState:

@@ -23,3 +23,4 @@ class KonchinkaView(View[KonchinkaAction]):
     stock: int  # cards left in the stock
     last_capturer: Seat | None
     court_values: bool
+    taken: tuple[tuple[Card, ...], ...] = ()  # the cards each seat captured this deal (seen by all)

@@ -166,6 +166,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             takeback=self._takeback,
             lead_passed=self._lead_passed if self._phase == Phase.LEAD else (),
             lead_freed=self._lead_freed and self._phase == Phase.LEAD,
+            gone=tuple(self._gone),
+            options=self.options,
         )
 
     # --- the skeleton's hooks ----------------------------------------------------------------

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import Card, Suit
 from engine.core import Seat, View
 
 from .actions import KopilkaAction
+from .options import KopilkaOptions
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,3 +54,5 @@ class KopilkaView(View[KopilkaAction]):
     takeback: Seat | None = None  # the leader who took the card back last (none since a trick)
     lead_passed: tuple[Seat, ...] = ()  # §2.4.2: the seats the lead passed over to ``to_act``
     lead_freed: bool = False  # §2.4.2: nobody could lead another suit; this lead is free
+    gone: tuple[Card, ...] = ()  # the cards of this deal's completed tricks (seen by all)
+    options: KopilkaOptions = field(default_factory=KopilkaOptions)  # the table's (§2.7)

@@ -101,6 +101,10 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             manner=self.options.manner,
             payment=self.options.payment,
             money=self._money(),
+            out=tuple(self._set_aside),
+            rate=self.options.rate,
+            unit=self.options.unit,
+            refill_units=self.options.refill_units,
         )
 
     def _money(self) -> tuple[int, ...]:

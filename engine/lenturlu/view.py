@@ -30,3 +30,7 @@ class LenturluView(View[LenturluAction]):
     money: tuple[
         int, ...
     ] = ()  # each seat's money so far: taken − staked − refills; the net once over
+    out: tuple[Card, ...] = ()  # the cards of the stopped and closed piles (seen by all)
+    rate: int = 1  # the table's options (§3.6), public
+    unit: int = 1
+    refill_units: int = 1
