@@ -39,6 +39,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._current: dict[tuple[int, str], Deadline] = {}
+        self.firing = False  # a fallen-due deadline's work is running now (a computer thinking)
 
     def add(self, deadline: Deadline) -> None:
         self._current[(deadline.table_id, deadline.kind)] = deadline
@@ -80,10 +81,13 @@ class Scheduler:
                     break
                 heapq.heappop(self._heap)
                 del self._current[(table_id, kind)]
+                self.firing = True
                 try:
                     await self._fire(current)
                 except Exception:
                     logger.exception("deadline %s of table %s failed", kind, table_id)
+                finally:
+                    self.firing = False
             if self._heap:
                 wait = max(0.0, self._heap[0][0] - self._clock())
                 with contextlib.suppress(TimeoutError):

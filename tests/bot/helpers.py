@@ -35,7 +35,8 @@ async def watched(
             services = bot.services
             due = services.scheduler.next_due()
             soon = due is not None and due <= time.time() + 1.0
-            return services.outbox.pending() > 0 or bool(services.background) or soon
+            working = services.scheduler.firing  # e.g. a computer thinking in its thread
+            return services.outbox.pending() > 0 or bool(services.background) or soon or working
 
         fake.busy.append(busy)
         try:
