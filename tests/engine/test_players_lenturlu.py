@@ -5,78 +5,16 @@ its sampled worlds agree with the view."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
-from engine import new_game, replay
-from engine.lenturlu import LenturluState, LenturluView
+from engine import new_game
+from engine.lenturlu import LenturluView
 from engine.lenturlu.actions import Run
-from engine.players import computer, random_player
-from engine.players.lenturlu import RUN_CANDIDATES, candidates, easy, normal, world
+from engine.players.lenturlu import RUN_CANDIDATES, candidates, easy, world
+from tests.engine.players_common import midgame
 
 GAME = "lenturlu"
-
-
-def _play(state: Any, policies: list[Any], rng: random.Random, limit: int = 5000) -> int:
-    """Play to the end; every action must be among the seat's legal actions. Actions taken."""
-    for count in range(limit):
-        seat = state.to_act
-        if seat is None:
-            return count
-        view = state.view(seat)
-        action = policies[seat](view, rng)
-        assert action in view.legal
-        state.apply(seat, action)
-    raise AssertionError("no end")
-
-
-def _midgame(players: int, seed: int, moves: int) -> LenturluState:
-    """A game ``moves`` random actions in (the first seed from ``seed`` whose game lasts)."""
-    for tried in range(seed, seed + 50):
-        state = new_game(GAME, players, tried)
-        assert isinstance(state, LenturluState)
-        rng = random.Random(tried)
-        for _ in range(moves):
-            seat = state.to_act
-            if seat is None:
-                break
-            state.apply(seat, random_player(state.view(seat), rng))
-        if state.to_act is not None:
-            return state
-    raise AssertionError("every game ended")
-
-
-def _permute_hidden(state: LenturluState, seat: int, rng: random.Random) -> LenturluState:
-    """The same game with the cards ``seat`` cannot see dealt differently (same sizes)."""
-    other = state.clone()
-    others = [s for s in range(state.players) if s != seat]
-    hidden = [c for s in others for c in other._hands[s]] + other._stock
-    rng.shuffle(hidden)
-    for s in others:
-        size = len(other._hands[s])
-        other._hands[s], hidden = hidden[:size], hidden[size:]
-    other._stock = hidden
-    return other
-
-
-@pytest.mark.parametrize("players", [3, 5, 8])
-def test_easy_games_end_legal_and_replay(players: int) -> None:
-    for seed in range(3):
-        state = new_game(GAME, players, 100 + seed)
-        _play(state, [easy] * players, random.Random(seed))
-        assert state.result is not None and sum(state.result.net) == 0
-        record = state.record()
-        assert replay(record).record() == record
-
-
-@pytest.mark.parametrize("players", [3, 8])
-def test_normal_plays_a_game_to_the_end(players: int) -> None:
-    state = new_game(GAME, players, 7)
-    policies: list[Any] = [computer(GAME, "normal")] + [easy] * (players - 1)
-    _play(state, policies, random.Random(1))
-    record = state.record()
-    assert replay(record).record() == record
 
 
 def test_easy_plays_its_longest_run() -> None:
@@ -97,24 +35,9 @@ def test_normal_prunes_a_big_hand_to_a_few_candidates() -> None:
     assert all(m in view.legal for m in moves)
 
 
-@pytest.mark.parametrize(("players", "moves"), [(3, 4), (5, 6), (8, 9)])
-def test_normal_sees_only_the_view(players: int, moves: int) -> None:
-    state = _midgame(players, 11 + players, moves)
-    seat = state.to_act
-    assert seat is not None
-    twin = _permute_hidden(state, seat, random.Random(5))
-    assert twin._hands != state._hands or twin._stock != state._stock
-    view, twin_view = state.view(seat), twin.view(seat)
-    assert view == twin_view
-    action = normal(view, random.Random(9))
-    assert action in view.legal
-    assert normal(twin_view, random.Random(9)) == action
-    assert normal(view, random.Random(9)) == action  # deterministic given the generator
-
-
 @pytest.mark.parametrize("players", [3, 5, 8])
 def test_a_world_agrees_with_the_view(players: int) -> None:
-    state = _midgame(players, 20 + players, players + 2)
+    state = midgame(GAME, players, 20 + players, players + 2)
     seat = state.to_act
     assert seat is not None
     view = state.view(seat)
@@ -129,13 +52,3 @@ def test_a_world_agrees_with_the_view(players: int) -> None:
     assert hidden | set(state._stock) == {
         c for s in range(players) if s != seat for c in sampled._hands[s]
     } | set(sampled._stock)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 5, 8])
-def test_soak_easy_games(players: int) -> None:
-    for seed in range(40):
-        state = new_game(GAME, players, 1000 + seed)
-        _play(state, [easy] * players, random.Random(seed))
-        record = state.record()
-        assert replay(record).record() == record
