@@ -21,10 +21,12 @@ from bot.config import Settings
 
 def _problem(error: ValidationError) -> str:
     first = error.errors()[0]
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if not first["loc"]:  # a check across settings names them itself
+        return f"configuration error: {message}"
     field = "BOT_" + ".".join(str(p) for p in first["loc"]).upper()
     if first["type"] == "missing":
         return f"configuration error: {field} is missing (see .env.example)"
-    message = str(first["msg"]).removeprefix("Value error, ")
     return f"configuration error: {field}: {message}"
 
 

@@ -211,6 +211,20 @@ class SqliteRepository:
         """Every stored deadline ``by`` seconds later (the time the bot was down)."""
         await self.db.execute("UPDATE deadlines SET due_at = due_at + ?", (by,))
 
+    # --- updates already taken (a redelivered update acts once) ---------------------------
+
+    async def claim_update(self, update_id: int, at: float) -> bool:
+        """True the first time ``update_id`` is claimed, False for a repeat."""
+        async with self.db.transaction():
+            await self.db.execute(
+                "INSERT OR IGNORE INTO updates(update_id, seen_at) VALUES (?, ?)", (update_id, at)
+            )
+            row = await self.db.one("SELECT changes()", ())
+        return bool(row and row[0])
+
+    async def prune_updates(self, before: float) -> None:
+        await self.db.write("DELETE FROM updates WHERE seen_at < ?", (before,))
+
     # --- matches and the action log ------------------------------------------------------
 
     async def add_match(
