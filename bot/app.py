@@ -238,10 +238,9 @@ async def running_bot(
                 try:
                     yield RunningBot(bot, dp, db, task, services, listening)
                 finally:
-                    if settings.webhook_url is None:
-                        with contextlib.suppress(RuntimeError):
-                            await dp.stop_polling()
-                    else:
+                    try:
+                        await dp.stop_polling()
+                    except RuntimeError:  # webhook mode, or polling had not started yet
                         task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
