@@ -54,7 +54,7 @@ def test_runs_as_a_non_root_user_with_the_data_volume() -> None:
 
 
 def test_healthcheck_and_cmd_are_the_bots_own_commands() -> None:
-    stage = dict((word, args) for word, args in final_stage())
+    stage = dict(final_stage())
     health = stage["HEALTHCHECK"]
     assert health.startswith("--interval=")
     assert json.loads(health.partition(" CMD ")[2]) == ["python", "-m", "bot", "check", "--quick"]
