@@ -160,3 +160,14 @@ async def test_one_log_line_per_update_for_a_command_and_presses(
     assert {m.group(1) for m in joins} == {"1"}
     ids = [int(line.split()[1].removeprefix("update=")) for line in lines]
     assert len(ids) == len(set(ids))  # one line per update
+
+
+def test_the_key_value_formatter_quotes_what_needs_it() -> None:
+    from bot.updates import KeyValueFormatter
+
+    record = logging.LogRecord("bot.x", logging.WARNING, __file__, 1, 'a "b" = c', None, None)
+    line = KeyValueFormatter().format(record)
+    assert re.fullmatch(r'ts=\S+ level=WARNING logger=bot\.x msg="a \\"b\\" = c"', line), line
+    record.fields = {"event": "update", "chat": None, "action": "/newgame"}
+    line = KeyValueFormatter().format(record)
+    assert line.endswith(" logger=bot.x event=update chat=- action=/newgame"), line
