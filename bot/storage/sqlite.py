@@ -214,13 +214,13 @@ class SqliteRepository:
     # --- updates already taken (a redelivered update acts once) ---------------------------
 
     async def claim_update(self, update_id: int, at: float) -> bool:
-        """True the first time ``update_id`` is claimed, False for a repeat."""
-        async with self.db.transaction():
-            await self.db.execute(
-                "INSERT OR IGNORE INTO updates(update_id, seen_at) VALUES (?, ?)", (update_id, at)
-            )
-            row = await self.db.one("SELECT changes()", ())
-        return bool(row and row[0])
+        """True the first time ``update_id`` is claimed, False for a repeat (one statement)."""
+        row = await self.db.write_one(
+            "INSERT INTO updates(update_id, seen_at) VALUES (?, ?) "
+            "ON CONFLICT(update_id) DO NOTHING RETURNING update_id",
+            (update_id, at),
+        )
+        return row is not None
 
     async def prune_updates(self, before: float) -> None:
         await self.db.write("DELETE FROM updates WHERE seen_at < ?", (before,))

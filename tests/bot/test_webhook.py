@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -188,3 +190,25 @@ async def test_healthz_in_polling_mode_only_when_asked(
             assert await response.json() == {"ok": True, "database": True, "mode": "polling"}
             assert hook.status in (404, 405)  # no webhook in polling mode
         assert fake_telegram.count("deleteWebhook") >= 1
+
+
+async def test_polling_skips_an_update_an_earlier_run_already_took(
+    settings: Settings, fake_telegram: FakeTelegram, db_path: Path
+) -> None:
+    """A crash after handling but before getUpdates confirmed: the restarted bot gets the same
+    update again, and the id the first run claimed in the database makes it a no-op."""
+    fake = fake_telegram
+    anna, _, group = players(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.05)
+    taken = fake._next_update_id  # the id the next update will get
+    with sqlite3.connect(db_path) as conn:  # the earlier run's claim
+        conn.execute("INSERT INTO updates(update_id, seen_at) VALUES (?, ?)", (taken, time.time()))
+    await anna.send(group, "/newgame mushka")
+    assert fake.updates[-1]["update_id"] == taken
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.2)
+        assert lobbies(db_path) == [] and lobby_message(group) is None
+        await anna.send(group, "/newgame mushka")  # a new update id: taken
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    assert len(lobbies(db_path)) == 1
