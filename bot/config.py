@@ -64,6 +64,7 @@ class Settings(BaseSettings):
     def _webhook_url_shape(cls, value: str | None) -> str | None:
         if value is None or value == "":
             return None  # an empty line in .env means polling
+        # http:// too, for a local Bot API server and the tests; Telegram itself posts to https
         if not re.match(r"^https?://[^/\s?#]+(/[^\s?#]*)?$", value):
             raise ValueError(
                 "must be an https:// URL without a query (e.g. https://bot.example.org/tg)"
