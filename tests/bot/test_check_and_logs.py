@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import RunningBot
+from bot.storage.db import migrations
 from tests.bot.helpers import lobby_message
 from tests.bot.test_startup import clean_env
 from tests.fakeapi import FakeTelegram
@@ -51,7 +52,8 @@ async def test_check_reports_schema_rows_and_the_bot_and_exits_0(
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "settings: ok (mode polling)"
-    assert re.fullmatch(r"database: .*bot\.sqlite3 schema 10 of 10", lines[1])
+    latest = len(migrations())
+    assert re.fullmatch(rf"database: .*bot\.sqlite3 schema {latest} of {latest}", lines[1])
     assert lines[2].startswith("rows: chats=0 users=0 tables=0 ")
     assert lines[3] == f"bot: @{fake_telegram.bot_username} (id {fake_telegram.bot_id})"
     assert lines[-1] == "all fine"
