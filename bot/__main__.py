@@ -97,6 +97,8 @@ def main() -> int:
     handler = logging.StreamHandler()
     handler.setFormatter(KeyValueFormatter())
     logging.basicConfig(level=settings.log_level, handlers=[handler])
+    if settings.log_level != "DEBUG":  # bot.updates has the one line per update
+        logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     asyncio.run(_run(settings))
     return 0
 
