@@ -1,4 +1,8 @@
-"""``python -m bot``: read the settings, start long polling, stop cleanly on Ctrl-C/SIGTERM.
+"""``python -m bot``: read the settings, start long polling (or serve the webhook when
+``BOT_WEBHOOK_URL`` is set), stop cleanly on Ctrl-C/SIGTERM; logs are ``key=value`` lines.
+
+``python -m bot check [--quick]``: settings, database, token and webhook checked, one line each
+(``bot/check.py``); exit 0 when all is fine.
 
 ``python -m bot export --database PATH --out DIR``: every game in the database (finished,
 abandoned, and running ones up to now) as RECORD.md JSON Lines, one file per table
@@ -21,10 +25,12 @@ from bot.config import Settings
 
 def _problem(error: ValidationError) -> str:
     first = error.errors()[0]
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if not first["loc"]:  # a check across settings names them itself
+        return f"configuration error: {message}"
     field = "BOT_" + ".".join(str(p) for p in first["loc"]).upper()
     if first["type"] == "missing":
         return f"configuration error: {field} is missing (see .env.example)"
-    message = str(first["msg"]).removeprefix("Value error, ")
     return f"configuration error: {field}: {message}"
 
 
@@ -78,9 +84,21 @@ def main() -> int:
     except ValidationError as error:
         sys.stderr.write(_problem(error) + "\n")
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    if sys.argv[1:2] == ["check"]:
+        from bot.check import check_main
+
+        logging.basicConfig(level=logging.WARNING)
+        return check_main(sys.argv[2:], settings)
+    if sys.argv[1:]:
+        sys.stderr.write("usage: python -m bot [check [--quick] | export --database P --out D]\n")
+        return 2
+    from bot.updates import KeyValueFormatter
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(KeyValueFormatter())
+    logging.basicConfig(level=settings.log_level, handlers=[handler])
+    if settings.log_level != "DEBUG":  # bot.updates has the one line per update
+        logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     asyncio.run(_run(settings))
     return 0
 

@@ -33,6 +33,8 @@ from bot.services.people import People
 from bot.storage.db import Database
 from bot.storage.rows import Deadline
 from bot.storage.sqlite import SqliteRepository
+from bot.updates import OnceOnly, UpdateLog
+from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
 
 logger = logging.getLogger(__name__)
@@ -120,7 +122,11 @@ def build_services(
 
 
 def build_dispatcher(
-    settings: Settings, catalogues: Catalogues, codec: PressCodec, services: Services
+    settings: Settings,
+    catalogues: Catalogues,
+    codec: PressCodec,
+    services: Services,
+    clock: Callable[[], float] = time.time,
 ) -> Dispatcher:
     dp = Dispatcher(
         settings=settings,
@@ -132,6 +138,8 @@ def build_dispatcher(
         members=services.runtime.members,
         records=Records(services.repo, services.runtime.new_game),
     )
+    dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
+    dp.update.outer_middleware(OnceOnly(services.repo, clock))
     context = ChatContext(services.people, catalogues)
     dp.message.outer_middleware(context)
     dp.callback_query.outer_middleware(context)
@@ -172,8 +180,9 @@ class RunningBot:
     bot: Bot
     dispatcher: Dispatcher
     db: Database
-    task: asyncio.Task[None]
+    task: asyncio.Task[None]  # polling, or (webhook mode) waiting for the server to stop
     services: Services
+    listening: str | None = None  # host:port of the bot's HTTP server, if it has one
 
 
 @contextlib.asynccontextmanager
@@ -186,7 +195,8 @@ async def running_bot(
     clock: Callable[[], float] = time.time,
 ) -> AsyncIterator[RunningBot]:
     """Open and migrate the DB, bring every open table's screens up to date, start the
-    scheduler, poll in the background.
+    scheduler, poll in the background — or, with ``BOT_WEBHOOK_URL``, serve the webhook and
+    call ``setWebhook`` (``bot/web.py``).
 
     ``seeds`` replaces the random seed of each new match (tests make deals reproducible);
     ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
@@ -211,7 +221,7 @@ async def running_bot(
             monotonic=monotonic,
             clock=clock,
         )
-        dp = build_dispatcher(settings, catalogues, codec, services)
+        dp = build_dispatcher(settings, catalogues, codec, services, clock)
         await register_commands(bot, catalogues)
         await services.outbox.load()
         for outcome, table_id in await services.runtime.resume():
@@ -223,21 +233,20 @@ async def running_bot(
         await heartbeat.resume()  # the downtime is not counted against anyone's turn
         services.scheduler.start(await services.runtime.deadlines())
         heartbeat.start()
-        task = asyncio.create_task(
-            dp.start_polling(
-                bot,
-                handle_signals=False,
-                close_bot_session=False,
-                polling_timeout=settings.polling_timeout_s,
-            )
-        )
         try:
-            yield RunningBot(bot, dp, db, task, services)
+            async with contextlib.AsyncExitStack() as stack:
+                task, listening = await _take_updates(settings, bot, dp, db, stack)
+                try:
+                    yield RunningBot(bot, dp, db, task, services, listening)
+                finally:
+                    try:
+                        await dp.stop_polling()
+                    except RuntimeError:  # webhook mode, or polling had not started yet
+                        task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            # the HTTP server (if any) has stopped: no update comes in while the outbox drains
         finally:
-            with contextlib.suppress(RuntimeError):
-                await dp.stop_polling()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
             await services.scheduler.stop()
             await heartbeat.stop()
             for pending in list(services.background):
@@ -247,3 +256,41 @@ async def running_bot(
     finally:
         await bot.session.close()
         await db.close()
+
+
+async def _until_cancelled() -> None:
+    await asyncio.Event().wait()
+
+
+async def _take_updates(
+    settings: Settings,
+    bot: Bot,
+    dp: Dispatcher,
+    db: Database,
+    stack: contextlib.AsyncExitStack,
+) -> tuple[asyncio.Task[None], str | None]:
+    """Webhook mode: serve the webhook (and ``/healthz``), then ``setWebhook``; the task only
+    waits. Polling: ``/healthz`` if ``BOT_HEALTH_LISTEN`` is set, then poll in the task."""
+    if settings.webhook_url is not None:
+        served = await stack.enter_async_context(
+            serving(build_app(settings, db, bot, dp), settings.webhook_listen)
+        )
+        allowed = await set_webhook(bot, dp, settings)
+        logger.info("webhook mode: %s, update types %s", settings.webhook_url, ",".join(allowed))
+        return asyncio.create_task(_until_cancelled()), served
+    listening: str | None = None
+    if settings.health_listen is not None:
+        listening = await stack.enter_async_context(
+            serving(build_app(settings, db), settings.health_listen)
+        )
+    # a webhook left from webhook mode would refuse getUpdates; its pending updates stay
+    await bot.delete_webhook(drop_pending_updates=False)
+    task = asyncio.create_task(
+        dp.start_polling(
+            bot,
+            handle_signals=False,
+            close_bot_session=False,
+            polling_timeout=settings.polling_timeout_s,
+        )
+    )
+    return task, listening

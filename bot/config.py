@@ -6,10 +6,25 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_FORMAT = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
+SECRET_FORMAT = re.compile(r"^[A-Za-z0-9_-]{16,256}$")  # Telegram allows 1-256 of these
+LISTEN_FORMAT = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
+
+
+def host_port(value: str) -> tuple[str, int]:
+    """``host:port`` of a validated listen setting (an IPv6 host without its brackets)."""
+    host, _, port = value.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def _listen(value: str) -> str:
+    found = LISTEN_FORMAT.match(value)
+    if found is None or not 1 <= int(found.group("port")) <= 65535:
+        raise ValueError("must be host:port with a port 1-65535 (e.g. 0.0.0.0:8080)")
+    return value
 
 
 class Settings(BaseSettings):
@@ -31,6 +46,11 @@ class Settings(BaseSettings):
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)
     drain_s: float = Field(5.0, ge=0, le=60)  # on a clean stop, queued messages get this long
     locales: Path = Path(__file__).resolve().parent.parent / "locales"
+    # Webhook mode (set the URL) instead of long polling; the secret is then required
+    webhook_url: str | None = None
+    webhook_secret: SecretStr | None = None
+    webhook_listen: str = "0.0.0.0:8080"  # the bot's own HTTP server (webhook and /healthz)
+    health_listen: str | None = None  # polling mode: serve only /healthz here (unset: none)
 
     @field_validator("token")
     @classmethod
@@ -38,3 +58,56 @@ class Settings(BaseSettings):
         if not TOKEN_FORMAT.match(value.get_secret_value()):
             raise ValueError("BOT_TOKEN is malformed (expected <digits>:<letters>, from BotFather)")
         return value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url_shape(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None  # an empty line in .env means polling
+        # http:// too, for a local Bot API server and the tests; Telegram itself posts to https
+        if not re.match(r"^https?://[^/\s?#]+(/[^\s?#]*)?$", value):
+            raise ValueError(
+                "must be an https:// URL without a query (e.g. https://bot.example.org/tg)"
+            )
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        if not SECRET_FORMAT.match(value.get_secret_value()):
+            raise ValueError(
+                "must be 16-256 characters A-Z a-z 0-9 _ - "
+                "(e.g. the output of: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        return value
+
+    @field_validator("webhook_listen")
+    @classmethod
+    def _webhook_listen_shape(cls, value: str) -> str:
+        return _listen(value)
+
+    @field_validator("health_listen")
+    @classmethod
+    def _health_listen_shape(cls, value: str | None) -> str | None:
+        return None if not value else _listen(value)
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.webhook_url is not None and self.webhook_secret is None:
+            raise ValueError("BOT_WEBHOOK_SECRET is required when BOT_WEBHOOK_URL is set")
+        return self
+
+    @property
+    def mode(self) -> Literal["webhook", "polling"]:
+        return "polling" if self.webhook_url is None else "webhook"
+
+    @property
+    def webhook_path(self) -> str:
+        """The path the bot serves the webhook at: the URL's own path (a reverse proxy passes
+        it on unchanged), ``/`` when the URL has none."""
+        url = self.webhook_url or ""
+        rest = url.partition("://")[2]
+        _, slash, path = rest.partition("/")
+        return "/" + path if slash else "/"

@@ -21,6 +21,7 @@ from bot.runtime.core import family_ui
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.services.members import Members
+from bot.updates import Trace
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 START_WAIT = 30.0  # seconds Start waits to learn whether the players' private notes got through
@@ -36,6 +37,7 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         chat_tr: Translator,
+        trace: Trace,
     ) -> None:
         assert message.from_user is not None
         game = ""
@@ -69,6 +71,7 @@ def make_router() -> Router:
         try:
             outcome = await runtime.open(message.chat.id, user.id, user.first_name, game, options)
         except Refused as refused:
+            trace.refused(refused)
             reply_key = refused.params.pop("reply_key", None)
             reply_to = delivery.message_id(message.chat.id, reply_key) if reply_key else None
             delivery.presenter.outbox.post(
@@ -84,6 +87,7 @@ def make_router() -> Router:
         delivery: Delivery,
         members: Members,
         chat_tr: Translator,
+        trace: Trace,
     ) -> None:
         assert message.from_user is not None
         user_id = message.from_user.id
@@ -95,6 +99,7 @@ def make_router() -> Router:
                 message.message_id,
             )
         except Refused as refused:
+            trace.refused(refused)
             say(delivery, message, refusal_text(refused, chat_tr), reply=True)
             return
         delivery(outcome)
@@ -129,6 +134,7 @@ def make_router() -> Router:
         delivery: Delivery,
         members: Members,
         user_tr: Translator,
+        trace: Trace,
     ) -> None:
         user = query.from_user
         pressed = query.message
@@ -139,6 +145,7 @@ def make_router() -> Router:
                 press, user.id, user.first_name, key, members.admin_check(chat_id, user.id)
             )
         except Refused as refused:
+            trace.refused(refused)
             link = refused.params.pop("link", None)
             url = delivery.link(link) if link else refused.url
             await query.answer(refusal_text(refused, user_tr), show_alert=refused.alert, url=url)

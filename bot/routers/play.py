@@ -13,6 +13,7 @@ from bot.render.refusals import refusal_text
 from bot.runtime.outcome import hand_key
 from bot.runtime.runtime import PressSource, TableRuntime
 from bot.services.members import Members
+from bot.updates import Trace
 
 
 def make_router() -> Router:
@@ -25,6 +26,7 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         user_tr: Translator,
+        trace: Trace,
     ) -> None:
         message = query.message
         chat_id = message.chat.id if message else 0
@@ -39,6 +41,7 @@ def make_router() -> Router:
         try:
             outcome = await runtime.press(press, query.data or "", query.from_user.id, source)
         except Refused as refused:
+            trace.refused(refused)
             await query.answer(refusal_text(refused, user_tr))
             if refused.refresh is not None:
                 delivery(await runtime.refresh(press.table, refused.refresh, source))
@@ -54,6 +57,7 @@ def make_router() -> Router:
         delivery: Delivery,
         members: Members,
         user_tr: Translator,
+        trace: Trace,
     ) -> None:
         message = query.message
         key = delivery.message_key(message.chat.id, message.message_id) if message else None
@@ -65,6 +69,7 @@ def make_router() -> Router:
                 members.admin_check(message.chat.id if message else 0, query.from_user.id),
             )
         except Refused as refused:
+            trace.refused(refused)
             await query.answer(refusal_text(refused, user_tr))
             return
         delivery(outcome)

@@ -93,6 +93,11 @@ class Database:
         async with self._writer:
             await self.execute(sql, params)
 
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        """Like :meth:`write`, for a statement with ``RETURNING``: its first row."""
+        async with self._writer:
+            return await self.one(sql, params)
+
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; the last row id."""
         cursor = await self.conn.execute(sql, tuple(params))

@@ -211,6 +211,20 @@ class SqliteRepository:
         """Every stored deadline ``by`` seconds later (the time the bot was down)."""
         await self.db.execute("UPDATE deadlines SET due_at = due_at + ?", (by,))
 
+    # --- updates already taken (a redelivered update acts once) ---------------------------
+
+    async def claim_update(self, update_id: int, at: float) -> bool:
+        """True the first time ``update_id`` is claimed, False for a repeat (one statement)."""
+        row = await self.db.write_one(
+            "INSERT INTO updates(update_id, seen_at) VALUES (?, ?) "
+            "ON CONFLICT(update_id) DO NOTHING RETURNING update_id",
+            (update_id, at),
+        )
+        return row is not None
+
+    async def prune_updates(self, before: float) -> None:
+        await self.db.write("DELETE FROM updates WHERE seen_at < ?", (before,))
+
     # --- matches and the action log ------------------------------------------------------
 
     async def add_match(

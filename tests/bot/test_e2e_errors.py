@@ -30,11 +30,21 @@ async def test_a_failing_press_is_answered_logged_and_the_bot_carries_on(
     await fake.settle(quiet=0.2)  # the bot is idle
     with sqlite3.connect(db_path, timeout=15) as conn:  # the database breaks under the bot
         conn.execute("ALTER TABLE seats RENAME TO seats_gone")
+    caplog.set_level(logging.INFO, logger="bot.updates")
     with caplog.at_level(logging.ERROR, logger="bot.routers.errors"):
         answer = await boris.press(lobby, "✋")
     assert answer.text == "Something went wrong. Please try again."
     failed = [r for r in caplog.records if r.name == "bot.routers.errors"]
     assert failed and "update=" in failed[0].getMessage() and failed[0].exc_info is not None
+    update_id = fake.updates[-1]["update_id"]
+    assert f"update={update_id} " in failed[0].getMessage()
+    lines = [
+        r
+        for r in caplog.records
+        if r.name == "bot.updates" and f"update={update_id} " in r.getMessage()
+    ]
+    assert len(lines) == 1 and lines[0].levelno == logging.ERROR
+    assert lines[0].getMessage().endswith(" outcome=error")  # the update's own line says so too
     with sqlite3.connect(db_path, timeout=15) as conn:  # mended: the same press now works
         conn.execute("ALTER TABLE seats_gone RENAME TO seats")
     answer = await boris.press(lobby, "✋")

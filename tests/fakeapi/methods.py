@@ -252,20 +252,6 @@ class ApiMethods:
             "has_main_web_app": False,
         }
 
-    def _m_deleteWebhook(self, params: JsonDict) -> bool:
-        if params.get("drop_pending_updates"):
-            for update in self._queue:
-                self._delivered_upto = max(self._delivered_upto, update["update_id"])
-            self._queue.clear()
-        return True
-
-    def _m_getWebhookInfo(self, params: JsonDict) -> JsonDict:
-        return {
-            "url": "",
-            "has_custom_certificate": False,
-            "pending_update_count": len(self._queue),
-        }
-
     def _m_setMyCommands(self, params: JsonDict) -> bool:
         commands = params.get("commands")
         if not isinstance(commands, list):

@@ -27,6 +27,7 @@ from tests.fakeapi.model import (
     SentMessage,
     Upload,
 )
+from tests.fakeapi.webhook import WebhookMethods
 
 if TYPE_CHECKING:
     from tests.fakeapi.users import SimGroup, SimUser
@@ -67,7 +68,7 @@ class _Fault:
     times: int
 
 
-class FakeTelegram(ApiMethods):
+class FakeTelegram(WebhookMethods, ApiMethods):
     """The fake server. ``await start()``, point the bot at ``base_url``, ``await stop()``."""
 
     def __init__(
@@ -115,11 +116,13 @@ class FakeTelegram(ApiMethods):
         self._ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        self._init_webhook()
         self._methods: dict[str, Callable[[JsonDict], Any]] = {
             name.lower(): getattr(self, f"_m_{name}")
             for name in (
                 "getMe",
                 "sendDocument",
+                "setWebhook",
                 "deleteWebhook",
                 "getWebhookInfo",
                 "setMyCommands",
@@ -162,6 +165,7 @@ class FakeTelegram(ApiMethods):
     async def stop(self) -> None:
         self._closing = True
         self._notify()
+        await self._stop_webhook()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -471,6 +475,7 @@ class FakeTelegram(ApiMethods):
                 raise fault.error
 
     async def _get_updates(self, params: JsonDict, request: web.Request) -> list[JsonDict]:
+        self._refuse_polling()
         serial = next(self._poll_serial)
         self._poll_current = serial  # a newer poll terminates older ones (409)
         self._notify()

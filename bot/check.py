@@ -1,0 +1,117 @@
+"""``python -m bot check [--quick]``: is this deployment fine? One line per finding, exit 0 when
+all is, else non-zero with the reason on the last line.
+
+Checks the settings, opens (and migrates) the database — its schema version and row counts —,
+calls ``getMe`` with the token and, in webhook mode, ``getWebhookInfo`` (is the URL the one set?).
+``--quick`` (the container's HEALTHCHECK) asks the running bot's own ``/healthz`` when it has an
+HTTP server, else only opens the database: it never calls Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import urllib.request
+from collections.abc import Callable
+
+from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
+
+from bot.config import Settings, host_port
+from bot.storage.db import Database, migrations
+
+COUNTED = ("chats", "users", "tables", "seats", "matches", "actions", "messages", "updates")
+
+
+class CheckFailed(Exception):
+    """The one-line reason ``check`` failed."""
+
+
+async def check(settings: Settings, say: Callable[[str], None], *, quick: bool = False) -> None:
+    say(f"settings: ok (mode {settings.mode})")
+    if quick and (settings.mode == "webhook" or settings.health_listen is not None):
+        listen = settings.webhook_listen if settings.mode == "webhook" else settings.health_listen
+        assert listen is not None
+        say(f"healthz: {await asyncio.to_thread(_healthz, listen)}")
+        return
+    await _database(settings, say)
+    if quick:
+        return
+    await _telegram(settings, say)
+
+
+async def _database(settings: Settings, say: Callable[[str], None]) -> None:
+    try:
+        db = await Database.open(settings.database)
+    except Exception as error:  # any reason the file cannot be opened or migrated
+        raise CheckFailed(f"database {settings.database}: {error}") from error
+    try:
+        version = await db.user_version()
+        say(f"database: {settings.database} schema {version} of {len(migrations())}")
+        counts = []
+        for table in COUNTED:
+            row = await db.one(f"SELECT COUNT(*) FROM {table}", ())  # names from COUNTED only
+            counts.append(f"{table}={row[0] if row else 0}")
+        say("rows: " + " ".join(counts))
+    finally:
+        await db.close()
+
+
+async def _telegram(settings: Settings, say: Callable[[str], None]) -> None:
+    from bot.app import build_bot
+
+    bot = build_bot(settings)
+    try:
+        me = await bot.get_me()
+        say(f"bot: @{me.username} (id {me.id})")
+        if settings.webhook_url is not None:
+            info = await bot.get_webhook_info()
+            say(f"webhook: {info.url or '(none)'}, {info.pending_update_count} pending")
+            if info.last_error_message:
+                say(f"webhook last error: {info.last_error_message}")
+            if info.url != settings.webhook_url:
+                raise CheckFailed(
+                    f"Telegram's webhook is {info.url or 'not set'}, BOT_WEBHOOK_URL is "
+                    f"{settings.webhook_url} (the bot sets it at start)"
+                )
+    except TelegramUnauthorizedError as error:
+        raise CheckFailed("Telegram refused BOT_TOKEN (401 Unauthorized)") from error
+    except TelegramAPIError as error:
+        raise CheckFailed(f"Telegram: {error.message}") from error
+    except (TimeoutError, OSError) as error:
+        raise CheckFailed(f"Bot API at {settings.api_base} unreachable: {error}") from error
+    finally:
+        await bot.session.close()
+
+
+def _healthz(listen: str) -> str:
+    host, port = host_port(listen)
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    url = f"http://{host}:{port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:  # our own server
+            body = json.loads(response.read())
+    except (OSError, ValueError) as error:
+        raise CheckFailed(f"{url}: {error}") from error
+    if not body.get("ok"):
+        raise CheckFailed(f"{url}: {body}")
+    return f"{url} ok"
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+
+
+def check_main(argv: list[str], settings: Settings) -> int:
+    quick = "--quick" in argv
+    if any(a != "--quick" for a in argv):
+        sys.stderr.write("usage: python -m bot check [--quick]\n")
+        return 2
+    try:
+        asyncio.run(check(settings, _say, quick=quick))
+    except CheckFailed as failed:
+        sys.stderr.write(f"check failed: {failed}\n")
+        return 1
+    sys.stdout.write("all fine\n")
+    return 0
