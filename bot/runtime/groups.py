@@ -1,8 +1,10 @@
 """Groups as they really are (issue #17): the bot removed from a group, or no longer allowed to
-write there, closes the group's open table — nothing can be shown there any more."""
+write there, closes the group's open table — nothing can be shown there any more; and /notify,
+a person's private ping whenever a new table opens in a group (off by default)."""
 
 from __future__ import annotations
 
+from bot.callbacks import b36
 from bot.render.common import esc
 from bot.render.context import game_name
 from bot.runtime.absent import AbsentOps
@@ -55,3 +57,65 @@ class GroupOps(AbsentOps):
                 )
             undue = tuple((table.id, k) for k in CLOSING_KINDS)
             return Outcome(tuple(screens), undue=undue)
+
+    # --- /notify -------------------------------------------------------------------------------
+
+    async def toggle_notify(self, chat_id: int, user_id: int, reply_to: int) -> Outcome:
+        """/notify in a group: the user's new-table ping for this group on or off; the group is
+        told which. Someone the bot can't write to in private is asked to open the chat first."""
+        locale = await self.people.chat_locale(chat_id)
+        user = await self.people.user(user_id)
+        if user is None or not user.private_ok:
+            return Outcome.of(
+                Note(
+                    chat_id,
+                    locale,
+                    "First open a chat with me — button below.",
+                    link="s",
+                    button="💬 Open the chat",
+                    reply_to=reply_to,
+                )
+            )
+        on = user_id not in await self.repo.notified(chat_id)
+        async with self.repo.unit() as tx:
+            await tx.set_notify(chat_id, user_id, on)
+        msgid = (
+            "🔔 I'll write to you in private when a new table opens here. /notify again: off."
+            if on
+            else "🔕 No more pings about new tables here."
+        )
+        return Outcome.of(Note(chat_id, locale, msgid, reply_to=reply_to))
+
+    async def open(
+        self,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        options: dict[str, str] | None = None,
+    ) -> Outcome:
+        """A lobby opens (:meth:`LobbyOps.open`) and everyone else who asked for it is pinged."""
+        out = await super().open(chat_id, user_id, name, game, options)
+        return out + await self._new_table_pings(chat_id, user_id)
+
+    async def _new_table_pings(self, chat_id: int, opener: int) -> Outcome:
+        row = await self.repo.open_table(chat_id)
+        if row is None or row.status != "lobby":
+            return Outcome()
+        chat = await self.people.chat(chat_id)
+        title = esc(chat.title if chat else "")
+        link = f"j_{b36(row.id)}_{row.join_code}"
+        screens: list[Screen] = []
+        for user_id in await self.repo.notified(chat_id):
+            user = await self.people.user(user_id)
+            if user_id == opener or user is None or not user.private_ok:
+                continue
+            locale = await self.people.user_locale(user_id)
+            params = {"chat": title, "game": game_name(row.game, locale)}
+            msgid = (
+                "🃏 A table is open in «{chat}»: {game} — join in"
+                if row.game
+                else "🃏 A table is open in «{chat}» — join in"
+            )
+            screens.append(Note(user_id, locale, msgid, params, link=link, button="✋ Join"))
+        return Outcome(tuple(screens))

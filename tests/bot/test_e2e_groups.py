@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.app import running_bot
+from bot.callbacks import b36
 from bot.config import Settings
 from bot.routers.members import cannot_write
 from tests.bot.helpers import db_rows, fixed_seeds, hand_message, open_table, watched
 from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 NAMES = ["Anna", "Boris", "Vera"]
@@ -125,3 +127,77 @@ def test_cannot_write() -> None:
     assert cannot_write(update("left")) and cannot_write(update("kicked"))
     assert cannot_write(update("restricted"))  # every right taken, can_send_messages too
     assert not cannot_write(update("member")) and not cannot_write(update("administrator"))
+
+
+PING_RU = "🃏 В «Пятница» открыт стол: Мушка — присоединяйтесь"
+
+
+def pings(user: SimUser) -> list[SentMessage]:
+    return [m for m in user.messages if m.text.startswith("🃏 В «Пятница» открыт стол")]
+
+
+def replies(group: SimGroup, start: str) -> list[str]:
+    return [m.text for m in group.visible if m.text.startswith(start)]
+
+
+async def test_notify_pings_a_subscriber_when_another_member_opens_a_table(
+    fake_telegram: FakeTelegram, bot: object, db_path: Path
+) -> None:
+    fake = fake_telegram
+    (anna, boris, vera), group = three(fake)
+    for user in (anna, boris, vera):
+        await user.start_bot()
+    await fake.settle(quiet=0.1)
+    await boris.send(group, "/notify")
+    await fake.wait_until(lambda: bool(replies(group, "🔔 Напишу в личку")), timeout=10)
+    assert db_rows(db_path, "SELECT chat_id, user_id FROM notify") == [(group.id, boris.id)]
+    await anna.send(group, "/notify")  # the opener herself: not pinged about her own table
+    await fake.wait_until(lambda: len(replies(group, "🔔 Напишу в личку")) == 2, timeout=10)
+    await anna.send(group, "/newgame mushka")
+    await fake.wait_until(lambda: bool(pings(boris)), timeout=10)
+    await fake.settle(quiet=0.2)
+    (ping,) = pings(boris)
+    assert ping.text == PING_RU
+    row = db_rows(db_path, "SELECT id, join_code FROM tables")
+    tid, code = row[0]
+    (button,) = ping.all_buttons
+    assert button.text == "✋ Сесть"
+    assert button.url is not None and button.url.endswith(f"?start=j_{b36(int(tid))}_{code}")
+    assert pings(anna) == [] and pings(vera) == []  # the opener, and someone who never asked
+    # the button's deep link seats him
+    await boris.start_bot(f"j_{b36(int(tid))}_{code}")
+    await fake.wait_until(lambda: db_rows(db_path, "SELECT COUNT(*) FROM seats") == [(2,)], 10)
+    await anna.send(group, "/cancel")
+    await fake.settle(quiet=0.2)
+
+
+async def test_notify_again_turns_the_pings_off(
+    fake_telegram: FakeTelegram, bot: object, db_path: Path
+) -> None:
+    fake = fake_telegram
+    (anna, boris, _), group = three(fake)
+    for user in (anna, boris):
+        await user.start_bot()
+    await fake.settle(quiet=0.1)
+    await boris.send(group, "/notify")
+    await fake.wait_until(lambda: bool(replies(group, "🔔 Напишу в личку")), timeout=10)
+    await boris.send(group, "/notify")
+    await fake.wait_until(lambda: bool(replies(group, "🔕 Больше не пишу")), timeout=10)
+    assert db_rows(db_path, "SELECT COUNT(*) FROM notify") == [(0,)]
+    await anna.send(group, "/newgame mushka")
+    await fake.wait_until(lambda: db_rows(db_path, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
+    await fake.settle(quiet=0.3)
+    assert pings(boris) == []
+
+
+async def test_notify_before_the_private_chat_asks_to_open_it(
+    fake_telegram: FakeTelegram, bot: object, db_path: Path
+) -> None:
+    fake = fake_telegram
+    (_, boris, _), group = three(fake)
+    await boris.send(group, "/notify")
+    await fake.wait_until(lambda: bool(replies(group, "Сначала")), timeout=10)
+    (reply,) = [m for m in group.visible if m.text.startswith("Сначала")]
+    assert reply.all_buttons and reply.all_buttons[0].url is not None
+    assert reply.all_buttons[0].url.endswith("?start=s")
+    assert db_rows(db_path, "SELECT COUNT(*) FROM notify") == [(0,)]
