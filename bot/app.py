@@ -160,6 +160,7 @@ def commands(tr: Translator, private: bool) -> list[BotCommand]:
     if not private:
         items = [("newgame", tr("New table")), *items, ("cancel", tr("Cancel table"))]
         items.append(("kick", tr("Hand seat to computer")))  # PRODUCT.md §4.9, as a reply
+        items.append(("notify", tr("Notify me of new tables")))
     return [BotCommand(command=c, description=d) for c, d in items]
 
 

@@ -1,4 +1,5 @@
-"""/start (deep links), /score, /rules, /help, /hand, /language, and the wrong-place replies."""
+"""/start (deep links), /notify, /score, /rules, /help, /hand, /language, and the wrong-place
+replies."""
 
 from __future__ import annotations
 
@@ -125,7 +126,14 @@ def make_router() -> Router:
             keyboard([[button]]),
         )
 
-    @router.message(Command("cancel", "kick"), PRIVATE)
+    @router.message(Command("notify"), GROUPS)
+    async def notify(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+        """PRODUCT.md /notify: the user's new-table ping for this group, on or off."""
+        assert message.from_user is not None
+        chat, user = message.chat.id, message.from_user.id
+        delivery(await runtime.toggle_notify(chat, user, message.message_id))
+
+    @router.message(Command("cancel", "kick", "notify"), PRIVATE)
     async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:
         say(delivery, message, user_tr("This command works in a group."))
 

@@ -1,11 +1,13 @@
 """A member leaves the group (the ``left_chat_member`` service message, which bots get even in
 privacy mode): in the lobby he is unseated; at a running table the computer plays his seat, as
-after two expiries (PRODUCT.md §13), and the group is told once."""
+after two expiries (PRODUCT.md §13), and the group is told once. The bot itself removed from the
+group, or no longer allowed to write there (``my_chat_member``): the group's open table closes
+and its players are told in private."""
 
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.types import Message
+from aiogram.types import ChatMemberUpdated, Message
 
 from bot.present import Delivery
 from bot.runtime.runtime import TableRuntime
@@ -21,4 +23,20 @@ def make_router() -> Router:
             return
         delivery(await runtime.member_left(message.chat.id, user.id))
 
+    @router.my_chat_member()
+    async def bot_status(
+        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery
+    ) -> None:
+        if update.chat.type not in ("group", "supergroup") or not cannot_write(update):
+            return
+        delivery(await runtime.bot_removed(update.chat.id))
+
     return router
+
+
+def cannot_write(update: ChatMemberUpdated) -> bool:
+    """The bot's new status leaves it no way to write to the group."""
+    member = update.new_chat_member
+    if member.status in ("left", "kicked"):
+        return True
+    return member.status == "restricted" and not getattr(member, "can_send_messages", True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from bot.callbacks import Press, b36
 from bot.refused import Refused
 from bot.render.common import esc
-from bot.runtime.absent import AbsentOps
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
+from bot.runtime.groups import GroupOps
 from bot.runtime.outcome import Facts, Note, Outcome
 from bot.runtime.play import PressSource
 from bot.storage.rows import LedgerRow
@@ -20,7 +20,7 @@ from bot.storage.rows import LedgerRow
 __all__ = ["PressSource", "TableRuntime"]
 
 
-class TableRuntime(AbsentOps, ComputerOps):
+class TableRuntime(GroupOps, ComputerOps):
     async def lobby_press(
         self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
     ) -> Outcome:

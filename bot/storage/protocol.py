@@ -74,6 +74,10 @@ class Reads(Protocol):
 
     async def deadlines(self) -> list[Deadline]: ...
 
+    async def notified(self, chat_id: int) -> list[int]:
+        """Who wants a private ping when a table opens in the chat (/notify), by user id."""
+        ...
+
     async def alive_at(self) -> float | None:
         """When the bot last said it was alive (None: never)."""
         ...
@@ -93,6 +97,8 @@ class Writes(Reads, Protocol):
     async def set_user_language(self, user_id: int, language: str) -> None: ...
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
+
+    async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None: ...
 
     async def create_table(
         self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float

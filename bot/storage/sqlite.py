@@ -106,6 +106,22 @@ class SqliteRepository:
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self.db.execute("UPDATE users SET private_ok = ? WHERE id = ?", (int(ok), user_id))
 
+    async def notified(self, chat_id: int) -> list[int]:
+        rows = await self.db.all(
+            "SELECT user_id FROM notify WHERE chat_id = ? ORDER BY user_id", (chat_id,)
+        )
+        return [int(r["user_id"]) for r in rows]
+
+    async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None:
+        if on:
+            await self.db.execute(
+                "INSERT OR IGNORE INTO notify(chat_id, user_id) VALUES (?, ?)", (chat_id, user_id)
+            )
+        else:
+            await self.db.execute(
+                "DELETE FROM notify WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+            )
+
     # --- tables ------------------------------------------------------------------------
 
     async def create_table(

@@ -28,6 +28,7 @@ GROUP_RU = [
     ("language", "Язык"),
     ("cancel", "Отменить стол"),
     ("kick", "Передать место компьютеру"),
+    ("notify", "Сообщать о новых столах"),
 ]
 GROUP_EN = [
     ("newgame", "New table"),
@@ -39,8 +40,9 @@ GROUP_EN = [
     ("language", "Language"),
     ("cancel", "Cancel table"),
     ("kick", "Hand seat to computer"),
+    ("notify", "Notify me of new tables"),
 ]
-PRIVATE = {"newgame", "cancel", "kick"}
+PRIVATE = {"newgame", "cancel", "kick", "notify"}
 ROOT = Path(__file__).resolve().parents[2]
 
 

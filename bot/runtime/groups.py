@@ -1,0 +1,121 @@
+"""Groups as they really are (issue #17): the bot removed from a group, or no longer allowed to
+write there, closes the group's open table — nothing can be shown there any more; and /notify,
+a person's private ping whenever a new table opens in a group (off by default)."""
+
+from __future__ import annotations
+
+from bot.callbacks import b36
+from bot.render.common import esc
+from bot.render.context import game_name
+from bot.runtime.absent import AbsentOps
+from bot.runtime.lobby import LOBBY
+from bot.runtime.outcome import Note, Outcome, PingGone, Screen, Strip, hand_key
+from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN
+
+CLOSING_KINDS = (COMPUTER, REMIND, TURN, IDLE, LOBBY)
+
+
+class GroupOps(AbsentOps):
+    async def bot_removed(self, chat_id: int) -> Outcome:
+        """The bot was removed from the group (or may not write there): its open table, lobby
+        or running, is closed as an idle one is — the open match abandoned, nothing booked, its
+        deadlines dropped — and every seated person is told in private once. Nothing goes to
+        the group: it can't be written to."""
+        row = await self.repo.open_table(chat_id)
+        if row is None:
+            return Outcome()
+        async with self.locks.hold(row.id):
+            table = await self._load(row.id)
+            if table is None or table.row.status not in ("lobby", "running"):
+                return Outcome()
+            async with self.repo.unit() as tx:
+                await tx.update_table(table.id, status="closed")
+                for kind in CLOSING_KINDS:
+                    await tx.drop_deadline(table.id, kind)
+            facts = await self.facts(table)
+            self.forget(table.id)
+            screens: list[Screen] = []
+            told: set[int] = set()
+            for s in table.seats:
+                if s.user_id is None or s.user_id in told:
+                    continue
+                told.add(s.user_id)
+                locale = await self.people.user_locale(s.user_id)
+                if table.match is not None:
+                    screens.append(Strip(s.user_id, hand_key(table.id, s.seat), forget=True))
+                    screens.append(PingGone(s.user_id, table.id))
+                screens.append(
+                    Note(
+                        s.user_id,
+                        locale,
+                        "The «{game}» table in «{chat}» is closed: I was removed from the group.",
+                        {
+                            "game": game_name(table.row.game, locale) if table.row.game else "—",
+                            "chat": esc(facts.chat_title),
+                        },
+                    )
+                )
+            undue = tuple((table.id, k) for k in CLOSING_KINDS)
+            return Outcome(tuple(screens), undue=undue)
+
+    # --- /notify -------------------------------------------------------------------------------
+
+    async def toggle_notify(self, chat_id: int, user_id: int, reply_to: int) -> Outcome:
+        """/notify in a group: the user's new-table ping for this group on or off; the group is
+        told which. Someone the bot can't write to in private is asked to open the chat first."""
+        locale = await self.people.chat_locale(chat_id)
+        user = await self.people.user(user_id)
+        if user is None or not user.private_ok:
+            return Outcome.of(
+                Note(
+                    chat_id,
+                    locale,
+                    "First open a chat with me — button below.",
+                    link="s",
+                    button="💬 Open the chat",
+                    reply_to=reply_to,
+                )
+            )
+        on = user_id not in await self.repo.notified(chat_id)
+        async with self.repo.unit() as tx:
+            await tx.set_notify(chat_id, user_id, on)
+        msgid = (
+            "🔔 I'll write to you in private when a new table opens here. /notify again: off."
+            if on
+            else "🔕 No more pings about new tables here."
+        )
+        return Outcome.of(Note(chat_id, locale, msgid, reply_to=reply_to))
+
+    async def open(
+        self,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        options: dict[str, str] | None = None,
+    ) -> Outcome:
+        """A lobby opens (:meth:`LobbyOps.open`) and everyone else who asked for it is pinged."""
+        out = await super().open(chat_id, user_id, name, game, options)
+        return out + await self._new_table_pings(chat_id, user_id)
+
+    async def _new_table_pings(self, chat_id: int, opener: int) -> Outcome:
+        row = await self.repo.open_table(chat_id)
+        if row is None or row.status != "lobby":
+            return Outcome()
+        chat = await self.people.chat(chat_id)
+        title = esc(chat.title if chat else "")
+        link = f"j_{b36(row.id)}_{row.join_code}"
+        screens: list[Screen] = []
+        for user_id in await self.repo.notified(chat_id):
+            user = await self.people.user(user_id)
+            if user_id == opener or user is None or not user.private_ok:
+                continue
+            locale = await self.people.user_locale(user_id)
+            params = {"chat": title, "game": game_name(row.game, locale)}
+            msgid = (
+                "🃏 A table is open in «{chat}»: {game} — join in"
+                if row.game
+                else "🃏 A table is open in «{chat}» — join in"
+            )
+            screens.append(Note(user_id, locale, msgid, params, link=link, button="✋ Join"))
+        return Outcome(tuple(screens))
