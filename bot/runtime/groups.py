@@ -26,7 +26,7 @@ class GroupOps(AbsentOps):
             return Outcome()
         async with self.locks.hold(row.id):
             table = await self._load(row.id)
-            if table is None or table.row.status not in ("lobby", "running"):
+            if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()
             async with self.repo.unit() as tx:
                 await tx.update_table(table.id, status="closed")
@@ -34,6 +34,9 @@ class GroupOps(AbsentOps):
                     await tx.drop_deadline(table.id, kind)
             facts = await self.facts(table)
             self.forget(table.id)
+            undue = tuple((table.id, k) for k in CLOSING_KINDS)
+            if table.row.status == "ended":  # its result was shown: it only stops being open
+                return Outcome(undue=undue)
             screens: list[Screen] = []
             told: set[int] = set()
             for s in table.seats:
@@ -55,7 +58,6 @@ class GroupOps(AbsentOps):
                         },
                     )
                 )
-            undue = tuple((table.id, k) for k in CLOSING_KINDS)
             return Outcome(tuple(screens), undue=undue)
 
     # --- /notify -------------------------------------------------------------------------------

@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from bot.app import running_bot
 from bot.callbacks import b36
 from bot.config import Settings
 from bot.routers.members import cannot_write
-from tests.bot.helpers import db_rows, fixed_seeds, hand_message, open_table, watched
+from tests.bot.helpers import (
+    db_rows,
+    fixed_seeds,
+    hand_message,
+    open_table,
+    play_until_end,
+    watched,
+)
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -201,3 +209,26 @@ async def test_notify_before_the_private_chat_asks_to_open_it(
     assert reply.all_buttons and reply.all_buttons[0].url is not None
     assert reply.all_buttons[0].url.endswith("?start=s")
     assert db_rows(db_path, "SELECT COUNT(*) FROM notify") == [(0,)]
+
+
+async def test_removed_after_a_pulka_ended_closes_the_table_quietly(
+    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+) -> None:
+    """A table whose pulka ended (its result with 🔁 / 🏁 shown) is still open; the bot removed,
+    it closes — and nobody is told again: the result was the last word."""
+    fake = fake_telegram
+    players, group = three(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        await play_until_end(fake, group, players, random.Random(4))
+        await fake.settle(quiet=0.1)
+        assert db_rows(db_path, "SELECT status FROM tables") == [("ended",)]
+        mark = fake.mark()
+        fake.remove_bot_from(group, by=players[0])
+        await fake.wait_until(
+            lambda: db_rows(db_path, "SELECT status FROM tables") == [("closed",)], timeout=10
+        )
+        await fake.settle(quiet=0.2)
+        for chat in [group.id, *(u.id for u in players)]:  # no note, nothing tried in the group
+            assert fake.count(chat_id=chat, since=mark) == 0
+        assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(3,)]  # the pulka stays booked
