@@ -111,3 +111,7 @@ class People:
         known = await self.chat(chat_id)
         if known is not None:
             self._chats[chat_id] = replace(known, language=language)
+
+    def forget_chat(self, chat_id: int) -> None:
+        """The chat's row changed behind the cache (a group became a supergroup): read anew."""
+        self._chats.pop(chat_id, None)
