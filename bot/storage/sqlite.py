@@ -240,7 +240,6 @@ class SqliteRepository:
         )
         await self.db.execute("DELETE FROM ledger WHERE chat_id = ?", (old,))
         await self.db.execute("DELETE FROM messages WHERE chat_id = ?", (old,))
-        await self.db.execute("DELETE FROM shown WHERE chat_id = ?", (old,))
         return True
 
     # --- updates already taken (a redelivered update acts once) ---------------------------
