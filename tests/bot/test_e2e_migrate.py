@@ -6,6 +6,9 @@ import random
 from pathlib import Path
 
 from bot.app import RunningBot
+from bot.storage.db import Database
+from bot.storage.rows import StoredMessage
+from bot.storage.sqlite import SqliteRepository
 from tests.bot.helpers import (
     db_rows,
     open_table,
@@ -108,3 +111,35 @@ async def test_17_closed_games_and_standings_follow_the_group(
     assert record.document is not None and record.document.filename.endswith(".jsonl")
     empty = await say(fake, players[1], "/score", fake.add_group(-1009, "Other", members=[102]))
     assert all(u.first_name not in empty.text for u in players[::2])
+
+
+async def test_17_migrate_chat_merges_standings_and_runs_once(db_path: Path) -> None:
+    """The repository's unit: rows move, standings already under the new id are added to
+    (not lost), and a second run changes nothing and says so."""
+    db = await Database.open(db_path)
+    repo = SqliteRepository(db)
+    try:
+        async with repo.unit() as tx:
+            await tx.upsert_chat(OLD, "g")
+            await tx.set_chat_language(OLD, "en")
+            await tx.upsert_chat(NEW, "g")
+            await tx.upsert_user(1, "A", None, "ru")
+            closed = await tx.create_table(OLD, "mushka", {}, 1, "code", 0.0)
+            await tx.update_table(closed, status="closed")
+            await tx.book(OLD, "mushka", 1, 10, True)
+            await tx.book(NEW, "mushka", 1, -3, False)
+        await repo.put_message(StoredMessage(OLD, "table:1", 5, "d", True))
+        async with repo.unit() as tx:
+            assert await tx.migrate_chat(OLD, NEW)
+        async with repo.unit() as tx:
+            assert not await tx.migrate_chat(OLD, NEW)
+        assert [t.chat_id for t in await repo.tables(chat_id=NEW)] == [NEW]
+        assert await repo.tables(chat_id=OLD) == []
+        (row,) = await repo.ledger(chat_id=NEW)
+        assert (row.balance, row.played, row.won) == (7, 2, 1)
+        assert await repo.ledger(chat_id=OLD) == []
+        assert [m for m in await repo.messages() if m.chat_id == OLD] == []
+        chat = await repo.chat(NEW)
+        assert chat is not None and chat.language == "en"
+    finally:
+        await db.close()
