@@ -218,20 +218,14 @@ class Outbox:
         self._enqueue(chat_id, _Op("delete", None, message_id=message_id))
 
     def forget_chat(self, chat_id: int) -> None:
-        """The chat is gone (a group that became a supergroup, issue #17): what is queued for
-        it is dropped and its keyed messages forgotten in memory (the database's rows went in
-        the migration's unit of work); its screens are shown anew in the new chat."""
+        """A group that became a supergroup (issue #17): its queue and keyed messages go (the
+        database's rows went in the migration's unit of work)."""
         chat = self._chats.pop(chat_id, None)
-        if chat is not None:
-            chat.queue.clear()
-            if chat.worker is not None:
-                chat.worker.cancel()
-        for known in [k for k in self._known if k[0] == chat_id]:
-            del self._known[known]
-        for ids in [k for k in self._keys if k[0] == chat_id]:
-            del self._keys[ids]
-        for wanted in [k for k in self._wanted if k[0] == chat_id]:
-            del self._wanted[wanted]
+        if chat is not None and chat.worker is not None:
+            chat.worker.cancel()
+        self._known = {k: v for k, v in self._known.items() if k[0] != chat_id}
+        self._keys = {k: v for k, v in self._keys.items() if k[0] != chat_id}
+        self._wanted = {k: v for k, v in self._wanted.items() if k[0] != chat_id}
         self._closed.discard(chat_id)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
