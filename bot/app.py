@@ -134,6 +134,7 @@ def build_dispatcher(
         codec=codec,
         runtime=services.runtime,
         delivery=services.delivery,
+        outbox=services.outbox,
         people=services.people,
         members=services.runtime.members,
         records=Records(services.repo, services.runtime.new_game),

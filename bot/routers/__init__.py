@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import commands, errors, fallback, invite, lobby, members, play, records
+from bot.routers import commands, errors, fallback, invite, lobby, members, migrate, play, records
 
 
 def make_root_router() -> Router:
@@ -16,6 +16,7 @@ def make_root_router() -> Router:
         records.make_router(),
         invite.make_router(),
         members.make_router(),
+        migrate.make_router(),
         fallback.make_router(),
         errors.make_router(),  # errors propagate to every router's handlers, wherever they are
     )

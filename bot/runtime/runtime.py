@@ -7,13 +7,15 @@ Nothing here sends anything or calls back up.
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
+
 from bot.callbacks import Press, b36
 from bot.refused import Refused
 from bot.render.common import esc
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
 from bot.runtime.groups import GroupOps
-from bot.runtime.outcome import Facts, Note, Outcome
+from bot.runtime.outcome import Facts, LobbyScreen, MatchResult, Note, Outcome, Screen, TableScreen
 from bot.runtime.play import PressSource
 from bot.storage.rows import LedgerRow
 
@@ -159,6 +161,42 @@ class TableRuntime(GroupOps, ComputerOps):
         if table is None or table.row.status == "closed":
             return None
         return table.row.game, table.row.chat_id
+
+    async def migrate_chat(self, old: int, new: int) -> Outcome:
+        """The group ``old`` became the supergroup ``new`` (issue #17): everything follows the
+        new id in one unit of work, the caches are read again, and every open table's group
+        messages are sent anew in the new chat (a lobby, the running table, a match's result
+        with its buttons): the old chat's messages are forgotten, never edited again. A second
+        call (the other service message, a redelivery) finds nothing left and does nothing."""
+        rows = [r for r in await self.repo.open_tables() if r.chat_id == old]
+        async with AsyncExitStack() as stack:
+            for row in rows:
+                await stack.enter_async_context(self.locks.hold(row.id))
+            async with self.repo.unit() as tx:
+                moved = await tx.migrate_chat(old, new)
+            if not moved:
+                return Outcome()
+            self.people.forget_chat(old)
+            self.people.forget_chat(new)
+            self.members.forget_chat(old)
+            screens: list[Screen] = []
+            for row in rows:
+                kept = self._tables.get(row.id)
+                table = await self.reload(kept) if kept is not None else await self._load(row.id)
+                if table is None:
+                    continue
+                facts = await self.facts(table)
+                match = table.match
+                if table.row.status == "lobby":
+                    screens.append(LobbyScreen(facts))
+                elif match is not None and table.row.status == "running":
+                    screens.append(TableScreen(facts, match.state.view(None), fresh=True))
+                elif match is not None and table.row.status == "ended":
+                    lines = match.state.record()
+                    end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
+                    if end is not None:
+                        screens.append(MatchResult(facts, end, await self._standings(table)))
+            return Outcome(tuple(screens))
 
     async def open_table_id(self, chat_id: int) -> int | None:
         row = await self.repo.open_table(chat_id)

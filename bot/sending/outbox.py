@@ -217,6 +217,17 @@ class Outbox:
         """Delete a message by id (a user's own command line in the private chat, say)."""
         self._enqueue(chat_id, _Op("delete", None, message_id=message_id))
 
+    def forget_chat(self, chat_id: int) -> None:
+        """A group that became a supergroup (issue #17): its queue and keyed messages go (the
+        database's rows went in the migration's unit of work)."""
+        chat = self._chats.pop(chat_id, None)
+        if chat is not None and chat.worker is not None:
+            chat.worker.cancel()
+        self._known = {k: v for k, v in self._known.items() if k[0] != chat_id}
+        self._keys = {k: v for k, v in self._keys.items() if k[0] != chat_id}
+        self._wanted = {k: v for k, v in self._wanted.items() if k[0] != chat_id}
+        self._closed.discard(chat_id)
+
     def message_id(self, chat_id: int, key: str) -> int | None:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
         known = self._known.get((chat_id, key))

@@ -63,6 +63,11 @@ class Members:
             self._cache[(chat_id, user_id)] = (now, found)
         return found
 
+    def forget_chat(self, chat_id: int) -> None:
+        """Drop every answer about the chat (it became a supergroup under another id)."""
+        for key in [k for k in self._cache if k[0] == chat_id]:
+            del self._cache[key]
+
     async def belongs(self, chat_id: int, user_id: int) -> bool:
         """A member of the chat (lenient when Telegram can't tell, as before)."""
         found = await self.of(chat_id, user_id)

@@ -78,8 +78,11 @@ class People:
             wanted = replace(wanted, language=first_locale)
         if wanted != known:
             async with self.repo.unit() as tx:
+                stored = await tx.chat(chat_id)  # a migration (issue #17) may have written it
+                if stored is not None and stored.language:
+                    wanted = replace(wanted, language=stored.language)
                 await tx.upsert_chat(chat_id, title)
-                if wanted.language != (known.language if known else None):
+                if wanted.language != (stored.language if stored else None):
                     await tx.set_chat_language(chat_id, first_locale)
             self._chats[chat_id] = wanted
         return wanted
@@ -111,3 +114,7 @@ class People:
         known = await self.chat(chat_id)
         if known is not None:
             self._chats[chat_id] = replace(known, language=language)
+
+    def forget_chat(self, chat_id: int) -> None:
+        """The chat's row changed behind the cache (a group became a supergroup): read anew."""
+        self._chats.pop(chat_id, None)

@@ -143,6 +143,13 @@ class Writes(Reads, Protocol):
 
     async def shift_deadlines(self, by: float) -> None: ...
 
+    async def migrate_chat(self, old: int, new: int) -> bool:
+        """A group became a supergroup: its chat row (title, language), tables (closed ones
+        too) and standings follow the new id; the outbox's messages remembered in the old chat
+        are forgotten (they can't be edited from the new one). False: nothing was left under
+        ``old`` (already migrated), nothing changed."""
+        ...
+
 
 class Repository(Reads, MessageStore, Protocol):
     """Reads outside a transaction, writes in :meth:`unit`, and the outbox's message store."""

@@ -227,6 +227,37 @@ class SqliteRepository:
         """Every stored deadline ``by`` seconds later (the time the bot was down)."""
         await self.db.execute("UPDATE deadlines SET due_at = due_at + ?", (by,))
 
+    # --- a group became a supergroup ----------------------------------------------------
+
+    async def migrate_chat(self, old: int, new: int) -> bool:
+        moved = await self.db.one(
+            "SELECT (SELECT COUNT(*) FROM tables WHERE chat_id = ?)"
+            " + (SELECT COUNT(*) FROM ledger WHERE chat_id = ?)"
+            " + (SELECT COUNT(*) FROM messages WHERE chat_id = ?) AS n",
+            (old, old, old),
+        )
+        if old == new or moved is None or not moved["n"]:
+            return False
+        await self.db.execute(
+            "INSERT INTO chats(id, title, language) SELECT ?, title, language FROM chats"
+            " WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
+            " title = CASE WHEN excluded.title != '' THEN excluded.title ELSE chats.title END,"
+            " language = COALESCE(excluded.language, chats.language)",
+            (new, old),
+        )
+        await self.db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new, old))
+        await self.db.execute(
+            "INSERT INTO ledger(chat_id, game, user_id, balance, played, won, points)"
+            " SELECT ?, game, user_id, balance, played, won, points FROM ledger"
+            " WHERE chat_id = ? AND true ON CONFLICT(chat_id, game, user_id) DO UPDATE SET"
+            " balance = balance + excluded.balance, played = played + excluded.played,"
+            " won = won + excluded.won, points = points + excluded.points",
+            (new, old),
+        )
+        await self.db.execute("DELETE FROM ledger WHERE chat_id = ?", (old,))
+        await self.db.execute("DELETE FROM messages WHERE chat_id = ?", (old,))
+        return True
+
     # --- updates already taken (a redelivered update acts once) ---------------------------
 
     async def claim_update(self, update_id: int, at: float) -> bool:
