@@ -86,9 +86,7 @@ class AbsentOps(PlayOps):
         owner = table.seats[seat]
         assert owner.user_id is not None
         expiries = owner.expiries + 1
-        async with self.repo.unit() as tx:
-            await tx.set_expiries(table.id, seat, expiries)
-        table = await self.reload(table)
+        await self.change_seat(table, seat, expiries=expiries, schedule=False)
         out = Outcome()
         played: list[str] = []
         for _ in range(MOST_STEPS):
@@ -171,12 +169,8 @@ class AbsentOps(PlayOps):
             return await self._hand_over(table, seat, why)
 
     async def _hand_over(self, table: Table, seat: int, why: str) -> Outcome:
-        async with self.repo.unit() as tx:
-            await tx.set_away(table.id, seat, True)
-            await tx.set_expiries(table.id, seat, 0)
-            table = await self.reload(table)
-            assert table.match is not None
-            due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+        due = await self.change_seat(table, seat, away=True, expiries=0)
+        assert table.match is not None
         facts = await self.facts(table)
         owner = table.seats[seat]
         assert owner.user_id is not None
@@ -231,14 +225,9 @@ class AbsentOps(PlayOps):
                 return Outcome()
             if seat >= len(table.seats) or table.seats[seat].away:
                 return Outcome()
-            async with self.repo.unit() as tx:
-                await tx.set_away(table_id, seat, True)
-                user_id = table.seats[seat].user_id
-                if user_id is not None:
-                    await tx.set_private_ok(user_id, False)
-                table = await self.reload(table)
-                assert table.match is not None
-                due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+            due = await self.change_seat(table, seat, away=True)
+            assert table.match is not None
+            user_id = table.seats[seat].user_id
             if user_id is not None:
                 await self.people.set_private_ok(user_id, False)
             facts = await self.facts(table)

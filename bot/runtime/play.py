@@ -146,9 +146,7 @@ class PlayOps(LobbyOps):
         assert isinstance(meaning, Apply)
         out = await self._apply(table, seat, meaning.action)
         if table.seats[seat].expiries:  # he is here: the expiries in a row start again
-            async with self.repo.unit() as tx:
-                await tx.set_expiries(table.id, seat, 0)
-            table.seats[seat] = dataclasses.replace(table.seats[seat], expiries=0)
+            await self.change_seat(table, seat, expiries=0, schedule=False)
         return out
 
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
@@ -268,6 +266,35 @@ class PlayOps(LobbyOps):
             await tx.drop_deadline(table.id, kind)
         return ()
 
+    async def change_seat(
+        self,
+        table: Table,
+        seat: int,
+        *,
+        away: bool | None = None,
+        expiries: int | None = None,
+        schedule: bool = True,
+    ) -> tuple[Deadline, ...]:
+        """A seat's ``away`` / ``expiries`` written in one unit of work with what falls due next
+        (``schedule``); the table in memory follows, so nothing is rebuilt from the log (and it
+        is forgotten, to be rebuilt, if the unit fails)."""
+        changes: dict[str, Any] = {}
+        try:
+            async with self.repo.unit() as tx:
+                if away is not None:
+                    await tx.set_away(table.id, seat, away)
+                    changes["away"] = away
+                if expiries is not None:
+                    await tx.set_expiries(table.id, seat, expiries)
+                    changes["expiries"] = expiries
+                table.seats[seat] = dataclasses.replace(table.seats[seat], **changes)
+                if not schedule or table.match is None:
+                    return ()
+                return await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+        except BaseException:
+            self.forget(table.id)
+            raise
+
     async def _after(
         self,
         table: Table,
@@ -383,11 +410,8 @@ class PlayOps(LobbyOps):
 
     async def _back(self, table: Table, seat: int) -> Outcome:
         """The seat is its owner's again: if it is his turn, his timer starts now."""
-        async with self.repo.unit() as tx:
-            await tx.set_away(table.id, seat, False)
-            table = await self.reload(table)
-            assert table.match is not None
-            due = await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
+        due = await self.change_seat(table, seat, away=False)
+        assert table.match is not None
         facts = await self.facts(table)
         note = Note(
             table.row.chat_id,
