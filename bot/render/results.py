@@ -13,6 +13,11 @@ from bot.render.common import Rendered, esc, keyboard, signed
 from bot.render.context import Standing, TableContext, game_name
 
 
+def signed_list(names: Sequence[str], values: Sequence[int]) -> str:
+    """``Аня +5 · Борис −5``: one signed figure per seat, in seat order (settlements)."""
+    return " · ".join(f"{esc(n)} {signed(v)}" for n, v in zip(names, values, strict=False))
+
+
 def match_tail(
     ctx: TableContext,
     lines: list[str],

@@ -19,7 +19,7 @@ from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import konchinka_press
 from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
-from bot.render.results import match_tail
+from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, Card, canonical
 from engine.core import Line
 from engine.konchinka.actions import Capture, Sweep, Trail
@@ -248,9 +248,7 @@ def match_result(
         lines.append(tr("Points: {list}", list=listed))
     if end.get("deals"):
         lines.append(tr("Deals played: {n}", n=end["deals"]))
-    net = " · ".join(
-        f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
-    )
+    net = signed_list(names, end.get("net", []))
     payment = end.get("payment")
     stake = ctx.options.get("stake")
     point = ctx.options.get("point_value")

@@ -21,7 +21,7 @@ from bot.render.games import lenturlu_options
 from bot.render.games import lenturlu_press as lp
 from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
-from bot.render.results import match_tail
+from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Rank
 from engine.core import Line
 from engine.lenturlu.view import LenturluView
@@ -324,9 +324,7 @@ def match_result(
             lines.append(tr("Stakes taken: {list}", list=per_seat("taken")))
         if any(end.get("refills", [])):
             lines.append(tr("Refills paid: {list}", list=per_seat("refills")))
-    net = " · ".join(
-        f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
-    )
+    net = signed_list(names, end.get("net", []))
     lines.append(tr("Settlement: {list}", list=net))
     return match_tail(ctx, lines, standings, generation, tr("🔁 Another deal"), tr, codec)
 

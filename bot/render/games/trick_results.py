@@ -11,10 +11,10 @@ from typing import Any, Final
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.common import Rendered, esc, num, signed
+from bot.render.common import Rendered, esc, num
 from bot.render.context import Standing, TableContext
 from bot.render.games.trick_lines import privileged_name
-from bot.render.results import match_tail
+from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Suit
 from engine.core import Line
 from engine.trick.view import TrickView
@@ -201,9 +201,7 @@ def match_result(
                 list=" · ".join(f"{esc(n)} {num(c)}" for n, c in zip(names, counts, strict=False)),
             )
         )
-    net = " · ".join(
-        f"{esc(n)} {signed(v)}" for n, v in zip(names, end.get("net", []), strict=False)
-    )
+    net = signed_list(names, end.get("net", []))
     point = ctx.options.get("point_value")
     if isinstance(point, int) and not isinstance(point, bool):  # RULES.md §1.6.1
         lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
@@ -214,7 +212,7 @@ def match_result(
         lines.append(
             tr(
                 "Side ledger: {list}",
-                list=" · ".join(f"{esc(n)} {signed(v)}" for n, v in zip(names, side, strict=False)),
+                list=signed_list(names, side),
             )
         )
     return match_tail(ctx, lines, standings, generation, tr("🔁 Another pulka"), tr, codec)
