@@ -144,9 +144,7 @@ class RuntimeBase:
             for seat, action in await self.repo.actions(table_id, match.first_seq):
                 state.apply(seat, action)
             table.match = Match(state, no, match.first_seq)
-        table.deadline = any(
-            d.table_id == table_id and d.kind == "computer" for d in await self.repo.deadlines()
-        )
+        table.deadline = any(d.kind == "computer" for d in await self.repo.deadlines(table_id))
         self._tables[table_id] = table
         return table
 

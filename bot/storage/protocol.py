@@ -72,7 +72,9 @@ class Reads(Protocol):
         self, *, chat_id: int | None = None, user_id: int | None = None
     ) -> list[LedgerRow]: ...
 
-    async def deadlines(self) -> list[Deadline]: ...
+    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
+        """Every stored deadline (of one table)."""
+        ...
 
     async def notified(self, chat_id: int) -> list[int]:
         """Who wants a private ping when a table opens in the chat (/notify), by user id."""

@@ -407,8 +407,13 @@ class SqliteRepository:
 
     # --- deadlines ---------------------------------------------------------------------
 
-    async def deadlines(self) -> list[Deadline]:
-        rows = await self.db.all("SELECT table_id, kind, due_at, moves FROM deadlines")
+    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
+        sql = "SELECT table_id, kind, due_at, moves FROM deadlines"
+        rows = await (
+            self.db.all(sql + " WHERE table_id = ?", (table_id,))
+            if table_id is not None
+            else self.db.all(sql)
+        )
         return [Deadline(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def put_deadline(self, deadline: Deadline) -> None:
