@@ -15,7 +15,9 @@ from bot.refused import Refused
 from bot.render.cards import notation_words
 from bot.render.common import esc
 from bot.runtime.core import Table
+from bot.runtime.lobby import LOBBY
 from bot.runtime.outcome import (
+    Facts,
     Gone,
     Note,
     Outcome,
@@ -32,6 +34,7 @@ from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN, PlayOps, PressSource
 from bot.storage.rows import Deadline
 
 TIMER_KINDS = frozenset({REMIND, TURN, IDLE})
+CLOSING_KINDS = (COMPUTER, REMIND, TURN, IDLE, LOBBY)  # a closed table keeps none
 EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
 MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
 
@@ -125,16 +128,29 @@ class AbsentOps(PlayOps):
             return Outcome(due=(later,))
         return await self.close_idle(table)
 
-    async def close_idle(self, table: Table) -> Outcome:
-        """Closed like a cancelled table: the open match is abandoned (§0.11, its record ends
-        with RECORD.md's abandoned line), nothing is booked."""
+    async def close_table(self, table: Table) -> tuple[Facts, Outcome]:
+        """The table closes like a cancelled one: every deadline of it dropped, the open match
+        abandoned (§0.11, its record ends with RECORD.md's abandoned line), nothing booked. What
+        every such close shows: the hands lose their buttons, the turn pings go."""
         async with self.repo.unit() as tx:
             await tx.update_table(table.id, status="closed")
-            for kind in (COMPUTER, REMIND, TURN, IDLE):
+            for kind in CLOSING_KINDS:
                 await tx.drop_deadline(table.id, kind)
         facts = await self.facts(table)
         self.forget(table.id)
-        screens: list[Screen] = [
+        screens: list[Screen] = []
+        if table.match is not None:
+            for s in table.seats:
+                if s.user_id is not None:
+                    screens.append(Strip(s.user_id, hand_key(table.id, s.seat), forget=True))
+                    screens.append(PingGone(s.user_id, table.id))
+        undue = tuple((table.id, k) for k in CLOSING_KINDS)
+        return facts, Outcome(tuple(screens), undue=undue)
+
+    async def close_idle(self, table: Table) -> Outcome:
+        """No person has moved for the idle time: closed, and the group told why."""
+        facts, closed = await self.close_table(table)
+        group: list[Screen] = [
             Strip(table.row.chat_id, keys(table.id)["table"], forget=True),
             Note(
                 table.row.chat_id,
@@ -144,14 +160,9 @@ class AbsentOps(PlayOps):
                 {"minutes": round(self.idle_timeout / 60)},
             ),
         ]
-        for s in table.seats:
-            if s.user_id is not None:
-                screens.append(Strip(s.user_id, hand_key(table.id, s.seat), forget=True))
-                screens.append(PingGone(s.user_id, table.id))
         if table.reminded:
-            screens.append(Gone(table.row.chat_id, reminder_key(table.id)))
-        undue = tuple((table.id, k) for k in (COMPUTER, REMIND, TURN, IDLE))
-        return Outcome(tuple(screens), undue=undue)
+            group.append(Gone(table.row.chat_id, reminder_key(table.id)))
+        return Outcome(tuple(group)) + closed
 
     # --- handing a seat over and taking it back ------------------------------------------------
 

@@ -8,11 +8,7 @@ from bot.callbacks import b36
 from bot.render.common import esc
 from bot.render.context import game_name
 from bot.runtime.absent import AbsentOps
-from bot.runtime.lobby import LOBBY
-from bot.runtime.outcome import Note, Outcome, PingGone, Screen, Strip, hand_key
-from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN
-
-CLOSING_KINDS = (COMPUTER, REMIND, TURN, IDLE, LOBBY)
+from bot.runtime.outcome import Note, Outcome, Screen
 
 
 class GroupOps(AbsentOps):
@@ -28,26 +24,18 @@ class GroupOps(AbsentOps):
             table = await self._load(row.id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()
-            async with self.repo.unit() as tx:
-                await tx.update_table(table.id, status="closed")
-                for kind in CLOSING_KINDS:
-                    await tx.drop_deadline(table.id, kind)
-            facts = await self.facts(table)
-            self.forget(table.id)
-            undue = tuple((table.id, k) for k in CLOSING_KINDS)
-            if table.row.status == "ended":  # its result was shown: it only stops being open
-                return Outcome(undue=undue)
-            screens: list[Screen] = []
+            ended = table.row.status == "ended"
+            facts, closed = await self.close_table(table)
+            if ended:  # its result was shown: it only stops being open, nothing is touched
+                return Outcome(undue=closed.undue)
+            notes: list[Screen] = []
             told: set[int] = set()
             for s in table.seats:
                 if s.user_id is None or s.user_id in told:
                     continue
                 told.add(s.user_id)
                 locale = await self.people.user_locale(s.user_id)
-                if table.match is not None:
-                    screens.append(Strip(s.user_id, hand_key(table.id, s.seat), forget=True))
-                    screens.append(PingGone(s.user_id, table.id))
-                screens.append(
+                notes.append(
                     Note(
                         s.user_id,
                         locale,
@@ -58,7 +46,7 @@ class GroupOps(AbsentOps):
                         },
                     )
                 )
-            return Outcome(tuple(screens), undue=undue)
+            return closed + Outcome(tuple(notes))
 
     # --- /notify -------------------------------------------------------------------------------
 
