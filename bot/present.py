@@ -94,18 +94,12 @@ class Presenter:
         box = self.outbox
         if isinstance(screen, HandScreen):
             tr = self.catalogues.tr(screen.locale)
-            rendered = self._ui(screen.facts).hand(
-                self.context(screen.facts), screen.view, screen.ui, tr, self.codec
-            )
-            rendered = seat_menu.dress(
-                rendered,
-                self.context(screen.facts),
-                screen.seat,
-                tr,
-                self.codec,
-                away=screen.away,
-                menu=screen.menu,
-            )
+            ctx = self.context(screen.facts)
+            rendered = self._ui(screen.facts).hand(ctx, screen.view, screen.ui, tr, self.codec)
+            if screen.facts.table.status == "running":  # a finished game's hand offers nothing
+                rendered = seat_menu.dress(
+                    rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
+                )
             key = hand_key(screen.facts.table.id, screen.seat)
             box.show(screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE)
             return None
