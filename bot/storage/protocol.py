@@ -23,6 +23,7 @@ from bot.storage.rows import (
     TableRow,
     UserRow,
 )
+from bot.storage.settings import ChatSettings, UserSettings
 
 
 class MessageStore(Protocol):
@@ -92,6 +93,16 @@ class Writes(Reads, Protocol):
 
     async def set_chat_language(self, chat_id: int, language: str) -> None: ...
 
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        """Store the chat's settings (PRODUCT.md §15) as JSON: what differs from the defaults
+        (``settings.model_dump_json(exclude_defaults=True)``); read back with
+        :func:`bot.storage.settings.chat_settings`."""
+        ...
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        """The same for a user's settings (:func:`bot.storage.settings.user_settings`)."""
+        ...
+
     async def upsert_user(
         self, user_id: int, first_name: str, username: str | None, language_code: str | None
     ) -> None: ...
@@ -107,7 +118,7 @@ class Writes(Reads, Protocol):
     ) -> int: ...
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        """Set any of game, options, status, creator_id, generation, moves."""
+        """Set any of game, options, status, creator_id, generation, moves, turn_timeout_s."""
         ...
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:

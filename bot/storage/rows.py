@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from bot.storage.settings import ChatSettings, UserSettings
+
 OPEN_STATUSES = ("lobby", "running", "ended")
 
 
@@ -19,6 +21,7 @@ class ChatRow:
     id: int
     title: str
     language: str | None
+    settings: ChatSettings = ChatSettings()  # PRODUCT.md §15 (the language is the column above)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,7 @@ class UserRow:
     language_code: str | None
     language: str | None
     private_ok: bool
+    settings: UserSettings = UserSettings()  # PRODUCT.md §15 (the language is the column above)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,7 @@ class TableRow:
     join_code: str
     generation: int
     moves: int
+    turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]

@@ -12,6 +12,7 @@ import aiosqlite
 
 from bot.storage.db import Database
 from bot.storage.protocol import Writes
+from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 from bot.storage.rows import (
     ChatRow,
     Deadline,
@@ -26,7 +27,9 @@ from bot.storage.rows import (
     UserRow,
 )
 
-_TABLE_FIELDS = frozenset({"game", "options", "status", "creator_id", "generation", "moves"})
+_TABLE_FIELDS = frozenset(
+    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
+)
 
 
 def _table(row: aiosqlite.Row) -> TableRow:
@@ -40,6 +43,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         join_code=row["join_code"],
         generation=row["generation"],
         moves=row["moves"],
+        turn_timeout_s=row["turn_timeout_s"],
     )
 
 
@@ -47,7 +51,9 @@ def _net(text: str | None) -> list[int] | None:
     return json.loads(text) if text else None
 
 
-_TABLE_COLUMNS = "id, chat_id, game, options, status, creator_id, join_code, generation, moves"
+_TABLE_COLUMNS = (
+    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, turn_timeout_s"
+)
 
 
 class SqliteRepository:
@@ -71,8 +77,21 @@ class SqliteRepository:
         )
 
     async def chat(self, chat_id: int) -> ChatRow | None:
-        row = await self.db.one("SELECT id, title, language FROM chats WHERE id = ?", (chat_id,))
-        return ChatRow(row["id"], row["title"], row["language"]) if row else None
+        row = await self.db.one(
+            "SELECT id, title, language, settings FROM chats WHERE id = ?", (chat_id,)
+        )
+        if row is None:
+            return None
+        settings = chat_settings(row["settings"], chat_id)
+        return ChatRow(row["id"], row["title"], row["language"], settings)
+
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self.db.execute("UPDATE chats SET settings = ? WHERE id = ?", (text, chat_id))
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self.db.execute("UPDATE users SET settings = ? WHERE id = ?", (text, user_id))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.db.execute("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
@@ -98,6 +117,7 @@ class SqliteRepository:
             row["language_code"],
             row["language"],
             bool(row["private_ok"]),
+            user_settings(row["settings"], user_id),
         )
 
     async def set_user_language(self, user_id: int, language: str) -> None:
@@ -163,7 +183,8 @@ class SqliteRepository:
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
             "SELECT t.id, t.chat_id, t.game, t.options, t.status, t.creator_id, t.join_code, "
-            "t.generation, t.moves FROM tables t JOIN seats s ON s.table_id = t.id "
+            "t.generation, t.moves, t.turn_timeout_s FROM tables t"
+            " JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
             (user_id,),
         )
@@ -239,10 +260,11 @@ class SqliteRepository:
         if old == new or moved is None or not moved["n"]:
             return False
         await self.db.execute(
-            "INSERT INTO chats(id, title, language) SELECT ?, title, language FROM chats"
-            " WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
+            "INSERT INTO chats(id, title, language, settings) SELECT ?, title, language, settings"
+            " FROM chats WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
             " title = CASE WHEN excluded.title != '' THEN excluded.title ELSE chats.title END,"
-            " language = COALESCE(excluded.language, chats.language)",
+            " language = COALESCE(excluded.language, chats.language), settings = CASE"
+            " WHEN excluded.settings != '{}' THEN excluded.settings ELSE chats.settings END",
             (new, old),
         )
         await self.db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new, old))
