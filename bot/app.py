@@ -157,6 +157,7 @@ def commands(tr: Translator, private: bool) -> list[BotCommand]:
         ("help", tr("Help")),
         ("hand", tr("My cards")),
         ("language", tr("Language")),
+        ("settings", tr("Settings")),
     ]
     if not private:
         items = [("newgame", tr("New table")), *items, ("cancel", tr("Cancel table"))]

@@ -13,6 +13,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
+from bot.render.cards import with_card_words
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
@@ -96,6 +97,9 @@ class Presenter:
             tr = self.catalogues.tr(screen.locale)
             ctx = self.context(screen.facts)
             rendered = self._ui(screen.facts).hand(ctx, screen.view, screen.ui, tr, self.codec)
+            if screen.words:  # the text names the cards in full; the buttons stay as they are
+                text = with_card_words(rendered.text, screen.view.hand, tr)
+                rendered = Rendered(text, rendered.markup)
             if screen.facts.table.status == "running":  # a finished game's hand offers nothing
                 rendered = seat_menu.dress(
                     rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
@@ -169,6 +173,7 @@ class Presenter:
                 unreachable=screen.unreachable,
                 link=self.link("s"),
                 confirm_cancel=screen.confirm_cancel,
+                computers=facts.computers,
             )
             box.show(chat, k["lobby"], rendered)
         elif isinstance(screen, LobbyStarted):

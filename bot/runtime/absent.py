@@ -69,8 +69,9 @@ class AbsentOps(PlayOps):
 
     async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
         """⅓ of the time left: a private reminder and a short mention in the group."""
-        left = round(self.turn_timeout / 3)
-        expiry = Deadline(table.id, TURN, deadline.due_at + self.turn_timeout / 3, deadline.moves)
+        third = self.turn_time(table) / 3
+        left = round(third)
+        expiry = Deadline(table.id, TURN, deadline.due_at + third, deadline.moves)
         async with self.repo.unit() as tx:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]

@@ -190,6 +190,7 @@ class PlayOps(LobbyOps):
                     fresh=fresh,
                     away=s.away,
                     menu=s.seat in table.menus,
+                    words=(await self.people.user_settings(s.user_id)).words,
                 )
             )
         return out
@@ -259,7 +260,7 @@ class PlayOps(LobbyOps):
             await tx.drop_deadline(table.id, COMPUTER)
             table.deadline = False
         if to_act is not None:
-            remind = Deadline(table.id, REMIND, self.clock() + self.turn_timeout * 2 / 3, moves)
+            remind = Deadline(table.id, REMIND, self.clock() + self.turn_time(table) * 2 / 3, moves)
             await tx.put_deadline(remind)
             return (remind,)
         for kind in (REMIND, TURN, IDLE):  # the match is over: no timer of it stays
@@ -347,10 +348,14 @@ class PlayOps(LobbyOps):
             out.append(PingGone(owner, table.id))
         if nxt is not None:
             seat = table.seats[nxt]
-            if seat.user_id is not None and not seat.computer:
+            # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes
+            if seat.user_id is not None and not seat.computer and await self._pinged(seat.user_id):
                 locale = await self.people.user_locale(seat.user_id)
                 out.append(TurnPing(facts, seat.user_id, locale))
         return out
+
+    async def _pinged(self, user_id: int) -> bool:
+        return (await self.people.user_settings(user_id)).pings == "on"
 
     async def _standings(self, table: Table) -> tuple[Standing, ...]:
         seated = {s.user_id for s in table.seats}

@@ -198,6 +198,36 @@ class TableRuntime(GroupOps, ComputerOps):
                         screens.append(MatchResult(facts, end, await self._standings(table)))
             return Outcome(tuple(screens))
 
+    async def refresh_hands(self, user_id: int) -> Outcome:
+        """The user's hand messages drawn again in place (his /settings changed: language,
+        cards in words)."""
+        out = Outcome()
+        for row in await self.repo.tables_of_user(user_id):
+            if row.status != "running":
+                continue
+            async with self.locks.hold(row.id):
+                table = await self._load(row.id)
+                mine = table.seat_of(user_id) if table is not None else None
+                if table is not None and table.match is not None and mine is not None:
+                    out += await self._one_hand(table, mine.seat)
+        return out
+
+    async def refresh_chat(self, chat_id: int) -> Outcome:
+        """The chat's open lobby or live table drawn again (its language changed)."""
+        row = await self.repo.open_table(chat_id)
+        if row is None:
+            return Outcome()
+        async with self.locks.hold(row.id):
+            table = await self._load(row.id)
+            if table is None:
+                return Outcome()
+            if table.row.status == "lobby" and not table.starting:
+                return await self.lobby(table)
+            if table.row.status == "running" and table.match is not None:
+                view = table.match.state.view(None)
+                return Outcome.of(TableScreen(await self.facts(table), view))
+        return Outcome()
+
     async def open_table_id(self, chat_id: int) -> int | None:
         row = await self.repo.open_table(chat_id)
         return row.id if row is not None else None

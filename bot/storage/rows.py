@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -21,7 +21,7 @@ class ChatRow:
     id: int
     title: str
     language: str | None
-    settings: ChatSettings = ChatSettings()  # PRODUCT.md §15 (the language is the column above)
+    settings: ChatSettings = field(default_factory=ChatSettings)  # §15; language: above
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,7 @@ class UserRow:
     language_code: str | None
     language: str | None
     private_ok: bool
-    settings: UserSettings = UserSettings()  # PRODUCT.md §15 (the language is the column above)
+    settings: UserSettings = field(default_factory=UserSettings)  # §15; language: above
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ import aiosqlite
 
 from bot.storage.db import Database
 from bot.storage.protocol import Writes
-from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 from bot.storage.rows import (
     ChatRow,
     Deadline,
@@ -26,6 +25,7 @@ from bot.storage.rows import (
     TableRow,
     UserRow,
 )
+from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 _TABLE_FIELDS = frozenset(
     {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
