@@ -15,10 +15,15 @@ from pathlib import Path
 import pytest
 
 from bot.app import running_bot
-from bot.callbacks import Kind, Press, PressCodec, b36
+from bot.callbacks import Kind, Press, PressCodec
 from bot.config import Settings
+from bot.i18n import Catalogues
+from bot.render.cards import card_words, with_card_words
 from bot.render.settings import group_settings
+from bot.runtime.lobby import default_options
 from bot.storage.settings import ChatSettings, chat_settings, user_settings
+from engine.cards import Card
+from engine.games import GAMES
 from tests.bot.helpers import (
     db_rows,
     fixed_seeds,
@@ -285,10 +290,6 @@ def test_15_malformed_stored_settings_give_the_defaults_and_a_log_line(
 
 
 def test_7_1_every_settings_button_fits_64_bytes(settings: Settings) -> None:
-    from bot.i18n import Catalogues
-    from bot.runtime.lobby import default_options
-    from engine.games import GAMES
-
     catalogues = Catalogues.load(settings.locales)
     codec = PressCodec.from_token(settings.token.get_secret_value())
     for game in GAMES:  # pack raises over 64 bytes
@@ -298,4 +299,21 @@ def test_7_1_every_settings_button_fits_64_bytes(settings: Settings) -> None:
                 game=game, options=default_options(game),
             )  # fmt: skip
             assert shown.markup is not None
-    assert b36(0) == "0"
+
+
+def test_12_cards_in_words_line_follows_the_hand_line(settings: Settings) -> None:
+    catalogues = Catalogues.load(settings.locales)
+    ru, en = catalogues.tr("ru"), catalogues.tr("en")
+    cards = [Card.parse(c) for c in ("QS", "9S", "7H", "10D", "AC")]
+    assert card_words(cards[:3], ru) == "дама пик, девятка пик, семёрка червей"
+    assert card_words(cards[:3], en) == "queen of spades, nine of spades, seven of hearts"
+    text = "🃏 Мушка\nВаши карты: ♠ Д 9 · ♥ 7\nВаш ход"
+    assert with_card_words(text, cards[:3], ru).split("\n") == [
+        "🃏 Мушка",
+        "Ваши карты: ♠ Д 9 · ♥ 7",
+        "🗣 дама пик, девятка пик, семёрка червей",
+        "Ваш ход",
+    ]
+    assert with_card_words("no hand line", cards[3:], en) == (
+        "no hand line\n🗣 ten of diamonds, ace of clubs"
+    )
