@@ -16,12 +16,15 @@ class GroupOps(AbsentOps):
         """The bot was removed from the group (or may not write there): its open table, lobby
         or running, is closed as an idle one is — the open match abandoned, nothing booked, its
         deadlines dropped — and every seated person is told in private once. Nothing goes to
-        the group: it can't be written to."""
-        row = await self.repo.open_table(chat_id)
-        if row is None:
-            return Outcome()
-        async with self.locks.hold(row.id):
-            table = await self._load(row.id)
+        the group: it can't be written to. Every open table of the group (in any topic)."""
+        out = Outcome()
+        for row in await self.repo.open_tables(chat_id):
+            out += await self._bot_removed(row.id)
+        return out
+
+    async def _bot_removed(self, table_id: int) -> Outcome:
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()
             ended = table.row.status == "ended"
@@ -50,7 +53,9 @@ class GroupOps(AbsentOps):
 
     # --- /notify -------------------------------------------------------------------------------
 
-    async def toggle_notify(self, chat_id: int, user_id: int, reply_to: int) -> Outcome:
+    async def toggle_notify(
+        self, chat_id: int, user_id: int, reply_to: int, thread: int | None = None
+    ) -> Outcome:
         """/notify in a group: the user's new-table ping for this group on or off; the group is
         told which. Someone the bot can't write to in private is asked to open the chat first."""
         locale = await self.people.chat_locale(chat_id)
@@ -64,6 +69,7 @@ class GroupOps(AbsentOps):
                     link="s",
                     button="💬 Open the chat",
                     reply_to=reply_to,
+                    thread=thread,
                 )
             )
         on = user_id not in await self.repo.notified(chat_id)
@@ -74,7 +80,7 @@ class GroupOps(AbsentOps):
             if on
             else "🔕 No more pings about new tables here."
         )
-        return Outcome.of(Note(chat_id, locale, msgid, reply_to=reply_to))
+        return Outcome.of(Note(chat_id, locale, msgid, reply_to=reply_to, thread=thread))
 
     async def open(
         self,
@@ -83,13 +89,14 @@ class GroupOps(AbsentOps):
         name: str,
         game: str,
         options: dict[str, str] | None = None,
+        thread: int | None = None,
     ) -> Outcome:
         """A lobby opens (:meth:`LobbyOps.open`) and everyone else who asked for it is pinged."""
-        out = await super().open(chat_id, user_id, name, game, options)
-        return out + await self._new_table_pings(chat_id, user_id)
+        out = await super().open(chat_id, user_id, name, game, options, thread)
+        return out + await self._new_table_pings(chat_id, thread, user_id)
 
-    async def _new_table_pings(self, chat_id: int, opener: int) -> Outcome:
-        row = await self.repo.open_table(chat_id)
+    async def _new_table_pings(self, chat_id: int, thread: int | None, opener: int) -> Outcome:
+        row = await self.repo.open_table(chat_id, thread)
         if row is None or row.status != "lobby":
             return Outcome()
         chat = await self.people.chat(chat_id)

@@ -103,6 +103,7 @@ class _Op:
     done: asyncio.Future[int | None] | None = None
     message_id: int | None = None  # a strip of a message whose key was forgotten already
     document: bytes | None = None  # "doc": the file (its name is the rendered text)
+    thread: int | None = None  # a forum topic a send goes to (edits need none)
 
 
 @dataclass(slots=True)
@@ -157,9 +158,11 @@ class Outbox:
         fresh: bool = False,
         old: Old = Old.KEEP,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
-        ``old``: what happens to the message the key named before)."""
+        ``old``: what happens to the message the key named before; ``thread``: the forum topic
+        it is sent in)."""
         self._wanted[(chat_id, key)] = offers(rendered)
         chat = self._chat(chat_id)
         if not fresh:
@@ -169,7 +172,10 @@ class Outbox:
                     return
                 if op.key == key or op.kind == "post" or op.fresh:
                     break  # never move a state ahead of a message sent after it
-        self._enqueue(chat_id, _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to))
+        self._enqueue(
+            chat_id,
+            _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread),
+        )
 
     def post(
         self,
@@ -178,19 +184,26 @@ class Outbox:
         *,
         key: str | None = None,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> asyncio.Future[int | None]:
         """Send a new message (a result, a notice) in order; the future gets its id."""
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(chat_id, _Op("post", key, rendered, reply_to=reply_to, done=done))
+        op = _Op("post", key, rendered, reply_to=reply_to, done=done, thread=thread)
+        self._enqueue(chat_id, op)
         return done
 
     def post_document(
-        self, chat_id: int, filename: str, data: bytes, *, reply_to: int | None = None
+        self,
+        chat_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        reply_to: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """Send a file (a game record) in order with the chat's messages."""
-        self._enqueue(
-            chat_id, _Op("doc", None, Rendered(filename), reply_to=reply_to, document=data)
-        )
+        op = _Op("doc", None, Rendered(filename), reply_to=reply_to, document=data, thread=thread)
+        self._enqueue(chat_id, op)
 
     def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: the key
@@ -373,6 +386,7 @@ class Outbox:
                     await self.bot.send_document(
                         chat_id,
                         file,
+                        message_thread_id=op.thread,
                         reply_to_message_id=op.reply_to,
                         allow_sending_without_reply=True if op.reply_to else None,
                     )
@@ -426,6 +440,7 @@ class Outbox:
                 message = await self.bot.send_message(
                     chat_id,
                     op.rendered.text,
+                    message_thread_id=op.thread,
                     reply_markup=op.rendered.markup,
                     reply_to_message_id=op.reply_to,
                     allow_sending_without_reply=True if op.reply_to else None,

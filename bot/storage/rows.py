@@ -46,6 +46,7 @@ class TableRow:
     join_code: str
     generation: int
     moves: int
+    thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
