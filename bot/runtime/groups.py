@@ -10,6 +10,9 @@ from bot.render.context import game_name
 from bot.runtime.absent import AbsentOps
 from bot.runtime.outcome import Note, Outcome, Screen
 
+REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."
+TOPIC_GONE = "The «{game}» table in «{chat}» is closed: its topic was closed or deleted."
+
 
 class GroupOps(AbsentOps):
     async def bot_removed(self, chat_id: int) -> Outcome:
@@ -19,10 +22,16 @@ class GroupOps(AbsentOps):
         the group: it can't be written to. Every open table of the group (in any topic)."""
         out = Outcome()
         for row in await self.repo.open_tables(chat_id):
-            out += await self._bot_removed(row.id)
+            out += await self._close_unshown(row.id, REMOVED)
         return out
 
-    async def _bot_removed(self, table_id: int) -> Outcome:
+    async def topic_gone(self, table_id: int) -> Outcome:
+        """The forum topic the table lives in was closed or deleted (a send there failed): the
+        table can't be shown any more, so it closes as in :meth:`bot_removed`, its players told
+        in private why."""
+        return await self._close_unshown(table_id, TOPIC_GONE)
+
+    async def _close_unshown(self, table_id: int, msgid: str) -> Outcome:
         async with self.locks.hold(table_id):
             table = await self._load(table_id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
@@ -42,7 +51,7 @@ class GroupOps(AbsentOps):
                     Note(
                         s.user_id,
                         locale,
-                        "The «{game}» table in «{chat}» is closed: I was removed from the group.",
+                        msgid,
                         {
                             "game": game_name(table.row.game, locale) if table.row.game else "—",
                             "chat": esc(facts.chat_title),

@@ -27,21 +27,27 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Literal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
+from bot.sending.session import EDIT_THREAD
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
 logger = logging.getLogger(__name__)
+
+Refusal = Literal["forbidden", "topic"]  # why a keyed message can't go: a 403, a gone topic
+_TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -125,7 +131,7 @@ class Outbox:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
-        on_refused: Callable[[int, str], None] | None = None,
+        on_refused: Callable[[int, str, Refusal], None] | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -136,7 +142,8 @@ class Outbox:
         self._known: dict[tuple[int, str], StoredMessage] = {}
         self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
         self._wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
-        self.on_refused = on_refused  # told (chat, key) when a keyed message got a 403
+        # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
+        self.on_refused = on_refused
         self._global: deque[float] = deque()
         self._closed: set[int] = set()
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
@@ -452,12 +459,14 @@ class Outbox:
             return None
         except TelegramAPIError as error:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
+            self._topic_gone(chat_id, op, error)
             return None
         self._closed.discard(chat_id)
         return message.message_id
 
     async def _edit(self, chat_id: int, chat: _Chat, op: _Op, known: StoredMessage) -> None:
         assert op.rendered is not None and op.key is not None
+        topic = EDIT_THREAD.set(op.thread)  # a re-send (can't edit) goes to the same topic
         try:
             with self._counted(chat):
                 result = await self.bot.edit_message_text(
@@ -473,8 +482,10 @@ class Outbox:
             return
         except TelegramAPIError as error:
             logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
+            self._topic_gone(chat_id, op, error)  # deleted with its topic, and not re-sent
             return
         finally:
+            EDIT_THREAD.reset(topic)
             chat.edited[op.key] = self.clock()
         self._closed.discard(chat_id)
         now = result.message_id if isinstance(result, Message) else known.message_id
@@ -509,6 +520,10 @@ class Outbox:
         if old is not None:
             self._keys.pop((chat_id, old.message_id), None)
 
-    def _refused(self, chat_id: int, key: str | None) -> None:
+    def _topic_gone(self, chat_id: int, op: _Op, error: TelegramAPIError) -> None:
+        if op.thread is not None and _TOPIC_GONE.search(error.message):
+            self._refused(chat_id, op.key, "topic")
+
+    def _refused(self, chat_id: int, key: str | None, why: Refusal = "forbidden") -> None:
         if key is not None and self.on_refused is not None:
-            self.on_refused(chat_id, key)
+            self.on_refused(chat_id, key, why)

@@ -11,6 +11,7 @@ from bot.app import running_bot
 from bot.callbacks import b36
 from bot.config import Settings
 from tests.bot.helpers import (
+    choose,
     db_rows,
     fixed_seeds,
     hand_message,
@@ -162,3 +163,61 @@ async def test_general_topic_and_a_topic_and_the_bot_removed_closes_both(
         await fake.settle(quiet=0.1)
     for user in users[:4] + users[5:]:  # everyone seated is told in private, once
         assert sum("меня убрали из группы" in m.text for m in user.messages) == 1
+
+
+async def test_a_table_message_sent_anew_stays_in_its_topic(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    """A table message that can't be edited (too old, deleted) is sent anew — in its topic."""
+    fake = fake_telegram
+    group, users = forum(fake, 3)
+    topic = Topic(group, group.create_topic("Игра", by=users[0]))
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_in(fake, topic, users)
+        old = table_message(topic)
+        assert old is not None
+        fake.expire(old)  # Telegram no longer lets the bot edit it
+        rng = random.Random(2)
+        for _ in range(5):  # a mark or a declaration may leave the table's text as it was
+            assert await play_step(fake, topic, users, rng)
+            await fake.settle(quiet=0.05)
+            if table_message(topic) is not old:
+                break
+        assert table_message(topic) is not old
+        assert any(c.description and "can't be edited" in c.description for c in fake.calls())
+    assert group.in_topic(None) == []
+
+
+async def test_a_deleted_topic_closes_its_table_and_the_players_are_told(
+    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+) -> None:
+    fake = fake_telegram
+    group, users = forum(fake, 6)
+    kept, gone = (Topic(group, group.create_topic(n, by=users[0])) for n in ("Один", "Два"))
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_in(fake, kept, users[:3])
+        await open_in(fake, gone, users[3:])
+        assert gone.thread is not None
+        group.delete_topic(gone.thread)
+        rng = random.Random(3)
+        told = "Стол «Мушка» в «Клуб» закрыт: его тему закрыли или удалили."
+        for _ in range(5):  # until a press changes the table's text: its edit finds no topic
+            if any(m.text == told for m in users[3].messages):
+                break
+            for user in users[3:]:  # the group's table is gone: whoever may act, acts
+                hand = hand_message(user)
+                if hand is not None:
+                    await user.press(hand, data=choose(hand, rng).callback_data)
+            await fake.settle(quiet=0.05)
+        await fake.wait_until(
+            lambda: all(any(m.text == told for m in u.messages) for u in users[3:]), timeout=10
+        )
+        assert db_rows(db_path, "SELECT thread_id, status FROM tables ORDER BY id") == [
+            (kept.thread, "running"),
+            (gone.thread, "closed"),
+        ]
+        for user in users[3:]:  # the closed table's cards lose their buttons
+            assert hand_message(user) is None
+        assert await play_step(fake, kept, users[:3], rng)  # the other topic plays on
+        await fake.settle(quiet=0.1)
+    assert not any(any(m.text == told for m in u.messages) for u in users[:3])

@@ -107,6 +107,14 @@ class SimGroup(_ChatReader):
         chat.topics[message.message_id] = name
         return message.message_id
 
+    def delete_topic(self, thread_id: int) -> None:
+        """An admin deletes a topic: its messages go with it; sends there are refused."""
+        chat = self.state
+        del chat.topics[thread_id]
+        for message in chat.messages.values():
+            if message.thread_id == thread_id:
+                message.deleted = True
+
     def in_topic(self, thread_id: int | None) -> list[SentMessage]:
         """The bot's messages in one topic (None: the General topic)."""
         return [m for m in self.state.messages.values() if m.from_bot and m.thread_id == thread_id]
