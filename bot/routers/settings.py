@@ -17,7 +17,7 @@ from bot.render import settings as screens
 from bot.render.common import Rendered
 from bot.render.context import GAME_NAMES
 from bot.render.refusals import refusal_text
-from bot.routers.common import say
+from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
@@ -147,7 +147,15 @@ def make_router() -> Router:
             return
         rendered = await service(runtime, people, catalogues, codec).group(chat_id)
         box = delivery.presenter.outbox
-        box.show(chat_id, KEY, rendered, fresh=True, old=Old.STRIP, reply_to=message.message_id)
+        box.show(
+            chat_id,
+            KEY,
+            rendered,
+            fresh=True,
+            old=Old.STRIP,
+            reply_to=message.message_id,
+            thread=topic(message),
+        )
 
     @router.message(Command("settings"), PRIVATE)
     async def private_settings(

@@ -93,10 +93,12 @@ class LobbyOps(RuntimeBase):
         name: str,
         game: str,
         options: dict[str, str] | None = None,
+        thread: int | None = None,
     ) -> Outcome:
-        """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts."""
+        """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts;
+        ``thread``: the forum topic it lives in (each topic can hold a table)."""
         async with self.locks.hold(-abs(chat_id)):
-            current = await self.repo.open_table(chat_id)
+            current = await self.repo.open_table(chat_id, thread)
             if current is not None and current.status in ("lobby", "running"):
                 kind = "lobby" if current.status == "lobby" else "table"
                 raise Refused("There's already a table here: ↑", reply_key=keys(current.id)[kind])
@@ -106,7 +108,7 @@ class LobbyOps(RuntimeBase):
                 if current is not None:
                     await tx.update_table(current.id, status="closed")
                 tid = await tx.create_table(
-                    chat_id, game, chosen, user_id, join_code(), self.clock()
+                    chat_id, game, chosen, user_id, join_code(), self.clock(), thread
                 )
                 # the table keeps the turn time it opened with (PRODUCT.md §15)
                 timeout = settings.turn_timeout_s or self.turn_timeout
@@ -135,9 +137,14 @@ class LobbyOps(RuntimeBase):
         return default_options(game, {**base, **(given or {})})
 
     async def cancel_question(
-        self, chat_id: int, user_id: int, is_admin: IsAdmin, reply_to: int
+        self,
+        chat_id: int,
+        user_id: int,
+        is_admin: IsAdmin,
+        reply_to: int,
+        thread: int | None = None,
     ) -> Outcome:
-        row = await self.repo.open_table(chat_id)
+        row = await self.repo.open_table(chat_id, thread)
         if row is None:
             raise Refused("There is no open table here.")
         async with self.locks.hold(row.id):
@@ -406,7 +413,8 @@ class LobbyOps(RuntimeBase):
         chat_id = table.row.chat_id
         locale = await self.people.chat_locale(chat_id)
         return Outcome.of(
-            Strip(chat_id, keys(table.id)["result"]), Note(chat_id, locale, "This table is closed.")
+            Strip(chat_id, keys(table.id)["result"]),
+            Note(chat_id, locale, "This table is closed.", thread=table.row.thread_id),
         )
 
 

@@ -160,6 +160,7 @@ class Note:
     button: str = ""
     wait: bool = False
     reply_to: int | None = None
+    thread: int | None = None  # a group's forum topic (the table's, or the command's)
 
 
 @dataclass(frozen=True, slots=True)

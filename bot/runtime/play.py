@@ -423,6 +423,7 @@ class PlayOps(LobbyOps):
             facts.chat_locale,
             "{name} is back in the game.",
             {"name": esc(table.seats[seat].name)},
+            thread=table.row.thread_id,
         )
         screens: list[Screen] = [note, TableScreen(facts, table.match.state.view(None))]
         screens += await self._hands(table, facts, only=seat)
@@ -453,9 +454,12 @@ class PlayOps(LobbyOps):
     async def deadlines(self) -> list[Deadline]:
         return await self.repo.deadlines()
 
-    async def now_playing(self, chat_id: int) -> tuple[str, int, list[tuple[str, int]]] | None:
-        """The chat's running or ended table's game, match number and counts, if any."""
-        row = await self.repo.open_table(chat_id)
+    async def now_playing(
+        self, chat_id: int, thread: int | None = None
+    ) -> tuple[str, int, list[tuple[str, int]]] | None:
+        """The running or ended table's game, match number and counts, if any, of the chat's
+        forum topic ``thread``."""
+        row = await self.repo.open_table(chat_id, thread)
         if row is None or row.status not in ("running", "ended"):
             return None
         table = await self._load(row.id)

@@ -43,11 +43,14 @@ class Reads(Protocol):
 
     async def table(self, table_id: int) -> TableRow | None: ...
 
-    async def open_table(self, chat_id: int) -> TableRow | None:
-        """The chat's newest table in a lobby, running, or ended (not closed)."""
+    async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
+        """The newest table in a lobby, running, or ended (not closed) of the chat's forum topic
+        ``thread_id`` (None: a plain group, or a forum's General topic)."""
         ...
 
-    async def open_tables(self) -> list[TableRow]: ...
+    async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
+        """Every open table (of one chat, in any of its topics), oldest first."""
+        ...
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]: ...
 
@@ -114,7 +117,14 @@ class Writes(Reads, Protocol):
     async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None: ...
 
     async def create_table(
-        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator: int,
+        code: str,
+        now: float,
+        thread_id: int | None = None,
     ) -> int: ...
 
     async def update_table(self, table_id: int, **fields: Any) -> None:

@@ -50,6 +50,7 @@ class TableRow:
     join_code: str
     generation: int
     moves: int
+    thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
 
 

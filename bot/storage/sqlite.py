@@ -43,6 +43,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         join_code=row["join_code"],
         generation=row["generation"],
         moves=row["moves"],
+        thread_id=row["thread_id"],
         turn_timeout_s=row["turn_timeout_s"],
     )
 
@@ -52,8 +53,10 @@ def _net(text: str | None) -> list[int] | None:
 
 
 _TABLE_COLUMNS = (
-    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, turn_timeout_s"
+    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
+    " turn_timeout_s"
 )
+_T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))  # joined as ``t``
 
 
 class SqliteRepository:
@@ -145,31 +148,40 @@ class SqliteRepository:
     # --- tables ------------------------------------------------------------------------
 
     async def create_table(
-        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator: int,
+        code: str,
+        now: float,
+        thread_id: int | None = None,
     ) -> int:
         return await self.db.execute(
             "INSERT INTO tables(chat_id, game, options, status, creator_id, join_code, "
-            "created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
-            (chat_id, game, json.dumps(options), creator, code, now),
+            "created_at, thread_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (chat_id, game, json.dumps(options), creator, code, now, thread_id),
         )
 
     async def table(self, table_id: int) -> TableRow | None:
         row = await self.db.one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return _table(row) if row else None
 
-    async def open_table(self, chat_id: int) -> TableRow | None:
+    async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self.db.one(
             f"SELECT {_TABLE_COLUMNS} FROM tables"
-            " WHERE chat_id = ? AND status IN ('lobby', 'running', 'ended') "
+            " WHERE chat_id = ? AND thread_id IS ? AND status IN ('lobby', 'running', 'ended') "
             "ORDER BY id DESC LIMIT 1",
-            (chat_id,),
+            (chat_id, thread_id),
         )
         return _table(row) if row else None
 
-    async def open_tables(self) -> list[TableRow]:
+    async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
+        where = "" if chat_id is None else " AND chat_id = ?"
         rows = await self.db.all(
             f"SELECT {_TABLE_COLUMNS} FROM tables"
-            " WHERE status IN ('lobby', 'running', 'ended') ORDER BY id"
+            f" WHERE status IN ('lobby', 'running', 'ended'){where} ORDER BY id",
+            () if chat_id is None else (chat_id,),
         )
         return [_table(r) for r in rows]
 
@@ -182,9 +194,7 @@ class SqliteRepository:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
-            "SELECT t.id, t.chat_id, t.game, t.options, t.status, t.creator_id, t.join_code, "
-            "t.generation, t.moves, t.turn_timeout_s FROM tables t"
-            " JOIN seats s ON s.table_id = t.id "
+            f"SELECT {_T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
             (user_id,),
         )
@@ -339,9 +349,8 @@ class SqliteRepository:
             where.append("t.id IN (SELECT table_id FROM seats WHERE user_id = ?)")
             params.append(user_id)
         clause = ("WHERE " + " AND ".join(where)) if where else ""
-        columns = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))
         rows = await self.db.all(
-            f"SELECT {columns} FROM tables t {clause} ORDER BY t.id DESC", params
+            f"SELECT {_T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", params
         )
         return [_table(r) for r in rows]
 
