@@ -29,7 +29,7 @@ Conn: TypeAlias = (  # a string: asyncpg's classes are generic only in its stubs
 async def open_pool(url: str) -> asyncpg.Pool[asyncpg.Record]:
     """A pool on ``url``, its schema migrated to the newest version."""
     pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
-        url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1]
+        url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1], reset=_keep_session
     )
     try:
         async with pool.acquire() as conn:
@@ -38,6 +38,12 @@ async def open_pool(url: str) -> asyncpg.Pool[asyncpg.Record]:
         await pool.close()
         raise
     return pool
+
+
+async def _keep_session(conn: Conn) -> None:
+    """A released connection keeps its session: the bot sets nothing on it (no SET, LISTEN or
+    session lock), and asyncpg still rolls back a transaction left open. The default reset
+    would cost a round trip per pooled statement."""
 
 
 async def schema_version(conn: Conn | asyncpg.Pool[asyncpg.Record]) -> int:

@@ -1,0 +1,141 @@
+"""The database a test runs against, and plain SQL on it from the test's side.
+
+Unset ``BOT_TEST_DATABASE``: a SQLite file in the test's temporary folder. Set to a PostgreSQL
+URL (``postgresql://postgres@127.0.0.1:PORT/postgres``, what ``.ci/services.sh`` starts): each
+test gets a database of its own, created from a template migrated once per session (``CREATE
+DATABASE … TEMPLATE``, a file copy: far quicker than migrating each) and dropped after it.
+
+:func:`db_rows` and :func:`db_execute` take SQLite's ``?`` placeholders for either backend and
+run on a connection of their own, as a person with a database shell would; PostgreSQL's run in
+a thread with its own event loop, so that a synchronous check works inside the test's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+ENV = "BOT_TEST_DATABASE"
+TEMPLATE = "bot_test_template"
+T = TypeVar("T")
+TestDatabase = Path | str  # a SQLite file, or a PostgreSQL URL
+
+
+def test_url() -> str | None:
+    """The PostgreSQL server the suite runs against (None: SQLite)."""
+    return os.environ.get(ENV) or None
+
+
+def in_thread(work: Callable[[], Awaitable[T]]) -> T:
+    """``work()`` run to its end on a new event loop in another thread (blocks the caller)."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        async def main() -> T:
+            return await work()
+
+        try:
+            result.append(asyncio.run(main()))
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=run, name="test-sql")
+    thread.start()
+    thread.join(60)
+    if thread.is_alive():
+        raise TimeoutError("a test's SQL took over 60 s")
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def with_database(url: str, name: str) -> str:
+    """``url`` naming the database ``name`` instead."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+def _placeholders(sql: str) -> str:
+    numbers = itertools.count(1)
+    return re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
+
+
+async def _pg(url: str, sql: str, params: tuple[object, ...], fetch: bool) -> list[tuple[Any, ...]]:
+    import asyncpg
+
+    conn = await asyncpg.connect(url, server_settings={"lock_timeout": "10s"})
+    try:
+        if fetch:
+            return [tuple(r) for r in await conn.fetch(_placeholders(sql), *params)]
+        await conn.execute(_placeholders(sql), *params)
+        return []
+    finally:
+        await conn.close()
+
+
+def db_rows(database: TestDatabase, query: str, *params: object) -> list[tuple[Any, ...]]:
+    """Rows of a read-only query against the bot's database (a separate connection)."""
+    if isinstance(database, str):
+        return in_thread(lambda: _pg(database, query, params, fetch=True))
+    with sqlite3.connect(database) as conn:
+        return list(conn.execute(query, params).fetchall())
+
+
+def db_execute(database: TestDatabase, sql: str, *params: object) -> None:
+    """One statement committed on a separate connection (a test breaking or preparing data)."""
+    if isinstance(database, str):
+        in_thread(lambda: _pg(database, sql, params, fetch=False))
+        return
+    with sqlite3.connect(database, timeout=15) as conn:
+        conn.execute(sql, params)
+
+
+class PgDatabases:
+    """Fresh PostgreSQL databases for tests, from a template migrated once."""
+
+    def __init__(self, server: str) -> None:
+        self.server = server  # the maintenance database's URL
+        self._names = (f"bot_test_{os.getpid()}_{n}" for n in itertools.count(1))
+
+    def prepare(self) -> None:
+        from bot.storage.pg_db import open_pool
+
+        async def work() -> None:
+            await _admin(self.server, f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+            await _admin(self.server, f"CREATE DATABASE {TEMPLATE}")
+            pool = await open_pool(with_database(self.server, TEMPLATE))
+            await pool.close()
+
+        in_thread(work)
+
+    def fresh(self) -> str:
+        name = next(self._names)
+        in_thread(lambda: _admin(self.server, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+        return with_database(self.server, name)
+
+    def drop(self, url: str) -> None:
+        name = urlsplit(url).path.lstrip("/")
+        in_thread(lambda: _admin(self.server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+    def close(self) -> None:
+        in_thread(lambda: _admin(self.server, f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)"))
+
+
+async def _admin(url: str, sql: str) -> None:
+    """A statement outside any transaction (CREATE/DROP DATABASE), names from this module."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
