@@ -117,9 +117,11 @@ class PgDatabases:
 
         in_thread(work)
 
-    def fresh(self) -> str:
+    def fresh(self, *, empty: bool = False) -> str:
+        """A new database: migrated (a copy of the template), or ``empty``."""
         name = next(self._names)
-        in_thread(lambda: _admin(self.server, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+        source = "" if empty else f" TEMPLATE {TEMPLATE}"
+        in_thread(lambda: _admin(self.server, f"CREATE DATABASE {name}{source}"))
         return with_database(self.server, name)
 
     def drop(self, url: str) -> None:
