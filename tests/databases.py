@@ -7,7 +7,8 @@ DATABASE … TEMPLATE``, a file copy: far quicker than migrating each) and dropp
 
 :func:`db_rows` and :func:`db_execute` take SQLite's ``?`` placeholders for either backend and
 run on a connection of their own, as a person with a database shell would; PostgreSQL's run in
-a thread with its own event loop, so that a synchronous check works inside the test's loop.
+a thread with its own event loop, so that a synchronous check works inside the test's loop, and
+give values back as SQLite does (booleans as 0/1), so one assertion holds for both.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -69,13 +71,24 @@ def _placeholders(sql: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
 
 
+def _as_sqlite(value: Any) -> Any:
+    """A PostgreSQL value as SQLite gives it back: a boolean as 0/1, a whole SUM as an int."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, Decimal) and value == value.to_integral_value():
+        return int(value)
+    return value
+
+
 async def _pg(url: str, sql: str, params: tuple[object, ...], fetch: bool) -> list[tuple[Any, ...]]:
     import asyncpg
 
     conn = await asyncpg.connect(url, server_settings={"lock_timeout": "10s"})
     try:
         if fetch:
-            return [tuple(r) for r in await conn.fetch(_placeholders(sql), *params)]
+            return [
+                tuple(map(_as_sqlite, r)) for r in await conn.fetch(_placeholders(sql), *params)
+            ]
         await conn.execute(_placeholders(sql), *params)
         return []
     finally:
