@@ -36,28 +36,49 @@ def test_url() -> str | None:
     return os.environ.get(ENV) or None
 
 
-def in_thread(work: Callable[[], Awaitable[T]]) -> T:
-    """``work()`` run to its end on a new event loop in another thread (blocks the caller)."""
-    result: list[T] = []
-    failure: list[BaseException] = []
+class _SqlThread:
+    """One thread with its own event loop that runs the tests' own PostgreSQL statements, and
+    keeps one connection per database open (a fresh connection per check would cost more than
+    the check: the bot's loop waits while a test polls the database)."""
 
-    def run() -> None:
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._conns: dict[str, Any] = {}
+        self._start = threading.Lock()
+
+    def run(self, work: Callable[[], Awaitable[T]]) -> T:
+        """``work()`` run on the thread's loop; the caller blocks until it ends (60 s at most)."""
+        with self._start:
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=self._loop.run_forever, name="test-sql", daemon=True
+                ).start()
+
         async def main() -> T:
             return await work()
 
-        try:
-            result.append(asyncio.run(main()))
-        except BaseException as error:  # handed to the caller's thread
-            failure.append(error)
+        return asyncio.run_coroutine_threadsafe(main(), self._loop).result(60)
 
-    thread = threading.Thread(target=run, name="test-sql")
-    thread.start()
-    thread.join(60)
-    if thread.is_alive():
-        raise TimeoutError("a test's SQL took over 60 s")
-    if failure:
-        raise failure[0]
-    return result[0]
+    async def conn(self, url: str) -> Any:
+        import asyncpg
+
+        if url not in self._conns or self._conns[url].is_closed():
+            self._conns[url] = await asyncpg.connect(url, server_settings={"lock_timeout": "10s"})
+        return self._conns[url]
+
+    async def forget(self, url: str) -> None:
+        conn = self._conns.pop(url, None)
+        if conn is not None:
+            await conn.close()
+
+
+_SQL = _SqlThread()  # the tests' one helper thread (started on first use, a daemon)
+
+
+def in_thread(work: Callable[[], Awaitable[T]]) -> T:
+    """``work()`` run to its end on the helper thread's loop (blocks the caller)."""
+    return _SQL.run(work)
 
 
 def with_database(url: str, name: str) -> str:
@@ -139,7 +160,12 @@ class PgDatabases:
 
     def drop(self, url: str) -> None:
         name = urlsplit(url).path.lstrip("/")
-        in_thread(lambda: _admin(self.server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+        async def work() -> None:
+            await _SQL.forget(url)
+            await _admin(self.server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+        in_thread(work)
 
     def close(self) -> None:
         in_thread(lambda: _admin(self.server, f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)"))
