@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 ENV = "BOT_TEST_DATABASE"
-TEMPLATE = "bot_test_template"
 T = TypeVar("T")
 TestDatabase = Path | str  # a SQLite file, or a PostgreSQL URL
 
@@ -139,14 +138,15 @@ class PgDatabases:
     def __init__(self, server: str) -> None:
         self.server = server  # the maintenance database's URL
         self._names = (f"bot_test_{os.getpid()}_{n}" for n in itertools.count(1))
+        self.template = f"bot_test_{os.getpid()}_template"  # runs side by side don't clash
 
     def prepare(self) -> None:
         from bot.storage.pg_db import open_pool
 
         async def work() -> None:
-            await _admin(self.server, f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
-            await _admin(self.server, f"CREATE DATABASE {TEMPLATE}")
-            pool = await open_pool(with_database(self.server, TEMPLATE))
+            await _admin(self.server, f"DROP DATABASE IF EXISTS {self.template} WITH (FORCE)")
+            await _admin(self.server, f"CREATE DATABASE {self.template}")
+            pool = await open_pool(with_database(self.server, self.template))
             await pool.close()
 
         in_thread(work)
@@ -154,7 +154,7 @@ class PgDatabases:
     def fresh(self, *, empty: bool = False) -> str:
         """A new database: migrated (a copy of the template), or ``empty``."""
         name = next(self._names)
-        source = "" if empty else f" TEMPLATE {TEMPLATE}"
+        source = "" if empty else f" TEMPLATE {self.template}"
         in_thread(lambda: _admin(self.server, f"CREATE DATABASE {name}{source}"))
         return with_database(self.server, name)
 
@@ -168,7 +168,9 @@ class PgDatabases:
         in_thread(work)
 
     def close(self) -> None:
-        in_thread(lambda: _admin(self.server, f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)"))
+        in_thread(
+            lambda: _admin(self.server, f"DROP DATABASE IF EXISTS {self.template} WITH (FORCE)")
+        )
 
 
 async def _admin(url: str, sql: str) -> None:
