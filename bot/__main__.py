@@ -4,7 +4,7 @@
 ``python -m bot check [--quick]``: settings, database, token and webhook checked, one line each
 (``bot/check.py``); exit 0 when all is fine.
 
-``python -m bot export --database PATH --out DIR``: every game in the database (finished,
+``python -m bot export --database PATH|URL --out DIR``: every game in the database (finished,
 abandoned, and running ones up to now) as RECORD.md JSON Lines, one file per table
 (PRODUCT.md §18); ``python -m engine replay DIR/*.jsonl`` replays them. Needs no token.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import POSTGRES_URL, Settings
 
 
 def _problem(error: ValidationError) -> str:
@@ -47,28 +47,30 @@ async def _run(settings: Settings) -> None:
         waiter.cancel()
 
 
-async def _records(database: Path) -> list[tuple[str, str]]:
+async def _records(database: Path | str) -> list[tuple[str, str]]:
     from bot.records import Records
-    from bot.storage.db import Database
-    from bot.storage.sqlite import SqliteRepository
+    from bot.storage import open_repository
     from engine.games import new_game
 
-    db = await Database.open(database)
+    repo = await open_repository(database)
     try:
-        return await Records(SqliteRepository(db), new_game).export()
+        return await Records(repo, new_game).export()
     finally:
-        await db.close()
+        await repo.close()
 
 
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot export", description="game records")
-    parser.add_argument("--database", type=Path, required=True)
+    parser.add_argument("--database", required=True, help="the SQLite file, or a postgresql:// URL")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    if not args.database.is_file():
-        sys.stderr.write(f"export: no database at {args.database}\n")
-        return 2
-    files = asyncio.run(_records(args.database))
+    database: Path | str = args.database
+    if not POSTGRES_URL.match(args.database):
+        database = Path(args.database)
+        if not database.is_file():
+            sys.stderr.write(f"export: no database at {database}\n")
+            return 2
+    files = asyncio.run(_records(database))
     args.out.mkdir(parents=True, exist_ok=True)
     for name, text in files:
         (args.out / name).write_text(text, encoding="utf-8")

@@ -30,9 +30,9 @@ from bot.sending.outbox import Outbox, OutboxLimits, Refusal
 from bot.sending.session import TelegramLimits
 from bot.services.members import Members
 from bot.services.people import People
-from bot.storage.db import Database
+from bot.storage import open_repository
+from bot.storage.protocol import Store
 from bot.storage.rows import Deadline
-from bot.storage.sqlite import SqliteRepository
 from bot.updates import OnceOnly, UpdateLog
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
@@ -54,7 +54,7 @@ def build_bot(settings: Settings) -> Bot:
 class Services:
     """Everything the handlers get, built once per running bot (no global state)."""
 
-    repo: SqliteRepository
+    repo: Store
     people: People
     runtime: TableRuntime
     outbox: Outbox
@@ -65,7 +65,7 @@ class Services:
 
 def build_services(
     settings: Settings,
-    db: Database,
+    repo: Store,
     bot: Bot,
     bot_username: str,
     catalogues: Catalogues,
@@ -76,7 +76,6 @@ def build_services(
     monotonic: Callable[[], float] = time.monotonic,
     clock: Callable[[], float] = time.time,
 ) -> Services:
-    repo = SqliteRepository(db)
     people = People(repo, catalogues.default)
     members = Members(member_lookup(bot), clock=monotonic)
     runtime = TableRuntime(
@@ -190,7 +189,7 @@ async def register_commands(bot: Bot, catalogues: Catalogues) -> None:
 class RunningBot:
     bot: Bot
     dispatcher: Dispatcher
-    db: Database
+    db: Store  # the repository the bot opened (SQLite or PostgreSQL)
     task: asyncio.Task[None]  # polling, or (webhook mode) waiting for the server to stop
     services: Services
     listening: str | None = None  # host:port of the bot's HTTP server, if it has one
@@ -213,7 +212,7 @@ async def running_bot(
     ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
     deadlines (tests move them on).
     """
-    db = await Database.open(settings.database)
+    db = await open_repository(settings.database)
     bot = build_bot(settings)
     services: Services | None = None
     try:
@@ -277,7 +276,7 @@ async def _take_updates(
     settings: Settings,
     bot: Bot,
     dp: Dispatcher,
-    db: Database,
+    db: Store,
     stack: contextlib.AsyncExitStack,
 ) -> tuple[asyncio.Task[None], str | None]:
     """Webhook mode: serve the webhook (and ``/healthz``), then ``setWebhook``; the task only

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 
-from bot.config import Settings, host_port
-from bot.storage.db import Database, migrations
+from bot.config import Settings, database_label, host_port
+from bot.storage import latest_schema, open_repository
 
 COUNTED = ("chats", "users", "tables", "seats", "matches", "actions", "messages", "updates")
 
@@ -41,17 +41,15 @@ async def check(settings: Settings, say: Callable[[str], None], *, quick: bool =
 
 
 async def _database(settings: Settings, say: Callable[[str], None]) -> None:
+    label = database_label(settings.database)
     try:
-        db = await Database.open(settings.database)
-    except Exception as error:  # any reason the file cannot be opened or migrated
-        raise CheckFailed(f"database {settings.database}: {error}") from error
+        db = await open_repository(settings.database)
+    except Exception as error:  # any reason the database cannot be opened or migrated
+        raise CheckFailed(f"database {label}: {error}") from error
     try:
-        version = await db.user_version()
-        say(f"database: {settings.database} schema {version} of {len(migrations())}")
-        counts = []
-        for table in COUNTED:
-            row = await db.one(f"SELECT COUNT(*) FROM {table}", ())  # names from COUNTED only
-            counts.append(f"{table}={row[0] if row else 0}")
+        version = await db.schema_version()
+        say(f"database: {label} schema {version} of {latest_schema(settings.database)}")
+        counts = [f"{table}={await db.count(table)}" for table in COUNTED]  # names: COUNTED
         say("rows: " + " ".join(counts))
     finally:
         await db.close()
