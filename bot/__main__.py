@@ -79,6 +79,10 @@ def export_main(argv: list[str]) -> int:
 def main() -> int:
     if sys.argv[1:2] == ["export"]:
         return export_main(sys.argv[2:])
+    if sys.argv[1:2] == ["play"]:  # no token, no database, no network
+        from bot.terminal.play import play_main
+
+        return play_main(sys.argv[2:], sys.stdin, sys.stdout, sys.stderr)
     try:
         settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
     except ValidationError as error:
