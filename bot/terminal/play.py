@@ -171,8 +171,8 @@ class Session:
         self.say("")
         self.say(plain(self.ui.hand(self.context(), view, HandUI(), self.tr, self.codec).text))
         legal: Sequence[object] = self.state.legal_actions(self.setup.seat)
-        for number, action in enumerate(legal, 1):
-            self.say(f"  {number}. {notation_words(str(action), self.setup.locale)}  [{action}]")
+        for number, shown in enumerate(legal, 1):
+            self.say(f"  {number}. {notation_words(str(shown), self.setup.locale)}  [{shown}]")
         while True:
             self.out.write(self.tr("Your move (a number or its notation, q to stop): "))
             self.out.flush()
