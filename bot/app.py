@@ -19,7 +19,7 @@ from bot.callbacks import PressCodec
 from bot.config import Settings
 from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
-from bot.outage import DISPATCHER, OutageLog
+from bot.outage import DISPATCHER, Outage, OutageLog
 from bot.present import Delivery, Presenter
 from bot.records import Records
 from bot.routers import make_root_router
@@ -42,9 +42,11 @@ from engine.games import new_game
 logger = logging.getLogger(__name__)
 
 
-def build_bot(settings: Settings) -> Bot:
+def build_bot(settings: Settings, outage: Outage | None = None) -> Bot:
+    """The Bot API client; with ``outage`` (a running bot) a send, edit or delete that cannot
+    reach the Bot API is retried with back-off instead of failing at once."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.api_base))
-    session.middleware(TelegramLimits())
+    session.middleware(TelegramLimits(outage=outage))
     return Bot(
         settings.token.get_secret_value(),
         session=session,
@@ -208,9 +210,10 @@ async def running_bot(
     """
     check_token(settings)
     db = await open_database(settings)
-    bot = build_bot(settings)
+    outage = Outage(settings.api_base)
+    bot = build_bot(settings, outage)
     services: Services | None = None
-    outages = OutageLog(settings.api_base, verbose=settings.log_level == "DEBUG")
+    outages = OutageLog(outage, verbose=settings.log_level == "DEBUG")
     logging.getLogger(DISPATCHER).addFilter(outages)
     try:
         me = await probe_me(bot, settings)

@@ -16,7 +16,6 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
 from aiogram.exceptions import (
-    TelegramAPIError,
     TelegramConflictError,
     TelegramNetworkError,
     TelegramUnauthorizedError,
@@ -24,6 +23,7 @@ from aiogram.exceptions import (
 from aiogram.methods import GetUpdates
 
 from bot.config import Settings
+from bot.outage import reason
 from bot.storage.db import Database, migrations
 
 if TYPE_CHECKING:
@@ -101,16 +101,10 @@ def _not_writable(settings: Settings, error: BaseException) -> StartFailed:
     )
 
 
-def network_reason(error: BaseException) -> str:
-    """aiogram's words for a failed connection, without its "HTTP Client says - " prefix."""
-    text = error.message if isinstance(error, TelegramAPIError) else str(error)
-    return text.removeprefix("HTTP Client says - ") or type(error).__name__
-
-
 def unreachable(settings: Settings, error: BaseException) -> StartFailed:
     return StartFailed(
         Exit.UNREACHABLE,
-        f"the Bot API at {settings.api_base} is unreachable ({network_reason(error)}): "
+        f"the Bot API at {settings.api_base} is unreachable ({reason(error)}): "
         "check the network, a proxy or firewall, and BOT_API_BASE",
     )
 

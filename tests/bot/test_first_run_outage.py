@@ -7,14 +7,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+from aiogram import Bot
+from aiogram.exceptions import TelegramNetworkError
+from aiogram.methods import GetMe, SendMessage, TelegramMethod
+from aiogram.types import Chat, Message
 
 from bot.app import running_bot
 from bot.config import Settings
-from bot.outage import DISPATCHER, OutageLog
+from bot.outage import DISPATCHER, Outage, OutageLog
+from bot.sending.session import TelegramLimits
 from tests.bot.helpers import lobby_message, watched
 from tests.fakeapi import FakeTelegram
+
+BOT = Bot("123456:TEST-token")
 
 
 class Relay:
@@ -62,11 +72,12 @@ class Relay:
 def test_one_line_per_outage_from_aiogrammes_retries() -> None:
     """aiogram's words for three failed attempts and the recovery become two lines."""
     seen: list[str] = []
-    outage = OutageLog("https://api.example")
+    outage = Outage("https://api.example", clock=lambda: 100.0)
+    log_filter = OutageLog(outage)
 
     def log(msg: str, *args: object, level: int = logging.ERROR) -> None:
         record = logging.LogRecord(DISPATCHER, level, __file__, 1, msg, args, None)
-        if outage.filter(record):
+        if log_filter.filter(record):
             seen.append(f"{record.levelname} {record.getMessage()}")
 
     log("Start polling", level=logging.INFO)
@@ -81,7 +92,65 @@ def test_one_line_per_outage_from_aiogrammes_retries() -> None:
         "WARNING getUpdates: 409 Conflict, another instance is polling with this token; "
         "retrying with back-off",
     ]
-    assert outage.outages == 2
+    assert outage.outages == 1  # the conflict is no outage of the connection
+
+
+async def test_a_send_during_an_outage_waits_for_the_bot_api() -> None:
+    """A send that cannot reach the Bot API is retried with back-off (not dropped), the outage
+    said once; getMe (a start-up probe) fails at once."""
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    outage = Outage("https://api.example", clock=lambda: 100.0)
+    limits = TelegramLimits(sleep=sleep, outage=outage, network_wait=60)
+    send = SendMessage(chat_id=7, text="x")
+    down = TelegramNetworkError(method=send, message="HTTP Client says - refused")
+    sent = Message(
+        message_id=1, date=datetime.fromtimestamp(0, UTC), chat=Chat(id=7, type="private")
+    )
+    answers: list[object] = [down, down, down, sent]
+
+    async def make_request(bot: Bot, method: TelegramMethod[Any]) -> Any:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    with caplog_lines() as lines:
+        got: object = await limits(make_request, BOT, send)
+        assert got is sent
+    assert slept == [1.0, 2.0, 4.0]
+    assert lines == [
+        "WARNING lost the Bot API at https://api.example (refused); retrying with back-off",
+        "INFO the Bot API at https://api.example is back after 0 s (3 failed attempts)",
+    ]
+    answers[:] = [TelegramNetworkError(method=GetMe(), message="refused")]
+    with pytest.raises(TelegramNetworkError):
+        await limits(make_request, BOT, GetMe())
+    assert len(slept) == 3  # never retried
+
+
+@contextlib.contextmanager
+def caplog_lines() -> Iterator[list[str]]:
+    """``LEVEL message`` of every record the session's logger emits meanwhile."""
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(f"{record.levelname} {record.getMessage()}")
+
+    keep = Keep(logging.INFO)
+    target = logging.getLogger("bot.sending.session")
+    level = target.level
+    target.addHandler(keep)
+    target.setLevel(logging.INFO)
+    try:
+        yield lines
+    finally:
+        target.removeHandler(keep)
+        target.setLevel(level)
 
 
 async def test_a_lost_connection_is_logged_once_and_the_bot_carries_on(
