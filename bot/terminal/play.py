@@ -32,10 +32,11 @@ from bot.render.context import GAME_NAMES, HandUI, Standing, TableContext, game_
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.refusals import refusal_text
+from bot.runtime.lobby import option_refusal
 from bot.runtime.outcome import events_of
 from bot.terminal.text import plain, rule_of
 from engine.core import Line, State
-from engine.errors import EngineError, IllegalAction, InvalidNotation
+from engine.errors import EngineError, IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
 from engine.options import parse_assignments
 from engine.players import LEVELS, Policy, computer
@@ -244,12 +245,12 @@ def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO
         setup = parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
+    tr = Catalogues.load(LOCALES, setup.locale).tr(setup.locale)
     try:
         state = new_game(setup.game, setup.players, setup.seed, setup.options)
-    except EngineError as error:
-        stderr.write(f"play: {error}\n")
+    except InvalidOption as error:  # the lobby's own words for a bad option
+        stderr.write(f"play: {plain(refusal_text(option_refusal(setup.game, error), tr))}\n")
         return 2
-    tr = Catalogues.load(LOCALES, setup.locale).tr(setup.locale)
 
     def read() -> str | None:
         line = stdin.readline()
@@ -263,6 +264,10 @@ def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO
         session.say("")
         session.say(tr("Stopped: the game is recorded as abandoned."))
     if setup.record is not None:
-        setup.record.write_text(write_jsonl(state.record()), encoding="utf-8")
+        try:
+            setup.record.write_text(write_jsonl(state.record()), encoding="utf-8")
+        except OSError as error:
+            stderr.write(f"play: {setup.record}: {error.strerror or error}\n")
+            return 1
         session.say(tr("Record written: {path}", path=str(setup.record)))
     return 0 if finished else 1

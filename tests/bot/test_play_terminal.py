@@ -123,7 +123,8 @@ def test_stopping_leaves_an_abandoned_record(tmp_path: Path) -> None:
         (["chess"], "unknown game 'chess'"),
         (["kopilka", "--players", "3"], "kopilka is played by 4 players, not 3"),
         (["mushka", "--seat", "9"], "--seat must be 1 to 3"),
-        (["mushka", "--option", "nonsense=1"], "unknown_option"),
+        (["mushka", "--lang", "en", "--option", "nonsense=1"], "Unknown option nonsense."),
+        (["mushka", "--lang", "en", "--option", "target=1"], "target=1 is not allowed: from"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(
