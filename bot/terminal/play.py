@@ -34,7 +34,7 @@ from bot.render.games.base import GameUI
 from bot.render.refusals import refusal_text
 from bot.runtime.lobby import option_refusal
 from bot.runtime.outcome import events_of
-from bot.terminal.text import plain, rule_of
+from bot.terminal.text import narrated, plain, public_cards, rule_of
 from engine.core import Line, State
 from engine.errors import EngineError, IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
@@ -213,7 +213,13 @@ class Session:
         before = self.state.view(None)
         lines = self.state.apply(seat, action)
         self.moves += 1
-        self.say(f"{self.names[seat]}: {notation_words(str(lines[0]['a']), self.setup.locale)}")
+        notation = str(lines[0]["a"])
+        if seat == self.setup.seat:
+            said = notation_words(notation, self.setup.locale)
+        else:  # only what the group's screens would show
+            shown = public_cards(before) | public_cards(self.state.view(None))
+            said = narrated(notation, shown, self.setup.locale)
+        self.say(f"{self.names[seat]}: {said}")
         events = events_of(lines)
         ctx = self.context()
         if any(ln.get("t") == "deal_end" for ln in lines):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,6 +97,8 @@ def test_a_whole_game_in_the_terminal(game: str, tmp_path: Path) -> None:
     assert "Your cards" in out or "Your hand" in out  # the hand was shown
     assert "  1. " in out  # the legal actions, numbered
     assert "<b>" not in out and "&lt;" not in out  # Telegram HTML stripped
+    # another seat's exchange shows as the group sees it: how many cards, never which
+    assert not re.search(r"^🤖[^:\n]+: play [1-5] (?!🂠)", out, re.MULTILINE)
     lines = read_jsonl(record.read_text(encoding="utf-8"))
     assert lines[-1]["t"] == "end" and lines[-1].get("reason") != "abandoned"
     assert replay(lines).record() == lines  # replays unchanged
