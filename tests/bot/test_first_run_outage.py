@@ -21,7 +21,7 @@ from bot.app import running_bot
 from bot.config import Settings
 from bot.outage import DISPATCHER, Outage, OutageLog
 from bot.sending.session import TelegramLimits
-from tests.bot.helpers import lobby_message, watched
+from tests.bot.helpers import fixed_seeds, lobby_message, open_table, watched
 from tests.fakeapi import FakeTelegram
 
 BOT = Bot("123456:TEST-token")
@@ -180,3 +180,26 @@ async def test_a_lost_connection_is_logged_once_and_the_bot_carries_on(
     attempts = int(back[0].rsplit("(", 1)[1].split()[0])
     assert attempts >= 2  # several attempts, one line
     assert not any(line.startswith(("Failed to fetch", "Sleep for")) for line in lines)
+
+
+async def test_the_start_line_counts_the_running_tables_resumed(
+    settings: Settings, fake_telegram: FakeTelegram, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_telegram
+    players = [fake.add_user(101, "Anna"), fake.add_user(102, "Boris"), fake.add_user(103, "Vera")]
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    other = fake.add_group(-1002, "Суббота", members=[101])
+    caplog.set_level(logging.INFO, logger="bot.app")
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players)
+        await players[0].send(other, "/newgame pamfil")  # a lobby: open, but not running
+        await fake.wait_until(lambda: lobby_message(other) is not None, timeout=10)
+        await fake.settle(quiet=0.05)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.05)
+    started = [r.getMessage() for r in caplog.records if r.getMessage().startswith("started: ")]
+    assert started == [
+        f"started: @{fake.bot_username}, polling, database {settings.database}, "
+        f"{n} running table(s) resumed"
+        for n in (0, 1)
+    ]
