@@ -28,7 +28,7 @@ from bot.i18n import Catalogues, Translator
 from bot.refused import Refused
 from bot.render.cards import notation_words
 from bot.render.computers import computer_name
-from bot.render.context import GAME_NAMES, HandUI, Standing, TableContext, game_code
+from bot.render.context import GAME_NAMES, HandUI, TableContext, game_code
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.refusals import refusal_text
@@ -235,15 +235,8 @@ class Session:
             self.say(plain(self._match_result(end)))
 
     def _match_result(self, end: Line) -> str:
-        result = self.state.result
-        net = result.net if result else (0,) * self.setup.players
-        winner = result.winner if result else None
-        standings = tuple(
-            Standing(seat, self.names[seat], net[seat], 1, int(seat == winner))
-            for seat in range(self.setup.players)
-        )
-        ctx = self.context()
-        return self.ui.match_result(ctx, end, standings, 1, self.tr, self.codec).text
+        """The group's result screen; no standings (a terminal has no chat to total over)."""
+        return self.ui.match_result(self.context(), end, (), 1, self.tr, self.codec).text
 
 
 def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
