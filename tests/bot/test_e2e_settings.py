@@ -73,6 +73,7 @@ async def open_settings(fake: FakeTelegram, user: SimUser, group: SimGroup) -> S
     before = settings_message(group)
     await user.send(group, "/settings")
     await fake.wait_until(lambda: settings_message(group) not in (None, before), timeout=10)
+    await fake.settle(quiet=0.05)
     message = settings_message(group)
     assert message is not None
     return message
@@ -216,7 +217,8 @@ async def private_settings(fake: FakeTelegram, user: SimUser) -> SentMessage:
     before = settings_message(user, "s")
     await user.send_private("/settings")
     await fake.wait_until(lambda: settings_message(user, "s") not in (None, before), timeout=10)
-    message = settings_message(user, "s")
+    await fake.settle(quiet=0.05)  # the bot has taken in the sent message's id, as a person's
+    message = settings_message(user, "s")  # tap comes long after it
     assert message is not None
     return message
 
