@@ -16,7 +16,8 @@ after the bot went quiet again; its whole life, start-up included, from
   player to act presses a legal button, waits for the answer and for every hand to show the move
   (``press_and_wait`` of ``tests/bot/helpers.py``), then the next player to act presses.
 * ``echo``: this script with ``--echo-bot``, a Dispatcher with one message handler (a reply with
-  three callback buttons) and one callback-query handler (answers the query, nothing else),
+  three callback buttons) and one callback-query handler (answers the query, then edits its
+  message),
   long polling against the same fake, same logging. The players of a table take turns pressing a
   button of their last message and wait for the answer only.
 
@@ -130,9 +131,14 @@ def echo_bot() -> None:
     async def on_message(message: Message) -> None:
         await message.answer("echo", reply_markup=keyboard)
 
+    edits = [0]
+
     @dp.callback_query()
     async def on_press(query: CallbackQuery) -> None:
         await query.answer()
+        edits[0] += 1  # a new text each time: Telegram refuses an edit that changes nothing
+        if isinstance(query.message, Message):
+            await query.message.edit_text(f"echo {edits[0]}", reply_markup=keyboard)
 
     async def run() -> None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(os.environ["BOT_API_BASE"]))
