@@ -98,21 +98,24 @@ class Database:
         async with self._writer:
             return await self.one(sql, params)
 
+    # One trip to aiosqlite's thread a statement: a statement is run to its end there (a write
+    # on ``execute``, every row with ``execute_fetchall``), so its cursor holds nothing and is
+    # left to be dropped rather than closed in a second trip.
+
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; the last row id."""
         cursor = await self.conn.execute(sql, tuple(params))
-        rowid = cursor.lastrowid or 0
-        await cursor.close()
-        return rowid
+        return cursor.lastrowid or 0
 
     async def one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
-            row: aiosqlite.Row | None = await cursor.fetchone()
+        """The first row of a query of one row (a key, a count, ``RETURNING``)."""
+        rows = await self.conn.execute_fetchall(sql, tuple(params))
+        for row in rows:
             return row
+        return None
 
     async def all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
 
 def _statements(sql: str) -> list[str]:
