@@ -30,6 +30,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,8 +78,7 @@ def met(ok: bool) -> str:
     return "✅" if ok else "❌"
 
 
-def engine_rows(seconds: float) -> tuple[list[Row], float]:
-    floor = engine_cost.naive_us(seconds)
+def engine_rows(seconds: float, floor: float) -> list[Row]:
     rows: list[Row] = [("naive 5-card trick playout, µs/card", f"{floor:.2f}", "", "1×", "")]
     for game in GAMES:
         for n in engine_cost.seat_counts(game):
@@ -92,7 +92,7 @@ def engine_rows(seconds: float) -> tuple[list[Row], float]:
                     "",
                 )
             )
-    return rows, floor
+    return rows
 
 
 def search_rows(seconds: float, decisions: int, floor: float) -> list[Row]:
@@ -273,31 +273,43 @@ def main() -> None:
     head = f"Machine: {machine()}"
     started = time.monotonic()
     rows: list[Row] = []
-    floor = 0.0
-    if "engine" in parts or "search" in parts:
-        engine, floor = engine_rows(0.3 if quick else 2.0)
-        rows += engine if "engine" in parts else engine[:1]
-    if "search" in parts:
-        rows += search_rows(0.3 if quick else 2.0, 3 if quick else 12, floor)
-    if "e2e" in parts:
-        runs = side_by_side.side_by_side(
-            args.tables or (30 if quick else 100),
-            args.seconds or (6.0 if quick else 15.0),
-            args.reps or (1 if quick else 2),
-            1,
-        )
-        rows += e2e_rows(runs)
-    if "latency" in parts:
-        counts = args.latency or ("1,50" if quick else "1,50,200,1000")
-        rows += latency_rows(
-            side_by_side.latency([int(n) for n in counts.split(",")], 5.0 if quick else 10.0, 1)
-        )
-    if "api" in parts:
-        rows += api_rows(1 if quick else 2)
-    if "restart" in parts:
-        rows += restart_rows(args.restart_tables or (100 if quick else 1000))
-    if "storage" in parts:
-        rows += storage_rows(500 if quick else 3000)
+    floor = engine_cost.naive_us(0.3 if quick else 2.0)
+    sizes = {
+        "tables": args.tables or (30 if quick else 100),
+        "seconds": args.seconds or (6.0 if quick else 15.0),
+        "reps": args.reps or (1 if quick else 2),
+        "latency": args.latency or ("1,50" if quick else "1,50,200,1000"),
+        "restart": args.restart_tables or (100 if quick else 1000),
+    }
+    jobs: dict[str, Callable[[], list[Row]]] = {
+        "engine": lambda: engine_rows(0.3 if quick else 2.0, floor),
+        "search": lambda: search_rows(0.3 if quick else 2.0, 3 if quick else 12, floor),
+        "e2e": lambda: e2e_rows(
+            side_by_side.side_by_side(
+                int(sizes["tables"]), float(sizes["seconds"]), int(sizes["reps"]), 1
+            )
+        ),
+        "latency": lambda: latency_rows(
+            side_by_side.latency(
+                [int(n) for n in str(sizes["latency"]).split(",")], 5.0 if quick else 10.0, 1
+            )
+        ),
+        "api": lambda: api_rows(1 if quick else 2),
+        "restart": lambda: restart_rows(int(sizes["restart"])),
+        "storage": lambda: storage_rows(500 if quick else 3000),
+    }
+    for part in PARTS:
+        if part not in parts:
+            continue
+        t0 = time.monotonic()
+        try:
+            got = jobs[part]()
+        except Exception as error:  # one part failing (a timeout under load) keeps the others
+            got = [(f"{part}: failed", f"{type(error).__name__}: {error}"[:200], "", "", "")]
+        rows += got
+        print(f"{part}: {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+        for row in got:
+            print(f"| {' | '.join(row)} |", file=sys.stderr, flush=True)
     took = time.monotonic() - started
     print(table(f"{head}; the run took {took / 60:.1f} min", rows))
     if args.json:
