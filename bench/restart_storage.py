@@ -117,6 +117,7 @@ async def restart(tables: int) -> Restart:
             seated = seat_tables(fake, tables)
             child, _ = await spawn(fake, full)
             await set_up("bot", fake, seated)
+            await fake.settle(quiet=1.0, timeout=600)  # every screen out before the stop
             await stop_child(child)
             await fake.settle(quiet=0.3, timeout=60)
             mark = fake.mark()
