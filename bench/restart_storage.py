@@ -66,7 +66,9 @@ def rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-async def spawn(fake: FakeTelegram, tmp: Path) -> tuple[asyncio.subprocess.Process, float]:
+async def spawn(
+    fake: FakeTelegram, tmp: Path, tables: int = 0
+) -> tuple[asyncio.subprocess.Process, float]:
     """Start the bot on ``tmp``'s database; it and the seconds from its getMe to its first
     getUpdates."""
     polls = fake.count("getUpdates")
@@ -86,7 +88,7 @@ async def spawn(fake: FakeTelegram, tmp: Path) -> tuple[asyncio.subprocess.Proce
         )
     finally:
         log.close()
-    deadline = started + START_TIMEOUT
+    deadline = started + START_TIMEOUT + 0.5 * tables  # a loaded machine resumes slowly
     while fake.count("getUpdates") == polls:
         if child.returncode is not None or time.monotonic() > deadline:
             tail = (tmp / "bot.log").read_text(errors="replace")[-2000:]
@@ -121,7 +123,7 @@ async def restart(tables: int) -> Restart:
             await stop_child(child)
             await fake.settle(quiet=0.3, timeout=60)
             mark = fake.mark()
-            child, start_full = await spawn(fake, full)
+            child, start_full = await spawn(fake, full, tables)
             await fake.settle(quiet=0.5, timeout=120)
             calls = fake.count(since=mark) - fake.count("getUpdates", since=mark)
             rss_full = rss_kb(child.pid)
