@@ -19,6 +19,9 @@ import asyncpg
 from bot.storage.pg_db import Conn, open_pool, schema_version
 from bot.storage.protocol import Writes
 from bot.storage.rows import (
+    T_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_FIELDS,
     ChatRow,
     Deadline,
     HandRow,
@@ -30,33 +33,12 @@ from bot.storage.rows import (
     StoredMessage,
     TableRow,
     UserRow,
+    table_row,
 )
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 Record = asyncpg.Record
-_TABLE_FIELDS = ("game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s")
-_TABLE_COLUMNS = (
-    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
-    " turn_timeout_s"
-)
-_T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))
 _OPEN = "('lobby', 'running', 'ended')"
-
-
-def _table(row: Record) -> TableRow:
-    return TableRow(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        status=row["status"],
-        creator_id=row["creator_id"],
-        join_code=row["join_code"],
-        generation=row["generation"],
-        moves=row["moves"],
-        thread_id=row["thread_id"],
-        turn_timeout_s=row["turn_timeout_s"],
-    )
 
 
 def _match(row: Record) -> MatchRow:
@@ -188,34 +170,34 @@ class _Statements:
         return int(row["id"])
 
     async def table(self, table_id: int) -> TableRow | None:
-        row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
-        return _table(row) if row else None
+        row = await self._one(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
+        return table_row(row) if row else None
 
     async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self._one(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = $1"
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE chat_id = $1"
             f" AND thread_id IS NOT DISTINCT FROM $2 AND status IN {_OPEN}"
             " ORDER BY id DESC LIMIT 1",
             chat_id,
             thread_id,
         )
-        return _table(row) if row else None
+        return table_row(row) if row else None
 
     async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
         if chat_id is None:
             rows = await self._all(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} ORDER BY id"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} ORDER BY id"
             )
         else:
             rows = await self._all(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} AND chat_id = $1"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} AND chat_id = $1"
                 " ORDER BY id",
                 chat_id,
             )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        if not fields or not set(fields) <= set(_TABLE_FIELDS):
+        if not fields or not set(fields) <= set(TABLE_FIELDS):
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
         assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(fields, start=1))
@@ -225,11 +207,11 @@ class _Statements:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self._all(
-            f"SELECT {_T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id"
+            f"SELECT {T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id"
             f" WHERE s.user_id = $1 AND t.status IN {_OPEN} ORDER BY t.id",
             user_id,
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def tables(
         self, *, chat_id: int | None = None, user_id: int | None = None
@@ -244,9 +226,9 @@ class _Statements:
             where.append(f"t.id IN (SELECT table_id FROM seats WHERE user_id = ${len(params)})")
         clause = ("WHERE " + " AND ".join(where)) if where else ""
         rows = await self._all(
-            f"SELECT {_T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", *params
+            f"SELECT {T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", *params
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     # --- seats -------------------------------------------------------------------------
 

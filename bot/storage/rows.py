@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from bot.storage.settings import ChatSettings, UserSettings
 
@@ -126,3 +127,38 @@ class StoredMessage:
     message_id: int
     digest: str
     keyboard: bool = True  # whether it (may) still show buttons
+
+
+TABLE_FIELDS = frozenset(
+    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
+)
+"""What :meth:`~bot.storage.protocol.Writes.update_table` may set."""
+TABLE_COLUMNS = (
+    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
+    " turn_timeout_s"
+)
+"""The ``tables`` columns :func:`table_row` reads, in every backend."""
+T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
+
+
+class _Row(Protocol):
+    """A database row read by column name (``aiosqlite.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+def table_row(row: _Row) -> TableRow:
+    """A ``tables`` row (SQLite's or PostgreSQL's, by column name) as a :class:`TableRow`."""
+    return TableRow(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        status=row["status"],
+        creator_id=row["creator_id"],
+        join_code=row["join_code"],
+        generation=row["generation"],
+        moves=row["moves"],
+        thread_id=row["thread_id"],
+        turn_timeout_s=row["turn_timeout_s"],
+    )

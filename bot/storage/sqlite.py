@@ -9,11 +9,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.storage.db import Database
 from bot.storage.protocol import Writes
 from bot.storage.rows import (
+    T_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_FIELDS,
     ChatRow,
     Deadline,
     HandRow,
@@ -25,39 +26,13 @@ from bot.storage.rows import (
     StoredMessage,
     TableRow,
     UserRow,
+    table_row,
 )
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
-
-_TABLE_FIELDS = frozenset(
-    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
-)
-
-
-def _table(row: aiosqlite.Row) -> TableRow:
-    return TableRow(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        status=row["status"],
-        creator_id=row["creator_id"],
-        join_code=row["join_code"],
-        generation=row["generation"],
-        moves=row["moves"],
-        thread_id=row["thread_id"],
-        turn_timeout_s=row["turn_timeout_s"],
-    )
 
 
 def _net(text: str | None) -> list[int] | None:
     return json.loads(text) if text else None
-
-
-_TABLE_COLUMNS = (
-    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
-    " turn_timeout_s"
-)
-_T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))  # joined as ``t``
 
 
 class SqliteRepository:
@@ -185,29 +160,29 @@ class SqliteRepository:
         )
 
     async def table(self, table_id: int) -> TableRow | None:
-        row = await self.db.one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
-        return _table(row) if row else None
+        row = await self.db.one(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return table_row(row) if row else None
 
     async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self.db.one(
-            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            f"SELECT {TABLE_COLUMNS} FROM tables"
             " WHERE chat_id = ? AND thread_id IS ? AND status IN ('lobby', 'running', 'ended') "
             "ORDER BY id DESC LIMIT 1",
             (chat_id, thread_id),
         )
-        return _table(row) if row else None
+        return table_row(row) if row else None
 
     async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
         where = "" if chat_id is None else " AND chat_id = ?"
         rows = await self.db.all(
-            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            f"SELECT {TABLE_COLUMNS} FROM tables"
             f" WHERE status IN ('lobby', 'running', 'ended'){where} ORDER BY id",
             () if chat_id is None else (chat_id,),
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        if not fields or not set(fields) <= _TABLE_FIELDS:
+        if not fields or not set(fields) <= TABLE_FIELDS:
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
         assignments = ", ".join(f"{k} = ?" for k in fields)
@@ -215,11 +190,11 @@ class SqliteRepository:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
-            f"SELECT {_T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id "
+            f"SELECT {T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
             (user_id,),
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     # --- seats -------------------------------------------------------------------------
 
@@ -371,9 +346,9 @@ class SqliteRepository:
             params.append(user_id)
         clause = ("WHERE " + " AND ".join(where)) if where else ""
         rows = await self.db.all(
-            f"SELECT {_T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", params
+            f"SELECT {T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", params
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None:
         await self.db.execute(

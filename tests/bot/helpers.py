@@ -32,6 +32,26 @@ class Shown(Protocol):
     def visible(self) -> list[SentMessage]: ...
 
 
+class Topic:
+    """One topic of a forum as the helpers read a group: the bot's messages in it only (None:
+    the General topic)."""
+
+    def __init__(self, group: SimGroup, thread: int | None) -> None:
+        self.group = group
+        self.thread = thread
+
+    @property
+    def messages(self) -> list[SentMessage]:
+        return self.group.in_topic(self.thread)
+
+    @property
+    def visible(self) -> list[SentMessage]:
+        return [m for m in self.messages if not m.deleted]
+
+    async def send(self, user: SimUser, text: str) -> SentMessage:
+        return await user.send(self.group, text, thread_id=self.thread)
+
+
 TO_PLAY = re.compile(r"(?:To play|Ход): <b>(.+?)</b>")
 
 
@@ -90,13 +110,16 @@ async def open_table(
     players: list[SimUser],
     game: str = "mushka",
     options: str = "target=5",
+    thread: int | None = None,
 ) -> SentMessage:
-    """Everyone starts the bot; the first opens the table; the others join; the first starts."""
+    """Everyone starts the bot; the first opens the table (in the forum topic ``thread``, if
+    given); the others join; the first starts."""
     for user in players:
         await user.start_bot()
-    await players[0].send(group, f"/newgame {game} {options}".strip())
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
+    await players[0].send(group, f"/newgame {game} {options}".strip(), thread_id=thread)
+    shown: Shown = group if thread is None else Topic(group, thread)
+    await fake.wait_until(lambda: lobby_message(shown) is not None, timeout=10)
+    lobby = lobby_message(shown)
     assert lobby is not None
     for user in players[1:]:
         answer = await user.press(lobby, "✋")
@@ -105,7 +128,7 @@ async def open_table(
     await players[0].press(lobby, "▶️")
     await fake.wait_until(
         lambda: (
-            table_message(group) is not None and all(hand_message(u) is not None for u in players)
+            table_message(shown) is not None and all(hand_message(u) is not None for u in players)
         ),
         timeout=10,
     )

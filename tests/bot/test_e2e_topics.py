@@ -10,11 +10,12 @@ from bot.app import running_bot
 from bot.callbacks import b36
 from bot.config import Settings
 from tests.bot.helpers import (
+    Topic,
     choose,
     db_rows,
     fixed_seeds,
     hand_message,
-    lobby_message,
+    open_table,
     play_step,
     result_message,
     table_message,
@@ -26,25 +27,6 @@ from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 GROUP = -100777
-
-
-class Topic:
-    """One topic of a forum as the helpers read a group: the bot's messages in it only."""
-
-    def __init__(self, group: SimGroup, thread: int | None) -> None:
-        self.group = group
-        self.thread = thread
-
-    @property
-    def messages(self) -> list[SentMessage]:
-        return self.group.in_topic(self.thread)
-
-    @property
-    def visible(self) -> list[SentMessage]:
-        return [m for m in self.messages if not m.deleted]
-
-    async def send(self, user: SimUser, text: str) -> SentMessage:
-        return await user.send(self.group, text, thread_id=self.thread)
 
 
 def tables_named(message: SentMessage) -> set[str]:
@@ -69,25 +51,7 @@ def forum(fake: FakeTelegram, count: int) -> tuple[SimGroup, list[SimUser]]:
 
 async def open_in(fake: FakeTelegram, topic: Topic, players: list[SimUser]) -> SentMessage:
     """The first player opens a Мушка table in the topic, the others join, he starts it."""
-    for user in players:
-        await user.start_bot()
-    await topic.send(players[0], "/newgame mushka target=5")
-    await fake.wait_until(lambda: lobby_message(topic) is not None, timeout=10)
-    lobby = lobby_message(topic)
-    assert lobby is not None
-    for user in players[1:]:
-        answer = await user.press(lobby, "✋")
-        assert not answer.show_alert, answer.text
-    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-    await players[0].press(lobby, "▶️")
-    await fake.wait_until(
-        lambda: (
-            table_message(topic) is not None and all(hand_message(u) is not None for u in players)
-        ),
-        timeout=10,
-    )
-    await fake.settle(quiet=0.05)
-    return lobby
+    return await open_table(fake, topic.group, players, thread=topic.thread)
 
 
 async def test_two_topics_hold_two_tables_each_in_its_own_topic(
