@@ -31,7 +31,7 @@ _pg_bin() {
 
 _as_postgres() {  # PostgreSQL refuses to run as root: its own user runs it
     if [ "$(id -u)" = 0 ]; then
-        runuser -u postgres -- "$@"
+        (cd "$SERVICES_DIR" && runuser -u postgres -- "$@")  # a cwd the postgres user can read
     else
         "$@"
     fi
