@@ -31,7 +31,7 @@ _pg_bin() {
 
 _as_postgres() {  # PostgreSQL refuses to run as root: its own user runs it
     if [ "$(id -u)" = 0 ]; then
-        runuser -u postgres -- "$@"
+        (cd "$SERVICES_DIR" && runuser -u postgres -- "$@")  # a cwd the postgres user can read
     else
         "$@"
     fi
@@ -39,6 +39,10 @@ _as_postgres() {  # PostgreSQL refuses to run as root: its own user runs it
 
 start_postgres() {
     if [ -z "$(_pg_bin)" ]; then
+        # only the binaries: no system cluster of its own left running on port 5432
+        mkdir -p /etc/postgresql-common
+        [ -e /etc/postgresql-common/createcluster.conf ] ||
+            echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.conf
         _apt_install postgresql
     fi
     local bin dir port

@@ -167,6 +167,7 @@ async def test_4_5_hand_resends_and_the_old_message_is_stale(
     assert db_rows(database, "SELECT COUNT(*) FROM actions") == logged
 
     await gleb.start_bot()
+    await fake.wait_until(lambda: len(gleb.messages) == 1, timeout=10)  # the /start reply
     nothing = await say(fake, gleb, "/hand")
     assert nothing.text == "Вы сейчас ни за каким столом не играете."
 

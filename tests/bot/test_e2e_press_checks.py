@@ -45,13 +45,16 @@ def snapshot(fake: FakeTelegram) -> list[tuple[int, int, int, bool]]:
 
 
 def table_rows(database: TestDatabase) -> list[tuple[object, ...]]:
-    return db_rows(
-        database,
-        "SELECT t.id, t.status, t.moves, t.generation, "
-        "(SELECT group_concat(user_id) FROM seats s WHERE s.table_id = t.id), "
-        "(SELECT group_concat(marks || '/' || mode) FROM hands h WHERE h.table_id = t.id), "
-        "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id) FROM tables t ORDER BY t.id",
-    )
+    """The tables (first), their seats, hand marks and action counts: all a press may change."""
+    return [
+        *db_rows(database, "SELECT id, status, moves, generation FROM tables ORDER BY id"),
+        *db_rows(database, "SELECT table_id, seat, user_id FROM seats ORDER BY table_id, seat"),
+        *db_rows(database, "SELECT table_id, seat, marks, mode FROM hands ORDER BY table_id, seat"),
+        *db_rows(
+            database,
+            "SELECT table_id, COUNT(*) FROM actions GROUP BY table_id ORDER BY table_id",
+        ),
+    ]
 
 
 async def three(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:

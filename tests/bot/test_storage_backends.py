@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr, ValidationError
 
+from bot.config import Settings, database_label
 from bot.storage import latest_schema, open_repository
 from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
 from bot.storage.protocol import Store
@@ -260,3 +262,17 @@ async def test_a_group_moves_to_its_supergroup_once(repo: Store) -> None:
     (row,) = await repo.ledger(chat_id=new)
     assert (row.balance, row.played, row.won) == (5, 2, 1)
     assert await repo.messages() == []
+
+
+def test_bot_database_names_the_backend_and_check_hides_the_password() -> None:
+    def database(value: str) -> Path | str:
+        return Settings(token=SecretStr("1:a"), database=value, _env_file=None).database  # type: ignore[call-arg]
+
+    assert database("data/bot.sqlite3") == Path("data/bot.sqlite3")
+    url = "postgresql://mushka:s3cret@db.internal:5432/mushka"
+    assert database(url) == url and database_label(url) == (
+        "postgresql://mushka:***@db.internal:5432/mushka"
+    )
+    assert latest_schema(url) == latest_schema(Path("x.sqlite3"))
+    with pytest.raises(ValidationError, match="postgresql://user:pass@host:port/db"):
+        database("mysql://root@localhost/bot")
