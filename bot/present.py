@@ -77,7 +77,12 @@ class Presenter:
         """Queue every screen; the futures of the notes that asked to be waited for."""
         waits = []
         for screen in outcome.screens:
-            done = self._show(screen)
+            facts = getattr(screen, "facts", None)
+            self.outbox.rev = facts.rev if isinstance(facts, Facts) else None
+            try:
+                done = self._show(screen)
+            finally:
+                self.outbox.rev = None
             if done is not None:
                 waits.append(done)
         return waits
@@ -235,11 +240,11 @@ class Delivery:
             self.scheduler.add(deadline)
         return self.presenter.present(outcome)
 
-    def message_key(self, chat_id: int, message_id: int) -> str | None:
-        return self.presenter.outbox.key_of(chat_id, message_id)
+    async def message_key(self, chat_id: int, message_id: int) -> str | None:
+        return await self.presenter.outbox.find_key(chat_id, message_id)
 
-    def message_id(self, chat_id: int, key: str) -> int | None:
-        return self.presenter.outbox.message_id(chat_id, key)
+    async def message_id(self, chat_id: int, key: str) -> int | None:
+        return await self.presenter.outbox.find_id(chat_id, key)
 
     def link(self, payload: str) -> str:
         return self.presenter.link(payload)

@@ -20,7 +20,7 @@ class GroupOps(AbsentOps):
         row = await self.repo.open_table(chat_id)
         if row is None:
             return Outcome()
-        async with self.locks.hold(row.id):
+        async with self.hold(row.id):
             table = await self._load(row.id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()

@@ -25,6 +25,7 @@ class Facts:
     chat_title: str
     chat_locale: str
     match_no: int
+    rev: int | None = None  # shared locks: the table's turn these facts were taken at
 
     @property
     def chat_id(self) -> int:
