@@ -1,13 +1,15 @@
-"""Shared fixtures: the fake Telegram Bot API and a database path."""
+"""Shared fixtures: the fake Telegram Bot API, a database path, a Redis server."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from redis.asyncio import Redis
 
 from tests.fakeapi import FakeTelegram
+from tests.services import redis_available, redis_server
 
 
 @pytest.fixture
@@ -24,3 +26,23 @@ async def fake_telegram() -> AsyncIterator[FakeTelegram]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def redis_server_url() -> Iterator[str]:
+    """One Redis for the session (``tests/services.py``)."""
+    if not redis_available():
+        pytest.skip("no redis-server installed and BOT_TEST_REDIS unset")
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture
+async def redis_url(redis_server_url: str) -> AsyncIterator[str]:
+    """The session's Redis, emptied for this test."""
+    client = Redis.from_url(redis_server_url)
+    try:
+        await client.flushdb()
+    finally:
+        await client.aclose()
+    yield redis_server_url

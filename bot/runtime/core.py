@@ -131,7 +131,7 @@ class RuntimeBase:
         """The table's lock. With shared locks (several workers) the copy in memory is used
         only if no other worker held the table since this one's last turn (the turn counter
         went up by exactly one); otherwise it is read again from the database."""
-        async with self.hold(table_id) as turn:
+        async with self.locks.hold(table_id) as turn:
             if not self.locks.shared:
                 yield turn
                 return
