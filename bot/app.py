@@ -8,13 +8,13 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from redis.asyncio import Redis
 
 from bot.callbacks import PressCodec
 from bot.config import Settings
@@ -30,17 +30,21 @@ from bot.runtime.scheduler import Heartbeat, Scheduler
 from bot.sending.outbox import Outbox
 from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
-from bot.sending.shared import RedisBook, RedisRates
-from bot.services.locks import Locks, TableLocks
+from bot.services.locks import Leadership, Locks, TableLocks
 from bot.services.members import Members
 from bot.services.people import People
-from bot.services.shared import Leadership, RedisLeader, RedisLocks, UpdateGate, connect
 from bot.storage.db import Database
 from bot.storage.rows import Deadline
 from bot.storage.sqlite import SqliteRepository
 from bot.updates import OnceOnly, UpdateLog
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
+
+if TYPE_CHECKING:  # Redis is an optional extra: pip install 'mushka-bot[redis]'
+    from redis.asyncio import Redis
+
+    from bot.sending.shared import RedisBook, RedisRates
+    from bot.services.shared import UpdateGate
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +89,9 @@ class Coordination:
     def of(cls, settings: Settings, limits: OutboxLimits) -> Coordination:
         if settings.redis_url is None:
             return cls(TableLocks(), Leadership())
+        from bot.sending.shared import RedisBook, RedisRates
+        from bot.services.shared import RedisLeader, RedisLocks, UpdateGate, connect
+
         redis = connect(settings.redis_url)
         lease = settings.redis_lease_s
         return cls(

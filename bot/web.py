@@ -15,15 +15,17 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 
 from bot.config import Settings, host_port
-from bot.services.shared import UpdateGate, kept
 from bot.storage.db import Database
+
+if TYPE_CHECKING:  # Redis is an optional extra (several workers)
+    from bot.services.shared import UpdateGate
 
 logger = logging.getLogger(__name__)
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
@@ -82,6 +84,7 @@ def gated(handler: SimpleRequestHandler, gate: UpdateGate, secret: str | None) -
     redelivery of a done update is answered 200 and not handled; one another worker is handling
     now gets 503 (Telegram tries again later); one whose worker died mid-way (its lease ran
     out) is handled anew — nothing a player pressed is lost to a killed worker."""
+    from bot.services.shared import kept  # Redis is an optional extra
 
     async def handle(request: web.Request) -> web.StreamResponse:
         if secret is not None and request.headers.get(SECRET_HEADER) != secret:

@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.services.shared import Leadership
+from bot.services.locks import Leadership
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline
 

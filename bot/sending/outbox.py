@@ -32,6 +32,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
@@ -39,9 +40,13 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
-from bot.sending.shared import RedisBook
+
+__all__ = ["Old", "Outbox", "OutboxLimits", "digest", "offers"]
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
+
+if TYPE_CHECKING:  # Redis is an optional extra (several workers)
+    from bot.sending.shared import RedisBook
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
 """Per-table locks: one update per table at a time, tables in parallel; idle locks are dropped.
+Also the scheduler's :class:`Leadership` of one process (it always leads).
 
 :class:`TableLocks` serializes one process's tasks; :class:`bot.services.shared.RedisLocks`
 (``BOT_REDIS_URL``) serializes every worker's, behind the same small :class:`Locks` protocol.
@@ -51,3 +52,18 @@ class TableLocks:
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+class Leadership:
+    """In one process: always the leader (the scheduler fires everything)."""
+
+    shared = False
+
+    async def lead(self) -> bool:
+        return True
+
+    async def claim(self, name: str) -> bool:
+        return True
+
+    async def resign(self) -> None:
+        return None

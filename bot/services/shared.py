@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
 
-from bot.services.locks import TableLocks, Turn
+from bot.services.locks import Leadership, TableLocks, Turn
 
 logger = logging.getLogger(__name__)
 PREFIX = "mushka:"
@@ -114,21 +114,6 @@ class RedisLocks:
                     await lock.release()
                 except LockError:  # the lease ran out meanwhile (a stall longer than a lease)
                     logger.warning("table %s: its lock had expired before release", table_id)
-
-
-class Leadership:
-    """In one process: always the leader (the scheduler fires everything)."""
-
-    shared = False
-
-    async def lead(self) -> bool:
-        return True
-
-    async def claim(self, name: str) -> bool:
-        return True
-
-    async def resign(self) -> None:
-        return None
 
 
 class RedisLeader(Leadership):

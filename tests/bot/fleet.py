@@ -172,11 +172,12 @@ async def play_table(
     while time.monotonic() < until:
         if result_message(group) is not None:
             return True
-        user = to_act(group, players)
-        message = hand_message(user) if user is not None else None
-        if user is None or message is None or moves_of(message) is None:
+        actor = to_act(group, players)
+        shown_now = hand_message(actor) if actor is not None else None
+        if actor is None or shown_now is None or moves_of(shown_now) is None:
             await asyncio.sleep(0.02)
             continue
+        user, message = actor, shown_now
         try:
             button = choose(message, rng)
         except AssertionError:

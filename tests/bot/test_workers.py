@@ -22,7 +22,9 @@ from engine.games import new_game
 from tests.bot.fleet import Presses, fleet, play_table, seat_tables
 from tests.bot.helpers import open_table
 from tests.fakeapi import FakeTelegram
+from tests.fakeapi.users import SimGroup, SimUser
 
+Seated = list[tuple[SimGroup, list[SimUser]]]
 SCALE = 0.05  # the outbox's windows × this: a group's budget is 20 calls in 3 s
 GROUP_WINDOW = 60 * SCALE
 GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "senddocument")
@@ -72,7 +74,7 @@ def worst_window(fake: FakeTelegram, chat_id: int) -> int:
 
 
 async def play_all(
-    fake: FakeTelegram, seated: list, presses: Presses, seconds: float, seed: int
+    fake: FakeTelegram, seated: Seated, presses: Presses, seconds: float, seed: int
 ) -> list[bool]:
     until = time.monotonic() + seconds
     return await asyncio.gather(
@@ -83,9 +85,9 @@ async def play_all(
     )
 
 
-async def open_all(fake: FakeTelegram, seated: list) -> None:
+async def open_all(fake: FakeTelegram, seated: Seated) -> None:
     for group, players in seated:
-        await open_table(fake, group, players, "mushka", "target=3")
+        await open_table(fake, group, players, "mushka", "target=5")
 
 
 async def test_three_workers_play_many_tables_at_once(
