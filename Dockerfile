@@ -20,7 +20,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
 COPY --from=builder /wheels /wheels
-RUN pip install /wheels/*.whl && rm -rf /wheels \
+RUN pip install "$(ls /wheels/*.whl)[redis]" && rm -rf /wheels \
     && useradd --create-home --uid 10001 mushka && mkdir -p /app/data \
     && chown mushka /app/data
 COPY locales ./locales

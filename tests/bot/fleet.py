@@ -79,11 +79,18 @@ def fleet_env(
 
 @contextlib.asynccontextmanager
 async def fleet(
-    fake: FakeTelegram, tmp: Path, redis_url: str, workers: int, **more: str
+    fake: FakeTelegram,
+    tmp: Path,
+    redis_url: str,
+    workers: int,
+    *,
+    connections: int = 8,
+    **more: str,
 ) -> AsyncIterator[Fleet]:
     """``python -m bot`` with ``BOT_WORKERS=workers``, up once every worker listens and the
-    webhook is set; stopped with SIGTERM afterwards (SIGKILL if it hangs)."""
-    fake.webhook_connections = 8
+    webhook is set; stopped with SIGTERM afterwards (SIGKILL if it hangs). The fake delivers
+    over ``connections`` connections at once."""
+    fake.webhook_connections = connections
     log = tmp / "fleet.log"
     with log.open("wb") as out:
         parent = await asyncio.create_subprocess_exec(

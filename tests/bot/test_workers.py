@@ -20,8 +20,9 @@ import pytest
 
 from engine.games import new_game
 from tests.bot.fleet import Presses, fleet, play_table, seat_tables
-from tests.bot.helpers import open_table
+from tests.bot.helpers import hand_message, lobby_message, table_message
 from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 Seated = list[tuple[SimGroup, list[SimUser]]]
@@ -85,9 +86,31 @@ async def play_all(
     )
 
 
-async def open_all(fake: FakeTelegram, seated: Seated) -> None:
+async def open_all(fake: FakeTelegram, seated: Seated, options: str = "target=5") -> None:
+    """Every table opened, joined and started (each press answered without a refusal)."""
     for group, players in seated:
-        await open_table(fake, group, players, "mushka", "target=5")
+        for user in players:
+            await user.start_bot()
+        await players[0].send(group, f"/newgame mushka {options}")
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=30)  # noqa: B023
+        lobby = lobby_message(group)
+        assert lobby is not None
+        for user in players[1:]:
+            answer = await user.press(lobby, "✋")
+            assert not answer.show_alert, answer.text
+
+        def seated_all(players: list[SimUser] = players, lobby: SentMessage = lobby) -> bool:
+            return all(u.first_name in lobby.text for u in players)
+
+        await fake.wait_until(seated_all, timeout=30)
+        answer = await players[0].press(lobby, "▶️")
+        assert not answer.show_alert, answer.text
+    for group, players in seated:
+
+        def dealt(group: SimGroup = group, players: list[SimUser] = players) -> bool:
+            return table_message(group) is not None and all(hand_message(u) for u in players)
+
+        await fake.wait_until(dealt, timeout=30)
 
 
 async def test_three_workers_play_many_tables_at_once(
@@ -144,8 +167,7 @@ async def test_four_workers_soak(
     fake = fake_telegram
     seated = seat_tables(fake, 20)
     async with fleet(fake, tmp_path, redis_url, 4, BOT_OUTBOX_TIME_SCALE=str(SCALE)) as running:
-        for group, players in seated:
-            await open_table(fake, group, players, "mushka", "target=10")
+        await open_all(fake, seated, "target=10")
         presses = Presses()
         game = asyncio.create_task(play_all(fake, seated, presses, 600, seed=3))
         for _ in range(3):
