@@ -124,7 +124,8 @@ def build_services(
     repo = SqliteRepository(db)
     limits = OutboxLimits().scaled(settings.outbox_time_scale)
     shared = Coordination.of(settings, limits)
-    people = People(repo, catalogues.default)
+    keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
+    people = People(repo, catalogues.default, keep=keep, clock=monotonic)
     members = Members(member_lookup(bot), clock=monotonic)
     runtime = TableRuntime(
         repo,

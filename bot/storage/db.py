@@ -47,7 +47,8 @@ class Database:
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")
         await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
+        # several worker processes on one file (issue #19) wait for its write lock in turn
+        await conn.execute("PRAGMA busy_timeout=30000")
         db = cls(conn)
         await db.migrate()
         return db
