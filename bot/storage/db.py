@@ -8,15 +8,37 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterable
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+T = TypeVar("T")
+BUSY_S = 30.0  # how long a write waits for another process's write lock (several workers)
+
+
+async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
+    """Run a write that has not begun yet, again while the file is locked by another process.
+
+    With several worker processes on one file, SQLite answers "database is locked" at once
+    (without its busy timeout) when this connection's read snapshot is older than another
+    process's commit; nothing was written then, so trying again is safe."""
+    deadline = time.monotonic() + BUSY_S
+    pause = 0.002
+    while True:
+        try:
+            return await attempt()
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -80,7 +102,7 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         async with self._writer:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            await _when_free(lambda: self.conn.execute("BEGIN IMMEDIATE"))
             try:
                 yield
             except BaseException:
@@ -92,12 +114,12 @@ class Database:
         """One statement that is a transaction of its own (autocommit), never inside another
         task's open transaction."""
         async with self._writer:
-            await self.execute(sql, params)
+            await _when_free(lambda: self.execute(sql, params))
 
     async def write_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         """Like :meth:`write`, for a statement with ``RETURNING``: its first row."""
         async with self._writer:
-            return await self.one(sql, params)
+            return await _when_free(lambda: self.one(sql, params))
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; the last row id."""
