@@ -27,7 +27,7 @@ from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame, random_seed
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
-from bot.sending.outbox import Outbox
+from bot.sending.outbox import Outbox, Refusal
 from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.services.locks import Leadership, Locks, TableLocks
@@ -162,15 +162,23 @@ def build_services(
     delivery = Delivery(presenter, scheduler)
     services = Services(repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared)
 
-    def refused(chat_id: int, key: str) -> None:
-        """A keyed message got a 403: a hand's owner can't be reached (PRODUCT.md §13)."""
+    def refused(chat_id: int, key: str, why: Refusal) -> None:
+        """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
+        or a table's forum topic was closed or deleted (the table closes)."""
         kind, _, rest = key.partition(":")
-        if kind != "hand":
-            return
         table_id, _, seat = rest.partition(":")
+        if kind == "hand" and why == "forbidden":
 
-        async def handle() -> None:
-            delivery(await runtime.unreachable(int(table_id), int(seat)))
+            async def handle() -> None:
+                delivery(await runtime.unreachable(int(table_id), int(seat)))
+
+        elif kind in ("lobby", "table", "result") and why == "topic":
+
+            async def handle() -> None:
+                delivery(await runtime.topic_gone(int(table_id)))
+
+        else:
+            return
 
         task = asyncio.create_task(handle())
         services.background.add(task)
@@ -217,6 +225,7 @@ def commands(tr: Translator, private: bool) -> list[BotCommand]:
         ("help", tr("Help")),
         ("hand", tr("My cards")),
         ("language", tr("Language")),
+        ("settings", tr("Settings")),
     ]
     if not private:
         items = [("newgame", tr("New table")), *items, ("cancel", tr("Cancel table"))]

@@ -33,7 +33,7 @@ def make_router() -> Router:
         message_id = message.message_id if message else 0
         key = await delivery.message_key(chat_id, message_id) if message else None
         offers = (
-            await delivery.presenter.outbox.find_offers(chat_id, key)
+            await delivery.offers(chat_id, key)
             if key is not None and key == hand_key(press.table, press.seat or 0)
             else None
         )

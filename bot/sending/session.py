@@ -17,6 +17,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from aiogram.client.session.middlewares.base import (
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
     from aiogram.methods import TelegramMethod
 
 logger = logging.getLogger(__name__)
+
+# The forum topic of the message an edit is for: an edit names no topic, but a message that
+# can't be edited and is sent anew must go back to the topic it was in. The outbox sets it in
+# its delivering task around each edit (a context variable: per task, never shared).
+EDIT_THREAD: ContextVar[int | None] = ContextVar("edit_thread", default=None)
 
 NOT_MODIFIED: Final = "message is not modified"
 CANT_EDIT: Final = ("message can't be edited", "message to edit not found")
@@ -134,6 +140,7 @@ class TelegramLimits(BaseRequestMiddleware):
         send = SendMessage(
             chat_id=method.chat_id,
             text=method.text,
+            message_thread_id=EDIT_THREAD.get(),
             parse_mode=method.parse_mode,
             entities=method.entities,
             link_preview_options=method.link_preview_options,

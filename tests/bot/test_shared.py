@@ -178,7 +178,8 @@ async def test_two_outboxes_edit_one_message_and_the_later_turn_wins(
         a.rev = 2
         a.show(GROUP, "table:1:1", Rendered("turn 2 (late)"))  # an older turn: never shown
         await a.drain()
-        assert await a.find_key(GROUP, fake.messages(GROUP)[0].message_id) == "table:1:1"
+        assert a.book is not None
+        assert await a.book.key_of(GROUP, fake.messages(GROUP)[0].message_id) == "table:1:1"
     finally:
         for client_bot in bots:
             await client_bot.session.close()

@@ -93,8 +93,9 @@ async def open_all(fake: FakeTelegram, seated: Seated, options: str = "target=5"
             await user.start_bot()
         await players[0].send(group, f"/newgame mushka {options}")
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=30)  # noqa: B023
-        lobby = lobby_message(group)
-        assert lobby is not None
+        shown = lobby_message(group)
+        assert shown is not None
+        lobby: SentMessage = shown
         for user in players[1:]:
             answer = await user.press(lobby, "✋")
             assert not answer.show_alert, answer.text
