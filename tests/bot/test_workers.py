@@ -15,9 +15,13 @@ import signal
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from pydantic import SecretStr, ValidationError
 
+from bot.__main__ import _problem
+from bot.config import Settings
 from engine.games import new_game
 from tests.bot.fleet import Presses, fleet, play_table, seat_tables
 from tests.bot.helpers import hand_message, lobby_message, table_message
@@ -91,6 +95,11 @@ async def open_all(fake: FakeTelegram, seated: Seated, options: str = "target=5"
     for group, players in seated:
         for user in players:
             await user.start_bot()
+
+        def started(players: list[SimUser] = players) -> bool:  # any worker, in any order
+            return all(u.visible for u in players)
+
+        await fake.wait_until(started, timeout=30)
         await players[0].send(group, f"/newgame mushka {options}")
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=30)  # noqa: B023
         shown = lobby_message(group)
@@ -183,3 +192,25 @@ async def test_four_workers_soak(
     assert replays(db) == sum(actions_per_chat(db).values())
     for group, _ in seated:
         assert worst_window(fake, group.id) <= 20, group.id
+
+
+def test_several_workers_need_webhook_mode_and_redis() -> None:
+    base: dict[str, Any] = {"token": SecretStr("123456:TEST-token"), "_env_file": None}
+    hook: dict[str, Any] = {
+        "webhook_url": "https://bot.example.org/tg",
+        "webhook_secret": SecretStr("x" * 16),
+    }
+    with pytest.raises(ValidationError) as polling:
+        Settings(**base, workers=2, redis_url="redis://127.0.0.1:6379/0")
+    assert _problem(polling.value) == (
+        "configuration error: BOT_WORKERS > 1 needs webhook mode (BOT_WEBHOOK_URL): two "
+        "pollers of one token conflict (Telegram answers 409)"
+    )
+    with pytest.raises(ValidationError) as alone:
+        Settings(**base, **hook, workers=2)
+    assert "needs BOT_REDIS_URL" in _problem(alone.value)
+    with pytest.raises(ValidationError):
+        Settings(**base, **hook, workers=2, redis_url="http://127.0.0.1:6379")
+    fine = Settings(**base, **hook, workers=4, redis_url="redis://127.0.0.1:6379/0")
+    assert fine.workers == 4 and fine.worker_index is None
+    assert Settings(**base).redis_url is None  # unset: one process, as before
