@@ -35,10 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.bot.fleet import Presses, fleet, play_table, seat_tables  # noqa: E402
-from tests.bot.helpers import open_table  # noqa: E402
+from tests.bot.fleet import Presses, fleet, open_all, play_table, seat_tables  # noqa: E402
 from tests.fakeapi import FakeTelegram  # noqa: E402
-from tests.fakeapi.users import SimGroup, SimUser  # noqa: E402
 from tests.services import redis_server  # noqa: E402
 
 TOKEN = "123456:TEST-token"
@@ -71,13 +69,7 @@ async def measure(workers: int, tables: int, seconds: float, scale: float, conne
                 connections=connections,
                 BOT_OUTBOX_TIME_SCALE=str(scale),
             ):
-                gate = asyncio.Semaphore(5)
-
-                async def one(group: SimGroup, players: list[SimUser]) -> None:
-                    async with gate:
-                        await open_table(fake, group, players, "mushka", "target=100")
-
-                await asyncio.gather(*(one(g, ps) for g, ps in seated))
+                await open_all(fake, seated, "target=100")
                 await fake.settle(quiet=0.2, timeout=60)
                 presses = Presses()
                 started = time.monotonic()

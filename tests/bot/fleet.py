@@ -16,7 +16,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.bot.helpers import choose, hand_message, result_message, to_act
+from tests.bot.helpers import (
+    choose,
+    hand_message,
+    lobby_message,
+    result_message,
+    table_message,
+    to_act,
+)
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -217,3 +224,38 @@ async def play_table(
         if before is not None and after is not None and after > before:
             presses.acts[group.id] = presses.acts.get(group.id, 0) + (after - before)
     return result_message(group) is not None
+
+
+async def open_all(
+    fake: FakeTelegram, seated: list[tuple[SimGroup, list[SimUser]]], options: str = "target=5"
+) -> None:
+    """Every table opened, joined and started (each press answered without a refusal)."""
+    for group, players in seated:
+        for user in players:
+            await user.start_bot()
+
+        def started(players: list[SimUser] = players) -> bool:  # any worker, in any order
+            return all(u.visible for u in players)
+
+        await fake.wait_until(started, timeout=30)
+        await players[0].send(group, f"/newgame mushka {options}")
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=30)  # noqa: B023
+        shown = lobby_message(group)
+        assert shown is not None
+        lobby: SentMessage = shown
+        for user in players[1:]:
+            answer = await user.press(lobby, "✋")
+            assert not answer.show_alert, answer.text
+
+        def seated_all(players: list[SimUser] = players, lobby: SentMessage = lobby) -> bool:
+            return all(u.first_name in lobby.text for u in players)
+
+        await fake.wait_until(seated_all, timeout=30)
+        answer = await players[0].press(lobby, "▶️")
+        assert not answer.show_alert, answer.text
+    for group, players in seated:
+
+        def dealt(group: SimGroup = group, players: list[SimUser] = players) -> bool:
+            return table_message(group) is not None and all(hand_message(u) for u in players)
+
+        await fake.wait_until(dealt, timeout=30)

@@ -23,10 +23,8 @@ from pydantic import SecretStr, ValidationError
 from bot.__main__ import _problem
 from bot.config import Settings
 from engine.games import new_game
-from tests.bot.fleet import Presses, fleet, play_table, seat_tables
-from tests.bot.helpers import hand_message, lobby_message, table_message
+from tests.bot.fleet import Presses, fleet, open_all, play_table, seat_tables
 from tests.fakeapi import FakeTelegram
-from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 Seated = list[tuple[SimGroup, list[SimUser]]]
@@ -88,39 +86,6 @@ async def play_all(
             for i, (g, ps) in enumerate(seated)
         )
     )
-
-
-async def open_all(fake: FakeTelegram, seated: Seated, options: str = "target=5") -> None:
-    """Every table opened, joined and started (each press answered without a refusal)."""
-    for group, players in seated:
-        for user in players:
-            await user.start_bot()
-
-        def started(players: list[SimUser] = players) -> bool:  # any worker, in any order
-            return all(u.visible for u in players)
-
-        await fake.wait_until(started, timeout=30)
-        await players[0].send(group, f"/newgame mushka {options}")
-        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=30)  # noqa: B023
-        shown = lobby_message(group)
-        assert shown is not None
-        lobby: SentMessage = shown
-        for user in players[1:]:
-            answer = await user.press(lobby, "✋")
-            assert not answer.show_alert, answer.text
-
-        def seated_all(players: list[SimUser] = players, lobby: SentMessage = lobby) -> bool:
-            return all(u.first_name in lobby.text for u in players)
-
-        await fake.wait_until(seated_all, timeout=30)
-        answer = await players[0].press(lobby, "▶️")
-        assert not answer.show_alert, answer.text
-    for group, players in seated:
-
-        def dealt(group: SimGroup = group, players: list[SimUser] = players) -> bool:
-            return table_message(group) is not None and all(hand_message(u) for u in players)
-
-        await fake.wait_until(dealt, timeout=30)
 
 
 async def test_three_workers_play_many_tables_at_once(
