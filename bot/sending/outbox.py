@@ -48,7 +48,7 @@ from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
-    from bot.sending.shared import RedisBook
+    from bot.sending.shared import Entry, RedisBook
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +123,7 @@ class Outbox:
         self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
         self.book = book  # several workers: what each keyed message shows, shared
         self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
+        self._guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
         self._chats: dict[int, _Chat] = {}
         self._known: dict[tuple[int, str], StoredMessage] = {}
         self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
@@ -316,9 +317,13 @@ class Outbox:
                 if op.rev is not None and entry.rev is not None and op.rev < entry.rev:
                     chat.queue.popleft()  # another worker showed a later turn already
                     continue
-                await self._step(chat_id, chat, op)
                 rev = entry.rev if op.rev is None else op.rev
                 wanted = offers(op.rendered) if op.kind == "show" and op.rendered else None
+                self._guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
+                try:
+                    await self._step(chat_id, chat, op)
+                finally:
+                    del self._guarding[chat_id]
                 known = self._known.get((chat_id, op.key))
                 await self.book.put(chat_id, op.key, known, rev, wanted, entry)
 
@@ -496,6 +501,9 @@ class Outbox:
             self._keys.pop((chat_id, old.message_id), None)
         self._known[(chat_id, key)] = message
         self._keys[(chat_id, message_id)] = key
+        guarded = self._guarding.get(chat_id)
+        if self.book is not None and guarded is not None:  # every worker knows it at once
+            await self.book.put(chat_id, key, message, guarded[1], guarded[2], guarded[0])
         await self.store.put_message(message)
 
     def _forget(self, chat_id: int, key: str) -> None:

@@ -245,12 +245,15 @@ async def open_all(
         lobby: SentMessage = shown
         for user in players[1:]:
             answer = await user.press(lobby, "✋")
-            assert not answer.show_alert, answer.text
+            assert "за столом" in (answer.text or ""), answer.text  # seated (ru players)
 
         def seated_all(players: list[SimUser] = players, lobby: SentMessage = lobby) -> bool:
             return all(u.first_name in lobby.text for u in players)
 
-        await fake.wait_until(seated_all, timeout=30)
+        try:
+            await fake.wait_until(seated_all, timeout=30)
+        except TimeoutError as error:
+            raise AssertionError(f"{group.id}: the lobby shows {lobby.text!r}") from error
         answer = await players[0].press(lobby, "▶️")
         assert not answer.show_alert, answer.text
     for group, players in seated:
