@@ -242,6 +242,10 @@ class Presenter:
         self.outbox.show(chat, key, rendered, fresh=True, reply_to=reply_to, thread=thread)
 
 
+LOOKUPS = 4
+LOOKUP_PAUSE_S = 0.05
+
+
 class Delivery:
     """Where every outcome goes: its deadlines to the scheduler, its screens to the outbox."""
 
@@ -263,7 +267,12 @@ class Delivery:
         box = self.presenter.outbox
         if box.book is None:
             return box.key_of(chat_id, message_id)
-        return await box.book.key_of(chat_id, message_id)
+        for _ in range(LOOKUPS):  # a message another worker sent a moment ago: in the book soon
+            key = await box.book.key_of(chat_id, message_id)
+            if key is not None:
+                return key
+            await asyncio.sleep(LOOKUP_PAUSE_S)
+        return None
 
     async def message_id(self, chat_id: int, key: str) -> int | None:
         box = self.presenter.outbox
