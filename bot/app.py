@@ -20,6 +20,7 @@ from bot.callbacks import PressCodec
 from bot.config import Settings
 from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
+from bot.outage import DISPATCHER, Outage, OutageLog
 from bot.present import Delivery, Presenter
 from bot.records import Records
 from bot.routers import make_root_router
@@ -33,9 +34,9 @@ from bot.sending.session import TelegramLimits
 from bot.services.locks import Leadership, Locks, TableLocks
 from bot.services.members import Members
 from bot.services.people import People
-from bot.storage.db import Database
+from bot.startup import check_token, open_database, probe_me, probe_polling
+from bot.storage.protocol import Store
 from bot.storage.rows import Deadline
-from bot.storage.sqlite import SqliteRepository
 from bot.updates import OnceOnly, UpdateLog
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
@@ -49,9 +50,11 @@ if TYPE_CHECKING:  # Redis is an optional extra: pip install 'mushka-bot[redis]'
 logger = logging.getLogger(__name__)
 
 
-def build_bot(settings: Settings) -> Bot:
+def build_bot(settings: Settings, outage: Outage | None = None) -> Bot:
+    """The Bot API client; with ``outage`` (a running bot) a send, edit or delete that cannot
+    reach the Bot API is retried with back-off instead of failing at once."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.api_base))
-    session.middleware(TelegramLimits())
+    session.middleware(TelegramLimits(outage=outage))
     return Bot(
         settings.token.get_secret_value(),
         session=session,
@@ -63,7 +66,7 @@ def build_bot(settings: Settings) -> Bot:
 class Services:
     """Everything the handlers get, built once per running bot (no global state)."""
 
-    repo: SqliteRepository
+    repo: Store
     people: People
     runtime: TableRuntime
     outbox: Outbox
@@ -110,7 +113,7 @@ class Coordination:
 
 def build_services(
     settings: Settings,
-    db: Database,
+    repo: Store,
     bot: Bot,
     bot_username: str,
     catalogues: Catalogues,
@@ -121,7 +124,6 @@ def build_services(
     monotonic: Callable[[], float] = time.monotonic,
     clock: Callable[[], float] = time.time,
 ) -> Services:
-    repo = SqliteRepository(db)
     limits = OutboxLimits().scaled(settings.outbox_time_scale)
     shared = Coordination.of(settings, limits)
     keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
@@ -250,7 +252,7 @@ async def register_commands(bot: Bot, catalogues: Catalogues) -> None:
 class RunningBot:
     bot: Bot
     dispatcher: Dispatcher
-    db: Database
+    db: Store  # the repository the bot opened (SQLite or PostgreSQL)
     task: asyncio.Task[None]  # polling, or (webhook mode) waiting for the server to stop
     services: Services
     listening: str | None = None  # host:port of the bot's HTTP server, if it has one
@@ -273,11 +275,17 @@ async def running_bot(
     ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
     deadlines (tests move them on).
     """
-    db = await Database.open(settings.database)
-    bot = build_bot(settings)
+    check_token(settings)
+    db = await open_database(settings)
+    outage = Outage(settings.api_base)
+    bot = build_bot(settings, outage)
     services: Services | None = None
+    outages = OutageLog(outage, verbose=settings.log_level == "DEBUG")
+    logging.getLogger(DISPATCHER).addFilter(outages)
     try:
-        me = await bot.get_me()
+        me = await probe_me(bot, settings)
+        if settings.webhook_url is None:
+            await probe_polling(bot, settings)  # no webhook set, nobody else polling
         catalogues = Catalogues.load(settings.locales, settings.default_language)
         codec = PressCodec.from_token(settings.token.get_secret_value())
         services = build_services(
@@ -307,8 +315,21 @@ async def running_bot(
         heartbeat.start()
         try:
             async with contextlib.AsyncExitStack() as stack:
-                gate = services.coordination.gate
-                task, listening = await _take_updates(settings, bot, dp, db, stack, gate)
+                task, listening = await _take_updates(
+                    settings, bot, dp, db, stack, services.coordination.gate
+                )
+                running = sum(
+                    1 for row in await services.repo.open_tables() if row.status == "running"
+                )
+                logger.info(
+                    "started: @%s, %s, database %s, %d running table(s) resumed",
+                    me.username,
+                    "polling"
+                    if settings.webhook_url is None
+                    else f"webhook {settings.webhook_url}",
+                    settings.database,
+                    running,
+                )
                 try:
                     yield RunningBot(bot, dp, db, task, services, listening)
                 finally:
@@ -328,6 +349,7 @@ async def running_bot(
             await services.outbox.close()
             await services.coordination.close()
     finally:
+        logging.getLogger(DISPATCHER).removeFilter(outages)
         await bot.session.close()
         await db.close()
 
@@ -340,7 +362,7 @@ async def _take_updates(
     settings: Settings,
     bot: Bot,
     dp: Dispatcher,
-    db: Database,
+    db: Store,
     stack: contextlib.AsyncExitStack,
     gate: UpdateGate | None,
 ) -> tuple[asyncio.Task[None], str | None]:
@@ -356,15 +378,14 @@ async def _take_updates(
         )
         if settings.worker_index in (None, 0):  # several workers: only the first one
             allowed = await set_webhook(bot, dp, settings)
-            logger.info("webhook mode: %s, types %s", settings.webhook_url, ",".join(allowed))
+            logger.debug("webhook update types %s", ",".join(allowed))
         return asyncio.create_task(_until_cancelled()), served
     listening: str | None = None
     if settings.health_listen is not None:
         listening = await stack.enter_async_context(
             serving(build_app(settings, db), settings.health_listen)
         )
-    # a webhook left from webhook mode would refuse getUpdates; its pending updates stay
-    await bot.delete_webhook(drop_pending_updates=False)
+    # a webhook left set was refused at start (bot/startup.py): never deleted for the operator
     task = asyncio.create_task(
         dp.start_polling(
             bot,

@@ -22,7 +22,7 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_applicati
 from aiohttp import web
 
 from bot.config import Settings, host_port
-from bot.storage.db import Database
+from bot.storage.protocol import Store
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.services.shared import UpdateGate
@@ -31,12 +31,10 @@ logger = logging.getLogger(__name__)
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 
 
-async def health(
-    db: Database, mode: Literal["webhook", "polling"]
-) -> tuple[bool, dict[str, object]]:
+async def health(db: Store, mode: Literal["webhook", "polling"]) -> tuple[bool, dict[str, object]]:
     """Whether the bot is fine, and the small JSON ``/healthz`` answers with."""
     try:
-        reachable = await db.one("SELECT 1", ()) is not None
+        reachable = await db.ping()
     except Exception:  # any failure of the database counts as unreachable
         logger.exception("healthz: the database did not answer")
         reachable = False
@@ -45,7 +43,7 @@ async def health(
 
 def build_app(
     settings: Settings,
-    db: Database,
+    db: Store,
     bot: Bot | None = None,
     dp: Dispatcher | None = None,
     gate: UpdateGate | None = None,

@@ -15,7 +15,7 @@ import signal
 import sys
 
 from bot.config import Settings
-from bot.storage.db import Database
+from bot.storage import open_repository
 
 logger = logging.getLogger("bot.workers")
 RESTART_S = 1.0  # a worker that died is started again after this pause (doubling, up to 30 s)
@@ -31,8 +31,8 @@ async def _spawn(index: int) -> asyncio.subprocess.Process:
 
 async def supervise(settings: Settings) -> int:
     """Run the workers until a signal; the exit code (0: a clean stop)."""
-    db = await Database.open(settings.database)  # migrations run once, here
-    await db.close()
+    store = await open_repository(settings.database)  # migrations run once, here
+    await store.close()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

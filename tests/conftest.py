@@ -1,4 +1,6 @@
-"""Shared fixtures: the fake Telegram Bot API, a database path, a Redis server."""
+"""Shared fixtures: the fake Telegram Bot API and the database a test runs against (SQLite, or
+PostgreSQL when ``BOT_TEST_DATABASE`` is set: see :mod:`tests.databases`), a Redis
+server (:mod:`tests.services`)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
+from tests.databases import PgDatabases, TestDatabase, test_url
 from tests.fakeapi import FakeTelegram
 from tests.services import redis_available, redis_server
 
@@ -23,8 +26,37 @@ async def fake_telegram() -> AsyncIterator[FakeTelegram]:
         await fake.stop()
 
 
+@pytest.fixture(scope="session")
+def pg_databases() -> Iterator[PgDatabases | None]:
+    """The PostgreSQL server of ``BOT_TEST_DATABASE`` with its migrated template (None: unset)."""
+    url = test_url()
+    if url is None:
+        yield None
+        return
+    databases = PgDatabases(url)
+    databases.prepare()
+    try:
+        yield databases
+    finally:
+        databases.close()
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def database(tmp_path: Path, pg_databases: PgDatabases | None) -> Iterator[TestDatabase]:
+    """The bot's database for one test: a SQLite file, or a fresh PostgreSQL database."""
+    if pg_databases is None:
+        yield tmp_path / "bot.sqlite3"
+        return
+    url = pg_databases.fresh()
+    try:
+        yield url
+    finally:
+        pg_databases.drop(url)
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Path) -> Path:
+    """A SQLite file, whatever the suite's backend (tests of SQLite itself)."""
     return tmp_path / "bot.sqlite3"
 
 

@@ -39,11 +39,11 @@ def help_text(tr: Translator, private: bool) -> str:
         return tr(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
             "there. Here you get your cards. Commands: /hand — my cards, /score — my scores, "
-            "/rules — rules, /language — language."
+            "/rules — rules, /settings — language, turn pings, cards in words."
         )
     return tr(
         "Open a table: /newgame [game]. Join with the ✋ button; your cards come in a private "
-        "chat with me. Commands: /score, /rules, /hand, /cancel, /language."
+        "chat with me. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
 
 

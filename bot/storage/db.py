@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+PG_MIGRATIONS = MIGRATIONS.parent / "pg_migrations"  # PostgreSQL's twins, the same numbers
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 T = TypeVar("T")
 BUSY_S = 30.0  # how long a write waits for another process's write lock (several workers)
@@ -41,11 +42,11 @@ async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
         pause = min(pause * 2, 0.05)
 
 
-def migrations() -> list[tuple[int, str]]:
+def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
     """``(number, sql)`` of every migration file, in order; numbers are 1, 2, … without gaps."""
     found = sorted(
         (int(m.group(1)), p.read_text(encoding="utf-8"))
-        for p in MIGRATIONS.iterdir()
+        for p in folder.iterdir()
         if (m := _NAME.match(p.name))
     )
     if [n for n, _ in found] != list(range(1, len(found) + 1)):

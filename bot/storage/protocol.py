@@ -2,7 +2,8 @@
 
 Services receive a :class:`Repository`; every write happens inside ``async with repo.unit() as
 tx``, which commits once at the end (or rolls back on an exception). SQL lives only in an
-implementation (:mod:`bot.storage.sqlite`); another database is another implementation.
+implementation: :mod:`bot.storage.sqlite` (the default) and :mod:`bot.storage.postgres`;
+:func:`bot.storage.open_repository` picks one from ``BOT_DATABASE``.
 """
 
 from __future__ import annotations
@@ -180,3 +181,22 @@ class Repository(Reads, MessageStore, Protocol):
     def unit(self) -> AbstractAsyncContextManager[Writes]:
         """One unit of work: its writes commit together at the end, or not at all."""
         ...
+
+
+class Store(Repository, Protocol):
+    """What :func:`bot.storage.open_repository` opens: the repository, the update claims of
+    :class:`bot.updates.OnceOnly`, and what the operator's ``/healthz`` and ``check`` ask."""
+
+    async def claim_update(self, update_id: int, at: float) -> bool: ...
+
+    async def prune_updates(self, before: float) -> None: ...
+
+    async def ping(self) -> bool:
+        """Whether the database answers."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    async def count(self, table: str) -> int: ...
+
+    async def close(self) -> None: ...

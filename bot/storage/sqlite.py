@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -65,10 +66,30 @@ class SqliteRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    @classmethod
+    async def open(cls, path: Path) -> SqliteRepository:
+        return cls(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.db.close()
+
     @asynccontextmanager
     async def unit(self) -> AsyncIterator[Writes]:
         async with self.db.transaction():
             yield self
+
+    # --- for the operator: /healthz and ``check`` -----------------------------------------
+
+    async def ping(self) -> bool:
+        return await self.db.one("SELECT 1", ()) is not None
+
+    async def schema_version(self) -> int:
+        return await self.db.user_version()
+
+    async def count(self, table: str) -> int:
+        """Rows in ``table`` (a name the caller owns, never user input)."""
+        row = await self.db.one(f"SELECT COUNT(*) FROM {table}", ())
+        return int(row[0]) if row else 0
 
     # --- chats and users ---------------------------------------------------------------
 

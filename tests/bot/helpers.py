@@ -6,17 +6,17 @@ import contextlib
 import itertools
 import random
 import re
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import hand_key
 from bot.storage.rows import SeatKind, SeatSpec
+from tests.databases import db_execute as db_execute  # the tests import both from here
+from tests.databases import db_rows as db_rows
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -304,12 +304,6 @@ async def say(
         await user.send(where, text)
     await fake.wait_until(lambda: len(chat.messages) > count, timeout=10)
     return chat.messages[count]
-
-
-def db_rows(db_path: Path, query: str, *params: object) -> list[tuple[Any, ...]]:
-    """Rows of a read-only query against the bot's database (a separate connection)."""
-    with sqlite3.connect(db_path) as conn:
-        return list(conn.execute(query, params).fetchall())
 
 
 async def lobby_with_computers(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from pathlib import Path
 
 import pytest
 
@@ -34,6 +33,7 @@ from tests.bot.helpers import (
     to_act,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -73,6 +73,7 @@ async def open_settings(fake: FakeTelegram, user: SimUser, group: SimGroup) -> S
     before = settings_message(group)
     await user.send(group, "/settings")
     await fake.wait_until(lambda: settings_message(group) not in (None, before), timeout=10)
+    await fake.settle(quiet=0.05)
     message = settings_message(group)
     assert message is not None
     return message
@@ -95,12 +96,12 @@ def option_button(message: SentMessage, game: str, name: str) -> tuple[str, str]
     raise AssertionError(message.describe_buttons())
 
 
-def chat_row(db_path: Path) -> tuple[object, ...]:
-    return db_rows(db_path, "SELECT language, settings FROM chats WHERE id = -1001")[0]
+def chat_row(database: TestDatabase) -> tuple[object, ...]:
+    return db_rows(database, "SELECT language, settings FROM chats WHERE id = -1001")[0]
 
 
 async def test_15_admin_cycles_chat_settings_and_the_next_table_uses_them(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera, group = people(fake)
@@ -121,13 +122,13 @@ async def test_15_admin_cycles_chat_settings_and_the_next_table_uses_them(
         await anna.press(message, data=data)
         await fake.wait_until(lambda: option_button(message, "mushka", "target")[1] != target, 10)
         await press_until(fake, anna, message, "↩️", "Время на ход: 30 с")
-        stored = json.loads(str(chat_row(db_path)[1]))
+        stored = json.loads(str(chat_row(database)[1]))
         assert stored["turn_timeout_s"] == 30 and stored["computers"] is False
         assert list(stored["options"]) == ["mushka"]
         assert stored["options"]["mushka"]["target"] == int(target)
 
         # others: /settings and every button refused, nothing changes
-        before, shown = chat_row(db_path), message.text
+        before, shown = chat_row(database), message.text
         await boris.send(group, "/settings")
         await fake.wait_until(lambda: ADMINS_ONLY in group.last.text, timeout=10)
         for button in message.all_buttons:
@@ -139,7 +140,7 @@ async def test_15_admin_cycles_chat_settings_and_the_next_table_uses_them(
         real = codec.pack(Press(Kind.GROUP, 0, None, 0, "t", "60"))
         assert (await anna.press_raw(group.last, data=real)).text == "Эта кнопка устарела."
         await fake.settle(quiet=0.05)
-        assert chat_row(db_path) == before and message.text == shown
+        assert chat_row(database) == before and message.text == shown
 
         # the next table: the chat's options, no computer button, its turn time kept
         await anna.send(group, "/newgame mushka")
@@ -148,22 +149,22 @@ async def test_15_admin_cycles_chat_settings_and_the_next_table_uses_them(
         assert lobby is not None
         assert f": {target}" in lobby.text.split("\n")[2], lobby.text  # the options line
         assert "🤖" not in lobby.describe_buttons()
-        (tid,) = db_rows(db_path, "SELECT id FROM tables")[0]
+        (tid,) = db_rows(database, "SELECT id FROM tables")[0]
         for act, arg in (("a", None), ("m", "easy")):
             data = codec.pack(Press(Kind.LOBBY, int(str(tid)), None, 0, act, arg))
             assert (await anna.press_raw(lobby, data=data)).text == OFF
-        assert db_rows(db_path, "SELECT turn_timeout_s, options FROM tables")[0][0] == 30
+        assert db_rows(database, "SELECT turn_timeout_s, options FROM tables")[0][0] == 30
         for user in (boris, vera):
             await user.press(lobby, "✋")
         await fake.wait_until(lambda: "(3/7)" in lobby.text, timeout=10)
         await anna.press(lobby, "▶️")
         await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
         await fake.settle(quiet=0.05)
-        ((due,),) = db_rows(db_path, "SELECT due_at FROM deadlines WHERE kind = 'remind'")
+        ((due,),) = db_rows(database, "SELECT due_at FROM deadlines WHERE kind = 'remind'")
         assert 15 < float(str(due)) - time.time() <= 20  # ⅔ of the chat's 30 s
         # later changes leave the running table's time as it was
         await press_until(fake, anna, message, "⏱", "Время на ход: 60 с")
-        assert db_rows(db_path, "SELECT turn_timeout_s FROM tables")[0][0] == 30
+        assert db_rows(database, "SELECT turn_timeout_s FROM tables")[0][0] == 30
 
     # a restart: every setting is still there
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
@@ -173,7 +174,7 @@ async def test_15_admin_cycles_chat_settings_and_the_next_table_uses_them(
 
 
 async def test_15_a_demoted_admin_is_refused_once_the_cache_time_is_over(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, _, _, group = people(fake)
@@ -185,15 +186,15 @@ async def test_15_a_demoted_admin_is_refused_once_the_cache_time_is_over(
         group.add_member(anna, "member")  # demoted
         await press_until(fake, anna, message, "🤖", "Компьютерные игроки: да")  # cached 60 s
         clock.now += 61
-        before = chat_row(db_path)
+        before = chat_row(database)
         answer = await anna.press(message, "🤖")
         assert answer.text == ADMINS_ONLY
         await fake.settle(quiet=0.05)
-        assert chat_row(db_path) == before and "Компьютерные игроки: да" in message.text
+        assert chat_row(database) == before and "Компьютерные игроки: да" in message.text
 
 
 async def test_15_the_language_applies_at_once(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, _, _, group = people(fake)
@@ -207,7 +208,7 @@ async def test_15_the_language_applies_at_once(
         await press_until(fake, anna, message, "🌐", "Settings of «Пятница»")
         assert "Language: English" in message.text and "Turn time: 90 s" in message.text
         await fake.wait_until(lambda: "Mushka — seating" in lobby.text, timeout=10)
-        assert chat_row(db_path)[0] == "en"
+        assert chat_row(database)[0] == "en"
         await press_until(fake, anna, message, "🌐", "Настройки «Пятница»")
         await fake.wait_until(lambda: "набор за стол" in lobby.text, timeout=10)
 
@@ -216,7 +217,8 @@ async def private_settings(fake: FakeTelegram, user: SimUser) -> SentMessage:
     before = settings_message(user, "s")
     await user.send_private("/settings")
     await fake.wait_until(lambda: settings_message(user, "s") not in (None, before), timeout=10)
-    message = settings_message(user, "s")
+    await fake.settle(quiet=0.05)  # the bot has taken in the sent message's id, as a person's
+    message = settings_message(user, "s")  # tap comes long after it
     assert message is not None
     return message
 
@@ -226,7 +228,7 @@ def buttons(message: SentMessage) -> list[tuple[str, str | None]]:
 
 
 async def test_12_cards_in_words_change_the_hand_text_not_its_buttons(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera, group = people(fake)
@@ -248,7 +250,7 @@ async def test_12_cards_in_words_change_the_hand_text_not_its_buttons(
         assert hand.text.replace(words + "\n", "") == text  # one line more, the rest the same
         assert buttons(hand) == keys
         # a restart keeps it; off again: the line goes
-        assert json.loads(str(db_rows(db_path, "SELECT settings FROM users WHERE id = 101")[0][0]))
+        assert json.loads(str(db_rows(database, "SELECT settings FROM users WHERE id = 101")[0][0]))
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await fake.settle(quiet=0.05)
         assert "🗣" in hand.text

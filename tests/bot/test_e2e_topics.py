@@ -5,7 +5,6 @@ the General topic) hold tables of their own at once, across a restart too."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from bot.app import running_bot
 from bot.callbacks import b36
@@ -21,6 +20,7 @@ from tests.bot.helpers import (
     table_message,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -91,7 +91,7 @@ async def open_in(fake: FakeTelegram, topic: Topic, players: list[SimUser]) -> S
 
 
 async def test_two_topics_hold_two_tables_each_in_its_own_topic(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, users = forum(fake, 6)
@@ -109,7 +109,7 @@ async def test_two_topics_hold_two_tables_each_in_its_own_topic(
         await a.send(users[1], "/newgame")
         await fake.wait_until(lambda: len(a.messages) > count, timeout=10)
         assert a.messages[-1].text.startswith("Здесь уже есть стол")
-    rows = db_rows(db_path, "SELECT id, thread_id, status FROM tables ORDER BY id")
+    rows = db_rows(database, "SELECT id, thread_id, status FROM tables ORDER BY id")
     assert [(t, s) for _, t, s in rows] == [(a.thread, "running"), (b.thread, "running")]
     # across a restart the tables go on, each still in its own topic
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
@@ -136,7 +136,7 @@ async def test_two_topics_hold_two_tables_each_in_its_own_topic(
 
 
 async def test_general_topic_and_a_topic_and_the_bot_removed_closes_both(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, users = forum(fake, 6)
@@ -152,12 +152,12 @@ async def test_general_topic_and_a_topic_and_the_bot_removed_closes_both(
             timeout=10,
         )
         assert not any("P4" in m.text for m in general.messages)
-        assert db_rows(db_path, "SELECT table_id, seat, away FROM seats WHERE user_id = 205") == [
+        assert db_rows(database, "SELECT table_id, seat, away FROM seats WHERE user_id = 205") == [
             (2, 1, 1)
         ]
         fake.remove_bot_from(group, by=users[0])
         await fake.wait_until(
-            lambda: db_rows(db_path, "SELECT DISTINCT status FROM tables") == [("closed",)],
+            lambda: db_rows(database, "SELECT DISTINCT status FROM tables") == [("closed",)],
             timeout=10,
         )
         await fake.settle(quiet=0.1)
@@ -189,7 +189,7 @@ async def test_a_table_message_sent_anew_stays_in_its_topic(
 
 
 async def test_a_deleted_topic_closes_its_table_and_the_players_are_told(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, users = forum(fake, 6)
@@ -212,7 +212,7 @@ async def test_a_deleted_topic_closes_its_table_and_the_players_are_told(
         await fake.wait_until(
             lambda: all(any(m.text == told for m in u.messages) for u in users[3:]), timeout=10
         )
-        assert db_rows(db_path, "SELECT thread_id, status FROM tables ORDER BY id") == [
+        assert db_rows(database, "SELECT thread_id, status FROM tables ORDER BY id") == [
             (kept.thread, "running"),
             (gone.thread, "closed"),
         ]
