@@ -107,8 +107,8 @@ async def test_a_living_holder_keeps_its_lease_past_the_timeout(
 
 
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_path)
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
     try:
         yield database
     finally:
