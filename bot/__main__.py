@@ -1,6 +1,9 @@
 """``python -m bot``: read the settings, start long polling (or serve the webhook when
 ``BOT_WEBHOOK_URL`` is set), stop cleanly on Ctrl-C/SIGTERM; logs are ``key=value`` lines.
 
+With ``BOT_WORKERS=N`` (webhook mode and ``BOT_REDIS_URL``) it starts N worker processes on
+one port instead (``bot/workers.py``).
+
 ``python -m bot check [--quick]``: settings, database, token and webhook checked, one line each
 (``bot/check.py``); exit 0 when all is fine.
 
@@ -174,6 +177,10 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level, handlers=[handler])
     if settings.log_level != "DEBUG":  # bot.updates has the one line per update
         logging.getLogger("aiogram.event").setLevel(logging.WARNING)
+    if settings.workers > 1 and settings.worker_index is None:
+        from bot.workers import supervise
+
+        return asyncio.run(supervise(settings))  # N worker processes, each a python -m bot
     code = _failed(settings, lambda: asyncio.run(_run(settings)))
     return code if isinstance(code, int) else 0
 

@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -27,8 +28,10 @@ from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame, random_seed
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
-from bot.sending.outbox import Outbox, OutboxLimits, Refusal
+from bot.sending.outbox import Outbox, Refusal
+from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
+from bot.services.locks import Leadership, Locks, TableLocks
 from bot.services.members import Members
 from bot.services.people import People
 from bot.startup import check_token, open_database, probe_me, probe_polling
@@ -37,6 +40,12 @@ from bot.storage.rows import Deadline
 from bot.updates import OnceOnly, UpdateLog
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
+
+if TYPE_CHECKING:  # Redis is an optional extra: pip install 'mushka-bot[redis]'
+    from redis.asyncio import Redis
+
+    from bot.sending.shared import RedisBook, RedisRates
+    from bot.services.shared import UpdateGate
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +72,43 @@ class Services:
     outbox: Outbox
     delivery: Delivery
     scheduler: Scheduler
+    heartbeat: Heartbeat
+    coordination: Coordination
     background: set[asyncio.Task[None]] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class Coordination:
+    """What the workers share (``BOT_REDIS_URL``), or its one-process stand-ins."""
+
+    locks: Locks
+    leader: Leadership
+    rates: RedisRates | None = None
+    book: RedisBook | None = None
+    gate: UpdateGate | None = None  # webhook mode: updates being handled, and done
+    redis: Redis | None = None
+
+    @classmethod
+    def of(cls, settings: Settings, limits: OutboxLimits) -> Coordination:
+        if settings.redis_url is None:
+            return cls(TableLocks(), Leadership())
+        from bot.sending.shared import RedisBook, RedisRates
+        from bot.services.shared import RedisLeader, RedisLocks, UpdateGate, connect
+
+        redis = connect(settings.redis_url)
+        lease = settings.redis_lease_s
+        return cls(
+            RedisLocks(redis, lease=lease),
+            RedisLeader(redis, lease=lease),
+            RedisRates(redis, limits),
+            RedisBook(redis, lease=lease),
+            UpdateGate(redis, lease=lease) if settings.webhook_url is not None else None,
+            redis,
+        )
+
+    async def close(self) -> None:
+        if self.redis is not None:
+            await self.redis.aclose()
 
 
 def build_services(
@@ -79,7 +124,10 @@ def build_services(
     monotonic: Callable[[], float] = time.monotonic,
     clock: Callable[[], float] = time.time,
 ) -> Services:
-    people = People(repo, catalogues.default)
+    limits = OutboxLimits().scaled(settings.outbox_time_scale)
+    shared = Coordination.of(settings, limits)
+    keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
+    people = People(repo, catalogues.default, keep=keep, clock=monotonic)
     members = Members(member_lookup(bot), clock=monotonic)
     runtime = TableRuntime(
         repo,
@@ -93,17 +141,28 @@ def build_services(
         lobby_timeout=settings.lobby_timeout_s,
         idle_timeout=settings.idle_timeout_s,
         away_level=settings.away_level,
+        locks=shared.locks,
     )
-    limits = OutboxLimits().scaled(settings.outbox_time_scale)
-    outbox = Outbox(bot, repo, limits)
+    outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
     presenter = Presenter(outbox, catalogues, codec, bot_username)
 
     async def fire(deadline: Deadline) -> None:
         delivery(await runtime.due(deadline))
 
-    scheduler = Scheduler(fire, clock=clock)
+    def leading() -> bool:
+        return scheduler.leading
+
+    heartbeat = Heartbeat(repo, clock=clock, beating=leading)
+    scheduler = Scheduler(
+        fire,
+        clock=clock,
+        leader=shared.leader,
+        stored=runtime.deadlines,
+        on_lead=heartbeat.resume,
+        lease=settings.redis_lease_s,
+    )
     delivery = Delivery(presenter, scheduler)
-    services = Services(repo, people, runtime, outbox, delivery, scheduler)
+    services = Services(repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared)
 
     def refused(chat_id: int, key: str, why: Refusal) -> None:
         """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
@@ -150,7 +209,8 @@ def build_dispatcher(
         records=Records(services.repo, services.runtime.new_game),
     )
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
-    dp.update.outer_middleware(OnceOnly(services.repo, clock))
+    if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)
+        dp.update.outer_middleware(OnceOnly(services.repo, clock))
     context = ChatContext(services.people, catalogues)
     dp.message.outer_middleware(context)
     dp.callback_query.outer_middleware(context)
@@ -248,13 +308,16 @@ async def running_bot(
                 services.delivery(outcome)
             except Exception:
                 logger.exception("could not resume table %s", table_id)
-        heartbeat = Heartbeat(services.repo, clock=clock)
-        await heartbeat.resume()  # the downtime is not counted against anyone's turn
+        heartbeat = services.heartbeat
+        if not services.coordination.leader.shared:  # several workers: when one leads
+            await heartbeat.resume()  # the downtime is not counted against anyone's turn
         services.scheduler.start(await services.runtime.deadlines())
         heartbeat.start()
         try:
             async with contextlib.AsyncExitStack() as stack:
-                task, listening = await _take_updates(settings, bot, dp, db, stack)
+                task, listening = await _take_updates(
+                    settings, bot, dp, db, stack, services.coordination.gate
+                )
                 running = sum(
                     1 for row in await services.repo.open_tables() if row.status == "running"
                 )
@@ -278,12 +341,13 @@ async def running_bot(
                         await task
             # the HTTP server (if any) has stopped: no update comes in while the outbox drains
         finally:
+            await heartbeat.stop()  # its last beat while this worker still leads
             await services.scheduler.stop()
-            await heartbeat.stop()
             for pending in list(services.background):
                 pending.cancel()
             await services.outbox.drain_for(settings.drain_s)
             await services.outbox.close()
+            await services.coordination.close()
     finally:
         logging.getLogger(DISPATCHER).removeFilter(outages)
         await bot.session.close()
@@ -300,15 +364,21 @@ async def _take_updates(
     dp: Dispatcher,
     db: Store,
     stack: contextlib.AsyncExitStack,
+    gate: UpdateGate | None,
 ) -> tuple[asyncio.Task[None], str | None]:
     """Webhook mode: serve the webhook (and ``/healthz``), then ``setWebhook``; the task only
     waits. Polling: ``/healthz`` if ``BOT_HEALTH_LISTEN`` is set, then poll in the task."""
     if settings.webhook_url is not None:
         served = await stack.enter_async_context(
-            serving(build_app(settings, db, bot, dp), settings.webhook_listen)
+            serving(
+                build_app(settings, db, bot, dp, gate),
+                settings.webhook_listen,
+                reuse_port=settings.redis_url is not None,
+            )
         )
-        allowed = await set_webhook(bot, dp, settings)
-        logger.debug("webhook update types %s", ",".join(allowed))
+        if settings.worker_index in (None, 0):  # several workers: only the first one
+            allowed = await set_webhook(bot, dp, settings)
+            logger.debug("webhook update types %s", ",".join(allowed))
         return asyncio.create_task(_until_cancelled()), served
     listening: str | None = None
     if settings.health_listen is not None:

@@ -39,7 +39,25 @@ async def check(settings: Settings, say: Callable[[str], None], *, quick: bool =
     await _database(settings, say)
     if quick:
         return
+    if settings.redis_url is not None:
+        await _redis(settings.redis_url, settings.workers, say)
     await _telegram(settings, say)
+
+
+async def _redis(url: str, workers: int, say: Callable[[str], None]) -> None:
+    """Several workers: Redis answers (``PING``) and its server version."""
+    try:
+        from bot.services.shared import connect
+
+        client = connect(url)
+        try:
+            await client.ping()
+            version = (await client.info("server")).get("redis_version", "?")
+        finally:
+            await client.aclose()
+    except Exception as error:  # missing extra, refused, auth: all one finding
+        raise CheckFailed(f"redis: {error}") from error
+    say(f"redis: ok (server {version}, {workers} worker(s))")
 
 
 async def _database(settings: Settings, say: Callable[[str], None]) -> None:

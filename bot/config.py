@@ -60,6 +60,11 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     webhook_listen: str = "0.0.0.0:8080"  # the bot's own HTTP server (webhook and /healthz)
     health_listen: str | None = None  # polling mode: serve only /healthz here (unset: none)
+    # Several processes (README "Scaling out"): Redis coordinates them; unset: one process
+    redis_url: str | None = None
+    redis_lease_s: float = Field(10.0, ge=1, le=120)  # a dead worker's locks/leases expire
+    workers: int = Field(1, ge=1, le=64)  # webhook worker processes on one port
+    worker_index: int | None = Field(None, ge=0, le=63)  # set by the parent for each child
 
     @field_validator("token")
     @classmethod
@@ -118,6 +123,26 @@ class Settings(BaseSettings):
     def _webhook_needs_secret(self) -> Settings:
         if self.webhook_url is not None and self.webhook_secret is None:
             raise ValueError("BOT_WEBHOOK_SECRET is required when BOT_WEBHOOK_URL is set")
+        return self
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url_shape(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if not re.match(r"^(redis|rediss|unix)://", value):
+            raise ValueError("must be a redis:// (or rediss://, unix://) URL")
+        return value
+
+    @model_validator(mode="after")
+    def _workers_need_webhook_and_redis(self) -> Settings:
+        if self.workers > 1 and self.webhook_url is None:
+            raise ValueError(
+                "BOT_WORKERS > 1 needs webhook mode (BOT_WEBHOOK_URL): two pollers of one "
+                "token conflict (Telegram answers 409)"
+            )
+        if self.workers > 1 and self.redis_url is None:
+            raise ValueError("BOT_WORKERS > 1 needs BOT_REDIS_URL (the workers' shared locks)")
         return self
 
     @property

@@ -78,7 +78,12 @@ class Presenter:
         """Queue every screen; the futures of the notes that asked to be waited for."""
         waits = []
         for screen in outcome.screens:
-            done = self._show(screen)
+            facts = getattr(screen, "facts", None)
+            self.outbox.rev = facts.rev if isinstance(facts, Facts) else None
+            try:
+                done = self._show(screen)
+            finally:
+                self.outbox.rev = None
             if done is not None:
                 waits.append(done)
         return waits
@@ -237,6 +242,10 @@ class Presenter:
         self.outbox.show(chat, key, rendered, fresh=True, reply_to=reply_to, thread=thread)
 
 
+LOOKUPS = 4
+LOOKUP_PAUSE_S = 0.05
+
+
 class Delivery:
     """Where every outcome goes: its deadlines to the scheduler, its screens to the outbox."""
 
@@ -251,11 +260,33 @@ class Delivery:
             self.scheduler.add(deadline)
         return self.presenter.present(outcome)
 
-    def message_key(self, chat_id: int, message_id: int) -> str | None:
-        return self.presenter.outbox.key_of(chat_id, message_id)
+    # Several workers: what every worker knows (the outbox's shared book); else this one's.
 
-    def message_id(self, chat_id: int, key: str) -> int | None:
-        return self.presenter.outbox.message_id(chat_id, key)
+    async def message_key(self, chat_id: int, message_id: int) -> str | None:
+        """Which keyed message of the chat this id is now (None: none, or an old one)."""
+        box = self.presenter.outbox
+        if box.book is None:
+            return box.key_of(chat_id, message_id)
+        for _ in range(LOOKUPS):  # a message another worker sent a moment ago: in the book soon
+            key = await box.book.key_of(chat_id, message_id)
+            if key is not None:
+                return key
+            await asyncio.sleep(LOOKUP_PAUSE_S)
+        return None
+
+    async def message_id(self, chat_id: int, key: str) -> int | None:
+        box = self.presenter.outbox
+        if box.book is None:
+            return box.message_id(chat_id, key)
+        known = await box.book.message(chat_id, key)
+        return known.message_id if known else None
+
+    async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
+        """What message ``key`` offers; several workers: its last delivered text's buttons."""
+        box = self.presenter.outbox
+        if box.book is None:
+            return box.offers(chat_id, key)
+        return await box.book.offers(chat_id, key)
 
     def link(self, payload: str) -> str:
         return self.presenter.link(payload)

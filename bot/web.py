@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from typing import Literal
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Final, Literal
 
 from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
@@ -24,7 +24,11 @@ from aiohttp import web
 from bot.config import Settings, host_port
 from bot.storage.protocol import Store
 
+if TYPE_CHECKING:  # Redis is an optional extra (several workers)
+    from bot.services.shared import UpdateGate
+
 logger = logging.getLogger(__name__)
+SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 
 
 async def health(db: Store, mode: Literal["webhook", "polling"]) -> tuple[bool, dict[str, object]]:
@@ -38,9 +42,14 @@ async def health(db: Store, mode: Literal["webhook", "polling"]) -> tuple[bool, 
 
 
 def build_app(
-    settings: Settings, db: Store, bot: Bot | None = None, dp: Dispatcher | None = None
+    settings: Settings,
+    db: Store,
+    bot: Bot | None = None,
+    dp: Dispatcher | None = None,
+    gate: UpdateGate | None = None,
 ) -> web.Application:
-    """``/healthz``, and the webhook when ``bot`` and ``dp`` are given."""
+    """``/healthz``, and the webhook when ``bot`` and ``dp`` are given (``gate``: several
+    workers share which updates are being handled, :func:`gated`)."""
     app = web.Application()
 
     async def healthz(request: web.Request) -> web.Response:
@@ -58,19 +67,60 @@ def build_app(
         )
         # not handler.register(): that closes the bot's session at shutdown, before the
         # outbox had its last say; running_bot closes it
-        app.router.add_post(settings.webhook_path, handler.handle)
+        secret_value = secret.get_secret_value() if secret else None
+        post = handler.handle if gate is None else gated(handler, gate, secret_value)
+        app.router.add_post(settings.webhook_path, post)
         setup_application(app, dp, bot=bot)
     return app
 
 
+Handle = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def gated(handler: SimpleRequestHandler, gate: UpdateGate, secret: str | None) -> Handle:
+    """Several workers: an update is handled by one worker at a time and acts once. A
+    redelivery of a done update is answered 200 and not handled; one another worker is handling
+    now gets 503 (Telegram tries again later); one whose worker died mid-way (its lease ran
+    out) is handled anew — nothing a player pressed is lost to a killed worker."""
+    from bot.services.shared import kept  # Redis is an optional extra
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        if secret is not None and request.headers.get(SECRET_HEADER) != secret:
+            return await handler.handle(request)  # aiogram answers 401
+        try:
+            update_id = int((await request.json())["update_id"])
+        except (ValueError, KeyError, TypeError):
+            return await handler.handle(request)  # not an update: aiogram's own answer
+        claim = await gate.begin(update_id)
+        if claim == "done":
+            logger.info("update %s: a redelivery of a handled update, skipped", update_id)
+            return web.json_response({})
+        if claim == "busy":
+            return web.Response(status=503, text="being handled")
+        done = False
+        try:
+            async with kept(gate.lease / 3, gate.renew(update_id)):
+                response = await handler.handle(request)
+            done = response.status == 200
+            return response
+        finally:
+            await gate.end(update_id, done)
+
+    return handle
+
+
 @contextlib.asynccontextmanager
-async def serving(app: web.Application, listen: str) -> AsyncIterator[str]:
-    """The app listening on ``host:port``; yields the address it bound (``host:port``)."""
+async def serving(
+    app: web.Application, listen: str, *, reuse_port: bool = False
+) -> AsyncIterator[str]:
+    """The app listening on ``host:port``; yields the address it bound (``host:port``).
+    ``reuse_port``: several worker processes listen on one port (``SO_REUSEPORT``), the kernel
+    spreads the connections among them."""
     host, port = host_port(listen)
     runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=2.0)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
+        site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)
         await site.start()
         server = site._server
         sockets = getattr(server, "sockets", None) or []

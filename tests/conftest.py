@@ -1,5 +1,6 @@
 """Shared fixtures: the fake Telegram Bot API and the database a test runs against (SQLite, or
-PostgreSQL when ``BOT_TEST_DATABASE`` is set: see :mod:`tests.databases`)."""
+PostgreSQL when ``BOT_TEST_DATABASE`` is set: see :mod:`tests.databases`), a Redis
+server (:mod:`tests.services`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from redis.asyncio import Redis
 
 from tests.databases import PgDatabases, TestDatabase, test_url
 from tests.fakeapi import FakeTelegram
+from tests.services import redis_available, redis_server
 
 
 @pytest.fixture
@@ -55,3 +58,23 @@ def database(tmp_path: Path, pg_databases: PgDatabases | None) -> Iterator[TestD
 def sqlite_path(tmp_path: Path) -> Path:
     """A SQLite file, whatever the suite's backend (tests of SQLite itself)."""
     return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def redis_server_url() -> Iterator[str]:
+    """One Redis for the session (``tests/services.py``)."""
+    if not redis_available():
+        pytest.skip("no redis-server installed and BOT_TEST_REDIS unset")
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture
+async def redis_url(redis_server_url: str) -> AsyncIterator[str]:
+    """The session's Redis, emptied for this test."""
+    client = Redis.from_url(redis_server_url)
+    try:
+        await client.flushdb()
+    finally:
+        await client.aclose()
+    yield redis_server_url

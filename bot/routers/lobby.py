@@ -75,7 +75,7 @@ def make_router() -> Router:
         except Refused as refused:
             trace.refused(refused)
             reply_key = refused.params.pop("reply_key", None)
-            reply_to = delivery.message_id(message.chat.id, reply_key) if reply_key else None
+            reply_to = await delivery.message_id(message.chat.id, reply_key) if reply_key else None
             delivery.presenter.outbox.post(
                 message.chat.id,
                 Rendered(refusal_text(refused, chat_tr)),
@@ -145,7 +145,7 @@ def make_router() -> Router:
     ) -> None:
         user = query.from_user
         pressed = query.message
-        key = delivery.message_key(pressed.chat.id, pressed.message_id) if pressed else None
+        key = await delivery.message_key(pressed.chat.id, pressed.message_id) if pressed else None
         chat_id = pressed.chat.id if pressed else 0
         try:
             outcome = await runtime.lobby_press(

@@ -31,9 +31,9 @@ def make_router() -> Router:
         message = query.message
         chat_id = message.chat.id if message else 0
         message_id = message.message_id if message else 0
-        key = delivery.message_key(chat_id, message_id) if message else None
+        key = await delivery.message_key(chat_id, message_id) if message else None
         offers = (
-            delivery.presenter.outbox.offers(chat_id, key)
+            await delivery.offers(chat_id, key)
             if key is not None and key == hand_key(press.table, press.seat or 0)
             else None
         )
@@ -60,7 +60,7 @@ def make_router() -> Router:
         trace: Trace,
     ) -> None:
         message = query.message
-        key = delivery.message_key(message.chat.id, message.message_id) if message else None
+        key = await delivery.message_key(message.chat.id, message.message_id) if message else None
         try:
             outcome = await runtime.end_press(
                 press,

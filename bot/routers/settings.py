@@ -187,7 +187,7 @@ def make_router() -> Router:
             if message is None or message.chat.type == "private":
                 raise Refused("Unknown button.")
             chat_id = message.chat.id
-            if delivery.message_key(chat_id, message.message_id) != KEY:
+            if await delivery.message_key(chat_id, message.message_id) != KEY:
                 raise Refused("That button is out of date.")
             if not await members.is_admin(chat_id, query.from_user.id):
                 raise Refused(ADMINS_ONLY)
@@ -219,7 +219,7 @@ def make_router() -> Router:
         try:
             if message is None or message.chat.id != user_id:
                 raise Refused("Unknown button.")
-            if delivery.message_key(user_id, message.message_id) != KEY:
+            if await delivery.message_key(user_id, message.message_id) != KEY:
                 raise Refused("That button is out of date.")
             settings = service(runtime, people, catalogues, codec)
             await settings.change_private(user_id, press)

@@ -52,7 +52,7 @@ class AbsentOps(PlayOps):
     async def due(self, deadline: Deadline) -> Outcome:
         if deadline.kind not in TIMER_KINDS:
             return await super().due(deadline)
-        async with self.locks.hold(deadline.table_id):
+        async with self.hold(deadline.table_id):
             table = await self._load(deadline.table_id)
             if table is None or table.row.status != "running" or table.match is None:
                 async with self.repo.unit() as tx:
@@ -171,7 +171,7 @@ class AbsentOps(PlayOps):
     async def hand_over(self, table_id: int, seat: int, why: str) -> Outcome:
         """The computer plays the seat until its owner is back (``why``: ``expired``, ``asked``,
         ``kick``); the group is told once."""
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._load(table_id)
             if table is None or table.row.status != "running" or table.match is None:
                 raise Refused("This table is closed.")
@@ -220,7 +220,7 @@ class AbsentOps(PlayOps):
         return out
 
     async def _member_left(self, table_id: int, user_id: int) -> Outcome:
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._load(table_id)
             if table is None:
                 return Outcome()
@@ -236,7 +236,7 @@ class AbsentOps(PlayOps):
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two
         expiries would), and the group is told once."""
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._load(table_id)
             if table is None or table.row.status != "running" or table.match is None:
                 return Outcome()
@@ -271,7 +271,7 @@ class AbsentOps(PlayOps):
     ) -> Outcome:
         """The runtime's own buttons of a hand message: ⋯ (the menu) and its ↩️, 🤖 Let the
         computer play, 🙋 I'm back."""
-        async with self.locks.hold(press.table):
+        async with self.hold(press.table):
             table = await self._load(press.table)
             if table is None or table.row.status != "running" or table.match is None:
                 raise Refused("This table is closed.")

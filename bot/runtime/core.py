@@ -6,7 +6,8 @@ from __future__ import annotations
 import secrets
 import string
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -17,7 +18,7 @@ from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.runtime.outcome import Facts, keys
-from bot.services.locks import TableLocks
+from bot.services.locks import Locks, TableLocks, Turn
 from bot.services.members import Members
 from bot.services.people import People
 from bot.storage.protocol import Repository
@@ -78,6 +79,7 @@ class Table:
     menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
     reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
     last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
+    version: int = -1  # shared locks: the table's turn this copy is current at (-1: unknown)
 
     @property
     def id(self) -> int:
@@ -105,11 +107,12 @@ class RuntimeBase:
         lobby_timeout: float = 900.0,
         idle_timeout: float = 1800.0,
         away_level: str = "normal",
+        locks: Locks | None = None,
     ) -> None:
         self.repo = repo
         self.people = people
         self.members = members
-        self.locks = TableLocks()
+        self.locks: Locks = locks or TableLocks()
         self._new_game = new_game_fn
         self.new_game = new_game_fn  # also how records are rebuilt (bot.records)
         self._seeds = seeds
@@ -120,6 +123,34 @@ class RuntimeBase:
         self.idle_timeout = idle_timeout
         self.away_level = away_level
         self._tables: dict[int, Table] = {}
+        self._turns: dict[int, int] = {}  # table → the turn held now (shared locks)
+        self._stale: dict[int, Table] = {}  # a copy dropped as stale: its in-memory marks
+
+    @asynccontextmanager
+    async def hold(self, table_id: int) -> AsyncIterator[Turn]:
+        """The table's lock. With shared locks (several workers) the copy in memory is used
+        only if no other worker held the table since this one's last turn (the turn counter
+        went up by exactly one); otherwise it is read again from the database."""
+        async with self.locks.hold(table_id) as turn:
+            if not self.locks.shared:
+                yield turn
+                return
+            cached = self._tables.get(table_id)
+            if cached is not None and cached.version != turn.version - 1:
+                self._stale[table_id] = self._tables.pop(table_id)
+            self._turns[table_id] = turn.version
+            try:
+                yield turn
+            finally:
+                del self._turns[table_id]
+                self._stale.pop(table_id, None)
+                table = self._tables.get(table_id)
+                if table is not None:
+                    table.version = turn.version  # current: this turn's changes are in it
+
+    def turn_of(self, table_id: int) -> int | None:
+        """The turn held on the table now (shared locks; None: in-process, or not held)."""
+        return self._turns.get(table_id)
 
     # --- memory ------------------------------------------------------------------------
 
@@ -145,6 +176,14 @@ class RuntimeBase:
                 state.apply(seat, action)
             table.match = Match(state, no, match.first_seq)
         table.deadline = any(d.kind == "computer" for d in await self.repo.deadlines(table_id))
+        stale = self._stale.pop(table_id, None)
+        if stale is not None:  # marks only this memory had (another worker's copy lacks them)
+            table.menus, table.reminded, table.last_human, table.starting = (
+                stale.menus,
+                stale.reminded,
+                stale.last_human,
+                stale.starting,
+            )
         self._tables[table_id] = table
         return table
 
@@ -166,6 +205,7 @@ class RuntimeBase:
             await self.people.chat_locale(table.row.chat_id),
             table.match.no if table.match else table.row.generation + 1,
             chat.settings.computers if chat else True,
+            self.turn_of(table.id),
         )
 
     def turn_time(self, table: Table) -> float:

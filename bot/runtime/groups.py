@@ -32,7 +32,7 @@ class GroupOps(AbsentOps):
         return await self._close_unshown(table_id, TOPIC_GONE)
 
     async def _close_unshown(self, table_id: int, msgid: str) -> Outcome:
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._load(table_id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()

@@ -97,7 +97,7 @@ class LobbyOps(RuntimeBase):
     ) -> Outcome:
         """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts;
         ``thread``: the forum topic it lives in (each topic can hold a table)."""
-        async with self.locks.hold(-abs(chat_id)):
+        async with self.hold(-abs(chat_id)):
             current = await self.repo.open_table(chat_id, thread)
             if current is not None and current.status in ("lobby", "running"):
                 kind = "lobby" if current.status == "lobby" else "table"
@@ -147,7 +147,7 @@ class LobbyOps(RuntimeBase):
         row = await self.repo.open_table(chat_id, thread)
         if row is None:
             raise Refused("There is no open table here.")
-        async with self.locks.hold(row.id):
+        async with self.hold(row.id):
             table = await self._open(row.id)
             await self.role(table, user_id, is_admin)
             return Outcome.of(CancelQuestion(await self.facts(table), reply_to))
@@ -371,7 +371,7 @@ class LobbyOps(RuntimeBase):
         closed) only drops the deadline."""
         table_id = deadline.table_id
         undue = Outcome(undue=((table_id, LOBBY),))
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._load(table_id)
             if table is not None and table.starting:  # Start's notes are on their way: soon
                 later = Deadline(table_id, LOBBY, self.clock() + START_GRACE, 0)

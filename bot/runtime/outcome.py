@@ -26,6 +26,7 @@ class Facts:
     chat_locale: str
     match_no: int
     computers: bool = True  # the chat allows computer seats (its /settings, PRODUCT.md §15)
+    rev: int | None = None  # shared locks: the table's turn these facts were taken at
 
     @property
     def chat_id(self) -> int:

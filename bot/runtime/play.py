@@ -94,7 +94,7 @@ class PlayOps(LobbyOps):
 
     async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
         """A hand press checked in §7.2's order, then applied (or only the marks changed)."""
-        async with self.locks.hold(press.table):
+        async with self.hold(press.table):
             return await self._press(press, data, user_id, source)
 
     async def _press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
@@ -151,7 +151,7 @@ class PlayOps(LobbyOps):
 
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
         """After a stale press: the old message loses its buttons; the current hand is shown."""
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             return await self._refresh(table_id, seat, source)
 
     async def _refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
@@ -371,7 +371,7 @@ class PlayOps(LobbyOps):
         """A stored deadline fell due: the computer plays the seat to act, if still so."""
         if deadline.kind == "lobby":
             return await self.lobby_expired(deadline)
-        async with self.locks.hold(deadline.table_id):
+        async with self.hold(deadline.table_id):
             table = await self._load(deadline.table_id)
             if table is None or table.row.status != "running" or table.match is None:
                 return Outcome(undue=((deadline.table_id, deadline.kind),))
@@ -398,7 +398,7 @@ class PlayOps(LobbyOps):
         for row in await self.repo.tables_of_user(user_id):
             if row.status != "running" or (only is not None and row.id != only):
                 continue
-            async with self.locks.hold(row.id):
+            async with self.hold(row.id):
                 table = await self._load(row.id)
                 if table is None or table.match is None:
                     continue
@@ -438,7 +438,7 @@ class PlayOps(LobbyOps):
         """Every open table's screens as the database has them (with the table id)."""
         out = []
         for row in await self.repo.open_tables():
-            async with self.locks.hold(row.id):
+            async with self.hold(row.id):
                 table = await self._load(row.id)
                 if table is None:
                     continue

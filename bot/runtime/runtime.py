@@ -27,7 +27,7 @@ class TableRuntime(GroupOps, ComputerOps):
         self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
     ) -> Outcome:
         """A lobby button (or a notice's, or the cancel question's), §4.2–§4.4."""
-        async with self.locks.hold(press.table):
+        async with self.hold(press.table):
             table = await self._open(press.table)
             self.check_message(table, press, key)
             await self.ensure_member(table, user_id)
@@ -94,7 +94,7 @@ class TableRuntime(GroupOps, ComputerOps):
         if row is None:
             raise Refused("There is no open table here.")
         user_id, name = target
-        async with self.locks.hold(row.id):
+        async with self.hold(row.id):
             table = await self._open(row.id)
             seat = table.seat_of(user_id)
             if seat is None:
@@ -124,7 +124,7 @@ class TableRuntime(GroupOps, ComputerOps):
         self, table_id: int, generation: int, reached: dict[int, bool]
     ) -> Outcome:
         """The second half of Start: who the private notes reached is known."""
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._open(table_id)
             table.starting = False
             return await self.start(table, generation, reached)
@@ -133,7 +133,7 @@ class TableRuntime(GroupOps, ComputerOps):
         self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin
     ) -> Outcome:
         """Another match, or finish (§4.7), on the match result's buttons."""
-        async with self.locks.hold(press.table):
+        async with self.hold(press.table):
             table = await self._open(press.table)
             self.check_message(table, press, key)
             await self.ensure_member(table, user_id)
@@ -143,7 +143,7 @@ class TableRuntime(GroupOps, ComputerOps):
 
     async def join_by_link(self, table_id: int, code: str, user_id: int, name: str) -> Outcome:
         """The deep link of §4.3 (``j_<table>_<code>``)."""
-        async with self.locks.hold(table_id):
+        async with self.hold(table_id):
             table = await self._load(table_id)
             if table is None or table.row.status == "closed" or table.row.join_code != code:
                 raise Refused("This table is closed.")
@@ -177,7 +177,7 @@ class TableRuntime(GroupOps, ComputerOps):
         rows = await self.repo.open_tables(old)
         async with AsyncExitStack() as stack:
             for row in rows:
-                await stack.enter_async_context(self.locks.hold(row.id))
+                await stack.enter_async_context(self.hold(row.id))
             async with self.repo.unit() as tx:
                 moved = await tx.migrate_chat(old, new)
             if not moved:
@@ -211,7 +211,7 @@ class TableRuntime(GroupOps, ComputerOps):
         for row in await self.repo.tables_of_user(user_id):
             if row.status != "running":
                 continue
-            async with self.locks.hold(row.id):
+            async with self.hold(row.id):
                 table = await self._load(row.id)
                 mine = table.seat_of(user_id) if table is not None else None
                 if table is not None and table.match is not None and mine is not None:
@@ -223,7 +223,7 @@ class TableRuntime(GroupOps, ComputerOps):
         changed)."""
         out = Outcome()
         for row in await self.repo.open_tables(chat_id):
-            async with self.locks.hold(row.id):
+            async with self.hold(row.id):
                 table = await self._load(row.id)
                 if table is None:
                     continue

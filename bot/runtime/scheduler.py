@@ -3,6 +3,11 @@
 Deadlines live in the database (a restart loses none); this task keeps them in a heap, sleeps
 until the earliest, and hands it to ``fire`` (the app: runtime, then delivery). New deadlines
 arrive with each outcome (:meth:`add`); stale ones are dropped by the runtime when they fire.
+
+Several workers (``BOT_REDIS_URL``): one of them leads (a lease, :class:`RedisLeader`), and
+only the leader fires; it reads the stored deadlines every ``poll`` seconds, so the deadlines
+other workers' outcomes stored reach it, and each firing is claimed once. When the leader dies
+its lease runs out and another worker leads, reading every deadline from the database.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.services.locks import Leadership
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline
 
@@ -31,10 +37,25 @@ async def cancelled(task: asyncio.Task[None] | None) -> None:
 
 class Scheduler:
     def __init__(
-        self, fire: Callable[[Deadline], Awaitable[None]], *, clock: Clock = time.time
+        self,
+        fire: Callable[[Deadline], Awaitable[None]],
+        *,
+        clock: Clock = time.time,
+        leader: Leadership | None = None,
+        stored: Callable[[], Awaitable[list[Deadline]]] | None = None,
+        on_lead: Callable[[], Awaitable[object]] | None = None,
+        poll: float = 0.25,
+        lease: float = 10.0,
     ) -> None:
         self._fire = fire
         self._clock = clock
+        self._leader = leader or Leadership()
+        self._stored = stored
+        self._on_lead = on_lead
+        self._poll = poll
+        self._lead_every = lease / 3
+        self._next_lead = self._next_sync = 0.0
+        self.leading = not self._leader.shared  # several workers: only the leader fires
         self._heap: list[tuple[float, int, str, int]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -66,11 +87,53 @@ class Scheduler:
     async def stop(self) -> None:
         await cancelled(self._task)
         self._task = None
+        if self._leader.shared and self.leading:
+            with contextlib.suppress(Exception):
+                await self._leader.resign()
+            self.leading = False
+
+    async def _refresh(self) -> None:
+        """Several workers: lead (or keep leading), and, leading, read the stored deadlines."""
+        now = time.monotonic()
+        if now >= self._next_lead:
+            self._next_lead = now + self._lead_every
+            was = self.leading
+            try:
+                self.leading = await self._leader.lead()
+            except Exception:
+                logger.exception("scheduler: could not reach the leader lease")
+                self.leading = False
+            if self.leading and not was:
+                logger.info("scheduler: this worker leads now")
+                self._next_sync = 0.0
+                if self._on_lead is not None:
+                    await self._on_lead()  # the heartbeat's downtime, counted once
+            if not self.leading:
+                self._current.clear()
+                self._heap.clear()
+        if self.leading and self._stored is not None and now >= self._next_sync:
+            self._next_sync = now + self._poll
+            self._current.clear()
+            self._heap.clear()
+            for deadline in await self._stored():
+                self.add(deadline)
+
+    def _waited(self, wait: float | None) -> float | None:
+        if not self._leader.shared:
+            return wait
+        until = min(self._next_lead, self._next_sync if self.leading else self._next_lead)
+        refresh = max(0.0, until - time.monotonic())
+        return refresh if wait is None else min(wait, refresh)
 
     async def _run(self) -> None:
         while True:
+            if self._leader.shared:
+                try:
+                    await self._refresh()
+                except Exception:
+                    logger.exception("scheduler: reading the deadlines failed")
             self._wake.clear()
-            while self._heap:
+            while self.leading and self._heap:
                 due_at, table_id, kind, moves = self._heap[0]
                 current = self._current.get((table_id, kind))
                 if current is None or (current.due_at, current.moves) != (due_at, moves):
@@ -81,6 +144,10 @@ class Scheduler:
                     break
                 heapq.heappop(self._heap)
                 del self._current[(table_id, kind)]
+                if self._leader.shared and not await self._leader.claim(
+                    f"{table_id}:{kind}:{due_at}:{moves}"
+                ):
+                    continue  # fired by another worker already
                 self.firing = True
                 try:
                     await self._fire(current)
@@ -88,10 +155,11 @@ class Scheduler:
                     logger.exception("deadline %s of table %s failed", kind, table_id)
                 finally:
                     self.firing = False
-            if self._heap:
-                wait = max(0.0, self._heap[0][0] - self._clock())
+            due = max(0.0, self._heap[0][0] - self._clock()) if self._heap else None
+            pause = self._waited(due)
+            if pause is not None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                    await asyncio.wait_for(self._wake.wait(), timeout=pause)
             else:
                 await self._wake.wait()
 
@@ -102,10 +170,18 @@ class Heartbeat:
     stored deadline moves on by the downtime — one that fell due while the bot was down becomes
     now plus what was left of it when the bot stopped."""
 
-    def __init__(self, repo: Repository, *, clock: Clock = time.time, every: float = 2.0) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        clock: Clock = time.time,
+        every: float = 2.0,
+        beating: Callable[[], bool] = lambda: True,
+    ) -> None:
         self._repo = repo
         self._clock = clock
         self._every = every
+        self._beating = beating  # several workers: only the scheduler's leader beats
         self._task: asyncio.Task[None] | None = None
 
     async def resume(self) -> float:
@@ -128,6 +204,8 @@ class Heartbeat:
         await self._beat()
 
     async def _beat(self) -> None:
+        if not self._beating():
+            return
         async with self._repo.unit() as tx:
             await tx.set_alive(self._clock())
 

@@ -30,19 +30,25 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
+from bot.sending.rates import LocalRates, OutboxLimits, Rates
 from bot.sending.session import EDIT_THREAD
+
+__all__ = ["Old", "Outbox", "OutboxLimits", "Refusal", "digest", "offers"]
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
+
+if TYPE_CHECKING:  # Redis is an optional extra (several workers)
+    from bot.sending.shared import Entry, RedisBook
 
 logger = logging.getLogger(__name__)
 
@@ -51,29 +57,6 @@ _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECA
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class OutboxLimits:
-    """How fast the outbox talks to Telegram (defaults: Telegram's published limits)."""
-
-    group_ops: int = 20  # sends+edits in a group per window
-    group_window: float = 60.0
-    edit_gap: float = 3.0  # between two edits of one group message
-    private_ops: int = 3  # a burst of private messages …
-    private_window: float = 3.0  # … then about one a second
-    global_ops: int = 30  # all chats together, per second
-
-    def scaled(self, factor: float) -> OutboxLimits:
-        """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
-        return OutboxLimits(
-            self.group_ops,
-            self.group_window * factor,
-            self.edit_gap * factor,
-            self.private_ops,
-            self.private_window * factor,
-            self.global_ops if factor >= 1 else self.global_ops * 1000,
-        )
 
 
 class Old(StrEnum):
@@ -108,6 +91,7 @@ class _Op:
     reply_to: int | None = None
     done: asyncio.Future[int | None] | None = None
     message_id: int | None = None  # a strip of a message whose key was forgotten already
+    rev: int | None = None  # the table's turn it shows (several workers: never older wins)
     document: bytes | None = None  # "doc": the file (its name is the rendered text)
     thread: int | None = None  # a forum topic a send goes to (edits need none)
 
@@ -115,8 +99,6 @@ class _Op:
 @dataclass(slots=True)
 class _Chat:
     queue: deque[_Op] = field(default_factory=deque)
-    sent: deque[float] = field(default_factory=deque)  # times of recent API calls
-    edited: dict[str, float] = field(default_factory=dict)  # key → time of its last edit
     worker: asyncio.Task[None] | None = None
 
 
@@ -132,19 +114,22 @@ class Outbox:
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
         on_refused: Callable[[int, str, Refusal], None] | None = None,
+        rates: Rates | None = None,
+        book: RedisBook | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
         self.limits = limits or OutboxLimits()
-        self.clock = clock
-        self.sleep = sleep
+        self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
+        self.book = book  # several workers: what each keyed message shows, shared
+        self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
+        self._guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
         self._chats: dict[int, _Chat] = {}
         self._known: dict[tuple[int, str], StoredMessage] = {}
         self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
         self._wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
         # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
         self.on_refused = on_refused
-        self._global: deque[float] = deque()
         self._closed: set[int] = set()
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
 
@@ -153,6 +138,8 @@ class Outbox:
         for message in await self.store.messages():
             self._known[(message.chat_id, message.key)] = message
             self._keys[(message.chat_id, message.message_id)] = message.key
+        if self.book is not None:
+            await self.book.seed(list(self._known.values()))
 
     # --- what callers say -------------------------------------------------------------------
 
@@ -176,13 +163,15 @@ class Outbox:
             for op in reversed(chat.queue):
                 if op.key == key and op.kind == "show" and not op.fresh:
                     op.rendered = rendered  # the latest state wins, in the earlier place
+                    op.rev = (
+                        self.rev if op.rev is None or self.rev is None else max(op.rev, self.rev)
+                    )
                     return
                 if op.key == key or op.kind == "post" or op.fresh:
                     break  # never move a state ahead of a message sent after it
-        self._enqueue(
-            chat_id,
-            _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread),
-        )
+        op = _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread)
+        op.rev = self.rev
+        self._enqueue(chat_id, op)
 
     def post(
         self,
@@ -215,8 +204,10 @@ class Outbox:
     def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: the key
         is let go at once (its buttons no longer count; a later message may take the key)."""
-        if not forget:
+        if not forget or self.book is not None:  # shared: let go when the queue gets there
             self._enqueue(chat_id, _Op("strip", key))
+            if forget:
+                self._enqueue(chat_id, _Op("drop", key))
             return
         known = self._known.get((chat_id, key))
         if known is None:
@@ -247,6 +238,7 @@ class Outbox:
         self._keys = {k: v for k, v in self._keys.items() if k[0] != chat_id}
         self._wanted = {k: v for k, v in self._wanted.items() if k[0] != chat_id}
         self._closed.discard(chat_id)
+        self.rates.forget(chat_id)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
@@ -317,18 +309,45 @@ class Outbox:
     async def _run(self, chat_id: int, chat: _Chat) -> None:
         while chat.queue:
             op = chat.queue[0]
-            if self._needless(chat_id, op):
-                chat.queue.popleft()
+            if self.book is None or op.key is None or op.message_id is not None:
+                await self._step(chat_id, chat, op)
                 continue
-            if op.kind != "drop":
-                await self._wait_turn(chat_id, chat, op)
-            chat.queue.popleft()  # from here on, newer texts queue behind it
-            try:
-                await self._deliver(chat_id, chat, op)
-            except Exception:  # never lose the queue to one failure
-                logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
-                if op.done is not None and not op.done.done():
-                    op.done.set_result(None)
+            async with self.book.guard(chat_id, op.key) as entry:  # one worker at a time
+                self._adopt(chat_id, op.key, entry.known)
+                if op.rev is not None and entry.rev is not None and op.rev < entry.rev:
+                    chat.queue.popleft()  # another worker showed a later turn already
+                    continue
+                rev = entry.rev if op.rev is None else op.rev
+                wanted = offers(op.rendered) if op.kind == "show" and op.rendered else None
+                self._guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
+                try:
+                    await self._step(chat_id, chat, op)
+                finally:
+                    del self._guarding[chat_id]
+                known = self._known.get((chat_id, op.key))
+                await self.book.put(chat_id, op.key, known, rev, wanted, entry)
+
+    async def _step(self, chat_id: int, chat: _Chat, op: _Op) -> None:
+        if self._needless(chat_id, op):
+            chat.queue.popleft()
+            return
+        if op.kind != "drop":
+            edit_key = op.key if chat_id < 0 and op.kind == "show" and not op.fresh else None
+            await self.rates.turn(chat_id, edit_key)  # the op may take newer text meanwhile
+        chat.queue.popleft()  # from here on, newer texts queue behind it
+        try:
+            await self._deliver(chat_id, chat, op)
+        except Exception:  # never lose the queue to one failure
+            logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
+            if op.done is not None and not op.done.done():
+                op.done.set_result(None)
+
+    def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
+        """What the shared book says the message shows replaces this worker's memory of it."""
+        self._forget(chat_id, key)
+        if known is not None:
+            self._known[(chat_id, key)] = known
+            self._keys[(chat_id, known.message_id)] = key
 
     def _needless(self, chat_id: int, op: _Op) -> bool:
         """An edit to what the message already shows, or a step on a message never sent."""
@@ -342,54 +361,27 @@ class Outbox:
             return not known.keyboard
         return op.kind in ("strip", "delete") and known is None
 
-    async def _wait_turn(self, chat_id: int, chat: _Chat, op: _Op) -> None:
-        """Sleep until the limits allow this step (the op may take newer text meanwhile)."""
-        limits = self.limits
-        group = chat_id < 0
-        ops, window = (
-            (limits.group_ops, limits.group_window)
-            if group
-            else (limits.private_ops, limits.private_window)
-        )
-        while True:
-            now = self.clock()
-            while chat.sent and now - chat.sent[0] >= window:
-                chat.sent.popleft()
-            while self._global and now - self._global[0] >= 1.0:
-                self._global.popleft()
-            wait = 0.0
-            if len(chat.sent) >= ops:
-                wait = chat.sent[0] + window - now
-            if len(self._global) >= limits.global_ops:
-                wait = max(wait, self._global[0] + 1.0 - now)
-            if group and op.kind == "show" and not op.fresh and op.key in chat.edited:
-                wait = max(wait, chat.edited[op.key] + limits.edit_gap - now)
-            if wait <= 0:
-                return
-            await self.sleep(wait)
-
-    @contextlib.contextmanager
-    def _counted(self, chat: _Chat) -> Iterator[None]:
+    @contextlib.asynccontextmanager
+    async def _counted(self, chat_id: int) -> AsyncIterator[None]:
         """Count one API call at the moment its answer came (later than Telegram saw it)."""
         try:
             yield
         finally:
-            now = self.clock()
-            chat.sent.append(now)
-            self._global.append(now)
             self.calls += 1
+            await self.rates.spent(chat_id)
 
     async def _deliver(self, chat_id: int, chat: _Chat, op: _Op) -> None:
         known = self._known.get((chat_id, op.key)) if op.key else None
         if op.kind == "drop":
             assert op.key is not None
+            self._forget(chat_id, op.key)
             await self.store.drop_message(chat_id, op.key)
             return
         if op.kind == "doc":
             assert op.rendered is not None and op.document is not None
             file = BufferedInputFile(op.document, filename=op.rendered.text)
             try:
-                with self._counted(chat):
+                async with self._counted(chat_id):
                     await self.bot.send_document(
                         chat_id,
                         file,
@@ -411,11 +403,9 @@ class Outbox:
             if message_id is None:
                 assert known is not None and op.key is not None
                 message_id = known.message_id
-            with (
-                self._counted(chat),
-                contextlib.suppress(TelegramBadRequest, TelegramForbiddenError),
-            ):
-                await self.bot.delete_message(chat_id, message_id)
+            async with self._counted(chat_id):
+                with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                    await self.bot.delete_message(chat_id, message_id)
             if op.key is not None:
                 self._forget(chat_id, op.key)
                 await self.store.drop_message(chat_id, op.key)
@@ -433,17 +423,15 @@ class Outbox:
             if op.old is Old.STRIP and known.keyboard:
                 await self._strip(chat_id, chat, known)
             elif op.old is Old.DELETE:
-                with (
-                    self._counted(chat),
-                    contextlib.suppress(TelegramBadRequest, TelegramForbiddenError),
-                ):
-                    await self.bot.delete_message(chat_id, known.message_id)
+                async with self._counted(chat_id):
+                    with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                        await self.bot.delete_message(chat_id, known.message_id)
         await self._remember(chat_id, op.key, sent, op.rendered)
 
     async def _send(self, chat_id: int, chat: _Chat, op: _Op) -> int | None:
         assert op.rendered is not None
         try:
-            with self._counted(chat):
+            async with self._counted(chat_id):
                 message = await self.bot.send_message(
                     chat_id,
                     op.rendered.text,
@@ -468,7 +456,7 @@ class Outbox:
         assert op.rendered is not None and op.key is not None
         topic = EDIT_THREAD.set(op.thread)  # a re-send (can't edit) goes to the same topic
         try:
-            with self._counted(chat):
+            async with self._counted(chat_id):
                 result = await self.bot.edit_message_text(
                     text=op.rendered.text,
                     chat_id=chat_id,
@@ -486,14 +474,14 @@ class Outbox:
             return
         finally:
             EDIT_THREAD.reset(topic)
-            chat.edited[op.key] = self.clock()
+            await self.rates.edited(chat_id, op.key)
         self._closed.discard(chat_id)
         now = result.message_id if isinstance(result, Message) else known.message_id
         await self._remember(chat_id, op.key, now, op.rendered)  # a re-sent message: its new id
 
     async def _strip(self, chat_id: int, chat: _Chat, known: StoredMessage) -> None:
         try:
-            with self._counted(chat):
+            async with self._counted(chat_id):
                 await self.bot.edit_message_reply_markup(
                     chat_id=chat_id, message_id=known.message_id, reply_markup=None
                 )
@@ -513,6 +501,9 @@ class Outbox:
             self._keys.pop((chat_id, old.message_id), None)
         self._known[(chat_id, key)] = message
         self._keys[(chat_id, message_id)] = key
+        guarded = self._guarding.get(chat_id)
+        if self.book is not None and guarded is not None:  # every worker knows it at once
+            await self.book.put(chat_id, key, message, guarded[1], guarded[2], guarded[0])
         await self.store.put_message(message)
 
     def _forget(self, chat_id: int, key: str) -> None:

@@ -2,10 +2,14 @@
 
 Every update names its user and chat; storing them anew each time cost a transaction per press.
 This cache writes a row only when something in it changed (a new name, a language chosen).
+With several workers (``keep``) an entry is read again after ``keep`` seconds: another worker
+may have changed the row (a /start in private, a language chosen).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.i18n import locale_of
@@ -15,20 +19,39 @@ from bot.storage.settings import ChatSettings, UserSettings
 
 
 class People:
-    def __init__(self, repo: Repository, default_locale: str) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        default_locale: str,
+        *,
+        keep: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.repo = repo
         self.default = default_locale
         self._users: dict[int, UserRow | None] = {}
         self._chats: dict[int, ChatRow | None] = {}
+        self._keep = keep
+        self._clock = clock
+        self._read: dict[tuple[bool, int], float] = {}  # (is a chat, id) → when it was read
+
+    def _fresh(self, chat: bool, key: int, cached: bool) -> bool:
+        if not cached:
+            return False
+        if self._keep is None:
+            return True
+        return self._clock() - self._read.get((chat, key), -1e18) < self._keep
 
     async def user(self, user_id: int) -> UserRow | None:
-        if user_id not in self._users:
+        if not self._fresh(False, user_id, user_id in self._users):
             self._users[user_id] = await self.repo.user(user_id)
+            self._read[(False, user_id)] = self._clock()
         return self._users[user_id]
 
     async def chat(self, chat_id: int) -> ChatRow | None:
-        if chat_id not in self._chats:
+        if not self._fresh(True, chat_id, chat_id in self._chats):
             self._chats[chat_id] = await self.repo.chat(chat_id)
+            self._read[(True, chat_id)] = self._clock()
         return self._chats[chat_id]
 
     def locale_of_user(self, user: UserRow | None) -> str:

@@ -8,16 +8,38 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterable
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 PG_MIGRATIONS = MIGRATIONS.parent / "pg_migrations"  # PostgreSQL's twins, the same numbers
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+T = TypeVar("T")
+BUSY_S = 30.0  # how long a write waits for another process's write lock (several workers)
+
+
+async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
+    """Run a write that has not begun yet, again while the file is locked by another process.
+
+    With several worker processes on one file, SQLite answers "database is locked" at once
+    (without its busy timeout) when this connection's read snapshot is older than another
+    process's commit; nothing was written then, so trying again is safe."""
+    deadline = time.monotonic() + BUSY_S
+    pause = 0.002
+    while True:
+        try:
+            return await attempt()
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
@@ -50,7 +72,8 @@ class Database:
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")
         await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
+        # several worker processes on one file (issue #19) wait for its write lock in turn
+        await conn.execute("PRAGMA busy_timeout=30000")
         db = cls(conn)
         await db.migrate()
         return db
@@ -84,7 +107,7 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         async with self._writer:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            await _when_free(lambda: self.conn.execute("BEGIN IMMEDIATE"))
             try:
                 yield
             except BaseException:
@@ -121,7 +144,7 @@ class Database:
     ) -> None:
         if len(batch) > 1:
             try:
-                await self.conn.execute("BEGIN IMMEDIATE")
+                await _when_free(lambda: self.conn.execute("BEGIN IMMEDIATE"))
                 at = 0
                 while at < len(batch):
                     end = at + 1
@@ -143,7 +166,7 @@ class Database:
                 return
         for sql, params, done in batch:
             try:
-                await self.execute(sql, params)
+                await _when_free(lambda: self.execute(sql, params))  # noqa: B023 (awaited here)
             except Exception as error:
                 if not done.done():
                     done.set_exception(error)
@@ -154,7 +177,7 @@ class Database:
     async def write_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         """Like :meth:`write`, for a statement with ``RETURNING``: its first row."""
         async with self._writer:
-            return await self.one(sql, params)
+            return await _when_free(lambda: self.one(sql, params))
 
     # One trip to aiosqlite's thread a statement: a statement is run to its end there (a write
     # on ``execute``, every row with ``execute_fetchall``), so its cursor holds nothing and is

@@ -1,10 +1,12 @@
 """The fake's webhook: ``setWebhook``/``deleteWebhook``/``getWebhookInfo`` and, while a webhook
 is set, delivery of queued updates to it by HTTP POST — as Telegram does it.
 
-Updates go one at a time, in order, with ``X-Telegram-Bot-Api-Secret-Token``; an update counts
-as delivered once the bot answers 2xx, else it is posted again after a short pause. While a
-webhook is set ``getUpdates`` is refused with 409, Telegram's words. ``hold_webhook = True``
-pauses delivery (a test then posts updates itself).
+Updates go with ``X-Telegram-Bot-Api-Secret-Token``, one at a time in order — or, with
+``webhook_connections = K`` (``setWebhook``'s ``max_connections``), over K connections at once
+as Telegram does, each taking the oldest update not in flight; an update counts as delivered
+once the bot answers 2xx, else (another status, a reset connection: a killed worker) it is
+posted again after a short pause. While a webhook is set ``getUpdates`` is refused with 409,
+Telegram's words. ``hold_webhook = True`` pauses delivery (a test then posts updates itself).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class WebhookMethods:
         self.webhook: JsonDict | None = None  # url, secret_token, allowed_updates of setWebhook
         self.webhook_posts: list[tuple[int, int]] = []  # (update_id, HTTP status) per POST
         self.hold_webhook = False
+        self.webhook_connections = 1  # concurrent deliveries (Telegram's max_connections)
+        self._in_flight: set[int] = set()  # update ids being posted now
         self._deliverer: asyncio.Task[None] | None = None
 
     def _drop_unwanted(self) -> None:  # pragma: no cover - FakeTelegram's
@@ -59,6 +63,9 @@ class WebhookMethods:
         }
         if isinstance(allowed, list):
             self._allowed = list(allowed) or None
+        connections = params.get("max_connections")
+        if isinstance(connections, int) and 1 <= connections <= 100:
+            self.webhook_connections = connections
         if self._deliverer is None or self._deliverer.done():
             self._deliverer = asyncio.get_running_loop().create_task(self._deliver())
         return True
@@ -99,32 +106,53 @@ class WebhookMethods:
             self._deliverer = None
 
     async def _deliver(self) -> None:
-        async with aiohttp.ClientSession() as session:
-            while self.webhook is not None and not self._closing:
-                self._drop_unwanted()
-                if not self._queue or self.hold_webhook:
-                    await self._wait_for_updates()
-                    continue
-                update = self._queue[0]
-                hook = self.webhook
-                headers = {"Content-Type": "application/json"}
-                if hook["secret_token"]:
-                    headers["X-Telegram-Bot-Api-Secret-Token"] = str(hook["secret_token"])
-                try:
-                    async with session.post(
-                        hook["url"], data=json.dumps(update), headers=headers
-                    ) as response:
-                        await response.read()
-                        status = response.status
-                except aiohttp.ClientError:
-                    status = 0
-                self.webhook_posts.append((update["update_id"], status))
-                if 200 <= status < 300:
-                    self._delivered_upto = max(self._delivered_upto, update["update_id"])
-                    if self._queue and self._queue[0] is update:
-                        self._queue.pop(0)
-                else:
-                    await asyncio.sleep(RETRY_S)
+        async with aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, force_close=True)  # a new connection each
+        ) as session:
+            lines = [
+                asyncio.create_task(self._deliver_line(session))
+                for _ in range(max(1, self.webhook_connections))
+            ]
+            try:
+                await asyncio.gather(*lines)
+            finally:
+                for line in lines:
+                    line.cancel()
+                await asyncio.gather(*lines, return_exceptions=True)
+                self._in_flight.clear()
+
+    async def _deliver_line(self, session: aiohttp.ClientSession) -> None:
+        while self.webhook is not None and not self._closing:
+            self._drop_unwanted()
+            update = next((u for u in self._queue if u["update_id"] not in self._in_flight), None)
+            if update is None or self.hold_webhook:
+                await self._wait_for_updates()
+                continue
+            hook = self.webhook
+            headers = {"Content-Type": "application/json"}
+            if hook["secret_token"]:
+                headers["X-Telegram-Bot-Api-Secret-Token"] = str(hook["secret_token"])
+            self._in_flight.add(update["update_id"])
+            try:
+                async with session.post(
+                    hook["url"], data=json.dumps(update), headers=headers
+                ) as response:
+                    await response.read()
+                    status = response.status
+            except aiohttp.ClientError:
+                status = 0
+            finally:
+                self._in_flight.discard(update["update_id"])
+            self.webhook_posts.append((update["update_id"], status))
+            if 200 <= status < 300:
+                if update in self._queue:
+                    self._queue.remove(update)
+                pending = [u["update_id"] for u in self._queue]
+                self._delivered_upto = (
+                    min(pending) - 1 if pending else max(self._delivered_upto, update["update_id"])
+                )
+            else:
+                await asyncio.sleep(RETRY_S)
 
     async def _wait_for_updates(self) -> None:
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()

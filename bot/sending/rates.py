@@ -1,0 +1,109 @@
+"""Telegram's rate limits as the outbox keeps them: per chat, per message edit, all chats.
+
+:class:`LocalRates` counts one process's calls; :class:`bot.sending.shared.RedisRates` counts
+every worker's (``BOT_REDIS_URL``), behind the same :class:`Rates` protocol — a group's budget
+of about 20 sends+edits a minute is the group's, not each worker's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxLimits:
+    """How fast the outbox talks to Telegram (defaults: Telegram's published limits)."""
+
+    group_ops: int = 20  # sends+edits in a group per window
+    group_window: float = 60.0
+    edit_gap: float = 3.0  # between two edits of one group message
+    private_ops: int = 3  # a burst of private messages …
+    private_window: float = 3.0  # … then about one a second
+    global_ops: int = 30  # all chats together, per second
+
+    def scaled(self, factor: float) -> OutboxLimits:
+        """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
+        return OutboxLimits(
+            self.group_ops,
+            self.group_window * factor,
+            self.edit_gap * factor,
+            self.private_ops,
+            self.private_window * factor,
+            self.global_ops if factor >= 1 else self.global_ops * 1000,
+        )
+
+    def of(self, chat_id: int) -> tuple[int, float]:
+        """A chat's budget: calls per window (groups have negative ids)."""
+        if chat_id < 0:
+            return self.group_ops, self.group_window
+        return self.private_ops, self.private_window
+
+
+class Rates(Protocol):
+    async def turn(self, chat_id: int, edit_key: str | None) -> None:
+        """Wait until the chat (and all chats together, and message ``edit_key``'s edit gap,
+        if given) may have one more call; that call is then counted as made now."""
+
+    async def spent(self, chat_id: int) -> None:
+        """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
+
+    async def edited(self, chat_id: int, key: str) -> None:
+        """Message ``key`` was just edited: its next edit waits ``edit_gap``."""
+
+    def forget(self, chat_id: int) -> None: ...
+
+
+class LocalRates:
+    """One process's windows (the outbox delivers each chat from one task: a turn reserves
+    nothing, the call is counted when its answer comes)."""
+
+    def __init__(
+        self, limits: OutboxLimits, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep
+    ) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.sleep = sleep
+        self._sent: dict[int, deque[float]] = {}
+        self._edited: dict[tuple[int, str], float] = {}
+        self._global: deque[float] = deque()
+
+    async def turn(self, chat_id: int, edit_key: str | None) -> None:
+        ops, window = self.limits.of(chat_id)
+        sent = self._sent.setdefault(chat_id, deque())
+        while True:
+            now = self.clock()
+            while sent and now - sent[0] >= window:
+                sent.popleft()
+            while self._global and now - self._global[0] >= 1.0:
+                self._global.popleft()
+            wait = 0.0
+            if len(sent) >= ops:
+                wait = sent[0] + window - now
+            if len(self._global) >= self.limits.global_ops:
+                wait = max(wait, self._global[0] + 1.0 - now)
+            edited = self._edited.get((chat_id, edit_key)) if edit_key is not None else None
+            if edited is not None:
+                wait = max(wait, edited + self.limits.edit_gap - now)
+            if wait <= 0:
+                return
+            await self.sleep(wait)
+
+    async def spent(self, chat_id: int) -> None:
+        now = self.clock()
+        self._sent.setdefault(chat_id, deque()).append(now)
+        self._global.append(now)
+
+    async def edited(self, chat_id: int, key: str) -> None:
+        self._edited[(chat_id, key)] = self.clock()
+
+    def forget(self, chat_id: int) -> None:
+        self._sent.pop(chat_id, None)
+        self._edited = {k: v for k, v in self._edited.items() if k[0] != chat_id}

@@ -1,0 +1,220 @@
+"""The outbox's state every worker shares through Redis (``BOT_REDIS_URL``).
+
+* :class:`RedisRates` — the rate windows (:class:`bot.sending.rates.Rates`): one sorted set of
+  call times per chat and one for all chats, checked and reserved atomically by a Lua script on
+  the Redis server's clock, so all workers together stay within a chat's budget.
+* :class:`RedisBook` — what every keyed message shows (its Telegram id, digest, the callback
+  data it offers, the table turn it shows), and a short lock per message: one worker at a time
+  sends or edits a message, and an older turn never overwrites a newer one. The database keeps
+  its own copy (``MessageStore``) for restarts; the book is seeded from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+from redis.asyncio.lock import Lock
+from redis.exceptions import LockError
+
+from bot.sending.rates import OutboxLimits
+from bot.services.shared import PREFIX, kept, script
+from bot.storage.rows import StoredMessage
+
+# KEYS: the chat's window, all chats' window, the edit gap key ('' for none)
+# ARGV: calls per window, window ms, calls per second for all chats, this call's member
+_TURN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ops, window, all = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
+local wait = 0
+if redis.call('ZCARD', KEYS[1]) >= ops then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  wait = tonumber(first[2]) + window - now
+end
+if redis.call('ZCARD', KEYS[2]) >= all then
+  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  wait = math.max(wait, tonumber(first[2]) + 1000 - now)
+end
+if KEYS[3] ~= '' then wait = math.max(wait, redis.call('PTTL', KEYS[3])) end
+if wait > 0 then return wait end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window + 1000)
+redis.call('ZADD', KEYS[2], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[2], 2000)
+return 0
+"""
+# A call was answered: its reserved time moves to now (or, unreserved, it is added now).
+_SPENT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], 2000)
+return now
+"""
+
+
+class RedisRates:
+    """Every worker's calls in one window per chat (:mod:`bot.sending.rates`)."""
+
+    def __init__(self, redis: Redis, limits: OutboxLimits) -> None:
+        self.redis = redis
+        self.limits = limits
+        self._me = uuid.uuid4().hex[:12]
+        self._serial = itertools.count()
+        self._reserved: dict[int, list[str]] = {}
+
+    def _keys(self, chat_id: int) -> tuple[str, str]:
+        return f"{PREFIX}calls:{chat_id}", f"{PREFIX}calls:all"
+
+    async def turn(self, chat_id: int, edit_key: str | None) -> None:
+        ops, window = self.limits.of(chat_id)
+        chat_key, all_key = self._keys(chat_id)
+        gap = f"{PREFIX}edited:{chat_id}:{edit_key}" if edit_key is not None else ""
+        member = f"{self._me}:{next(self._serial)}"
+        while True:
+            wait = await script(
+                self.redis,
+                _TURN,
+                [chat_key, all_key, gap],
+                [ops, int(window * 1000), self.limits.global_ops, member],
+            )
+            if int(wait) <= 0:
+                self._reserved.setdefault(chat_id, []).append(member)
+                return
+            await asyncio.sleep(int(wait) / 1000)
+
+    async def spent(self, chat_id: int) -> None:
+        reserved = self._reserved.get(chat_id)
+        member = reserved.pop(0) if reserved else f"{self._me}:{next(self._serial)}"
+        _, window = self.limits.of(chat_id)
+        chat_key, all_key = self._keys(chat_id)
+        await script(self.redis, _SPENT, [chat_key, all_key], [member, int(window * 1000)])
+
+    async def edited(self, chat_id: int, key: str) -> None:
+        gap = int(self.limits.edit_gap * 1000)
+        if gap > 0:
+            await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
+
+    def forget(self, chat_id: int) -> None:
+        self._reserved.pop(chat_id, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A keyed message as the book has it (``known`` None: never sent, or gone)."""
+
+    known: StoredMessage | None
+    rev: int | None
+    offers: frozenset[str] | None
+
+
+class RedisBook:
+    def __init__(self, redis: Redis, *, lease: float = 10.0, poll: float = 0.005) -> None:
+        self.redis = redis
+        self.lease = lease
+        self.poll = poll
+
+    @staticmethod
+    def _keys(chat_id: int) -> tuple[str, str]:
+        return f"{PREFIX}messages:{chat_id}", f"{PREFIX}message-ids:{chat_id}"
+
+    async def seed(self, messages: list[StoredMessage]) -> None:
+        """The database's messages, where the book has none yet (the first start with Redis)."""
+        for message in messages:
+            by_key, by_id = self._keys(message.chat_id)
+            if await self.redis.hsetnx(by_key, message.key, _dump(message, None, None)):  # type: ignore[misc]
+                await self.redis.hset(by_id, str(message.message_id), message.key)  # type: ignore[misc]
+
+    async def entry(self, chat_id: int, key: str) -> Entry:
+        raw = await self.redis.hget(self._keys(chat_id)[0], key)  # type: ignore[misc]
+        return _load(chat_id, key, raw)
+
+    async def message(self, chat_id: int, key: str) -> StoredMessage | None:
+        return (await self.entry(chat_id, key)).known
+
+    async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
+        return (await self.entry(chat_id, key)).offers
+
+    async def key_of(self, chat_id: int, message_id: int) -> str | None:
+        key = await self.redis.hget(self._keys(chat_id)[1], str(message_id))  # type: ignore[misc]
+        if key is None:
+            return None
+        known = await self.message(chat_id, key)
+        return key if known is not None and known.message_id == message_id else None
+
+    @contextlib.asynccontextmanager
+    async def guard(self, chat_id: int, key: str) -> AsyncIterator[Entry]:
+        """The message's lock (a lease, renewed while held) and what the book has of it."""
+        lock = Lock(
+            self.redis,
+            f"{PREFIX}message-lock:{chat_id}:{key}",
+            timeout=self.lease,
+            sleep=self.poll,
+            thread_local=False,
+        )
+        await lock.acquire()
+        try:
+            async with kept(self.lease / 3, lock.reacquire):
+                yield await self.entry(chat_id, key)
+        finally:
+            with contextlib.suppress(LockError):
+                await lock.release()
+
+    async def put(
+        self,
+        chat_id: int,
+        key: str,
+        known: StoredMessage | None,
+        rev: int | None,
+        offers: frozenset[str] | None,
+        before: Entry,
+    ) -> None:
+        """What the message shows now (under its :meth:`guard`)."""
+        by_key, by_id = self._keys(chat_id)
+        pipe = self.redis.pipeline(transaction=True)
+        if before.known is not None and (
+            known is None or known.message_id != before.known.message_id
+        ):
+            pipe.hdel(by_id, str(before.known.message_id))
+        if known is None:
+            pipe.hdel(by_key, key)
+        else:
+            pipe.hset(
+                by_key, key, _dump(known, rev, offers if offers is not None else before.offers)
+            )
+            pipe.hset(by_id, str(known.message_id), key)
+        await pipe.execute()
+
+
+def _dump(known: StoredMessage, rev: int | None, offers: frozenset[str] | None) -> str:
+    return json.dumps(
+        {
+            "id": known.message_id,
+            "digest": known.digest,
+            "keyboard": known.keyboard,
+            "rev": rev,
+            "offers": sorted(offers) if offers is not None else None,
+        }
+    )
+
+
+def _load(chat_id: int, key: str, raw: str | None) -> Entry:
+    if raw is None:
+        return Entry(None, None, None)
+    data = json.loads(raw)
+    known = StoredMessage(
+        chat_id, key, int(data["id"]), str(data["digest"]), bool(data["keyboard"])
+    )
+    offers = data.get("offers")
+    return Entry(known, data.get("rev"), frozenset(offers) if offers is not None else None)

@@ -1,0 +1,182 @@
+"""What several worker processes share through Redis (``BOT_REDIS_URL``; README "Scaling
+out"): the per-table locks, the scheduler's leadership, and which updates are being handled.
+
+Every lease has a timeout (``BOT_REDIS_LEASE_S``) and is renewed while its holder lives, so a
+worker killed with ``kill -9`` leaves nothing held for longer than one lease. Keys start with
+``mushka:``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Literal, cast
+
+from redis.asyncio import Redis
+from redis.asyncio.lock import Lock
+from redis.exceptions import LockError, RedisError
+
+from bot.services.locks import Leadership, TableLocks, Turn
+
+logger = logging.getLogger(__name__)
+PREFIX = "mushka:"
+DONE_S = 86400  # Telegram keeps an undelivered update for a day at most
+
+# Extend a lease only while it is still ours (its value is the holder's token).
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_TAKE_OR_RENEW = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if holder then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+_LET_GO = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def connect(url: str) -> Redis:
+    redis: Redis = Redis.from_url(url, decode_responses=True)
+    return redis
+
+
+async def script(redis: Redis, source: str, keys: list[str], args: list[object]) -> Any:
+    """Run a Lua script (EVAL) on the server: its keys, then its arguments as strings."""
+    pending = redis.eval(source, len(keys), *keys, *(str(a) for a in args))
+    return await cast(Awaitable[Any], pending)
+
+
+async def renewing(every: float, renew: Callable[[], Awaitable[object]]) -> None:
+    """Call ``renew`` every ``every`` seconds until cancelled (a lease kept while alive)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await renew()
+        except (RedisError, LockError):
+            logger.exception("could not renew a lease")
+
+
+@contextlib.asynccontextmanager
+async def kept(every: float, renew: Callable[[], Awaitable[object]]) -> AsyncIterator[None]:
+    task = asyncio.create_task(renewing(every, renew))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+class RedisLocks:
+    """A table's lock across processes: the in-process lock first (so one process's tasks
+    queue without polling), then a Redis lock with a token and a lease, renewed while held.
+    Each hold increments the table's turn counter (``Turn.version``) as it is taken, so even a
+    holder that died after its commit counts as a turn."""
+
+    shared = True
+
+    def __init__(self, redis: Redis, *, lease: float = 10.0, poll: float = 0.005) -> None:
+        self.redis = redis
+        self.lease = lease
+        self.poll = poll
+        self._local = TableLocks()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table_id: int) -> AsyncIterator[Turn]:
+        async with self._local.hold(table_id):
+            lock = Lock(
+                self.redis,
+                f"{PREFIX}lock:{table_id}",
+                timeout=self.lease,
+                sleep=self.poll,
+                thread_local=False,
+            )
+            await lock.acquire()
+            try:
+                async with kept(self.lease / 3, lock.reacquire):
+                    version = await self.redis.incr(f"{PREFIX}turns:{table_id}")
+                    yield Turn(int(version))
+            finally:
+                try:
+                    await lock.release()
+                except LockError:  # the lease ran out meanwhile (a stall longer than a lease)
+                    logger.warning("table %s: its lock had expired before release", table_id)
+
+
+class RedisLeader(Leadership):
+    """One scheduler leader among the workers: a lease renewed by :meth:`lead`; when the leader
+    dies, its lease runs out and the next worker to ask leads. :meth:`claim` is a one-time
+    mark (a deadline fired once, even if two workers briefly both thought they led)."""
+
+    shared = True
+
+    def __init__(self, redis: Redis, *, lease: float = 10.0) -> None:
+        self.redis = redis
+        self.lease = lease
+        self.me = uuid.uuid4().hex
+        self._key = f"{PREFIX}leader"
+
+    async def lead(self) -> bool:
+        ms = int(self.lease * 1000)
+        taken = await script(self.redis, _TAKE_OR_RENEW, [self._key], [self.me, ms])
+        return bool(taken)
+
+    async def claim(self, name: str) -> bool:
+        ms = int(max(self.lease, 60.0) * 1000)
+        return bool(await self.redis.set(f"{PREFIX}once:{name}", self.me, nx=True, px=ms))
+
+    async def resign(self) -> None:
+        await script(self.redis, _LET_GO, [self._key], [self.me])
+
+
+Claim = Literal["new", "done", "busy"]
+
+
+class UpdateGate:
+    """Which updates are being handled, and which are done, across workers (webhook mode).
+
+    An update is marked *busy* (a lease, renewed while its handler runs) before it is handled
+    and *done* (for a day) once the webhook answers 200. A redelivery of a done update is
+    skipped; one of a busy update is answered 503 (Telegram tries again later); one whose
+    handler died with its worker finds the lease run out and is handled again — a kill loses
+    nothing."""
+
+    def __init__(self, redis: Redis, *, lease: float = 10.0) -> None:
+        self.redis = redis
+        self.lease = lease
+        self.me = uuid.uuid4().hex
+
+    def _key(self, update_id: int) -> str:
+        return f"{PREFIX}update:{update_id}"
+
+    async def begin(self, update_id: int) -> Claim:
+        key = self._key(update_id)
+        if await self.redis.set(key, self.me, nx=True, px=int(self.lease * 1000)):
+            return "new"
+        return "done" if await self.redis.get(key) == "done" else "busy"
+
+    def renew(self, update_id: int) -> Callable[[], Awaitable[object]]:
+        async def again() -> object:
+            ms = int(self.lease * 1000)
+            return await script(self.redis, _RENEW, [self._key(update_id)], [self.me, ms])
+
+        return again
+
+    async def end(self, update_id: int, done: bool) -> None:
+        if done:
+            await self.redis.set(self._key(update_id), "done", ex=DONE_S)
+        else:
+            await script(self.redis, _LET_GO, [self._key(update_id)], [self.me])
