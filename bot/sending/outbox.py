@@ -341,6 +341,8 @@ class Outbox:
             logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
             if op.done is not None and not op.done.done():
                 op.done.set_result(None)
+        finally:
+            await self.rates.done(chat_id)
 
     def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
         """What the shared book says the message shows replaces this worker's memory of it."""

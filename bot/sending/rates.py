@@ -58,6 +58,10 @@ class Rates(Protocol):
     async def edited(self, chat_id: int, key: str) -> None:
         """Message ``key`` was just edited: its next edit waits ``edit_gap``."""
 
+    async def done(self, chat_id: int) -> None:
+        """The step that took a turn is over: a turn no call used counts no more (so a later
+        call's answer can't move an earlier turn's time instead of its own)."""
+
     def forget(self, chat_id: int) -> None: ...
 
 
@@ -103,6 +107,9 @@ class LocalRates:
 
     async def edited(self, chat_id: int, key: str) -> None:
         self._edited[(chat_id, key)] = self.clock()
+
+    async def done(self, chat_id: int) -> None:
+        return  # a turn reserves nothing here
 
     def forget(self, chat_id: int) -> None:
         self._sent.pop(chat_id, None)

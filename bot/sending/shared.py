@@ -106,6 +106,15 @@ class RedisRates:
         if gap > 0:
             await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
 
+    async def done(self, chat_id: int) -> None:
+        unused = self._reserved.pop(chat_id, None)
+        if unused:
+            chat_key, all_key = self._keys(chat_id)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zrem(chat_key, *unused)
+                pipe.zrem(all_key, *unused)
+                await pipe.execute()
+
     def forget(self, chat_id: int) -> None:
         self._reserved.pop(chat_id, None)
 
