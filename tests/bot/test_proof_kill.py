@@ -1,0 +1,155 @@
+"""``kill -9`` at random moments (issue #17, Proof): the real bot as a subprocess, the seven games
+played at once by simulated players pressing only the buttons the bot sent, the bot killed at
+seeded random moments and started again until every game is over. Every game resumes and
+finishes; no press is lost or applied twice (the action log against the presses answered as
+accepted); the exported records equal those of the same games played without kills (the same
+deal seeds by ``BOT_TEST_SEED``, the same presses by seeded choosers); the database's
+``PRAGMA integrity_check`` says ``ok``.
+
+The CI runs a bounded sample (one round, about a dozen kills); ``-m slow`` soaks, round after
+round with new seeds, until at least 100 kills."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import unb36
+from tests.bot.proof_helpers import (
+    BotProcess,
+    Game,
+    action_log,
+    add_figure,
+    bot_env,
+    elapsed,
+    export_records,
+    integrity,
+    killer,
+    open_all,
+    play_all,
+    seat_games,
+    stopping,
+)
+from tests.fakeapi import FakeTelegram
+
+
+GAP = (0.3, 2.0)  # seconds between a restart and the next kill (seeded uniform)
+
+
+@dataclass
+class Round:
+    records: dict[str, str]
+    presses: dict[str, list[tuple[str, bool]]]
+    kills: int
+    pressed_again: int
+    seconds: float
+    database: Path
+
+
+async def play_round(workdir: Path, seed: int, kills: int, gap: tuple[float, float]) -> Round:
+    """The seven games in a fresh fake and database, with ``kills`` kills (0: none)."""
+    workdir.mkdir(parents=True)
+    database = workdir / "bot.sqlite3"
+    started = time.monotonic()
+    async with FakeTelegram(token="123456:TEST-token", bot_username="mushka_test_bot") as fake:
+        games = seat_games(fake, seed)
+        proc = BotProcess(fake, bot_env(fake, database, seed), workdir)
+        with stopping(proc):
+            await proc.start()
+            await open_all(fake, games)  # every deal seed drawn before the first kill
+            chaos = asyncio.create_task(killer(proc, random.Random(seed), kills, gap))
+            try:
+                await play_all(fake, proc, games)
+            finally:
+                chaos.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chaos
+            if not proc.ready.is_set():
+                await proc.start()  # the killer was stopped between a kill and its start
+            await fake.settle(quiet=0.3, timeout=30)
+            await proc.stop()
+            assert proc.tracebacks() == 0, proc.log_tail()
+        check_presses(games, database)
+        for game in games:
+            results = [m for m in game.group.messages if m.text.startswith("🏁")]
+            assert results, f"{game.name}: no result message"
+    records = export_records(database, workdir / "records")
+    assert integrity(database) == "ok"
+    return Round(
+        records,
+        {g.name: g.presses for g in games},
+        proc.kills,
+        sum(g.pressed_again for g in games),
+        elapsed(started),
+        database,
+    )
+
+
+def check_presses(games: list[Game], database: Path) -> None:
+    """Every press answered as accepted that moved its game on is the logged action at its
+    move counter, by its seat; every table logged exactly the presses that moved it on."""
+    log = action_log(database)
+    for game in games:
+        accepted = [
+            data for data, answer in game.answers if answer.done() and not answer.result().text
+        ]
+        moved = {data for data, moves in game.presses if moves}
+        table_id = unb36(game.presses[0][0].split(":")[1])
+        actions = log[table_id]
+        assert [seq for seq, _, _ in actions] == list(range(len(actions))), game.name
+        assert len(actions) == sum(1 for _, moves in game.presses if moves), game.name
+        for data in accepted:
+            _, _, seat, mv, *_ = data.split("~")[0].split(":")
+            if data in moved:
+                seq = unb36(mv)
+                assert actions[seq][1] == int(seat), (game.name, data, actions[seq])
+
+
+async def soak(
+    tmp_path: Path, config: pytest.Config, seed: int, kills: int, rounds: int, per_round: int
+) -> None:
+    """Rounds (each the seven games, without kills and then with) until ``kills`` kills."""
+    total_kills, total_games, more_presses = 0, 0, 0
+    for n in range(rounds):
+        round_seed = seed + 100 * n
+        plain = await play_round(tmp_path / f"plain-{n}", round_seed, 0, (1.0, 1.0))
+        budget = min(per_round, kills - total_kills)
+        killed = await play_round(tmp_path / f"killed-{n}", round_seed, budget, GAP)
+        assert killed.kills > 0
+        assert len(plain.records) == 7, sorted(plain.records)
+        assert killed.records == plain.records
+        assert killed.presses == plain.presses
+        total_kills += killed.kills
+        total_games += len(killed.records)
+        more_presses += killed.pressed_again
+        print(  # noqa: T201
+            f"kill round {n}: {killed.kills} kills over {len(killed.records)} games "
+            f"({sum(len(p) for p in killed.presses.values())} presses, "
+            f"{killed.pressed_again} pressed again), {killed.seconds} s; "
+            f"without kills {plain.seconds} s; integrity ok"
+        )
+        if total_kills >= kills:
+            break
+    assert total_kills >= kills, f"only {total_kills} kills in {rounds} rounds"
+    add_figure(config, "kill -9 (bot killed and restarted)", total_kills)
+    add_figure(config, "games killed, resumed and finished", total_games)
+    add_figure(config, "presses lost with a kill and pressed again", more_presses)
+
+
+async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    await soak(tmp_path, request.config, seed=7, kills=12, rounds=1, per_round=12)
+
+
+@pytest.mark.slow
+async def test_17_kill_9_soak_of_at_least_100_kills(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    await soak(tmp_path, request.config, seed=1007, kills=100, rounds=12, per_round=30)
