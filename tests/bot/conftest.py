@@ -36,7 +36,9 @@ async def bot(settings: Settings, fake_telegram: FakeTelegram) -> AsyncIterator[
         yield running
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
     """The reliability proofs' figures (issue #17), for the note: kills, forged presses, 429s."""
     figures = figures_of(config)
     if figures:

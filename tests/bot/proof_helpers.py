@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 import pytest
 
@@ -29,11 +29,12 @@ from tests.fakeapi.model import Button, CallbackAnswer, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 Chooser = Callable[[SentMessage, random.Random], Button]
+Kind = tuple[str, str, int, Chooser]  # game, its /newgame options, seats, how a player picks
 ROOT = Path(bot_package.__file__).resolve().parent.parent
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 
 # every game of RULES.md, as short as its options make it: (game, /newgame options, seats)
-SEVEN: tuple[tuple[str, str, int, Chooser], ...] = (
+SEVEN: tuple[Kind, ...] = (
     ("mushka", "target=5", 3, trick_choose),
     ("pamfil", "target=5", 3, trick_choose),
     ("shutikha", "target=5", 3, trick_choose),
@@ -68,7 +69,8 @@ class Game:
     rng: random.Random
     presses: list[tuple[str, bool]] = field(default_factory=list)  # (data, moved the game on)
     answers: list[tuple[str, asyncio.Future[CallbackAnswer]]] = field(default_factory=list)
-    pressed_again: int = 0
+    pressed_again: int = 0  # presses lost with a kill, pressed again
+    misread: int = 0  # presses refused because the screens were read mid-update
 
     @property
     def over(self) -> bool:
@@ -76,9 +78,7 @@ class Game:
         return any(m.text.startswith("🏁") for m in self.group.messages)
 
 
-def seat_games(
-    fake: FakeTelegram, seed: int, kinds: tuple[tuple[str, str, int, Chooser], ...] = SEVEN
-) -> list[Game]:
+def seat_games(fake: FakeTelegram, seed: int, kinds: tuple[Kind, ...] = SEVEN) -> list[Game]:
     """A group and its own players per game (one table each, so a hand is never ambiguous)."""
     games = []
     for g, (name, options, seats, chooser) in enumerate(kinds):
@@ -129,9 +129,7 @@ def push_press(user: SimUser, message: SentMessage, data: str) -> asyncio.Future
 
 def bot_env(fake: FakeTelegram, database: Path, seed: int, **more: str) -> dict[str, str]:
     """The environment of a subprocess bot against the fake: quick, fixed deals, no timers."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}
-    env.update(
-        PYTHONPATH=str(ROOT),
+    env = dict(
         BOT_TOKEN=fake.token,
         BOT_DATABASE=str(database),
         BOT_API_BASE=fake.base_url,
@@ -150,10 +148,65 @@ def bot_env(fake: FakeTelegram, database: Path, seed: int, **more: str) -> dict[
     return env
 
 
-class BotProcess:
-    """``python -m bot`` against the fake; ``ready`` once it polls. ``kill`` is ``kill -9``."""
+class ForkServer:
+    """``tests/bot/proof_forkserver.py``: imports the bot once, forks a bot per ``start``."""
 
-    def __init__(self, fake: FakeTelegram, env: dict[str, str], workdir: Path) -> None:
+    def __init__(self) -> None:
+        self._proc: asyncio.subprocess.Process | None = None
+
+    async def open(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}
+        env["PYTHONPATH"] = str(ROOT)
+        self._proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.bot.proof_forkserver",
+            env=env,
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+
+    async def ask(self, line: str, timeout: float = 90.0) -> int:  # noqa: ASYNC109
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(line.encode() + b"\n")
+        await proc.stdin.drain()
+        answer = await asyncio.wait_for(proc.stdout.readline(), timeout)
+        assert answer.strip().lstrip(b"-").isdigit(), (line, answer)
+        return int(answer)
+
+    async def close(self) -> None:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def fork_server() -> AsyncIterator[ForkServer]:
+    server = ForkServer()
+    await server.open()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+class BotProcess:
+    """``python -m bot`` against the fake (forked by the fork server); ``ready`` once it polls.
+    ``kill`` is ``kill -9``."""
+
+    def __init__(
+        self, server: ForkServer, fake: FakeTelegram, env: dict[str, str], workdir: Path
+    ) -> None:
+        self.server = server
         self.fake = fake
         self.env = env
         self.workdir = workdir  # no .env there: the bot reads only the environment given
@@ -161,63 +214,41 @@ class BotProcess:
         self.ready = asyncio.Event()
         self.kills = 0
         self.starts = 0
-        self._proc: asyncio.subprocess.Process | None = None
-        self._log: IO[bytes] | None = None
+        self.pid: int | None = None
 
     async def start(self, timeout: float = 60.0) -> None:  # noqa: ASYNC109
+        assert self.pid is None
         mark = self.fake.mark()
-        self._log = self.log_path.open("ab")
-        self._proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            env=self.env,
-            cwd=self.workdir,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=asyncio.subprocess.STDOUT,
-        )
+        spec = {"env": self.env, "cwd": str(self.workdir), "log": str(self.log_path)}
+        self.pid = await self.server.ask("start " + json.dumps(spec))
         self.starts += 1
-        proc = self._proc
 
         def polling() -> bool:
-            if proc.returncode is not None:
-                raise AssertionError(f"the bot exited ({proc.returncode}): {self.log_tail()}")
             return any(c.method.lower() == "getupdates" for c in self.fake.requests[mark:])
 
-        await self.fake.wait_until(polling, timeout=timeout)
+        try:
+            await self.fake.wait_until(polling, timeout=timeout)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not start: {self.log_tail()}") from None
         self.ready.set()
 
     async def kill(self) -> None:
         """SIGKILL: no drain, no clean close of the database, whatever was in flight."""
-        assert self._proc is not None
+        assert self.pid is not None
         self.ready.clear()
-        self._proc.send_signal(signal.SIGKILL)
-        await self._proc.wait()
+        pid, self.pid = self.pid, None
+        code = await self.server.ask(f"kill {pid}")
+        assert code == -signal.SIGKILL, (code, self.log_tail())
         self.kills += 1
-        self._close_log()
 
     async def stop(self) -> None:
-        """SIGTERM: the bot's clean stop."""
-        if self._proc is None or self._proc.returncode is not None:
-            self._close_log()
+        """SIGTERM: the bot's clean stop (exit code 0)."""
+        if self.pid is None:
             return
         self.ready.clear()
-        self._proc.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self._proc.wait(), 30)
-        except TimeoutError:
-            self._proc.kill()
-            await self._proc.wait()
-            raise AssertionError("the bot did not stop on SIGTERM") from None
-        finally:
-            self._close_log()
-        assert self._proc.returncode == 0, self.log_tail()
-
-    def _close_log(self) -> None:
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        pid, self.pid = self.pid, None
+        code = await self.server.ask(f"term {pid}")
+        assert code == 0, (code, self.log_tail())
 
     def log_tail(self, lines: int = 30) -> str:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -228,57 +259,64 @@ class BotProcess:
         return text.count("Traceback (most recent call last)")
 
 
-@contextlib.contextmanager
-def stopping(proc: BotProcess) -> Iterator[BotProcess]:
-    """Never leave a subprocess bot behind, whatever the test's outcome."""
-    try:
-        yield proc
-    finally:
-        if proc._proc is not None and proc._proc.returncode is None:
-            proc._proc.kill()
-
-
 ANSWER_S = 3.0  # a running bot answers in milliseconds; longer means it was killed meanwhile
 EFFECT_S = 6.0
 
 
 async def step(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> None:
     """The player to act presses the chooser's button; wait until its effect shows, through
-    kills and restarts. A press lost with a killed bot (claimed, not yet committed: RULES of
-    ``bot/updates.py`` OnceOnly) is pressed again, as its player would."""
-    user = await _to_act(fake, proc, game)
-    if user is None:
-        return  # the game just ended: its result came after the last press's screens
-    message = hand_message(user)
-    assert message is not None, f"{game.name}: {user.first_name} has no hand message"
-    data = game.chooser(message, game.rng).callback_data
-    assert data is not None
-    before, moved_from = hand_key(message), move_of(message)
+    kills and restarts. Whenever the press did not count — refused because the screens read
+    were not all up to date, or lost with a killed bot (its update claimed, not yet committed:
+    ``bot/updates.py`` OnceOnly) — the chooser's draw is undone and the player looks again,
+    as a person would: the same state gives the same press."""
+    for _ in range(8):
+        user = await _to_act(fake, proc, game)
+        if user is None:
+            return  # the game just ended: its result came after the last press's screens
+        message = hand_message(user)
+        assert message is not None, f"{game.name}: {user.first_name} has no hand message"
+        drawn = game.rng.getstate()
+        try:
+            data = game.chooser(message, game.rng).callback_data
+        except AssertionError:  # a hand with nothing to press: not this player's turn yet
+            game.rng.setstate(drawn)
+            await _quiet(fake, proc)
+            continue
+        assert data is not None
+        before, moved_from = hand_key(message), move_of(message)
 
-    def effect() -> bool:
-        mine = hand_message(user)
-        if mine is None or hand_key(mine) == before:
-            return False
-        return len({move_of(hand_message(p)) for p in game.players}) == 1
+        def effect(user: SimUser = user, before: object = before) -> bool:
+            mine = hand_message(user)
+            if mine is None or hand_key(mine) == before:
+                return False
+            return len({move_of(hand_message(p)) for p in game.players}) == 1
 
-    for _ in range(5):
-        game.answers.append((data, push_press(user, message, data)))
+        answer = push_press(user, message, data)
+        game.answers.append((data, answer))
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_until(lambda: answer.done() or effect(), timeout=ANSWER_S)  # noqa: B023
+        if answer.done() and answer.result().text:  # refused: nothing changed, look again
+            game.rng.setstate(drawn)
+            game.misread += 1
+            await _quiet(fake, proc)
+            continue
         with contextlib.suppress(TimeoutError):
             await fake.wait_until(effect, timeout=EFFECT_S)
-            game.presses.append((data, move_of(hand_message(user)) != moved_from))
-            return
-        if proc is not None:  # killed meanwhile: once it is back and quiet, look again
-            await asyncio.wait_for(proc.ready.wait(), 90)
-        await fake.settle(quiet=0.3, timeout=30)
+        if not effect():
+            await _quiet(fake, proc)  # killed meanwhile: once it is back and quiet, look again
         if effect():
             game.presses.append((data, move_of(hand_message(user)) != moved_from))
             return
-        current = hand_message(user)
-        offered = [b.callback_data for b in current.all_buttons] if current else []
-        assert data in offered, f"{game.name}: the pressed button vanished with no effect"
-        message = current  # type: ignore[assignment]  # the same hand, sent again maybe
+        game.rng.setstate(drawn)
         game.pressed_again += 1
-    raise AssertionError(f"{game.name}: a press had no effect after 5 tries")
+    raise AssertionError(f"{game.name}: no press counted in 8 tries")
+
+
+async def _quiet(fake: FakeTelegram, proc: BotProcess | None) -> None:
+    """Until the bot runs (after a kill) and the fake has been quiet for a moment."""
+    if proc is not None:
+        await asyncio.wait_for(proc.ready.wait(), 90)
+    await fake.settle(quiet=0.3, timeout=30)
 
 
 async def _to_act(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> SimUser | None:
@@ -288,9 +326,7 @@ async def _to_act(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> Si
             return user
         if game.over:
             return None
-        if proc is not None:
-            await asyncio.wait_for(proc.ready.wait(), 90)
-        await fake.settle(quiet=0.3, timeout=30)
+        await _quiet(fake, proc)
     table = table_message(game.group)
     last = game.group.messages[-1].text if game.group.messages else None
     raise AssertionError(
@@ -314,7 +350,9 @@ async def play_all(
             assert presses < limit, "the games did not end"
 
 
-async def killer(proc: BotProcess, rng: random.Random, kills: int, gap: tuple[float, float]) -> None:
+async def killer(
+    proc: BotProcess, rng: random.Random, kills: int, gap: tuple[float, float]
+) -> None:
     """``kill -9`` the bot ``kills`` times at seeded random moments, starting it again each time."""
     while proc.kills < kills:
         await asyncio.sleep(rng.uniform(*gap))

@@ -22,23 +22,26 @@ import pytest
 
 from bot.callbacks import unb36
 from tests.bot.proof_helpers import (
+    SEVEN,
     BotProcess,
+    ForkServer,
     Game,
+    Kind,
     action_log,
     add_figure,
     bot_env,
     elapsed,
     export_records,
+    fork_server,
     integrity,
     killer,
     open_all,
     play_all,
     seat_games,
-    stopping,
 )
 from tests.fakeapi import FakeTelegram
 
-
+SAMPLE = SEVEN  # the CI's: every game once
 GAP = (0.3, 2.0)  # seconds between a restart and the next kill (seeded uniform)
 
 
@@ -52,18 +55,24 @@ class Round:
     database: Path
 
 
-async def play_round(workdir: Path, seed: int, kills: int, gap: tuple[float, float]) -> Round:
-    """The seven games in a fresh fake and database, with ``kills`` kills (0: none)."""
-    workdir.mkdir(parents=True)
+async def play_round(
+    server: ForkServer,
+    workdir: Path,
+    seed: int,
+    kinds: tuple[Kind, ...],
+    kills: int,
+) -> Round:
+    """The games in a fresh fake and database, with ``kills`` kills (0: none)."""
+    workdir.mkdir(parents=True)  # noqa: ASYNC240  # a test's own tmp directory
     database = workdir / "bot.sqlite3"
     started = time.monotonic()
     async with FakeTelegram(token="123456:TEST-token", bot_username="mushka_test_bot") as fake:
-        games = seat_games(fake, seed)
-        proc = BotProcess(fake, bot_env(fake, database, seed), workdir)
-        with stopping(proc):
+        games = seat_games(fake, seed, kinds)
+        proc = BotProcess(server, fake, bot_env(fake, database, seed), workdir)
+        try:
             await proc.start()
             await open_all(fake, games)  # every deal seed drawn before the first kill
-            chaos = asyncio.create_task(killer(proc, random.Random(seed), kills, gap))
+            chaos = asyncio.create_task(killer(proc, random.Random(seed), kills, GAP))
             try:
                 await play_all(fake, proc, games)
             finally:
@@ -74,7 +83,10 @@ async def play_round(workdir: Path, seed: int, kills: int, gap: tuple[float, flo
                 await proc.start()  # the killer was stopped between a kill and its start
             await fake.settle(quiet=0.3, timeout=30)
             await proc.stop()
-            assert proc.tracebacks() == 0, proc.log_tail()
+        finally:
+            if proc.pid is not None:
+                await proc.kill()
+        assert proc.tracebacks() == 0, proc.log_tail()
         check_presses(games, database)
         for game in games:
             results = [m for m in game.group.messages if m.text.startswith("🏁")]
@@ -112,30 +124,37 @@ def check_presses(games: list[Game], database: Path) -> None:
 
 
 async def soak(
-    tmp_path: Path, config: pytest.Config, seed: int, kills: int, rounds: int, per_round: int
+    tmp_path: Path,
+    config: pytest.Config,
+    seed: int,
+    kinds: tuple[Kind, ...],
+    kills: int,
+    rounds: int,
+    per_round: int,
 ) -> None:
-    """Rounds (each the seven games, without kills and then with) until ``kills`` kills."""
+    """Rounds (each the games, without kills and then with) until ``kills`` kills."""
     total_kills, total_games, more_presses = 0, 0, 0
-    for n in range(rounds):
-        round_seed = seed + 100 * n
-        plain = await play_round(tmp_path / f"plain-{n}", round_seed, 0, (1.0, 1.0))
-        budget = min(per_round, kills - total_kills)
-        killed = await play_round(tmp_path / f"killed-{n}", round_seed, budget, GAP)
-        assert killed.kills > 0
-        assert len(plain.records) == 7, sorted(plain.records)
-        assert killed.records == plain.records
-        assert killed.presses == plain.presses
-        total_kills += killed.kills
-        total_games += len(killed.records)
-        more_presses += killed.pressed_again
-        print(  # noqa: T201
-            f"kill round {n}: {killed.kills} kills over {len(killed.records)} games "
-            f"({sum(len(p) for p in killed.presses.values())} presses, "
-            f"{killed.pressed_again} pressed again), {killed.seconds} s; "
-            f"without kills {plain.seconds} s; integrity ok"
-        )
-        if total_kills >= kills:
-            break
+    async with fork_server() as server:
+        for n in range(rounds):
+            round_seed = seed + 100 * n
+            plain = await play_round(server, tmp_path / f"plain-{n}", round_seed, kinds, 0)
+            budget = min(per_round, kills - total_kills)
+            killed = await play_round(server, tmp_path / f"killed-{n}", round_seed, kinds, budget)
+            assert killed.kills > 0
+            assert len(plain.records) == len(kinds), sorted(plain.records)
+            assert killed.records == plain.records
+            assert killed.presses == plain.presses
+            total_kills += killed.kills
+            total_games += len(killed.records)
+            more_presses += killed.pressed_again
+            print(  # noqa: T201
+                f"kill round {n}: {killed.kills} kills over {len(killed.records)} games "
+                f"({', '.join(f'{k} {len(p)}' for k, p in killed.presses.items())} presses, "
+                f"{killed.pressed_again} pressed again), {killed.seconds} s; "
+                f"without kills {plain.seconds} s; integrity ok"
+            )
+            if total_kills >= kills:
+                break
     assert total_kills >= kills, f"only {total_kills} kills in {rounds} rounds"
     add_figure(config, "kill -9 (bot killed and restarted)", total_kills)
     add_figure(config, "games killed, resumed and finished", total_games)
@@ -145,11 +164,11 @@ async def soak(
 async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await soak(tmp_path, request.config, seed=7, kills=12, rounds=1, per_round=12)
+    await soak(tmp_path, request.config, 7, SAMPLE, kills=12, rounds=1, per_round=12)
 
 
 @pytest.mark.slow
 async def test_17_kill_9_soak_of_at_least_100_kills(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await soak(tmp_path, request.config, seed=1007, kills=100, rounds=12, per_round=30)
+    await soak(tmp_path, request.config, 1007, SEVEN, kills=100, rounds=12, per_round=30)
