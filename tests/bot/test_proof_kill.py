@@ -41,7 +41,9 @@ from tests.bot.proof_helpers import (
 )
 from tests.fakeapi import FakeTelegram
 
-SAMPLE = SEVEN  # the CI's: every game once
+# the CI's: every game once but Шутиха, whose pulka with these seeds is ~600 presses (as many as
+# the other six together); the soak plays all seven in every round
+SAMPLE = tuple(k for k in SEVEN if k[0] != "shutikha")
 GAP = (0.3, 2.0)  # seconds between a restart and the next kill (seeded uniform)
 
 
@@ -141,7 +143,7 @@ async def soak(
             budget = min(per_round, kills - total_kills)
             killed = await play_round(server, tmp_path / f"killed-{n}", round_seed, kinds, budget)
             assert killed.kills > 0
-            assert len(plain.records) == len(kinds), sorted(plain.records)
+            assert sorted(r.split("-")[0] for r in plain.records) == sorted(k[0] for k in kinds)
             assert killed.records == plain.records
             assert killed.presses == plain.presses
             total_kills += killed.kills
