@@ -254,6 +254,11 @@ class BotProcess:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return "\n".join(text.splitlines()[-lines:])
 
+    def duplicates(self) -> int:
+        """Updates a restarted bot got again and skipped (``bot/updates.py``, OnceOnly)."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return text.count("outcome=duplicate")
+
     def tracebacks(self) -> int:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return text.count("Traceback (most recent call last)")
@@ -351,11 +356,19 @@ async def play_all(
 
 
 async def killer(
-    proc: BotProcess, rng: random.Random, kills: int, gap: tuple[float, float]
+    proc: BotProcess,
+    rng: random.Random,
+    kills: int,
+    gap: tuple[float, float],
+    done: asyncio.Event,
 ) -> None:
-    """``kill -9`` the bot ``kills`` times at seeded random moments, starting it again each time."""
+    """``kill -9`` the bot ``kills`` times at seeded random moments, starting it again each
+    time, until ``done`` (never cancelled mid-restart: the fork server's answers stay in step)."""
     while proc.kills < kills:
-        await asyncio.sleep(rng.uniform(*gap))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), rng.uniform(*gap))
+        if done.is_set():
+            return
         await proc.kill()
         await proc.start()
 

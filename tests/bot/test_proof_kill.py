@@ -12,7 +12,6 @@ round with new seeds, until at least 100 kills."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import time
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ class Round:
     presses: dict[str, list[tuple[str, bool]]]
     kills: int
     pressed_again: int
+    duplicates: int
     seconds: float
     database: Path
 
@@ -74,15 +74,13 @@ async def play_round(
         try:
             await proc.start()
             await open_all(fake, games)  # every deal seed drawn before the first kill
-            chaos = asyncio.create_task(killer(proc, random.Random(seed), kills, GAP))
+            done = asyncio.Event()
+            chaos = asyncio.create_task(killer(proc, random.Random(seed), kills, GAP, done))
             try:
                 await play_all(fake, proc, games)
             finally:
-                chaos.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await chaos
-            if not proc.ready.is_set():
-                await proc.start()  # the killer was stopped between a kill and its start
+                done.set()
+                await asyncio.wait_for(chaos, 120)
             await fake.settle(quiet=0.3, timeout=30)
             await proc.stop()
         finally:
@@ -100,6 +98,7 @@ async def play_round(
         {g.name: g.presses for g in games},
         proc.kills,
         sum(g.pressed_again for g in games),
+        proc.duplicates(),
         elapsed(started),
         database,
     )
@@ -135,7 +134,7 @@ async def soak(
     per_round: int,
 ) -> None:
     """Rounds (each the games, without kills and then with) until ``kills`` kills."""
-    total_kills, total_games, more_presses = 0, 0, 0
+    total_kills, total_games, more_presses, duplicates = 0, 0, 0, 0
     async with fork_server() as server:
         for n in range(rounds):
             round_seed = seed + 100 * n
@@ -149,10 +148,12 @@ async def soak(
             total_kills += killed.kills
             total_games += len(killed.records)
             more_presses += killed.pressed_again
+            duplicates += killed.duplicates
             print(  # noqa: T201
                 f"kill round {n}: {killed.kills} kills over {len(killed.records)} games "
                 f"({', '.join(f'{k} {len(p)}' for k, p in killed.presses.items())} presses, "
-                f"{killed.pressed_again} pressed again), {killed.seconds} s; "
+                f"{killed.pressed_again} pressed again, {killed.duplicates} redelivered updates "
+                f"skipped), {killed.seconds} s; "
                 f"without kills {plain.seconds} s; integrity ok"
             )
             if total_kills >= kills:
@@ -161,6 +162,7 @@ async def soak(
     add_figure(config, "kill -9 (bot killed and restarted)", total_kills)
     add_figure(config, "games killed, resumed and finished", total_games)
     add_figure(config, "presses lost with a kill and pressed again", more_presses)
+    add_figure(config, "updates redelivered after a kill and skipped", duplicates)
 
 
 async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
