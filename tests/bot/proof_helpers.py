@@ -54,7 +54,8 @@ def add_figure(config: pytest.Config, name: str, value: int) -> None:
 
 
 def figures_of(config: pytest.Config) -> dict[str, int]:
-    return dict(config.stash.get(FIGURES, {}))
+    figures: dict[str, int] = config.stash.get(FIGURES, {})
+    return dict(figures)
 
 
 @dataclass
@@ -290,8 +291,10 @@ async def step(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> None:
         assert data is not None
         before, moved_from = hand_key(message), move_of(message)
 
-        def effect(user: SimUser = user, before: object = before) -> bool:
-            mine = hand_message(user)
+        actor: SimUser = user
+
+        def effect(actor: SimUser = actor, before: object = before) -> bool:
+            mine = hand_message(actor)
             if mine is None or hand_key(mine) == before:
                 return False
             return len({move_of(hand_message(p)) for p in game.players}) == 1

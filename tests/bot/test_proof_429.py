@@ -19,6 +19,7 @@ from bot.config import Settings
 from tests.bot.helpers import fixed_seeds, hand_message, table_message, watched
 from tests.bot.proof_helpers import SEVEN, Kind, add_figure, open_all, play_all, seat_games
 from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
 
 
 @dataclass
@@ -31,6 +32,10 @@ class Finals:
     hands: list[str | None]
     presses: list[tuple[str, bool]]
     storm_429s: int
+
+
+def text_of(message: SentMessage | None) -> str | None:
+    return None if message is None else message.text
 
 
 def settings_for(fake: FakeTelegram, database: Path) -> Settings:
@@ -63,8 +68,8 @@ async def play(workdir: Path, kind: Kind, seed: int, rate: float) -> Finals:
         return Finals(
             [m.text for m in group.visible if m.text.startswith("🏁")],
             [m.text for m in group.visible if m.text.startswith("📋")],
-            (table := table_message(group)) and table.text,
-            [(hand := hand_message(p)) and hand.text for p in game.players],
+            text_of(table_message(group)),
+            [text_of(hand_message(p)) for p in game.players],
             game.presses,
             fake.storm_429s,
         )

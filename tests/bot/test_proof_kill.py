@@ -142,7 +142,8 @@ async def soak(
             budget = min(per_round, kills - total_kills)
             killed = await play_round(server, tmp_path / f"killed-{n}", round_seed, kinds, budget)
             assert killed.kills > 0
-            assert sorted(r.split("-")[0] for r in plain.records) == sorted(k[0] for k in kinds)
+            games = sorted(r.removesuffix(".jsonl").split("-")[-1] for r in plain.records)
+            assert games == sorted(k[0] for k in kinds), games
             assert killed.records == plain.records
             assert killed.presses == plain.presses
             total_kills += killed.kills

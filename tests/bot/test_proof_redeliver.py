@@ -54,7 +54,7 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
             answer = push_press(user, hand, data)
             update = fake.updates[-1]
             statuses = await asyncio.gather(post(url, update, SECRET), post(url, update, SECRET))
-            assert statuses == [200, 200]
+            assert list(statuses) == [200, 200]
             first = await asyncio.wait_for(answer, 10)
             assert await post(url, update, SECRET) == 200  # once more, after the answer
             fake.hold_webhook = False  # and the fake's own delivery: a fourth
