@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from bot.app import RunningBot
 from bot.callbacks import ACTS, Kind, Press, b36
+from bot.config import Settings
 from tests.bot.helpers import (
     db_rows,
     hand_message,
@@ -45,6 +47,12 @@ STATE_QUERIES = (
     "SELECT * FROM messages ORDER BY 1, 2",
     "SELECT * FROM ledger ORDER BY chat_id, game, user_id",
 )
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """No timer moves the game on while the presses are tried (a long run outlasts 90 s)."""
+    return settings.model_copy(update={"turn_timeout_s": 3600, "idle_timeout_s": 604800})
 
 
 @dataclass
@@ -204,7 +212,7 @@ async def forge(
 
     presses = st.one_of(signed_press(world, moves), garbage(world))
 
-    @settings(
+    @hypothesis_settings(
         max_examples=examples,
         deadline=None,
         database=None,
