@@ -40,7 +40,7 @@ SEVEN: tuple[Kind, ...] = (
     ("shutikha", "target=5", 3, trick_choose),
     ("mistigri", "target=5", 3, trick_choose),
     ("kopilka", "", 4, test_kopilka_e2e.choose),
-    ("lenturlu", "", 3, test_lenturlu_e2e.choose),
+    ("lenturlu", "manner=out", 3, test_lenturlu_e2e.choose),  # until one sheds all his cards
     ("konchinka", "target=5", 2, test_konchinka_e2e.choose),
 )
 
