@@ -154,6 +154,7 @@ class ForkServer:
 
     def __init__(self) -> None:
         self._proc: asyncio.subprocess.Process | None = None
+        self._lock = asyncio.Lock()  # one question at a time: the answers come in order
 
     async def open(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}
@@ -171,9 +172,10 @@ class ForkServer:
     async def ask(self, line: str, timeout: float = 90.0) -> int:  # noqa: ASYNC109
         proc = self._proc
         assert proc is not None and proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(line.encode() + b"\n")
-        await proc.stdin.drain()
-        answer = await asyncio.wait_for(proc.stdout.readline(), timeout)
+        async with self._lock:
+            proc.stdin.write(line.encode() + b"\n")
+            await proc.stdin.drain()
+            answer = await asyncio.wait_for(proc.stdout.readline(), timeout)
         assert answer.strip().lstrip(b"-").isdigit(), (line, answer)
         return int(answer)
 
