@@ -378,22 +378,26 @@ async def killer(
         await proc.start()
 
 
-def export_records(database: Path, out: Path) -> dict[str, str]:
-    """``python -m bot export``: every table's RECORD.md JSON Lines, by file name."""
+async def export_records(database: Path, out: Path) -> dict[str, str]:
+    """``python -m bot export``: every table's RECORD.md JSON Lines, by file name (a
+    subprocess the event loop waits for: the other round's fake keeps answering meanwhile)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}
     env["PYTHONPATH"] = str(ROOT)
-    import subprocess
-
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "export", "--database", str(database), "--out", str(out)],
+    command = ("-m", "bot", "export", "--database", str(database), "--out", str(out))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *command,
         env=env,
         cwd=out.parent,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
-    assert done.returncode == 0, done.stderr
+    _, stderr = await asyncio.wait_for(proc.communicate(), 120)
+    assert proc.returncode == 0, stderr.decode(errors="replace")
+    return read_records(out)
+
+
+def read_records(out: Path) -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(out.glob("*.jsonl"))}
 
 

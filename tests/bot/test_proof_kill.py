@@ -52,6 +52,7 @@ class Round:
     presses: dict[str, list[tuple[str, bool]]]
     kills: int
     pressed_again: int
+    misread: int
     duplicates: int
     results: dict[str, list[str]]  # each group's deal and match results (📋, 🏁), in order
     seconds: float
@@ -92,13 +93,14 @@ async def play_round(
         for game in games:
             results = [m for m in game.group.messages if m.text.startswith("🏁")]
             assert results, f"{game.name}: no result message"
-    records = export_records(database, workdir / "records")
+    records = await export_records(database, workdir / "records")
     assert integrity(database) == "ok"
     return Round(
         records,
         {g.name: g.presses for g in games},
         proc.kills,
         sum(g.pressed_again for g in games),
+        sum(g.misread for g in games),
         proc.duplicates(),
         {g.name: [m.text for m in g.group.visible if m.text[:1] in "📋🏁"] for g in games},
         elapsed(started),
@@ -160,7 +162,8 @@ async def soak(
             print(  # noqa: T201
                 f"kill round {n}: {killed.kills} kills over {len(killed.records)} games "
                 f"({', '.join(f'{k} {len(p)}' for k, p in killed.presses.items())} presses, "
-                f"{killed.pressed_again} pressed again, {killed.duplicates} redelivered updates "
+                f"{killed.pressed_again} pressed again, {killed.misread} read mid-update and "
+                f"refused, {killed.duplicates} redelivered updates "
                 f"skipped), {killed.seconds} s; "
                 f"without kills {plain.seconds} s; integrity ok"
             )
