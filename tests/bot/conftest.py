@@ -11,7 +11,7 @@ from pydantic import SecretStr
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.bot.helpers import fixed_seeds, watched
-from tests.bot.proof_helpers import figures_of
+from tests.bot.proof_figures import figures_of
 from tests.fakeapi import FakeTelegram
 
 

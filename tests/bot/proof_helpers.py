@@ -18,12 +18,11 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 import bot as bot_package
 from tests.bot import test_konchinka_e2e, test_kopilka_e2e, test_lenturlu_e2e
 from tests.bot.helpers import choose as trick_choose
 from tests.bot.helpers import hand_message, open_table, table_message, to_act
+from tests.bot.proof_figures import add_figure as add_figure
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, CallbackAnswer, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -43,19 +42,6 @@ SEVEN: tuple[Kind, ...] = (
     ("lenturlu", "manner=out", 3, test_lenturlu_e2e.choose),  # until one sheds all his cards
     ("konchinka", "target=5", 2, test_konchinka_e2e.choose),
 )
-
-FIGURES = pytest.StashKey[dict[str, int]]()
-
-
-def add_figure(config: pytest.Config, name: str, value: int) -> None:
-    """Add ``value`` to one of the session's proof figures (printed at the session's end)."""
-    figures = config.stash.setdefault(FIGURES, {})
-    figures[name] = figures.get(name, 0) + value
-
-
-def figures_of(config: pytest.Config) -> dict[str, int]:
-    figures: dict[str, int] = config.stash.get(FIGURES, {})
-    return dict(figures)
 
 
 @dataclass
