@@ -305,7 +305,16 @@ async def step(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> None:
             return
         game.rng.setstate(drawn)
         game.pressed_again += 1
-    raise AssertionError(f"{game.name}: no press counted in 8 tries")
+    hands = {
+        p.first_name: (move_of(h), h.message_id, h.text.splitlines()[-1])
+        for p in game.players
+        if (h := hand_message(p)) is not None
+    }
+    answered = [(d, a.result().text if a.done() else "-") for d, a in game.answers[-8:]]
+    raise AssertionError(
+        f"{game.name}: no press counted in 8 tries; hands (move, id, last line): {hands}; "
+        f"the last presses and answers: {answered}"
+    )
 
 
 async def _quiet(fake: FakeTelegram, proc: BotProcess | None) -> None:
