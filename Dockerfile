@@ -20,7 +20,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
 COPY --from=builder /wheels /wheels
-RUN pip install /wheels/*.whl && rm -rf /wheels \
+# the postgres extra: the same image runs on SQLite or on BOT_DATABASE=postgresql://…
+RUN pip install "$(echo /wheels/*.whl)[postgres]" && rm -rf /wheels \
     && useradd --create-home --uid 10001 mushka && mkdir -p /app/data \
     && chown mushka /app/data
 COPY locales ./locales

@@ -49,6 +49,7 @@ from pydantic import SecretStr  # noqa: E402
 
 from bot.app import RunningBot, running_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.storage.sqlite import SqliteRepository  # noqa: E402
 from tests.bot.helpers import (  # noqa: E402
     choose,
     fixed_seeds,
@@ -161,7 +162,9 @@ async def play(
     tail: float,
 ) -> dict[str, Any]:
     sql = SqlCounter()
-    await running.db.conn.set_trace_callback(sql)
+    assert isinstance(running.db, SqliteRepository)  # the counts are SQLite's trace callback
+    conn = running.db.db.conn
+    await conn.set_trace_callback(sql)
     rng = random.Random(seed)
     by_act: dict[str, Tally] = {}
     per_deal: list[dict[str, int]] = []
@@ -217,7 +220,7 @@ async def play(
     tail_mark, tail_sql = fake.mark(), sql.n
     await fake.settle(quiet=tail, timeout=tail + 120)
     tail_api, tail_answers, tail_group = api_tally(fake.requests[tail_mark:], group.id)
-    await running.db.conn.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3: None = off
+    await conn.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3: None = off
 
     cards = Tally()
     others = Tally()

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_FORMAT = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 SECRET_FORMAT = re.compile(r"^[A-Za-z0-9_-]{16,256}$")  # Telegram allows 1-256 of these
+POSTGRES_URL = re.compile(r"^postgres(ql)?://[^\s]+$")  # asyncpg's own DSN schemes
 LISTEN_FORMAT = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
 
 
@@ -18,6 +19,13 @@ def host_port(value: str) -> tuple[str, int]:
     """``host:port`` of a validated listen setting (an IPv6 host without its brackets)."""
     host, _, port = value.rpartition(":")
     return host.strip("[]"), int(port)
+
+
+def database_label(database: Path | str) -> str:
+    """The database as logs and ``check`` may show it: a URL without its password."""
+    if isinstance(database, Path):
+        return str(database)
+    return re.sub(r"://([^:/@]*):[^@]*@", r"://\1:***@", database)
 
 
 def _listen(value: str) -> str:
@@ -33,7 +41,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_prefix="BOT_", extra="ignore")
 
     token: SecretStr
-    database: Path = Path("data/bot.sqlite3")
+    # a file path: SQLite (the default); postgresql://user:pass@host:port/db: PostgreSQL
+    database: Path | str = Path("data/bot.sqlite3")
     default_language: Literal["ru", "en"] = "ru"
     turn_timeout_s: float = Field(90, ge=5, le=3600)  # PRODUCT.md §13; 0 is not allowed
     lobby_timeout_s: float = Field(900, ge=5, le=86400)  # a lobby nobody starts closes (§4.2)
@@ -61,6 +70,18 @@ class Settings(BaseSettings):
         if not TOKEN_FORMAT.match(value.get_secret_value()):
             raise ValueError("BOT_TOKEN is malformed (expected <digits>:<letters>, from BotFather)")
         return value
+
+    @field_validator("database", mode="before")
+    @classmethod
+    def _database_kind(cls, value: object) -> object:
+        """A ``postgres[ql]://`` URL stays a string; anything else is a file path."""
+        if isinstance(value, str) and "://" in value:
+            if not POSTGRES_URL.match(value):
+                raise ValueError(
+                    "must be a file path (SQLite) or postgresql://user:pass@host:port/db"
+                )
+            return value
+        return Path(value) if isinstance(value, str) else value
 
     @field_validator("webhook_url")
     @classmethod

@@ -22,17 +22,15 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_applicati
 from aiohttp import web
 
 from bot.config import Settings, host_port
-from bot.storage.db import Database
+from bot.storage.protocol import Store
 
 logger = logging.getLogger(__name__)
 
 
-async def health(
-    db: Database, mode: Literal["webhook", "polling"]
-) -> tuple[bool, dict[str, object]]:
+async def health(db: Store, mode: Literal["webhook", "polling"]) -> tuple[bool, dict[str, object]]:
     """Whether the bot is fine, and the small JSON ``/healthz`` answers with."""
     try:
-        reachable = await db.one("SELECT 1", ()) is not None
+        reachable = await db.ping()
     except Exception:  # any failure of the database counts as unreachable
         logger.exception("healthz: the database did not answer")
         reachable = False
@@ -40,7 +38,7 @@ async def health(
 
 
 def build_app(
-    settings: Settings, db: Database, bot: Bot | None = None, dp: Dispatcher | None = None
+    settings: Settings, db: Store, bot: Bot | None = None, dp: Dispatcher | None = None
 ) -> web.Application:
     """``/healthz``, and the webhook when ``bot`` and ``dp`` are given."""
     app = web.Application()

@@ -1,12 +1,14 @@
-"""Shared fixtures: the fake Telegram Bot API and a database path."""
+"""Shared fixtures: the fake Telegram Bot API and the database a test runs against (SQLite, or
+PostgreSQL when ``BOT_TEST_DATABASE`` is set: see :mod:`tests.databases`)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.databases import PgDatabases, TestDatabase, test_url
 from tests.fakeapi import FakeTelegram
 
 
@@ -21,6 +23,35 @@ async def fake_telegram() -> AsyncIterator[FakeTelegram]:
         await fake.stop()
 
 
+@pytest.fixture(scope="session")
+def pg_databases() -> Iterator[PgDatabases | None]:
+    """The PostgreSQL server of ``BOT_TEST_DATABASE`` with its migrated template (None: unset)."""
+    url = test_url()
+    if url is None:
+        yield None
+        return
+    databases = PgDatabases(url)
+    databases.prepare()
+    try:
+        yield databases
+    finally:
+        databases.close()
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def database(tmp_path: Path, pg_databases: PgDatabases | None) -> Iterator[TestDatabase]:
+    """The bot's database for one test: a SQLite file, or a fresh PostgreSQL database."""
+    if pg_databases is None:
+        yield tmp_path / "bot.sqlite3"
+        return
+    url = pg_databases.fresh()
+    try:
+        yield url
+    finally:
+        pg_databases.drop(url)
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Path) -> Path:
+    """A SQLite file, whatever the suite's backend (tests of SQLite itself)."""
     return tmp_path / "bot.sqlite3"

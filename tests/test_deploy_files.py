@@ -74,7 +74,8 @@ def test_every_copied_file_exists() -> None:
 def test_the_wheel_carries_the_migrations() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["bot"]
-    migrations = sorted((ROOT / "bot" / "storage" / "migrations").glob("*.sql"))
+    storage = ROOT / "bot" / "storage"
+    migrations = sorted([*storage.glob("migrations/*.sql"), *storage.glob("pg_migrations/*.sql")])
     assert migrations
     packaged = {p for pattern in patterns for p in (ROOT / "bot").glob(pattern)}
     assert set(migrations) <= packaged
@@ -84,8 +85,8 @@ def test_compose_has_a_polling_service_and_a_webhook_profile() -> None:
     text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     block = text.partition("\nservices:\n")[2].partition("\nvolumes:\n")[0]
     services = re.findall(r"^  ([a-z-]+):$", block, flags=re.MULTILINE)
-    assert services == ["bot", "bot-webhook"]
-    polling, webhook = block.split("\n  bot-webhook:\n")
+    assert services == ["bot", "bot-webhook", "postgres"]
+    polling, webhook = block.split("\n  postgres:\n")[0].split("\n  bot-webhook:\n")
     assert "profiles:" not in polling and 'BOT_WEBHOOK_URL: ""' in polling
     assert 'profiles: ["webhook"]' in webhook and "8080:8080" in webhook
     assert text.count("bot-data:/app/data") == 2

@@ -1,0 +1,29 @@
+"""Storage: the repository protocol and its implementations, opened by one factory.
+
+:func:`open_repository` is the only place that knows which backend ``BOT_DATABASE`` names: a
+file path opens SQLite (:mod:`bot.storage.sqlite`), a ``postgresql://`` URL PostgreSQL
+(:mod:`bot.storage.postgres`, needs the ``postgres`` extra: ``pip install '.[postgres]'``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
+from bot.storage.protocol import Store
+
+
+async def open_repository(database: Path | str) -> Store:
+    """The database opened and migrated; ``close()`` it when done."""
+    if isinstance(database, str):
+        from bot.storage.postgres import PgRepository  # asyncpg only when it is used
+
+        return await PgRepository.open(database)
+    from bot.storage.sqlite import SqliteRepository
+
+    return await SqliteRepository.open(database)
+
+
+def latest_schema(database: Path | str) -> int:
+    """The number of the newest migration of the backend ``database`` names."""
+    return len(migrations(PG_MIGRATIONS if isinstance(database, str) else MIGRATIONS))

@@ -16,14 +16,15 @@ from typing import Any
 import aiosqlite
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+PG_MIGRATIONS = MIGRATIONS.parent / "pg_migrations"  # PostgreSQL's twins, the same numbers
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
-def migrations() -> list[tuple[int, str]]:
+def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
     """``(number, sql)`` of every migration file, in order; numbers are 1, 2, … without gaps."""
     found = sorted(
         (int(m.group(1)), p.read_text(encoding="utf-8"))
-        for p in MIGRATIONS.iterdir()
+        for p in folder.iterdir()
         if (m := _NAME.match(p.name))
     )
     if [n for n, _ in found] != list(range(1, len(found) + 1)):

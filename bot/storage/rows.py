@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from bot.storage.settings import ChatSettings, UserSettings
 
 OPEN_STATUSES = ("lobby", "running", "ended")
 
@@ -19,6 +21,7 @@ class ChatRow:
     id: int
     title: str
     language: str | None
+    settings: ChatSettings = field(default_factory=ChatSettings)  # §15; language: above
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,7 @@ class UserRow:
     language_code: str | None
     language: str | None
     private_ok: bool
+    settings: UserSettings = field(default_factory=UserSettings)  # §15; language: above
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,8 @@ class TableRow:
     join_code: str
     generation: int
     moves: int
+    thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
+    turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -25,8 +26,11 @@ from bot.storage.rows import (
     TableRow,
     UserRow,
 )
+from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
-_TABLE_FIELDS = frozenset({"game", "options", "status", "creator_id", "generation", "moves"})
+_TABLE_FIELDS = frozenset(
+    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
+)
 
 
 def _table(row: aiosqlite.Row) -> TableRow:
@@ -40,6 +44,8 @@ def _table(row: aiosqlite.Row) -> TableRow:
         join_code=row["join_code"],
         generation=row["generation"],
         moves=row["moves"],
+        thread_id=row["thread_id"],
+        turn_timeout_s=row["turn_timeout_s"],
     )
 
 
@@ -47,7 +53,11 @@ def _net(text: str | None) -> list[int] | None:
     return json.loads(text) if text else None
 
 
-_TABLE_COLUMNS = "id, chat_id, game, options, status, creator_id, join_code, generation, moves"
+_TABLE_COLUMNS = (
+    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
+    " turn_timeout_s"
+)
+_T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))  # joined as ``t``
 
 
 class SqliteRepository:
@@ -56,10 +66,30 @@ class SqliteRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    @classmethod
+    async def open(cls, path: Path) -> SqliteRepository:
+        return cls(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.db.close()
+
     @asynccontextmanager
     async def unit(self) -> AsyncIterator[Writes]:
         async with self.db.transaction():
             yield self
+
+    # --- for the operator: /healthz and ``check`` -----------------------------------------
+
+    async def ping(self) -> bool:
+        return await self.db.one("SELECT 1", ()) is not None
+
+    async def schema_version(self) -> int:
+        return await self.db.user_version()
+
+    async def count(self, table: str) -> int:
+        """Rows in ``table`` (a name the caller owns, never user input)."""
+        row = await self.db.one(f"SELECT COUNT(*) FROM {table}", ())
+        return int(row[0]) if row else 0
 
     # --- chats and users ---------------------------------------------------------------
 
@@ -71,8 +101,21 @@ class SqliteRepository:
         )
 
     async def chat(self, chat_id: int) -> ChatRow | None:
-        row = await self.db.one("SELECT id, title, language FROM chats WHERE id = ?", (chat_id,))
-        return ChatRow(row["id"], row["title"], row["language"]) if row else None
+        row = await self.db.one(
+            "SELECT id, title, language, settings FROM chats WHERE id = ?", (chat_id,)
+        )
+        if row is None:
+            return None
+        settings = chat_settings(row["settings"], chat_id)
+        return ChatRow(row["id"], row["title"], row["language"], settings)
+
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self.db.execute("UPDATE chats SET settings = ? WHERE id = ?", (text, chat_id))
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self.db.execute("UPDATE users SET settings = ? WHERE id = ?", (text, user_id))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.db.execute("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
@@ -98,6 +141,7 @@ class SqliteRepository:
             row["language_code"],
             row["language"],
             bool(row["private_ok"]),
+            user_settings(row["settings"], user_id),
         )
 
     async def set_user_language(self, user_id: int, language: str) -> None:
@@ -125,31 +169,40 @@ class SqliteRepository:
     # --- tables ------------------------------------------------------------------------
 
     async def create_table(
-        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator: int,
+        code: str,
+        now: float,
+        thread_id: int | None = None,
     ) -> int:
         return await self.db.execute(
             "INSERT INTO tables(chat_id, game, options, status, creator_id, join_code, "
-            "created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
-            (chat_id, game, json.dumps(options), creator, code, now),
+            "created_at, thread_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (chat_id, game, json.dumps(options), creator, code, now, thread_id),
         )
 
     async def table(self, table_id: int) -> TableRow | None:
         row = await self.db.one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return _table(row) if row else None
 
-    async def open_table(self, chat_id: int) -> TableRow | None:
+    async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self.db.one(
             f"SELECT {_TABLE_COLUMNS} FROM tables"
-            " WHERE chat_id = ? AND status IN ('lobby', 'running', 'ended') "
+            " WHERE chat_id = ? AND thread_id IS ? AND status IN ('lobby', 'running', 'ended') "
             "ORDER BY id DESC LIMIT 1",
-            (chat_id,),
+            (chat_id, thread_id),
         )
         return _table(row) if row else None
 
-    async def open_tables(self) -> list[TableRow]:
+    async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
+        where = "" if chat_id is None else " AND chat_id = ?"
         rows = await self.db.all(
             f"SELECT {_TABLE_COLUMNS} FROM tables"
-            " WHERE status IN ('lobby', 'running', 'ended') ORDER BY id"
+            f" WHERE status IN ('lobby', 'running', 'ended'){where} ORDER BY id",
+            () if chat_id is None else (chat_id,),
         )
         return [_table(r) for r in rows]
 
@@ -162,8 +215,7 @@ class SqliteRepository:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
-            "SELECT t.id, t.chat_id, t.game, t.options, t.status, t.creator_id, t.join_code, "
-            "t.generation, t.moves FROM tables t JOIN seats s ON s.table_id = t.id "
+            f"SELECT {_T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
             (user_id,),
         )
@@ -239,10 +291,11 @@ class SqliteRepository:
         if old == new or moved is None or not moved["n"]:
             return False
         await self.db.execute(
-            "INSERT INTO chats(id, title, language) SELECT ?, title, language FROM chats"
-            " WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
+            "INSERT INTO chats(id, title, language, settings) SELECT ?, title, language, settings"
+            " FROM chats WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
             " title = CASE WHEN excluded.title != '' THEN excluded.title ELSE chats.title END,"
-            " language = COALESCE(excluded.language, chats.language)",
+            " language = COALESCE(excluded.language, chats.language), settings = CASE"
+            " WHEN excluded.settings != '{}' THEN excluded.settings ELSE chats.settings END",
             (new, old),
         )
         await self.db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new, old))
@@ -317,9 +370,8 @@ class SqliteRepository:
             where.append("t.id IN (SELECT table_id FROM seats WHERE user_id = ?)")
             params.append(user_id)
         clause = ("WHERE " + " AND ".join(where)) if where else ""
-        columns = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))
         rows = await self.db.all(
-            f"SELECT {columns} FROM tables t {clause} ORDER BY t.id DESC", params
+            f"SELECT {_T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", params
         )
         return [_table(r) for r in rows]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
@@ -12,14 +11,15 @@ from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.bot.helpers import fixed_seeds, watched
 from tests.bot.proof_figures import figures_of
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 
 @pytest.fixture
-def settings(fake_telegram: FakeTelegram, db_path: Path) -> Settings:
+def settings(fake_telegram: FakeTelegram, database: TestDatabase) -> Settings:
     return Settings(
         token=SecretStr(fake_telegram.token),
-        database=db_path,
+        database=database,
         api_base=fake_telegram.base_url,
         polling_timeout_s=1,
         computer_delay_s=0,

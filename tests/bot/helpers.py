@@ -6,20 +6,31 @@ import contextlib
 import itertools
 import random
 import re
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import hand_key
 from bot.storage.rows import SeatKind, SeatSpec
+from tests.databases import db_execute as db_execute  # the tests import both from here
+from tests.databases import db_rows as db_rows
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
+
+
+class Shown(Protocol):
+    """What the bot shows in one place: a group (:class:`SimGroup`), or one forum topic of it."""
+
+    @property
+    def messages(self) -> list[SentMessage]: ...
+
+    @property
+    def visible(self) -> list[SentMessage]: ...
+
 
 TO_PLAY = re.compile(r"(?:To play|Ход): <b>(.+?)</b>")
 
@@ -53,7 +64,7 @@ def hand_message(user: SimUser) -> SentMessage | None:
     return None
 
 
-def table_message(group: SimGroup) -> SentMessage | None:
+def table_message(group: Shown) -> SentMessage | None:
     """The newest group message with the 'My cards' URL button."""
     for message in reversed(group.visible):
         if any("start=h_" in (b.url or "") and b.text.startswith("🂠") for b in message.all_buttons):
@@ -61,7 +72,7 @@ def table_message(group: SimGroup) -> SentMessage | None:
     return None
 
 
-def result_message(group: SimGroup) -> SentMessage | None:
+def result_message(group: Shown) -> SentMessage | None:
     for message in reversed(group.visible):
         if any((b.callback_data or "").startswith("e:") for b in message.all_buttons):
             return message
@@ -108,7 +119,7 @@ def pressable(message: SentMessage) -> list[Button]:
     return [b for b in message.all_buttons if b.switch_inline_query is None]
 
 
-def lobby_message(group: SimGroup) -> SentMessage | None:
+def lobby_message(group: Shown) -> SentMessage | None:
     for message in reversed(group.visible):
         if any((b.callback_data or "").startswith("l:") for b in message.all_buttons):
             return message
@@ -123,7 +134,7 @@ def fixed_seeds(start: int = 7) -> Callable[[], int]:
 WAITING = ("Waiting for:", "Ждём:")
 
 
-def to_act(group: SimGroup, players: list[SimUser]) -> SimUser | None:
+def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
     """Who is to act: the one whose hand message waits for nobody (hands are private chats
     and reach their players before the group's table is edited), else the table says so."""
     table = table_message(group)
@@ -174,7 +185,7 @@ def choose(message: SentMessage, rng: random.Random) -> Button:
 
 
 async def play_step(
-    fake: FakeTelegram, group: SimGroup, players: list[SimUser], rng: random.Random
+    fake: FakeTelegram, group: Shown, players: list[SimUser], rng: random.Random
 ) -> bool:
     """Press one legal button for whoever is to act; False once nobody is."""
     user = to_act(group, players)
@@ -263,7 +274,7 @@ async def expected_screens(
     return table_html, out
 
 
-def deal_results(group: SimGroup) -> int:
+def deal_results(group: Shown) -> int:
     return len([m for m in group.messages if m.text.startswith("📋")])
 
 
@@ -293,12 +304,6 @@ async def say(
         await user.send(where, text)
     await fake.wait_until(lambda: len(chat.messages) > count, timeout=10)
     return chat.messages[count]
-
-
-def db_rows(db_path: Path, query: str, *params: object) -> list[tuple[Any, ...]]:
-    """Rows of a read-only query against the bot's database (a separate connection)."""
-    with sqlite3.connect(db_path) as conn:
-        return list(conn.execute(query, params).fetchall())
 
 
 async def lobby_with_computers(

@@ -10,7 +10,6 @@ import json
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from bot.app import running_bot
 from bot.config import Settings
@@ -27,6 +26,7 @@ from tests.bot.helpers import (
     to_act,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -45,9 +45,9 @@ def three(fake: FakeTelegram) -> tuple[list[SimUser], SimGroup]:
     return players, group
 
 
-def seat_row(db_path: Path, user: SimUser) -> tuple[int, int]:
+def seat_row(database: TestDatabase, user: SimUser) -> tuple[int, int]:
     """(away, expiries) of the user's seat."""
-    rows = db_rows(db_path, "SELECT away, expiries FROM seats WHERE user_id = ?", user.id)
+    rows = db_rows(database, "SELECT away, expiries FROM seats WHERE user_id = ?", user.id)
     away, expiries = rows[0]
     return int(str(away)), int(str(expiries))
 
@@ -72,7 +72,7 @@ async def wait_for(fake: FakeTelegram, check: Callable[[], bool], timeout: float
 
 
 async def test_13_reminder_then_one_expiry_plays_one_turn(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
@@ -80,16 +80,16 @@ async def test_13_reminder_then_one_expiry_plays_one_turn(
         await open_table(fake, group, players, options="target=25")
         absent = to_act(group, players)
         assert absent is not None
-        moves = db_rows(db_path, "SELECT moves FROM tables")[0][0]
+        moves = db_rows(database, "SELECT moves FROM tables")[0][0]
         waited = await wait_for(fake, lambda: bool(mentions(group)), timeout=TIMEOUT + 2)
         assert TIMEOUT * 2 / 3 - 1.5 < waited < TIMEOUT, waited
         assert absent.first_name in mentions(group)[0] and "(2 с)" in mentions(group)[0]
         assert "⏳ Осталось 2 с — ваш ход в «Пятница»" in texts(absent)
         await wait_for(fake, lambda: "Время вышло" in texts(absent), timeout=TIMEOUT)
         await fake.settle(quiet=0.1)
-        assert db_rows(db_path, "SELECT moves FROM tables")[0][0] > moves  # his turn was played
+        assert db_rows(database, "SELECT moves FROM tables")[0][0] > moves  # his turn was played
         assert to_act(group, players) is not absent
-        assert seat_row(db_path, absent) == (0, 1)  # one expiry: still his seat
+        assert seat_row(database, absent) == (0, 1)  # one expiry: still his seat
         assert mentions(group) == []  # the group's reminder went once his turn was played
         hand = hand_message(absent)
         assert hand is not None and "🙋" not in hand.describe_buttons()
@@ -98,11 +98,11 @@ async def test_13_reminder_then_one_expiry_plays_one_turn(
             assert await play_step(fake, group, players, random.Random(1))
         assert await play_step(fake, group, players, random.Random(1))
         await fake.settle(quiet=0.05)
-        assert seat_row(db_path, absent) == (0, 0)
+        assert seat_row(database, absent) == (0, 0)
 
 
 async def test_13_two_expiries_hand_the_seat_over_until_im_back(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
@@ -118,7 +118,7 @@ async def test_13_two_expiries_hand_the_seat_over_until_im_back(
                 if to_act(group, players) in (absent, None) or result_message(group):
                     break
                 assert await play_step(fake, group, players, rng)
-        await wait_for(fake, lambda: seat_row(db_path, absent)[0] == 1, TIMEOUT + 3)
+        await wait_for(fake, lambda: seat_row(database, absent)[0] == 1, TIMEOUT + 3)
         await fake.settle(quiet=0.1)
         assert any("нет на месте" in m.text and absent.first_name in m.text for m in group.visible)
         hand = hand_message(absent)
@@ -132,7 +132,7 @@ async def test_13_two_expiries_hand_the_seat_over_until_im_back(
         # a stale card button of his refuses and changes nothing
         answer = await absent.press(hand, "🙋")
         assert not answer.text, "\n---\n".join(m.text for m in group.messages)
-        await wait_for(fake, lambda: seat_row(db_path, absent)[0] == 0, 5)
+        await wait_for(fake, lambda: seat_row(database, absent)[0] == 0, 5)
         await fake.settle(quiet=0.1)
         assert any("снова в игре" in m.text and absent.first_name in m.text for m in group.visible)
         hand = hand_message(absent)
@@ -141,7 +141,7 @@ async def test_13_two_expiries_hand_the_seat_over_until_im_back(
 
 
 async def test_13_the_menu_lets_the_computer_play_at_once(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
@@ -159,7 +159,7 @@ async def test_13_the_menu_lets_the_computer_play_at_once(
         await fake.wait_until(lambda: "Пусть играет компьютер" in hand.describe_buttons(), 5)
         answer = await vera.press(hand, "🤖")
         assert not answer.text
-        await fake.wait_until(lambda: seat_row(db_path, vera)[0] == 1, 5)
+        await fake.wait_until(lambda: seat_row(database, vera)[0] == 1, 5)
         await fake.settle(quiet=0.1)
         assert any("Vera: за этого игрока теперь играет компьютер" in m.text for m in group.visible)
         # Anna and Boris play; Vera's turns go by themselves
@@ -169,13 +169,13 @@ async def test_13_the_menu_lets_the_computer_play_at_once(
             if user is None or user is vera or result_message(group):
                 break
             assert await play_step(fake, group, players, rng)
-        seat = db_rows(db_path, "SELECT seat FROM seats WHERE user_id = ?", vera.id)[0][0]
-        played = db_rows(db_path, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)[0][0]
+        seat = db_rows(database, "SELECT seat FROM seats WHERE user_id = ?", vera.id)[0][0]
+        played = db_rows(database, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)[0][0]
         assert int(str(played)) > 0
 
 
 async def test_13_a_restart_keeps_the_deadline_and_does_not_count_the_downtime(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     """The bot stops with a turn pending; it is down for an hour (its clock says so); after the
     restart the player still has what was left of his time, not an expiry at once."""
@@ -191,20 +191,20 @@ async def test_13_a_restart_keeps_the_deadline_and_does_not_count_the_downtime(
         absent = to_act(group, players)
         assert absent is not None
         await fake.settle(quiet=0.05)
-        before = db_rows(db_path, "SELECT due_at FROM deadlines WHERE kind = 'remind'")[0][0]
+        before = db_rows(database, "SELECT due_at FROM deadlines WHERE kind = 'remind'")[0][0]
     offset[0] = 3600.0  # an hour down
     async with watched(fake, running_bot(quick(settings), seeds=fixed_seeds(), clock=clock)):
-        after = db_rows(db_path, "SELECT due_at FROM deadlines WHERE kind = 'remind'")[0][0]
+        after = db_rows(database, "SELECT due_at FROM deadlines WHERE kind = 'remind'")[0][0]
         shifted = float(str(after)) - float(str(before))
         assert 3600 - 2 < shifted < 3600 + 3, shifted  # moved on by the downtime (±the beat)
         await fake.settle(quiet=0.3)
         assert "Время вышло" not in texts(absent) and mentions(group) == []
         await wait_for(fake, lambda: "Время вышло" in texts(absent), timeout=TIMEOUT + 3)
-        assert seat_row(db_path, absent) == (0, 1)
+        assert seat_row(database, absent) == (0, 1)
 
 
 async def test_13_a_player_who_never_presses_the_game_still_ends(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     """One person and two computer seats; the person never presses: two expiries, then the
     computer plays his seat too, and the pulka ends and is settled."""
@@ -224,15 +224,15 @@ async def test_13_a_player_who_never_presses_the_game_still_ends(
         await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
         await wait_for(fake, lambda: result_message(group) is not None, timeout=3 * TIMEOUT + 60)
         await fake.settle(quiet=0.1)
-    assert seat_row(db_path, anna) == (1, 0)  # two expiries: the computer played on for her
-    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(1,)]  # booked like anyone
-    net = db_rows(db_path, "SELECT net FROM matches")[0][0]
+    assert seat_row(database, anna) == (1, 0)  # two expiries: the computer played on for her
+    assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(1,)]  # booked like anyone
+    net = db_rows(database, "SELECT net FROM matches")[0][0]
     assert sum(json.loads(str(net))) == 0
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM deadlines") == [(0,)]
 
 
 async def test_13_a_table_no_person_plays_closes_with_nothing_paid(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
@@ -246,16 +246,16 @@ async def test_13_a_table_no_person_plays_closes_with_nothing_paid(
             await user.press(hand, "🤖")
         await wait_for(fake, lambda: any("Стол закрыт" in m.text for m in group.visible), 12)
         await fake.settle(quiet=0.1)
-    assert db_rows(db_path, "SELECT status FROM tables") == [("closed",)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(0,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
+    assert db_rows(database, "SELECT status FROM tables") == [("closed",)]
+    assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM deadlines") == [(0,)]
     tables = [m for m in group.visible if m.text.startswith("🃏 Мушка · «Пятница» · пулька")]
     assert tables and all(m.all_buttons == [] for m in tables)  # nothing left to press
     assert result_message(group) is None
 
 
 async def test_13_a_player_who_left_the_group_counts_as_two_expiries(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
@@ -263,7 +263,7 @@ async def test_13_a_player_who_left_the_group_counts_as_two_expiries(
         await open_table(fake, group, players, options="target=25")
         vera = players[2]
         vera.leave(group, tell=True)
-        await fake.wait_until(lambda: seat_row(db_path, vera)[0] == 1, timeout=5)
+        await fake.wait_until(lambda: seat_row(database, vera)[0] == 1, timeout=5)
         await fake.settle(quiet=0.1)
         told = [m.text for m in group.visible if "больше не в группе" in m.text]
         assert len(told) == 1 and "Vera" in told[0]
@@ -277,7 +277,7 @@ async def test_13_a_player_who_left_the_group_counts_as_two_expiries(
 
 
 async def test_13_lobby_a_player_who_left_the_group_is_unseated(
-    fake_telegram: FakeTelegram, bot: object, db_path: Path
+    fake_telegram: FakeTelegram, bot: object, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
@@ -291,4 +291,4 @@ async def test_13_lobby_a_player_who_left_the_group_is_unseated(
     await fake.wait_until(lambda: "Boris" in lobby.text, timeout=5)
     players[1].leave(group, tell=True)
     await fake.wait_until(lambda: "Boris" not in lobby.text, timeout=5)
-    assert db_rows(db_path, "SELECT user_id FROM seats") == [(101,)]
+    assert db_rows(database, "SELECT user_id FROM seats") == [(101,)]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 
 from bot.app import RunningBot
 from tests.bot.helpers import (
     choose,
+    db_rows,
     expected_screens,
     hand_message,
     open_table,
@@ -16,14 +15,13 @@ from tests.bot.helpers import (
     table_message,
     to_act,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
 
-def seat_actions(db_path: Path, seat: int) -> int:
-    with sqlite3.connect(db_path) as conn:
-        query = "SELECT COUNT(*) FROM actions WHERE seat = ?"
-        return int(conn.execute(query, (seat,)).fetchone()[0])
+def seat_actions(database: TestDatabase, seat: int) -> int:
+    return int(db_rows(database, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)[0][0])
 
 
 async def screens_caught_up(
@@ -73,7 +71,7 @@ async def others_play(
 
 
 async def test_13_blocked_player_the_computer_plays_until_he_is_back(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -86,7 +84,7 @@ async def test_13_blocked_player_the_computer_plays_until_he_is_back(
     while to_act(group, players) is boris:  # block him while someone else is to act
         await play_step(fake, group, players, rng)
     boris.block_bot()
-    played_before = seat_actions(db_path, 1)
+    played_before = seat_actions(database, 1)
 
     await others_play(fake, bot, group, players, boris, rng, steps=12)
     await screens_caught_up(fake, bot, group, [anna, vera])
@@ -95,7 +93,7 @@ async def test_13_blocked_player_the_computer_plays_until_he_is_back(
     assert len(notices) == 1, "the group is told exactly once"
     links = [b.url for b in notices[0].all_buttons if b.url]
     assert links and "start=h_" in links[0]
-    assert seat_actions(db_path, 1) > played_before, "the computer played Boris's turns"
+    assert seat_actions(database, 1) > played_before, "the computer played Boris's turns"
     table = table_message(group)
     assert table is not None and "играет компьютер" in table.text
 
@@ -112,9 +110,9 @@ async def test_13_blocked_player_the_computer_plays_until_he_is_back(
     table = table_message(group)
     assert table is not None and "играет компьютер" not in table.text
     # and the table waits for him again: every turn is pressed by its owner
-    played = seat_actions(db_path, 1)
+    played = seat_actions(database, 1)
     for _ in range(12):
         if to_act(group, players) is None:
             break
         await play_step(fake, group, players, rng)
-    assert seat_actions(db_path, 1) >= played
+    assert seat_actions(database, 1) >= played

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 from bot.app import RunningBot
 from tests.bot.helpers import (
@@ -16,6 +15,7 @@ from tests.bot.helpers import (
     play_until_end,
     say,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
@@ -49,7 +49,7 @@ async def three_at(
 
 
 async def test_4_8_score_in_groups_me_and_across_chats(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -68,7 +68,7 @@ async def test_4_8_score_in_groups_me_and_across_chats(
     ledger = {
         (chat, user): (balance, played, won)
         for chat, user, balance, played, won in db_rows(
-            db_path, "SELECT chat_id, user_id, balance, played, won FROM ledger"
+            database, "SELECT chat_id, user_id, balance, played, won FROM ledger"
         )
     }
     assert len(ledger) == 6
@@ -132,7 +132,7 @@ async def test_4_9_rules_and_help_in_group_and_private(
 
 
 async def test_4_5_hand_resends_and_the_old_message_is_stale(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -144,7 +144,7 @@ async def test_4_5_hand_resends_and_the_old_message_is_stale(
     await open_table(fake, group, players)
     await play_step(fake, group, players, random.Random(3))
     await fake.settle(quiet=0.05)
-    logged = db_rows(db_path, "SELECT COUNT(*) FROM actions")
+    logged = db_rows(database, "SELECT COUNT(*) FROM actions")
 
     old = hand_message(boris)
     assert old is not None
@@ -164,7 +164,7 @@ async def test_4_5_hand_resends_and_the_old_message_is_stale(
     reply = await say(fake, vera, "/hand", group)
     assert reply.text == "Карты отправлены в личку."
     await fake.wait_until(lambda: vera.messages[-1] is hand_message(vera), timeout=10)
-    assert db_rows(db_path, "SELECT COUNT(*) FROM actions") == logged
+    assert db_rows(database, "SELECT COUNT(*) FROM actions") == logged
 
     await gleb.start_bot()
     nothing = await say(fake, gleb, "/hand")

@@ -8,7 +8,6 @@ import json
 import random
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 import pytest
 
@@ -25,6 +24,7 @@ from tests.bot.helpers import (
 from tests.bot.test_konchinka_e2e import choose as konchinka_choose
 from tests.bot.test_kopilka_e2e import choose as kopilka_choose
 from tests.bot.test_lenturlu_e2e import choose as lenturlu_choose
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 
@@ -55,7 +55,7 @@ COMPUTERS = ["🤖 Фёдор", "🤖 Марфа", "🤖 Савва"]
 async def test_16_one_person_against_computers_plays_a_whole_game(
     fake_telegram: FakeTelegram,
     bot: RunningBot,
-    db_path: Path,
+    database: TestDatabase,
     game: str,
     options: str,
     seats: int,
@@ -88,10 +88,12 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     assert result is not None and result.text.startswith("🏁")
     assert presses > 0  # she played too
     computer_moves = db_rows(
-        db_path, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat > 0", table_id
+        database, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat > 0", table_id
     )[0][0]
     assert int(str(computer_moves)) > 0
-    net = json.loads(str(db_rows(db_path, "SELECT net FROM matches")[0][0]))
+    net = json.loads(str(db_rows(database, "SELECT net FROM matches")[0][0]))
     assert sum(net) == 0 and len(net) == seats
-    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(1,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(1,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [
+        (0,)
+    ]

@@ -15,6 +15,7 @@ from engine.core import Line
 from engine.games import new_game
 from engine.trick.view import TrickView
 from tests.bot.helpers import db_rows, open_table, play_deal, table_message
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 
@@ -26,7 +27,7 @@ def is_table(message: SentMessage) -> bool:
 
 
 async def test_4_6_the_old_table_shows_the_deal_as_it_ended_then_result_then_new_table(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -48,7 +49,7 @@ async def test_4_6_the_old_table_shows_the_deal_as_it_ended_then_result_then_new
     # the last trick of deal 1: the last card of each seat that played (the others passed)
     tricks = next(ln for ln in result.text.splitlines() if ln.startswith("Взятки:"))
     playing = len(players) - tricks.count(" пас")
-    logged = [a for (a,) in db_rows(db_path, "SELECT action FROM actions ORDER BY seq")]
+    logged = [a for (a,) in db_rows(database, "SELECT action FROM actions ORDER BY seq")]
     assert all(a.startswith("card ") for a in logged[-playing:]), logged[-6:]
     last_trick = [a.split()[1] for a in logged[-playing:]]
 

@@ -4,18 +4,20 @@ the bot carries on with the next update (STYLE.md §1.4, errors router)."""
 from __future__ import annotations
 
 import logging
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from bot.app import RunningBot
-from tests.bot.helpers import lobby_message
+from tests.bot.helpers import db_execute, lobby_message
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 
 async def test_a_failing_press_is_answered_logged_and_the_bot_carries_on(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path, caplog: pytest.LogCaptureFixture
+    fake_telegram: FakeTelegram,
+    bot: RunningBot,
+    database: TestDatabase,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna")
@@ -28,8 +30,7 @@ async def test_a_failing_press_is_answered_logged_and_the_bot_carries_on(
     lobby = lobby_message(group)
     assert lobby is not None
     await fake.settle(quiet=0.2)  # the bot is idle
-    with sqlite3.connect(db_path, timeout=15) as conn:  # the database breaks under the bot
-        conn.execute("ALTER TABLE seats RENAME TO seats_gone")
+    db_execute(database, "ALTER TABLE seats RENAME TO seats_gone")  # it breaks under the bot
     caplog.set_level(logging.INFO, logger="bot.updates")
     with caplog.at_level(logging.ERROR, logger="bot.routers.errors"):
         answer = await boris.press(lobby, "✋")
@@ -45,8 +46,7 @@ async def test_a_failing_press_is_answered_logged_and_the_bot_carries_on(
     ]
     assert len(lines) == 1 and lines[0].levelno == logging.ERROR
     assert lines[0].getMessage().endswith(" outcome=error")  # the update's own line says so too
-    with sqlite3.connect(db_path, timeout=15) as conn:  # mended: the same press now works
-        conn.execute("ALTER TABLE seats_gone RENAME TO seats")
+    db_execute(database, "ALTER TABLE seats_gone RENAME TO seats")  # mended: the press works
     answer = await boris.press(lobby, "✋")
     assert "seated" in (answer.text or "")
     await fake.wait_until(lambda: "Boris" in lobby.text, timeout=10)

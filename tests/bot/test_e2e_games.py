@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 
 import pytest
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
+    db_rows,
     fixed_seeds,
     hand_message,
     lobby_message,
@@ -40,8 +40,7 @@ async def test_restart_mid_deal_continues_and_finishes(
         for _ in range(8):
             await play_step(fake, group, players, rng)
         await fake.settle(quiet=0.05)
-    with sqlite3.connect(settings.database) as conn:
-        logged = conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    ((logged,),) = db_rows(settings.database, "SELECT COUNT(*) FROM actions")
     assert logged > 0
     table_before = table_message(group)
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
@@ -50,9 +49,8 @@ async def test_restart_mid_deal_continues_and_finishes(
         await play_until_end(fake, group, players, rng)
     result = result_message(group)
     assert result is not None and "Пулька 1" in result.text
-    with sqlite3.connect(settings.database) as conn:
-        rows = conn.execute("SELECT seq FROM actions ORDER BY seq").fetchall()
-        ledger = conn.execute("SELECT SUM(balance), COUNT(*) FROM ledger").fetchone()
+    rows = db_rows(settings.database, "SELECT seq FROM actions ORDER BY seq")
+    (ledger,) = db_rows(settings.database, "SELECT SUM(balance), COUNT(*) FROM ledger")
     assert [r[0] for r in rows] == list(range(len(rows))) and len(rows) > logged
     assert ledger == (0, 3)
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from bot.app import running_bot
 from bot.callbacks import b36
@@ -18,6 +17,7 @@ from tests.bot.helpers import (
     play_until_end,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -39,22 +39,22 @@ def notes(user: SimUser, text: str) -> int:
 
 
 async def test_removed_mid_game_closes_the_table_and_tells_the_players(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await open_table(fake, group, players, options="target=25")
-        assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") != [(0,)]
+        assert db_rows(database, "SELECT COUNT(*) FROM deadlines") != [(0,)]
         hands = [hand_message(u) for u in players]
         assert all(h is not None and h.all_buttons for h in hands)
         mark = fake.mark()
         fake.remove_bot_from(group, by=players[0])
         await fake.wait_until(lambda: notes(players[2], REMOVED_EN) == 1, timeout=10)
         await fake.settle(quiet=0.2)
-        assert db_rows(db_path, "SELECT status FROM tables") == [("closed",)]
-        assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
-        assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(0,)]
+        assert db_rows(database, "SELECT status FROM tables") == [("closed",)]
+        assert db_rows(database, "SELECT COUNT(*) FROM deadlines") == [(0,)]
+        assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(0,)]
         assert notes(players[0], REMOVED_RU) == 1 and notes(players[1], REMOVED_RU) == 1
         assert notes(players[2], REMOVED_EN) == 1
         for hand in hands:
@@ -63,7 +63,7 @@ async def test_removed_mid_game_closes_the_table_and_tells_the_players(
     mark = fake.mark()
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):  # a restart
         await fake.settle(quiet=0.3)
-    assert db_rows(db_path, "SELECT status FROM tables") == [("closed",)]
+    assert db_rows(database, "SELECT status FROM tables") == [("closed",)]
     assert fake.count(chat_id=group.id, since=mark) == 0
     for user in players:
         assert fake.count(chat_id=user.id, since=mark) == 0  # the table is not brought back
@@ -71,37 +71,37 @@ async def test_removed_mid_game_closes_the_table_and_tells_the_players(
 
 
 async def test_removed_from_a_group_with_a_lobby_closes_it(
-    fake_telegram: FakeTelegram, bot: object, db_path: Path
+    fake_telegram: FakeTelegram, bot: object, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
     await players[0].start_bot()
     await players[0].send(group, "/newgame mushka")
-    await fake.wait_until(lambda: db_rows(db_path, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
+    await fake.wait_until(lambda: db_rows(database, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
     await fake.settle(quiet=0.1)
     mark = fake.mark()
     fake.remove_bot_from(group, by=players[1])
     await fake.wait_until(lambda: notes(players[0], REMOVED_RU) == 1, timeout=10)
     await fake.settle(quiet=0.1)
-    assert db_rows(db_path, "SELECT status FROM tables") == [("closed",)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
+    assert db_rows(database, "SELECT status FROM tables") == [("closed",)]
+    assert db_rows(database, "SELECT COUNT(*) FROM deadlines") == [(0,)]
     assert fake.count(chat_id=group.id, since=mark) == 0
 
 
 async def test_rights_taken_away_close_the_table_but_a_new_member_status_does_not(
-    fake_telegram: FakeTelegram, bot: object, db_path: Path
+    fake_telegram: FakeTelegram, bot: object, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players, group = three(fake)
     await players[0].start_bot()
     await players[0].send(group, "/newgame mushka")
-    await fake.wait_until(lambda: db_rows(db_path, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
+    await fake.wait_until(lambda: db_rows(database, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
     players[0]._chat_member_update(group.state, "member", "administrator")  # promoted: stays
     await fake.settle(quiet=0.2)
-    assert db_rows(db_path, "SELECT status FROM tables") == [("lobby",)]
+    assert db_rows(database, "SELECT status FROM tables") == [("lobby",)]
     players[0]._chat_member_update(group.state, "administrator", "restricted")
     await fake.wait_until(lambda: notes(players[0], REMOVED_RU) == 1, timeout=10)
-    assert db_rows(db_path, "SELECT status FROM tables") == [("closed",)]
+    assert db_rows(database, "SELECT status FROM tables") == [("closed",)]
 
 
 def test_my_chat_member_is_among_the_used_update_types() -> None:
@@ -149,7 +149,7 @@ def replies(group: SimGroup, start: str) -> list[str]:
 
 
 async def test_notify_pings_a_subscriber_when_another_member_opens_a_table(
-    fake_telegram: FakeTelegram, bot: object, db_path: Path
+    fake_telegram: FakeTelegram, bot: object, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     (anna, boris, vera), group = three(fake)
@@ -158,7 +158,7 @@ async def test_notify_pings_a_subscriber_when_another_member_opens_a_table(
     await fake.settle(quiet=0.1)
     await boris.send(group, "/notify")
     await fake.wait_until(lambda: bool(replies(group, "🔔 Напишу в личку")), timeout=10)
-    assert db_rows(db_path, "SELECT chat_id, user_id FROM notify") == [(group.id, boris.id)]
+    assert db_rows(database, "SELECT chat_id, user_id FROM notify") == [(group.id, boris.id)]
     await anna.send(group, "/notify")  # the opener herself: not pinged about her own table
     await fake.wait_until(lambda: len(replies(group, "🔔 Напишу в личку")) == 2, timeout=10)
     await anna.send(group, "/newgame mushka")
@@ -166,7 +166,7 @@ async def test_notify_pings_a_subscriber_when_another_member_opens_a_table(
     await fake.settle(quiet=0.2)
     (ping,) = pings(boris)
     assert ping.text == PING_RU
-    row = db_rows(db_path, "SELECT id, join_code FROM tables")
+    row = db_rows(database, "SELECT id, join_code FROM tables")
     tid, code = row[0]
     (button,) = ping.all_buttons
     assert button.text == "✋ Сесть"
@@ -174,13 +174,13 @@ async def test_notify_pings_a_subscriber_when_another_member_opens_a_table(
     assert pings(anna) == [] and pings(vera) == []  # the opener, and someone who never asked
     # the button's deep link seats him
     await boris.start_bot(f"j_{b36(int(tid))}_{code}")
-    await fake.wait_until(lambda: db_rows(db_path, "SELECT COUNT(*) FROM seats") == [(2,)], 10)
+    await fake.wait_until(lambda: db_rows(database, "SELECT COUNT(*) FROM seats") == [(2,)], 10)
     await anna.send(group, "/cancel")
     await fake.settle(quiet=0.2)
 
 
 async def test_notify_again_turns_the_pings_off(
-    fake_telegram: FakeTelegram, bot: object, db_path: Path
+    fake_telegram: FakeTelegram, bot: object, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     (anna, boris, _), group = three(fake)
@@ -191,15 +191,15 @@ async def test_notify_again_turns_the_pings_off(
     await fake.wait_until(lambda: bool(replies(group, "🔔 Напишу в личку")), timeout=10)
     await boris.send(group, "/notify")
     await fake.wait_until(lambda: bool(replies(group, "🔕 Больше не пишу")), timeout=10)
-    assert db_rows(db_path, "SELECT COUNT(*) FROM notify") == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM notify") == [(0,)]
     await anna.send(group, "/newgame mushka")
-    await fake.wait_until(lambda: db_rows(db_path, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
+    await fake.wait_until(lambda: db_rows(database, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
     await fake.settle(quiet=0.3)
     assert pings(boris) == []
 
 
 async def test_notify_before_the_private_chat_asks_to_open_it(
-    fake_telegram: FakeTelegram, bot: object, db_path: Path
+    fake_telegram: FakeTelegram, bot: object, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     (_, boris, _), group = three(fake)
@@ -208,11 +208,11 @@ async def test_notify_before_the_private_chat_asks_to_open_it(
     (reply,) = [m for m in group.visible if m.text.startswith("Сначала")]
     assert reply.all_buttons and reply.all_buttons[0].url is not None
     assert reply.all_buttons[0].url.endswith("?start=s")
-    assert db_rows(db_path, "SELECT COUNT(*) FROM notify") == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM notify") == [(0,)]
 
 
 async def test_removed_after_a_pulka_ended_closes_the_table_quietly(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     """A table whose pulka ended (its result with 🔁 / 🏁 shown) is still open; the bot removed,
     it closes — and nobody is told again: the result was the last word."""
@@ -222,13 +222,13 @@ async def test_removed_after_a_pulka_ended_closes_the_table_quietly(
         await open_table(fake, group, players, options="target=5")
         await play_until_end(fake, group, players, random.Random(4))
         await fake.settle(quiet=0.1)
-        assert db_rows(db_path, "SELECT status FROM tables") == [("ended",)]
+        assert db_rows(database, "SELECT status FROM tables") == [("ended",)]
         mark = fake.mark()
         fake.remove_bot_from(group, by=players[0])
         await fake.wait_until(
-            lambda: db_rows(db_path, "SELECT status FROM tables") == [("closed",)], timeout=10
+            lambda: db_rows(database, "SELECT status FROM tables") == [("closed",)], timeout=10
         )
         await fake.settle(quiet=0.2)
         for chat in [group.id, *(u.id for u in players)]:  # no note, nothing tried in the group
             assert fake.count(chat_id=chat, since=mark) == 0
-        assert db_rows(db_path, "SELECT COUNT(*) FROM ledger") == [(3,)]  # the pulka stays booked
+        assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(3,)]  # the pulka stays booked

@@ -4,12 +4,11 @@ targets that vanished replaced, and nothing lost."""
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 
 from bot.app import RunningBot
 from tests.bot.helpers import (
     choose,
+    db_rows,
     expected_screens,
     hand_message,
     open_table,
@@ -18,13 +17,13 @@ from tests.bot.helpers import (
     table_message,
     to_act,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
 
-def actions_logged(db_path: Path) -> list[str]:
-    with sqlite3.connect(db_path) as conn:
-        return [r[0] for r in conn.execute("SELECT action FROM actions ORDER BY seq")]
+def actions_logged(database: TestDatabase) -> list[str]:
+    return [r[0] for r in db_rows(database, "SELECT action FROM actions ORDER BY seq")]
 
 
 async def three(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
@@ -49,7 +48,7 @@ async def assert_screens_current(
 
 
 async def test_10_a_whole_deal_under_rate_limits_loses_nothing(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -67,7 +66,7 @@ async def test_10_a_whole_deal_under_rate_limits_loses_nothing(
     table = await runtime._load(table_id)
     assert table is not None and table.match is not None
     acts = [ln["a"] for ln in table.match.state.record() if ln.get("t") == "act"]
-    assert actions_logged(db_path) == acts and 0 < len(acts) <= presses
+    assert actions_logged(database) == acts and 0 < len(acts) <= presses
 
 
 async def test_9_deleted_hand_and_expired_table_are_sent_anew(

@@ -4,11 +4,11 @@ Options and malformed options (PRODUCT.md §2, §3, §4.2, §16)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from bot.app import RunningBot
 from bot.callbacks import Kind, Press, PressCodec
 from tests.bot.helpers import db_rows, hand_message, lobby_message, open_table, say, table_message
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -33,12 +33,12 @@ async def opened(fake: FakeTelegram, group: SimGroup, user: SimUser, text: str) 
     return lobby
 
 
-def tables_in(db_path: Path) -> list[tuple[object, ...]]:
-    return db_rows(db_path, "SELECT id, game, status, options, creator_id FROM tables ORDER BY id")
+def tables_in(database: TestDatabase) -> list[tuple[object, ...]]:
+    return db_rows(database, "SELECT id, game, status, options, creator_id FROM tables ORDER BY id")
 
 
 async def test_4_2_newgame_without_a_game_shows_the_picker(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris = people(fake, 2)
@@ -48,7 +48,7 @@ async def test_4_2_newgame_without_a_game_shows_the_picker(
     games = [b.text for b in lobby.all_buttons if b.text[0] != "✖"]
     assert games == ["Мушка", "Памфил", "Шутиха", "Мистигри", "Копилка", "Лентюрлю", "Кончинка"]
     assert any(b.text.startswith("✖️") for b in lobby.all_buttons)
-    assert tables_in(db_path)[0][1:3] == ("", "lobby")
+    assert tables_in(database)[0][1:3] == ("", "lobby")
 
     answer = await boris.press(lobby, "Мушка")
     assert answer.text == "Игру выбирает Anna."
@@ -62,12 +62,12 @@ async def test_4_2_newgame_without_a_game_shows_the_picker(
     assert not answer.text
     await fake.wait_until(lambda: "набор за стол" in lobby.text, timeout=10)
     assert "Памфил" in lobby.text and "За столом (1/7): Anna" in lobby.text
-    assert tables_in(db_path)[0][1:3] == ("pamfil", "lobby")
+    assert tables_in(database)[0][1:3] == ("pamfil", "lobby")
     assert lobby_message(group) is lobby  # the same message, edited
 
 
 async def test_4_2_newgame_with_a_game_and_one_table_per_chat(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris = people(fake, 2)
@@ -80,12 +80,12 @@ async def test_4_2_newgame_with_a_game_and_one_table_per_chat(
         assert reply.reply_to == lobby.message_id
     unknown = await say(fake, boris, "/newgame poker", group)
     assert unknown.text.startswith("Не знаю такой игры. Есть: мушка, памфил")
-    rows = tables_in(db_path)
+    rows = tables_in(database)
     assert len(rows) == 1 and rows[0][1:3] == ("mushka", "lobby")
 
 
 async def test_2_seat_limits_join_refused_at_seven_start_refused_below_three(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     users = people(fake, 8)
@@ -101,8 +101,8 @@ async def test_2_seat_limits_join_refused_at_seven_start_refused_below_three(
     assert answer.text == "Нужно хотя бы 3, сейчас 2."
     await fake.settle(quiet=0.05)
     assert table_message(group) is None
-    assert tables_in(db_path)[0][2] == "lobby"
-    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
+    assert tables_in(database)[0][2] == "lobby"
+    assert db_rows(database, "SELECT COUNT(*) FROM matches") == [(0,)]
 
     answer = await users[1].press(lobby, "✋")
     assert answer.text == "Вы уже за столом."
@@ -117,11 +117,11 @@ async def test_2_seat_limits_join_refused_at_seven_start_refused_below_three(
     assert answer.text == "Мест нет: за столом уже 7."
     await fake.settle(quiet=0.05)
     assert "Ivan" not in lobby.text
-    assert db_rows(db_path, "SELECT COUNT(*) FROM seats") == [(7,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM seats") == [(7,)]
 
 
 async def test_4_2_leave_moves_the_creator_and_the_last_leaver_closes(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera = people(fake, 3)
@@ -142,7 +142,7 @@ async def test_4_2_leave_moves_the_creator_and_the_last_leaver_closes(
     assert not answer.text
     await fake.wait_until(lambda: "Создатель стола: Vera" in lobby.text, timeout=10)
     assert "(1/7): Vera" in lobby.text
-    assert tables_in(db_path)[0][4] == vera.id
+    assert tables_in(database)[0][4] == vera.id
     answer = await anna.press(lobby, "⚙️")
     assert answer.text == "Опции меняет только Vera."
 
@@ -150,14 +150,14 @@ async def test_4_2_leave_moves_the_creator_and_the_last_leaver_closes(
     assert not answer.text
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
     assert lobby.all_buttons == []
-    assert tables_in(db_path)[0][2] == "closed"
+    assert tables_in(database)[0][2] == "closed"
     old = next(b.callback_data for v in lobby.history for b in v.buttons[0] if b.callback_data)
     answer = await boris.press_raw(lobby, data=old)
     assert answer.text == "Этот стол уже закрыт."
 
 
 async def test_4_2_cancel_button_and_command_creator_admin_member(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, gleb = people(fake, 3)
@@ -171,7 +171,7 @@ async def test_4_2_cancel_button_and_command_creator_admin_member(
     answer = await boris.press(lobby, "✖️")
     assert answer.text == "Это может только Anna или админ."
     await fake.settle(quiet=0.05)
-    assert tables_in(db_path)[-1][2] == "lobby" and "набор за стол" in lobby.text
+    assert tables_in(database)[-1][2] == "lobby" and "набор за стол" in lobby.text
     answer = await anna.press(lobby, "✖️")  # asks once
     assert not answer.text
     await fake.wait_until(lambda: "Закрыть этот стол?" in lobby.text, timeout=10)
@@ -180,13 +180,13 @@ async def test_4_2_cancel_button_and_command_creator_admin_member(
     assert answer.text == "Это может только Anna или админ."
     answer = await anna.press(lobby, "↩️ Нет")  # back to the lobby, nothing closed
     await fake.wait_until(lambda: any("▶️" in b.text for b in lobby.all_buttons), timeout=10)
-    assert "Закрыть этот стол?" not in lobby.text and tables_in(db_path)[-1][2] == "lobby"
+    assert "Закрыть этот стол?" not in lobby.text and tables_in(database)[-1][2] == "lobby"
     await anna.press(lobby, "✖️")
     await fake.wait_until(lambda: "Закрыть этот стол?" in lobby.text, timeout=10)
     answer = await anna.press(lobby, "✖️ Да")
     assert not answer.text
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
-    assert lobby.all_buttons == [] and tables_in(db_path)[-1][2] == "closed"
+    assert lobby.all_buttons == [] and tables_in(database)[-1][2] == "closed"
 
     # the ✖️ button by an admin who is not seated (the picker asks too)
     lobby = await opened(fake, group, boris, "/newgame")
@@ -201,18 +201,18 @@ async def test_4_2_cancel_button_and_command_creator_admin_member(
     reply = await say(fake, boris, "/cancel", group)
     assert reply.text == "Это может только Anna или админ."
     question = await say(fake, anna, "/cancel", group)
-    assert question.text == "Закрыть этот стол?" and tables_in(db_path)[-1][2] == "lobby"
+    assert question.text == "Закрыть этот стол?" and tables_in(database)[-1][2] == "lobby"
     answer = await boris.press(question, "✖️ Да")
     assert answer.text == "Это может только Anna или админ."
     await anna.press(question, "↩️ Нет")
     await fake.wait_until(lambda: question.all_buttons == [], timeout=10)
-    assert tables_in(db_path)[-1][2] == "lobby" and "набор за стол" in lobby.text
+    assert tables_in(database)[-1][2] == "lobby" and "набор за стол" in lobby.text
     question = await say(fake, anna, "/cancel", group)
     answer = await anna.press(question, "✖️ Да")
     assert not answer.text
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
     await fake.wait_until(lambda: question.all_buttons == [], timeout=10)
-    assert tables_in(db_path)[-1][2] == "closed"
+    assert tables_in(database)[-1][2] == "closed"
     reply = await say(fake, anna, "/cancel", group)
     assert reply.text == "Здесь нет открытого стола."
 
@@ -220,11 +220,11 @@ async def test_4_2_cancel_button_and_command_creator_admin_member(
     question = await say(fake, gleb, "/cancel", group)
     await gleb.press(question, "✖️ Да")
     await fake.wait_until(lambda: lobby.text == "Этот стол уже закрыт.", timeout=10)
-    assert [r[2] for r in tables_in(db_path)] == ["closed"] * 4
+    assert [r[2] for r in tables_in(database)] == ["closed"] * 4
 
 
 async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera = people(fake, 3)
@@ -253,7 +253,7 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
     await anna.press(lobby, "↩️")
     await fake.wait_until(lambda: any("▶️" in b.text for b in lobby.all_buttons), timeout=10)
     assert "счёт: 30" in lobby.text and "цена пульки: 5" in lobby.text
-    stored = json.loads(str(tables_in(db_path)[0][3]))
+    stored = json.loads(str(tables_in(database)[0][3]))
     assert stored["target"] == 30 and stored["pulka_fee"] == 5
 
     await anna.press(lobby, "▶️")
@@ -270,7 +270,7 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
 
 
 async def test_4_2_malformed_options_get_a_clear_answer_and_no_table(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     (anna,) = people(fake, 1)
@@ -288,14 +288,14 @@ async def test_4_2_malformed_options_get_a_clear_answer_and_no_table(
             assert word in reply.text, (command, reply.text)
         assert "такое значение опции недопустимо" not in reply.text
         assert reply.all_buttons == []
-    assert tables_in(db_path) == []
+    assert tables_in(database) == []
     assert lobby_message(group) is None
     lobby = await opened(fake, group, anna, "/newgame mushka target=5 must_trump=true")
     assert "счёт: 5" in lobby.text and "бить козырем обязательно: да" in lobby.text
 
 
 async def test_4_3_start_waits_for_an_unreachable_player(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera = people(fake, 3)
@@ -319,8 +319,8 @@ async def test_4_3_start_waits_for_an_unreachable_player(
     assert "Нет связи в личке: Vera" in lobby.text
     assert any("▶️" in b.text for b in lobby.all_buttons)  # still the lobby
     assert table_message(group) is None
-    assert tables_in(db_path)[0][2] == "lobby"
-    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
+    assert tables_in(database)[0][2] == "lobby"
+    assert db_rows(database, "SELECT COUNT(*) FROM matches") == [(0,)]
 
     # Boris may not press the notice's buttons; Anna's ⏳ removes them and changes nothing
     answer = await boris.press(notice, "⏳")
@@ -328,7 +328,7 @@ async def test_4_3_start_waits_for_an_unreachable_player(
     answer = await anna.press(notice, "⏳")
     assert not answer.text
     await fake.wait_until(lambda: notice.all_buttons == [], timeout=10)
-    assert tables_in(db_path)[0][2] == "lobby" and table_message(group) is None
+    assert tables_in(database)[0][2] == "lobby" and table_message(group) is None
 
     # Vera opens the chat (the link's /start s); the next Start deals
     await vera.open_link(f"https://t.me/{fake.bot_username}?start=s")
@@ -337,11 +337,11 @@ async def test_4_3_start_waits_for_an_unreachable_player(
     assert not answer.text
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     assert "игра началась" in lobby.text
-    assert tables_in(db_path)[0][2] == "running"
+    assert tables_in(database)[0][2] == "running"
 
 
 async def test_4_3_start_anyway_without_the_unreachable_player(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera, gleb = people(fake, 4)
@@ -362,8 +362,8 @@ async def test_4_3_start_anyway_without_the_unreachable_player(
     assert answer.text == "Это может только Anna или админ."
     answer = await anna.press(notice, "▶️ Начать всё равно без Vera")
     assert answer.text == "Нужно хотя бы 3, сейчас 2."
-    assert db_rows(db_path, "SELECT COUNT(*) FROM seats") == [(3,)]
-    assert tables_in(db_path)[0][2] == "lobby"
+    assert db_rows(database, "SELECT COUNT(*) FROM seats") == [(3,)]
+    assert tables_in(database)[0][2] == "lobby"
 
     # a fourth player joins; Start names Vera again; starting without her deals to three
     await gleb.press(lobby, "✋")
@@ -378,15 +378,15 @@ async def test_4_3_start_anyway_without_the_unreachable_player(
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     await fake.wait_until(lambda: notice.all_buttons == [], timeout=10)
     assert "игра началась" in lobby.text and "Vera" not in lobby.text
-    assert tables_in(db_path)[0][2] == "running"
-    seated = db_rows(db_path, "SELECT user_id FROM seats ORDER BY seat")
+    assert tables_in(database)[0][2] == "running"
+    seated = db_rows(database, "SELECT user_id FROM seats ORDER BY seat")
     assert seated == [(anna.id,), (boris.id,), (gleb.id,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(1,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM matches") == [(1,)]
     await fake.wait_until(lambda: hand_message(gleb) is not None, timeout=10)
 
 
 async def test_4_2_a_running_table_also_blocks_a_second_newgame(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     players = people(fake, 3)
@@ -396,11 +396,11 @@ async def test_4_2_a_running_table_also_blocks_a_second_newgame(
     assert table is not None
     reply = await say(fake, players[1], "/newgame mushka", group)
     assert reply.text == "Здесь уже есть стол: ↑" and reply.reply_to == table.message_id
-    assert len(tables_in(db_path)) == 1
+    assert len(tables_in(database)) == 1
 
 
 async def test_4_3_the_seating_is_final_while_start_notes_are_on_their_way(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """Between ▶️ Start and the deal the bot waits for the private notes (§4.3): a slow answer
     must not let anyone join, leave, change an option or cancel in that gap."""
@@ -424,7 +424,7 @@ async def test_4_3_the_seating_is_final_while_start_notes_are_on_their_way(
         ),
         timeout=10,
     )
-    seats_before = db_rows(db_path, "SELECT seat, user_id FROM seats ORDER BY seat")
+    seats_before = db_rows(database, "SELECT seat, user_id FROM seats ORDER BY seat")
     refusals = [
         await gleb.press(lobby, "✋"),
         await boris.press(lobby, "🚪"),
@@ -433,11 +433,11 @@ async def test_4_3_the_seating_is_final_while_start_notes_are_on_their_way(
     ]
     assert refusals[0].text == "Игра уже идёт. Дождитесь следующей."
     assert [r.text for r in refusals[1:]] == ["Стол запускается — минутку."] * 3
-    assert db_rows(db_path, "SELECT seat, user_id FROM seats ORDER BY seat") == seats_before
+    assert db_rows(database, "SELECT seat, user_id FROM seats ORDER BY seat") == seats_before
 
     gate.set()
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     await fake.wait_until(lambda: all(hand_message(u) is not None for u in (anna, boris, vera)))
     assert hand_message(gleb) is None
-    assert tables_in(db_path)[0][2] == "running"
-    assert db_rows(db_path, "SELECT seat, user_id FROM seats ORDER BY seat") == seats_before
+    assert tables_in(database)[0][2] == "running"
+    assert db_rows(database, "SELECT seat, user_id FROM seats ORDER BY seat") == seats_before

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 
 from bot.app import RunningBot, running_bot
 from bot.callbacks import Kind, Press, PressCodec
@@ -33,6 +32,7 @@ from tests.bot.helpers import (
     table_message,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -53,16 +53,16 @@ async def opened(fake: FakeTelegram, group: SimGroup, user: SimUser, text: str) 
     return lobby
 
 
-def seats(db_path: Path) -> list[tuple[object, ...]]:
-    return db_rows(db_path, "SELECT kind, user_id, name, level FROM seats ORDER BY seat")
+def seats(database: TestDatabase) -> list[tuple[object, ...]]:
+    return db_rows(database, "SELECT kind, user_id, name, level FROM seats ORDER BY seat")
 
 
-def status(db_path: Path) -> str:
-    return str(db_rows(db_path, "SELECT status FROM tables ORDER BY id DESC LIMIT 1")[0][0])
+def status(database: TestDatabase) -> str:
+    return str(db_rows(database, "SELECT status FROM tables ORDER BY id DESC LIMIT 1")[0][0])
 
 
-def lobby_deadlines(db_path: Path) -> list[tuple[object, ...]]:
-    return db_rows(db_path, "SELECT table_id, moves FROM deadlines WHERE kind = 'lobby'")
+def lobby_deadlines(database: TestDatabase) -> list[tuple[object, ...]]:
+    return db_rows(database, "SELECT table_id, moves FROM deadlines WHERE kind = 'lobby'")
 
 
 async def shows(fake: FakeTelegram, message: SentMessage, text: str) -> None:
@@ -88,7 +88,7 @@ def data_of(fake: FakeTelegram, act: str, arg: str | None = None, table: int = 1
 
 
 async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """The creator seats two computers by level; the levels reach the database and the seating
     line; Start needs only the seat count and one person; the computers move by deadlines."""
@@ -97,7 +97,7 @@ async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
     group = fake.add_group(-1001, "Пятница", members=[anna.id])
     await anna.start_bot()
     lobby = await opened(fake, group, anna, "/newgame mushka target=5")
-    assert lobby_deadlines(db_path) == [(1, 0)]  # §4.2: the lobby's timeout is stored
+    assert lobby_deadlines(database) == [(1, 0)]  # §4.2: the lobby's timeout is stored
     answer = await anna.press(lobby, "🤖 Добавить компьютер")
     assert not answer.text
     await shows(fake, lobby, "Выберите уровень, и за стол сядет компьютер")
@@ -107,7 +107,7 @@ async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
     await anna.press(lobby, "Обычный")
     await shows(fake, lobby, "(3/7): Anna, 🤖 Фёдор (лёгкий), 🤖 Марфа (обычный)")
     assert "✖️ 🤖 Марфа" in [b.text for b in lobby.all_buttons]
-    assert seats(db_path) == [
+    assert seats(database) == [
         ("human", 101, "Anna", "normal"),
         ("computer", None, "🤖 Фёдор", "easy"),
         ("computer", None, "🤖 Марфа", "normal"),
@@ -116,21 +116,21 @@ async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
     await fake.wait_until(lambda: lobby.has_button("▶️"), timeout=10)
     await anna.press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
-    assert lobby_deadlines(db_path) == []  # started: it no longer times out
-    assert status(db_path) == "running"
+    assert lobby_deadlines(database) == []  # started: it no longer times out
+    assert status(database) == "running"
     await fake.settle(quiet=0.05)
     await play_until_end(fake, group, [anna], random.Random(3))
     await fake.settle(quiet=0.1)
     result = result_message(group)
     assert result is not None and "🤖 Фёдор" in result.text and "🤖 Марфа" in result.text
     for seat in (1, 2):
-        moves = db_rows(db_path, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)
+        moves = db_rows(database, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)
         assert moves[0][0] > 0
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM deadlines") == [(0,)]
 
 
 async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, gleb = people(fake, "Anna", "Boris", "Gleb")
@@ -153,7 +153,7 @@ async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses
     answer = await boris.press(lobby, "↩️")
     assert answer.text == "Это может только Anna или админ."
     await fake.settle(quiet=0.05)
-    assert len(seats(db_path)) == 2 and "Фёдор" not in lobby.text
+    assert len(seats(database)) == 2 and "Фёдор" not in lobby.text
 
     # an admin who is not seated may; names follow the list, a removed name is the next again
     answer = await gleb.press(lobby, data=easy)
@@ -176,7 +176,7 @@ async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses
     answer = await anna.press_raw(lobby, data=data_of(fake, "d", "6"))  # Ерофей: not seated
     assert answer.text == "Этого компьютера уже нет за столом."
     await fake.settle(quiet=0.05)
-    assert [s[2] for s in seats(db_path)] == ["Anna", "Boris", "🤖 Фёдор", "🤖 Тихон"]
+    assert [s[2] for s in seats(database)] == ["Anna", "Boris", "🤖 Фёдор", "🤖 Тихон"]
     await anna.press(lobby, "Лёгкий")
     await shows(fake, lobby, "🤖 Тихон (обычный), 🤖 Марфа (лёгкий)")
 
@@ -196,7 +196,7 @@ async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses
     answer = await vera.press_raw(lobby, data=join)
     assert answer.text == "Мест нет: за столом уже 7."
     await fake.settle(quiet=0.05)
-    assert len(seats(db_path)) == 7 and "Vera" not in lobby.text
+    assert len(seats(database)) == 7 and "Vera" not in lobby.text
 
     # Leave: the creator's leaving makes the next person the creator (not a computer); the
     # last person leaving closes the table, computers or not
@@ -204,17 +204,17 @@ async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses
     await fake.wait_until(lambda: lobby.has_button("🚪"), timeout=10)
     await anna.press(lobby, "🚪")
     await shows(fake, lobby, "Создатель стола: Boris")
-    assert db_rows(db_path, "SELECT creator_id FROM tables") == [(boris.id,)]
+    assert db_rows(database, "SELECT creator_id FROM tables") == [(boris.id,)]
     await boris.press(lobby, "🚪")
     await fake.wait_until(lambda: lobby.text == CLOSED, timeout=10)
-    assert lobby.all_buttons == [] and status(db_path) == "closed"
-    assert lobby_deadlines(db_path) == []
+    assert lobby.all_buttons == [] and status(database) == "closed"
+    assert lobby_deadlines(database) == []
     answer = await gleb.press_raw(lobby, data=easy)
     assert answer.text == CLOSED
 
 
 async def test_4_2_a_computer_is_named_in_the_chats_language_at_the_time(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     (anna,) = people(fake, "Anna")
@@ -234,11 +234,11 @@ async def test_4_2_a_computer_is_named_in_the_chats_language_at_the_time(
     await fake.settle(quiet=0.05)
     await anna.press(lobby, "Normal")  # the button drawn in English still counts
     await shows(fake, lobby, "За столом (3/7): Anna, 🤖 Fyodor (лёгкий), 🤖 Марфа (обычный)")
-    assert [s[2:] for s in seats(db_path)][1:] == [("🤖 Fyodor", "easy"), ("🤖 Марфа", "normal")]
+    assert [s[2:] for s in seats(database)][1:] == [("🤖 Fyodor", "easy"), ("🤖 Марфа", "normal")]
 
 
 async def test_4_2_start_needs_a_person_not_only_computers(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """Start without the people it can't reach would leave computers alone: refused (§16)."""
     fake = fake_telegram
@@ -257,12 +257,12 @@ async def test_4_2_start_needs_a_person_not_only_computers(
     answer = await anna.press(notice, "без Anna")
     assert answer.text == "За столом должен быть хотя бы один человек."
     await fake.settle(quiet=0.05)
-    assert status(db_path) == "lobby" and len(seats(db_path)) == 3
-    assert db_rows(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
+    assert status(database) == "lobby" and len(seats(database)) == 3
+    assert db_rows(database, "SELECT COUNT(*) FROM matches") == [(0,)]
 
 
 async def test_13_kick_in_the_lobby_unseats_and_the_last_person_closes(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris, vera, gleb, ivan = people(fake, "Anna", "Boris", "Vera", "Gleb", "Ivan")
@@ -290,19 +290,19 @@ async def test_13_kick_in_the_lobby_unseats_and_the_last_person_closes(
     private = await say(fake, gleb, "/kick")
     assert private.text == "Эта команда работает в группе."
     await fake.settle(quiet=0.05)
-    assert len(seats(db_path)) == 4 and "(4/7)" in lobby.text
+    assert len(seats(database)) == 4 and "(4/7)" in lobby.text
 
     # the creator kicked: the next person creates; the lobby is the same message, edited
     reply = await _kick(fake, gleb, group, hello[anna.id])
     assert reply.text == "Anna больше не за столом." and reply.reply_to is not None
     await shows(fake, lobby, "(3/7): Boris, Vera, 🤖 Фёдор (лёгкий)")
     assert "Создатель стола: Boris" in lobby.text and lobby_message(group) is lobby
-    assert [s[:3] for s in seats(db_path)] == [
+    assert [s[:3] for s in seats(database)] == [
         ("human", boris.id, "Boris"),
         ("human", vera.id, "Vera"),
         ("computer", None, "🤖 Фёдор"),
     ]
-    assert seats(db_path)[2][3] == "easy"  # the computer kept its level
+    assert seats(database)[2][3] == "easy"  # the computer kept its level
     reply = await _kick(fake, gleb, group, hello[anna.id])  # twice: he is gone already
     assert reply.text == "Anna не за этим столом."
 
@@ -311,14 +311,14 @@ async def test_13_kick_in_the_lobby_unseats_and_the_last_person_closes(
     await shows(fake, lobby, "(2/7): Vera, 🤖 Фёдор (лёгкий)")
     await _kick(fake, gleb, group, hello[vera.id])
     await fake.wait_until(lambda: lobby.text == CLOSED, timeout=10)
-    assert lobby.all_buttons == [] and status(db_path) == "closed"
-    assert lobby_deadlines(db_path) == []
+    assert lobby.all_buttons == [] and status(database) == "closed"
+    assert lobby_deadlines(database) == []
     reply = await _kick(fake, gleb, group, hello[vera.id])
     assert reply.text == "Здесь нет открытого стола."
 
 
 async def test_13_kick_at_a_running_table_hands_the_seat_to_the_computer(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """§13 /kick: an immediate handover, the owner told privately; the game goes on."""
     fake = fake_telegram
@@ -330,17 +330,17 @@ async def test_13_kick_at_a_running_table_hands_the_seat_to_the_computer(
     reply = await _kick(fake, anna, group, hello)  # the creator is no admin
     assert reply.text == "Убрать игрока из-за стола могут только админы."
     await fake.settle(quiet=0.05)
-    assert db_rows(db_path, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(0,)]
+    assert db_rows(database, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(0,)]
     private = len(boris.messages)
     reply = await _kick(fake, gleb, group, hello)
     assert reply.text == "Админ передал компьютеру место игрока Boris."
     await fake.settle(quiet=0.1)
-    assert db_rows(db_path, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(1,)]
+    assert db_rows(database, "SELECT away FROM seats WHERE user_id = ?", boris.id) == [(1,)]
     told = [m.text for m in boris.messages[private:]]
     assert any(t.startswith("Админ чата «Пятница» передал ваше место") for t in told), told
     reply = await _kick(fake, gleb, group, hello)  # again: nothing more to hand over
     assert reply.text == "Boris: за это место уже играет компьютер."
-    assert status(db_path) == "running"
+    assert status(database) == "running"
     await play_until_end(fake, group, [anna, vera], random.Random(5))
     assert result_message(group) is not None
 
@@ -357,7 +357,7 @@ async def _kick(
 
 
 async def test_4_2_a_lobby_nobody_starts_closes_after_the_timeout_over_a_restart(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna, boris = people(fake, "Anna", "Boris")
@@ -371,18 +371,18 @@ async def test_4_2_a_lobby_nobody_starts_closes_after_the_timeout_over_a_restart
         await seat_computers(fake, anna, started, "Лёгкий", "Обычный")
         await anna.press(started, "▶️")
         await fake.wait_until(lambda: table_message(other) is not None, timeout=10)
-        assert lobby_deadlines(db_path) == []  # the started table's is gone
+        assert lobby_deadlines(database) == []  # the started table's is gone
         # a lobby deadline firing late for a table that started changes nothing
         runtime = running.services.runtime
         out = await runtime.lobby_expired(Deadline(1, "lobby", time.time(), 0))
         assert out.screens == () and out.undue == ((1, "lobby"),)
-        assert db_rows(db_path, "SELECT status FROM tables WHERE id = 1") == [("running",)]
+        assert db_rows(database, "SELECT status FROM tables WHERE id = 1") == [("running",)]
 
         t0 = time.time()
         lobby = await opened(fake, group, anna, "/newgame mushka")
         await boris.press(lobby, "✋")
         await shows(fake, lobby, "(2/7)")
-        stored = db_rows(db_path, "SELECT table_id, kind, due_at, moves FROM deadlines")
+        stored = db_rows(database, "SELECT table_id, kind, due_at, moves FROM deadlines")
         due = [r for r in stored if r[1] == "lobby"]
         assert [(r[0], r[3]) for r in due] == [(2, 0)]
         assert t0 + 5 <= float(due[0][2]) <= time.time() + 5
@@ -390,13 +390,13 @@ async def test_4_2_a_lobby_nobody_starts_closes_after_the_timeout_over_a_restart
     async with watched(fake, running_bot(quick, seeds=fixed_seeds())):
         await fake.wait_until(lambda: lobby.text == TIMED_OUT, timeout=20)
         assert lobby.all_buttons == [] and lobby_message(group) is None
-        assert db_rows(db_path, "SELECT status FROM tables WHERE id = 2") == [("closed",)]
-        assert lobby_deadlines(db_path) == []
+        assert db_rows(database, "SELECT status FROM tables WHERE id = 2") == [("closed",)]
+        assert lobby_deadlines(database) == []
         answer = await boris.press_raw(lobby, data=data_of(fake, "j", table=2))
         assert answer.text == CLOSED
         reopened = await say(fake, boris, "/newgame pamfil", group)  # the chat is free again
         assert "Памфил" in reopened.text
-        assert db_rows(db_path, "SELECT status FROM tables WHERE id = 1") == [("running",)]
+        assert db_rows(database, "SELECT status FROM tables WHERE id = 1") == [("running",)]
 
 
 def test_4_2_computer_names_are_one_list_in_every_language() -> None:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from bot.app import RunningBot
-from bot.storage.db import Database
+from bot.storage import open_repository
 from bot.storage.rows import StoredMessage
-from bot.storage.sqlite import SqliteRepository
 from tests.bot.helpers import (
     db_rows,
     open_table,
@@ -18,6 +16,7 @@ from tests.bot.helpers import (
     say,
     table_message,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
@@ -41,7 +40,7 @@ def redeliver(fake: FakeTelegram) -> None:
 
 
 async def test_17_running_table_follows_the_group_into_the_supergroup(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = three(fake)
@@ -57,9 +56,9 @@ async def test_17_running_table_follows_the_group_into_the_supergroup(
     new = fake.migrate_group(group, NEW)
     await fake.wait_until(lambda: table_message(new) is not None, timeout=10)
     await fake.settle(quiet=0.05)
-    assert db_rows(db_path, "SELECT COUNT(*) FROM tables WHERE chat_id = ?", OLD) == [(0,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM messages WHERE chat_id = ?", OLD) == [(0,)]
-    assert db_rows(db_path, "SELECT title, language FROM chats WHERE id = ?", NEW) == [
+    assert db_rows(database, "SELECT COUNT(*) FROM tables WHERE chat_id = ?", OLD) == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM messages WHERE chat_id = ?", OLD) == [(0,)]
+    assert db_rows(database, "SELECT title, language FROM chats WHERE id = ?", NEW) == [
         ("Пятница", "ru")
     ]
     moved = table_message(new)
@@ -70,7 +69,7 @@ async def test_17_running_table_follows_the_group_into_the_supergroup(
     assert result_message(new) is not None and result_message(group) is None
     assert fake.count(chat_id=OLD, since=mark) == 0  # nothing more to the old chat
     assert fake.count("editMessageText", chat_id=NEW, since=mark) > 0  # edited there
-    ledger = db_rows(db_path, "SELECT chat_id, user_id, played FROM ledger ORDER BY user_id")
+    ledger = db_rows(database, "SELECT chat_id, user_id, played FROM ledger ORDER BY user_id")
     assert ledger == [(NEW, 101, 1), (NEW, 102, 1), (NEW, 103, 1)]
     score = await say(fake, players[1], "/score", new)
     assert score.text.startswith("📊")
@@ -83,7 +82,7 @@ async def test_17_running_table_follows_the_group_into_the_supergroup(
     await fake.settle(quiet=0.1)
     assert fake.count(since=before) - fake.count("getUpdates", since=before) == 0
     assert len(new.messages) == messages
-    assert db_rows(db_path, "SELECT chat_id, user_id, played FROM ledger ORDER BY user_id") == (
+    assert db_rows(database, "SELECT chat_id, user_id, played FROM ledger ORDER BY user_id") == (
         ledger
     )
     record = await say(fake, players[2], "/record", new)
@@ -91,7 +90,7 @@ async def test_17_running_table_follows_the_group_into_the_supergroup(
 
 
 async def test_17_closed_games_and_standings_follow_the_group(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = three(fake)
@@ -102,8 +101,8 @@ async def test_17_closed_games_and_standings_follow_the_group(
     # the match's result (with its buttons) is shown anew in the new chat
     await fake.wait_until(lambda: result_message(new) is not None, timeout=10)
     await fake.settle(quiet=0.05)
-    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger WHERE chat_id = ?", OLD) == [(0,)]
-    assert db_rows(db_path, "SELECT COUNT(*) FROM ledger WHERE chat_id = ?", NEW) == [(3,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM ledger WHERE chat_id = ?", OLD) == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM ledger WHERE chat_id = ?", NEW) == [(3,)]
     score = await say(fake, players[0], "/score", new)
     assert score.text.startswith("📊")
     assert all(u.first_name in score.text for u in players)
@@ -113,11 +112,10 @@ async def test_17_closed_games_and_standings_follow_the_group(
     assert all(u.first_name not in empty.text for u in players[::2])
 
 
-async def test_17_migrate_chat_merges_standings_and_runs_once(db_path: Path) -> None:
+async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestDatabase) -> None:
     """The repository's unit: rows move, standings already under the new id are added to
     (not lost), and a second run changes nothing and says so."""
-    db = await Database.open(db_path)
-    repo = SqliteRepository(db)
+    repo = await open_repository(database)
     try:
         async with repo.unit() as tx:
             await tx.upsert_chat(OLD, "g")
@@ -142,4 +140,4 @@ async def test_17_migrate_chat_merges_standings_and_runs_once(db_path: Path) -> 
         chat = await repo.chat(NEW)
         assert chat is not None and chat.language == "en"
     finally:
-        await db.close()
+        await repo.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import random
-from pathlib import Path
 
 import pytest
 
@@ -28,6 +27,7 @@ from tests.bot.helpers import (
     to_act,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -44,9 +44,9 @@ def snapshot(fake: FakeTelegram) -> list[tuple[int, int, int, bool]]:
     ]
 
 
-def table_rows(db_path: Path) -> list[tuple[object, ...]]:
+def table_rows(database: TestDatabase) -> list[tuple[object, ...]]:
     return db_rows(
-        db_path,
+        database,
         "SELECT t.id, t.status, t.moves, t.generation, "
         "(SELECT group_concat(user_id) FROM seats s WHERE s.table_id = t.id), "
         "(SELECT group_concat(marks || '/' || mode) FROM hands h WHERE h.table_id = t.id), "
@@ -88,7 +88,7 @@ def junk_for(genuine: str) -> list[str]:
 async def test_7_2_any_callback_data_is_answered_and_changes_nothing(
     fake_telegram: FakeTelegram,
     bot: RunningBot,
-    db_path: Path,
+    database: TestDatabase,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     fake = fake_telegram
@@ -101,7 +101,7 @@ async def test_7_2_any_callback_data_is_answered_and_changes_nothing(
     assert genuine is not None
     lobby = group.messages[0]
     await fake.settle(quiet=0.05)
-    rows, shown = table_rows(db_path), snapshot(fake)
+    rows, shown = table_rows(database), snapshot(fake)
     caplog.set_level(logging.WARNING)
     targets: list[tuple[SimUser, SentMessage]] = [(actor, hand), (players[1], lobby)]
     for user, message in targets:
@@ -110,7 +110,7 @@ async def test_7_2_any_callback_data_is_answered_and_changes_nothing(
             assert answer.text in UNKNOWN, (data, answer)
             assert not answer.show_alert and answer.url is None
     await fake.settle(quiet=0.05)
-    assert table_rows(db_path) == rows
+    assert table_rows(database) == rows
     assert snapshot(fake) == shown
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
@@ -131,7 +131,7 @@ NOT_A_MEMBER = "Этот стол в группе «Пятница», а вы н
 
 
 async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
-    fake_telegram: FakeTelegram, settings: Settings, db_path: Path
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -153,7 +153,7 @@ async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
         await boris.press(lobby, "✋")
         await fake.wait_until(lambda: "(2/7)" in lobby.text, timeout=10)
         await fake.settle(quiet=0.05)
-        rows, shown = table_rows(db_path), snapshot(fake)
+        rows, shown = table_rows(database), snapshot(fake)
 
         # the public group's lobby is seen and pressed from outside: every button refuses
         for outsider in (mallory, dasha):
@@ -162,11 +162,11 @@ async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
                 answer = await outsider.press_raw(lobby, data=button.callback_data)
                 assert answer.text == NOT_A_MEMBER, (outsider, button.text, answer)
         # … and so does the deep link (the path that already refused)
-        tid, code = db_rows(db_path, "SELECT id, join_code FROM tables")[0]
+        tid, code = db_rows(database, "SELECT id, join_code FROM tables")[0]
         await mallory.start_bot(f"j_{b36(tid)}_{code}")
         await fake.wait_until(lambda: mallory.last.text == NOT_A_MEMBER, timeout=10)
         await fake.settle(quiet=0.05)
-        assert table_rows(db_path) == rows
+        assert table_rows(database) == rows
         assert [s for s in snapshot(fake) if s[0] != mallory.id] == [
             s for s in shown if s[0] != mallory.id
         ]
@@ -187,7 +187,7 @@ async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
         answer = await boris.press_raw(lobby, data=lobby.button("🚪").callback_data or "")
         assert answer.text == NOT_A_MEMBER
         assert fake.count("getChatMember") == asked + 1
-        assert db_rows(db_path, "SELECT user_id FROM seats ORDER BY seat") == [
+        assert db_rows(database, "SELECT user_id FROM seats ORDER BY seat") == [
             (anna.id,),
             (boris.id,),
             (gleb.id,),
@@ -195,7 +195,7 @@ async def test_3_only_members_of_the_group_press_its_lobby_or_join_by_link(
 
 
 async def test_3_end_of_pulka_buttons_refuse_outsiders_and_other_chats(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -212,7 +212,7 @@ async def test_3_end_of_pulka_buttons_refuse_outsiders_and_other_chats(
     twin = other.messages[0]
     assert twin.message_id == result.message_id
     await fake.settle(quiet=0.05)
-    rows, shown = table_rows(db_path), snapshot(fake)
+    rows, shown = table_rows(database), snapshot(fake)
     for button in pressable(result):
         data = button.callback_data
         assert data is not None
@@ -222,12 +222,12 @@ async def test_3_end_of_pulka_buttons_refuse_outsiders_and_other_chats(
             answer = await user.press_raw(twin, data=data)
             assert answer.text in UNKNOWN, (user, button.text, answer)
     await fake.settle(quiet=0.05)
-    assert table_rows(db_path) == rows and rows[0][1] == "ended"
+    assert table_rows(database) == rows and rows[0][1] == "ended"
     assert snapshot(fake) == shown
 
 
 async def test_7_2_a_lobby_button_counts_only_on_its_own_lobby_message(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -247,7 +247,7 @@ async def test_7_2_a_lobby_button_counts_only_on_its_own_lobby_message(
     assert lobby_a is not None and lobby_b is not None
     assert lobby_a.message_id == lobby_b.message_id  # ids are per chat
     await fake.settle(quiet=0.05)
-    rows, shown = table_rows(db_path), snapshot(fake)
+    rows, shown = table_rows(database), snapshot(fake)
 
     # group A's lobby data pressed on group B's lobby message (a client sends any data)
     for user in (boris, anna):  # a member of both groups, and A's own creator and admin
@@ -259,19 +259,19 @@ async def test_7_2_a_lobby_button_counts_only_on_its_own_lobby_message(
     await anna.send(friday, "/help")
     await fake.wait_until(lambda: len(friday.messages) == 2, timeout=10)
     await fake.settle(quiet=0.05)
-    rows, shown = table_rows(db_path), snapshot(fake)
+    rows, shown = table_rows(database), snapshot(fake)
     for button in pressable(lobby_a):
         assert button.callback_data is not None
         answer = await anna.press_raw(friday.messages[1], data=button.callback_data)
         assert answer.text in UNKNOWN, (button.text, answer)
     await fake.settle(quiet=0.05)
-    assert table_rows(db_path) == rows
+    assert table_rows(database) == rows
     assert snapshot(fake) == shown
     assert "(1/7): Anna" in lobby_a.text and "(1/7): Vera" in lobby_b.text
 
 
 async def test_7_2_only_the_latest_cancel_question_counts(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
@@ -287,11 +287,11 @@ async def test_7_2_only_the_latest_cancel_question_counts(
     answer = await anna.press_raw(first, data=yes)
     assert answer.text in UNKNOWN
     await fake.settle(quiet=0.05)
-    assert db_rows(db_path, "SELECT status FROM tables") == [("lobby",)]
+    assert db_rows(database, "SELECT status FROM tables") == [("lobby",)]
     assert second.button("✖️ Да").callback_data == yes  # the same data counts on its message
     answer = await anna.press(second, "✖️ Да")
     assert not answer.text
-    await fake.wait_until(lambda: db_rows(db_path, "SELECT status FROM tables") == [("closed",)])
+    await fake.wait_until(lambda: db_rows(database, "SELECT status FROM tables") == [("closed",)])
 
 
 STALE = (
@@ -300,9 +300,9 @@ STALE = (
 )
 
 
-def marks_of(db_path: Path, user: SimUser) -> tuple[object, ...]:
+def marks_of(database: TestDatabase, user: SimUser) -> tuple[object, ...]:
     return db_rows(
-        db_path,
+        database,
         "SELECT h.marks, h.mode FROM hands h JOIN seats s "
         "ON s.table_id = h.table_id AND s.seat = h.seat WHERE s.user_id = ?",
         user.id,
@@ -318,7 +318,7 @@ def button_of(message: SentMessage, act: str, arg: str | None = None) -> Button:
 
 
 async def test_6_4_an_old_revision_of_the_own_hand_is_stale(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -353,8 +353,8 @@ async def test_6_4_an_old_revision_of_the_own_hand_is_stale(
     await actor.press(hand, data=button_of(hand, "m", second).callback_data)
     await fake.wait_until(lambda: any(act_of(b) == ("x", second) for b in hand.all_buttons))
     await fake.settle(quiet=0.05)
-    rows, text = table_rows(db_path), hand.text
-    assert marks_of(db_path, actor) == (second, "x")
+    rows, text = table_rows(database), hand.text
+    assert marks_of(database, actor) == (second, "x")
 
     # the old exchange (of the card marked back then) arrives on an inaccessible message
     answer = await actor.press_raw(hand, data=old_exchange, inaccessible=True)
@@ -363,13 +363,13 @@ async def test_6_4_an_old_revision_of_the_own_hand_is_stale(
     answer = await actor.press_raw(hand, data=play.callback_data)
     assert answer.text in STALE
     await fake.settle(quiet=0.05)
-    assert table_rows(db_path) == rows  # nothing applied, the marks are the current ones
+    assert table_rows(database) == rows  # nothing applied, the marks are the current ones
     assert hand_message(actor) is hand and hand.text == text
     assert any(act_of(b) == ("x", second) for b in hand.all_buttons)  # the current hand is live
     # the current button still counts: the card marked now is exchanged
     answer = await actor.press(hand, data=button_of(hand, "x", second).callback_data)
     assert not answer.text
-    await fake.wait_until(lambda: table_rows(db_path) != rows)
-    assert db_rows(db_path, "SELECT action FROM actions ORDER BY seq DESC LIMIT 1") == [
+    await fake.wait_until(lambda: table_rows(database) != rows)
+    assert db_rows(database, "SELECT action FROM actions ORDER BY seq DESC LIMIT 1") == [
         (f"play 1 {second}",)
     ]

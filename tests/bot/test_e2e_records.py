@@ -13,6 +13,7 @@ from engine.__main__ import main as engine_main
 from engine.record import read_jsonl, replay
 from tests.bot.helpers import open_table, play_step, play_until_end, say
 from tests.bot.test_e2e_limits import three
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 
@@ -46,7 +47,7 @@ async def test_18_record_is_refused_while_running_then_sent_with_its_transcript(
 
 
 async def test_18_export_writes_every_game_and_replays_unchanged(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path, tmp_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase, tmp_path: Path
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -56,7 +57,7 @@ async def test_18_export_writes_every_game_and_replays_unchanged(
     await open_table(fake, other, players, options="target=15")  # still running
     await fake.settle(quiet=0.05)
     out = tmp_path / "export"
-    argv = ["--database", str(db_path), "--out", str(out)]  # as the operator runs it
+    argv = ["--database", str(database), "--out", str(out)]  # as the operator runs it
     assert await asyncio.to_thread(export_main, argv) == 0
     files = sorted(out.glob("*.jsonl"))
     assert len(files) == 2

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from pathlib import Path
 
 from bot.app import RunningBot
 from tests.bot.helpers import (
     act_of,
+    db_rows,
     hand_message,
     open_table,
     play_step,
     table_message,
     to_act,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
 
-def actions_logged(db_path: Path) -> int:
-    with sqlite3.connect(db_path) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+def actions_logged(database: TestDatabase) -> int:
+    return int(db_rows(database, "SELECT COUNT(*) FROM actions")[0][0])
 
 
 async def three(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
@@ -36,7 +35,7 @@ async def three(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
 
 
 async def test_7_2_refusals_change_nothing(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -47,7 +46,7 @@ async def test_7_2_refusals_change_nothing(
     table_before = table_message(group)
     assert table_before is not None
     text_before = table_before.text
-    logged = actions_logged(db_path)
+    logged = actions_logged(database)
 
     # not your turn: a waiting player presses a card of his own hand
     hand = hand_message(waiting)
@@ -72,7 +71,7 @@ async def test_7_2_refusals_change_nothing(
     assert answer.text in ("Кнопка не распознана.", "Unknown button.")
 
     await fake.settle(quiet=0.05)
-    assert actions_logged(db_path) == logged
+    assert actions_logged(database) == logged
     assert table_message(group) is table_before and table_before.text == text_before
 
     # stale: a button drawn before the last moves
@@ -81,20 +80,20 @@ async def test_7_2_refusals_change_nothing(
     assert old is not None
     old_data = old.all_buttons[0].callback_data
     assert old_data is not None
-    moved_from = actions_logged(db_path)
-    while actions_logged(db_path) == moved_from:
+    moved_from = actions_logged(database)
+    while actions_logged(database) == moved_from:
         await play_step(fake, group, players, rng)
-    logged = actions_logged(db_path)
+    logged = actions_logged(database)
     answer = await stale_user.press_raw(old, data=old_data)
     assert answer.text in (
         "Эта кнопка устарела — показываю актуальные карты.",
         "That button is out of date — here are your current cards.",
     )
-    assert actions_logged(db_path) == logged
+    assert actions_logged(database) == logged
 
 
 async def test_7_2_illegal_card_gets_engine_reason(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -106,18 +105,18 @@ async def test_7_2_illegal_card_gets_engine_reason(
         assert hand is not None
         illegal = [b for b in hand.all_buttons if b.text.startswith("·") and act_of(b)[0] == "p"]
         if illegal:
-            logged = actions_logged(db_path)
+            logged = actions_logged(database)
             answer = await actor.press(hand, data=illegal[0].callback_data)
             assert answer.text is not None
             assert answer.text.startswith(("Так нельзя: надо", "Not allowed: you must"))
-            assert actions_logged(db_path) == logged
+            assert actions_logged(database) == logged
             return
         await play_step(fake, group, players, rng)
     raise AssertionError("no illegal card came up")
 
 
 async def test_7_2_closed_table_and_wrong_chat(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -142,16 +141,16 @@ async def test_7_2_closed_table_and_wrong_chat(
     assert await reply(anna, "/cancel", group) == "Закрыть этот стол?"  # asks once
     await anna.press(group.messages[-1], "✖️ Да")
     await fake.wait_until(lambda: group.last.text == "Этот стол уже закрыт.", timeout=10)
-    logged = actions_logged(db_path)
+    logged = actions_logged(database)
     hand = hand_message(actor)
     assert hand is not None
     answer = await actor.press(hand, data=hand.all_buttons[0].callback_data)
     assert answer.text in ("Этот стол уже закрыт.", "This table is closed.")
-    assert actions_logged(db_path) == logged
+    assert actions_logged(database) == logged
 
 
 async def test_7_2_two_presses_at_once_play_one_card(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     group, players = await three(fake)
@@ -163,7 +162,7 @@ async def test_7_2_two_presses_at_once_play_one_card(
         assert hand is not None
         cards = [b for b in hand.all_buttons if act_of(b)[0] == "p" and b.text[0] != "·"]
         if cards:
-            logged = actions_logged(db_path)
+            logged = actions_logged(database)
             data = cards[0].callback_data
             assert data is not None
             first, second = await asyncio.gather(
@@ -173,7 +172,7 @@ async def test_7_2_two_presses_at_once_play_one_card(
             texts = sorted([first.text or "", second.text or ""])
             assert texts[0] == ""
             assert texts[1].startswith(("Уже сыграно", "Already played"))
-            assert actions_logged(db_path) == logged + 1
+            assert actions_logged(database) == logged + 1
             return
         await play_step(fake, group, players, rng)
     raise AssertionError("no card play came up")

@@ -5,12 +5,12 @@ lay-outs (public without cards, private with them), deal n of 4 and the payout a
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
     act_of,
+    db_rows,
     fixed_seeds,
     hand_message,
     open_table,
@@ -102,13 +102,13 @@ async def test_kopilka_partia_with_a_restart(
     private = "\n".join(everything(m) for u in players for m in u.messages)
     assert "Выкладка:" in group_text and "Вам пришла карта" not in group_text
     assert "Вам пришла карта" in private
-    with sqlite3.connect(settings.database) as conn:
-        ledger = conn.execute("SELECT SUM(balance), COUNT(*) FROM ledger").fetchone()
-        points = dict(
-            conn.execute(
-                "SELECT u.first_name, l.points FROM ledger l JOIN users u ON u.id = l.user_id"
-            )
+    (ledger,) = db_rows(settings.database, "SELECT SUM(balance), COUNT(*) FROM ledger")
+    points = dict(
+        db_rows(
+            settings.database,
+            "SELECT u.first_name, l.points FROM ledger l JOIN users u ON u.id = l.user_id",
         )
+    )
     assert ledger == (0, 4)
     # /score: the partia points beside the bank money, as the ledger booked them
     assert sum(points.values()) > 0, points

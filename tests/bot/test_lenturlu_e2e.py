@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -33,6 +32,7 @@ from tests.bot.helpers import (
     to_act,
     watched,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -125,7 +125,7 @@ def check_stops(group: SimGroup) -> int:
     return seen
 
 
-def engine_nets(database: Path) -> dict[int, int]:
+def engine_nets(database: TestDatabase) -> dict[int, int]:
     """The settlement replayed by the engine from the stored deal: user id → net."""
     ((game, seats, options),) = db_rows(
         database,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from aiogram import Bot
@@ -15,8 +14,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.render.common import Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
-from bot.storage.db import Database
-from bot.storage.sqlite import SqliteRepository
+from bot.storage import open_repository
+from bot.storage.protocol import Store
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 GROUP = -100123
@@ -25,12 +25,12 @@ FAST = OutboxLimits(group_ops=6, group_window=1.0, edit_gap=0.15, private_ops=3,
 
 
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_path)
+async def db(database: TestDatabase) -> AsyncIterator[Store]:
+    repo = await open_repository(database)
     try:
-        yield database
+        yield repo
     finally:
-        await database.close()
+        await repo.close()
 
 
 @pytest.fixture
@@ -55,14 +55,14 @@ def button(text: str) -> InlineKeyboardMarkup:
     )
 
 
-async def outbox(bot: Bot, db: Database, limits: OutboxLimits = FAST) -> Outbox:
-    box = Outbox(bot, SqliteRepository(db), limits)
+async def outbox(bot: Bot, db: Store, limits: OutboxLimits = FAST) -> Outbox:
+    box = Outbox(bot, db, limits)
     await box.load()
     return box
 
 
 async def test_edits_of_one_message_coalesce_and_the_last_state_is_delivered(
-    fake_telegram: FakeTelegram, bot: Bot, db: Database
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
     group(fake_telegram)
     box = await outbox(bot, db)
@@ -77,7 +77,7 @@ async def test_edits_of_one_message_coalesce_and_the_last_state_is_delivered(
 
 
 async def test_a_group_never_gets_more_than_its_budget_and_order_is_kept(
-    fake_telegram: FakeTelegram, bot: Bot, db: Database
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
     group(fake_telegram)
     fake_telegram.rate_limit(per_chat=FAST.group_ops, window=FAST.group_window)
@@ -94,7 +94,7 @@ async def test_a_group_never_gets_more_than_its_budget_and_order_is_kept(
 
 
 async def test_an_edit_never_overtakes_what_was_queued_before_it(
-    fake_telegram: FakeTelegram, bot: Bot, db: Database
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
     group(fake_telegram)
     box = await outbox(bot, db)
@@ -108,7 +108,7 @@ async def test_an_edit_never_overtakes_what_was_queued_before_it(
 
 
 async def test_identical_edits_are_never_sent_across_restarts(
-    fake_telegram: FakeTelegram, bot: Bot, db: Database
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
     group(fake_telegram)
     box = await outbox(bot, db)
@@ -127,7 +127,7 @@ async def test_identical_edits_are_never_sent_across_restarts(
 
 
 async def test_a_fresh_message_replaces_the_old_one(
-    fake_telegram: FakeTelegram, bot: Bot, db: Database
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
     vera = fake_telegram.add_user(1, "Vera")
     await vera.start_bot()
@@ -141,7 +141,7 @@ async def test_a_fresh_message_replaces_the_old_one(
 
 
 async def test_a_blocked_private_chat_is_closed_until_a_message_gets_through(
-    fake_telegram: FakeTelegram, bot: Bot, db: Database
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
     vera = fake_telegram.add_user(1, "Vera")  # never started the bot: 403
     box = await outbox(bot, db)

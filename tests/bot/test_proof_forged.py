@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +23,6 @@ from bot.app import RunningBot
 from bot.callbacks import ACTS, Kind, Press, b36
 from bot.config import Settings
 from tests.bot.helpers import (
-    db_rows,
     hand_message,
     lobby_message,
     open_table,
@@ -32,6 +30,7 @@ from tests.bot.helpers import (
     table_message,
 )
 from tests.bot.proof_helpers import add_figure
+from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import CallbackAnswer, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -59,7 +58,7 @@ def settings(settings: Settings) -> Settings:
 class World:
     bot: RunningBot
     fake: FakeTelegram
-    db: Path
+    db: TestDatabase
     group: SimGroup
     players: list[SimUser]
     everyone: list[SimUser]
@@ -81,7 +80,7 @@ def snapshot(world: World) -> tuple[Any, ...]:
     return rows, shown
 
 
-async def build_world(fake: FakeTelegram, bot: RunningBot, db: Path) -> World:
+async def build_world(fake: FakeTelegram, bot: RunningBot, db: TestDatabase) -> World:
     anna = fake.add_user(101, "Anna", language_code="ru", username="anna")
     boris = fake.add_user(102, "Boris", language_code="ru")
     vera = fake.add_user(103, "Vera", language_code="en")
@@ -183,22 +182,32 @@ def legitimate(world: World, presser: SimUser, message: SentMessage, data: str, 
 
 
 async def test_17_forged_presses_are_answered_refused_and_change_nothing(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path, request: pytest.FixtureRequest
+    fake_telegram: FakeTelegram,
+    bot: RunningBot,
+    database: TestDatabase,
+    request: pytest.FixtureRequest,
 ) -> None:
-    await forge(fake_telegram, bot, db_path, request.config, EXAMPLES)
+    await forge(fake_telegram, bot, database, request.config, EXAMPLES)
 
 
 @pytest.mark.slow
 async def test_17_many_more_forged_presses(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path, request: pytest.FixtureRequest
+    fake_telegram: FakeTelegram,
+    bot: RunningBot,
+    database: TestDatabase,
+    request: pytest.FixtureRequest,
 ) -> None:
-    await forge(fake_telegram, bot, db_path, request.config, SOAK_EXAMPLES)
+    await forge(fake_telegram, bot, database, request.config, SOAK_EXAMPLES)
 
 
 async def forge(
-    fake: FakeTelegram, bot: RunningBot, db_path: Path, config: pytest.Config, examples: int
+    fake: FakeTelegram,
+    bot: RunningBot,
+    database: TestDatabase,
+    config: pytest.Config,
+    examples: int,
 ) -> None:
-    world = await build_world(fake, bot, db_path)
+    world = await build_world(fake, bot, database)
     loop = asyncio.get_running_loop()
     moves = world.moves()
     tried: list[str] = []

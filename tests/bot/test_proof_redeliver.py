@@ -7,22 +7,22 @@ action, one accepted answer. (A redelivery after a crash is the kill proof's:
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from bot.app import RunningBot
 from bot.config import Settings
-from tests.bot.helpers import db_rows, hand_message, to_act
+from tests.bot.helpers import hand_message, to_act
 from tests.bot.proof_helpers import SEVEN, Kind, move_of, open_all, push_press, seat_games
 from tests.bot.test_webhook import SECRET, hook_settings, hooked, post  # noqa: F401  # fixtures
+from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
 
 TRIES = 40  # presses until the chooser picks one that moves the game on (not a mark or menu)
 
 
-def logged(db_path: Path) -> int:
-    return int(db_rows(db_path, "SELECT COUNT(*) FROM actions")[0][0])
+def logged(database: TestDatabase) -> int:
+    return int(db_rows(database, "SELECT COUNT(*) FROM actions")[0][0])
 
 
 @pytest.mark.parametrize("kind", SEVEN, ids=[k[0] for k in SEVEN])
@@ -30,7 +30,7 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
     fake_telegram: FakeTelegram,
     hooked: RunningBot,  # noqa: F811
     hook_settings: Settings,  # noqa: F811
-    db_path: Path,
+    database: TestDatabase,
     kind: Kind,
 ) -> None:
     fake = fake_telegram
@@ -47,7 +47,7 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
         assert hand is not None
         data = game.chooser(hand, game.rng).callback_data
         assert data is not None
-        before, mv = logged(db_path), move_of(hand)
+        before, mv = logged(database), move_of(hand)
         answers_before = len(fake.calls("answerCallbackQuery"))
         if not redelivered:
             fake.hold_webhook = True
@@ -67,7 +67,7 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
             results = [await asyncio.wait_for(a, 10) for a in answers]
             await fake.settle(quiet=0.1)
         moved = move_of(hand_message(user)) != mv
-        now = logged(db_path)
+        now = logged(database)
         assert now - before == (1 if moved else 0), (game.name, data, before, now)
         if not moved:
             continue  # a mark or a mode: the hand changed, not the game; try the next press
@@ -79,5 +79,5 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
         tapped = True
         break
     assert redelivered and tapped, f"{game.name}: no move press came up in {TRIES} presses"
-    rows = db_rows(db_path, "SELECT moves FROM tables WHERE status = 'running'")
-    assert rows == [(logged(db_path),)]
+    rows = db_rows(database, "SELECT moves FROM tables WHERE status = 'running'")
+    assert rows == [(logged(database),)]

@@ -6,15 +6,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from pathlib import Path
 
 import pytest
 
 from bot.app import RunningBot
 from bot.runtime.scheduler import Scheduler
-from bot.storage.db import Database
+from bot.storage import open_repository
 from bot.storage.rows import Deadline, SeatKind
-from bot.storage.sqlite import SqliteRepository
 from tests.bot.helpers import (
     db_rows,
     hand_message,
@@ -23,6 +21,7 @@ from tests.bot.helpers import (
     result_message,
     table_message,
 )
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 
@@ -47,9 +46,8 @@ async def _note(fired: list[tuple[int, int]], deadline: Deadline) -> None:
     fired.append((deadline.table_id, deadline.moves))
 
 
-async def test_a_unit_of_work_commits_all_or_nothing(db_path: Path) -> None:
-    db = await Database.open(db_path)
-    repo = SqliteRepository(db)
+async def test_a_unit_of_work_commits_all_or_nothing(database: TestDatabase) -> None:
+    repo = await open_repository(database)
     try:
         async with repo.unit() as tx:
             await tx.upsert_chat(-5, "g")
@@ -73,11 +71,11 @@ async def test_a_unit_of_work_commits_all_or_nothing(db_path: Path) -> None:
             (SeatKind.COMPUTER, None, True),
         ]
     finally:
-        await db.close()
+        await repo.close()
 
 
 async def test_13_a_computer_seat_plays_through_stored_deadlines(
-    fake_telegram: FakeTelegram, bot: RunningBot, db_path: Path
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """Two people and a seat nobody owns: the computer's moves are scheduled work, committed
     like any press; the whole pulka ends and is settled."""
@@ -116,8 +114,8 @@ async def test_13_a_computer_seat_plays_through_stored_deadlines(
     result = result_message(group)
     assert result is not None and "Robo" in result.text
     computer_moves = db_rows(
-        db_path, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat = 2", table_id
+        database, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat = 2", table_id
     )
     assert computer_moves[0][0] > 0
-    assert db_rows(db_path, "SELECT COUNT(*) FROM deadlines") == [(0,)]
+    assert db_rows(database, "SELECT COUNT(*) FROM deadlines") == [(0,)]
     assert all(hand_message(u) is not None for u in players)

@@ -1,0 +1,2 @@
+-- PostgreSQL twin of migrations/0002_away.sql.
+ALTER TABLE seats ADD COLUMN away BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,2 @@
+-- PostgreSQL twin of migrations/0004_hand_offers.sql.
+ALTER TABLE hands ADD COLUMN offers TEXT;

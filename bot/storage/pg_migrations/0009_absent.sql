@@ -1,0 +1,7 @@
+-- PostgreSQL twin of migrations/0009_absent.sql.
+ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'normal';
+ALTER TABLE seats ADD COLUMN expiries INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE alive (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at DOUBLE PRECISION NOT NULL
+);

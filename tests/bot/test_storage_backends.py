@@ -1,0 +1,262 @@
+"""The repository protocol's semantics, the same on SQLite and on PostgreSQL, and the two
+backends' schemas in step (a SQLite migration without its PostgreSQL twin fails here).
+
+PostgreSQL's cases need ``BOT_TEST_DATABASE`` (``.ci/run`` always sets it) and skip without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import latest_schema, open_repository
+from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
+from bot.storage.protocol import Store
+from bot.storage.rows import Deadline, SeatKind, StoredMessage
+from tests.databases import PgDatabases, TestDatabase, db_rows
+
+CHAT = -1_001_234_567_890  # a supergroup's id: past 32 bits
+USER = 7_000_000_001  # user ids past 2**32 exist
+OTHER = 7_000_000_002
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(
+    request: pytest.FixtureRequest, tmp_path: Path, pg_databases: PgDatabases | None
+) -> Iterator[TestDatabase]:
+    if request.param == "sqlite":
+        yield tmp_path / "bot.sqlite3"
+        return
+    if pg_databases is None:
+        pytest.skip("BOT_TEST_DATABASE is not set")
+    url = pg_databases.fresh()
+    try:
+        yield url
+    finally:
+        pg_databases.drop(url)
+
+
+@pytest.fixture
+async def repo(target: TestDatabase) -> AsyncIterator[Store]:
+    opened = await open_repository(target)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def seeded(repo: Store) -> int:
+    async with repo.unit() as tx:
+        await tx.upsert_chat(CHAT, "Friday")
+        await tx.upsert_user(USER, "Anna", "anna", "ru")
+        await tx.upsert_user(OTHER, "Boris", None, None)
+        table_id = await tx.create_table(CHAT, "mushka", {"target": 15}, USER, "c0de", 1.5)
+        await tx.replace_seats(
+            table_id,
+            [(SeatKind.HUMAN, USER, "Anna"), (SeatKind.COMPUTER, None, "🤖 Фёдор", "easy")],
+        )
+    return table_id
+
+
+def test_every_sqlite_migration_has_its_postgresql_twin() -> None:
+    names = [p.name for p in sorted(MIGRATIONS.glob("*.sql"))]
+    twins = [p.name for p in sorted(PG_MIGRATIONS.glob("*.sql"))]
+    assert [n[:4] for n in twins] == [n[:4] for n in names]
+    assert len(migrations(PG_MIGRATIONS)) == len(migrations(MIGRATIONS))
+
+
+async def test_the_two_schemas_have_the_same_tables_and_columns(
+    tmp_path: Path, pg_databases: PgDatabases | None
+) -> None:
+    if pg_databases is None:
+        pytest.skip("BOT_TEST_DATABASE is not set")
+    path = tmp_path / "bot.sqlite3"
+    await (await open_repository(path)).close()  # opened: every migration ran
+    tables = [t for (t,) in db_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    lite = {
+        (table, name, bool(notnull or pk))
+        for table in tables
+        if not table.startswith("sqlite_")
+        for (_, name, _, notnull, _, pk) in db_rows(path, f"PRAGMA table_info({table})")
+    }
+    url = pg_databases.fresh()
+    try:
+        pg = {
+            (table, name, nullable == "NO")
+            for table, name, nullable in db_rows(
+                url,
+                "SELECT table_name, column_name, is_nullable FROM information_schema.columns"
+                " WHERE table_schema = 'public' AND table_name != 'schema_version'",
+            )
+        }
+    finally:
+        pg_databases.drop(url)
+    assert pg == lite
+
+
+async def test_concurrent_starts_apply_each_migration_once(
+    pg_databases: PgDatabases | None,
+) -> None:
+    """Workers starting together on an empty database: the advisory lock lets one migrate."""
+    if pg_databases is None:
+        pytest.skip("BOT_TEST_DATABASE is not set")
+    url = pg_databases.fresh(empty=True)
+    try:
+        opened = await asyncio.gather(*(open_repository(url) for _ in range(4)))
+        assert [await r.schema_version() for r in opened] == [latest_schema(url)] * 4
+        for r in opened:
+            await r.close()
+        versions = db_rows(url, "SELECT version FROM schema_version ORDER BY version")
+        assert [v for (v,) in versions] == list(range(1, latest_schema(url) + 1))
+    finally:
+        pg_databases.drop(url)
+
+
+async def test_a_unit_commits_once_and_its_reads_see_its_writes(repo: Store) -> None:
+    table_id = await seeded(repo)
+    with pytest.raises(RuntimeError):
+        async with repo.unit() as tx:
+            await tx.update_table(table_id, status="running", moves=2, options={"target": 30})
+            await tx.add_match(table_id, 1, 2**31 - 1, None, 0)
+            await tx.add_action(table_id, 0, 0, "card 7♠")
+            seen = await tx.table(table_id)  # the unit's own reads see its writes
+            assert seen is not None and (seen.status, seen.moves) == ("running", 2)
+            assert await tx.actions(table_id, 0) == [(0, "card 7♠")]
+            raise RuntimeError("a failure mid-way")
+    table = await repo.table(table_id)
+    assert table is not None and (table.status, table.moves, table.options) == (
+        "lobby",
+        0,
+        {"target": 15},
+    )
+    assert await repo.matches(table_id) == [] and await repo.actions(table_id, 0) == []
+    seats = await repo.seats(table_id)
+    assert [(s.kind, s.user_id, s.level, s.computer) for s in seats] == [
+        (SeatKind.HUMAN, USER, "normal", False),
+        (SeatKind.COMPUTER, None, "easy", True),
+    ]
+
+
+async def test_an_action_at_a_taken_seq_fails_and_its_unit_leaves_nothing(repo: Store) -> None:
+    table_id = await seeded(repo)
+    async with repo.unit() as tx:
+        await tx.add_match(table_id, 1, 7, None, 0)
+        await tx.add_action(table_id, 0, 0, "pass")
+    with pytest.raises(Exception, match=re.compile("unique|primary", re.I)):
+        async with repo.unit() as tx:
+            await tx.update_table(table_id, moves=1)
+            await tx.add_action(table_id, 0, 1, "buy 2")  # the same seq: a second writer
+    assert await repo.actions(table_id, 0) == [(0, "pass")]
+    table = await repo.table(table_id)
+    assert table is not None and table.moves == 0
+    (match,) = await repo.matches(table_id)
+    assert (match.no, match.seed, match.prev_dealer, match.first_seq, match.net) == (
+        1,
+        7,
+        None,
+        0,
+        None,
+    )
+    async with repo.unit() as tx:
+        await tx.set_match_net(table_id, 1, [3, -3])
+    assert (await repo.match(table_id, 1)) == match.__class__(1, 7, None, 0, [3, -3])
+
+
+async def test_people_tables_and_standings(repo: Store) -> None:
+    table_id = await seeded(repo)
+    async with repo.unit() as tx:
+        await tx.set_chat_language(CHAT, "en")
+        await tx.set_user_language(USER, "en")
+        await tx.set_private_ok(USER, True)
+        await tx.set_notify(CHAT, OTHER, True)
+        await tx.set_notify(CHAT, OTHER, True)  # twice: still one row
+        await tx.set_notify(CHAT, USER, True)
+        await tx.set_notify(CHAT, USER, False)
+        await tx.set_away(table_id, 0, True)
+        await tx.set_expiries(table_id, 0, 2)
+        await tx.book(CHAT, "mushka", USER, 12, True, 5)
+        await tx.book(CHAT, "mushka", USER, -2, False)
+        await tx.book(CHAT, "mushka", OTHER, 10, True)
+        second = await tx.create_table(CHAT, "pamfil", {}, OTHER, "beef", 2.0)
+    chat, user = await repo.chat(CHAT), await repo.user(USER)
+    assert chat is not None and (chat.title, chat.language) == ("Friday", "en")
+    assert user is not None and (user.language, user.private_ok, user.username) == (
+        "en",
+        True,
+        "anna",
+    )
+    assert await repo.notified(CHAT) == [OTHER]
+    (seat, _) = await repo.seats(table_id)
+    assert (seat.away, seat.expiries, seat.computer) == (True, 2, True)
+    assert [(r.name, r.balance, r.played, r.won, r.points) for r in await repo.ledger()] == [
+        ("Anna", 10, 2, 1, 5),
+        ("Boris", 10, 1, 1, 0),
+    ]
+    assert [t.id for t in await repo.tables(chat_id=CHAT)] == [second, table_id]
+    assert [t.id for t in await repo.tables(user_id=USER)] == [table_id]
+    assert [t.id for t in await repo.tables_of_user(USER)] == [table_id]
+    newest = await repo.open_table(CHAT)
+    assert newest is not None and newest.id == second
+    async with repo.unit() as tx:
+        await tx.update_table(second, status="closed")
+    assert [t.id for t in await repo.open_tables()] == [table_id]
+
+
+async def test_deadlines_hands_and_alive(repo: Store) -> None:
+    table_id = await seeded(repo)
+    async with repo.unit() as tx:
+        await tx.put_deadline(Deadline(table_id, "turn", 100.25, 3))
+        await tx.put_deadline(Deadline(table_id, "turn", 200.5, 4))  # replaces the first
+        await tx.put_deadline(Deadline(table_id, "lobby", 50.0, 0))
+        await tx.shift_deadlines(10.0)
+        await tx.drop_deadline(table_id, "lobby")
+        await tx.set_hand_ui(table_id, 0, "7♠", "x")
+        await tx.set_hand_ui(table_id, 0, "8♠", "")
+        await tx.set_alive(1234.5)
+    assert await repo.deadlines(table_id) == [Deadline(table_id, "turn", 210.5, 4)]
+    assert await repo.deadlines(table_id + 1) == []
+    assert [(h.seat, h.marks, h.mode) for h in (await repo.hands(table_id)).values()] == [
+        (0, "8♠", "")
+    ]
+    assert await repo.alive_at() == 1234.5
+    async with repo.unit() as tx:
+        await tx.clear_hand_ui(table_id)
+    assert await repo.hands(table_id) == {}
+
+
+async def test_the_outbox_store_and_update_claims(repo: Store) -> None:
+    await repo.put_message(StoredMessage(CHAT, "table:1", 2**31 + 5, "d1"))
+    await repo.put_message(StoredMessage(CHAT, "table:1", 2**31 + 6, "d2", keyboard=False))
+    await repo.put_message(StoredMessage(CHAT, "hand:1:0", 9, "d3"))
+    await repo.drop_message(CHAT, "hand:1:0")
+    assert await repo.messages() == [StoredMessage(CHAT, "table:1", 2**31 + 6, "d2", False)]
+    assert await repo.claim_update(2**40, 10.0)
+    assert not await repo.claim_update(2**40, 11.0)  # a redelivery acts once
+    await repo.prune_updates(before=20.0)
+    assert await repo.claim_update(2**40, 30.0)  # pruned: a day later it is new again
+    assert await repo.ping() and await repo.count("updates") == 1
+
+
+async def test_a_group_moves_to_its_supergroup_once(repo: Store) -> None:
+    table_id = await seeded(repo)
+    new = CHAT - 1
+    async with repo.unit() as tx:
+        await tx.book(CHAT, "mushka", USER, 4, True)
+        await tx.upsert_chat(new, "")
+        await tx.book(new, "mushka", USER, 1, False)
+    await repo.put_message(StoredMessage(CHAT, "table:1", 5, "d"))
+    async with repo.unit() as tx:
+        assert await tx.migrate_chat(CHAT, new)
+    async with repo.unit() as tx:
+        assert not await tx.migrate_chat(CHAT, new)
+    moved = await repo.table(table_id)
+    assert moved is not None and moved.chat_id == new
+    chat = await repo.chat(new)
+    assert chat is not None and chat.title == "Friday"
+    (row,) = await repo.ledger(chat_id=new)
+    assert (row.balance, row.played, row.won) == (5, 2, 1)
+    assert await repo.messages() == []
