@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -258,6 +259,13 @@ class RunningBot:
     listening: str | None = None  # host:port of the bot's HTTP server, if it has one
 
 
+def _test_seeds(settings: Settings) -> Callable[[], int] | None:
+    """``BOT_TEST_SEED``: fixed deal seeds for a bot the tests run as a subprocess."""
+    if settings.test_seed is None:
+        return None
+    return itertools.count(settings.test_seed).__next__
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     settings: Settings,
@@ -296,7 +304,7 @@ async def running_bot(
             catalogues,
             codec,
             new_game_fn=new_game_fn,
-            seeds=seeds,
+            seeds=seeds or _test_seeds(settings),
             monotonic=monotonic,
             clock=clock,
         )

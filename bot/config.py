@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     away_level: Literal["easy", "normal"] = "normal"  # how the computer plays an absent person
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)
     drain_s: float = Field(5.0, ge=0, le=60)  # on a clean stop, queued messages get this long
+    # tests only: new matches get this seed, then +1 each (the same deals in a subprocess bot);
+    # unset in production: every match draws a random seed
+    test_seed: int | None = Field(None, ge=0)
     locales: Path = Path(__file__).resolve().parent.parent / "locales"
     # Webhook mode (set the URL) instead of long polling; the secret is then required
     webhook_url: str | None = None

@@ -10,6 +10,7 @@ from pydantic import SecretStr
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.bot.helpers import fixed_seeds, watched
+from tests.bot.proof_figures import figures_of
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
@@ -33,3 +34,14 @@ def settings(fake_telegram: FakeTelegram, database: TestDatabase) -> Settings:
 async def bot(settings: Settings, fake_telegram: FakeTelegram) -> AsyncIterator[RunningBot]:
     async with watched(fake_telegram, running_bot(settings, seeds=fixed_seeds())) as running:
         yield running
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """The reliability proofs' figures (issue #17), for the note: kills, forged presses, 429s."""
+    figures = figures_of(config)
+    if figures:
+        terminalreporter.section("reliability figures")
+        for name, value in figures.items():
+            terminalreporter.write_line(f"{name}: {value}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,6 +58,22 @@ _STRING_FIELDS = frozenset(
         "business_connection_id",
         "title",
     }
+)
+
+
+WRITE_METHODS = frozenset(
+    m.lower()
+    for m in (
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "deleteMessages",
+        "answerCallbackQuery",
+        "answerInlineQuery",
+        "sendDocument",
+        "sendChatAction",
+    )
 )
 
 
@@ -109,6 +126,8 @@ class FakeTelegram(WebhookMethods, ApiMethods):
         self._rate_groups_only = False
         self._sent_times: dict[int, list[float]] = {}
         self._faults: list[_Fault] = []
+        self._storm: tuple[random.Random, float, frozenset[str], int] | None = None
+        self.storm_429s = 0
         self.other_poller = False  # True: another instance polls too, every getUpdates gets 409
         self._gates: list[tuple[str, int | None, asyncio.Event]] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
@@ -309,6 +328,19 @@ class FakeTelegram(WebhookMethods, ApiMethods):
         error = ApiError(error_code, description, parameters)
         self._faults.append(_Fault(method.lower(), error, chat_id, times))
 
+    def storm(
+        self,
+        rng: random.Random | None,
+        rate: float = 0.05,
+        *,
+        methods: frozenset[str] = WRITE_METHODS,
+        retry_after: int = 1,
+    ) -> None:
+        """From now on answer each call of ``methods`` with a 429 (``retry_after`` seconds) with
+        probability ``rate``, drawn from ``rng`` (seeded by the test); ``None`` ends the storm.
+        ``storm_429s`` counts the 429s answered."""
+        self._storm = None if rng is None else (rng, rate, methods, retry_after)
+
     def gate(self, method: str, *, chat_id: int | None = None) -> asyncio.Event:
         """Hold every call of ``method`` (to ``chat_id``) until the returned event is set: a slow
         network, so that a test can act while the bot waits for an answer."""
@@ -468,6 +500,15 @@ class FakeTelegram(WebhookMethods, ApiMethods):
         return web.json_response({"ok": True, "result": result})
 
     def _check_fault(self, method: str, params: JsonDict) -> None:
+        if self._storm is not None:
+            rng, rate, methods, retry_after = self._storm
+            if method in methods and rng.random() < rate:
+                self.storm_429s += 1
+                raise ApiError(
+                    429,
+                    f"Too Many Requests: retry after {retry_after}",
+                    {"retry_after": retry_after},
+                )
         for fault in self._faults:
             if fault.method == method and fault.chat_id in (None, params.get("chat_id")):
                 fault.times -= 1

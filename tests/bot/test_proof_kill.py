@@ -1,0 +1,248 @@
+"""``kill -9`` at random moments (issue #17, Proof): the real bot as a subprocess, the seven games
+played at once by simulated players pressing only the buttons the bot sent, the bot killed at
+seeded random moments and started again until every game is over. Every game resumes and
+finishes; no press is lost or applied twice (the action log against the presses answered as
+accepted); the exported records equal those of the same games played without kills (the same
+deal seeds by ``BOT_TEST_SEED``, the same presses by seeded choosers); the database's
+``PRAGMA integrity_check`` says ``ok``.
+
+The CI runs a bounded sample (one round, about a dozen kills); ``-m slow`` soaks, round after
+round with new seeds, until at least 100 kills."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import unb36
+from tests.bot.proof_helpers import (
+    SEVEN,
+    BotProcess,
+    ForkServer,
+    Game,
+    Kind,
+    action_log,
+    add_figure,
+    bot_env,
+    elapsed,
+    export_records,
+    fork_server,
+    integrity,
+    killer,
+    open_all,
+    play_all,
+    seat_games,
+    step,
+)
+from tests.fakeapi import FakeTelegram
+
+# the CI's: every family (trick by Мушка, Копилка, Лентюрлю, Кончинка); the soak plays all
+# seven in every round
+SAMPLE = tuple(k for k in SEVEN if k[0] not in ("pamfil", "shutikha", "mistigri"))
+GAP = (0.3, 2.0)  # seconds between a restart and the next kill (seeded uniform)
+
+
+@dataclass
+class Round:
+    records: dict[str, str]
+    presses: dict[str, list[tuple[str, bool]]]
+    kills: int
+    pressed_again: int
+    misread: int
+    duplicates: int
+    results: dict[str, list[str]]  # each group's deal and match results (📋, 🏁), in order
+    seconds: float
+    database: Path
+
+
+async def play_round(
+    server: ForkServer,
+    workdir: Path,
+    seed: int,
+    kinds: tuple[Kind, ...],
+    kills: int,
+) -> Round:
+    """The games in a fresh fake and database, with ``kills`` kills (0: none)."""
+    workdir.mkdir(parents=True)  # noqa: ASYNC240  # a test's own tmp directory
+    database = workdir / "bot.sqlite3"
+    started = time.monotonic()
+    async with FakeTelegram(token="123456:TEST-token", bot_username="mushka_test_bot") as fake:
+        games = seat_games(fake, seed, kinds)
+        proc = BotProcess(server, fake, bot_env(fake, database, seed), workdir)
+        try:
+            await proc.start()
+            await open_all(fake, games)  # every deal seed drawn before the first kill
+            done = asyncio.Event()
+            chaos = asyncio.create_task(killer(proc, random.Random(seed), kills, GAP, done))
+            try:
+                await play_all(fake, proc, games)
+            finally:
+                done.set()
+                await asyncio.wait_for(chaos, 120)
+            await fake.settle(quiet=0.3, timeout=30)
+            await proc.stop()
+        finally:
+            if proc.pid is not None:
+                await proc.kill()
+        assert proc.tracebacks() == 0, proc.log_tail()
+        check_presses(games, database)
+        for game in games:
+            results = [m for m in game.group.messages if m.text.startswith("🏁")]
+            assert results, f"{game.name}: no result message"
+    records = await export_records(database, workdir / "records")
+    assert integrity(database) == "ok"
+    return Round(
+        records,
+        {g.name: g.presses for g in games},
+        proc.kills,
+        sum(g.pressed_again for g in games),
+        sum(g.misread for g in games),
+        proc.duplicates(),
+        {g.name: [m.text for m in g.group.visible if m.text[:1] in "📋🏁"] for g in games},
+        elapsed(started),
+        database,
+    )
+
+
+def check_presses(games: list[Game], database: Path) -> None:
+    """Every press answered as accepted that moved its game on is the logged action at its
+    move counter, by its seat; every table logged exactly the presses that moved it on."""
+    log = action_log(database)
+    for game in games:
+        accepted = [
+            data for data, answer in game.answers if answer.done() and not answer.result().text
+        ]
+        moved = {data for data, moves in game.presses if moves}
+        table_id = unb36(game.presses[0][0].split(":")[1])
+        actions = log[table_id]
+        assert [seq for seq, _, _ in actions] == list(range(len(actions))), game.name
+        assert len(actions) == sum(1 for _, moves in game.presses if moves), game.name
+        for data in accepted:
+            _, _, seat, mv, *_ = data.split("~")[0].split(":")
+            if data in moved:
+                seq = unb36(mv)
+                assert actions[seq][1] == int(seat), (game.name, data, actions[seq])
+
+
+async def soak(
+    tmp_path: Path,
+    config: pytest.Config,
+    seed: int,
+    kinds: tuple[Kind, ...],
+    kills: int,
+    rounds: int,
+    per_round: int,
+) -> None:
+    """Rounds (each the games, without kills and then with) until ``kills`` kills."""
+    total_kills, total_games, more_presses, duplicates, twice, lost = 0, 0, 0, 0, 0, 0
+    async with fork_server() as server:
+        for n in range(rounds):
+            round_seed = seed + 100 * n
+            budget = min(per_round, kills - total_kills)
+            plain, killed = await asyncio.gather(  # side by side: two fakes, two bots
+                play_round(server, tmp_path / f"plain-{n}", round_seed, kinds, 0),
+                play_round(server, tmp_path / f"killed-{n}", round_seed, kinds, budget),
+            )
+            assert killed.kills > 0
+            games = sorted(r.removesuffix(".jsonl").split("-")[-1] for r in plain.records)
+            assert games == sorted(k[0] for k in kinds), games
+            assert killed.records == plain.records
+            assert killed.presses == plain.presses
+            total_kills += killed.kills
+            total_games += len(killed.records)
+            more_presses += killed.pressed_again
+            duplicates += killed.duplicates
+            for name, shown in killed.results.items():
+                calm = Counter(plain.results[name])
+                got = Counter(shown)
+                assert set(got) <= set(calm), (name, set(got) - set(calm))  # nothing wrong
+                assert [t for t in shown if t[0] == "🏁"] == [t for t in calm if t[0] == "🏁"]
+                twice += (got - calm).total()  # posted again around a kill
+                lost += (calm - got).total()  # a one-off post queued when the bot was killed
+            print(  # noqa: T201
+                f"kill round {n}: {killed.kills} kills over {len(killed.records)} games "
+                f"({', '.join(f'{k} {len(p)}' for k, p in killed.presses.items())} presses, "
+                f"{killed.pressed_again} pressed again, {killed.misread} read mid-update and "
+                f"refused, {killed.duplicates} redelivered updates "
+                f"skipped), {killed.seconds} s; "
+                f"without kills {plain.seconds} s; integrity ok"
+            )
+            if total_kills >= kills:
+                break
+    assert total_kills >= kills, f"only {total_kills} kills in {rounds} rounds"
+    add_figure(config, "kill -9 (bot killed and restarted)", total_kills)
+    add_figure(config, "games killed, resumed and finished", total_games)
+    add_figure(config, "presses lost with a kill and pressed again", more_presses)
+    add_figure(config, "updates redelivered after a kill and skipped", duplicates)
+    add_figure(config, "deal results posted twice around a kill", twice)
+    # the outbox keeps one-off posts in memory only: a kill between the commit and the post
+    # loses a deal's 📋 result (the table and the hands are keyed and come back up to date)
+    add_figure(config, "deal results lost with a kill (one-off posts are not stored)", lost)
+
+
+async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    await soak(tmp_path, request.config, 7, SAMPLE, kills=12, rounds=1, per_round=12)
+
+
+@pytest.mark.slow
+async def test_17_kill_9_soak_of_at_least_100_kills(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    await soak(tmp_path, request.config, 1007, SEVEN, kills=100, rounds=12, per_round=30)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the outbox keeps one-off posts (a deal's 📋 result) in memory only: a kill after the "
+    "deal's last move was committed and before its result reached Telegram loses the result "
+    "for good (the table and hands are keyed and come back); found by the kill soak",
+)
+async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    kinds = tuple(k for k in SEVEN if k[0] == "mushka")
+    async with (
+        fork_server() as server,
+        FakeTelegram(token="123456:TEST-token", bot_username="mushka_test_bot") as fake,
+    ):
+        (game,) = seat_games(fake, 3, kinds)
+        proc = BotProcess(server, fake, bot_env(fake, tmp_path / "bot.sqlite3", 3), tmp_path)
+        try:
+            await proc.start()
+            await open_all(fake, [game])
+            held = fake.gate("sendMessage", chat_id=game.group.id)  # the group's next post
+
+            def posting() -> bool:
+                return any(
+                    c.method == "sendMessage"
+                    and c.chat_id == game.group.id
+                    and str(c.params.get("text", "")).startswith("📋")
+                    for c in fake.requests
+                )
+
+            for _ in range(200):  # until the first deal's result is on its way to the group
+                await step(fake, proc, game)
+                with contextlib.suppress(TimeoutError):  # the group's post follows the hands
+                    await fake.wait_until(posting, timeout=0.5)
+                if posting():
+                    break
+            assert posting(), "no deal ended"
+            await proc.kill()  # the post never reached Telegram: its connection died with it
+            fake.fail_next("sendMessage", 500, "Internal Server Error", chat_id=game.group.id)
+            held.set()
+            await proc.start()
+            await fake.settle(quiet=0.5, timeout=30)
+            deals = [m for m in game.group.visible if m.text.startswith("📋")]
+            assert deals, "the first deal's result was never posted"
+        finally:
+            if proc.pid is not None:
+                await proc.kill()
