@@ -12,7 +12,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from bot.__main__ import _problem
 from bot.config import Settings
 from engine.games import new_game
 from tests.bot.fleet import Presses, fleet, open_all, play_table, seat_tables
+from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
@@ -33,39 +33,38 @@ GROUP_WINDOW = 60 * SCALE
 GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "senddocument")
 
 
-def actions_per_chat(db: Path) -> dict[int, int]:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute(
-            "SELECT t.chat_id, COUNT(*) FROM actions a JOIN tables t ON t.id = a.table_id "
-            "GROUP BY t.chat_id"
-        ).fetchall()
+def actions_per_chat(db: TestDatabase) -> dict[int, int]:
+    rows = db_rows(
+        db,
+        "SELECT t.chat_id, COUNT(*) FROM actions a JOIN tables t ON t.id = a.table_id "
+        "GROUP BY t.chat_id",
+    )
     return {int(chat): int(n) for chat, n in rows}
 
 
-def replays(db: Path) -> int:
+def replays(db: TestDatabase) -> int:
     """Every match's logged actions replay through the engine (none doubled or illegal)."""
     count = 0
-    with sqlite3.connect(db) as conn:
-        tables = conn.execute("SELECT id, game, options FROM tables").fetchall()
-        for table_id, game, options in tables:
-            seats = conn.execute("SELECT COUNT(*) FROM seats WHERE table_id = ?", (table_id,))
-            n = int(seats.fetchone()[0])
-            matches = conn.execute(
-                "SELECT no, seed, first_seq, prev_dealer FROM matches WHERE table_id = ? "
-                "ORDER BY no",
-                (table_id,),
-            ).fetchall()
-            for _, seed, first_seq, prev_dealer in matches:
-                state = new_game(game, n, seed, json.loads(options), prev_dealer=prev_dealer)
-                acts = conn.execute(
-                    "SELECT seat, action FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
-                    (table_id, first_seq),
-                ).fetchall()
-                for seat, action in acts:
-                    if state.to_act is None:
-                        break  # the next match's actions
-                    state.apply(seat, action)
-                    count += 1
+    for table_id, game, options in db_rows(db, "SELECT id, game, options FROM tables"):
+        ((n,),) = db_rows(db, "SELECT COUNT(*) FROM seats WHERE table_id = ?", table_id)
+        matches = db_rows(
+            db,
+            "SELECT no, seed, first_seq, prev_dealer FROM matches WHERE table_id = ? ORDER BY no",
+            table_id,
+        )
+        for _, seed, first_seq, prev_dealer in matches:
+            state = new_game(game, int(n), seed, json.loads(options), prev_dealer=prev_dealer)
+            acts = db_rows(
+                db,
+                "SELECT seat, action FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
+                table_id,
+                first_seq,
+            )
+            for seat, action in acts:
+                if state.to_act is None:
+                    break  # the next match's actions
+                state.apply(seat, action)
+                count += 1
     return count
 
 
@@ -89,11 +88,13 @@ async def play_all(
 
 
 async def test_three_workers_play_many_tables_at_once(
-    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str
+    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     seated = seat_tables(fake, 6)
-    async with fleet(fake, tmp_path, redis_url, 3, BOT_OUTBOX_TIME_SCALE=str(SCALE)) as running:
+    async with fleet(
+        fake, tmp_path, redis_url, 3, BOT_OUTBOX_TIME_SCALE=str(SCALE), BOT_DATABASE=str(database)
+    ) as running:
         assert len(running.pids()) == 3
         await open_all(fake, seated)
         presses = Presses()
@@ -103,7 +104,7 @@ async def test_three_workers_play_many_tables_at_once(
     assert all(finished), (finished, presses)
     assert presses.lost == 0 and presses.sent > 60
     assert fake.count("setWebhook") == 1  # worker 0 only, not three racing
-    db = tmp_path / "bot.sqlite3"
+    db = database
     logged = actions_per_chat(db)
     for group, _ in seated:  # every move a press made is in the log once
         assert logged.get(group.id) == presses.acts.get(group.id), (group.id, logged, presses.acts)
@@ -114,11 +115,11 @@ async def test_three_workers_play_many_tables_at_once(
 
 
 async def test_a_worker_killed_mid_game_loses_nothing(
-    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str
+    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     seated = seat_tables(fake, 4)
-    async with fleet(fake, tmp_path, redis_url, 2) as running:
+    async with fleet(fake, tmp_path, redis_url, 2, BOT_DATABASE=str(database)) as running:
         await open_all(fake, seated)
         presses = Presses()
         game = asyncio.create_task(play_all(fake, seated, presses, 120, seed=5))
@@ -130,18 +131,20 @@ async def test_a_worker_killed_mid_game_loses_nothing(
         assert victim not in running.pids()
     assert all(finished), (finished, presses)
     assert presses.lost == 0
-    db = tmp_path / "bot.sqlite3"
+    db = database
     logged = actions_per_chat(db)
     assert replays(db) == sum(logged.values())  # nothing doubled: the log is a legal game
 
 
 @pytest.mark.slow
 async def test_four_workers_soak(
-    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str
+    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
     fake = fake_telegram
     seated = seat_tables(fake, 20)
-    async with fleet(fake, tmp_path, redis_url, 4, BOT_OUTBOX_TIME_SCALE=str(SCALE)) as running:
+    async with fleet(
+        fake, tmp_path, redis_url, 4, BOT_OUTBOX_TIME_SCALE=str(SCALE), BOT_DATABASE=str(database)
+    ) as running:
         await open_all(fake, seated, "target=10")
         presses = Presses()
         game = asyncio.create_task(play_all(fake, seated, presses, 600, seed=3))
@@ -153,7 +156,7 @@ async def test_four_workers_soak(
         finished = await game
     assert all(finished), (finished, presses)
     assert presses.lost == 0
-    db = tmp_path / "bot.sqlite3"
+    db = database
     assert replays(db) == sum(actions_per_chat(db).values())
     for group, _ in seated:
         assert worst_window(fake, group.id) <= 20, group.id
