@@ -162,8 +162,10 @@ class Presenter:
         elif isinstance(screen, DealResult):
             ctx = self.context(facts)
             text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
-            if text:
-                box.post(chat, Rendered(text), thread=th)
+            if text:  # keyed by the move it ended at: shown once, a restart's repeat is skipped
+                box.show(
+                    chat, f"deal:{facts.table.id}:{facts.table.moves}", Rendered(text), thread=th
+                )
         elif isinstance(screen, MatchResult):
             ctx = self.context(facts)
             rendered = self._ui(facts).match_result(

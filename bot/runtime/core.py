@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import string
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -23,7 +23,7 @@ from bot.services.members import Members
 from bot.services.people import People
 from bot.storage.protocol import Repository
 from bot.storage.rows import HandRow, SeatRow, TableRow
-from engine.core import State
+from engine.core import Line, State
 from engine.games import GAMES, new_game
 
 NewGame = Callable[..., State]
@@ -64,6 +64,9 @@ class Match:
     no: int
     first_seq: int
     last: dict[int, object] = field(default_factory=dict)  # seat → its last action (typed)
+    # the lines of the last action when the match was rebuilt from the log: a deal it ended has
+    # a result a restart shows again (the outbox skips it if the group has it already)
+    tail: tuple[Line, ...] = ()
 
 
 @dataclass(slots=True)
@@ -172,9 +175,10 @@ class RuntimeBase:
             state = self._new_game(
                 row.game, len(table.seats), match.seed, row.options, prev_dealer=match.prev_dealer
             )
+            lines: Sequence[Line] = ()
             for seat, action in await self.repo.actions(table_id, match.first_seq):
-                state.apply(seat, action)
-            table.match = Match(state, no, match.first_seq)
+                lines = state.apply(seat, action)
+            table.match = Match(state, no, match.first_seq, tail=tuple(lines))
         table.deadline = any(d.kind == "computer" for d in await self.repo.deadlines(table_id))
         stale = self._stale.pop(table_id, None)
         if stale is not None:  # marks only this memory had (another worker's copy lacks them)

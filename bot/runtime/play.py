@@ -447,7 +447,11 @@ class PlayOps(LobbyOps):
                 elif row.status == "running" and table.match is not None:
                     facts = await self.facts(table)
                     view = table.match.state.view(None)
-                    screens = [TableScreen(facts, view), *await self._hands(table, facts)]
+                    screens: list[Screen] = []
+                    tail = table.match.tail
+                    if any(ln.get("t") == "deal_end" for ln in tail):  # may not have been shown
+                        screens.append(DealResult(facts, events_of(tail), view))
+                    screens += [TableScreen(facts, view), *await self._hands(table, facts)]
                     out.append((Outcome(tuple(screens)), row.id))
         return out
 

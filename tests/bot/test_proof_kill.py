@@ -200,12 +200,6 @@ async def test_17_kill_9_soak_of_at_least_100_kills(
     await soak(tmp_path, request.config, 1007, SEVEN, kills=100, rounds=12, per_round=30)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the outbox keeps one-off posts (a deal's 📋 result) in memory only: a kill after the "
-    "deal's last move was committed and before its result reached Telegram loses the result "
-    "for good (the table and hands are keyed and come back); found by the kill soak",
-)
 async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
     tmp_path: Path,
 ) -> None:
@@ -237,8 +231,7 @@ async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
                     break
             assert posting(), "no deal ended"
             await proc.kill()  # the post never reached Telegram: its connection died with it
-            fake.fail_next("sendMessage", 500, "Internal Server Error", chat_id=game.group.id)
-            held.set()
+            held.set()  # (the fake drops a request whose client is gone, as it never arrived)
             await proc.start()
             await fake.settle(quiet=0.5, timeout=30)
             deals = [m for m in game.group.visible if m.text.startswith("📋")]
