@@ -80,8 +80,11 @@ async def open_table(
     options: str = "target=5",
 ) -> SentMessage:
     """Everyone starts the bot; the first opens the table; the others join; the first starts."""
+    before = {user.id: len(user.messages) for user in players}
     for user in players:
         await user.start_bot()
+    # each /start is handled (answered) before its sender presses Join: updates run side by side
+    await fake.wait_until(lambda: all(len(u.messages) > before[u.id] for u in players), timeout=10)
     await players[0].send(group, f"/newgame {game} {options}".strip())
     await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
     lobby = lobby_message(group)
