@@ -1,8 +1,11 @@
 """What one button press costs, in counts (not times): SQL statements and Bot API calls.
 
     python bench/press_figures.py [--deals 3] [--seed 5] [--tail 5.0] [--json]
+                                  [--game mushka] [--options target=15] [--players 3]
+                                  [--time-scale 1]
 
-A 3-player Мушка table (``/newgame mushka target=15``) in one group of the fake Telegram
+A 3-player Мушка table (``/newgame mushka target=15``; ``--game``, ``--options``,
+``--players`` for another) in one group of the fake Telegram
 (``tests/fakeapi``), the bot in this process (``bot.app.running_bot`` with fixed pulka seeds),
 simulated players (``tests/bot/helpers.py``) pressing legal buttons for ``--deals`` deals as
 fast as the bot answers: after each press they wait until the bot is quiet. The same seeds give
@@ -19,7 +22,9 @@ Counted only while the players press (opening the table is not counted):
 * Bot API calls per deal (the presses of the deal; its last press brings the result and the next
   deal's screens), and how many of them went to the group;
 * the peak of group sends+edits+deletes in any sliding 60 s window (Telegram allows about 20 a
-  minute in a group), and the seconds the play took.
+  minute in a group), and the seconds the play took. ``--time-scale`` is the bot's
+  ``outbox_time_scale``: below 1 Telegram's windows shrink alike and the window of the peak
+  with them (60 s × the scale), so the peak is the one the limits give, reached sooner.
 
 Calls the bot makes after a press was answered and went quiet for 20 ms (a deferred edit) are
 counted with the next press; after the last press the script waits until nothing was called for
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import os
 import random
@@ -37,6 +43,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +57,7 @@ from pydantic import SecretStr  # noqa: E402
 from bot.app import RunningBot, running_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.storage.sqlite import SqliteRepository  # noqa: E402
+from engine import GAMES  # noqa: E402
 from tests.bot.helpers import (  # noqa: E402
     choose,
     fixed_seeds,
@@ -58,7 +66,7 @@ from tests.bot.helpers import (  # noqa: E402
     press_and_wait,
 )
 from tests.fakeapi import FakeTelegram  # noqa: E402
-from tests.fakeapi.model import ApiCall  # noqa: E402
+from tests.fakeapi.model import ApiCall, Button, SentMessage  # noqa: E402
 from tests.fakeapi.users import SimGroup, SimUser  # noqa: E402
 
 GROUP_OPS = frozenset(
@@ -148,6 +156,16 @@ def peak_in_window(times: list[float], window: float = WINDOW) -> int:
     return best
 
 
+def _chooser(family: str) -> Callable[[SentMessage, random.Random], Button]:
+    """Each family's e2e tests know its legal buttons (the trick family's: the helpers')."""
+    module = importlib.import_module(f"tests.bot.test_{family}_e2e")
+    chooser: Callable[[SentMessage, random.Random], Button] = module.choose
+    return chooser
+
+
+CHOOSERS = {family: _chooser(family) for family in ("kopilka", "lenturlu", "konchinka")}
+
+
 def deals_done(group: SimGroup) -> int:
     return len([m for m in group.messages if m.text.startswith("📋")])
 
@@ -160,7 +178,10 @@ async def play(
     deals: int,
     seed: int,
     tail: float,
+    window: float = WINDOW,
+    game: str = "mushka",
 ) -> dict[str, Any]:
+    chooser = CHOOSERS.get(GAMES[game].family, choose)
     sql = SqlCounter()
     assert isinstance(running.db, SqliteRepository)  # the counts are SQLite's trace callback
     conn = running.db.db.conn
@@ -197,7 +218,7 @@ async def play(
             message = hand_message(user) if user is not None else None
             if user is None or message is None:
                 raise RuntimeError("nobody to act, and the deal has not ended")
-            button = choose(message, rng)
+            button = chooser(message, rng)
             act = (button.callback_data or "").split("~")[0].split(":")[4]
             mark, sql_before, verbs_before = fake.mark(), sql.n, sql.verbs.copy()
             await press_and_wait(fake, user, message, button, players)
@@ -259,11 +280,34 @@ async def play(
         "tail": {"sql": sql.n - tail_sql, "api": tail_api, "answers": tail_answers},
         "per_deal": per_deal,
         "group_ops": len(group_times),
-        "group_ops_peak_60s": peak_in_window(group_times),
+        "group_ops_peak_60s": peak_in_window(group_times, window),
+        "group_calls": sum(d["group"] for d in per_deal) + tail_group,
+        "private_calls": sum(d["api"] - d["group"] for d in per_deal) + tail_api - tail_group,
+        "by_method": dict(
+            Counter(
+                c.method
+                for c in fake.requests[first_call:]
+                if c.method.lower() not in ("getupdates",)
+            ).most_common()
+        ),
     }
 
 
-async def measure(deals: int, seed: int, tail: float) -> dict[str, Any]:
+NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ilya")
+
+
+async def measure(
+    deals: int,
+    seed: int,
+    tail: float,
+    game: str = "mushka",
+    options: str = "target=15",
+    seats: int = 3,
+    scale: float | None = None,
+) -> dict[str, Any]:
+    """``scale``: the outbox's time scale (default: ``BENCH_TIME_SCALE``, else 1)."""
+    if scale is None:
+        scale = float(os.environ.get("BENCH_TIME_SCALE", "1"))
     fake = FakeTelegram(token="123456:TEST-token", bot_username="mushka_test_bot")
     await fake.start()
     try:
@@ -275,27 +319,31 @@ async def measure(deals: int, seed: int, tail: float) -> dict[str, Any]:
                 polling_timeout_s=1,
                 computer_delay_s=0,
                 default_language="ru",
-                outbox_time_scale=float(os.environ.get("BENCH_TIME_SCALE", "1")),
+                outbox_time_scale=scale,
                 _env_file=None,  # type: ignore[call-arg]  # never a developer's .env
             )
             async with running_bot(settings, seeds=fixed_seeds()) as running:
                 players = [
-                    fake.add_user(101, "Anna", language_code="ru", username="anna"),
-                    fake.add_user(102, "Boris", language_code="ru"),
-                    fake.add_user(103, "Vera", language_code="en"),
+                    fake.add_user(101 + i, NAMES[i], language_code="ru" if i % 3 else "en")
+                    for i in range(seats)
                 ]
-                group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
-                await open_table(fake, group, players, "mushka", "target=15")
+                group = fake.add_group(
+                    -1001, "Пятница", admins=[101], members=[p.id for p in players[1:]]
+                )
+                await open_table(fake, group, players, game, options)
                 await fake.settle(quiet=0.1)
-                return await play(fake, running, group, players, deals, seed, tail)
+                window = WINDOW * scale if scale > 0 else WINDOW
+                figures = await play(fake, running, group, players, deals, seed, tail, window, game)
+                figures["game"], figures["players"], figures["scale"] = game, seats, scale
+                return figures
     finally:
         await fake.stop()
 
 
 def report(figures: dict[str, Any]) -> str:
     lines = [
-        f"3-player Мушка, {figures['deals']} deal(s) in {figures['seconds']:.1f} s"
-        + (" (the pulka ended)" if figures["pulka_over"] else ""),
+        f"{figures['players']}-player {figures['game']}, {figures['deals']} deal(s)"
+        f" in {figures['seconds']:.1f} s" + (" (the pulka ended)" if figures["pulka_over"] else ""),
         "",
         f"{'press kind':<22} {'presses':>7} {'SQL/press':>9} {'API/press':>9}"
         f" {'answers':>7} {'group/press':>11}",
@@ -338,8 +386,22 @@ def main() -> None:
         "--tail", type=float, default=5.0, help="quiet seconds that end the run (default 5)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--game", default="mushka")
+    parser.add_argument("--options", default="target=15", help="of /newgame (default target=15)")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--time-scale", type=float, default=None, help="the outbox's (default 1)")
     args = parser.parse_args()
-    figures = asyncio.run(measure(max(args.deals, 1), args.seed, max(args.tail, QUIET)))
+    figures = asyncio.run(
+        measure(
+            max(args.deals, 1),
+            args.seed,
+            max(args.tail, QUIET),
+            args.game,
+            args.options,
+            args.players,
+            args.time_scale,
+        )
+    )
     print(json.dumps(figures, indent=2, ensure_ascii=False) if args.json else report(figures))
 
 

@@ -4,9 +4,32 @@
 ``python -m bot check [--quick]``: settings, database, token and webhook checked, one line each
 (``bot/check.py``); exit 0 when all is fine.
 
+``python -m bot delete-webhook``: delete the webhook Telegram has (pending updates kept), so the
+bot can poll; the bot itself never deletes one (``bot/startup.py``).
+
+``python -m bot play <game> …``: one person against the computer players in a terminal
+(``bot/terminal/play.py``); needs no token.
+
 ``python -m bot export --database PATH|URL --out DIR``: every game in the database (finished,
 abandoned, and running ones up to now) as RECORD.md JSON Lines, one file per table
 (PRODUCT.md §18); ``python -m engine replay DIR/*.jsonl`` replays them. Needs no token.
+
+Exit codes of ``python -m bot`` (each failure is one or two lines on stderr saying what to do;
+a traceback only with ``BOT_LOG_LEVEL=DEBUG``; ``bot.startup.Exit``):
+
+* 0 — stopped cleanly (Ctrl-C, SIGTERM);
+* 1 — anything unexpected;
+* 2 — a setting missing or malformed (``configuration error: …``);
+* 3 — ``BOT_TOKEN`` is still the placeholder of ``.env.example``;
+* 4 — Telegram rejected the token (401 from ``getMe``): wrong or revoked;
+* 5 — the Bot API at ``BOT_API_BASE`` is unreachable (DNS, refused, TLS, timeout);
+* 6 — another instance is polling with this token (409 Conflict from ``getUpdates``);
+* 7 — polling mode, but Telegram has a webhook set: ``python -m bot delete-webhook`` to poll,
+  or set ``BOT_WEBHOOK_URL`` to serve it;
+* 8 — ``BOT_DATABASE`` cannot be written, or its schema is newer than this bot's migrations.
+
+Once running, a lost connection to the Bot API is retried with back-off and logged once when it
+goes and once when it is back (``bot/outage.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +39,15 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import ValidationError
 
 from bot.config import POSTGRES_URL, Settings
+
+T = TypeVar("T")
 
 
 def _problem(error: ValidationError) -> str:
@@ -32,6 +59,38 @@ def _problem(error: ValidationError) -> str:
     if first["type"] == "missing":
         return f"configuration error: {field} is missing (see .env.example)"
     return f"configuration error: {field}: {message}"
+
+
+async def _delete_webhook(settings: Settings) -> str:
+    from bot.app import build_bot
+    from bot.startup import delete_webhook
+
+    bot = build_bot(settings)
+    try:
+        return await delete_webhook(bot, settings)
+    finally:
+        await bot.session.close()
+
+
+def _failed(settings: Settings, run: Callable[[], T]) -> T | int:
+    """``run()``, or the exit code of its failure after one or two lines on stderr."""
+    from bot.startup import Exit, StartFailed
+
+    try:
+        return run()
+    except StartFailed as failed:
+        if settings.log_level == "DEBUG":
+            logging.getLogger("bot").exception("start-up failed")
+        sys.stderr.write(f"start-up failed: {failed.message}\n")
+        return int(failed.code)
+    except Exception as error:  # anything else: one line, the traceback only when asked
+        if settings.log_level == "DEBUG":
+            logging.getLogger("bot").exception("unexpected error")
+        sys.stderr.write(
+            f"unexpected error: {type(error).__name__}: {error} "
+            "(BOT_LOG_LEVEL=DEBUG shows the traceback)\n"
+        )
+        return int(Exit.UNEXPECTED)
 
 
 async def _run(settings: Settings) -> None:
@@ -81,6 +140,10 @@ def export_main(argv: list[str]) -> int:
 def main() -> int:
     if sys.argv[1:2] == ["export"]:
         return export_main(sys.argv[2:])
+    if sys.argv[1:2] == ["play"]:  # no token, no database, no network
+        from bot.terminal.play import play_main
+
+        return play_main(sys.argv[2:], sys.stdin, sys.stdout, sys.stderr)
     try:
         settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
     except ValidationError as error:
@@ -91,8 +154,18 @@ def main() -> int:
 
         logging.basicConfig(level=logging.WARNING)
         return check_main(sys.argv[2:], settings)
+    if sys.argv[1:] == ["delete-webhook"]:
+        logging.basicConfig(level=logging.WARNING)
+        said = _failed(settings, lambda: asyncio.run(_delete_webhook(settings)))
+        if isinstance(said, int):
+            return said
+        sys.stdout.write(said + "\n")
+        return 0
     if sys.argv[1:]:
-        sys.stderr.write("usage: python -m bot [check [--quick] | export --database P --out D]\n")
+        sys.stderr.write(
+            "usage: python -m bot [check [--quick] | delete-webhook | play GAME … "
+            "| export --database P --out D]\n"
+        )
         return 2
     from bot.updates import KeyValueFormatter
 
@@ -101,8 +174,8 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level, handlers=[handler])
     if settings.log_level != "DEBUG":  # bot.updates has the one line per update
         logging.getLogger("aiogram.event").setLevel(logging.WARNING)
-    asyncio.run(_run(settings))
-    return 0
+    code = _failed(settings, lambda: asyncio.run(_run(settings)))
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

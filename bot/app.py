@@ -19,6 +19,7 @@ from bot.callbacks import PressCodec
 from bot.config import Settings
 from bot.i18n import Catalogues, Translator
 from bot.middlewares import ChatContext
+from bot.outage import DISPATCHER, Outage, OutageLog
 from bot.present import Delivery, Presenter
 from bot.records import Records
 from bot.routers import make_root_router
@@ -26,11 +27,11 @@ from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame, random_seed
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
-from bot.sending.outbox import Outbox, OutboxLimits
+from bot.sending.outbox import Outbox, OutboxLimits, Refusal
 from bot.sending.session import TelegramLimits
 from bot.services.members import Members
 from bot.services.people import People
-from bot.storage import open_repository
+from bot.startup import check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline
 from bot.updates import OnceOnly, UpdateLog
@@ -40,9 +41,11 @@ from engine.games import new_game
 logger = logging.getLogger(__name__)
 
 
-def build_bot(settings: Settings) -> Bot:
+def build_bot(settings: Settings, outage: Outage | None = None) -> Bot:
+    """The Bot API client; with ``outage`` (a running bot) a send, edit or delete that cannot
+    reach the Bot API is retried with back-off instead of failing at once."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.api_base))
-    session.middleware(TelegramLimits())
+    session.middleware(TelegramLimits(outage=outage))
     return Bot(
         settings.token.get_secret_value(),
         session=session,
@@ -102,15 +105,23 @@ def build_services(
     delivery = Delivery(presenter, scheduler)
     services = Services(repo, people, runtime, outbox, delivery, scheduler)
 
-    def refused(chat_id: int, key: str) -> None:
-        """A keyed message got a 403: a hand's owner can't be reached (PRODUCT.md §13)."""
+    def refused(chat_id: int, key: str, why: Refusal) -> None:
+        """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
+        or a table's forum topic was closed or deleted (the table closes)."""
         kind, _, rest = key.partition(":")
-        if kind != "hand":
-            return
         table_id, _, seat = rest.partition(":")
+        if kind == "hand" and why == "forbidden":
 
-        async def handle() -> None:
-            delivery(await runtime.unreachable(int(table_id), int(seat)))
+            async def handle() -> None:
+                delivery(await runtime.unreachable(int(table_id), int(seat)))
+
+        elif kind in ("lobby", "table", "result") and why == "topic":
+
+            async def handle() -> None:
+                delivery(await runtime.topic_gone(int(table_id)))
+
+        else:
+            return
 
         task = asyncio.create_task(handle())
         services.background.add(task)
@@ -156,6 +167,7 @@ def commands(tr: Translator, private: bool) -> list[BotCommand]:
         ("help", tr("Help")),
         ("hand", tr("My cards")),
         ("language", tr("Language")),
+        ("settings", tr("Settings")),
     ]
     if not private:
         items = [("newgame", tr("New table")), *items, ("cancel", tr("Cancel table"))]
@@ -203,11 +215,17 @@ async def running_bot(
     ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
     deadlines (tests move them on).
     """
-    db = await open_repository(settings.database)
-    bot = build_bot(settings)
+    check_token(settings)
+    db = await open_database(settings)
+    outage = Outage(settings.api_base)
+    bot = build_bot(settings, outage)
     services: Services | None = None
+    outages = OutageLog(outage, verbose=settings.log_level == "DEBUG")
+    logging.getLogger(DISPATCHER).addFilter(outages)
     try:
-        me = await bot.get_me()
+        me = await probe_me(bot, settings)
+        if settings.webhook_url is None:
+            await probe_polling(bot, settings)  # no webhook set, nobody else polling
         catalogues = Catalogues.load(settings.locales, settings.default_language)
         codec = PressCodec.from_token(settings.token.get_secret_value())
         services = build_services(
@@ -237,6 +255,18 @@ async def running_bot(
         try:
             async with contextlib.AsyncExitStack() as stack:
                 task, listening = await _take_updates(settings, bot, dp, db, stack)
+                running = sum(
+                    1 for row in await services.repo.open_tables() if row.status == "running"
+                )
+                logger.info(
+                    "started: @%s, %s, database %s, %d running table(s) resumed",
+                    me.username,
+                    "polling"
+                    if settings.webhook_url is None
+                    else f"webhook {settings.webhook_url}",
+                    settings.database,
+                    running,
+                )
                 try:
                     yield RunningBot(bot, dp, db, task, services, listening)
                 finally:
@@ -255,6 +285,7 @@ async def running_bot(
             await services.outbox.drain_for(settings.drain_s)
             await services.outbox.close()
     finally:
+        logging.getLogger(DISPATCHER).removeFilter(outages)
         await bot.session.close()
         await db.close()
 
@@ -277,15 +308,14 @@ async def _take_updates(
             serving(build_app(settings, db, bot, dp), settings.webhook_listen)
         )
         allowed = await set_webhook(bot, dp, settings)
-        logger.info("webhook mode: %s, update types %s", settings.webhook_url, ",".join(allowed))
+        logger.debug("webhook update types %s", ",".join(allowed))
         return asyncio.create_task(_until_cancelled()), served
     listening: str | None = None
     if settings.health_listen is not None:
         listening = await stack.enter_async_context(
             serving(build_app(settings, db), settings.health_listen)
         )
-    # a webhook left from webhook mode would refuse getUpdates; its pending updates stay
-    await bot.delete_webhook(drop_pending_updates=False)
+    # a webhook left set was refused at start (bot/startup.py): never deleted for the operator
     task = asyncio.create_task(
         dp.start_polling(
             bot,

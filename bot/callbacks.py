@@ -34,8 +34,8 @@ ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz") | SEAT_ACTS,
     Kind.LOBBY: frozenset("jeaovsckxbnwmd"),  # a: computers, m: seat one, d: remove
     Kind.END: frozenset("rf"),
-    Kind.GROUP: frozenset("l"),
-    Kind.PRIVATE: frozenset("l"),
+    Kind.GROUP: frozenset("l") | frozenset("ntcgvb"),  # l: /language; the rest: /settings
+    Kind.PRIVATE: frozenset("l") | frozenset("npw"),
 }
 
 

@@ -2,7 +2,8 @@
 all is, else non-zero with the reason on the last line.
 
 Checks the settings, opens (and migrates) the database — its schema version and row counts —,
-calls ``getMe`` with the token and, in webhook mode, ``getWebhookInfo`` (is the URL the one set?).
+calls ``getMe`` with the token and, in webhook mode, ``getWebhookInfo`` (is the URL the one set?);
+in polling mode the start's own probes (``bot/startup.py``: no webhook set, nobody else polling).
 ``--quick`` (the container's HEALTHCHECK) asks the running bot's own ``/healthz`` when it has an
 HTTP server, else only opens the database: it never calls Telegram.
 """
@@ -15,10 +16,11 @@ import sys
 import urllib.request
 from collections.abc import Callable
 
-from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError
 
 from bot.config import Settings, database_label, host_port
-from bot.storage import latest_schema, open_repository
+from bot.startup import StartFailed, open_database, probe_me, probe_polling, unreachable
+from bot.storage import latest_schema
 
 COUNTED = ("chats", "users", "tables", "seats", "matches", "actions", "messages", "updates")
 
@@ -43,8 +45,10 @@ async def check(settings: Settings, say: Callable[[str], None], *, quick: bool =
 async def _database(settings: Settings, say: Callable[[str], None]) -> None:
     label = database_label(settings.database)
     try:
-        db = await open_repository(settings.database)
-    except Exception as error:  # any reason the database cannot be opened or migrated
+        db = await open_database(settings)  # the start's own probe: writable, schema not newer
+    except StartFailed as failed:
+        raise CheckFailed(failed.message) from failed
+    except Exception as error:  # any other reason the database cannot be opened or migrated
         raise CheckFailed(f"database {label}: {error}") from error
     try:
         version = await db.schema_version()
@@ -60,9 +64,11 @@ async def _telegram(settings: Settings, say: Callable[[str], None]) -> None:
 
     bot = build_bot(settings)
     try:
-        me = await bot.get_me()
+        me = await probe_me(bot, settings)  # the start's own probe: placeholder, 401, network
         say(f"bot: @{me.username} (id {me.id})")
-        if settings.webhook_url is not None:
+        if settings.webhook_url is None:
+            await probe_polling(bot, settings)  # no webhook left set, nobody else polling
+        else:
             info = await bot.get_webhook_info()
             say(f"webhook: {info.url or '(none)'}, {info.pending_update_count} pending")
             if info.last_error_message:
@@ -72,12 +78,12 @@ async def _telegram(settings: Settings, say: Callable[[str], None]) -> None:
                     f"Telegram's webhook is {info.url or 'not set'}, BOT_WEBHOOK_URL is "
                     f"{settings.webhook_url} (the bot sets it at start)"
                 )
-    except TelegramUnauthorizedError as error:
-        raise CheckFailed("Telegram refused BOT_TOKEN (401 Unauthorized)") from error
+    except StartFailed as failed:
+        raise CheckFailed(failed.message) from failed
+    except (TelegramNetworkError, TimeoutError, OSError) as error:
+        raise CheckFailed(unreachable(settings, error).message) from error
     except TelegramAPIError as error:
         raise CheckFailed(f"Telegram: {error.message}") from error
-    except (TimeoutError, OSError) as error:
-        raise CheckFailed(f"Bot API at {settings.api_base} unreachable: {error}") from error
     finally:
         await bot.session.close()
 

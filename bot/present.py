@@ -13,6 +13,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
+from bot.render.cards import with_card_words
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
@@ -96,6 +97,9 @@ class Presenter:
             tr = self.catalogues.tr(screen.locale)
             ctx = self.context(screen.facts)
             rendered = self._ui(screen.facts).hand(ctx, screen.view, screen.ui, tr, self.codec)
+            if screen.words:  # the text names the cards in full; the buttons stay as they are
+                text = with_card_words(rendered.text, screen.view.hand, tr)
+                rendered = Rendered(text, rendered.markup)
             if screen.facts.table.status == "running":  # a finished game's hand offers nothing
                 rendered = seat_menu.dress(
                     rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
@@ -130,7 +134,9 @@ class Presenter:
                 button = InlineKeyboardButton(text=tr(screen.button), url=self.link(screen.link))
                 markup = keyboard([[button]])
             rendered = Rendered(tr(screen.msgid, **screen.params), markup)
-            done = box.post(screen.chat_id, rendered, reply_to=screen.reply_to)
+            done = box.post(
+                screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
+            )
             return done if screen.wait else None
         if isinstance(screen, Strip):
             box.strip(screen.chat_id, screen.key, forget=screen.forget)
@@ -140,25 +146,25 @@ class Presenter:
             return None
         facts = screen.facts
         chat, k, tr = facts.chat_id, keys(facts.table.id), self._group(facts)
+        th = facts.table.thread_id  # every group message goes to the table's forum topic
         if isinstance(screen, TableScreen):
             rendered = self._ui(facts).table(self.context(facts), screen.view, tr)
-            box.show(chat, k["table"], rendered, fresh=screen.fresh, old=Old.STRIP)
+            box.show(chat, k["table"], rendered, fresh=screen.fresh, old=Old.STRIP, thread=th)
         elif isinstance(screen, EndedTable):
             ctx = self.context(facts)
-            box.show(
-                chat, k["table"], self._ui(facts).ended_table(ctx, screen.before, screen.events, tr)
-            )
+            ended = self._ui(facts).ended_table(ctx, screen.before, screen.events, tr)
+            box.show(chat, k["table"], ended, thread=th)
         elif isinstance(screen, DealResult):
             ctx = self.context(facts)
             text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
             if text:
-                box.post(chat, Rendered(text))
+                box.post(chat, Rendered(text), thread=th)
         elif isinstance(screen, MatchResult):
             ctx = self.context(facts)
             rendered = self._ui(facts).match_result(
                 ctx, screen.end, screen.standings, facts.table.generation, tr, self.codec
             )
-            box.show(chat, k["result"], rendered, fresh=True)
+            box.show(chat, k["result"], rendered, fresh=True, thread=th)
         elif isinstance(screen, LobbyScreen):
             rendered = lobby_render.lobby(
                 facts.table,
@@ -169,25 +175,26 @@ class Presenter:
                 unreachable=screen.unreachable,
                 link=self.link("s"),
                 confirm_cancel=screen.confirm_cancel,
+                computers=facts.computers,
             )
-            box.show(chat, k["lobby"], rendered)
+            box.show(chat, k["lobby"], rendered, thread=th)
         elif isinstance(screen, LobbyStarted):
             text = lobby_render.started(facts.table, facts.seats, screen.seats_line, tr)
-            box.show(chat, k["lobby"], Rendered(text))
+            box.show(chat, k["lobby"], Rendered(text), thread=th)
         elif isinstance(screen, LobbyClosed):
             closed = Rendered(lobby_render.closed(tr))
             if screen.started or box.message_id(chat, k["lobby"]) is None:
-                box.post(chat, closed)
+                box.post(chat, closed, thread=th)
             else:
-                box.show(chat, k["lobby"], closed)
+                box.show(chat, k["lobby"], closed, thread=th)
         elif isinstance(screen, CancelQuestion):
             rendered = lobby_render.cancel_question(facts.table, tr, self.codec)
-            self._notice(chat, k["cancel"], rendered, screen.reply_to)
+            self._notice(chat, k["cancel"], rendered, screen.reply_to, th)
         elif isinstance(screen, UnreachableNotice):
             rendered = lobby_render.unreachable_notice(
                 facts.table, screen.names, tr, self.codec, self.link("s")
             )
-            self._notice(chat, k["notice"], rendered, None)
+            self._notice(chat, k["notice"], rendered, None, th)
         return None
 
     def _reminder(self, screen: Reminder) -> None:
@@ -212,13 +219,22 @@ class Presenter:
             seconds=screen.seconds,
         )
         key = reminder_key(facts.table.id)
-        box.show(facts.chat_id, key, Rendered(mention), fresh=True, old=Old.DELETE)
+        box.show(
+            facts.chat_id,
+            key,
+            Rendered(mention),
+            fresh=True,
+            old=Old.DELETE,
+            thread=facts.table.thread_id,
+        )
 
-    def _notice(self, chat: int, key: str, rendered: Rendered, reply_to: int | None) -> None:
+    def _notice(
+        self, chat: int, key: str, rendered: Rendered, reply_to: int | None, thread: int | None
+    ) -> None:
         """A group notice with table buttons replaces (and strips) the previous one; only the
         newest one's buttons count (PRODUCT.md §7.2 step 4)."""
         self.outbox.strip(chat, key, forget=True)
-        self.outbox.show(chat, key, rendered, fresh=True, reply_to=reply_to)
+        self.outbox.show(chat, key, rendered, fresh=True, reply_to=reply_to, thread=thread)
 
 
 class Delivery:

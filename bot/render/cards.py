@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from bot.i18n import Translator
 from engine.cards import A_HIGH, SUIT_ORDER, Card, Rank, RankOrder, Suit, rank_index
 from engine.errors import InvalidNotation
 
@@ -68,3 +69,47 @@ def notation_word(word: str, locale: str) -> str:
         return card_name(Card.parse(word), locale)
     except InvalidNotation:
         return word
+
+
+RANK_WORDS: Final = {
+    Rank.TWO: "two",
+    Rank.THREE: "three",
+    Rank.FOUR: "four",
+    Rank.FIVE: "five",
+    Rank.SIX: "six",
+    Rank.SEVEN: "seven",
+    Rank.EIGHT: "eight",
+    Rank.NINE: "nine",
+    Rank.TEN: "ten",
+    Rank.JACK: "jack",
+    Rank.QUEEN: "queen",
+    Rank.KING: "king",
+    Rank.ACE: "ace",
+}
+"""msgids of the ranks' full names (the settings catalogue): «дама» / "queen"."""
+SUIT_WORDS: Final = {
+    Suit.SPADES: "{rank} of spades",
+    Suit.CLUBS: "{rank} of clubs",
+    Suit.DIAMONDS: "{rank} of diamonds",
+    Suit.HEARTS: "{rank} of hearts",
+}
+"""msgids of a card's full name from its rank's: «{rank} пик» / "{rank} of spades"."""
+
+
+def card_words(cards: Iterable[Card | str], tr: Translator) -> str:
+    """PRODUCT.md §12 «Cards in words»: «дама пик, девятка пик, семёрка червей»."""
+    named = []
+    for card in cards:
+        c = Card.parse(card) if isinstance(card, str) else card
+        named.append(tr(SUIT_WORDS[c.suit], rank=tr(RANK_WORDS[c.rank])))
+    return ", ".join(named)
+
+
+def with_card_words(text: str, cards: Sequence[Card], tr: Translator) -> str:
+    """A hand message's text with its cards named in full on the line after "Your cards" (at
+    the end if it has none): the same words whatever the family draws the hand like."""
+    line = tr("🗣 {cards}", cards=card_words(cards, tr) or "—")
+    lines = text.split("\n")
+    mark = tr("Your cards: {cards}").split("{cards}")[0]
+    at = next((i + 1 for i, ln in enumerate(lines) if mark and ln.startswith(mark)), len(lines))
+    return "\n".join([*lines[:at], line, *lines[at:]])

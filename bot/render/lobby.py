@@ -25,13 +25,13 @@ Pane = bool | Literal["computers"]
 (§4.2 ⚙️), "computers" the computers to seat or remove (§4.2 🤖)."""
 
 
-def _option_label(game: str, name: str, tr: Translator) -> str:
+def option_label(game: str, name: str, tr: Translator) -> str:
     """An option's name on the lobby, in the words of the game's family."""
     ui = game_ui(game)
     return ui.option_label(name, tr) if ui is not None else name
 
 
-def _value(game: str, name: str, value: Any, tr: Translator) -> str:
+def option_value(game: str, name: str, value: Any, tr: Translator) -> str:
     """An option's value in words: yes/no, an enum's word from the family, else the number."""
     if isinstance(value, bool):
         return tr("yes") if value else tr("no")
@@ -60,11 +60,13 @@ def next_value(game: str, name: str, value: Any) -> str:
     return str(steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0])
 
 
+def option_text(game: str, name: str, value: Any, tr: Translator) -> str:
+    """``target: 15`` in the words of the game's family (a line's part, a button's text)."""
+    return f"{option_label(game, name, tr)}: {option_value(game, name, value, tr)}"
+
+
 def options_line(table: TableRow, tr: Translator) -> str:
-    parts = [
-        f"{_option_label(table.game, k, tr)}: {_value(table.game, k, v, tr)}"
-        for k, v in table.options.items()
-    ]
+    parts = [option_text(table.game, k, v, tr) for k, v in table.options.items()]
     return tr("Options: {list}", list=" · ".join(parts))
 
 
@@ -85,7 +87,10 @@ def lobby(
     unreachable: Sequence[str] = (),
     link: str = "",
     confirm_cancel: bool = False,
+    computers: bool = True,
 ) -> Rendered:
+    """``computers``: the chat allows computer players (its /settings); else no 🤖 button."""
+
     def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
         return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
@@ -141,13 +146,7 @@ def lobby(
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
     if options_view:
         rows = [
-            [
-                button(
-                    f"{_option_label(table.game, k, tr)}: {_value(table.game, k, v, tr)}",
-                    "v",
-                    f"{k}={next_value(table.game, k, v)}",
-                )
-            ]
+            [button(option_text(table.game, k, v, tr), "v", f"{k}={next_value(table.game, k, v)}")]
             for k, v in table.options.items()
         ]
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
@@ -157,7 +156,10 @@ def lobby(
         keyboard(
             [
                 [*join, button(tr("🚪 Leave"), "e")],
-                [button(tr("🤖 Add computer"), "a"), button(tr("⚙️ Options"), "o")],
+                [
+                    *([button(tr("🤖 Add computer"), "a")] if computers else []),
+                    button(tr("⚙️ Options"), "o"),
+                ],
                 [invite_button(tr)],
                 [button(tr("▶️ Start"), "s"), button(tr("✖️ Cancel"), "c")],
             ]

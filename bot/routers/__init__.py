@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import commands, errors, fallback, invite, lobby, members, migrate, play, records
+from bot.routers import (
+    commands,
+    errors,
+    fallback,
+    invite,
+    lobby,
+    members,
+    migrate,
+    play,
+    records,
+    settings,
+)
 
 
 def make_root_router() -> Router:
@@ -12,6 +23,7 @@ def make_root_router() -> Router:
     root.include_routers(
         lobby.make_router(),
         play.make_router(),
+        settings.make_router(),  # before commands: its own g/s presses, /language's are theirs
         commands.make_router(),
         records.make_router(),
         invite.make_router(),

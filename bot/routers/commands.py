@@ -17,7 +17,7 @@ from bot.render import score as score_screen
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
-from bot.routers.common import say
+from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
@@ -39,11 +39,11 @@ def help_text(tr: Translator, private: bool) -> str:
         return tr(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
             "there. Here you get your cards. Commands: /hand — my cards, /score — my scores, "
-            "/rules — rules, /language — language."
+            "/rules — rules, /settings — language, turn pings, cards in words."
         )
     return tr(
         "Open a table: /newgame [game]. Join with the ✋ button; your cards come in a private "
-        "chat with me. Commands: /score, /rules, /hand, /cancel, /language."
+        "chat with me. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
 
 
@@ -131,7 +131,7 @@ def make_router() -> Router:
         """PRODUCT.md /notify: the user's new-table ping for this group, on or off."""
         assert message.from_user is not None
         chat, user = message.chat.id, message.from_user.id
-        delivery(await runtime.toggle_notify(chat, user, message.message_id))
+        delivery(await runtime.toggle_notify(chat, user, message.message_id, topic(message)))
 
     @router.message(Command("cancel", "kick", "notify"), PRIVATE)
     async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:
@@ -172,7 +172,7 @@ def make_router() -> Router:
         elif arg and (code := game_code(arg)):
             rows = [r for r in rows if r.game == code]
         current = None
-        playing = await runtime.now_playing(message.chat.id)
+        playing = await runtime.now_playing(message.chat.id, topic(message))
         if playing is not None:
             game, no, counts = playing
             ui = family_ui(game)
@@ -193,6 +193,7 @@ def make_router() -> Router:
             fresh=True,
             old=Old.DELETE,
             reply_to=message.message_id,
+            thread=topic(message),
         )
 
     @router.message(Command("rules"))
@@ -231,7 +232,7 @@ def make_router() -> Router:
         assert message.from_user is not None
         only = None
         if message.chat.type != "private":
-            table = await runtime.open_table_id(message.chat.id)
+            table = await runtime.open_table_id(message.chat.id, topic(message))
             only = table if table is not None else -1
         outcome, shown = await runtime.my_hands(message.from_user.id, only=only)
         delivery(outcome)

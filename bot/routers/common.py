@@ -26,6 +26,12 @@ def member_lookup(bot: Bot) -> Lookup:
     return lookup
 
 
+def topic(message: Message) -> int | None:
+    """The forum topic a group message was written in (None: a plain group, or a forum's
+    General topic, whose messages carry no thread id)."""
+    return message.message_thread_id if message.is_topic_message else None
+
+
 def say(
     delivery: Delivery,
     message: Message,
@@ -37,4 +43,6 @@ def say(
     """Answer a command through the outbox (a group's limit counts every message), in order
     with everything else the chat is shown."""
     reply_to = message.message_id if reply else None
-    delivery.presenter.outbox.post(message.chat.id, Rendered(text, markup), reply_to=reply_to)
+    delivery.presenter.outbox.post(
+        message.chat.id, Rendered(text, markup), reply_to=reply_to, thread=topic(message)
+    )

@@ -16,7 +16,7 @@ from bot.refused import Refused
 from bot.render.common import Rendered, esc
 from bot.render.context import game_code
 from bot.render.refusals import refusal_text
-from bot.routers.common import say
+from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
@@ -69,13 +69,18 @@ def make_router() -> Router:
             game = code
         user = message.from_user
         try:
-            outcome = await runtime.open(message.chat.id, user.id, user.first_name, game, options)
+            outcome = await runtime.open(
+                message.chat.id, user.id, user.first_name, game, options, topic(message)
+            )
         except Refused as refused:
             trace.refused(refused)
             reply_key = refused.params.pop("reply_key", None)
             reply_to = delivery.message_id(message.chat.id, reply_key) if reply_key else None
             delivery.presenter.outbox.post(
-                message.chat.id, Rendered(refusal_text(refused, chat_tr)), reply_to=reply_to
+                message.chat.id,
+                Rendered(refusal_text(refused, chat_tr)),
+                reply_to=reply_to,
+                thread=topic(message),
             )
             return
         delivery(outcome)
@@ -97,6 +102,7 @@ def make_router() -> Router:
                 user_id,
                 members.admin_check(message.chat.id, user_id),
                 message.message_id,
+                topic(message),
             )
         except Refused as refused:
             trace.refused(refused)
@@ -120,6 +126,7 @@ def make_router() -> Router:
                 replied_to(message),
                 members.admin_check(chat_id, user_id),
                 message.message_id,
+                topic(message),
             )
         except Refused as refused:
             say(delivery, message, refusal_text(refused, chat_tr), reply=True)

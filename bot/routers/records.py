@@ -9,7 +9,7 @@ from aiogram.types import Message
 from bot.i18n import Translator
 from bot.present import Delivery
 from bot.records import Records, transcript
-from bot.routers.common import say
+from bot.routers.common import say, topic
 from bot.runtime.runtime import TableRuntime
 from bot.services.people import People
 from engine.record import write_jsonl
@@ -37,7 +37,8 @@ def make_router() -> Router:
             else await records.last_over(chat_id=message.chat.id)
         )
         if found is None:
-            playing = not private and await runtime.now_playing(message.chat.id) is not None
+            now = None if private else await runtime.now_playing(message.chat.id, topic(message))
+            playing = now is not None
             text = (
                 tr("The record comes when the game is over.")
                 if playing
@@ -53,8 +54,11 @@ def make_router() -> Router:
             f"{found.filename}.jsonl",
             write_jsonl(found.lines).encode(),
             reply_to=reply_to,
+            thread=topic(message),
         )
         words = transcript(found, chat.title if chat else "", tr)
-        box.post_document(message.chat.id, f"{found.filename}.txt", words.encode())
+        box.post_document(
+            message.chat.id, f"{found.filename}.txt", words.encode(), thread=topic(message)
+        )
 
     return router

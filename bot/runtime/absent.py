@@ -69,8 +69,9 @@ class AbsentOps(PlayOps):
 
     async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
         """⅓ of the time left: a private reminder and a short mention in the group."""
-        left = round(self.turn_timeout / 3)
-        expiry = Deadline(table.id, TURN, deadline.due_at + self.turn_timeout / 3, deadline.moves)
+        third = self.turn_time(table) / 3
+        left = round(third)
+        expiry = Deadline(table.id, TURN, deadline.due_at + third, deadline.moves)
         async with self.repo.unit() as tx:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]
@@ -158,6 +159,7 @@ class AbsentOps(PlayOps):
                 "🏁 The table is closed: nobody has made a move for {minutes} min. "
                 "Nothing is paid for the open deal.",
                 {"minutes": round(self.idle_timeout / 60)},
+                thread=table.row.thread_id,
             ),
         ]
         if table.reminded:
@@ -191,6 +193,7 @@ class AbsentOps(PlayOps):
                 facts.chat_locale,
                 HAND_OVER_NOTES[why],
                 {"name": esc(owner.name)},
+                thread=table.row.thread_id,
             ),
             TableScreen(facts, table.match.state.view(None)),
             PingGone(owner.user_id, table.id),
@@ -209,11 +212,14 @@ class AbsentOps(PlayOps):
         return Outcome(tuple(screens), due)
 
     async def member_left(self, chat_id: int, user_id: int) -> Outcome:
-        """He left the group: unseated from its lobby, or his running seat to the computer."""
-        row = await self.repo.open_table(chat_id)
-        if row is None:
-            return Outcome()
-        table_id = row.id
+        """He left the group: unseated from its lobbies, or his running seats to the computer
+        (every open table of the group, in any of its forum topics)."""
+        out = Outcome()
+        for row in await self.repo.open_tables(chat_id):
+            out += await self._member_left(row.id, user_id)
+        return out
+
+    async def _member_left(self, table_id: int, user_id: int) -> Outcome:
         async with self.locks.hold(table_id):
             table = await self._load(table_id)
             if table is None:
@@ -250,6 +256,7 @@ class AbsentOps(PlayOps):
                 {"name": esc(table.seats[seat].name)},
                 link=f"h_{b36(table_id)}",
                 button="💬 Open the chat",
+                thread=table.row.thread_id,
             )
             view = table.match.state.view(None)
             return Outcome((note, TableScreen(facts, view)), due)

@@ -70,3 +70,5 @@ class ComputerOps(LobbyOps):
         await self.role(table, user_id, is_admin)
         if not table.row.game:
             raise Refused("Pick a game first.")
+        if not (await self.people.chat_settings(table.row.chat_id)).computers:
+            raise Refused("Computer players are off in this chat.")

@@ -165,7 +165,13 @@ class RuntimeBase:
             chat.title if chat else "",
             await self.people.chat_locale(table.row.chat_id),
             table.match.no if table.match else table.row.generation + 1,
+            chat.settings.computers if chat else True,
         )
+
+    def turn_time(self, table: Table) -> float:
+        """A person's time for one turn at this table: the chat's setting when it was opened
+        (PRODUCT.md §15), else the operator's."""
+        return table.row.turn_timeout_s or self.turn_timeout
 
     # --- checks every press shares -----------------------------------------------------------
 

@@ -10,18 +10,30 @@ from bot.render.context import game_name
 from bot.runtime.absent import AbsentOps
 from bot.runtime.outcome import Note, Outcome, Screen
 
+REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."
+TOPIC_GONE = "The «{game}» table in «{chat}» is closed: its topic was closed or deleted."
+
 
 class GroupOps(AbsentOps):
     async def bot_removed(self, chat_id: int) -> Outcome:
         """The bot was removed from the group (or may not write there): its open table, lobby
         or running, is closed as an idle one is — the open match abandoned, nothing booked, its
         deadlines dropped — and every seated person is told in private once. Nothing goes to
-        the group: it can't be written to."""
-        row = await self.repo.open_table(chat_id)
-        if row is None:
-            return Outcome()
-        async with self.locks.hold(row.id):
-            table = await self._load(row.id)
+        the group: it can't be written to. Every open table of the group (in any topic)."""
+        out = Outcome()
+        for row in await self.repo.open_tables(chat_id):
+            out += await self._close_unshown(row.id, REMOVED)
+        return out
+
+    async def topic_gone(self, table_id: int) -> Outcome:
+        """The forum topic the table lives in was closed or deleted (a send there failed): the
+        table can't be shown any more, so it closes as in :meth:`bot_removed`, its players told
+        in private why."""
+        return await self._close_unshown(table_id, TOPIC_GONE)
+
+    async def _close_unshown(self, table_id: int, msgid: str) -> Outcome:
+        async with self.locks.hold(table_id):
+            table = await self._load(table_id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()
             ended = table.row.status == "ended"
@@ -39,7 +51,7 @@ class GroupOps(AbsentOps):
                     Note(
                         s.user_id,
                         locale,
-                        "The «{game}» table in «{chat}» is closed: I was removed from the group.",
+                        msgid,
                         {
                             "game": game_name(table.row.game, locale) if table.row.game else "—",
                             "chat": esc(facts.chat_title),
@@ -50,7 +62,9 @@ class GroupOps(AbsentOps):
 
     # --- /notify -------------------------------------------------------------------------------
 
-    async def toggle_notify(self, chat_id: int, user_id: int, reply_to: int) -> Outcome:
+    async def toggle_notify(
+        self, chat_id: int, user_id: int, reply_to: int, thread: int | None = None
+    ) -> Outcome:
         """/notify in a group: the user's new-table ping for this group on or off; the group is
         told which. Someone the bot can't write to in private is asked to open the chat first."""
         locale = await self.people.chat_locale(chat_id)
@@ -64,6 +78,7 @@ class GroupOps(AbsentOps):
                     link="s",
                     button="💬 Open the chat",
                     reply_to=reply_to,
+                    thread=thread,
                 )
             )
         on = user_id not in await self.repo.notified(chat_id)
@@ -74,7 +89,7 @@ class GroupOps(AbsentOps):
             if on
             else "🔕 No more pings about new tables here."
         )
-        return Outcome.of(Note(chat_id, locale, msgid, reply_to=reply_to))
+        return Outcome.of(Note(chat_id, locale, msgid, reply_to=reply_to, thread=thread))
 
     async def open(
         self,
@@ -83,13 +98,14 @@ class GroupOps(AbsentOps):
         name: str,
         game: str,
         options: dict[str, str] | None = None,
+        thread: int | None = None,
     ) -> Outcome:
         """A lobby opens (:meth:`LobbyOps.open`) and everyone else who asked for it is pinged."""
-        out = await super().open(chat_id, user_id, name, game, options)
-        return out + await self._new_table_pings(chat_id, user_id)
+        out = await super().open(chat_id, user_id, name, game, options, thread)
+        return out + await self._new_table_pings(chat_id, thread, user_id)
 
-    async def _new_table_pings(self, chat_id: int, opener: int) -> Outcome:
-        row = await self.repo.open_table(chat_id)
+    async def _new_table_pings(self, chat_id: int, thread: int | None, opener: int) -> Outcome:
+        row = await self.repo.open_table(chat_id, thread)
         if row is None or row.status != "lobby":
             return Outcome()
         chat = await self.people.chat(chat_id)

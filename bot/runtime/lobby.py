@@ -4,7 +4,8 @@ writes one unit of work, updates memory, and returns what the screens must show.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.refused import Refused
@@ -60,7 +61,10 @@ def option_refusal(game: str, error: InvalidOption) -> Refused:
     return Refused("Not allowed: {reason}.", reason=error.code)
 
 
-def default_options(game: str, given: dict[str, str] | None = None) -> dict[str, Any]:
+log = logging.getLogger(__name__)
+
+
+def default_options(game: str, given: Mapping[str, object] | None = None) -> dict[str, Any]:
     try:
         typed = parse_options(GAMES[game].options_type, given or {})
     except InvalidOption as error:
@@ -89,20 +93,26 @@ class LobbyOps(RuntimeBase):
         name: str,
         game: str,
         options: dict[str, str] | None = None,
+        thread: int | None = None,
     ) -> Outcome:
-        """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts."""
+        """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts;
+        ``thread``: the forum topic it lives in (each topic can hold a table)."""
         async with self.locks.hold(-abs(chat_id)):
-            current = await self.repo.open_table(chat_id)
+            current = await self.repo.open_table(chat_id, thread)
             if current is not None and current.status in ("lobby", "running"):
                 kind = "lobby" if current.status == "lobby" else "table"
                 raise Refused("There's already a table here: ↑", reply_key=keys(current.id)[kind])
-            chosen = default_options(game, options) if game else {}
+            chosen = await self.seeded_options(chat_id, game, options) if game else {}
+            settings = await self.people.chat_settings(chat_id)
             async with self.repo.unit() as tx:
                 if current is not None:
                     await tx.update_table(current.id, status="closed")
                 tid = await tx.create_table(
-                    chat_id, game, chosen, user_id, join_code(), self.clock()
+                    chat_id, game, chosen, user_id, join_code(), self.clock(), thread
                 )
+                # the table keeps the turn time it opened with (PRODUCT.md §15)
+                timeout = settings.turn_timeout_s or self.turn_timeout
+                await tx.update_table(tid, turn_timeout_s=timeout)
                 await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
                 expiry = Deadline(tid, LOBBY, self.clock() + self.lobby_timeout, 0)
                 await tx.put_deadline(expiry)
@@ -111,10 +121,30 @@ class LobbyOps(RuntimeBase):
             table = await self._open(tid)
             return await self.lobby(table) + Outcome(due=(expiry,))
 
+    async def seeded_options(
+        self, chat_id: int, game: str, given: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
+        """A new lobby's options: RULES.md's defaults, then the chat's (its /settings), then
+        what /newgame typed. Chat defaults the game no longer takes are left out (logged)."""
+        stored = (await self.people.chat_settings(chat_id)).options.get(game, {})
+        try:
+            base: dict[str, object] = dict(default_options(game, stored))
+        except Refused:
+            log.warning(
+                "chat %s: stored %s options %s are not valid, ignored", chat_id, game, stored
+            )
+            base = {}
+        return default_options(game, {**base, **(given or {})})
+
     async def cancel_question(
-        self, chat_id: int, user_id: int, is_admin: IsAdmin, reply_to: int
+        self,
+        chat_id: int,
+        user_id: int,
+        is_admin: IsAdmin,
+        reply_to: int,
+        thread: int | None = None,
     ) -> Outcome:
-        row = await self.repo.open_table(chat_id)
+        row = await self.repo.open_table(chat_id, thread)
         if row is None:
             raise Refused("There is no open table here.")
         async with self.locks.hold(row.id):
@@ -129,7 +159,8 @@ class LobbyOps(RuntimeBase):
         if game not in GAMES or family_ui(game) is None:
             raise Refused("This game is not available yet.")
         async with self.repo.unit() as tx:
-            await tx.update_table(table.id, game=game, options=default_options(game))
+            options = await self.seeded_options(table.row.chat_id, game)
+            await tx.update_table(table.id, game=game, options=options)
         return await self.lobby(await self.reload(table))
 
     async def join(self, table: Table, generation: int | None, user_id: int, name: str) -> Outcome:
@@ -382,7 +413,8 @@ class LobbyOps(RuntimeBase):
         chat_id = table.row.chat_id
         locale = await self.people.chat_locale(chat_id)
         return Outcome.of(
-            Strip(chat_id, keys(table.id)["result"]), Note(chat_id, locale, "This table is closed.")
+            Strip(chat_id, keys(table.id)["result"]),
+            Note(chat_id, locale, "This table is closed.", thread=table.row.thread_id),
         )
 
 

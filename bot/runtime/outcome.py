@@ -25,6 +25,7 @@ class Facts:
     chat_title: str
     chat_locale: str
     match_no: int
+    computers: bool = True  # the chat allows computer seats (its /settings, PRODUCT.md §15)
 
     @property
     def chat_id(self) -> int:
@@ -106,6 +107,7 @@ class HandScreen:
     fresh: bool = False
     away: bool = False  # the computer plays the seat: the message offers 🙋 I'm back
     menu: bool = False  # the ⋯ menu is open
+    words: bool = False  # the owner's «Cards in words» (PRODUCT.md §12): cards named in full
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,7 @@ class Note:
     button: str = ""
     wait: bool = False
     reply_to: int | None = None
+    thread: int | None = None  # a group's forum topic (the table's, or the command's)
 
 
 @dataclass(frozen=True, slots=True)

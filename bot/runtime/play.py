@@ -190,6 +190,7 @@ class PlayOps(LobbyOps):
                     fresh=fresh,
                     away=s.away,
                     menu=s.seat in table.menus,
+                    words=(await self.people.user_settings(s.user_id)).words,
                 )
             )
         return out
@@ -259,7 +260,7 @@ class PlayOps(LobbyOps):
             await tx.drop_deadline(table.id, COMPUTER)
             table.deadline = False
         if to_act is not None:
-            remind = Deadline(table.id, REMIND, self.clock() + self.turn_timeout * 2 / 3, moves)
+            remind = Deadline(table.id, REMIND, self.clock() + self.turn_time(table) * 2 / 3, moves)
             await tx.put_deadline(remind)
             return (remind,)
         for kind in (REMIND, TURN, IDLE):  # the match is over: no timer of it stays
@@ -347,10 +348,14 @@ class PlayOps(LobbyOps):
             out.append(PingGone(owner, table.id))
         if nxt is not None:
             seat = table.seats[nxt]
-            if seat.user_id is not None and not seat.computer:
+            # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes
+            if seat.user_id is not None and not seat.computer and await self._pinged(seat.user_id):
                 locale = await self.people.user_locale(seat.user_id)
                 out.append(TurnPing(facts, seat.user_id, locale))
         return out
+
+    async def _pinged(self, user_id: int) -> bool:
+        return (await self.people.user_settings(user_id)).pings == "on"
 
     async def _standings(self, table: Table) -> tuple[Standing, ...]:
         seated = {s.user_id for s in table.seats}
@@ -418,6 +423,7 @@ class PlayOps(LobbyOps):
             facts.chat_locale,
             "{name} is back in the game.",
             {"name": esc(table.seats[seat].name)},
+            thread=table.row.thread_id,
         )
         screens: list[Screen] = [note, TableScreen(facts, table.match.state.view(None))]
         screens += await self._hands(table, facts, only=seat)
@@ -448,9 +454,12 @@ class PlayOps(LobbyOps):
     async def deadlines(self) -> list[Deadline]:
         return await self.repo.deadlines()
 
-    async def now_playing(self, chat_id: int) -> tuple[str, int, list[tuple[str, int]]] | None:
-        """The chat's running or ended table's game, match number and counts, if any."""
-        row = await self.repo.open_table(chat_id)
+    async def now_playing(
+        self, chat_id: int, thread: int | None = None
+    ) -> tuple[str, int, list[tuple[str, int]]] | None:
+        """The running or ended table's game, match number and counts, if any, of the chat's
+        forum topic ``thread``."""
+        row = await self.repo.open_table(chat_id, thread)
         if row is None or row.status not in ("running", "ended"):
             return None
         table = await self._load(row.id)

@@ -81,6 +81,7 @@ class TableRuntime(GroupOps, ComputerOps):
         target: tuple[int, str] | None,
         is_admin: IsAdmin,
         reply_to: int,
+        thread: int | None = None,
     ) -> Outcome:
         """/kick, an admin's reply to a player's message (PRODUCT.md §4.9, §13): in the lobby
         the player is unseated (as by 🚪); at a running table the computer takes his seat.
@@ -89,7 +90,7 @@ class TableRuntime(GroupOps, ComputerOps):
             raise Refused("Only admins can remove a player from the table.")
         if target is None:
             raise Refused("Use this command as a reply to the player's message.")
-        row = await self.repo.open_table(chat_id)
+        row = await self.repo.open_table(chat_id, thread)
         if row is None:
             raise Refused("There is no open table here.")
         user_id, name = target
@@ -105,7 +106,12 @@ class TableRuntime(GroupOps, ComputerOps):
                 locale = await self.people.chat_locale(chat_id)
                 gone = {"name": esc(seat.name)}
                 note = Note(
-                    chat_id, locale, "{name} is no longer at the table.", gone, reply_to=reply_to
+                    chat_id,
+                    locale,
+                    "{name} is no longer at the table.",
+                    gone,
+                    reply_to=reply_to,
+                    thread=thread,
                 )
                 return out + Outcome.of(note)
             if table.row.status != "running":
@@ -168,7 +174,7 @@ class TableRuntime(GroupOps, ComputerOps):
         messages are sent anew in the new chat (a lobby, the running table, a match's result
         with its buttons): the old chat's messages are forgotten, never edited again. A second
         call (the other service message, a redelivery) finds nothing left and does nothing."""
-        rows = [r for r in await self.repo.open_tables() if r.chat_id == old]
+        rows = await self.repo.open_tables(old)
         async with AsyncExitStack() as stack:
             for row in rows:
                 await stack.enter_async_context(self.locks.hold(row.id))
@@ -198,8 +204,38 @@ class TableRuntime(GroupOps, ComputerOps):
                         screens.append(MatchResult(facts, end, await self._standings(table)))
             return Outcome(tuple(screens))
 
-    async def open_table_id(self, chat_id: int) -> int | None:
-        row = await self.repo.open_table(chat_id)
+    async def refresh_hands(self, user_id: int) -> Outcome:
+        """The user's hand messages drawn again in place (his /settings changed: language,
+        cards in words)."""
+        out = Outcome()
+        for row in await self.repo.tables_of_user(user_id):
+            if row.status != "running":
+                continue
+            async with self.locks.hold(row.id):
+                table = await self._load(row.id)
+                mine = table.seat_of(user_id) if table is not None else None
+                if table is not None and table.match is not None and mine is not None:
+                    out += await self._one_hand(table, mine.seat)
+        return out
+
+    async def refresh_chat(self, chat_id: int) -> Outcome:
+        """The chat's open lobbies and live tables (every topic's) drawn again (its language
+        changed)."""
+        out = Outcome()
+        for row in await self.repo.open_tables(chat_id):
+            async with self.locks.hold(row.id):
+                table = await self._load(row.id)
+                if table is None:
+                    continue
+                if table.row.status == "lobby" and not table.starting:
+                    out += await self.lobby(table)
+                elif table.row.status == "running" and table.match is not None:
+                    view = table.match.state.view(None)
+                    out += Outcome.of(TableScreen(await self.facts(table), view))
+        return out
+
+    async def open_table_id(self, chat_id: int, thread: int | None = None) -> int | None:
+        row = await self.repo.open_table(chat_id, thread)
         return row.id if row is not None else None
 
     async def ledger(

@@ -27,21 +27,27 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Literal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
+from bot.sending.session import EDIT_THREAD
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
 logger = logging.getLogger(__name__)
+
+Refusal = Literal["forbidden", "topic"]  # why a keyed message can't go: a 403, a gone topic
+_TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -103,6 +109,7 @@ class _Op:
     done: asyncio.Future[int | None] | None = None
     message_id: int | None = None  # a strip of a message whose key was forgotten already
     document: bytes | None = None  # "doc": the file (its name is the rendered text)
+    thread: int | None = None  # a forum topic a send goes to (edits need none)
 
 
 @dataclass(slots=True)
@@ -124,7 +131,7 @@ class Outbox:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
-        on_refused: Callable[[int, str], None] | None = None,
+        on_refused: Callable[[int, str, Refusal], None] | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -135,7 +142,8 @@ class Outbox:
         self._known: dict[tuple[int, str], StoredMessage] = {}
         self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
         self._wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
-        self.on_refused = on_refused  # told (chat, key) when a keyed message got a 403
+        # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
+        self.on_refused = on_refused
         self._global: deque[float] = deque()
         self._closed: set[int] = set()
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
@@ -157,9 +165,11 @@ class Outbox:
         fresh: bool = False,
         old: Old = Old.KEEP,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
-        ``old``: what happens to the message the key named before)."""
+        ``old``: what happens to the message the key named before; ``thread``: the forum topic
+        it is sent in)."""
         self._wanted[(chat_id, key)] = offers(rendered)
         chat = self._chat(chat_id)
         if not fresh:
@@ -169,7 +179,10 @@ class Outbox:
                     return
                 if op.key == key or op.kind == "post" or op.fresh:
                     break  # never move a state ahead of a message sent after it
-        self._enqueue(chat_id, _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to))
+        self._enqueue(
+            chat_id,
+            _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread),
+        )
 
     def post(
         self,
@@ -178,19 +191,26 @@ class Outbox:
         *,
         key: str | None = None,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> asyncio.Future[int | None]:
         """Send a new message (a result, a notice) in order; the future gets its id."""
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(chat_id, _Op("post", key, rendered, reply_to=reply_to, done=done))
+        op = _Op("post", key, rendered, reply_to=reply_to, done=done, thread=thread)
+        self._enqueue(chat_id, op)
         return done
 
     def post_document(
-        self, chat_id: int, filename: str, data: bytes, *, reply_to: int | None = None
+        self,
+        chat_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        reply_to: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """Send a file (a game record) in order with the chat's messages."""
-        self._enqueue(
-            chat_id, _Op("doc", None, Rendered(filename), reply_to=reply_to, document=data)
-        )
+        op = _Op("doc", None, Rendered(filename), reply_to=reply_to, document=data, thread=thread)
+        self._enqueue(chat_id, op)
 
     def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: the key
@@ -373,6 +393,7 @@ class Outbox:
                     await self.bot.send_document(
                         chat_id,
                         file,
+                        message_thread_id=op.thread,
                         reply_to_message_id=op.reply_to,
                         allow_sending_without_reply=True if op.reply_to else None,
                     )
@@ -426,6 +447,7 @@ class Outbox:
                 message = await self.bot.send_message(
                     chat_id,
                     op.rendered.text,
+                    message_thread_id=op.thread,
                     reply_markup=op.rendered.markup,
                     reply_to_message_id=op.reply_to,
                     allow_sending_without_reply=True if op.reply_to else None,
@@ -437,12 +459,14 @@ class Outbox:
             return None
         except TelegramAPIError as error:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
+            self._topic_gone(chat_id, op, error)
             return None
         self._closed.discard(chat_id)
         return message.message_id
 
     async def _edit(self, chat_id: int, chat: _Chat, op: _Op, known: StoredMessage) -> None:
         assert op.rendered is not None and op.key is not None
+        topic = EDIT_THREAD.set(op.thread)  # a re-send (can't edit) goes to the same topic
         try:
             with self._counted(chat):
                 result = await self.bot.edit_message_text(
@@ -458,8 +482,10 @@ class Outbox:
             return
         except TelegramAPIError as error:
             logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
+            self._topic_gone(chat_id, op, error)  # deleted with its topic, and not re-sent
             return
         finally:
+            EDIT_THREAD.reset(topic)
             chat.edited[op.key] = self.clock()
         self._closed.discard(chat_id)
         now = result.message_id if isinstance(result, Message) else known.message_id
@@ -494,6 +520,10 @@ class Outbox:
         if old is not None:
             self._keys.pop((chat_id, old.message_id), None)
 
-    def _refused(self, chat_id: int, key: str | None) -> None:
+    def _topic_gone(self, chat_id: int, op: _Op, error: TelegramAPIError) -> None:
+        if op.thread is not None and _TOPIC_GONE.search(error.message):
+            self._refused(chat_id, op.key, "topic")
+
+    def _refused(self, chat_id: int, key: str | None, why: Refusal = "forbidden") -> None:
         if key is not None and self.on_refused is not None:
-            self.on_refused(chat_id, key)
+            self.on_refused(chat_id, key, why)

@@ -2,6 +2,11 @@
 
 * 429 ``retry_after``: sleep and retry, at most ``retries`` times, never longer than ``max_wait``
   per sleep; then the error goes up to the caller.
+* the Bot API unreachable (``TelegramNetworkError``: refused, DNS, TLS, timeout), when built with
+  an :class:`~bot.outage.Outage` (a running bot): a send, edit or delete is retried with back-off
+  (1 s doubling to 30 s, for at most ``network_wait`` seconds in all), the outage logged once
+  when it starts and once when a call gets through; ``getUpdates`` (aiogram's polling retries
+  it), ``getMe`` and the webhook calls (the start-up probes fail at once) are never retried.
 * 400 "message is not modified" on an edit: success (the message already shows it).
 * 400 "message can't be edited" / "message to edit not found" on ``editMessageText``: the text is
   sent as a new message, whose ``Message`` is returned instead; later text edits of the old id
@@ -17,22 +22,29 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from aiogram.client.session.middlewares.base import (
     BaseRequestMiddleware,
     NextRequestMiddlewareType,
 )
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import (
+    DeleteWebhook,
     EditMessageReplyMarkup,
     EditMessageText,
+    GetMe,
     GetUpdates,
+    GetWebhookInfo,
     Response,
     SendMessage,
+    SetWebhook,
 )
 from aiogram.methods.base import TelegramType
 from aiogram.types import Message
+
+from bot.outage import Outage
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -40,9 +52,17 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+# The forum topic of the message an edit is for: an edit names no topic, but a message that
+# can't be edited and is sent anew must go back to the topic it was in. The outbox sets it in
+# its delivering task around each edit (a context variable: per task, never shared).
+EDIT_THREAD: ContextVar[int | None] = ContextVar("edit_thread", default=None)
+
 NOT_MODIFIED: Final = "message is not modified"
 CANT_EDIT: Final = ("message can't be edited", "message to edit not found")
 REDIRECTS_KEPT: Final = 1024
+NOT_RETRIED: Final = frozenset(
+    m.__api_method__ for m in (GetUpdates, GetMe, GetWebhookInfo, SetWebhook, DeleteWebhook)
+)
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -59,11 +79,19 @@ class TelegramLimits(BaseRequestMiddleware):
     """Bounded 429 retries, "not modified" as success, "can't edit" as send-new-and-remember."""
 
     def __init__(
-        self, *, retries: int = 5, max_wait: float = 30.0, sleep: Sleep = asyncio.sleep
+        self,
+        *,
+        retries: int = 5,
+        max_wait: float = 30.0,
+        sleep: Sleep = asyncio.sleep,
+        outage: Outage | None = None,
+        network_wait: float = 300.0,
     ) -> None:
         self.retries = retries
         self.max_wait = max_wait
         self.sleep = sleep
+        self.outage = outage
+        self.network_wait = network_wait
         self.retried = 0  # how many 429s were waited out (for logs and tests)
         self._moved: OrderedDict[tuple[int | str, int], int] = OrderedDict()
         # aiogram parses every answer with ``Response[method.__returning__]``; pydantic keeps
@@ -114,6 +142,8 @@ class TelegramLimits(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
+        if self.outage is not None and method.__api_method__ not in NOT_RETRIED:
+            make_request = self._reaching(make_request, self.outage)
         for attempt in range(self.retries + 1):
             try:
                 return await make_request(bot, method)
@@ -126,6 +156,31 @@ class TelegramLimits(BaseRequestMiddleware):
                 await self.sleep(wait)
         raise AssertionError("unreachable")
 
+    def _reaching(
+        self, make_request: NextRequestMiddlewareType[TelegramType], outage: Outage
+    ) -> NextRequestMiddlewareType[TelegramType]:
+        """``make_request`` retried with back-off while the Bot API cannot be reached."""
+
+        async def reach(bot: Bot, method: TelegramMethod[TelegramType]) -> Response[TelegramType]:
+            waited, pause = 0.0, 1.0
+            while True:
+                try:
+                    response = await make_request(bot, method)
+                except TelegramNetworkError as error:
+                    if (line := outage.failed(error)) is not None:
+                        logger.warning(line)
+                    if waited >= self.network_wait:
+                        raise
+                    await self.sleep(pause)
+                    waited += pause
+                    pause = min(pause * 2, 30.0)
+                    continue
+                if (line := outage.succeeded()) is not None:
+                    logger.info(line)
+                return response
+
+        return reach
+
     async def _resend(
         self, make_request: NextRequestMiddlewareType[Any], bot: Bot, method: EditMessageText
     ) -> Message:
@@ -134,6 +189,7 @@ class TelegramLimits(BaseRequestMiddleware):
         send = SendMessage(
             chat_id=method.chat_id,
             text=method.text,
+            message_thread_id=EDIT_THREAD.get(),
             parse_mode=method.parse_mode,
             entities=method.entities,
             link_preview_options=method.link_preview_options,

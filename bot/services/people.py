@@ -11,6 +11,7 @@ from dataclasses import replace
 from bot.i18n import locale_of
 from bot.storage.protocol import Repository
 from bot.storage.rows import ChatRow, UserRow
+from bot.storage.settings import ChatSettings, UserSettings
 
 
 class People:
@@ -61,6 +62,7 @@ class People:
             language_code,
             known.language if known else None,
             ok,
+            known.settings if known else UserSettings(),
         )
         if wanted != known:
             async with self.repo.unit() as tx:
@@ -73,7 +75,12 @@ class People:
     async def seen_chat(self, chat_id: int, title: str, first_locale: str) -> ChatRow:
         """A group sent an update; a new group takes the language of its first user."""
         known = await self.chat(chat_id)
-        wanted = ChatRow(chat_id, title, known.language if known else None)
+        wanted = ChatRow(
+            chat_id,
+            title,
+            known.language if known else None,
+            known.settings if known else ChatSettings(),
+        )
         if wanted.language is None:
             wanted = replace(wanted, language=first_locale)
         if wanted != known:
@@ -81,6 +88,8 @@ class People:
                 stored = await tx.chat(chat_id)  # a migration (issue #17) may have written it
                 if stored is not None and stored.language:
                     wanted = replace(wanted, language=stored.language)
+                if stored is not None:
+                    wanted = replace(wanted, settings=stored.settings)
                 await tx.upsert_chat(chat_id, title)
                 if wanted.language != (stored.language if stored else None):
                     await tx.set_chat_language(chat_id, first_locale)
@@ -114,6 +123,28 @@ class People:
         known = await self.chat(chat_id)
         if known is not None:
             self._chats[chat_id] = replace(known, language=language)
+
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        chat = await self.chat(chat_id)
+        return chat.settings if chat is not None else ChatSettings()
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        user = await self.user(user_id)
+        return user.settings if user is not None else UserSettings()
+
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        async with self.repo.unit() as tx:
+            await tx.set_chat_settings(chat_id, settings)
+        known = await self.chat(chat_id)
+        if known is not None:
+            self._chats[chat_id] = replace(known, settings=settings)
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        async with self.repo.unit() as tx:
+            await tx.set_user_settings(user_id, settings)
+        known = await self.user(user_id)
+        if known is not None:
+            self._users[user_id] = replace(known, settings=settings)
 
     def forget_chat(self, chat_id: int) -> None:
         """The chat's row changed behind the cache (a group became a supergroup): read anew."""

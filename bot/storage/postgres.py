@@ -19,6 +19,9 @@ import asyncpg
 from bot.storage.pg_db import Conn, open_pool, schema_version
 from bot.storage.protocol import Writes
 from bot.storage.rows import (
+    T_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_FIELDS,
     ChatRow,
     Deadline,
     HandRow,
@@ -30,27 +33,12 @@ from bot.storage.rows import (
     StoredMessage,
     TableRow,
     UserRow,
+    table_row,
 )
+from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 Record = asyncpg.Record
-_TABLE_FIELDS = ("game", "options", "status", "creator_id", "generation", "moves")
-_TABLE_COLUMNS = "id, chat_id, game, options, status, creator_id, join_code, generation, moves"
-_T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))
 _OPEN = "('lobby', 'running', 'ended')"
-
-
-def _table(row: Record) -> TableRow:
-    return TableRow(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        status=row["status"],
-        creator_id=row["creator_id"],
-        join_code=row["join_code"],
-        generation=row["generation"],
-        moves=row["moves"],
-    )
 
 
 def _match(row: Record) -> MatchRow:
@@ -81,8 +69,21 @@ class _Statements:
         )
 
     async def chat(self, chat_id: int) -> ChatRow | None:
-        row = await self._one("SELECT id, title, language FROM chats WHERE id = $1", chat_id)
-        return ChatRow(row["id"], row["title"], row["language"]) if row else None
+        row = await self._one(
+            "SELECT id, title, language, settings FROM chats WHERE id = $1", chat_id
+        )
+        if row is None:
+            return None
+        settings = chat_settings(row["settings"], chat_id)
+        return ChatRow(row["id"], row["title"], row["language"], settings)
+
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self._run("UPDATE chats SET settings = $1 WHERE id = $2", text, chat_id)
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self._run("UPDATE users SET settings = $1 WHERE id = $2", text, user_id)
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self._run("UPDATE chats SET language = $1 WHERE id = $2", language, chat_id)
@@ -102,8 +103,8 @@ class _Statements:
 
     async def user(self, user_id: int) -> UserRow | None:
         row = await self._one(
-            "SELECT id, first_name, username, language_code, language, private_ok FROM users"
-            " WHERE id = $1",
+            "SELECT id, first_name, username, language_code, language, private_ok, settings"
+            " FROM users WHERE id = $1",
             user_id,
         )
         if row is None:
@@ -115,6 +116,7 @@ class _Statements:
             row["language_code"],
             row["language"],
             row["private_ok"],
+            user_settings(row["settings"], user_id),
         )
 
     async def set_user_language(self, user_id: int, language: str) -> None:
@@ -144,41 +146,58 @@ class _Statements:
     # --- tables ------------------------------------------------------------------------
 
     async def create_table(
-        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator: int,
+        code: str,
+        now: float,
+        thread_id: int | None = None,
     ) -> int:
         row = await self._one(
             "INSERT INTO tables(chat_id, game, options, status, creator_id, join_code, "
-            "created_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6) RETURNING id",
+            "created_at, thread_id) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7) RETURNING id",
             chat_id,
             game,
             json.dumps(options),
             creator,
             code,
             now,
+            thread_id,
         )
         assert row is not None
         return int(row["id"])
 
     async def table(self, table_id: int) -> TableRow | None:
-        row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
-        return _table(row) if row else None
+        row = await self._one(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
+        return table_row(row) if row else None
 
-    async def open_table(self, chat_id: int) -> TableRow | None:
+    async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self._one(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = $1 AND status IN {_OPEN}"
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE chat_id = $1"
+            f" AND thread_id IS NOT DISTINCT FROM $2 AND status IN {_OPEN}"
             " ORDER BY id DESC LIMIT 1",
             chat_id,
+            thread_id,
         )
-        return _table(row) if row else None
+        return table_row(row) if row else None
 
-    async def open_tables(self) -> list[TableRow]:
-        rows = await self._all(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} ORDER BY id"
-        )
-        return [_table(r) for r in rows]
+    async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
+        if chat_id is None:
+            rows = await self._all(
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} ORDER BY id"
+            )
+        else:
+            rows = await self._all(
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} AND chat_id = $1"
+                " ORDER BY id",
+                chat_id,
+            )
+        return [table_row(r) for r in rows]
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        if not fields or not set(fields) <= set(_TABLE_FIELDS):
+        if not fields or not set(fields) <= set(TABLE_FIELDS):
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
         assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(fields, start=1))
@@ -188,11 +207,11 @@ class _Statements:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self._all(
-            f"SELECT {_T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id"
+            f"SELECT {T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id"
             f" WHERE s.user_id = $1 AND t.status IN {_OPEN} ORDER BY t.id",
             user_id,
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def tables(
         self, *, chat_id: int | None = None, user_id: int | None = None
@@ -207,9 +226,9 @@ class _Statements:
             where.append(f"t.id IN (SELECT table_id FROM seats WHERE user_id = ${len(params)})")
         clause = ("WHERE " + " AND ".join(where)) if where else ""
         rows = await self._all(
-            f"SELECT {_T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", *params
+            f"SELECT {T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", *params
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     # --- seats -------------------------------------------------------------------------
 
@@ -288,10 +307,11 @@ class _Statements:
         if old == new or moved is None or not moved["n"]:
             return False
         await self._run(
-            "INSERT INTO chats(id, title, language) SELECT $1, title, language FROM chats"
-            " WHERE id = $2 ON CONFLICT(id) DO UPDATE SET"
+            "INSERT INTO chats(id, title, language, settings) SELECT $1, title, language,"
+            " settings FROM chats WHERE id = $2 ON CONFLICT(id) DO UPDATE SET"
             " title = CASE WHEN excluded.title != '' THEN excluded.title ELSE chats.title END,"
-            " language = COALESCE(excluded.language, chats.language)",
+            " language = COALESCE(excluded.language, chats.language), settings = CASE"
+            " WHEN excluded.settings != '{}' THEN excluded.settings ELSE chats.settings END",
             new,
             old,
         )

@@ -24,6 +24,7 @@ from bot.storage.rows import (
     TableRow,
     UserRow,
 )
+from bot.storage.settings import ChatSettings, UserSettings
 
 
 class MessageStore(Protocol):
@@ -43,11 +44,14 @@ class Reads(Protocol):
 
     async def table(self, table_id: int) -> TableRow | None: ...
 
-    async def open_table(self, chat_id: int) -> TableRow | None:
-        """The chat's newest table in a lobby, running, or ended (not closed)."""
+    async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
+        """The newest table in a lobby, running, or ended (not closed) of the chat's forum topic
+        ``thread_id`` (None: a plain group, or a forum's General topic)."""
         ...
 
-    async def open_tables(self) -> list[TableRow]: ...
+    async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
+        """Every open table (of one chat, in any of its topics), oldest first."""
+        ...
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]: ...
 
@@ -93,6 +97,16 @@ class Writes(Reads, Protocol):
 
     async def set_chat_language(self, chat_id: int, language: str) -> None: ...
 
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        """Store the chat's settings (PRODUCT.md §15) as JSON: what differs from the defaults
+        (``settings.model_dump_json(exclude_defaults=True)``); read back with
+        :func:`bot.storage.settings.chat_settings`."""
+        ...
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        """The same for a user's settings (:func:`bot.storage.settings.user_settings`)."""
+        ...
+
     async def upsert_user(
         self, user_id: int, first_name: str, username: str | None, language_code: str | None
     ) -> None: ...
@@ -104,11 +118,18 @@ class Writes(Reads, Protocol):
     async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None: ...
 
     async def create_table(
-        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator: int,
+        code: str,
+        now: float,
+        thread_id: int | None = None,
     ) -> int: ...
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        """Set any of game, options, status, creator_id, generation, moves."""
+        """Set any of game, options, status, creator_id, generation, moves, turn_timeout_s."""
         ...
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
+
+from bot.storage.settings import ChatSettings, UserSettings
 
 OPEN_STATUSES = ("lobby", "running", "ended")
 
@@ -19,6 +22,7 @@ class ChatRow:
     id: int
     title: str
     language: str | None
+    settings: ChatSettings = field(default_factory=ChatSettings)  # §15; language: above
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,7 @@ class UserRow:
     language_code: str | None
     language: str | None
     private_ok: bool
+    settings: UserSettings = field(default_factory=UserSettings)  # §15; language: above
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,8 @@ class TableRow:
     join_code: str
     generation: int
     moves: int
+    thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
+    turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
@@ -120,3 +127,38 @@ class StoredMessage:
     message_id: int
     digest: str
     keyboard: bool = True  # whether it (may) still show buttons
+
+
+TABLE_FIELDS = frozenset(
+    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
+)
+"""What :meth:`~bot.storage.protocol.Writes.update_table` may set."""
+TABLE_COLUMNS = (
+    "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
+    " turn_timeout_s"
+)
+"""The ``tables`` columns :func:`table_row` reads, in every backend."""
+T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
+
+
+class _Row(Protocol):
+    """A database row read by column name (``aiosqlite.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+def table_row(row: _Row) -> TableRow:
+    """A ``tables`` row (SQLite's or PostgreSQL's, by column name) as a :class:`TableRow`."""
+    return TableRow(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        status=row["status"],
+        creator_id=row["creator_id"],
+        join_code=row["join_code"],
+        generation=row["generation"],
+        moves=row["moves"],
+        thread_id=row["thread_id"],
+        turn_timeout_s=row["turn_timeout_s"],
+    )

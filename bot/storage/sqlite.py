@@ -9,11 +9,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.storage.db import Database
 from bot.storage.protocol import Writes
 from bot.storage.rows import (
+    T_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_FIELDS,
     ChatRow,
     Deadline,
     HandRow,
@@ -25,30 +26,13 @@ from bot.storage.rows import (
     StoredMessage,
     TableRow,
     UserRow,
+    table_row,
 )
-
-_TABLE_FIELDS = frozenset({"game", "options", "status", "creator_id", "generation", "moves"})
-
-
-def _table(row: aiosqlite.Row) -> TableRow:
-    return TableRow(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        status=row["status"],
-        creator_id=row["creator_id"],
-        join_code=row["join_code"],
-        generation=row["generation"],
-        moves=row["moves"],
-    )
+from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 
 def _net(text: str | None) -> list[int] | None:
     return json.loads(text) if text else None
-
-
-_TABLE_COLUMNS = "id, chat_id, game, options, status, creator_id, join_code, generation, moves"
 
 
 class SqliteRepository:
@@ -92,8 +76,21 @@ class SqliteRepository:
         )
 
     async def chat(self, chat_id: int) -> ChatRow | None:
-        row = await self.db.one("SELECT id, title, language FROM chats WHERE id = ?", (chat_id,))
-        return ChatRow(row["id"], row["title"], row["language"]) if row else None
+        row = await self.db.one(
+            "SELECT id, title, language, settings FROM chats WHERE id = ?", (chat_id,)
+        )
+        if row is None:
+            return None
+        settings = chat_settings(row["settings"], chat_id)
+        return ChatRow(row["id"], row["title"], row["language"], settings)
+
+    async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self.db.execute("UPDATE chats SET settings = ? WHERE id = ?", (text, chat_id))
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        text = settings.model_dump_json(exclude_defaults=True)
+        await self.db.execute("UPDATE users SET settings = ? WHERE id = ?", (text, user_id))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.db.execute("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
@@ -119,6 +116,7 @@ class SqliteRepository:
             row["language_code"],
             row["language"],
             bool(row["private_ok"]),
+            user_settings(row["settings"], user_id),
         )
 
     async def set_user_language(self, user_id: int, language: str) -> None:
@@ -146,36 +144,45 @@ class SqliteRepository:
     # --- tables ------------------------------------------------------------------------
 
     async def create_table(
-        self, chat_id: int, game: str, options: dict[str, Any], creator: int, code: str, now: float
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator: int,
+        code: str,
+        now: float,
+        thread_id: int | None = None,
     ) -> int:
         return await self.db.execute(
             "INSERT INTO tables(chat_id, game, options, status, creator_id, join_code, "
-            "created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
-            (chat_id, game, json.dumps(options), creator, code, now),
+            "created_at, thread_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (chat_id, game, json.dumps(options), creator, code, now, thread_id),
         )
 
     async def table(self, table_id: int) -> TableRow | None:
-        row = await self.db.one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
-        return _table(row) if row else None
+        row = await self.db.one(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return table_row(row) if row else None
 
-    async def open_table(self, chat_id: int) -> TableRow | None:
+    async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self.db.one(
-            f"SELECT {_TABLE_COLUMNS} FROM tables"
-            " WHERE chat_id = ? AND status IN ('lobby', 'running', 'ended') "
+            f"SELECT {TABLE_COLUMNS} FROM tables"
+            " WHERE chat_id = ? AND thread_id IS ? AND status IN ('lobby', 'running', 'ended') "
             "ORDER BY id DESC LIMIT 1",
-            (chat_id,),
+            (chat_id, thread_id),
         )
-        return _table(row) if row else None
+        return table_row(row) if row else None
 
-    async def open_tables(self) -> list[TableRow]:
+    async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
+        where = "" if chat_id is None else " AND chat_id = ?"
         rows = await self.db.all(
-            f"SELECT {_TABLE_COLUMNS} FROM tables"
-            " WHERE status IN ('lobby', 'running', 'ended') ORDER BY id"
+            f"SELECT {TABLE_COLUMNS} FROM tables"
+            f" WHERE status IN ('lobby', 'running', 'ended'){where} ORDER BY id",
+            () if chat_id is None else (chat_id,),
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        if not fields or not set(fields) <= _TABLE_FIELDS:
+        if not fields or not set(fields) <= TABLE_FIELDS:
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
         assignments = ", ".join(f"{k} = ?" for k in fields)
@@ -183,12 +190,11 @@ class SqliteRepository:
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
-            "SELECT t.id, t.chat_id, t.game, t.options, t.status, t.creator_id, t.join_code, "
-            "t.generation, t.moves FROM tables t JOIN seats s ON s.table_id = t.id "
+            f"SELECT {T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id "
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
             (user_id,),
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     # --- seats -------------------------------------------------------------------------
 
@@ -260,10 +266,11 @@ class SqliteRepository:
         if old == new or moved is None or not moved["n"]:
             return False
         await self.db.execute(
-            "INSERT INTO chats(id, title, language) SELECT ?, title, language FROM chats"
-            " WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
+            "INSERT INTO chats(id, title, language, settings) SELECT ?, title, language, settings"
+            " FROM chats WHERE id = ? ON CONFLICT(id) DO UPDATE SET"
             " title = CASE WHEN excluded.title != '' THEN excluded.title ELSE chats.title END,"
-            " language = COALESCE(excluded.language, chats.language)",
+            " language = COALESCE(excluded.language, chats.language), settings = CASE"
+            " WHEN excluded.settings != '{}' THEN excluded.settings ELSE chats.settings END",
             (new, old),
         )
         await self.db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new, old))
@@ -338,11 +345,10 @@ class SqliteRepository:
             where.append("t.id IN (SELECT table_id FROM seats WHERE user_id = ?)")
             params.append(user_id)
         clause = ("WHERE " + " AND ".join(where)) if where else ""
-        columns = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLUMNS.split(","))
         rows = await self.db.all(
-            f"SELECT {columns} FROM tables t {clause} ORDER BY t.id DESC", params
+            f"SELECT {T_COLUMNS} FROM tables t {clause} ORDER BY t.id DESC", params
         )
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None:
         await self.db.execute(

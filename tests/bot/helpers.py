@@ -8,6 +8,7 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator, Callable
+from typing import Protocol
 
 from bot.app import RunningBot
 from bot.render.context import HandUI
@@ -19,6 +20,37 @@ from tests.databases import db_rows as db_rows
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
+
+
+class Shown(Protocol):
+    """What the bot shows in one place: a group (:class:`SimGroup`), or one forum topic of it."""
+
+    @property
+    def messages(self) -> list[SentMessage]: ...
+
+    @property
+    def visible(self) -> list[SentMessage]: ...
+
+
+class Topic:
+    """One topic of a forum as the helpers read a group: the bot's messages in it only (None:
+    the General topic)."""
+
+    def __init__(self, group: SimGroup, thread: int | None) -> None:
+        self.group = group
+        self.thread = thread
+
+    @property
+    def messages(self) -> list[SentMessage]:
+        return self.group.in_topic(self.thread)
+
+    @property
+    def visible(self) -> list[SentMessage]:
+        return [m for m in self.messages if not m.deleted]
+
+    async def send(self, user: SimUser, text: str) -> SentMessage:
+        return await user.send(self.group, text, thread_id=self.thread)
+
 
 TO_PLAY = re.compile(r"(?:To play|Ход): <b>(.+?)</b>")
 
@@ -52,7 +84,7 @@ def hand_message(user: SimUser) -> SentMessage | None:
     return None
 
 
-def table_message(group: SimGroup) -> SentMessage | None:
+def table_message(group: Shown) -> SentMessage | None:
     """The newest group message with the 'My cards' URL button."""
     for message in reversed(group.visible):
         if any("start=h_" in (b.url or "") and b.text.startswith("🂠") for b in message.all_buttons):
@@ -60,7 +92,7 @@ def table_message(group: SimGroup) -> SentMessage | None:
     return None
 
 
-def result_message(group: SimGroup) -> SentMessage | None:
+def result_message(group: Shown) -> SentMessage | None:
     for message in reversed(group.visible):
         if any((b.callback_data or "").startswith("e:") for b in message.all_buttons):
             return message
@@ -78,16 +110,19 @@ async def open_table(
     players: list[SimUser],
     game: str = "mushka",
     options: str = "target=5",
+    thread: int | None = None,
 ) -> SentMessage:
-    """Everyone starts the bot; the first opens the table; the others join; the first starts."""
+    """Everyone starts the bot; the first opens the table (in the forum topic ``thread``, if
+    given); the others join; the first starts."""
     before = {user.id: len(user.messages) for user in players}
     for user in players:
         await user.start_bot()
     # each /start is handled (answered) before its sender presses Join: updates run side by side
     await fake.wait_until(lambda: all(len(u.messages) > before[u.id] for u in players), timeout=10)
-    await players[0].send(group, f"/newgame {game} {options}".strip())
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
+    await players[0].send(group, f"/newgame {game} {options}".strip(), thread_id=thread)
+    shown: Shown = group if thread is None else Topic(group, thread)
+    await fake.wait_until(lambda: lobby_message(shown) is not None, timeout=10)
+    lobby = lobby_message(shown)
     assert lobby is not None
     for user in players[1:]:
         answer = await user.press(lobby, "✋")
@@ -96,7 +131,7 @@ async def open_table(
     await players[0].press(lobby, "▶️")
     await fake.wait_until(
         lambda: (
-            table_message(group) is not None and all(hand_message(u) is not None for u in players)
+            table_message(shown) is not None and all(hand_message(u) is not None for u in players)
         ),
         timeout=10,
     )
@@ -110,7 +145,7 @@ def pressable(message: SentMessage) -> list[Button]:
     return [b for b in message.all_buttons if b.switch_inline_query is None]
 
 
-def lobby_message(group: SimGroup) -> SentMessage | None:
+def lobby_message(group: Shown) -> SentMessage | None:
     for message in reversed(group.visible):
         if any((b.callback_data or "").startswith("l:") for b in message.all_buttons):
             return message
@@ -125,7 +160,7 @@ def fixed_seeds(start: int = 7) -> Callable[[], int]:
 WAITING = ("Waiting for:", "Ждём:")
 
 
-def to_act(group: SimGroup, players: list[SimUser]) -> SimUser | None:
+def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
     """Who is to act: the one whose hand message waits for nobody (hands are private chats
     and reach their players before the group's table is edited), else the table says so."""
     table = table_message(group)
@@ -176,7 +211,7 @@ def choose(message: SentMessage, rng: random.Random) -> Button:
 
 
 async def play_step(
-    fake: FakeTelegram, group: SimGroup, players: list[SimUser], rng: random.Random
+    fake: FakeTelegram, group: Shown, players: list[SimUser], rng: random.Random
 ) -> bool:
     """Press one legal button for whoever is to act; False once nobody is."""
     user = to_act(group, players)
@@ -265,7 +300,7 @@ async def expected_screens(
     return table_html, out
 
 
-def deal_results(group: SimGroup) -> int:
+def deal_results(group: Shown) -> int:
     return len([m for m in group.messages if m.text.startswith("📋")])
 
 

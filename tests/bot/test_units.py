@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -184,3 +185,42 @@ async def test_migration_7_keeps_every_message_id_and_seat(tmp_path: Path) -> No
         ]
     finally:
         await db.close()
+
+
+async def test_writes_waiting_together_commit_together_and_fail_alone(tmp_path: Path) -> None:
+    """``Database.write`` commits the writes that wait for the writer in one transaction; each
+    is durable when its call returns, and a failing one fails alone (the others land)."""
+    path = tmp_path / "db.sqlite3"
+    db = await Database.open(path)
+    upsert = (
+        "INSERT INTO messages (chat_id, key, message_id, digest, keyboard) VALUES (?, ?, ?, ?, 0)"
+        " ON CONFLICT (chat_id, key) DO UPDATE SET message_id = excluded.message_id"
+    )
+    try:
+        commits: list[str] = []
+        await db.conn.set_trace_callback(
+            lambda sql: commits.append(sql) if sql.upper().startswith("COMMIT") else None
+        )
+        first = await asyncio.gather(
+            *(db.write(upsert, (-1, f"k{i % 7}", i, "d")) for i in range(40))
+        )
+        assert first == [None] * 40
+        assert len(commits) == 1  # one transaction for the 40 that waited together
+        mixed = [
+            db.write(upsert, (-2, "a", 1, "d")),
+            db.write("INSERT INTO nowhere VALUES (1)"),  # fails: no such table
+            db.write(upsert, (-2, "b", 2, "d")),
+        ]
+        results = await asyncio.gather(*mixed, return_exceptions=True)
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], sqlite3.OperationalError)
+        await db.conn.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3: None = off
+    finally:
+        await db.close()
+    plain = sqlite3.connect(path)
+    try:
+        rows = dict(plain.execute("SELECT key, message_id FROM messages").fetchall())
+    finally:
+        plain.close()
+    latest = {f"k{k}": max(i for i in range(40) if i % 7 == k) for k in range(7)}
+    assert rows == {**latest, "a": 1, "b": 2}

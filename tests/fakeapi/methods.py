@@ -144,6 +144,20 @@ class ApiMethods:
 
     # ------------------------------------------------------------------ checks
 
+    def _thread(self, chat: ChatState, params: JsonDict, reply_to: int | None) -> int | None:
+        """Where a send goes in a forum, as Telegram does it: the ``message_thread_id`` asked
+        for (an unknown topic is refused), else the topic of the message it replies to, else
+        the General topic (None). Outside a forum a thread id means nothing."""
+        if not chat.is_forum:
+            return None
+        thread = params.get("message_thread_id")
+        if thread is not None:
+            if thread not in chat.topics:
+                raise _bad("message thread not found")
+            return int(thread)
+        target = chat.messages.get(reply_to) if reply_to is not None else None
+        return target.thread_id if target is not None else None
+
     def _target_chat(self, params: JsonDict, *, write: bool = True) -> ChatState:
         raw = params.get("chat_id")
         if raw is None or raw == "":
@@ -315,7 +329,7 @@ class ApiMethods:
                     raise _bad("message to be replied not found")
                 reply_to = None
         self._check_rate("sendmessage", chat)
-        thread = params.get("message_thread_id")
+        thread = self._thread(chat, params, reply_to)
         message = self.store_message(
             chat,
             MessageVersion(plain, source, tuple(entities), markup),
@@ -323,7 +337,7 @@ class ApiMethods:
             from_bot=True,
             parse_mode=mode,
             reply_to=reply_to,
-            thread_id=thread if isinstance(thread, int) else None,
+            thread_id=thread,
             disable_notification=bool(params.get("disable_notification")),
             link_preview_options=params.get("link_preview_options"),
         )
@@ -343,13 +357,15 @@ class ApiMethods:
         )
         self._check_rate("sendmessage", chat)
         reply_to = params.get("reply_to_message_id")
+        reply_to = reply_to if isinstance(reply_to, int) else None
         message = self.store_message(
             chat,
             MessageVersion(plain, source, tuple(entities), None),
             sender_id=self.bot_id,
             from_bot=True,
             parse_mode=mode,
-            reply_to=reply_to if isinstance(reply_to, int) else None,
+            reply_to=reply_to,
+            thread_id=self._thread(chat, params, reply_to),
         )
         message.document = document
         out = self.message_dict(message)

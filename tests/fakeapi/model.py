@@ -231,6 +231,7 @@ class ChatState:
     bot_status: str = "member"
     migrated_to: int | None = None
     menu_button: JsonDict | None = None
+    topics: dict[int, str] = field(default_factory=dict)  # a forum's topics: thread id -> name
 
     def as_chat(self) -> JsonDict:
         chat: JsonDict = {"id": self.id, "type": self.type}

@@ -109,6 +109,7 @@ class FakeTelegram(WebhookMethods, ApiMethods):
         self._rate_groups_only = False
         self._sent_times: dict[int, list[float]] = {}
         self._faults: list[_Fault] = []
+        self.other_poller = False  # True: another instance polls too, every getUpdates gets 409
         self._gates: list[tuple[str, int | None, asyncio.Event]] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
         self._pressed_at: dict[str, float] = {}
@@ -476,6 +477,8 @@ class FakeTelegram(WebhookMethods, ApiMethods):
 
     async def _get_updates(self, params: JsonDict, request: web.Request) -> list[JsonDict]:
         self._refuse_polling()
+        if self.other_poller:
+            raise ApiError(409, CONFLICT)
         serial = next(self._poll_serial)
         self._poll_current = serial  # a newer poll terminates older ones (409)
         self._notify()

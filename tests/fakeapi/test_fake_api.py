@@ -359,6 +359,14 @@ async def test_newer_poll_terminates_older_with_conflict(fake_telegram: FakeTele
     assert status == 409 and body["description"].startswith("Conflict: terminated by other")
 
 
+async def test_another_poller_gets_every_poll_a_conflict(fake_telegram: FakeTelegram) -> None:
+    fake_telegram.other_poller = True
+    status, description = await err(fake_telegram, "getUpdates", timeout=0)
+    assert status == 409 and description.startswith("Conflict: terminated by other")
+    fake_telegram.other_poller = False
+    assert await ok(fake_telegram, "getUpdates", timeout=0) == []
+
+
 async def test_allowed_updates_filter(fake_telegram: FakeTelegram) -> None:
     anna = fake_telegram.add_user(101, "Anna")
     await anna.start_bot()

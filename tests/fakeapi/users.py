@@ -90,6 +90,35 @@ class SimGroup(_ChatReader):
         else:
             self.state.restricted_out.add(user.id)
 
+    def create_topic(self, name: str, *, by: SimUser) -> int:
+        """A forum topic opens: its thread id is the id of its ``forum_topic_created`` service
+        message, as in Telegram (the bot is not told: it doesn't need to be)."""
+        chat = self.state
+        if not chat.is_forum:
+            raise FakeUsageError(f"{self.title} is not a forum")
+        message = self.fake.store_message(
+            chat,
+            MessageVersion("", "", (), None),
+            sender_id=by.id,
+            from_bot=False,
+            extra={"forum_topic_created": {"name": name, "icon_color": 7322096}},
+        )
+        message.thread_id = message.message_id
+        chat.topics[message.message_id] = name
+        return message.message_id
+
+    def delete_topic(self, thread_id: int) -> None:
+        """An admin deletes a topic: its messages go with it; sends there are refused."""
+        chat = self.state
+        del chat.topics[thread_id]
+        for message in chat.messages.values():
+            if message.thread_id == thread_id:
+                message.deleted = True
+
+    def in_topic(self, thread_id: int | None) -> list[SentMessage]:
+        """The bot's messages in one topic (None: the General topic)."""
+        return [m for m in self.state.messages.values() if m.from_bot and m.thread_id == thread_id]
+
     def __repr__(self) -> str:
         return f"SimGroup({self.id}, {self.title!r})"
 
@@ -374,12 +403,18 @@ class SimUser(_ChatReader):
         thread_id: int | None = None,
     ) -> SentMessage:
         entities = command_entities(text)
+        if thread_id is not None and thread_id not in chat.topics:
+            raise FakeUsageError(f"no topic {thread_id} in {chat.title}")
+        replied = None if reply_to is None else reply_to.message_id
+        if thread_id is None and reply_to is not None:
+            thread_id = reply_to.thread_id  # a reply stays in the topic of what it answers
         message = self.fake.store_message(
             chat,
             MessageVersion(text, text, tuple(entities), None),
             sender_id=self.id,
             from_bot=False,
-            reply_to=None if reply_to is None else reply_to.message_id,
+            # in a topic, a message that answers nothing replies to the topic's first message
+            reply_to=replied if replied is not None or thread_id is None else thread_id,
             thread_id=thread_id,
         )
         if self._bot_sees(chat, text, reply_to):

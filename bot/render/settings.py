@@ -1,0 +1,116 @@
+"""The /settings messages (PRODUCT.md §15): a group's (its admins') and a person's own. Every
+button sets the value after the one shown (its data carries that value, so a press means what
+the presser saw); kind ``g`` in a group, ``s`` in private (§7.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import Kind, Press, PressCodec
+from bot.i18n import LOCALES, Translator
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import GAME_NAMES, game_name
+from bot.render.lobby import next_value, option_text
+from bot.storage.settings import TURN_TIMEOUTS, ChatSettings, UserSettings
+
+LANGUAGE_NAMES: Final = {"ru": "Русский", "en": "English"}  # each in its own language
+
+# the acts of the settings buttons (bot.callbacks.ACTS)
+LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS = "ntcgvbpw"
+PINGS_WORDS: Final = {"on": "on", "reminders": "only reminders"}
+
+
+def next_language(locale: str) -> str:
+    return LOCALES[(LOCALES.index(locale) + 1) % len(LOCALES)] if locale in LOCALES else "ru"
+
+
+def next_timeout(seconds: float) -> int:
+    """The turn time after ``seconds`` in the cycle 30 → 60 → 90 → 180 → 300 → 30."""
+    return next((t for t in TURN_TIMEOUTS if t > seconds), TURN_TIMEOUTS[0])
+
+
+def _yes_no(value: bool, tr: Translator) -> str:
+    return tr("yes") if value else tr("no")
+
+
+def group_settings(
+    title: str,
+    locale: str,
+    settings: ChatSettings,
+    timeout: float,
+    tr: Translator,
+    codec: PressCodec,
+    *,
+    game: str = "",
+    options: Mapping[str, Any] | None = None,
+) -> Rendered:
+    """The group's settings; ``game``: that game's default options (``options``) instead."""
+
+    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+        press = Press(Kind.GROUP, 0, None, 0, act, arg)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    head = tr("⚙️ Settings of «{chat}»", chat=esc(title))
+    if game:
+        shown = dict(options or {})
+        lines = [
+            head,
+            tr("Default options for {game}:", game=game_name(game, tr.locale)),
+            *(option_text(game, k, v, tr) for k, v in shown.items()),
+            tr("They apply to tables opened from now on."),
+        ]
+        rows = [
+            [button(option_text(game, k, v, tr), OPTION, f"{game}.{k}={next_value(game, k, v)}")]
+            for k, v in shown.items()
+        ]
+        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), BACK)]]))
+    language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
+    turn = tr("Turn time: {seconds} s", seconds=round(timeout))
+    computers = tr("Computer players: {value}", value=_yes_no(settings.computers, tr))
+    lines = [
+        head,
+        language,
+        turn,
+        computers,
+        tr("Default options: pick a game below."),
+        tr("Changes apply to tables opened from now on; the language at once."),
+    ]
+    games = [button(game_name(g, tr.locale), GAME, g) for g in GAME_NAMES]
+    rows = [
+        [button("🌐 " + language, LANGUAGE, next_language(locale))],
+        [button("⏱ " + turn, TIMEOUT, str(next_timeout(timeout)))],
+        [button("🤖 " + computers, COMPUTERS, "0" if settings.computers else "1")],
+        *(games[i : i + 4] for i in range(0, len(games), 4)),
+    ]
+    return Rendered("\n".join(lines), keyboard(rows))
+
+
+def user_settings(
+    locale: str, settings: UserSettings, tr: Translator, codec: PressCodec
+) -> Rendered:
+    """A person's own settings, in private."""
+
+    def button(text: str, act: str, arg: str) -> InlineKeyboardButton:
+        press = Press(Kind.PRIVATE, 0, None, 0, act, arg)
+        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+
+    language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
+    pings = tr("Turn pings: {value}", value=tr(PINGS_WORDS[settings.pings]))
+    words = tr("Cards in words: {value}", value=tr("on") if settings.words else tr("off"))
+    lines = [
+        tr("⚙️ Your settings"),
+        language,
+        pings,
+        words,
+        tr("Only reminders: no message at each turn, only when a third of the time is left."),
+        tr("Cards in words: your hand message also names the cards in full."),
+    ]
+    rows = [
+        [button("🌐 " + language, LANGUAGE, next_language(locale))],
+        [button("🔔 " + pings, PINGS, "reminders" if settings.pings == "on" else "on")],
+        [button("🗣 " + words, WORDS, "0" if settings.words else "1")],
+    ]
+    return Rendered("\n".join(lines), keyboard(rows))

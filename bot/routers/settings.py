@@ -1,0 +1,239 @@
+"""/settings (PRODUCT.md §15): a group's, for its admins, and a person's own, in private. One
+message whose buttons cycle values; a press counts only on the current settings message, by an
+admin (in a group), with a value the setting takes — otherwise it is answered and changes
+nothing."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.callbacks import Kind, Press, PressCodec, PressFilter
+from bot.i18n import LOCALES, Catalogues, Translator
+from bot.present import Delivery
+from bot.refused import Refused
+from bot.render import settings as screens
+from bot.render.common import Rendered
+from bot.render.context import GAME_NAMES
+from bot.render.refusals import refusal_text
+from bot.routers.common import say, topic
+from bot.runtime.core import family_ui
+from bot.runtime.runtime import TableRuntime
+from bot.sending.outbox import Old
+from bot.services.members import Members
+from bot.services.people import People
+from bot.storage.settings import TURN_TIMEOUTS
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+PRIVATE = F.chat.type == "private"
+KEY = "settings"  # the outbox key of the settings message, in the group or the private chat
+ADMINS_ONLY = "Only the group's admins change its settings."
+GROUP_ACTS = frozenset("ntcgvb")  # bot.render.settings: language … back
+PRIVATE_ACTS = frozenset("npw")
+
+
+class Settings:
+    """What the settings handlers share: the services and how each screen is drawn."""
+
+    def __init__(
+        self, runtime: TableRuntime, people: People, catalogues: Catalogues, codec: PressCodec
+    ) -> None:
+        self.runtime, self.people, self.catalogues, self.codec = runtime, people, catalogues, codec
+
+    async def group(self, chat_id: int, game: str = "") -> Rendered:
+        chat = await self.people.chat(chat_id)
+        settings = await self.people.chat_settings(chat_id)
+        locale = await self.people.chat_locale(chat_id)
+        timeout = settings.turn_timeout_s or self.runtime.turn_timeout
+        options = await self.runtime.seeded_options(chat_id, game) if game else None
+        return screens.group_settings(
+            chat.title if chat else "",
+            locale,
+            settings,
+            timeout,
+            self.catalogues.tr(locale),
+            self.codec,
+            game=game,
+            options=options,
+        )
+
+    async def private(self, user_id: int) -> Rendered:
+        locale = await self.people.user_locale(user_id)
+        settings = await self.people.user_settings(user_id)
+        return screens.user_settings(locale, settings, self.catalogues.tr(locale), self.codec)
+
+    async def change_group(self, chat_id: int, press: Press) -> tuple[str, Delivered]:
+        """Apply a group press; the pane to show next ("" the main one, else a game's)."""
+        arg, people = press.arg or "", self.people
+        settings = await people.chat_settings(chat_id)
+        if press.act == screens.LANGUAGE and arg in LOCALES:
+            await people.set_chat_language(chat_id, arg)
+            return "", "chat"
+        if press.act == screens.TIMEOUT and arg.isdigit() and int(arg) in TURN_TIMEOUTS:
+            await people.set_chat_settings(
+                chat_id, settings.model_copy(update={"turn_timeout_s": int(arg)})
+            )
+            return "", None
+        if press.act == screens.COMPUTERS and arg in ("0", "1"):
+            await people.set_chat_settings(
+                chat_id, settings.model_copy(update={"computers": arg == "1"})
+            )
+            return "", None
+        if press.act == screens.GAME and _game(arg):
+            return arg, None
+        if press.act == screens.BACK and arg == "":
+            return "", None
+        if press.act == screens.OPTION:
+            game, _, assignment = arg.partition(".")
+            name, _, value = assignment.partition("=")
+            if _game(game) and name:
+                current = await self.runtime.seeded_options(chat_id, game)
+                if name not in current:
+                    raise Refused("Unknown button.")
+                chosen = await self.runtime.seeded_options(chat_id, game, {name: value})
+                options = {**settings.options, game: chosen}
+                await people.set_chat_settings(
+                    chat_id, settings.model_copy(update={"options": options})
+                )
+                return game, None
+        raise Refused("Unknown button.")
+
+    async def change_private(self, user_id: int, press: Press) -> None:
+        arg, people = press.arg or "", self.people
+        settings = await people.user_settings(user_id)
+        if press.act == screens.LANGUAGE and arg in LOCALES:
+            await people.set_user_language(user_id, arg)
+        elif press.act == screens.PINGS and arg in screens.PINGS_WORDS:
+            await people.set_user_settings(user_id, settings.model_copy(update={"pings": arg}))
+        elif press.act == screens.WORDS and arg in ("0", "1"):
+            await people.set_user_settings(
+                user_id, settings.model_copy(update={"words": arg == "1"})
+            )
+        else:
+            raise Refused("Unknown button.")
+
+
+Delivered = str | None  # what else must be drawn again after a change ("chat": its tables)
+
+
+def _game(code: str) -> bool:
+    return code in GAME_NAMES and family_ui(code) is not None
+
+
+def make_router() -> Router:
+    router = Router(name="settings")
+
+    def service(
+        runtime: TableRuntime, people: People, catalogues: Catalogues, codec: PressCodec
+    ) -> Settings:
+        return Settings(runtime, people, catalogues, codec)
+
+    @router.message(Command("settings"), GROUPS)
+    async def group_settings(
+        message: Message,
+        runtime: TableRuntime,
+        people: People,
+        members: Members,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        delivery: Delivery,
+        chat_tr: Translator,
+    ) -> None:
+        assert message.from_user is not None
+        chat_id = message.chat.id
+        if not await members.is_admin(chat_id, message.from_user.id):
+            say(delivery, message, chat_tr(ADMINS_ONLY), reply=True)
+            return
+        rendered = await service(runtime, people, catalogues, codec).group(chat_id)
+        box = delivery.presenter.outbox
+        box.show(
+            chat_id,
+            KEY,
+            rendered,
+            fresh=True,
+            old=Old.STRIP,
+            reply_to=message.message_id,
+            thread=topic(message),
+        )
+
+    @router.message(Command("settings"), PRIVATE)
+    async def private_settings(
+        message: Message,
+        runtime: TableRuntime,
+        people: People,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        delivery: Delivery,
+    ) -> None:
+        assert message.from_user is not None
+        rendered = await service(runtime, people, catalogues, codec).private(message.from_user.id)
+        delivery.presenter.outbox.show(message.chat.id, KEY, rendered, fresh=True, old=Old.STRIP)
+
+    @router.callback_query(PressFilter(Kind.GROUP), F.data.func(lambda d: _act(d) in GROUP_ACTS))
+    async def group_pressed(
+        query: CallbackQuery,
+        press: Press,
+        runtime: TableRuntime,
+        people: People,
+        members: Members,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        delivery: Delivery,
+        user_tr: Translator,
+    ) -> None:
+        message = query.message
+        try:
+            if message is None or message.chat.type == "private":
+                raise Refused("Unknown button.")
+            chat_id = message.chat.id
+            if delivery.message_key(chat_id, message.message_id) != KEY:
+                raise Refused("That button is out of date.")
+            if not await members.is_admin(chat_id, query.from_user.id):
+                raise Refused(ADMINS_ONLY)
+            settings = service(runtime, people, catalogues, codec)
+            pane, redraw = await settings.change_group(chat_id, press)
+        except Refused as refused:
+            await query.answer(refusal_text(refused, user_tr))
+            return
+        delivery.presenter.outbox.show(chat_id, KEY, await settings.group(chat_id, pane))
+        if redraw == "chat":  # the language applies at once: the open table is drawn again
+            delivery(await runtime.refresh_chat(chat_id))
+        await query.answer()
+
+    @router.callback_query(
+        PressFilter(Kind.PRIVATE), F.data.func(lambda d: _act(d) in PRIVATE_ACTS)
+    )
+    async def private_pressed(
+        query: CallbackQuery,
+        press: Press,
+        runtime: TableRuntime,
+        people: People,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        delivery: Delivery,
+        user_tr: Translator,
+    ) -> None:
+        message = query.message
+        user_id = query.from_user.id
+        try:
+            if message is None or message.chat.id != user_id:
+                raise Refused("Unknown button.")
+            if delivery.message_key(user_id, message.message_id) != KEY:
+                raise Refused("That button is out of date.")
+            settings = service(runtime, people, catalogues, codec)
+            await settings.change_private(user_id, press)
+        except Refused as refused:
+            await query.answer(refusal_text(refused, user_tr))
+            return
+        delivery.presenter.outbox.show(user_id, KEY, await settings.private(user_id))
+        delivery(await runtime.refresh_hands(user_id))  # language, cards in words: at once
+        await query.answer()
+
+    return router
+
+
+def _act(data: str | None) -> str:
+    """The act field of callback data (already parsed and checked by :class:`PressFilter`)."""
+    parts = (data or "").split("~")[0].split(":")
+    return parts[4] if len(parts) > 4 else ""
