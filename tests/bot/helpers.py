@@ -114,8 +114,11 @@ async def open_table(
 ) -> SentMessage:
     """Everyone starts the bot; the first opens the table (in the forum topic ``thread``, if
     given); the others join; the first starts."""
+    before = {user.id: len(user.messages) for user in players}
     for user in players:
         await user.start_bot()
+    # each /start is handled (answered) before its sender presses Join: updates run side by side
+    await fake.wait_until(lambda: all(len(u.messages) > before[u.id] for u in players), timeout=10)
     await players[0].send(group, f"/newgame {game} {options}".strip(), thread_id=thread)
     shown: Shown = group if thread is None else Topic(group, thread)
     await fake.wait_until(lambda: lobby_message(shown) is not None, timeout=10)

@@ -13,6 +13,7 @@ from tests.bot.helpers import (
     db_rows,
     fixed_seeds,
     hand_message,
+    lobby_message,
     open_table,
     play_until_end,
     watched,
@@ -78,6 +79,7 @@ async def test_removed_from_a_group_with_a_lobby_closes_it(
     await players[0].start_bot()
     await players[0].send(group, "/newgame mushka")
     await fake.wait_until(lambda: db_rows(database, "SELECT COUNT(*) FROM tables") == [(1,)], 10)
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)  # sent after it
     await fake.settle(quiet=0.1)
     mark = fake.mark()
     fake.remove_bot_from(group, by=players[1])
