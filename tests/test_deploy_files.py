@@ -85,8 +85,8 @@ def test_compose_has_a_polling_service_and_a_webhook_profile() -> None:
     text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     block = text.partition("\nservices:\n")[2].partition("\nvolumes:\n")[0]
     services = re.findall(r"^  ([a-z-]+):$", block, flags=re.MULTILINE)
-    assert services == ["bot", "bot-webhook", "postgres"]
+    assert services == ["bot", "bot-webhook", "postgres", "bot-workers", "redis"]
     polling, webhook = block.split("\n  postgres:\n")[0].split("\n  bot-webhook:\n")
     assert "profiles:" not in polling and 'BOT_WEBHOOK_URL: ""' in polling
     assert 'profiles: ["webhook"]' in webhook and "8080:8080" in webhook
-    assert text.count("bot-data:/app/data") == 2
+    assert text.count("bot-data:/app/data") == 3  # polling, webhook, the scaled workers

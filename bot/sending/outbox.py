@@ -423,6 +423,7 @@ class Outbox:
             return
         if known is not None and known.message_id != sent:
             if op.old is Old.STRIP and known.keyboard:
+                await self.rates.turn(chat_id, None)  # a second call of this step: its own turn
                 await self._strip(chat_id, chat, known)
             elif op.old is Old.DELETE:
                 async with self._counted(chat_id):
