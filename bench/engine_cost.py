@@ -9,9 +9,10 @@
   checks), per action.
 * **search**: the computer players at level ``normal`` deciding in random positions; the time
   inside the policy divided by the actions it simulated — the trick family's cards played by
-  its search and playouts (``trick_search.Work``: the inner :class:`~engine.players.
-  trick_search.Deal`), the other families' ``determinized.step`` calls (rollouts through the
-  engine's own ``_perform``). Sampling the worlds and valuing them is included: it is what a
+  its search and playouts (on the inner :class:`~engine.players.trick_search.Deal`), the
+  other families' rollout actions. Every family's ``normal`` counts them in a
+  :class:`~engine.players.determinized.Work` made through its module's name ``Work``, which the
+  bench patches to read the counts. Sampling the worlds and valuing them is included: it is what a
   simulated action costs the search.
 
 Every figure is also given as a multiple of the naive cost per action (the target of issue #18
@@ -42,8 +43,17 @@ from engine.players import (  # noqa: E402  # noqa: E402
     trick_normal,
     trick_search,
 )
+from engine.players.determinized import Work  # noqa: E402
 from engine.players.trick_sample import knowledge, sample  # noqa: E402
 from engine.trick.view import TrickView  # noqa: E402
+
+SEARCHERS: dict[str, Any] = {
+    "trick": trick_normal,
+    "kopilka": kopilka,
+    "lenturlu": lenturlu,
+    "konchinka": konchinka,
+}
+"""Where each family's ``normal`` takes its name ``Work`` from (patched to count)."""
 
 SEARCH_SEATS = {
     "mushka": 4,
@@ -131,10 +141,10 @@ def seat_counts(game: str) -> list[int]:
 # --------------------------------------------------------------------------- the search
 
 
-def _recording_work(works: list[trick_search.Work]) -> type[trick_search.Work]:
-    """A ``Work`` that keeps every instance: the trick player's counts, read afterwards."""
+def _recording_work(works: list[Work]) -> type[Work]:
+    """A ``Work`` that keeps every instance: the player's counts, read afterwards."""
 
-    class RecordingWork(trick_search.Work):
+    class RecordingWork(Work):
         __slots__ = ()
 
         def __init__(self, done: int = 0) -> None:
@@ -160,22 +170,10 @@ def search_row(game: str, players: int, decisions: int, seed: int = 1) -> Search
     family = GAMES[game].family
     normal = computer(game, "normal")
     other = policy_for(family)
-    counted: list[int] = [0]
-    works: list[trick_search.Work] = []
-    patched: list[tuple[Any, str, Any]] = []
-    if family == "trick":
-        patched.append((trick_normal, "Work", trick_search.Work))
-        setattr(trick_normal, "Work", _recording_work(works))  # noqa: B010  # the module's name
-    else:
-        module = {"kopilka": kopilka, "lenturlu": lenturlu, "konchinka": konchinka}[family]
-        original = module.step
-
-        def counting(state: Any, seat: int, action: object) -> None:
-            counted[0] += 1
-            original(state, seat, action)
-
-        patched.append((module, "step", original))
-        module.step = counting  # type: ignore[attr-defined]
+    works: list[Work] = []
+    module = SEARCHERS[family]
+    original = module.Work
+    module.Work = _recording_work(works)  # the module's name, patched to count
     spent = 0.0
     made = 0
     rng = random.Random(seed)
@@ -198,9 +196,8 @@ def search_row(game: str, players: int, decisions: int, seed: int = 1) -> Search
                     action = other(view, rng)
                 state.apply(seat, action)
     finally:
-        for module, name, value in patched:
-            setattr(module, name, value)
-    simulated = sum(w.done for w in works) if family == "trick" else counted[0]
+        module.Work = original
+    simulated = sum(w.done for w in works)
     return SearchRow(
         game, players, made, simulated, 1e6 * spent / max(simulated, 1), 1e3 * spent / made
     )

@@ -23,6 +23,15 @@ W = TypeVar("W")
 
 
 @dataclass(slots=True)
+class Work:
+    """Actions simulated so far by one decision's searches and rollouts: its iteration count
+    (what ``bench/engine_cost.py`` divides the decision's time by). Every family's ``normal``
+    makes one through its module's name ``Work``, so that the bench can count."""
+
+    done: int = 0
+
+
+@dataclass(slots=True)
 class WorldChance:
     """A world's chance: random picks (Копилка's takes) from the player's generator, and no
     next deal, so that a rollout ends with the deal (the future deals are not searched)."""

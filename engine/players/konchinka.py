@@ -20,7 +20,7 @@ from engine.konchinka.options import KonchinkaOptions
 from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.state import KonchinkaState
 from engine.konchinka.view import KonchinkaView
-from engine.players.determinized import WorldChance, choose, deal_unseen, step
+from engine.players.determinized import Work, WorldChance, choose, deal_unseen, step
 
 MOVE_BUDGET: Final = 700
 """Rollout moves per decision (the budget, never a clock): the worlds sampled are this budget
@@ -109,7 +109,7 @@ def world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
     return state
 
 
-def rollout_value(state: KonchinkaState, me: int, before: Sequence[int]) -> float:
+def rollout_value(state: KonchinkaState, me: int, before: Sequence[int], work: Work) -> float:
     """Play ``state`` on with the easy rule to the end of this deal; the seat's deal points
     minus the mean of the others' (and the game's win or loss if it ended)."""
     for _ in range(MAX_MOVES):
@@ -117,6 +117,7 @@ def rollout_value(state: KonchinkaState, me: int, before: Sequence[int]) -> floa
         if seat is None:  # the deal is over (a world deals no next deal) or the game
             break
         step(state, seat, pick(state.legal_actions(seat), state._table))
+        work.done += 1
     gains = [t - b for t, b in zip(state._totals, before, strict=True)]
     others = [g for s, g in enumerate(gains) if s != me]
     value = gains[me] - sum(others) / len(others)
@@ -138,10 +139,12 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     me = view.seat
     assert me is not None
     before = view.totals
+    work = Work()
 
     def evaluate(state: KonchinkaState, move: Any) -> float:
         state.apply(me, move)
-        return rollout_value(state, me, before)
+        work.done += 1
+        return rollout_value(state, me, before, work)
 
     left = sum(view.hand_sizes) + view.stock
     samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(moves)))

@@ -24,7 +24,7 @@ from engine.kopilka.actions import KopilkaAction
 from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS
 from engine.kopilka.state import KopilkaState, Phase
 from engine.kopilka.view import KopilkaView
-from engine.players.determinized import WorldChance, choose, deal_unseen, step
+from engine.players.determinized import Work, WorldChance, choose, deal_unseen, step
 
 MOVE_BUDGET: Final = 1200
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
@@ -123,7 +123,7 @@ def money(state: KopilkaState, me: int) -> float:
     return float(state._partia[me] * state.options.point_rate - state._paid_in[me])
 
 
-def rollout_value(state: KopilkaState, me: int) -> float:
+def rollout_value(state: KopilkaState, me: int, work: Work) -> float:
     """Play ``state`` on with the easy rule to the end of this deal; this seat's money."""
     for _ in range(MAX_ACTIONS):
         seat = state.to_act
@@ -132,6 +132,7 @@ def rollout_value(state: KopilkaState, me: int) -> float:
         hand = state._hands[seat]
         led = state._led if state._phase == Phase.FOLLOW else None
         step(state, seat, pick(state.legal_actions(seat), hand, state._plays, led))
+        work.done += 1
     return money(state, me)
 
 
@@ -139,10 +140,12 @@ def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     """PIMC over every legal action, each played out to the end of the deal."""
     me = view.seat
     assert me is not None
+    work = Work()
 
     def evaluate(state: KopilkaState, action: Any) -> float:
         step(state, me, action)
-        return rollout_value(state, me)
+        work.done += 1
+        return rollout_value(state, me, work)
 
     moves = list(view.legal)
     left = sum(view.hand_sizes) + view.stock_size

@@ -22,7 +22,7 @@ from engine.lenturlu.options import LenturluOptions
 from engine.lenturlu.rules import KING_VALUE, LENTURLU_CARDS, STAKE_UNITS_EACH, follow_value
 from engine.lenturlu.state import LenturluState, Phase
 from engine.lenturlu.view import LenturluView
-from engine.players.determinized import WorldChance, choose, deal_unseen, step
+from engine.players.determinized import Work, WorldChance, choose, deal_unseen, step
 
 MOVE_BUDGET: Final = 15000
 """Rollout actions per decision (the budget, never a clock), shared by candidates and worlds."""
@@ -136,13 +136,14 @@ def world(view: LenturluView, rng: random.Random) -> LenturluState:
     return state
 
 
-def rollout_value(state: LenturluState, me: int) -> float:
+def rollout_value(state: LenturluState, me: int, work: Work) -> float:
     """Play ``state`` to its end with the easy rule; this seat's net (§3.5.4)."""
     for _ in range(MAX_ACTIONS):
         seat = state.to_act
         if seat is None:
             break
         step(state, seat, fast_pick(state, seat))
+        work.done += 1
     result = state.result
     assert result is not None
     return float(result.net[me])
@@ -162,10 +163,12 @@ def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
     moves = candidates(view)
     me = view.seat
     assert me is not None
+    work = Work()
 
     def evaluate(state: LenturluState, move: Any) -> float:
         step(state, me, move)
-        return rollout_value(state, me)
+        work.done += 1
+        return rollout_value(state, me, work)
 
     left = sum(view.hand_sizes) + view.stock
     samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(moves)))

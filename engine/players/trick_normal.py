@@ -43,8 +43,9 @@ from engine.trick.rules import HAND_SIZE, Trick
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
+from .determinized import Work
 from .trick_sample import knowledge, sample
-from .trick_search import Deal, Work, playout, solve, utility
+from .trick_search import Deal, playout, solve, utility
 
 PLAY_SAMPLES = 10
 """Deals sampled for a card to play, at most."""

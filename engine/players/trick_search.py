@@ -23,6 +23,8 @@ from engine.core import Seat
 from engine.trick import legal, scoring
 from engine.trick.rules import HAND_SIZE, Privilege, Trick, Variant
 
+from .determinized import Work
+
 ZERO_BONUS_SHARE = 1.0
 """Reaching zero wins the pulka: worth this share of the other counts (what the winner
 collects, §1.6.1) on top of the points written off."""
@@ -146,13 +148,6 @@ def playout_card(deal: Deal, seat: Seat, cards: Sequence[Card]) -> Card:
     winning = [c for c in cards if _beats(deal, c, best, led)]
     pool = winning or cards
     return min(pool, key=lambda c: (c.suit is deal.trump, strength[c.rank]))
-
-
-@dataclass(slots=True)
-class Work:
-    """Cards played so far by a decision's searches and playouts: its iteration count."""
-
-    done: int = 0
 
 
 def playout(deal: Deal, work: Work | None = None) -> Deal:
