@@ -54,7 +54,14 @@ from bench.press_throughput import (  # noqa: E402
     start_child,
     stop_child,
 )
-from tests.bot.helpers import _key, _mv, choose, hand_message, result_message, to_act  # noqa: E402
+from tests.bot.helpers import (  # noqa: E402
+    _key,
+    choose,
+    hand_message,
+    live_moves,
+    result_message,
+    to_act,
+)
 from tests.fakeapi import FakeTelegram  # noqa: E402
 from tests.fakeapi.users import SimGroup, SimUser  # noqa: E402
 
@@ -111,11 +118,12 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
 
 
 def _shown(user: SimUser, before: tuple[str, str], players: list[SimUser]) -> bool:
-    """The press's move shows in the presser's hand and every hand agrees."""
+    """The press's move shows in the presser's hand and every hand drawn at a move agrees (a
+    still waiting hand is not edited after others' moves: bot.callbacks.STILL)."""
     mine = hand_message(user)
     if mine is None or _key(mine) == before:
         return False
-    return len({_mv(hand_message(p)) for p in players}) == 1
+    return len(live_moves(players)) <= 1
 
 
 async def drive_bot(

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
@@ -29,6 +28,7 @@ from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame, random_seed
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
+from bot.sending.lean import LeanSession
 from bot.sending.outbox import Outbox, Refusal
 from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
@@ -54,7 +54,7 @@ logger = logging.getLogger(__name__)
 def build_bot(settings: Settings, outage: Outage | None = None) -> Bot:
     """The Bot API client; with ``outage`` (a running bot) a send, edit or delete that cannot
     reach the Bot API is retried with back-off instead of failing at once."""
-    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.api_base))
+    session = LeanSession(api=TelegramAPIServer.from_base(settings.api_base))
     session.middleware(TelegramLimits(outage=outage))
     return Bot(
         settings.token.get_secret_value(),
@@ -142,6 +142,7 @@ def build_services(
         lobby_timeout=settings.lobby_timeout_s,
         idle_timeout=settings.idle_timeout_s,
         away_level=settings.away_level,
+        ping_quiet=settings.ping_quiet_s,
         locks=shared.locks,
     )
     outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
@@ -199,6 +200,7 @@ def build_dispatcher(
     clock: Callable[[], float] = time.time,
 ) -> Dispatcher:
     dp = Dispatcher(
+        disable_fsm=True,  # no handler keeps FSM state: its middleware was a cost per update
         settings=settings,
         catalogues=catalogues,
         codec=codec,

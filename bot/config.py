@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     api_base: str = "https://api.telegram.org"
     polling_timeout_s: int = Field(10, ge=0, le=50)
     computer_delay_s: float = Field(1.5, ge=0, le=30)  # PRODUCT.md §10: humans can follow
+    # no turn ping for a person who moved less than this ago (he is at the table; 0: always)
+    ping_quiet_s: float = Field(20, ge=0, le=3600)
     away_level: Literal["easy", "normal"] = "normal"  # how the computer plays an absent person
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)
     drain_s: float = Field(5.0, ge=0, le=60)  # on a clean stop, queued messages get this long

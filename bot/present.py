@@ -5,11 +5,12 @@ calls the runtime."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import PressCodec
+from bot.callbacks import STILL, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
@@ -101,7 +102,10 @@ class Presenter:
         if isinstance(screen, HandScreen):
             tr = self.catalogues.tr(screen.locale)
             ctx = self.context(screen.facts)
-            rendered = self._ui(screen.facts).hand(ctx, screen.view, screen.ui, tr, self.codec)
+            ui = self._ui(screen.facts)
+            if ui.still_waiting and screen.view.to_act != screen.seat:
+                ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
+            rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)
             if screen.words:  # the text names the cards in full; the buttons stay as they are
                 text = with_card_words(rendered.text, screen.view.hand, tr)
                 rendered = Rendered(text, rendered.markup)
@@ -254,13 +258,27 @@ class Delivery:
     def __init__(self, presenter: Presenter, scheduler: Scheduler) -> None:
         self.presenter = presenter
         self.scheduler = scheduler
+        self._later: list[Outcome] = []  # deferred outcomes, in the order they were committed
 
     def __call__(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
+        self.flush()  # a deferred outcome is older: its screens go first
         for table_id, kind in outcome.undue:
             self.scheduler.discard(table_id, kind)
         for deadline in outcome.due:
             self.scheduler.add(deadline)
         return self.presenter.present(outcome)
+
+    def defer(self, outcome: Outcome) -> None:
+        """Keep ``outcome`` (in commit order) until :meth:`flush`: a press's callback answer goes
+        out before its screens are rendered, the presser's spinner stopping sooner."""
+        self._later.append(outcome)
+
+    def flush(self) -> None:
+        """Present every deferred outcome, oldest first."""
+        while self._later:
+            later, self._later = self._later, []
+            for outcome in later:
+                self(outcome)
 
     # Several workers: what every worker knows (the outbox's shared book); else this one's.
 

@@ -46,8 +46,11 @@ def make_router() -> Router:
             if refused.refresh is not None:
                 delivery(await runtime.refresh(press.table, refused.refresh, source))
             return
-        delivery(outcome)  # queued only (no waiting): the answer still goes at once
-        await query.answer(user_tr("Your cards are up to date.") if press.act == "u" else None)
+        delivery.defer(outcome)  # rendered right after the answer, in commit order
+        try:
+            await query.answer(user_tr("Your cards are up to date.") if press.act == "u" else None)
+        finally:
+            delivery.flush()
 
     @router.callback_query(PressFilter(Kind.END))
     async def on_end_pressed(

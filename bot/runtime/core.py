@@ -82,6 +82,7 @@ class Table:
     menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
     reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
     last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
+    acted: dict[int, float] = field(default_factory=dict)  # seat → its person's last move
     version: int = -1  # shared locks: the table's turn this copy is current at (-1: unknown)
 
     @property
@@ -110,6 +111,7 @@ class RuntimeBase:
         lobby_timeout: float = 900.0,
         idle_timeout: float = 1800.0,
         away_level: str = "normal",
+        ping_quiet: float = 0.0,
         locks: Locks | None = None,
     ) -> None:
         self.repo = repo
@@ -125,6 +127,7 @@ class RuntimeBase:
         self.lobby_timeout = lobby_timeout
         self.idle_timeout = idle_timeout
         self.away_level = away_level
+        self.ping_quiet = ping_quiet  # no turn ping for a person who moved this recently
         self._tables: dict[int, Table] = {}
         self._turns: dict[int, int] = {}  # table → the turn held now (shared locks)
         self._stale: dict[int, Table] = {}  # a copy dropped as stale: its in-memory marks
@@ -266,9 +269,10 @@ class RuntimeBase:
         self.forget(table.id)
         fresh = await self._load(table.id)
         assert fresh is not None
-        fresh.menus, fresh.reminded, fresh.last_human = (
+        fresh.menus, fresh.reminded, fresh.last_human, fresh.acted = (
             table.menus,
             table.reminded,
             table.last_human,
+            table.acted,
         )
         return fresh

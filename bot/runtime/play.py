@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.callbacks import Press
+from bot.callbacks import STILL, Press
 from bot.refused import Refused
 from bot.render.common import esc
 from bot.render.context import HandUI, Standing
@@ -113,6 +113,8 @@ class PlayOps(LobbyOps):
         state = table.match.state
         ui_game = family_ui(table.row.game)
         assert ui_game is not None
+        if press.version == STILL != table.row.moves and ui_game.still_waiting:
+            return await self._still_press(table, seat, press, data, source)
         if press.version != table.row.moves:
             last = table.match.last.get(seat)
             deny = ui_game.stale(last, press.act, press.arg) if last is not None else None
@@ -144,10 +146,27 @@ class PlayOps(LobbyOps):
             table.hands[seat] = meaning.ui
             return await self._one_hand(table, seat)
         assert isinstance(meaning, Apply)
+        table.acted[seat] = self.clock()  # before the pings of this very action are chosen
         out = await self._apply(table, seat, meaning.action)
         if table.seats[seat].expiries:  # he is here: the expiries in a row start again
             await self.change_seat(table, seat, expiries=0, schedule=False)
         return out
+
+    async def _still_press(
+        self, table: Table, seat: int, press: Press, data: str, source: PressSource
+    ) -> Outcome:
+        """A button of a still waiting hand (its counter is STILL, PRODUCT.md §4.5 "Not your
+        turn"): never an action. Its turn having come, the acting screen is on its way: out of
+        date, shown again."""
+        assert table.match is not None
+        to_act = table.match.state.to_act
+        if source.offers is None or data not in source.offers or to_act == seat:
+            raise Refused("That button is out of date — here are your current cards.", refresh=seat)
+        if press.act == "u":
+            return await self._one_hand(table, seat)
+        if to_act is None:
+            raise Refused("This table is closed.")
+        raise Refused("It's {name}'s turn.", name=table.seats[to_act].name)
 
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
         """After a stale press: the old message loses its buttons; the current hand is shown."""
@@ -348,8 +367,16 @@ class PlayOps(LobbyOps):
             out.append(PingGone(owner, table.id))
         if nxt is not None:
             seat = table.seats[nxt]
-            # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes
-            if seat.user_id is not None and not seat.computer and await self._pinged(seat.user_id):
+            # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes;
+            # nor for a person who moved moments ago: he is at the table, and a buzz per card
+            # in a quick round is noise (the reminder still comes if he then waits)
+            recent = self.clock() - table.acted.get(nxt, -1e18) < self.ping_quiet
+            if (
+                seat.user_id is not None
+                and not seat.computer
+                and not recent
+                and await self._pinged(seat.user_id)
+            ):
                 locale = await self.people.user_locale(seat.user_id)
                 out.append(TurnPing(facts, seat.user_id, locale))
         return out

@@ -25,6 +25,7 @@ def settings(fake_telegram: FakeTelegram, database: TestDatabase) -> Settings:
         computer_delay_s=0,
         away_level="easy",  # the tests' games stay quick; the strong player is tested in engine
         outbox_time_scale=0,
+        ping_quiet_s=0,  # every turn pinged: the quiet rule has its own test (test_e2e_economy)
         default_language="ru",
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env
     )

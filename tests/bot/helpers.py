@@ -157,7 +157,14 @@ def fixed_seeds(start: int = 7) -> Callable[[], int]:
     return itertools.count(start).__next__
 
 
-WAITING = ("Waiting for:", "Ждём:")
+WAITING = ("Waiting for:", "Ждём:", "Not your turn —", "Ход не ваш —")
+STILL = "0"  # the counter on a still waiting hand's buttons (bot.callbacks.STILL)
+
+
+def live_moves(players: list[SimUser]) -> set[str | None]:
+    """The move counters the players' hand messages are drawn at, still waiting hands left out
+    (they carry :data:`STILL` and are not edited after others' moves)."""
+    return {m for p in players if (m := _mv(hand_message(p))) != STILL}
 
 
 def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
@@ -170,8 +177,7 @@ def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
     if found is None:
         return None
     hands = {u.id: hand_message(u) for u in players}
-    moves = {_mv(h) for h in hands.values()}
-    if len(moves) == 1 and all(hands.values()):
+    if len(live_moves(players)) <= 1 and all(hands.values()):
         free = [u for u in players if not any(w in hands[u.id].text for w in WAITING)]  # type: ignore[union-attr]
         if len(free) == 1:
             return free[0]
@@ -242,7 +248,8 @@ async def press_and_wait(
     button: Button,
     players: list[SimUser],
 ) -> None:
-    """Press, expect no refusal, and wait until every hand message shows the same move."""
+    """Press, expect no refusal, and wait until every hand message shows the same move (the
+    still waiting ones aside)."""
     before = _key(message)
     answer = await user.press(message, data=button.callback_data)
     assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
@@ -251,7 +258,7 @@ async def press_and_wait(
         mine = hand_message(user)
         if mine is None or _key(mine) == before:
             return False
-        return len({_mv(hand_message(p)) for p in players}) == 1 and not fake.busy_now()
+        return len(live_moves(players)) <= 1 and not fake.busy_now()
 
     await fake.wait_until(done, timeout=10)
 

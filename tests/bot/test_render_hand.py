@@ -50,7 +50,7 @@ def test_a_passed_seat_is_told_so_all_deal() -> None:
     state = fixed("mushka", 3, 2, HANDS, "9H")
     moves(state, (0, "pass"))
     text = screen(state, 0, "ru")
-    assert "Вы пасуете в этой сдаче." in text and "Ждём: Boris" in text
+    assert "Вы пасуете в этой сдаче." in text and "⏳ Ход не ваш — стол в группе." in text
     assert "Ваши карты" not in text
     moves(state, (1, "play 0"), (2, "play 0"), (1, "card AH"))
     assert "You passed this deal." in screen(state, 0)

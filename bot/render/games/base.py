@@ -68,6 +68,7 @@ class GameUI(Generic[ViewT]):
     * ``option_value(name, value, tr)``: an enum option's value in words (None: as it is).
     * ``points_label(n, tr)``: /score's words for the game's own points summed over the games
       played (engine ``Result.points``), for a family that scores points beside money.
+    * ``still_waiting``: see the field.
     * ``rules_summary(game, tr)``, ``option_label(name, tr)``; ``option_steps(name)``: the values
       an integer option's lobby button steps through (None: the range); ``match_word(tr)``: the
       family's word for one game of a table, as in "Another pulka" (lowercase).
@@ -88,4 +89,9 @@ class GameUI(Generic[ViewT]):
     option_steps: Callable[[str], tuple[int, ...] | None]
     match_word: Callable[[Translator], str]
     points_label: Callable[[int, Translator], str] | None = None
+    still_waiting: bool = False
+    """The hand of a seat not to act shows nothing that changes with the others' moves: the
+    presenter draws its buttons at :data:`~bot.callbacks.STILL`, so it is edited only when
+    something of its own changes (PRODUCT.md §8: a card played edits the actor's and the next
+    player's hands, not every hand)."""
     option_value: Callable[[str, str, Translator], str | None] | None = None

@@ -112,5 +112,6 @@ TRICK_UI: Final = GameUI[TrickView](
     option_label=trick_texts.option_label,
     option_steps=trick_texts.OPTION_STEPS.get,
     match_word=lambda tr: tr("pulka"),
+    still_waiting=True,
 )
 """The trick family's :class:`~bot.render.games.base.GameUI`."""

@@ -85,11 +85,11 @@ def hand(
     back: list[InlineKeyboardButton] = []
     marks = set(ui.marks)
     if not my_turn:
-        waiting_trick = trick_line(ctx, view, tr)
-        if waiting_trick and view.to_act is not None:
-            lines.insert(2, waiting_trick)
+        # still (GameUI.still_waiting): nothing here changes with the others' moves, so this
+        # message is edited only when the seat's own cards, count or tricks change; the live
+        # trick and whose turn it is are on the group's table and reach this seat with its turn
         if view.to_act is not None:
-            lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
+            lines.append(tr("⏳ Not your turn — the table is in the group."))
         elif over:
             lines.extend(_over_lines(ctx, view, tr))
     elif view.phase == "play":

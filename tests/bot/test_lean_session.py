@@ -1,0 +1,97 @@
+"""The bot's HTTP session (bot/sending/lean.py) sends what aiogram's own form would send, as one
+JSON body: the same fields with the same values, defaults resolved alike, ``0`` and ``false``
+kept, ``None`` and ``""`` left out; a method with a file takes aiogram's form."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    AnswerInlineQuery,
+    DeleteMessage,
+    EditMessageText,
+    SendDocument,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+)
+
+from bot.sending.lean import LeanSession
+
+MARKUP = InlineKeyboardMarkup(
+    inline_keyboard=[[InlineKeyboardButton(text="Д♠", callback_data="h:1:0:5:p:QS~ab")]]
+)
+METHODS: list[TelegramMethod[Any]] = [
+    SendMessage(chat_id=-1001, text="<b>стол</b>", reply_markup=MARKUP, message_thread_id=7),
+    SendMessage(chat_id=5, text="x", disable_notification=False),
+    EditMessageText(chat_id=5, message_id=9, text="рука", reply_markup=MARKUP),
+    AnswerCallbackQuery(callback_query_id="q1", text="", show_alert=False, cache_time=0),
+    AnswerCallbackQuery(callback_query_id="q2", text="Сейчас ходит Вера.", show_alert=True),
+    DeleteMessage(chat_id=5, message_id=3),
+    AnswerInlineQuery(
+        inline_query_id="i1",
+        results=[
+            InlineQueryResultArticle(
+                id="a",
+                title="🃏 Мушка",
+                input_message_content=InputTextMessageContent(message_text="идёт набор"),
+            )
+        ],
+        cache_time=0,
+        is_personal=True,
+    ),
+]
+
+
+@pytest.fixture
+def bot() -> Bot:
+    return Bot(
+        "1:test",
+        session=LeanSession(),
+        default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True),
+    )
+
+
+def form_fields(session: LeanSession, bot: Bot, method: TelegramMethod[Any]) -> dict[str, str]:
+    form = session.build_form_data(bot, method)
+    return {str(options["name"]): str(value) for options, _headers, value in form._fields}
+
+
+@pytest.mark.parametrize("method", METHODS, ids=lambda m: m.__api_method__)
+def test_the_json_body_carries_what_the_form_would(bot: Bot, method: TelegramMethod[Any]) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    body = session.json_body(bot, method)
+    assert body is not None
+    sent = json.loads(body)
+    form = form_fields(session, bot, method)
+    assert set(sent) == set(form)
+    for key, value in sent.items():  # the form JSON-dumps all but strings
+        assert (form[key] if isinstance(value, str) else json.loads(form[key])) == value, key
+
+
+def test_defaults_and_zeros_are_sent(bot: Bot) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    answer = json.loads(session.json_body(bot, METHODS[3]) or "{}")
+    assert answer["cache_time"] == 0 and answer["show_alert"] is False and "text" not in answer
+    edit = json.loads(session.json_body(bot, METHODS[2]) or "{}")
+    assert edit["parse_mode"] == "HTML" and edit["link_preview_options"] == {"is_disabled": True}
+
+
+def test_a_file_takes_aiograms_form(bot: Bot) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    record = SendDocument(chat_id=5, document=BufferedInputFile(b"{}", filename="game.jsonl"))
+    assert session.json_body(bot, record) is None
