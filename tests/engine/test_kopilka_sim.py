@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from engine import new_game
+from engine.cards import DECK_32
 from engine.kopilka import KopilkaState, KopilkaView
 from engine.players.determinized import Work, step
 from engine.players.kopilka import easy, money, rollout_value, world
-from engine.cards import DECK_32
 from engine.players.kopilka_sim import CODE, Sim, Table, code
 
 GAME = "kopilka"
@@ -140,6 +140,20 @@ def test_2_5_2_blocked_deals_agree() -> None:
     assert _check({}, range(100, 106), 9)["blocked"] > 0
 
 
+def _planter(piles: dict[int, list[int]], stock: list[int]) -> Planter:
+    """Put the same hands and stock into both worlds (nobody empty)."""
+
+    def plant(state: KopilkaState, sim: Sim) -> None:
+        for s, pile in piles.items():
+            sim.hands[s] = list(pile)
+            state._hands[s] = [DECK_32[c] for c in pile]
+        sim.stock = list(stock)
+        state._stock = [DECK_32[c] for c in stock]
+        sim.empty, state._empty, state._tick = [], {}, 0
+
+    return plant
+
+
 def test_2_4_2_the_lead_is_lifted_when_no_seat_can_comply() -> None:
     """Planted alike in both: the last follower completes a trick of suit L and every hand then
     holds only L, so the restriction is lifted (too rare to meet in random walks)."""
@@ -155,16 +169,7 @@ def test_2_4_2_the_lead_is_lifted_when_no_seat_can_comply() -> None:
             rest = [c for c in range(32) if c >> 3 != led]
             piles = {me: suited[:2], leader: suited[2:3]}
             piles |= {(leader + 1) % 4: suited[3:5], (leader + 2) % 4: suited[5:]}
-
-            def plant(state: KopilkaState, sim: Sim, piles: dict[int, list[int]] = piles) -> None:
-                for s, pile in piles.items():
-                    sim.hands[s] = list(pile)
-                    state._hands[s] = [DECK_32[c] for c in pile]
-                sim.stock = rest[:6]
-                state._stock = [DECK_32[c] for c in rest[:6]]
-                sim.empty, state._empty, state._tick = [], {}, 0
-
-            side_by_side(view, 100 * seed + k, seen, plant)
+            side_by_side(view, 100 * seed + k, seen, _planter(piles, rest[:6]))
             planted += 1
     assert planted >= 5 and seen["lead_free"] >= planted
 
