@@ -29,7 +29,7 @@ from engine.kopilka.view import KopilkaView
 from engine.players.determinized import Work, WorldChance, deal_unseen, step
 from engine.players.kopilka_sim import Table, code
 
-MOVE_BUDGET: Final = 1200
+MOVE_BUDGET: Final = 4000
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
 over the cards left in play times the legal actions, at least :data:`MIN_SAMPLES`."""
 MIN_SAMPLES: Final = 4
