@@ -7,9 +7,11 @@ suit, or for a lay-out, which hands three cards to the opponents, §2.3) while i
 passes. Of 27 such rule sets tried against random play this one did best. ``normal`` is Perfect-
 Information Monte Carlo (:mod:`engine.players.determinized`): the unseen cards are dealt at
 random to the other hands and the stock, every legal action is played out to the end of the deal
-by ``easy`` through the engine, and the action with the best mean of this seat's money is chosen
-— partia points at the point rate minus everything paid into the bank (the engine's own fines
-and fees, §2.6), the partia's net after the fourth deal.
+by ``easy`` on the fast simulator of :mod:`engine.players.kopilka_sim`, and the action with the
+best mean of this seat's money is chosen — partia points at the point rate minus everything paid
+into the bank (fines and fees, §2.6), the partia's net after the fourth deal. The same search on
+the engine's own path (:func:`world`, :func:`rollout_value`) is what the simulator is checked
+against (``tests/engine/test_kopilka_sim.py``).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from engine.kopilka.actions import KopilkaAction
 from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS
 from engine.kopilka.state import KopilkaState, Phase
 from engine.kopilka.view import KopilkaView
-from engine.players.determinized import Work, WorldChance, choose, deal_unseen, step
+from engine.players.determinized import Work, WorldChance, deal_unseen, step
+from engine.players.kopilka_sim import Table, code
 
-MOVE_BUDGET: Final = 1200
+MOVE_BUDGET: Final = 4000
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
 over the cards left in play times the legal actions, at least :data:`MIN_SAMPLES`."""
 MIN_SAMPLES: Final = 4
@@ -137,21 +140,29 @@ def rollout_value(state: KopilkaState, me: int, work: Work) -> float:
 
 
 def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
-    """PIMC over every legal action, each played out to the end of the deal."""
+    """PIMC over every legal action, each played out to the end of the deal on the simulator."""
     me = view.seat
     assert me is not None
-    work = Work()
-
-    def evaluate(state: KopilkaState, action: Any) -> float:
-        step(state, me, action)
-        work.done += 1
-        return rollout_value(state, me, work)
-
     moves = list(view.legal)
+    if len(moves) == 1:
+        return moves[0]
+    work = Work()
+    table = Table(view)
+    actions = [code(a) for a in moves]
     left = sum(view.hand_sizes) + view.stock_size
     samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(moves)))
-    chosen: KopilkaAction = choose(moves, lambda r: world(view, r), evaluate, samples, rng)
-    return chosen
+    totals = [0] * len(moves)
+    for _ in range(samples):
+        base = table.deal(rng)
+        seed = rng.getrandbits(64)  # every candidate meets the same takes (§2.3.4)
+        for i, action in enumerate(actions):
+            world = base.copy(seed)
+            world.apply(action)
+            work.done += 1
+            world.rollout(work)
+            totals[i] += world.value(me)
+    best = max(range(len(moves)), key=lambda i: (totals[i], -i))  # ties: the earlier
+    return moves[best]
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal}
