@@ -172,7 +172,7 @@ def sim_facts(g: sim.Sim) -> dict[str, Any]:
 
 def positions(count: int, base_seed: int) -> list[tuple[LenturluView, dict[str, Any]]]:
     """``count`` views of the seat to act, random games some random actions in."""
-    out = []
+    out: list[tuple[LenturluView, dict[str, Any]]] = []
     seed = base_seed
     while len(out) < count:
         players = 3 + seed % 6
