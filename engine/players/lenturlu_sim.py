@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 from engine.actions import BUYS, PASS, Buy, Pass
 from engine.cards import DECK_52, RANK_VALUE, SUIT_ORDER, Card
@@ -29,6 +29,7 @@ from engine.lenturlu.view import LenturluView
 
 from .determinized import Work
 
+T = TypeVar("T")
 Action = tuple[int, int, int]
 """``(start, length, stakes)`` for a run, ``(0, k, 0)`` for ``buy k``, ``(0, 0, 0)`` for pass."""
 PASS_ACTION: Final[Action] = (0, 0, 0)
@@ -127,10 +128,9 @@ class Sim:
             return self.rate
         if self.payment == CARDS:
             return self.rate * self.size[seat]  # every card counts 1 (§3.5.3)
-        stk = self.stk[seat]
-        points = sum(map(int.__mul__, self.cnt[seat], POINTS))
-        points += sum(POINTS[v] for v in STAKE_VALUES if stk >> v & 1)  # counted twice
-        return self.rate * points
+        k = self.stk[seat]  # the Lenturlu cards count twice: AS 1, 7D 7, JC QS KH 10 more
+        twice = (k >> 1 & 1) + 7 * (k >> 7 & 1) + 10 * ((k >> 11 & 1) + (k >> 12 & 1) + (k >> 13))
+        return self.rate * (sum(map(int.__mul__, self.cnt[seat], POINTS)) + twice)
 
     def net(self, seat: int) -> int:
         """§3.5.4: the seat's net once the deal is over (the winner takes the layout, §3.5.1)."""
@@ -170,19 +170,37 @@ def known(view: LenturluView) -> tuple[Sim, list[int]]:
     return g, unseen
 
 
+def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
+    """A uniform shuffle of ``items`` (Fisher–Yates on ``rng.random()``: cheaper than
+    ``rng.shuffle``); the test's engine worlds are cut from the same order."""
+    out = list(items)
+    rand = rng.random
+    for i in range(len(out) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def deal(base: Sim, unseen: Sequence[int], rng: random.Random) -> Sim:
     """A world: ``unseen`` shuffled and cut into the other hands (ascending seats) and the
-    stock, as :func:`engine.players.determinized.deal_unseen` cuts the engine's cards."""
+    stock, in the cut of :func:`engine.players.determinized.deal_unseen`."""
     g = base.copy()
-    cards = list(unseen)
-    rng.shuffle(cards)
+    cards = shuffled(unseen, rng)
     at = 0
     for s in range(g.n):
-        if s != g.to_act:
-            size = g.size[s]
-            g.size[s] = 0
-            g.add(s, cards[at : at + size])
-            at += size
+        if s == g.to_act:
+            continue
+        c = g.cnt[s]
+        m = stakes = 0
+        nxt = at + g.size[s]
+        for kind in cards[at:nxt]:
+            v = kind & 15
+            c[v] += 1
+            m |= 1 << v
+            if kind & STAKE:
+                stakes |= 1 << v
+        g.msk[s], g.stk[s] = m, stakes
+        at = nxt
     g.stock = cards[at:]
     g.sp = 0
     return g

@@ -31,7 +31,7 @@ from engine.lenturlu.rules import LENTURLU_CARDS, STAKE_UNITS_EACH, follow_value
 from engine.lenturlu.state import Phase
 from engine.players import lenturlu_sim as sim
 from engine.players import random_player
-from engine.players.determinized import Work, WorldChance, deal_unseen, step
+from engine.players.determinized import Work, WorldChance, step
 
 GAME = "lenturlu"
 OPTIONS: list[dict[str, Any]] = [
@@ -45,15 +45,20 @@ STAKES = frozenset(LENTURLU_CARDS)
 
 
 def engine_world(view: LenturluView, rng: random.Random) -> LenturluState:
-    """The reference world: an engine state consistent with ``view``, the unseen cards cut
-    from ``rng``'s shuffle as the simulator cuts them (others by seat, then the stock)."""
+    """The reference world: an engine state consistent with ``view``, the unseen cards in
+    the simulator's shuffle from ``rng``, cut as it cuts them (others by seat, then the stock)."""
     me = view.seat
     n = view.players
     assert me is not None
     seen = set(view.hand) | set(view.pile) | set(view.out)
     unseen = [c for c in DECK_52 if c not in seen]
     others = [s for s in range(n) if s != me]
-    piles = deal_unseen(unseen, [view.hand_sizes[s] for s in others] + [view.stock], rng)
+    cards = sim.shuffled(unseen, rng)
+    piles = []
+    for s in others:
+        piles.append(cards[: view.hand_sizes[s]])
+        del cards[: view.hand_sizes[s]]
+    piles.append(cards)
     options = LenturluOptions(
         manner=view.manner,
         payment=view.payment,
