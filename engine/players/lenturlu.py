@@ -27,10 +27,12 @@ MOVE_BUDGET: Final = 15000
 """Simulated actions per decision (the budget, never a clock): whole rounds of worlds are
 played until it is spent."""
 MIN_SAMPLES: Final = 3
-MAX_SAMPLES: Final = 400
+MAX_SAMPLES: Final = 200
 """Worlds at most, where the deal is nearly over and a rollout is an action or two."""
-RUN_CANDIDATES: Final = 6
-"""At most this many runs, the best by :func:`run_score`, are searched (plus buys and pass)."""
+RUN_CANDIDATES: Final = 12
+"""At most this many runs (distinct by kind), the best by :func:`run_score`, are searched (plus
+buys and pass): the cheap rollouts pay for more of them, which is what makes the player
+stronger (more worlds hardly do)."""
 STAKES: Final = frozenset(LENTURLU_CARDS)
 
 
