@@ -86,14 +86,15 @@ def _check_position(game: str, players: int, seed: int, must_trump: bool) -> Non
         assert deal.to_play() == seat  # §1.4.1, §1.4.8
         engine = sorted(code[a.card] for a in state.legal_actions(seat) if isinstance(a, PlayCard))
         sim = sorted(deal.legal(seat))
-        assert sim == engine, (game, players, seed, must_trump, state.trick_no)  # §1.4.3
+        assert sim == engine, (game, players, seed, must_trump, state._trick_no)  # §1.4.3
         card = sim[rng.randrange(len(sim))]
         tricks = len(state._tricks)
         state.apply(seat, PlayCard(next(c for c in state._hands[seat] if code[c] == card)))
         deal.play(seat, card)
         if state.deal_no == deal_no and len(state._tricks) > tricks:
             assert deal.winners()[-1] == state._tricks[-1].winner  # §1.4.5
-    for s in state._playing:  # §1.5.2–§1.5.7: the counts after the deal
+    assert deal.playing  # (the engine's own list is gone with the deal)
+    for s in deal.playing:  # §1.5.2–§1.5.7: the counts after the deal
         assert after(deal, s) == state.counts[s], (game, players, seed, must_trump, s)
         value = utility(deal, s)
         assert value == (-after(deal, s) if after(deal, s) else sum(deal.counts) - deal.counts[s])
