@@ -157,6 +157,7 @@ class Deal:
         "players",
         "playing",
         "points",
+        "rot",
         "seats",
         "table",
         "target",
@@ -172,6 +173,7 @@ class Deal:
     players: int
     playing: list[Seat]  # in turn from the dealer's left (§1.4.1)
     nxt: tuple[Seat, ...]  # per playing seat: the next one in turn
+    rot: tuple[tuple[Seat, ...], ...]  # per playing seat: the playing seats in turn from it
     hands: list[list[int]]  # per seat; empty for seats not playing
     counts: Sequence[int]
     total: int  # the sum of the counts
@@ -201,28 +203,8 @@ class Deal:
         hand = self.hands[seat]
         if not self.trick:
             return hand[:]
-        t = self.table
-        led, priv = self.led, t.priv
-        if t.wild:  # §1.4.3: the hand read without the JC, which may always be played (§1.4.4)
-            suited = [c for c in hand if c >> 4 == led and c != priv]
-            if not suited and t.must_trump:
-                suited = [c for c in hand if c >> 4 == t.trump and c != priv]
-            if suited:
-                if priv in hand:
-                    suited.append(priv)
-                return suited
-            return hand[:]
-        suited = [c for c in hand if c >> 4 == led]  # (a)
-        if suited:
-            return suited
-        if t.must_trump:  # (b)
-            trumps = [c for c in hand if c >> 4 == t.trump]
-            if trumps:
-                # §1.4.4: the AS / KC instead of the trump required (Шутиха's QS is a spade)
-                if t.unled and priv >> 4 != t.trump and priv in hand:
-                    trumps.append(priv)
-                return trumps
-        return hand[:]  # (c)
+        cards = _follow(hand, self.led, self.table)
+        return hand[:] if cards is hand else cards
 
     def play(self, seat: Seat, card: int) -> bool:
         """Play a card; True when it completed a trick."""
@@ -241,35 +223,28 @@ class Deal:
         if len(trick) < len(self.playing):
             self.turn = self.nxt[seat]
             return False
-        self._complete()
-        return True
-
-    def _complete(self) -> None:
-        """§1.4.5 the winner takes the trick and leads to the next (§1.4.8)."""
+        # §1.4.5: the winner takes the trick and leads to the next (§1.4.8)
         winner = self.wseat
         self.won[winner] += 1
         qs = -1
-        if self.table.scoring == TRICK_VALUES:
-            qs = _trick_values(self.points, self.trick, self.seats, winner, self.table.priv)
-        self.past.append((self.leader, self.seats, self.trick, winner, qs))
+        if t.scoring == TRICK_VALUES:
+            qs = _trick_values(self.points, trick, self.seats, winner, t.priv)
+        self.past.append((self.leader, self.seats, trick, winner, qs))
         self.trick, self.seats = [], []
         self.leader = self.turn = winner
         self.done += 1
+        return True
 
-    def undo(self, seat: Seat, card: int, completed: bool) -> None:
-        """Take back :meth:`play` (the card goes back to the end of the hand)."""
+    def retract(
+        self, seat: Seat, card: int, completed: bool, led: int, wkey: int, wseat: Seat
+    ) -> None:
+        """Take back :meth:`play` (the card goes back to the end of the hand), the trick's
+        ``led``, ``wkey`` and ``wseat`` as they were before it."""
         if completed:
             leader, seats, trick, winner, qs = self.past.pop()
             self.won[winner] -= 1
             if self.table.scoring == TRICK_VALUES:
-                points = self.points
-                if qs < 0:
-                    points[winner] -= 1
-                elif qs == winner:
-                    points[winner] -= 8
-                else:
-                    points[winner] -= 5
-                    points[qs] -= 4
+                _untrick_values(self.points, winner, qs)
             self.leader = leader
             self.done -= 1
             self.trick, self.seats = trick[:-1], seats[:-1]
@@ -278,8 +253,13 @@ class Deal:
             self.seats.pop()
         self.hands[seat].append(card)
         self.turn = seat
+        self.led, self.wkey, self.wseat = led, wkey, wseat
+
+    def undo(self, seat: Seat, card: int, completed: bool) -> None:
+        """Take back :meth:`play`, finding the trick's winner so far again."""
+        self.retract(seat, card, completed, 0, 0, seat)
         trick = self.trick
-        if trick:  # the winner so far, again
+        if trick:
             t = self.table
             self.led = t.led_suit[trick[0]]
             self.wkey, self.wseat = t.lead_key[trick[0]], self.seats[0]
@@ -294,12 +274,8 @@ class Deal:
 
     def copy(self) -> Deal:
         new = object.__new__(Deal)
-        new.table, new.players, new.playing, new.nxt = (
-            self.table,
-            self.players,
-            self.playing,
-            self.nxt,
-        )
+        new.table, new.players, new.playing = self.table, self.players, self.playing
+        new.nxt, new.rot = self.nxt, self.rot
         new.hands = [h[:] for h in self.hands]
         new.counts, new.total, new.target, new.held = (
             self.counts,
@@ -312,6 +288,43 @@ class Deal:
         new.leader, new.turn, new.done = self.leader, self.turn, self.done
         new.won, new.points, new.past = self.won[:], self.points[:], self.past[:]
         return new
+
+
+def _follow(hand: list[int], led: int, t: Table) -> list[int]:
+    """§1.4.3, §1.4.4: the cards of ``hand`` that may follow to a trick led in suit ``led``
+    (``hand`` itself when any card may)."""
+    priv = t.priv
+    if t.wild:  # §1.4.3: the hand read without the JC, which may always be played (§1.4.4)
+        suited = [c for c in hand if c >> 4 == led and c != priv]
+        if not suited and t.must_trump:
+            suited = [c for c in hand if c >> 4 == t.trump and c != priv]
+        if suited:
+            if priv in hand:
+                suited.append(priv)
+            return suited
+        return hand
+    suited = [c for c in hand if c >> 4 == led]  # (a)
+    if suited:
+        return suited
+    if t.must_trump:  # (b)
+        trumps = [c for c in hand if c >> 4 == t.trump]
+        if trumps:
+            # §1.4.4: the AS / KC instead of the trump required (Шутиха's QS is a spade)
+            if t.unled and priv >> 4 != t.trump and priv in hand:
+                trumps.append(priv)
+            return trumps
+    return hand  # (c)
+
+
+def _untrick_values(points: list[int], winner: Seat, qs: Seat) -> None:
+    """Take back :func:`_trick_values`."""
+    if qs < 0:
+        points[winner] -= 1
+    elif qs == winner:
+        points[winner] -= 8
+    else:
+        points[winner] -= 5
+        points[qs] -= 4
 
 
 def _trick_values(
@@ -351,6 +364,10 @@ def new_deal(
     for i, s in enumerate(playing):
         nxt[s] = playing[(i + 1) % k]
     deal.nxt = tuple(nxt)
+    rot: list[tuple[Seat, ...]] = [()] * players
+    for i, s in enumerate(playing):
+        rot[s] = tuple(playing[i:]) + tuple(playing[:i])
+    deal.rot = tuple(rot)
     deal.hands = [list(h) for h in hands]
     deal.counts, deal.total, deal.target, deal.held = counts, sum(counts), target, held
     deal.trick, deal.seats = [], []
@@ -412,12 +429,49 @@ def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
 
 
 def playout(deal: Deal, work: Work | None = None) -> Deal:
-    """Play ``deal`` to its end with :func:`playout_card` (in place; returned)."""
+    """Play ``deal`` to its end with :func:`playout_card` (in place; returned). The trick in
+    play is finished card by card, then each trick is played in one go (the rules as in
+    :meth:`Deal.play`, §1.4.1–§1.4.8)."""
     played = 0
-    while deal.done < HAND_SIZE:
+    while deal.trick:
         seat = deal.turn
         deal.play(seat, playout_card(deal, seat, deal.legal(seat)))
         played += 1
+    t = deal.table
+    hands, won, points, past = deal.hands, deal.won, deal.points, deal.past
+    order = t.policy_key.__getitem__
+    lead_key, follow_key, led_suit = t.lead_key, t.follow_key, t.led_suit
+    values = t.scoring == TRICK_VALUES
+    rot = deal.rot
+    leader = deal.leader
+    for _ in range(deal.done, HAND_SIZE):
+        seats = rot[leader]
+        hand = hands[leader]
+        card = max(hand, key=order)  # lead the highest
+        hand.remove(card)
+        led = led_suit[card]
+        wkey, wseat = lead_key[card], leader
+        keys = follow_key[led]
+        trick = [card]
+        for seat in seats[1:]:
+            hand = hands[seat]
+            cards = _follow(hand, led, t)
+            if len(cards) > 1:  # the lowest that takes the trick, else the lowest
+                winning = [c for c in cards if keys[c] > wkey]
+                card = min(winning or cards, key=order)
+            else:
+                card = cards[0]
+            hand.remove(card)
+            trick.append(card)
+            if keys[card] > wkey:
+                wkey, wseat = keys[card], seat
+        won[wseat] += 1
+        qs = _trick_values(points, trick, list(seats), wseat, t.priv) if values else -1
+        past.append((leader, list(seats), trick, wseat, qs))
+        played += len(seats)
+        leader = wseat
+    deal.leader = deal.turn = leader
+    deal.done = HAND_SIZE
     if work is not None:
         work.done += played
     return deal
@@ -445,11 +499,12 @@ class _Search:
             first = playout_card(deal, seat, cards)
             cards.remove(first)
             cards.insert(0, first)
+        led, wkey, wseat = deal.led, deal.wkey, deal.wseat
         best = -1e18 if maximizing else 1e18
         for card in cards:
             completed = deal.play(seat, card)
             v = self.value(deal, alpha, beta)
-            deal.undo(seat, card, completed)
+            deal.retract(seat, card, completed, led, wkey, wseat)
             if maximizing:
                 if v > best:
                     best = v

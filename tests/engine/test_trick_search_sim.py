@@ -17,8 +17,17 @@ import pytest
 from engine import new_game
 from engine.actions import PlayCard
 from engine.players import computer
+from engine.players.determinized import Work
 from engine.players.trick_normal import _dealt, _from_left
-from engine.players.trick_search import CODE, Deal, after, new_deal, table_for, utility
+from engine.players.trick_search import (
+    CODE,
+    Deal,
+    after,
+    new_deal,
+    playout,
+    table_for,
+    utility,
+)
 from engine.trick.rules import Phase
 from engine.trick.state import TrickState
 from engine.trick.variant import VARIANTS, deck_for
@@ -100,6 +109,33 @@ def _check_position(game: str, players: int, seed: int, must_trump: bool) -> Non
         assert value == (-after(deal, s) if after(deal, s) else sum(deal.counts) - deal.counts[s])
 
 
+def _check_playout(game: str, players: int, seed: int, must_trump: bool) -> None:
+    """:func:`playout` (which plays whole tricks in one go) from the same position: its cards
+    are legal in the engine, and the winners and counts after the deal are the engine's."""
+    state = _in_play(game, players, seed, must_trump)
+    deal = _sim(state)
+    code = CODE[game]
+    start = len(deal.past)
+    in_trick = len(deal.trick)
+    work = Work()
+    playout(deal, work)
+    line = [
+        (s, c)
+        for _, seats, trick, _, _ in deal.past[start:]
+        for s, c in zip(seats, trick, strict=True)
+    ]
+    line = line[in_trick:]  # the cards of the trick in play already played
+    assert work.done == len(line)
+    deal_no = state.deal_no
+    for seat, card in line:
+        assert state.to_act == seat and state.deal_no == deal_no
+        state.apply(seat, PlayCard(next(c for c in state._hands[seat] if code[c] == card)))
+    records = [r for r in state.record() if r["t"] == "event" and r["e"] == "trick"][-HAND:]
+    assert [r["winner"] for r in records] == deal.winners()  # §1.4.5
+    for s in deal.playing:  # §1.5.2–§1.5.7
+        assert after(deal, s) == state.counts[s], (game, players, seed, must_trump, s)
+
+
 @pytest.mark.parametrize("must_trump", [False, True])
 @pytest.mark.parametrize("players", SEATS)
 @pytest.mark.parametrize("game", GAMES)
@@ -108,6 +144,7 @@ def test_1_4_1_4_5_1_5_simulator_plays_as_the_engine(
 ) -> None:
     for seed in range(10):
         _check_position(game, players, seed, must_trump)
+        _check_playout(game, players, seed, must_trump)
 
 
 @pytest.mark.slow
@@ -117,6 +154,7 @@ def test_1_4_1_4_5_1_5_simulator_plays_as_the_engine(
 def test_simulator_plays_as_the_engine_soak(game: str, players: int, must_trump: bool) -> None:
     for seed in range(10, 200):
         _check_position(game, players, seed, must_trump)
+        _check_playout(game, players, seed, must_trump)
 
 
 def test_simulator_undo_restores_the_deal() -> None:
