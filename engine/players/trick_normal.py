@@ -46,10 +46,10 @@ from .determinized import Work
 from .trick_sample import knowledge, sample_codes
 from .trick_search import CODE, Deal, Table, new_deal, playout, solve, table_for, utility
 
-PLAY_SAMPLES = 10
+PLAY_SAMPLES = 20
 """Deals sampled for a card to play, at most."""
 
-PLAY_WORK = 5_000
+PLAY_WORK = 10_000
 """Cards played (searched or played out) by one decision, after which no further deal is
 sampled (but never fewer than :data:`MIN_SAMPLES`): the budget that bounds a decision's time
 at the big tables."""
@@ -60,13 +60,13 @@ MIN_SAMPLES = 2
 PLAY_NODES = 80
 """Search nodes per sample and candidate card before the playouts take over."""
 
-DECLARE_SAMPLES = 32
+DECLARE_SAMPLES = 48
 """Deals sampled for a declaration (each candidate is played out on every one), at most."""
 
-DECLARE_WORK = 5_000
-"""Cards played out by one declaration, after which no further deal is sampled."""
+DECLARE_WORK = 8_000
+"""Actions simulated by one declaration, after which no further deal is sampled."""
 
-DISCARD_SAMPLES = 24
+DISCARD_SAMPLES = 40
 """Deals sampled for Шутиха's discard."""
 
 OTHERS_PLAY = 2
