@@ -43,8 +43,8 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .determinized import Work
-from .trick_sample import knowledge, sample_codes
-from .trick_search import CODE, Deal, Table, new_deal, playout, solve, table_for, utility
+from .trick_sample import CODE, knowledge, sample_codes
+from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
 
 PLAY_SAMPLES = 20
 """Deals sampled for a card to play, at most."""

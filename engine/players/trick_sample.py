@@ -13,15 +13,37 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
 
-from engine.cards import Card, Suit
+from engine.cards import SUIT_ORDER, Card, Suit, rank_index
 from engine.core import Seat
 from engine.trick import legal
 from engine.trick.rules import Privilege, Variant, deck_for
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
-from .trick_search import CARD, CODE
+from .trick_search import suit_no
+
+CODE: Final = MappingProxyType(
+    {
+        name: MappingProxyType(
+            {
+                Card(r, s): suit_no(s) * 16 + i
+                for s in SUIT_ORDER
+                for r, i in rank_index(v.order).items()
+            }
+        )
+        for name, v in VARIANTS.items()
+    }
+)
+"""Per game: each card's code for the search (:mod:`.trick_search`): suit * 16 + strength."""
+
+CARD: Final = MappingProxyType(
+    {name: MappingProxyType({i: c for c, i in codes.items()}) for name, codes in CODE.items()}
+)
+"""Per game: the card of each code."""
+
 
 TRIES = 20
 """Attempts at a deal that honours every void before the voids are relaxed."""
@@ -161,4 +183,4 @@ def sample(
     return [[card[c] for c in h] for h in hands], [card[c] for c in rest]
 
 
-__all__ = ["Knowledge", "knowledge", "sample", "sample_codes"]
+__all__ = ["CARD", "CODE", "Knowledge", "knowledge", "sample", "sample_codes"]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from engine.cards import SUIT_ORDER, Card, Suit, rank_index
+from engine.cards import SUIT_ORDER, Suit, rank_index
 from engine.core import Seat
 from engine.trick.mushka import score_held_bonus
 from engine.trick.pamfil import score_plain
@@ -90,20 +90,13 @@ def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
         return 50 + (c & 15) if c >> 4 == led else 0
 
     # §1.4.2: the Памфил JC is of the trump suit only; every other card of its printed suit
-    led_suit = tuple(trump if wild and c == priv else c >> 4 for c in codes)
+    led = tuple(trump if wild and c == priv else c >> 4 for c in codes)
+    first = tuple(key(c, led[c], True) for c in codes)  # §1.4.6: a led AS / KC is ordinary
+    then = tuple(tuple(key(c, suit, False) for c in codes) for suit in range(4))
+    policy = tuple((16 if c >> 4 == trump else 0) + (c & 15) for c in codes)
+    scoring, priv_trump = _SCORING[variant.score], priv >> 4 == trump
     return Table(
-        variant,
-        trump,
-        must_trump,
-        priv,
-        wild,
-        unled,
-        _SCORING[variant.score],
-        priv >> 4 == trump,
-        tuple(key(c, led_suit[c], True) for c in codes),  # §1.4.6: a led AS / KC is ordinary
-        tuple(tuple(key(c, led, False) for c in codes) for led in range(4)),
-        led_suit,
-        tuple((16 if c >> 4 == trump else 0) + (c & 15) for c in codes),
+        variant, trump, must_trump, priv, wild, unled, scoring, priv_trump, first, then, led, policy
     )
 
 
@@ -117,25 +110,6 @@ TABLES: Final = MappingProxyType(
 )
 """Every game's :class:`Table` by (game, trump suit number, ``must_trump``)."""
 
-CODE: Final = MappingProxyType(
-    {
-        name: MappingProxyType(
-            {
-                Card(r, s): suit_no(s) * 16 + i
-                for s in SUIT_ORDER
-                for r, i in rank_index(v.order).items()
-            }
-        )
-        for name, v in VARIANTS.items()
-    }
-)
-"""Per game: each card's code."""
-
-CARD: Final = MappingProxyType(
-    {name: MappingProxyType({i: c for c, i in codes.items()}) for name, codes in CODE.items()}
-)
-"""Per game: the card of each code."""
-
 
 def table_for(game: str, trump: Suit, must_trump: bool) -> Table:
     return TABLES[game, suit_no(trump), must_trump]
@@ -143,7 +117,7 @@ def table_for(game: str, trump: Suit, must_trump: bool) -> Table:
 
 class Deal:
     """One deal in trick play, every hand known. Built by :func:`new_deal`; changed by
-    :meth:`play` (and :meth:`undo`, for the search)."""
+    :meth:`play` (and :meth:`retract`, for the search)."""
 
     __slots__ = (
         "counts",
@@ -255,19 +229,6 @@ class Deal:
         self.turn = seat
         self.led, self.wkey, self.wseat = led, wkey, wseat
 
-    def undo(self, seat: Seat, card: int, completed: bool) -> None:
-        """Take back :meth:`play`, finding the trick's winner so far again."""
-        self.retract(seat, card, completed, 0, 0, seat)
-        trick = self.trick
-        if trick:
-            t = self.table
-            self.led = t.led_suit[trick[0]]
-            self.wkey, self.wseat = t.lead_key[trick[0]], self.seats[0]
-            keys = t.follow_key[self.led]
-            for s, c in zip(self.seats[1:], trick[1:], strict=True):
-                if keys[c] > self.wkey:
-                    self.wkey, self.wseat = keys[c], s
-
     def winners(self) -> list[Seat]:
         """The completed tricks' winners, in order."""
         return [p[3] for p in self.past]
@@ -277,12 +238,8 @@ class Deal:
         new.table, new.players, new.playing = self.table, self.players, self.playing
         new.nxt, new.rot = self.nxt, self.rot
         new.hands = [h[:] for h in self.hands]
-        new.counts, new.total, new.target, new.held = (
-            self.counts,
-            self.total,
-            self.target,
-            self.held,
-        )
+        new.counts, new.total = self.counts, self.total
+        new.target, new.held = self.target, self.held
         new.trick, new.seats = self.trick[:], self.seats[:]
         new.led, new.wkey, new.wseat = self.led, self.wkey, self.wseat
         new.leader, new.turn, new.done = self.leader, self.turn, self.done
@@ -527,34 +484,21 @@ def solve(
     ``deal`` is left as it was."""
     values = []
     counter = work if work is not None else Work()
+    was = deal.led, deal.wkey, deal.wseat
     for card in cards:
         search = _Search(me, budget, counter)
         completed = deal.play(me, card)
         values.append(search.value(deal, -1e18, 1e18))
-        deal.undo(me, card, completed)
+        deal.retract(me, card, completed, *was)
     return values
 
 
-def codes_of(game: str, cards: Iterable[Card]) -> list[int]:
-    code = CODE[game]
-    return [code[c] for c in cards]
-
-
-def cards_of(game: str, codes: Iterable[int]) -> list[Card]:
-    card = CARD[game]
-    return [card[c] for c in codes]
-
-
 __all__ = [
-    "CARD",
-    "CODE",
     "TABLES",
     "Deal",
     "Table",
     "Work",
     "after",
-    "cards_of",
-    "codes_of",
     "new_deal",
     "playout",
     "playout_card",

@@ -12,8 +12,8 @@ from engine import new_game, replay
 from engine.cards import Card, Suit
 from engine.core import State
 from engine.players import computer, random_player
-from engine.players.trick_sample import knowledge, sample
-from engine.players.trick_search import CODE, Deal, new_deal, solve, table_for, utility
+from engine.players.trick_sample import CODE, knowledge, sample
+from engine.players.trick_search import Deal, new_deal, solve, table_for, utility
 from engine.trick.state import TrickState
 from engine.trick.view import TrickView
 

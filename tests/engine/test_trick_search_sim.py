@@ -19,8 +19,8 @@ from engine.actions import PlayCard
 from engine.players import computer
 from engine.players.determinized import Work
 from engine.players.trick_normal import _dealt, _from_left
+from engine.players.trick_sample import CODE
 from engine.players.trick_search import (
-    CODE,
     Deal,
     after,
     new_deal,
@@ -163,21 +163,22 @@ def test_simulator_undo_restores_the_deal() -> None:
         game = GAMES[seed % 4]
         deal = _sim(_in_play(game, 3 + seed % 5, seed, seed % 2 == 0))
         rng = random.Random(seed)
-        line = []
+        line: list[tuple[int, int, bool, tuple[int, int, int]]] = []
         before = deal.copy()
         while not deal.over:
             seat = deal.to_play()
             card = rng.choice(deal.legal(seat))
-            line.append((seat, card, deal.play(seat, card)))
-        for seat, card, completed in reversed(line):
-            deal.undo(seat, card, completed)
+            was = deal.led, deal.wkey, deal.wseat
+            line.append((seat, card, deal.play(seat, card), was))
+        for seat, card, completed, was in reversed(line):
+            deal.retract(seat, card, completed, *was)
         for name in Deal.__slots__:
-            got, was = getattr(deal, name), getattr(before, name)
+            got, want = getattr(deal, name), getattr(before, name)
             if name == "hands":
-                got, was = [sorted(h) for h in got], [sorted(h) for h in was]
+                got, want = [sorted(h) for h in got], [sorted(h) for h in want]
             if name in ("led", "wkey", "wseat") and not deal.trick:
                 continue  # meaningless between tricks
-            assert got == was, name
+            assert got == want, name
 
 
 def test_1_3_12_the_deal_out_is_the_engines() -> None:
