@@ -107,20 +107,6 @@ def _weakest(cards: Sequence[Card], key: dict[Card, tuple[int, int]], k: int) ->
     return sorted(cards, key=key.__getitem__)[:k]
 
 
-def _strong(hand: Sequence[Card], view: TrickView, trump: Suit) -> int:
-    """The simple player's worth of a hand (:func:`engine.players.trick._strong_cards`)."""
-    order = VARIANTS[view.game].order
-    strength = rank_index(order)
-    top = strength[order[1]]
-    worth = 0
-    for c in hand:
-        if c == view.privileged:
-            worth += 2
-        elif c.suit is trump or strength[c.rank] >= top:
-            worth += 1
-    return worth
-
-
 def _deal(view: TrickView, hands: list[list[Card]], playing: list[Seat]) -> Deal:
     """A sampled deal of cards at its first lead (:func:`_sim_deal` on the cards' codes)."""
     code = CODE[view.game]
@@ -211,7 +197,7 @@ class _Round:
     me: Seat
     table: Table
     code: Mapping[Card, int]
-    worth: tuple[int, ...]  # per code: the simple player's worth of a card (:func:`_strong`)
+    worth: tuple[int, ...]  # per code: a card's worth (:func:`engine.players.trick._strong_cards`)
     later: tuple[Seat, ...]  # the seats declaring after ``me``, in turn
     drop: tuple[int, ...]  # per code: the order a receiver drops its extra cards in
 

@@ -177,7 +177,7 @@ def sample_codes(know: Knowledge, rng: random.Random) -> tuple[list[list[int]], 
 def sample(
     know: Knowledge, view: TrickView, rng: random.Random
 ) -> tuple[list[list[Card]], list[Card]]:
-    """:func:`sample_codes` as cards."""
+    """:func:`sample_codes` as cards (``view``: the view ``know`` was read from)."""
     hands, rest = sample_codes(know, rng)
     card = CARD[know.game]
     return [[card[c] for c in h] for h in hands], [card[c] for c in rest]
