@@ -24,33 +24,32 @@ well under 0.5 s on a small shared machine (README.md, "Computer players").
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from engine.cards import SUIT_ORDER, Card, Suit, rank_index
 from engine.core import Seat
-from engine.trick import legal
 from engine.trick.actions import (
     ANNOUNCE,
     PASS,
     Discard,
     Exchange,
-    Pass,
     PlayCard,
     Retrump,
     TrickAction,
 )
-from engine.trick.rules import HAND_SIZE, Trick
+from engine.trick.rules import HAND_SIZE
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .determinized import Work
-from .trick_sample import knowledge, sample
-from .trick_search import Deal, playout, solve, utility
+from .trick_sample import CODE, knowledge, sample_codes
+from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
 
-PLAY_SAMPLES = 10
+PLAY_SAMPLES = 20
 """Deals sampled for a card to play, at most."""
 
-PLAY_WORK = 5_000
+PLAY_WORK = 10_000
 """Cards played (searched or played out) by one decision, after which no further deal is
 sampled (but never fewer than :data:`MIN_SAMPLES`): the budget that bounds a decision's time
 at the big tables."""
@@ -61,13 +60,13 @@ MIN_SAMPLES = 2
 PLAY_NODES = 80
 """Search nodes per sample and candidate card before the playouts take over."""
 
-DECLARE_SAMPLES = 32
+DECLARE_SAMPLES = 48
 """Deals sampled for a declaration (each candidate is played out on every one), at most."""
 
-DECLARE_WORK = 5_000
-"""Cards played out by one declaration, after which no further deal is sampled."""
+DECLARE_WORK = 8_000
+"""Actions simulated by one declaration, after which no further deal is sampled."""
 
-DISCARD_SAMPLES = 24
+DISCARD_SAMPLES = 40
 """Deals sampled for Шутиха's discard."""
 
 OTHERS_PLAY = 2
@@ -108,38 +107,21 @@ def _weakest(cards: Sequence[Card], key: dict[Card, tuple[int, int]], k: int) ->
     return sorted(cards, key=key.__getitem__)[:k]
 
 
-def _strong(hand: Sequence[Card], view: TrickView, trump: Suit) -> int:
-    """The simple player's worth of a hand (:func:`engine.players.trick._strong_cards`)."""
-    order = VARIANTS[view.game].order
-    strength = rank_index(order)
-    top = strength[order[1]]
-    worth = 0
-    for c in hand:
-        if c == view.privileged:
-            worth += 2
-        elif c.suit is trump or strength[c.rank] >= top:
-            worth += 1
-    return worth
-
-
 def _deal(view: TrickView, hands: list[list[Card]], playing: list[Seat]) -> Deal:
-    variant = VARIANTS[view.game]
-    trump = view.trump or Suit.SPADES
-    priv = variant.privileged
+    """A sampled deal of cards at its first lead (:func:`_sim_deal` on the cards' codes)."""
+    code = CODE[view.game]
+    return _sim_deal(view, [[code[c] for c in h] for h in hands], playing, _table(view))
+
+
+def _table(view: TrickView) -> Table:
+    return table_for(view.game, view.trump or Suit.SPADES, view.must_trump)
+
+
+def _sim_deal(view: TrickView, hands: list[list[int]], playing: list[Seat], table: Table) -> Deal:
+    """The deal at its first lead (§1.4.1); held: who holds the privileged card (§1.5.1)."""
+    priv = table.priv
     held = next((s for s in playing if priv in hands[s]), None)
-    return Deal(
-        variant,
-        trump,
-        view.must_trump,
-        rank_index(variant.order),
-        view.players,
-        playing,
-        hands,
-        view.counts,
-        view.target,
-        held,
-        leader=playing[0],
-    )
+    return new_deal(table, view.players, playing, hands, view.counts, view.target, held)
 
 
 def _from_left(view: TrickView) -> list[Seat]:
@@ -153,41 +135,38 @@ def _from_left(view: TrickView) -> list[Seat]:
 def _play(view: TrickView, rng: random.Random) -> TrickAction:
     assert view.seat is not None
     me = view.seat
-    cards = [a.card for a in view.legal if isinstance(a, PlayCard)]
+    code = CODE[view.game]
+    cards = [code[a.card] for a in view.legal if isinstance(a, PlayCard)]
     know = knowledge(view)
-    variant = VARIANTS[view.game]
-    trump = view.trump or Suit.SPADES
+    table = _table(view)
+    priv = table.priv
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
-    done = [_trick(no, plays, trump, view) for no, plays in enumerate(view.tricks, 1)]
-    priv = variant.privileged
+    # the deal so far, replayed on the simulator from the first lead: only the hands differ
+    played = [(s, code[c]) for t in view.tricks for s, c in t] + [
+        (s, code[c]) for s, c in view.trick
+    ]
+    hands: list[list[int]] = [[] for _ in range(view.players)]
+    hands[me] = [code[c] for c in view.hand]
+    base = new_deal(table, view.players, playing, hands, view.counts, view.target, None, played)
     # §1.5.1: a privileged card already played was held by its player at the first lead
-    played = [p for t in view.tricks for p in t] + list(view.trick)
     played_priv = next((s for s, c in played if c == priv), None)
     totals = [0.0] * len(cards)
     work = Work()
     for k in range(PLAY_SAMPLES):
         if k >= MIN_SAMPLES and work.done >= PLAY_WORK:
             break
-        others, _rest = sample(know, view, rng)
-        hands = [list(h) for h in others]
-        hands[me] = list(view.hand)
-        deal = _deal(view, hands, playing)
-        deal.tricks = list(done)
-        deal.trick = list(view.trick)
-        deal.leader = view.leader if view.leader is not None else playing[0]
-        if played_priv is not None:
-            deal.held = played_priv
+        others, _rest = sample_codes(know, rng)
+        deal = base.copy()
+        for s in playing:
+            if s != me:
+                deal.hands[s] = others[s]
+        deal.held = played_priv
+        if played_priv is None:
+            deal.held = next((s for s in playing if priv in deal.hands[s]), None)
         for i, value in enumerate(solve(deal, me, cards, PLAY_NODES, work)):
             totals[i] += value
     best = max(range(len(cards)), key=lambda i: (totals[i], -i))
     return view.legal[best]
-
-
-def _trick(no: int, plays: tuple[tuple[Seat, Card], ...], trump: Suit, view: TrickView) -> Trick:
-    """A completed trick of the view, its winner by the engine's rule (§1.4.5)."""
-    variant = VARIANTS[view.game]
-    winner = legal.trick_winner(plays, trump, variant, rank_index(variant.order))
-    return Trick(no, plays[0][0], plays, winner)
 
 
 # --- declaration and exchange -------------------------------------------------------------------
@@ -210,6 +189,36 @@ def _candidates(view: TrickView, trump: Suit) -> list[TrickAction]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Round:
+    """What a decision before the tricks reads once: the seat, the table and the codes."""
+
+    view: TrickView
+    me: Seat
+    table: Table
+    code: Mapping[Card, int]
+    worth: tuple[int, ...]  # per code: a card's worth (:func:`engine.players.trick._strong_cards`)
+    later: tuple[Seat, ...]  # the seats declaring after ``me``, in turn
+    drop: tuple[int, ...]  # per code: the order a receiver drops its extra cards in
+
+    @staticmethod
+    def of(view: TrickView) -> _Round:
+        assert view.seat is not None
+        me = view.seat
+        table = _table(view)
+        order = VARIANTS[view.game].order
+        top = rank_index(order)[order[1]]
+        trump, priv = table.trump, table.priv
+        codes = range(64)
+        worth = tuple(
+            2 if c == priv else 1 if c >> 4 == trump or (c & 15) >= top else 0 for c in codes
+        )
+        drop = tuple((100 if c == priv else 0) + table.policy_key[c] for c in codes)
+        seats = _from_left(view)
+        later = tuple(seats[seats.index(me) + 1 :])
+        return _Round(view, me, table, CODE[view.game], worth, later, drop)
+
+
 def _declare(view: TrickView, rng: random.Random) -> TrickAction:
     assert view.seat is not None
     me = view.seat
@@ -218,81 +227,95 @@ def _declare(view: TrickView, rng: random.Random) -> TrickAction:
     if len(candidates) == 1:
         return candidates[0]
     know = knowledge(view)
+    ctx = _Round.of(view)
+    code = ctx.code
+    up_card = code[view.turn_up] if view.turn_up is not None else None
+    plans: list[tuple[list[int], int, int | None] | None] = []
+    for action in candidates:
+        if isinstance(action, Exchange):  # kept cards, cards drawn, the turn-up taken
+            kept = [code[c] for c in view.hand if c not in action.cards]
+            plans.append((kept, len(action.cards) - action.up, up_card if action.up else None))
+        else:
+            plans.append(None)
     totals = [0.0] * len(candidates)
     work = Work()
     for k in range(DECLARE_SAMPLES):
         if k >= MIN_SAMPLES and work.done >= DECLARE_WORK:
             break
-        others, rest = sample(know, view, rng)
+        others, rest = sample_codes(know, rng)
         stock = rest[: view.stock_size]
-        for i, action in enumerate(candidates):
-            if isinstance(action, Pass):
+        for i, plan in enumerate(plans):
+            if plan is None:  # pass: the count stands (§1.5.2)
                 totals[i] += -float(view.counts[me])
                 continue
-            assert isinstance(action, Exchange)
-            totals[i] += _exchange_value(view, others, stock, action, work)
+            totals[i] += _exchange_value(ctx, others, stock, plan, work)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
 
 
 def _exchange_value(
-    view: TrickView, others: list[list[Card]], stock: list[Card], action: Exchange, work: Work
+    ctx: _Round,
+    others: list[list[int]],
+    stock: list[int],
+    plan: tuple[list[int], int, int | None],
+    work: Work,
 ) -> float:
-    """Play ``action`` out on one sample: the later declarers, the deal-out, the tricks."""
-    assert view.seat is not None
-    me = view.seat
-    trump = view.trump or Suit.SPADES
-    variant = VARIANTS[view.game]
-    hands = [list(h) for h in others]
-    stock = list(stock)
-    mine = [c for c in view.hand if c not in action.cards]
-    draw = len(action.cards) - action.up
-    mine.extend(stock[:draw])
-    del stock[:draw]
-    if action.up and view.turn_up is not None:
-        mine.append(view.turn_up)
+    """Play an exchange out on one sample: the later declarers (each an action simulated,
+    as the exchange is), the deal-out, the tricks."""
+    view, me, table = ctx.view, ctx.me, ctx.table
+    kept, draw, up = plan
+    hands = [h[:] for h in others]
+    mine = kept + stock[:draw]  # §1.3.4: drawn from the top
+    top = draw
+    if up is not None:
+        mine.append(up)  # §1.2.2
     hands[me] = mine
-    declared = list(view.declared)
-    declared[me] = "play"
-    order = _from_left(view)
-    for seat in order[order.index(me) + 1 :]:
+    declared = [d == "play" for d in view.declared]
+    declared[me] = True
+    plays = sum(declared)
+    trump, priv, worth = table.trump, table.priv, ctx.worth
+    work.done += 1 + len(ctx.later)
+    for seat in ctx.later:
         hand = hands[seat]
-        plays = declared.count("play")
-        dealer_defends = seat == view.dealer and plays == 1
-        keep = variant.privileged in hand or dealer_defends
-        if keep or _strong(hand, view, trump) >= OTHERS_PLAY + plays:
-            declared[seat] = "play"
-            weak = [c for c in hand if c != variant.privileged and c.suit is not trump]
-            weak = weak[: len(stock)]
-            for card in weak:
-                hand.remove(card)
-            hand.extend(stock[: len(weak)])
-            del stock[: len(weak)]
+        dealer_defends = seat == view.dealer and plays == 1  # §1.3.3 b
+        if priv in hand or dealer_defends or sum(worth[c] for c in hand) >= OTHERS_PLAY + plays:
+            declared[seat] = True
+            plays += 1
+            weak = [c for c in hand if c != priv and c >> 4 != trump][: len(stock) - top]
+            if weak:
+                hand = [c for c in hand if c not in weak]
+                hand.extend(stock[top : top + len(weak)])
+                top += len(weak)
+                hands[seat] = hand
         else:
-            declared[seat] = "pass"
             hands[seat] = []
-    playing = [s for s in order if declared[s] == "play"]
-    if variant.deal_out is not None:
-        _deal_out(view, hands, stock, playing, trump)
-    deal = _deal(view, hands, playing)
+    playing = [s for s in _from_left(view) if declared[s]]
+    if VARIANTS[view.game].deal_out is not None:
+        work.done += _deal_out(ctx, hands, stock[top:], playing)
+    deal = _sim_deal(view, hands, playing, table)
     return utility(playout(deal, work), me)
 
 
-def _deal_out(
-    view: TrickView, hands: list[list[Card]], stock: list[Card], playing: list[Seat], trump: Suit
-) -> None:
-    """§1.3.12 on a sample: the engine's own deal-out, then each receiver drops its weakest."""
-    variant = VARIANTS[view.game]
-    assert variant.deal_out is not None
-    strength = rank_index(variant.order)
-    for seat, card in variant.deal_out(stock, playing):
+def _dealt(priv: int, stock: list[int], playing: list[Seat]) -> list[tuple[Seat, int]]:
+    """§1.3.12: if the QS is in the stock, its cards from the top one at a time to the playing
+    seats in turn (from the dealer's left) until the QS is dealt."""
+    if priv not in stock:
+        return []
+    return [(playing[k % len(playing)], c) for k, c in enumerate(stock[: stock.index(priv) + 1])]
+
+
+def _deal_out(ctx: _Round, hands: list[list[int]], stock: list[int], playing: list[Seat]) -> int:
+    """§1.3.12 on a sample: the deal-out, then each receiver drops its weakest cards back to
+    five. The discards made (actions simulated)."""
+    dealt = _dealt(ctx.table.priv, stock, playing)
+    for seat, card in dealt:
         hands[seat].append(card)
-    for seat in playing:
+    receivers = {seat for seat, _ in dealt}
+    for seat in receivers:
         hand = hands[seat]
-        extra = len(hand) - HAND_SIZE
-        if extra > 0:
-            hand.sort(key=lambda c: (c == variant.privileged, c.suit is trump, strength[c.rank]))
-            del hand[:extra]
+        hand.sort(key=ctx.drop.__getitem__)
+        del hand[: len(hand) - HAND_SIZE]
+    return len(receivers)
 
 
 # --- Шутиха's discard, Памфил's re-trump --------------------------------------------------------
@@ -322,18 +345,24 @@ def _discard(view: TrickView, rng: random.Random) -> TrickAction:
     if len(candidates) == 1:
         return candidates[0]
     know = knowledge(view)
+    table = _table(view)
+    code = CODE[view.game]
+    kept = [[code[c] for c in view.hand if c not in a.cards] for a in candidates]
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
     totals = [0.0] * len(candidates)
+    work = Work()
     for _ in range(DISCARD_SAMPLES):
-        others, _rest = sample(know, view, rng)
-        for i, action in enumerate(candidates):
-            hands = [list(h) for h in others]
-            hands[me] = [c for c in view.hand if c not in action.cards]
+        others, _rest = sample_codes(know, rng)
+        for i, mine in enumerate(kept):
+            hands = [h[:] for h in others]
+            hands[me] = mine[:]
+            work.done += 1  # the candidate; then the other receivers' discards
             for seat in playing:
                 extra = len(hands[seat]) - HAND_SIZE
                 if seat != me and extra > 0:
                     del hands[seat][:extra]
-            totals[i] += utility(playout(_deal(view, hands, playing)), me)
+                    work.done += 1
+            totals[i] += utility(playout(_sim_deal(view, hands, playing, table), work), me)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
 

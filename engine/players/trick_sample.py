@@ -13,13 +13,37 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
 
-from engine.cards import Card, Suit
+from engine.cards import SUIT_ORDER, Card, Suit, rank_index
 from engine.core import Seat
 from engine.trick import legal
 from engine.trick.rules import Privilege, Variant, deck_for
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
+
+from .trick_search import suit_no
+
+CODE: Final = MappingProxyType(
+    {
+        name: MappingProxyType(
+            {
+                Card(r, s): suit_no(s) * 16 + i
+                for s in SUIT_ORDER
+                for r, i in rank_index(v.order).items()
+            }
+        )
+        for name, v in VARIANTS.items()
+    }
+)
+"""Per game: each card's code for the search (:mod:`.trick_search`): suit * 16 + strength."""
+
+CARD: Final = MappingProxyType(
+    {name: MappingProxyType({i: c for c, i in codes.items()}) for name, codes in CODE.items()}
+)
+"""Per game: the card of each code."""
+
 
 TRIES = 20
 """Attempts at a deal that honours every void before the voids are relaxed."""
@@ -33,6 +57,11 @@ class Knowledge:
     needs: tuple[int, ...]  # per seat: how many unseen cards its hand holds (0 for the seat)
     voids: tuple[frozenset[Suit], ...]  # per seat: suits it is known to lack
     pinned: tuple[tuple[Card, Seat], ...]  # unseen cards whose holder is known
+    game: str
+    codes: tuple[int, ...]  # ``unseen`` as the search's codes (:mod:`.trick_search`)
+    fits: tuple[frozenset[int] | None, ...]  # per seat: the codes it may hold (None: any)
+    pinned_codes: tuple[tuple[int, Seat], ...]
+    order: tuple[Seat, ...]  # the seats to deal to, the most constrained first
 
 
 def _played(view: TrickView) -> list[tuple[Seat, Card]]:
@@ -66,7 +95,18 @@ def knowledge(view: TrickView) -> Knowledge:
             pinned.append((card, seat))
     needs = tuple(0 if s == me else view.hand_sizes[s] for s in range(n))
     unseen = tuple(c for c in deck_for(n) if c not in seen)
-    return Knowledge(unseen, needs, tuple(frozenset(v) for v in voids), tuple(pinned))
+    code = CODE[view.game]
+    codes = tuple(code[c] for c in unseen)
+    fits = tuple(
+        None if not v else frozenset(code[c] for c in unseen if _fits(c, v, trump, variant))
+        for v in voids
+    )
+    frozen = tuple(frozenset(v) for v in voids)
+    order = tuple(sorted(range(n), key=lambda s: (-len(voids[s]), s)))
+    pinned_codes = tuple((code[c], s) for c, s in pinned)
+    return Knowledge(
+        unseen, needs, frozen, tuple(pinned), view.game, codes, fits, pinned_codes, order
+    )
 
 
 def _read_voids(
@@ -91,7 +131,7 @@ def _read_voids(
                 voids[seat].add(trump)
 
 
-def _fits(card: Card, voids: frozenset[Suit], trump: Suit, variant: Variant) -> bool:
+def _fits(card: Card, voids: set[Suit], trump: Suit, variant: Variant) -> bool:
     if not voids:
         return True
     if variant.privilege is Privilege.WILD and card == variant.privileged:
@@ -99,30 +139,30 @@ def _fits(card: Card, voids: frozenset[Suit], trump: Suit, variant: Variant) -> 
     return legal.effective_suit(card, trump, variant) not in voids
 
 
-def sample(
-    know: Knowledge, view: TrickView, rng: random.Random
-) -> tuple[list[list[Card]], list[Card]]:
-    """One deal of the unseen cards: every other seat's hand, and the rest in a random order
-    (the stock is its first ``view.stock_size`` cards, the others are out of play)."""
-    variant = VARIANTS[view.game]
-    trump = view.trump or Suit.SPADES
-    n = view.players
-    order = sorted(range(n), key=lambda s: (-len(know.voids[s]), s))
+def sample_codes(know: Knowledge, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """One deal of the unseen cards, as codes: every other seat's hand, and the rest in a
+    random order (the stock is its first ``view.stock_size`` cards, the others are out of
+    play)."""
+    n = len(know.needs)
     for attempt in range(TRIES + 1):
         relax = attempt == TRIES
-        pool = list(know.unseen)
+        pool = list(know.codes)
         rng.shuffle(pool)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for card, seat in know.pinned:
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for card, seat in know.pinned_codes:
             hands[seat].append(card)
             pool.remove(card)
         ok = True
-        for seat in order:
+        for seat in know.order:
             need = know.needs[seat] - len(hands[seat])
             if need <= 0:
                 continue
-            voids = frozenset() if relax else know.voids[seat]
-            picked = [c for c in pool if _fits(c, voids, trump, variant)][:need]
+            fits = None if relax else know.fits[seat]
+            if fits is None:
+                hands[seat].extend(pool[:need])
+                del pool[:need]
+                continue
+            picked = [c for c in pool if c in fits][:need]
             if len(picked) < need:
                 ok = False
                 break
@@ -134,4 +174,13 @@ def sample(
     raise AssertionError("unreachable: a relaxed deal always fits")
 
 
-__all__ = ["Knowledge", "knowledge", "sample"]
+def sample(
+    know: Knowledge, view: TrickView, rng: random.Random
+) -> tuple[list[list[Card]], list[Card]]:
+    """:func:`sample_codes` as cards (``view``: the view ``know`` was read from)."""
+    hands, rest = sample_codes(know, rng)
+    card = CARD[know.game]
+    return [[card[c] for c in h] for h in hands], [card[c] for c in rest]
+
+
+__all__ = ["CARD", "CODE", "Knowledge", "knowledge", "sample", "sample_codes"]

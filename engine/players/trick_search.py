@@ -1,10 +1,14 @@
-"""Trick play of one determinized deal: exact search and fast playouts (RULES.md §1.4, §1.5).
+"""Trick play of one determinized deal: a fast inner simulator, exact search and playouts
+(RULES.md §1.4, §1.5).
 
-A :class:`Deal` is a deal whose every hand is known (one sample of :mod:`.trick_sample`). The
-legal cards are the engine's own (:func:`engine.trick.legal.playable`), the trick's winner is
-:func:`engine.trick.legal.trick_winner` and the deal's figures are the variant's scoring
-(:func:`engine.trick.scoring.trick_points`, :func:`engine.trick.scoring.apply_count`): nothing
-of the rules is restated here.
+A :class:`Deal` is a deal whose every hand is known (one sample of :mod:`.trick_sample`), in
+small integers: a card is ``suit * 16 + strength`` (suit by :data:`~engine.cards.SUIT_ORDER`,
+strength by the game's rank order, §1.1.3, higher beats lower), so that following, winning and
+scoring are integer compares and table look-ups. What a game does differently is read once
+into a :class:`Table` (one per game, trump and ``must_trump``). The simulator restates the
+engine's rules of trick play (:mod:`engine.trick.legal`) and scoring (the variants' ``score``,
+:func:`engine.trick.scoring.apply_count`); ``tests/engine/test_trick_search_sim.py`` plays it
+against the engine step by step.
 
 :func:`solve` is a paranoid alpha-beta search: the seat searching maximizes its own
 :func:`utility`, the other playing seats minimize it, which makes the many-handed deal a
@@ -15,13 +19,18 @@ never a clock).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import SUIT_ORDER, Suit, rank_index
 from engine.core import Seat
-from engine.trick import legal, scoring
-from engine.trick.rules import HAND_SIZE, Privilege, Trick, Variant
+from engine.trick.mushka import score_held_bonus
+from engine.trick.pamfil import score_plain
+from engine.trick.rules import HAND_SIZE, Privilege, Score, Variant
+from engine.trick.shutikha import score_trick_values
+from engine.trick.variant import VARIANTS
 
 from .determinized import Work
 
@@ -29,134 +38,399 @@ ZERO_BONUS_SHARE = 1.0
 """Reaching zero wins the pulka: worth this share of the other counts (what the winner
 collects, §1.6.1) on top of the points written off."""
 
+HELD_BONUS, PLAIN, TRICK_VALUES = 0, 1, 2
+"""How a game writes off its tricks: §1.5.3 (and Мистигри, §1.5.4), Памфил's t (§1.5.4),
+Шутиха's trick values (§1.5.5)."""
 
-@dataclass(slots=True)
-class Deal:
-    """One deal in trick play (or about to be), every hand known."""
+_SCORING: Final[Mapping[Score, int]] = MappingProxyType(
+    {score_held_bonus: HELD_BONUS, score_plain: PLAIN, score_trick_values: TRICK_VALUES}
+)
+
+WINS: Final = 200
+"""The winning key of a privileged card that wins wherever it is (§1.4.5 a, b)."""
+
+
+def suit_no(suit: Suit) -> int:
+    return SUIT_ORDER.index(suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One game's rules of trick play, for one trump and ``must_trump``, as look-ups."""
 
     variant: Variant
-    trump: Suit
+    trump: int  # suit number
     must_trump: bool
-    strength: Mapping[Rank, int]
+    priv: int  # the privileged card's code (§1.1.4)
+    wild: bool  # Памфил's JC (§1.4.2–§1.4.5 a)
+    unled: bool  # Мушка's AS, Мистигри's KC (§1.4.4–§1.4.6)
+    scoring: int  # HELD_BONUS, PLAIN or TRICK_VALUES
+    priv_trump: bool  # the privileged card's suit is trump (§1.5.3: 2t+8)
+    lead_key: tuple[int, ...]  # per code: the led card's key in its trick
+    follow_key: tuple[tuple[int, ...], ...]  # per led suit, per code: a later card's key
+    led_suit: tuple[int, ...]  # per code: the suit L it leads (§1.4.2)
+    policy_key: tuple[int, ...]  # per code: the playout's order (trump, then strength)
+
+
+def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
+    """§1.4.5 as keys: the trick's winner is its card of the highest key. A privileged card
+    that wins (a: the JC anywhere; b: the AS / KC not led) has :data:`WINS`; then trumps
+    (c, 100 + strength), then the led suit (d, 50 + strength), else 0."""
+    strength = rank_index(variant.order)
+    priv = suit_no(variant.privileged.suit) * 16 + strength[variant.privileged.rank]
+    wild = variant.privilege is Privilege.WILD
+    unled = variant.privilege is Privilege.UNLED
+    codes = range(64)
+
+    def key(c: int, led: int, first: bool) -> int:
+        if c == priv and (wild or (unled and not first)):
+            return WINS
+        if c >> 4 == trump:
+            return 100 + (c & 15)
+        return 50 + (c & 15) if c >> 4 == led else 0
+
+    # §1.4.2: the Памфил JC is of the trump suit only; every other card of its printed suit
+    led = tuple(trump if wild and c == priv else c >> 4 for c in codes)
+    first = tuple(key(c, led[c], True) for c in codes)  # §1.4.6: a led AS / KC is ordinary
+    then = tuple(tuple(key(c, suit, False) for c in codes) for suit in range(4))
+    policy = tuple((16 if c >> 4 == trump else 0) + (c & 15) for c in codes)
+    scoring, priv_trump = _SCORING[variant.score], priv >> 4 == trump
+    return Table(
+        variant, trump, must_trump, priv, wild, unled, scoring, priv_trump, first, then, led, policy
+    )
+
+
+TABLES: Final = MappingProxyType(
+    {
+        (name, trump, must): _table(variant, trump, must)
+        for name, variant in VARIANTS.items()
+        for trump in range(4)
+        for must in (False, True)
+    }
+)
+"""Every game's :class:`Table` by (game, trump suit number, ``must_trump``)."""
+
+
+def table_for(game: str, trump: Suit, must_trump: bool) -> Table:
+    return TABLES[game, suit_no(trump), must_trump]
+
+
+class Deal:
+    """One deal in trick play, every hand known. Built by :func:`new_deal`; changed by
+    :meth:`play` (and :meth:`retract`, for the search)."""
+
+    __slots__ = (
+        "counts",
+        "done",
+        "hands",
+        "held",
+        "leader",
+        "led",
+        "nxt",
+        "past",
+        "players",
+        "playing",
+        "points",
+        "rot",
+        "seats",
+        "table",
+        "target",
+        "total",
+        "trick",
+        "turn",
+        "wkey",
+        "won",
+        "wseat",
+    )
+
+    table: Table
     players: int
     playing: list[Seat]  # in turn from the dealer's left (§1.4.1)
-    hands: list[list[Card]]  # per seat; empty for seats not playing
+    nxt: tuple[Seat, ...]  # per playing seat: the next one in turn
+    rot: tuple[tuple[Seat, ...], ...]  # per playing seat: the playing seats in turn from it
+    hands: list[list[int]]  # per seat; empty for seats not playing
     counts: Sequence[int]
+    total: int  # the sum of the counts
     target: int
     held: Seat | None  # who holds the privileged card at the first lead (§1.5.1)
-    trick: list[tuple[Seat, Card]] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
-    leader: Seat = 0
+    trick: list[int]  # the cards of the trick in play
+    seats: list[Seat]  # and who played them
+    led: int  # the trick's led suit L (§1.4.3)
+    wkey: int  # the trick's winning key so far (:func:`_table`) and its seat
+    wseat: Seat
+    leader: Seat
+    turn: Seat
+    done: int  # tricks completed
+    won: list[int]  # per seat: tricks won (§1.5.2 t)
+    points: list[int]  # per seat: Шутиха's trick values (§1.5.5)
+    past: list[tuple[Seat, list[Seat], list[int], Seat, Seat]]  # leader, seats, cards, winner, QS
 
     def to_play(self) -> Seat:
-        playing = self.playing
-        if not self.trick:
-            return self.leader
-        last = self.trick[-1][0]
-        return playing[(playing.index(last) + 1) % len(playing)]
-
-    def legal(self, seat: Seat) -> list[Card]:
-        return legal.playable(
-            self.hands[seat], self.trick, self.trump, self.variant, self.must_trump
-        )
-
-    def play(self, seat: Seat, card: Card) -> bool:
-        """Play a card; True when it completed a trick."""
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < len(self.playing):
-            return False
-        plays = tuple(self.trick)
-        winner = legal.trick_winner(plays, self.trump, self.variant, self.strength)
-        self.tricks.append(Trick(len(self.tricks) + 1, self.leader, plays, winner))
-        self.trick = []
-        self.leader = winner
-        return True
-
-    def undo(self, seat: Seat, card: Card, completed: bool) -> None:
-        if completed:
-            done = self.tricks.pop()
-            self.trick = list(done.plays)
-            self.leader = done.leader
-        self.trick.pop()
-        self.hands[seat].append(card)
+        return self.turn
 
     @property
     def over(self) -> bool:
-        return len(self.tricks) == HAND_SIZE
+        return self.done == HAND_SIZE
+
+    def legal(self, seat: Seat) -> list[int]:
+        """§1.4.3, §1.4.4: the cards ``seat`` may play; the leader may lead any card."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand[:]
+        cards = _follow(hand, self.led, self.table)
+        return hand[:] if cards is hand else cards
+
+    def play(self, seat: Seat, card: int) -> bool:
+        """Play a card; True when it completed a trick."""
+        self.hands[seat].remove(card)
+        trick = self.trick
+        t = self.table
+        if trick:
+            key = t.follow_key[self.led][card]
+            if key > self.wkey:
+                self.wkey, self.wseat = key, seat
+        else:
+            self.led = t.led_suit[card]
+            self.wkey, self.wseat = t.lead_key[card], seat
+        trick.append(card)
+        self.seats.append(seat)
+        if len(trick) < len(self.playing):
+            self.turn = self.nxt[seat]
+            return False
+        # §1.4.5: the winner takes the trick and leads to the next (§1.4.8)
+        winner = self.wseat
+        self.won[winner] += 1
+        qs = -1
+        if t.scoring == TRICK_VALUES:
+            qs = _trick_values(self.points, trick, self.seats, winner, t.priv)
+        self.past.append((self.leader, self.seats, trick, winner, qs))
+        self.trick, self.seats = [], []
+        self.leader = self.turn = winner
+        self.done += 1
+        return True
+
+    def retract(
+        self, seat: Seat, card: int, completed: bool, led: int, wkey: int, wseat: Seat
+    ) -> None:
+        """Take back :meth:`play` (the card goes back to the end of the hand), the trick's
+        ``led``, ``wkey`` and ``wseat`` as they were before it."""
+        if completed:
+            leader, seats, trick, winner, qs = self.past.pop()
+            self.won[winner] -= 1
+            if self.table.scoring == TRICK_VALUES:
+                _untrick_values(self.points, winner, qs)
+            self.leader = leader
+            self.done -= 1
+            self.trick, self.seats = trick[:-1], seats[:-1]
+        else:
+            self.trick.pop()
+            self.seats.pop()
+        self.hands[seat].append(card)
+        self.turn = seat
+        self.led, self.wkey, self.wseat = led, wkey, wseat
+
+    def winners(self) -> list[Seat]:
+        """The completed tricks' winners, in order."""
+        return [p[3] for p in self.past]
 
     def copy(self) -> Deal:
-        return Deal(
-            self.variant,
-            self.trump,
-            self.must_trump,
-            self.strength,
-            self.players,
-            list(self.playing),
-            [list(h) for h in self.hands],
-            self.counts,
-            self.target,
-            self.held,
-            list(self.trick),
-            list(self.tricks),
-            self.leader,
-        )
+        new = object.__new__(Deal)
+        new.table, new.players, new.playing = self.table, self.players, self.playing
+        new.nxt, new.rot = self.nxt, self.rot
+        new.hands = [h[:] for h in self.hands]
+        new.counts, new.total = self.counts, self.total
+        new.target, new.held = self.target, self.held
+        new.trick, new.seats = self.trick[:], self.seats[:]
+        new.led, new.wkey, new.wseat = self.led, self.wkey, self.wseat
+        new.leader, new.turn, new.done = self.leader, self.turn, self.done
+        new.won, new.points, new.past = self.won[:], self.points[:], self.past[:]
+        return new
+
+
+def _follow(hand: list[int], led: int, t: Table) -> list[int]:
+    """§1.4.3, §1.4.4: the cards of ``hand`` that may follow to a trick led in suit ``led``
+    (``hand`` itself when any card may)."""
+    priv = t.priv
+    if t.wild:  # §1.4.3: the hand read without the JC, which may always be played (§1.4.4)
+        suited = [c for c in hand if c >> 4 == led and c != priv]
+        if not suited and t.must_trump:
+            suited = [c for c in hand if c >> 4 == t.trump and c != priv]
+        if suited:
+            if priv in hand:
+                suited.append(priv)
+            return suited
+        return hand
+    suited = [c for c in hand if c >> 4 == led]  # (a)
+    if suited:
+        return suited
+    if t.must_trump:  # (b)
+        trumps = [c for c in hand if c >> 4 == t.trump]
+        if trumps:
+            # §1.4.4: the AS / KC instead of the trump required (Шутиха's QS is a spade)
+            if t.unled and priv >> 4 != t.trump and priv in hand:
+                trumps.append(priv)
+            return trumps
+    return hand  # (c)
+
+
+def _untrick_values(points: list[int], winner: Seat, qs: Seat) -> None:
+    """Take back :func:`_trick_values`."""
+    if qs < 0:
+        points[winner] -= 1
+    elif qs == winner:
+        points[winner] -= 8
+    else:
+        points[winner] -= 5
+        points[qs] -= 4
+
+
+def _trick_values(
+    points: list[int], trick: list[int], seats: list[Seat], winner: Seat, qs_card: int
+) -> Seat:
+    """§1.5.5: 8 for a trick won by the QS; one with the QS won by the KS (the only card that
+    beats it, §1.4.7) 5 to its winner and 4 to the QS player; every other trick 1. The QS
+    player's seat, or -1."""
+    if qs_card not in trick:
+        points[winner] += 1
+        return -1
+    qs = seats[trick.index(qs_card)]
+    if qs == winner:
+        points[winner] += 8
+    else:
+        points[winner] += 5
+        points[qs] += 4
+    return qs
+
+
+def new_deal(
+    table: Table,
+    players: int,
+    playing: Sequence[Seat],
+    hands: Sequence[Iterable[int]],
+    counts: Sequence[int],
+    target: int,
+    held: Seat | None,
+    past: Iterable[tuple[Seat, int]] = (),
+) -> Deal:
+    """A deal at its first lead (§1.4.1), every hand known, then the cards ``past`` already
+    played (seat and card, in order: they are put in the hand and played)."""
+    deal = object.__new__(Deal)
+    deal.table, deal.players, deal.playing = table, players, list(playing)
+    k = len(playing)
+    nxt = [0] * players
+    for i, s in enumerate(playing):
+        nxt[s] = playing[(i + 1) % k]
+    deal.nxt = tuple(nxt)
+    rot: list[tuple[Seat, ...]] = [()] * players
+    for i, s in enumerate(playing):
+        rot[s] = tuple(playing[i:]) + tuple(playing[:i])
+    deal.rot = tuple(rot)
+    deal.hands = [list(h) for h in hands]
+    deal.counts, deal.total, deal.target, deal.held = counts, sum(counts), target, held
+    deal.trick, deal.seats = [], []
+    deal.led = deal.wkey = 0
+    deal.wseat = deal.leader = deal.turn = playing[0]
+    deal.done = 0
+    deal.won, deal.points = [0] * players, [0] * players
+    deal.past = []
+    for seat, card in past:
+        assert seat == deal.turn
+        deal.hands[seat].append(card)
+        deal.play(seat, card)
+    return deal
+
+
+def after(deal: Deal, seat: Seat) -> int:
+    """``seat``'s count after the finished deal (§1.5.2–§1.5.5, §1.5.7)."""
+    t = deal.won[seat]
+    table = deal.table
+    held = seat == deal.held
+    written = remise = 0
+    if table.scoring == HELD_BONUS:  # §1.5.3, Мистигри §1.5.4
+        if t == 0:
+            remise = 10 if held else 5
+        elif held:
+            written = 2 * t + 8 if table.priv_trump else t + 5
+        else:
+            written = t
+    elif table.scoring == PLAIN:  # Памфил §1.5.4
+        written = t
+        remise = 5 if t == 0 else 0
+    else:  # Шутиха §1.5.4, §1.5.5: no remise for the QS player
+        written = deal.points[seat]
+        remise = 5 if t == 0 and not held else 0
+    count = deal.counts[seat] - written + remise
+    return deal.target if count < 0 else count  # §1.5.7 b
 
 
 def utility(deal: Deal, seat: Seat) -> float:
     """What the finished deal is worth to ``seat``: minus its count after the deal (an
     overshoot sets it back to ``target``, §1.5.7 b), plus the pulka's worth on reaching zero."""
-    n = deal.players
-    won, written, remise, _ = scoring.trick_points(
-        deal.variant, deal.trump, deal.held, deal.tricks, n
-    )
-    r = remise[seat] if won[seat] == 0 else 0
-    after, _ = scoring.apply_count(deal.counts[seat], written[seat], r, deal.target)
-    value = -float(after)
-    if after == 0:
-        value += ZERO_BONUS_SHARE * sum(c for s, c in enumerate(deal.counts) if s != seat)
-    return value
+    count = after(deal, seat)
+    if count == 0:
+        return ZERO_BONUS_SHARE * (deal.total - deal.counts[seat])
+    return -float(count)
 
 
-def _beats(deal: Deal, card: Card, best: Card, led: Suit) -> bool:
-    """Whether ``card`` would beat ``best`` (the trick's winning card so far) — a rough
-    reading for the playout policy only (the privileged card is treated as winning)."""
-    variant, trump, strength = deal.variant, deal.trump, deal.strength
-    if card == variant.privileged and variant.privilege is not Privilege.PLAIN:
-        return True
-    if best == variant.privileged and variant.privilege is not Privilege.PLAIN:
-        return False
-    if card.suit is trump and best.suit is not trump:
-        return True
-    if card.suit is best.suit:
-        return strength[card.rank] > strength[best.rank]
-    return False
-
-
-def playout_card(deal: Deal, seat: Seat, cards: Sequence[Card]) -> Card:
+def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
     """The playout policy: lead the highest card; follow with the lowest card that takes the
     trick, else the lowest card (tricks are what every player writes off)."""
-    strength = deal.strength
     if len(cards) == 1:
         return cards[0]
+    order = deal.table.policy_key
     if not deal.trick:
-        return max(cards, key=lambda c: (c.suit is deal.trump, strength[c.rank]))
-    plays = tuple(deal.trick)
-    best_seat = legal.trick_winner(plays, deal.trump, deal.variant, strength)
-    best = next(c for s, c in plays if s == best_seat)
-    led = plays[0][1].suit
-    winning = [c for c in cards if _beats(deal, c, best, led)]
-    pool = winning or cards
-    return min(pool, key=lambda c: (c.suit is deal.trump, strength[c.rank]))
+        return max(cards, key=order.__getitem__)
+    keys, best = deal.table.follow_key[deal.led], deal.wkey
+    winning = [c for c in cards if keys[c] > best]
+    return min(winning or cards, key=order.__getitem__)
 
 
 def playout(deal: Deal, work: Work | None = None) -> Deal:
-    """Play ``deal`` to its end with :func:`playout_card` (in place; returned)."""
-    while not deal.over:
-        seat = deal.to_play()
+    """Play ``deal`` to its end with :func:`playout_card` (in place; returned). The trick in
+    play is finished card by card, then each trick is played in one go (the rules as in
+    :meth:`Deal.play`, §1.4.1–§1.4.8)."""
+    played = 0
+    while deal.trick:
+        seat = deal.turn
         deal.play(seat, playout_card(deal, seat, deal.legal(seat)))
-        if work is not None:
-            work.done += 1
+        played += 1
+    t = deal.table
+    hands, won, points, past = deal.hands, deal.won, deal.points, deal.past
+    order = t.policy_key.__getitem__
+    lead_key, follow_key, led_suit = t.lead_key, t.follow_key, t.led_suit
+    values = t.scoring == TRICK_VALUES
+    rot = deal.rot
+    leader = deal.leader
+    for _ in range(deal.done, HAND_SIZE):
+        seats = rot[leader]
+        hand = hands[leader]
+        card = max(hand, key=order)  # lead the highest
+        hand.remove(card)
+        led = led_suit[card]
+        wkey, wseat = lead_key[card], leader
+        keys = follow_key[led]
+        trick = [card]
+        for seat in seats[1:]:
+            hand = hands[seat]
+            cards = _follow(hand, led, t)
+            if len(cards) > 1:  # the lowest that takes the trick, else the lowest
+                winning = [c for c in cards if keys[c] > wkey]
+                card = min(winning or cards, key=order)
+            else:
+                card = cards[0]
+            hand.remove(card)
+            trick.append(card)
+            if keys[card] > wkey:
+                wkey, wseat = keys[card], seat
+        won[wseat] += 1
+        qs = _trick_values(points, trick, list(seats), wseat, t.priv) if values else -1
+        past.append((leader, list(seats), trick, wseat, qs))
+        played += len(seats)
+        leader = wseat
+    deal.leader = deal.turn = leader
+    deal.done = HAND_SIZE
+    if work is not None:
+        work.done += played
     return deal
 
 
@@ -168,49 +442,67 @@ class _Search:
     nodes: int = 0
 
     def value(self, deal: Deal, alpha: float, beta: float) -> float:
-        if deal.over:
+        """The value of ``deal`` just after a card was played to it (counted here)."""
+        self.work.done += 1
+        if deal.done == HAND_SIZE:
             return utility(deal, self.me)
         self.nodes += 1
-        self.work.done += 1
         if self.nodes > self.budget:
             return utility(playout(deal.copy(), self.work), self.me)
-        seat = deal.to_play()
+        seat = deal.turn
         cards = deal.legal(seat)
         maximizing = seat == self.me
         if len(cards) > 1:  # the playout's card first: good lines early prune the rest
             first = playout_card(deal, seat, cards)
-            cards = [first, *(c for c in cards if c != first)]
+            cards.remove(first)
+            cards.insert(0, first)
+        led, wkey, wseat = deal.led, deal.wkey, deal.wseat
         best = -1e18 if maximizing else 1e18
         for card in cards:
             completed = deal.play(seat, card)
             v = self.value(deal, alpha, beta)
-            deal.undo(seat, card, completed)
+            deal.retract(seat, card, completed, led, wkey, wseat)
             if maximizing:
                 if v > best:
                     best = v
-                alpha = max(alpha, v)
-            else:
-                if v < best:
-                    best = v
-                beta = min(beta, v)
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         return best
 
 
 def solve(
-    deal: Deal, me: Seat, cards: Sequence[Card], budget: int, work: Work | None = None
+    deal: Deal, me: Seat, cards: Sequence[int], budget: int, work: Work | None = None
 ) -> list[float]:
     """The value to ``me`` (to play in ``deal``) of each of ``cards``: paranoid alpha-beta,
-    at most ``budget`` nodes per card, then playouts; the cards played are added to ``work``."""
+    at most ``budget`` nodes per card, then playouts; the cards played are added to ``work``.
+    ``deal`` is left as it was."""
     values = []
     counter = work if work is not None else Work()
+    was = deal.led, deal.wkey, deal.wseat
     for card in cards:
         search = _Search(me, budget, counter)
-        line = deal.copy()
-        line.play(me, card)
-        values.append(search.value(line, -1e18, 1e18))
+        completed = deal.play(me, card)
+        values.append(search.value(deal, -1e18, 1e18))
+        deal.retract(me, card, completed, *was)
     return values
 
 
-__all__ = ["Deal", "Work", "playout", "playout_card", "solve", "utility"]
+__all__ = [
+    "TABLES",
+    "Deal",
+    "Table",
+    "Work",
+    "after",
+    "new_deal",
+    "playout",
+    "playout_card",
+    "solve",
+    "table_for",
+    "utility",
+]

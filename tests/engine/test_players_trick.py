@@ -12,10 +12,8 @@ from engine import new_game, replay
 from engine.cards import Card, Suit
 from engine.core import State
 from engine.players import computer, random_player
-from engine.players.trick_sample import knowledge, sample
-from engine.players.trick_search import Deal, solve, utility
-from engine.trick.mushka import MUSHKA
-from engine.trick.rules import Trick
+from engine.players.trick_sample import CODE, knowledge, sample
+from engine.players.trick_search import Deal, new_deal, solve, table_for, utility
 from engine.trick.state import TrickState
 from engine.trick.view import TrickView
 
@@ -164,36 +162,39 @@ def _card(text: str) -> Card:
     return Card.parse(text)
 
 
-def _deal(hands: dict[int, list[str]], counts: tuple[int, ...], done: int) -> Deal:
-    """A Мушка deal of three players at trick ``done + 1``, hearts trump, seat 0 to lead."""
-    earlier = [
-        Trick(no, 0, ((0, _card("7D")), (1, _card("8D")), (2, _card("9D"))), 2)
-        for no in range(1, done + 1)
-    ]
-    return Deal(
-        MUSHKA,
-        Suit.HEARTS,
-        False,
-        {r: i for i, r in enumerate(reversed(MUSHKA.order))},
-        3,
-        [0, 1, 2],
-        [[_card(c) for c in hands[s]] for s in range(3)],
-        counts,
-        25,
-        None,
-        tricks=earlier,
-        leader=0,
-    )
+def _codes(cards: str) -> list[int]:
+    return [CODE["mushka"][_card(c)] for c in cards.split()]
+
+
+EARLIER = ("7D 8D 9D", "7C 8C 9C", "7S 8S 9S", "10D JD QD", "10C JC QC")
+"""Tricks of seats 0, 1, 2: seat 2 wins each."""
+
+
+def _deal(hands: dict[int, str], counts: tuple[int, ...], done: int, trick: str = "") -> Deal:
+    """A Мушка deal of three players, hearts trump, after ``done`` tricks won by seat 2; then
+    ``trick`` played from seat 1 (made the leader)."""
+    earlier = [dict(zip((0, 1, 2), _codes(t), strict=True)) for t in EARLIER[:done]]
+    now = _codes(trick)
+    cards = [_codes(hands[s]) + [t[s] for t in earlier] for s in range(3)]
+    cards[1] += now[:1]
+    cards[2] += now[1:]
+    deal = new_deal(table_for("mushka", Suit.HEARTS, False), 3, [0, 1, 2], cards, counts, 25, None)
+    for t in earlier:
+        for _ in range(3):
+            deal.play(deal.to_play(), t[deal.to_play()])
+    if now:
+        deal.leader = deal.turn = 1
+        for c in now:
+            deal.play(deal.to_play(), c)
+    return deal
 
 
 def test_1_5_7_the_search_avoids_an_overshoot_near_zero() -> None:
     # trick 4: 9H led by seat 1, 10H by seat 2; seat 0 holds KH 7H (hearts trump). KH takes
     # tricks 4 and 5; 7H loses trick 4 and the KH still takes trick 5: two tricks or one.
     def values(count: int) -> list[float]:
-        deal = _deal({0: ["KH", "7H"], 1: ["8C"], 2: ["9C"]}, (count, 20, 20), 3)
-        deal.trick = [(1, _card("9H")), (2, _card("10H"))]
-        deal.leader = 1
-        return solve(deal, 0, [_card("KH"), _card("7H")], 10_000)
+        deal = _deal({0: "KH 7H", 1: "8C", 2: "9C"}, (count, 20, 20), 3, "9H 10H")
+        return solve(deal, 0, _codes("KH 7H"), 10_000)
 
     assert values(20) == [-18.0, -19.0]  # far from zero: every trick written off counts
     high, low = values(1)
@@ -202,9 +203,9 @@ def test_1_5_7_the_search_avoids_an_overshoot_near_zero() -> None:
 
 
 def test_1_5_3_utility_scores_with_the_engine() -> None:
-    deal = _deal({0: [], 1: [], 2: []}, (3, 25, 25), 5)  # seat 2 won all five tricks
+    deal = _deal({0: "", 1: "", 2: ""}, (3, 25, 25), 5)  # seat 2 won all five tricks
     assert utility(deal, 2) == -20.0  # five plain tricks written off
     assert utility(deal, 0) == -8.0  # no trick: remise 5 (§1.5.3)
-    deal = _deal({0: [], 1: [], 2: []}, (3, 25, 25), 5)
-    deal.tricks = [Trick(t.no, t.leader, t.plays, 0) for t in deal.tricks]
+    deal = _deal({0: "", 1: "", 2: ""}, (3, 25, 25), 5)
+    deal.won = [5, 0, 0]  # seat 0 won them instead
     assert utility(deal, 0) == -25.0  # five tricks from 3: an overshoot (§1.5.7 b)
