@@ -33,22 +33,23 @@ WIN_BONUS: Final = 10.0
 MAX_MOVES: Final = 400
 
 
-def _card_worth(card: Card) -> float:
-    """How much a card is worth to its captor: one card, more for clubs and кончинки (§4.4.1)."""
-    return 1.0 + (0.4 if card.suit is Suit.CLUBS else 0.0) + (3.0 if card in KONCHINKI else 0.0)
+def _card_worth(card: Card) -> int:
+    """How much a card is worth to its captor, in hundredths: one card, more for clubs and
+    кончинки (§4.4.1). Integers, so that ties are ties (the simulator scores alike)."""
+    return 100 + (40 if card.suit is Suit.CLUBS else 0) + (300 if card in KONCHINKI else 0)
 
 
-def move_score(move: KonchinkaAction) -> float:
+def move_score(move: KonchinkaAction) -> int:
     """The easy player's measure of a move: the worth of what it captures, minus, for a trail,
     the worth of the card given away (low cards and court cards are trailed first)."""
     match move:
         case Capture(card):
-            return 10.0 + _card_worth(card) + sum(_card_worth(c) for c in move.taken)
+            return 1000 + _card_worth(card) + sum(_card_worth(c) for c in move.taken)
         case Sweep(card):
-            return 10.0 + _card_worth(card)  # the table's worth is counted by the caller
+            return 1000 + _card_worth(card)  # the table's worth is counted by the caller
         case Trail(card):
             court = card.rank in (Rank.KING, Rank.QUEEN)
-            return -_card_worth(card) - (0.0 if court else 0.01 * _rank_value(card))
+            return -_card_worth(card) - (0 if court else _rank_value(card))
 
 
 _RANK_INDEX: Final = {r: i for i, r in enumerate(Rank)}
@@ -59,11 +60,12 @@ def _rank_value(card: Card) -> int:
 
 
 def pick(legal: Sequence[KonchinkaAction], table: Sequence[Card]) -> KonchinkaAction:
-    """The easy rule on the legal moves and the table: the richest capture, else a cheap trail."""
+    """The easy rule on the legal moves and the table: the richest capture, else a cheap trail
+    (the first such move in the legal order on a tie)."""
     sweep_worth = sum(_card_worth(c) for c in table)
 
-    def score(move: KonchinkaAction) -> float:
-        return move_score(move) + (sweep_worth if isinstance(move, Sweep) else 0.0)
+    def score(move: KonchinkaAction) -> int:
+        return move_score(move) + (sweep_worth if isinstance(move, Sweep) else 0)
 
     best = legal[0]
     best_score = score(best)

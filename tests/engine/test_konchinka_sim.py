@@ -1,0 +1,155 @@
+"""The fast Кончинка simulator (engine.players.konchinka_sim) against the engine (RULES.md §4).
+
+Random mid-game positions of every seat count and both value rules; from each, one world is
+built both ways from the seat's view with the same generator seed (the engine's
+``konchinka.world`` and the simulator's ``Seen.world``), then both are played on with the same
+choices (a random index into the legal moves, or the easy rule) to the end of the deal. At
+every step: the full list of legal moves, in order (the simulator's full generator against the
+engine's), the easy rule's choice, and the whole state (hands, table, stock, hauls, last
+capturer, seat to act); at the end the deal points and the winner the search values.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import new_game
+from engine.konchinka import KonchinkaState, KonchinkaView
+from engine.players import random_player
+from engine.players.determinized import step
+from engine.players.konchinka import easy, pick, world
+from engine.players.konchinka_sim import CODE, HAUL, Memo, Seen, Sim, choice, encode, rollout
+
+OPTIONS = [
+    {"court_values": court, "target": target} for court in (False, True) for target in (5, 15)
+]
+
+
+def snapshot(state: KonchinkaState) -> tuple[Any, ...]:
+    """The engine's deal as the simulator holds it (a stock's top is its last card there)."""
+    return (
+        [sorted(CODE[c] for c in h) for h in state._hands],
+        [CODE[c] for c in state._table],
+        [CODE[c] for c in reversed(state._stock)],
+        [sum(HAUL[CODE[c]] for c in taken) for taken in state._captured],
+        state._last_capturer,
+        state.to_act,
+    )
+
+
+def sim_snapshot(sim: Sim) -> tuple[Any, ...]:
+    return (sim.hands, sim.table, sim.stock, sim.hauls, sim.last, sim.to_act)
+
+
+def position(players: int, options: dict[str, Any], seed: int) -> KonchinkaState | None:
+    """A game some random and easy moves in (any deal), or ``None`` if it ended."""
+    rng = random.Random(seed)
+    state = new_game("konchinka", players, seed, options)
+    assert isinstance(state, KonchinkaState)
+    for _ in range(rng.randrange(0, 120)):
+        seat = state.to_act
+        if seat is None:
+            return None
+        policy = easy if rng.random() < 0.5 else random_player
+        state.apply(seat, policy(state.view(seat), rng))
+    return state if state.to_act is not None else None
+
+
+def play_both(state: KonchinkaState, seed: int) -> int:
+    """Build one world both ways from the view of the seat to act and play both to the end of
+    the deal, comparing at every step; the steps played."""
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert isinstance(view, KonchinkaView)
+    engine = world(view, random.Random(seed))
+    sim = Seen(view).world(random.Random(seed))
+    before = list(engine._totals)
+    rng = random.Random(seed + 1)
+    memo: Memo = {}
+    steps = 0
+    assert sim_snapshot(sim) == snapshot(engine)
+    while engine.to_act is not None:
+        assert not sim.over
+        seat = engine.to_act
+        legal = engine.legal_actions(seat)
+        table = list(engine._table)
+        coded = [encode(table, a) for a in legal]
+        assert sim.legal() == coded  # §4.3.6: the same moves in the same order
+        easy_move = pick(legal, table)
+        assert choice(sim, memo) == encode(table, easy_move)
+        move = easy_move if rng.random() < 0.5 else legal[rng.randrange(len(legal))]
+        step(engine, seat, move)
+        sim.play(*encode(table, move))
+        steps += 1
+        if engine.to_act is not None:
+            assert sim_snapshot(sim) == snapshot(engine)
+    assert sim.over
+    gains = [t - b for t, b in zip(engine._totals, before, strict=True)]
+    assert sim.points == gains  # §4.4.1, or the G bounds of an early finish (§4.4.4)
+    result = engine.result
+    assert sim.winner == (None if result is None else result.winner)  # §4.4.3, §4.4.4
+    return steps
+
+
+def positions(count: int, first: int) -> list[tuple[KonchinkaState, int]]:
+    out: list[tuple[KonchinkaState, int]] = []
+    seed = first
+    while len(out) < count:
+        players = 2 + seed % 3
+        state = position(players, OPTIONS[seed // 3 % len(OPTIONS)], seed)
+        if state is not None:
+            out.append((state, seed))
+        seed += 1
+    return out
+
+
+def test_the_simulator_plays_the_engine_s_rules() -> None:
+    steps = sum(play_both(state, seed) for state, seed in positions(240, 0))
+    assert steps > 2000
+
+
+@pytest.mark.slow
+def test_the_simulator_plays_the_engine_s_rules_long() -> None:
+    for state, seed in positions(3000, 10_000):
+        play_both(state, seed)
+
+
+def test_4_4_4_early_finishes_and_4_4_3_wins_are_met() -> None:
+    """The positions above reach the rules that end a game: certain wins and target wins."""
+    early = won = 0
+    for state, seed in positions(240, 0):
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        assert isinstance(view, KonchinkaView)
+        sim = Seen(view).world(random.Random(seed))
+        rollout(sim, {})
+        early += sim.winner is not None and bool(any(sim.hands) or sim.stock)
+        won += sim.winner is not None
+    assert early > 5 and won > early
+
+
+def test_the_rollout_values_as_the_engine() -> None:
+    """The simulator's rollout (the easy rule inlined) against the engine's playing ``pick``."""
+    memo: Memo = {}
+    for state, seed in positions(120, 500):
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        assert isinstance(view, KonchinkaView)
+        engine = world(view, random.Random(seed))
+        sim = Seen(view).world(random.Random(seed))
+        before = list(engine._totals)
+        done = 0
+        while (s := engine.to_act) is not None:
+            step(engine, s, pick(engine.legal_actions(s), engine._table))
+            done += 1
+        assert rollout(sim, memo) == done
+        gains = [t - b for t, b in zip(engine._totals, before, strict=True)]
+        assert sim.points == gains
+        result = engine.result
+        assert sim.winner == (None if result is None else result.winner)
