@@ -49,8 +49,13 @@ TRAIL: Final[tuple[int, ...]] = tuple(
     for c in range(52)
 )
 """The easy player's score of trailing a card (``konchinka.move_score``)."""
-CAPTURE: Final = 1000
-"""Added to a capture's or a sweep's worth (every capture beats every trail)."""
+
+STANDARD_CLASS: Final = tuple(
+    v and v << 10 | w for v, w in zip(STANDARD_VALUES, WORTH, strict=True)
+)
+COURT_CLASS: Final = tuple(v << 10 | w for v, w in zip(COURT_VALUES, WORTH, strict=True))
+"""What a table card is to a capture by sums: its value and worth (the memo's key; 0 for
+none)."""
 
 Action = tuple[int, int]
 
@@ -71,18 +76,31 @@ def encode(table: Sequence[Card], action: KonchinkaAction) -> Action:
 def groups(table: Sequence[int], v: int, values: Sequence[int]) -> list[tuple[int, int]]:
     """Every set of table places whose values sum to ``v`` (a group, §4.3.2), as
     ``(mask, worth)``; the cards without a value (0) are in none."""
-    items = [(1 << i, x, WORTH[c]) for i, c in enumerate(table) if 0 < (x := values[c]) <= v]
     found: list[tuple[int, int]] = []
-    stack = [(0, v, 0, 0)]
+    items: list[tuple[int, int, int]] = []  # the smaller cards, for groups of several
+    bit = 1
+    for c in table:
+        x = values[c]
+        if x == v:
+            found.append((bit, WORTH[c]))  # a card of the same value is a group by itself
+        elif 0 < x < v:
+            items.append((bit, x, WORTH[c]))
+        bit <<= 1
     m = len(items)
-    while stack:
-        start, left, mask, worth = stack.pop()
-        for k in range(start, m):
-            bit, x, w = items[k]
-            if x == left:
-                found.append((mask | bit, worth + w))
-            elif x < left:
-                stack.append((k + 1, left - x, mask | bit, worth + w))
+    if m == 2:
+        (b1, x1, w1), (b2, x2, w2) = items
+        if x1 + x2 == v:
+            found.append((b1 | b2, w1 + w2))
+    elif m > 2:
+        stack = [(k + 1, v - x, b, w) for k, (b, x, w) in enumerate(items)]
+        while stack:
+            start, left, mask, worth = stack.pop()
+            for k in range(start, m):
+                b, x, w = items[k]
+                if x == left:
+                    found.append((mask | b, worth + w))
+                elif x < left:
+                    stack.append((k + 1, left - x, mask | b, worth + w))
     return found
 
 
@@ -151,6 +169,8 @@ class Sim:
         "hauls",
         "last",
         "n",
+        "near",
+        "need",
         "over",
         "points",
         "stock",
@@ -183,6 +203,8 @@ class Sim:
         self.target = target
         self.court = court
         self.n = len(hands)
+        self.need = [target - t for t in totals]  # the deal points that would win (§4.4.4)
+        self.near = min(self.need) <= 5  # G ≤ 5: else no win can be certain yet
         self.over = False
         self.points: list[int] = []  # this deal's points once over
         self.winner: int | None = None
@@ -215,30 +237,37 @@ class Sim:
         table = self.table
         if mask:  # §4.3.2–§4.3.4: the card and the taken cards to the captor
             haul = HAUL[card]
-            kept = []
-            for c in table:
-                if mask & 1:
-                    haul += HAUL[c]
-                else:
-                    kept.append(c)
-                mask >>= 1
-            self.table = kept
+            if mask + 1 == 1 << len(table):
+                haul += sum(map(HAUL.__getitem__, table))
+                self.table = []
+            else:
+                kept = []
+                for c in table:
+                    if mask & 1:
+                        haul += HAUL[c]
+                    else:
+                        kept.append(c)
+                    mask >>= 1
+                self.table = kept
             self.hauls[seat] += haul
             self.last = seat
         else:
             table.append(card)  # §4.3.5
         if self.stock:  # §4.3.7
-            drawn = self.stock.pop()
-            at = len(hand)
-            while at and hand[at - 1] > drawn:
-                at -= 1
-            hand.insert(at, drawn)
+            hand.append(self.stock.pop())
+            hand.sort()
         elif not any(self.hands):
             self._end()
             return
         self.to_act = seat + 1 if seat + 1 < self.n else 0
-        if max(self.totals) + 5 >= self.target:  # G ≤ 5: else no win can be certain yet
-            self._check_certain()
+        if self.near:  # a cheap bound first: G_i ≤ K_i + 2 [k_i > r] + [c_i > u] (§4.4.4)
+            total = sum(self.hauls)
+            r = 52 - (total & 255)
+            u = 13 - (total >> 8 & 255)
+            for h, need in zip(self.hauls, self.need, strict=True):
+                if (h >> 16) + 2 * ((h & 255) > r) + ((h >> 8 & 255) > u) >= need:
+                    self._check_certain()
+                    return
 
     def _end(self) -> None:
         """§4.3.8: the last capturer takes the table; §4.4.1 deal points; §4.4.3."""
@@ -311,8 +340,10 @@ def deal_points(hauls: Sequence[int]) -> list[int]:
 
 # --- the rollout policy and the world ---------------------------------------------------------
 
-Memo = dict[tuple[tuple[int, ...], int], tuple[int, int]]
-"""The richest capture by sums per (table, value), kept through one decision's rollouts."""
+Memo = dict[tuple[int, ...], list[tuple[int, int] | None]]
+"""The richest capture by sums per table (its cards' classes) and value, kept through one
+decision's rollouts."""
+_UNSEEN: Final[tuple[None, ...]] = (None,) * 14
 
 
 def choice(sim: Sim, memo: Memo) -> Action:
@@ -320,21 +351,30 @@ def choice(sim: Sim, memo: Memo) -> Action:
     the engine's order on a tie, else the cheapest trail."""
     table = sim.table
     hand = sim.hands[sim.to_act]
-    court = sim.court
-    values = COURT_VALUES if court else STANDARD_VALUES
-    key = tuple(table)
-    best = -1
-    best_score = 0
-    best_mask = 0
-    for c in hand:
-        r = c % 13
-        if not court and r <= JACK:
-            if not table:
-                continue
-            if r == JACK:  # §4.3.4
+    if table:
+        court = sim.court
+        values = COURT_VALUES if court else STANDARD_VALUES
+        key = tuple(map((COURT_CLASS if court else STANDARD_CLASS).__getitem__, table))
+        row = memo.get(key)
+        if row is None:
+            row = memo[key] = list(_UNSEEN)
+        best = -1
+        best_score = 0
+        best_mask = 0
+        for c in hand:
+            v = values[c]
+            if v:
+                got = row[v]
+                if got is None:
+                    got = row[v] = best_sum(table, v, values)
+                mask, worth = got
+                if not mask:
+                    continue
+            elif c % 13 == JACK:  # §4.3.4
                 mask = (1 << len(table)) - 1
-                worth = sum(WORTH[t] for t in table)
+                worth = sum(map(WORTH.__getitem__, table))
             else:  # §4.3.3: all the cards of its rank are the richest set
+                r = c % 13
                 mask = worth = 0
                 for i, t in enumerate(table):
                     if t % 13 == r:
@@ -342,18 +382,11 @@ def choice(sim: Sim, memo: Memo) -> Action:
                         worth += WORTH[t]
                 if not mask:
                     continue
-        else:
-            got = memo.get((key, values[c]))
-            if got is None:
-                got = memo[key, values[c]] = best_sum(table, values[c], values)
-            mask, worth = got
-            if mask == 0:
-                continue
-        score = CAPTURE + WORTH[c] + worth
-        if best < 0 or score > best_score:
-            best, best_score, best_mask = c, score, mask
-    if best >= 0:
-        return best, best_mask
+            score = WORTH[c] + worth
+            if score > best_score:
+                best, best_score, best_mask = c, score, mask
+        if best >= 0:
+            return best, best_mask
     best = hand[0]
     for c in hand:  # §4.3.5: nothing captures; trail
         if TRAIL[c] > TRAIL[best]:

@@ -17,15 +17,47 @@ from typing import Any
 import pytest
 
 from engine import new_game
-from engine.konchinka import KonchinkaState, KonchinkaView
+from engine.cards import DECK_52, Card
+from engine.konchinka import KonchinkaOptions, KonchinkaState, KonchinkaView
 from engine.players import random_player
-from engine.players.determinized import step
-from engine.players.konchinka import easy, pick, world
+from engine.players.determinized import WorldChance, deal_unseen, step
+from engine.players.konchinka import easy, pick
 from engine.players.konchinka_sim import CODE, HAUL, Memo, Seen, Sim, choice, encode, rollout
 
 OPTIONS = [
     {"court_values": court, "target": target} for court in (False, True) for target in (5, 15)
 ]
+
+
+def world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
+    """The engine's state of a world of ``view``: the unseen cards dealt by ``deal_unseen`` (the
+    others' hands in seat order, then the stock), no next deal (the search's reference)."""
+    me = view.seat
+    assert me is not None and view.to_act == me
+    seen = set(view.hand) | set(view.table)
+    for taken in view.taken:
+        seen.update(taken)
+    unseen = [c for c in DECK_52 if c not in seen]
+    others = [s for s in range(view.players) if s != me]
+    piles = deal_unseen(unseen, [view.hand_sizes[s] for s in others] + [view.stock], rng)
+    options = KonchinkaOptions(target=view.target, court_values=view.court_values)
+    state = KonchinkaState(view.game, view.players, options, 0, WorldChance(rng))
+    hands: list[list[Card]] = [[] for _ in range(view.players)]
+    hands[me] = list(view.hand)
+    for s, pile in zip(others, piles, strict=False):
+        hands[s] = pile
+    state._hands = hands
+    state._stock = piles[-1]
+    state._table = list(view.table)
+    state._captured = [list(t) for t in view.taken]
+    state._last_capturer = view.last_capturer
+    state._totals = list(view.totals)
+    state._dealer = view.dealer if view.dealer is not None else 0
+    state._deal_no = view.deal_no
+    state._phase = "play"
+    state._to_act = me
+    state._awaiting = None
+    return state
 
 
 def snapshot(state: KonchinkaState) -> tuple[Any, ...]:
