@@ -18,11 +18,22 @@ import pytest
 
 from engine import new_game
 from engine.cards import DECK_52, Card
-from engine.konchinka import KonchinkaOptions, KonchinkaState, KonchinkaView
+from engine.konchinka import KonchinkaOptions, KonchinkaState, KonchinkaView, rules
+from engine.konchinka.rules import Haul
 from engine.players import random_player
 from engine.players.determinized import WorldChance, deal_unseen, step
 from engine.players.konchinka import easy, pick
-from engine.players.konchinka_sim import CODE, HAUL, Memo, Seen, Sim, choice, encode, rollout
+from engine.players.konchinka_sim import (
+    CODE,
+    HAUL,
+    Memo,
+    Seen,
+    Sim,
+    choice,
+    deal_points,
+    encode,
+    rollout,
+)
 
 OPTIONS = [
     {"court_values": court, "target": target} for court in (False, True) for target in (5, 15)
@@ -185,3 +196,49 @@ def test_the_rollout_values_as_the_engine() -> None:
         assert sim.points == gains
         result = engine.result
         assert sim.winner == (None if result is None else result.winner)
+
+
+def random_hauls(rng: random.Random, players: int) -> list[Haul]:
+    """Hauls of one deal: the 52 cards (13 clubs, 2 кончинки) split at random, some left."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    cut = sorted(rng.randrange(53) for _ in range(players))
+    out = []
+    for s in range(players):
+        cards = deck[cut[s - 1] if s else 0 : cut[s]]
+        out.append(Haul(len(cards), sum(c < 13 for c in cards), sum(c in (0, 13) for c in cards)))
+    return out
+
+
+def packed(hauls: list[Haul]) -> list[int]:
+    return [h.cards + (h.clubs << 8) + (h.konchinki << 16) for h in hauls]
+
+
+def test_4_4_1_deal_points_as_the_engine() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        hauls = random_hauls(rng, rng.randrange(2, 5))
+        if rng.random() < 0.3:  # ties of the most cards, of two and more
+            top = max(h.cards for h in hauls)
+            hauls = [Haul(top, h.clubs, h.konchinki) if rng.random() < 0.6 else h for h in hauls]
+        assert deal_points(packed(hauls)) == rules.deal_points(hauls)
+
+
+def test_4_4_4_certain_wins_as_the_engine() -> None:
+    """The simulator's early finish on random hauls and totals against the engine's bounds."""
+    rng = random.Random(8)
+    ended = 0
+    for _ in range(3000):
+        players = rng.randrange(2, 5)
+        hauls = random_hauls(rng, players)
+        target = rng.randrange(5, 20)
+        totals = [rng.randrange(max(0, target - 6), target) for _ in range(players)]
+        sim = Sim([[0]] * players, [], [], packed(hauls), None, totals, 0, target, False)
+        sim._check_certain()
+        guaranteed, possible = rules.bounds(hauls)
+        winner = rules.certain_winner(totals, guaranteed, possible, target)
+        assert sim.winner == winner
+        if winner is not None:
+            assert sim.points == guaranteed
+            ended += 1
+    assert ended > 100
