@@ -22,7 +22,7 @@ from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
 from engine.players.determinized import Work
 
-MOVE_BUDGET: Final = 700
+MOVE_BUDGET: Final = 8000
 """Rollout moves per decision (the budget, never a clock): the worlds sampled are this budget
 over the moves left in the deal times the candidates, at least :data:`MIN_SAMPLES`."""
 MIN_SAMPLES: Final = 2

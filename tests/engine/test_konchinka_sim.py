@@ -11,6 +11,7 @@ capturer, seat to act); at the end the deal points and the winner the search val
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -138,7 +139,10 @@ def play_both(state: KonchinkaState, seed: int) -> int:
     return steps
 
 
+@functools.cache
 def positions(count: int, first: int) -> list[tuple[KonchinkaState, int]]:
+    """``count`` positions from seed ``first`` on (2, 3, 4 seats and every option set in turn);
+    the tests only read them (worlds are built from their views)."""
     out: list[tuple[KonchinkaState, int]] = []
     seed = first
     while len(out) < count:
@@ -151,8 +155,8 @@ def positions(count: int, first: int) -> list[tuple[KonchinkaState, int]]:
 
 
 def test_the_simulator_plays_the_engine_s_rules() -> None:
-    steps = sum(play_both(state, seed) for state, seed in positions(240, 0))
-    assert steps > 2000
+    steps = sum(play_both(state, seed) for state, seed in positions(160, 0))
+    assert steps > 1500
 
 
 @pytest.mark.slow
@@ -164,7 +168,7 @@ def test_the_simulator_plays_the_engine_s_rules_long() -> None:
 def test_4_4_4_early_finishes_and_4_4_3_wins_are_met() -> None:
     """The positions above reach the rules that end a game: certain wins and target wins."""
     early = won = 0
-    for state, seed in positions(240, 0):
+    for state, seed in positions(160, 0):
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
@@ -179,7 +183,7 @@ def test_4_4_4_early_finishes_and_4_4_3_wins_are_met() -> None:
 def test_the_rollout_values_as_the_engine() -> None:
     """The simulator's rollout (the easy rule inlined) against the engine's playing ``pick``."""
     memo: Memo = {}
-    for state, seed in positions(120, 500):
+    for state, seed in positions(160, 0)[::2]:
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
