@@ -26,8 +26,6 @@ from engine.konchinka.view import KonchinkaView
 CARDS: Final[tuple[Card, ...]] = tuple(Card(r, s) for s in SUIT_ORDER for r in ACE_LOW)
 """The card of each int (canonical order)."""
 CODE: Final[dict[Card, int]] = {c: i for i, c in enumerate(CARDS)}
-DECK: Final[tuple[int, ...]] = tuple(CODE[c] for c in DECK_52)
-"""The engine's deck order (a world deals the unseen cards in it, as the engine's world does)."""
 JACK: Final = 2  # rank position (card % 13) of the J; 0 K, 1 Q
 COURT_VALUES: Final[tuple[int, ...]] = tuple(13 - c % 13 for c in range(52))
 """§4.1.2 with ``court_values``: A 1 … 10, J 11, Q 12, K 13."""
