@@ -10,7 +10,8 @@ import pytest
 
 from engine import new_game
 from engine.konchinka import KonchinkaView
-from engine.players.konchinka import easy, world
+from engine.players.konchinka import easy
+from engine.players.konchinka_sim import CODE, Seen, encode
 from tests.engine.players_common import midgame
 
 GAME = "konchinka"
@@ -31,14 +32,20 @@ def test_a_world_agrees_with_the_view(players: int) -> None:
     seat = state.to_act
     assert seat is not None
     view = state.view(seat)
-    sampled = world(view, random.Random(3))
-    seen = sampled.view(seat)
-    for name in ("hand", "hand_sizes", "table", "captured", "clubs", "konchinki", "totals"):
-        assert getattr(seen, name) == getattr(view, name), name
-    assert (seen.stock, seen.legal, seen.to_act) == (view.stock, view.legal, view.to_act)
-    cards = [c for cards in sampled.places().values() for c in cards]
-    assert sorted(map(str, cards)) == sorted(map(str, set(cards))) and len(cards) == 52
-    hidden = {c for s in range(players) if s != seat for c in state._hands[s]}
-    assert hidden | set(state._stock) == {
-        c for s in range(players) if s != seat for c in sampled._hands[s]
-    } | set(sampled._stock)
+    assert isinstance(view, KonchinkaView)
+    sampled = Seen(view).world(random.Random(3))
+    assert sampled.hands[seat] == sorted(CODE[c] for c in view.hand)
+    assert [len(h) for h in sampled.hands] == list(view.hand_sizes)
+    assert sampled.table == [CODE[c] for c in view.table]
+    assert [h & 255 for h in sampled.hauls] == list(view.captured)
+    assert [h >> 8 & 255 for h in sampled.hauls] == list(view.clubs)
+    assert [h >> 16 for h in sampled.hauls] == [len(k) for k in view.konchinki]
+    assert (len(sampled.stock), sampled.to_act) == (view.stock, view.to_act)
+    assert sampled.legal() == [encode(view.table, a) for a in view.legal]
+    held = [c for h in sampled.hands for c in h] + sampled.stock + sampled.table
+    taken = [CODE[c] for t in view.taken for c in t]
+    assert sorted(held + taken) == list(range(52))
+    hidden = {CODE[c] for s in range(players) if s != seat for c in state._hands[s]}
+    assert hidden | {CODE[c] for c in state._stock} == {
+        c for s in range(players) if s != seat for c in sampled.hands[s]
+    } | set(sampled.stock)
