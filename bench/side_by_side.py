@@ -58,8 +58,9 @@ from tests.bot.helpers import (  # noqa: E402
     _key,
     choose,
     hand_message,
-    live_moves,
+    moved_on,
     result_message,
+    shown_move,
     to_act,
 )
 from tests.fakeapi import FakeTelegram  # noqa: E402
@@ -117,13 +118,13 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
     return (1000 * statistics.median(ordered), at(0.95), at(0.99))
 
 
-def _shown(user: SimUser, before: tuple[str, str], players: list[SimUser]) -> bool:
-    """The press's move shows in the presser's hand and every hand drawn at a move agrees (a
-    still waiting hand is not edited after others' moves: bot.callbacks.STILL)."""
-    mine = hand_message(user)
-    if mine is None or _key(mine) == before:
-        return False
-    return len(live_moves(players)) <= 1
+def _shown(
+    user: SimUser, before: tuple[str, str], move: int, players: list[SimUser], group: SimGroup
+) -> bool:
+    """The press shows on every screen it changes (``tests.bot.helpers.moved_on``: the presser's
+    hand, and the hand now to act at the new move; a still waiting hand is not edited after
+    others' moves: bot.callbacks.STILL)."""
+    return moved_on(user, before, move, players, group)
 
 
 async def drive_bot(
@@ -147,7 +148,7 @@ async def drive_bot(
             load.errors += 1
             await asyncio.sleep(0.05)
             continue
-        before = _key(message)
+        before, move = _key(message), shown_move(players)
         started = time.monotonic()
         try:
             answer = await user.press(message, data=button.callback_data)
@@ -163,7 +164,7 @@ async def drive_bot(
         log.answered.append(time.monotonic() - started)
         try:
             await fake.wait_until(
-                functools.partial(_shown, user, before, players),
+                functools.partial(_shown, user, before, move, players, group),
                 timeout=WAIT_S,
                 interval=load.interval,
             )

@@ -28,11 +28,12 @@ class Kind(StrEnum):
 
 SEAT_ACTS: Final = frozenset("MROW")
 
-STILL: Final = 0
+STILL: Final = 36**4 - 1
 """The move counter drawn on a *still* waiting hand (a family's ``GameUI.still_waiting``): its
 buttons carry no current move, so the message is the same after others' moves and the outbox
 leaves it alone. A press on one is "not your turn" (or, once it is, out of date): never an
-action, whatever the table's counter is (bot.runtime.play)."""
+action (bot.runtime.play). ``zzzz`` in base 36: no table reaches that many moves, and the one
+that did would only see its buttons as out of date at that move."""
 
 ACTS: Final[dict[Kind, frozenset[str]]] = {
     # the family says what each lowercase act means; uppercase ones are the runtime's own (the

@@ -23,7 +23,7 @@ from engine.trick.rules import Privilege, Variant, deck_for
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
-from .trick_search import suit_no
+from .trick_tables import suit_no
 
 CODE: Final = MappingProxyType(
     {

@@ -19,100 +19,24 @@ never a clock).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Final
 
-from engine.cards import SUIT_ORDER, Suit, rank_index
 from engine.core import Seat
-from engine.trick.mushka import score_held_bonus
-from engine.trick.pamfil import score_plain
-from engine.trick.rules import HAND_SIZE, Privilege, Score, Variant
-from engine.trick.shutikha import score_trick_values
-from engine.trick.variant import VARIANTS
+from engine.trick.rules import HAND_SIZE
 
 from .determinized import Work
-
-ZERO_BONUS_SHARE = 1.0
-"""Reaching zero wins the pulka: worth this share of the other counts (what the winner
-collects, §1.6.1) on top of the points written off."""
-
-HELD_BONUS, PLAIN, TRICK_VALUES = 0, 1, 2
-"""How a game writes off its tricks: §1.5.3 (and Мистигри, §1.5.4), Памфил's t (§1.5.4),
-Шутиха's trick values (§1.5.5)."""
-
-_SCORING: Final[Mapping[Score, int]] = MappingProxyType(
-    {score_held_bonus: HELD_BONUS, score_plain: PLAIN, score_trick_values: TRICK_VALUES}
+from .trick_tables import (
+    HELD_BONUS,
+    PLAIN,
+    TABLES,
+    TRICK_VALUES,
+    WINS,
+    ZERO_BONUS_SHARE,
+    Table,
+    suit_no,
+    table_for,
 )
-
-WINS: Final = 200
-"""The winning key of a privileged card that wins wherever it is (§1.4.5 a, b)."""
-
-
-def suit_no(suit: Suit) -> int:
-    return SUIT_ORDER.index(suit)
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """One game's rules of trick play, for one trump and ``must_trump``, as look-ups."""
-
-    variant: Variant
-    trump: int  # suit number
-    must_trump: bool
-    priv: int  # the privileged card's code (§1.1.4)
-    wild: bool  # Памфил's JC (§1.4.2–§1.4.5 a)
-    unled: bool  # Мушка's AS, Мистигри's KC (§1.4.4–§1.4.6)
-    scoring: int  # HELD_BONUS, PLAIN or TRICK_VALUES
-    priv_trump: bool  # the privileged card's suit is trump (§1.5.3: 2t+8)
-    lead_key: tuple[int, ...]  # per code: the led card's key in its trick
-    follow_key: tuple[tuple[int, ...], ...]  # per led suit, per code: a later card's key
-    led_suit: tuple[int, ...]  # per code: the suit L it leads (§1.4.2)
-    policy_key: tuple[int, ...]  # per code: the playout's order (trump, then strength)
-
-
-def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
-    """§1.4.5 as keys: the trick's winner is its card of the highest key. A privileged card
-    that wins (a: the JC anywhere; b: the AS / KC not led) has :data:`WINS`; then trumps
-    (c, 100 + strength), then the led suit (d, 50 + strength), else 0."""
-    strength = rank_index(variant.order)
-    priv = suit_no(variant.privileged.suit) * 16 + strength[variant.privileged.rank]
-    wild = variant.privilege is Privilege.WILD
-    unled = variant.privilege is Privilege.UNLED
-    codes = range(64)
-
-    def key(c: int, led: int, first: bool) -> int:
-        if c == priv and (wild or (unled and not first)):
-            return WINS
-        if c >> 4 == trump:
-            return 100 + (c & 15)
-        return 50 + (c & 15) if c >> 4 == led else 0
-
-    # §1.4.2: the Памфил JC is of the trump suit only; every other card of its printed suit
-    led = tuple(trump if wild and c == priv else c >> 4 for c in codes)
-    first = tuple(key(c, led[c], True) for c in codes)  # §1.4.6: a led AS / KC is ordinary
-    then = tuple(tuple(key(c, suit, False) for c in codes) for suit in range(4))
-    policy = tuple((16 if c >> 4 == trump else 0) + (c & 15) for c in codes)
-    scoring, priv_trump = _SCORING[variant.score], priv >> 4 == trump
-    return Table(
-        variant, trump, must_trump, priv, wild, unled, scoring, priv_trump, first, then, led, policy
-    )
-
-
-TABLES: Final = MappingProxyType(
-    {
-        (name, trump, must): _table(variant, trump, must)
-        for name, variant in VARIANTS.items()
-        for trump in range(4)
-        for must in (False, True)
-    }
-)
-"""Every game's :class:`Table` by (game, trump suit number, ``must_trump``)."""
-
-
-def table_for(game: str, trump: Suit, must_trump: bool) -> Table:
-    return TABLES[game, suit_no(trump), must_trump]
 
 
 class Deal:
@@ -495,6 +419,7 @@ def solve(
 
 __all__ = [
     "TABLES",
+    "WINS",
     "Deal",
     "Table",
     "Work",
@@ -503,6 +428,7 @@ __all__ = [
     "playout",
     "playout_card",
     "solve",
+    "suit_no",
     "table_for",
     "utility",
 ]

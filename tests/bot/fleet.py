@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.bot.helpers import (
+    _key,
     choose,
     hand_message,
     lobby_message,
+    moved_on,
     result_message,
+    shown_move,
     table_message,
     to_act,
 )
@@ -197,7 +200,7 @@ async def play_table(
         except AssertionError:
             await asyncio.sleep(0.02)  # the screens are behind
             continue
-        before, version = moves_of(message), message.version
+        before, key = shown_move(players), _key(message)
         started = time.monotonic()
         presses.sent += 1
         try:
@@ -212,17 +215,16 @@ async def play_table(
             continue
         presses.accepted += 1
 
-        def shown(
-            user: SimUser = user, message: SentMessage = message, version: object = version
-        ) -> bool:
-            mine = hand_message(user)
-            return mine is not None and (mine is not message or mine.version is not version)
+        def shown(user: SimUser = user, key: tuple[str, str] = key, move: int = before) -> bool:
+            return moved_on(user, key, move, players, group)
 
         with contextlib.suppress(TimeoutError):
             await fake.wait_until(shown, timeout=step_timeout)
-        after = moves_of(hand_message(user))
-        if before is not None and after is not None and after > before:
+        after = shown_move(players)  # the presser's own hand may be still now (STILL)
+        if after > before >= 0:
             presses.acts[group.id] = presses.acts.get(group.id, 0) + (after - before)
+        elif result_message(group) is not None:  # the match's last move: every hand still
+            presses.acts[group.id] = presses.acts.get(group.id, 0) + 1
     return result_message(group) is not None
 
 

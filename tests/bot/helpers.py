@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
 from bot.app import RunningBot
+from bot.callbacks import STILL as STILL_MOVE
+from bot.callbacks import b36
 from bot.render.context import HandUI
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import hand_key
@@ -158,13 +160,45 @@ def fixed_seeds(start: int = 7) -> Callable[[], int]:
 
 
 WAITING = ("Waiting for:", "Ждём:", "Not your turn —", "Ход не ваш —")
-STILL = "0"  # the counter on a still waiting hand's buttons (bot.callbacks.STILL)
+STILL = b36(STILL_MOVE)  # the counter on a still waiting hand's buttons
 
 
 def live_moves(players: list[SimUser]) -> set[str | None]:
     """The move counters the players' hand messages are drawn at, still waiting hands left out
     (they carry :data:`STILL` and are not edited after others' moves)."""
     return {m for p in players if (m := _mv(hand_message(p))) != STILL}
+
+
+def moved_on(
+    user: SimUser,
+    before: tuple[str, str],
+    move: int,
+    players: list[SimUser],
+    group: Shown | None = None,
+) -> bool:
+    """After ``user`` pressed his hand (``before``: its :func:`_key`, ``move``: the table's
+    :func:`shown_move` then), every screen the press changes shows it: his hand changed, and
+    the live hands (drawn at a move: all of a family without still hands, else the one to act)
+    agree on a later move (the game moved on) or on this one with his among them (a mark:
+    nothing moved); or the match's result is shown."""
+    mine = hand_message(user)
+    if mine is None or _key(mine) == before:
+        return False
+    if group is not None and result_message(group) is not None:
+        return True
+    moves = {p.id: _mv(hand_message(p)) for p in players}
+    live = {uid: int(m, 36) for uid, m in moves.items() if m is not None and m != STILL}
+    if len(set(live.values())) != 1:
+        return False
+    at = next(iter(live.values()))
+    return at > move or (at == move and user.id in live)
+
+
+def shown_move(players: list[SimUser]) -> int:
+    """The table's move counter as its hands show it: the highest their buttons carry, a still
+    waiting hand's :data:`STILL` aside (the hand to act carries the current one); -1: none."""
+    moves = [_mv(hand_message(p)) for p in players]
+    return max((int(m, 36) for m in moves if m is not None and m != STILL), default=-1)
 
 
 def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
@@ -226,7 +260,7 @@ async def play_step(
     message = hand_message(user)
     assert message is not None, f"{user.first_name} has no hand message"
     button = choose(message, rng)
-    await press_and_wait(fake, user, message, button, players)
+    await press_and_wait(fake, user, message, button, players, group)
     return True
 
 
@@ -247,20 +281,28 @@ async def press_and_wait(
     message: SentMessage,
     button: Button,
     players: list[SimUser],
+    group: Shown | None = None,
 ) -> None:
-    """Press, expect no refusal, and wait until every hand message shows the same move (the
-    still waiting ones aside)."""
-    before = _key(message)
+    """Press, expect no refusal, and wait until the screens show it (:func:`moved_on`; with
+    ``group``, the match's result ends the wait too)."""
+    before, move = _key(message), shown_move(players)
     answer = await user.press(message, data=button.callback_data)
     assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
 
     def done() -> bool:
-        mine = hand_message(user)
-        if mine is None or _key(mine) == before:
-            return False
-        return len(live_moves(players)) <= 1 and not fake.busy_now()
+        return moved_on(user, before, move, players, group) and not fake.busy_now()
 
-    await fake.wait_until(done, timeout=10)
+    try:
+        await fake.wait_until(done, timeout=10)
+    except TimeoutError as error:
+        shown = {
+            p.first_name: (_mv(h), h.text.splitlines()[-1] if h.text else "")
+            for p in players
+            if (h := hand_message(p)) is not None
+        }
+        raise AssertionError(
+            f"{user.first_name} pressed {button.text} at move {move}: {shown}"
+        ) from error
 
 
 async def play_until_end(

@@ -20,8 +20,16 @@ from pathlib import Path
 
 import bot as bot_package
 from tests.bot import test_konchinka_e2e, test_kopilka_e2e, test_lenturlu_e2e
+from tests.bot.helpers import (
+    _key,
+    hand_message,
+    moved_on,
+    open_table,
+    shown_move,
+    table_message,
+    to_act,
+)
 from tests.bot.helpers import choose as trick_choose
-from tests.bot.helpers import hand_message, open_table, table_message, to_act
 from tests.bot.proof_figures import add_figure as add_figure
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, CallbackAnswer, SentMessage
@@ -277,15 +285,14 @@ async def step(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> None:
             await _quiet(fake, proc)
             continue
         assert data is not None
-        before, moved_from = hand_key(message), move_of(message)
+        before, moved_from = _key(message), shown_move(game.players)
 
         actor: SimUser = user
 
-        def effect(actor: SimUser = actor, before: object = before) -> bool:
-            mine = hand_message(actor)
-            if mine is None or hand_key(mine) == before:
-                return False
-            return len({move_of(hand_message(p)) for p in game.players}) == 1
+        def effect(
+            actor: SimUser = actor, before: tuple[str, str] = before, move: int = moved_from
+        ) -> bool:
+            return moved_on(actor, before, move, game.players, game.group)
 
         answer = push_press(user, message, data)
         game.answers.append((data, answer))
@@ -301,7 +308,7 @@ async def step(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> None:
         if not effect():
             await _quiet(fake, proc)  # killed meanwhile: once it is back and quiet, look again
         if effect():
-            game.presses.append((data, move_of(hand_message(user)) != moved_from))
+            game.presses.append((data, shown_move(game.players) != moved_from))
             return
         game.rng.setstate(drawn)
         game.pressed_again += 1

@@ -80,7 +80,7 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
         if waiting(hand):  # the computers are still moving
             await fake.wait_until(partial(moved_on, hand), timeout=20)
             continue
-        await press_and_wait(fake, anna, hand, choose(hand, rng), [anna])
+        await press_and_wait(fake, anna, hand, choose(hand, rng), [anna], group)
         presses += 1
     else:
         raise AssertionError(f"{game}: no result")

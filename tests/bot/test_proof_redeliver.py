@@ -12,8 +12,8 @@ import pytest
 
 from bot.app import RunningBot
 from bot.config import Settings
-from tests.bot.helpers import hand_message, to_act
-from tests.bot.proof_helpers import SEVEN, Kind, move_of, open_all, push_press, seat_games
+from tests.bot.helpers import hand_message, shown_move, to_act
+from tests.bot.proof_helpers import SEVEN, Kind, open_all, push_press, seat_games
 from tests.bot.test_webhook import SECRET, hook_settings, hooked, post  # noqa: F401  # fixtures
 from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
@@ -47,7 +47,7 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
         assert hand is not None
         data = game.chooser(hand, game.rng).callback_data
         assert data is not None
-        before, mv = logged(database), move_of(hand)
+        before, mv = logged(database), shown_move(game.players)
         answers_before = len(fake.calls("answerCallbackQuery"))
         if not redelivered:
             fake.hold_webhook = True
@@ -66,7 +66,7 @@ async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
             answers = [push_press(user, hand, data), push_press(user, hand, data)]
             results = [await asyncio.wait_for(a, 10) for a in answers]
             await fake.settle(quiet=0.1)
-        moved = move_of(hand_message(user)) != mv
+        moved = shown_move(game.players) != mv
         now = logged(database)
         assert now - before == (1 if moved else 0), (game.name, data, before, now)
         if not moved:
