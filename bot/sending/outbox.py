@@ -202,19 +202,13 @@ class Outbox:
         self._enqueue(chat_id, op)
 
     def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
-        """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: the key
-        is let go at once (its buttons no longer count; a later message may take the key)."""
-        if not forget or self.book is not None:  # shared: let go when the queue gets there
-            self._enqueue(chat_id, _Op("strip", key))
-            if forget:
-                self._enqueue(chat_id, _Op("drop", key))
-            return
-        known = self._known.get((chat_id, key))
-        if known is None:
-            return
-        self._forget(chat_id, key)
-        self._enqueue(chat_id, _Op("strip", None, message_id=known.message_id))
-        self._enqueue(chat_id, _Op("drop", key))
+        """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: then the
+        key is let go (its buttons no longer count; a later message may take the key)."""
+        # in queue order: a send of this key still queued (a hand sent anew) is stripped too,
+        # and the key is let go when the queue gets there
+        self._enqueue(chat_id, _Op("strip", key))
+        if forget:
+            self._enqueue(chat_id, _Op("drop", key))
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
