@@ -262,6 +262,9 @@ class Delivery:
 
     def __call__(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
         self.flush()  # a deferred outcome is older: its screens go first
+        return self._deliver(outcome)
+
+    def _deliver(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
         for table_id, kind in outcome.undue:
             self.scheduler.discard(table_id, kind)
         for deadline in outcome.due:
@@ -275,10 +278,9 @@ class Delivery:
 
     def flush(self) -> None:
         """Present every deferred outcome, oldest first."""
-        while self._later:
-            later, self._later = self._later, []
-            for outcome in later:
-                self(outcome)
+        later, self._later = self._later, []
+        for outcome in later:
+            self._deliver(outcome)
 
     # Several workers: what every worker knows (the outbox's shared book); else this one's.
 

@@ -113,9 +113,12 @@ class PlayOps(LobbyOps):
         state = table.match.state
         ui_game = family_ui(table.row.game)
         assert ui_game is not None
-        if press.version == STILL != table.row.moves and ui_game.still_waiting:
-            return await self._still_press(table, seat, press, data, source)
-        if press.version != table.row.moves:
+        # a still waiting hand's button (no move on it, GameUI.still_waiting) goes the ordinary
+        # way below, to "It's X's turn"; once its turn came, the acting screen is on its way
+        still = press.version == STILL != table.row.moves and ui_game.still_waiting
+        if still and state.to_act == seat:
+            raise stale
+        if press.version != table.row.moves and not still:
             last = table.match.last.get(seat)
             deny = ui_game.stale(last, press.act, press.arg) if last is not None else None
             if deny is not None:
@@ -151,22 +154,6 @@ class PlayOps(LobbyOps):
         if table.seats[seat].expiries:  # he is here: the expiries in a row start again
             await self.change_seat(table, seat, expiries=0, schedule=False)
         return out
-
-    async def _still_press(
-        self, table: Table, seat: int, press: Press, data: str, source: PressSource
-    ) -> Outcome:
-        """A button of a still waiting hand (its counter is STILL, PRODUCT.md §4.5 "Not your
-        turn"): never an action. Its turn having come, the acting screen is on its way: out of
-        date, shown again."""
-        assert table.match is not None
-        to_act = table.match.state.to_act
-        if source.offers is None or data not in source.offers or to_act == seat:
-            raise Refused("That button is out of date — here are your current cards.", refresh=seat)
-        if press.act == "u":
-            return await self._one_hand(table, seat)
-        if to_act is None:
-            raise Refused("This table is closed.")
-        raise Refused("It's {name}'s turn.", name=table.seats[to_act].name)
 
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
         """After a stale press: the old message loses its buttons; the current hand is shown."""
