@@ -8,14 +8,12 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import STILL, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.cards import with_card_words
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
 from bot.runtime.core import family_ui
@@ -140,7 +138,7 @@ class Presenter:
             tr = self.catalogues.tr(screen.locale)
             markup = None
             if screen.link is not None:
-                button = InlineKeyboardButton(text=tr(screen.button), url=self.link(screen.link))
+                button = Button(text=tr(screen.button), url=self.link(screen.link))
                 markup = keyboard([[button]])
             rendered = Rendered(tr(screen.msgid, **screen.params), markup)
             done = box.post(

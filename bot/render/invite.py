@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.i18n import Translator
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import game_name
 from bot.storage.rows import SeatRow, TableRow
 from engine.games import GAMES
@@ -40,12 +38,12 @@ def invitation(
         n=len(seats),
         most=most,
     )
-    join = InlineKeyboardButton(text=tr("✋ Join"), url=join_link)
+    join = Button(text=tr("✋ Join"), url=join_link)
     return Card(title, description, Rendered(text, keyboard([[join]])))
 
 
 def no_table(tr: Translator, add_link: str) -> Card:
     """No open lobby to invite to: how to open one."""
-    add = InlineKeyboardButton(text=tr("➕ Add to a group"), url=add_link)
+    add = Button(text=tr("➕ Add to a group"), url=add_link)
     text = tr("Add me to a group and type /newgame there.")
     return Card(tr("Open a table"), text, Rendered(text, keyboard([[add]])))

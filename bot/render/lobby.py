@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import card_name
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Keyboard, Rendered, esc, keyboard
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.games import game_ui
@@ -91,9 +89,9 @@ def lobby(
 ) -> Rendered:
     """``computers``: the chat allows computer players (its /settings); else no 🤖 button."""
 
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+    def button(text: str, act: str, arg: str | None = None) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     if table.status == "closed":  # §4.2: nobody started it in time; the keyboard goes
         return Rendered(tr("Table closed: nobody started the game."))
@@ -167,19 +165,17 @@ def lobby(
     )
 
 
-def invite_button(tr: Translator) -> InlineKeyboardButton:
+def invite_button(tr: Translator) -> Button:
     """Choose a chat and send this table's invitation card there (inline mode, §5.6)."""
-    return InlineKeyboardButton(text=tr("📨 Invite"), switch_inline_query="")
+    return Button(text=tr("📨 Invite"), switch_inline_query="")
 
 
-def cancel_keyboard(
-    table: TableRow, tr: Translator, codec: PressCodec
-) -> InlineKeyboardMarkup | None:
+def cancel_keyboard(table: TableRow, tr: Translator, codec: PressCodec) -> Keyboard | None:
     """Cancel asks once (§4.2, §4.9): yes closes the table, no keeps it."""
 
-    def button(text: str, act: str) -> InlineKeyboardButton:
+    def button(text: str, act: str) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     return keyboard([[button(tr("✖️ Yes, close it"), "x"), button(tr("↩️ No"), "w")]])
 
@@ -194,9 +190,9 @@ def unreachable_notice(
 ) -> Rendered:
     """Start found seats it can't write to (§4.3): start without them, or wait."""
 
-    def button(text: str, act: str) -> InlineKeyboardButton:
+    def button(text: str, act: str) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     listed = ", ".join(names)
     text = tr(

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import Standing, TableContext, game_name
 
 
@@ -38,9 +36,9 @@ def match_tail(
             )
         )
 
-    def button(text: str, act: str) -> InlineKeyboardButton:
+    def button(text: str, act: str) -> Button:
         press = Press(Kind.END, ctx.table_id, None, generation, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     markup = keyboard([[button(again, "r"), button(tr("🏁 Finish"), "f")]])
     return Rendered("\n".join(lines), markup)

@@ -4,11 +4,9 @@ the seat the message offers only 🙋 I'm back. Pure: a family's rendered hand i
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import Rendered, keyboard
+from bot.render.common import Button, Keyboard, Rendered, keyboard
 from bot.render.context import TableContext
 
 MOST_IN_ROW = 8
@@ -24,9 +22,9 @@ def dress(
     away: bool,
     menu: bool,
 ) -> Rendered:
-    def button(text: str, act: str) -> InlineKeyboardButton:
+    def button(text: str, act: str) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     if away:
         text = f"{rendered.text}\n\n{tr('🤖 The computer is playing for you.')}"
@@ -38,9 +36,7 @@ def dress(
         ]
         return Rendered(rendered.text, keyboard(rows))
     more = button("⋯", "M")
-    old = (
-        rendered.markup.inline_keyboard if isinstance(rendered.markup, InlineKeyboardMarkup) else []
-    )
+    old = rendered.markup.inline_keyboard if isinstance(rendered.markup, Keyboard) else []
     rows = [list(r) for r in old]
     if rows and len(rows[-1]) < MOST_IN_ROW:
         rows[-1].append(more)

@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import LOCALES, Translator
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.lobby import next_value, option_text
 from bot.storage.settings import TURN_TIMEOUTS, ChatSettings, UserSettings
@@ -49,9 +47,9 @@ def group_settings(
 ) -> Rendered:
     """The group's settings; ``game``: that game's default options (``options``) instead."""
 
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+    def button(text: str, act: str, arg: str | None = None) -> Button:
         press = Press(Kind.GROUP, 0, None, 0, act, arg)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     head = tr("⚙️ Settings of «{chat}»", chat=esc(title))
     if game:
@@ -93,9 +91,9 @@ def user_settings(
 ) -> Rendered:
     """A person's own settings, in private."""
 
-    def button(text: str, act: str, arg: str) -> InlineKeyboardButton:
+    def button(text: str, act: str, arg: str) -> Button:
         press = Press(Kind.PRIVATE, 0, None, 0, act, arg)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
     pings = tr("Turn pings: {value}", value=tr(PINGS_WORDS[settings.pings]))

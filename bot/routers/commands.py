@@ -7,14 +7,14 @@ from dataclasses import replace
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
 from bot.present import Delivery
 from bot.refused import Refused
 from bot.render import score as score_screen
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import game_code, game_name
 from bot.render.refusals import refusal_text
 from bot.routers.common import say, topic
@@ -104,7 +104,7 @@ def make_router() -> Router:
     ) -> None:
         if command.args == "new":  # posted when someone adds the bot with ?startgroup=new
             return
-        button = InlineKeyboardButton(text=chat_tr("💬 Open the chat"), url=delivery.link("s"))
+        button = Button(text=chat_tr("💬 Open the chat"), url=delivery.link("s"))
         say(
             delivery,
             message,
@@ -115,7 +115,7 @@ def make_router() -> Router:
 
     @router.message(Command("newgame"), PRIVATE)
     async def newgame_private(message: Message, user_tr: Translator, delivery: Delivery) -> None:
-        button = InlineKeyboardButton(
+        button = Button(
             text=user_tr("➕ Add to a group"),
             url=f"https://t.me/{delivery.presenter.bot_username}?startgroup=new",
         )
@@ -212,9 +212,7 @@ def make_router() -> Router:
         if message.chat.type == "private":
             say(delivery, message, text)
             return
-        button = InlineKeyboardButton(
-            text=chat_tr("Full rules in private"), url=delivery.link(f"r_{code}")
-        )
+        button = Button(text=chat_tr("Full rules in private"), url=delivery.link(f"r_{code}"))
         say(delivery, message, text, keyboard([[button]]))
 
     @router.message(Command("help"))
@@ -260,7 +258,7 @@ def make_router() -> Router:
         kind = Kind.PRIVATE if message.chat.type == "private" else Kind.GROUP
         rows = [
             [
-                InlineKeyboardButton(
+                Button(
                     text=label + (" ✓" if chat_tr.locale == code else ""),
                     callback_data=codec.pack(Press(kind, 0, None, 0, "l", code)),
                 )

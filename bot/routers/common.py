@@ -5,10 +5,10 @@ from __future__ import annotations
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import Message
 
 from bot.present import Delivery
-from bot.render.common import Rendered
+from bot.render.common import Keyboard, Rendered
 from bot.services.members import Lookup, Membership
 
 
@@ -36,7 +36,7 @@ def say(
     delivery: Delivery,
     message: Message,
     text: str,
-    markup: InlineKeyboardMarkup | None = None,
+    markup: Keyboard | None = None,
     *,
     reply: bool = False,
 ) -> None:

@@ -21,7 +21,7 @@ def _article(result_id: str, card: Card) -> InlineQueryResultArticle:
         input_message_content=InputTextMessageContent(
             message_text=card.message.text, parse_mode="HTML"
         ),
-        reply_markup=card.message.markup,
+        reply_markup=card.message.markup.to_aiogram() if card.message.markup else None,
     )
 
 

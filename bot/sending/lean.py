@@ -15,7 +15,14 @@ whole, keyboard and all, and nobody reads it). :class:`LeanSession` changes only
   answer its ``true``. Everything else, and every error, goes through aiogram's
   ``check_response`` unchanged, so the same exceptions reach the same middlewares.
 
-Methods with files (``sendDocument``: a record) take aiogram's own path.
+The body is built from the method's own fields without dumping the model: a plain value is
+taken as is, a default (``parse_mode``) resolved by ``prepare_value``, and the screens'
+:class:`~bot.render.common.Keyboard` written as its JSON. :class:`EditText` and
+:class:`SendText` are aiogram's ``editMessageText`` and ``sendMessage`` that carry such a
+keyboard instead of the pydantic ``InlineKeyboardMarkup`` (checked by ``isinstance`` only, and
+dumped right by any aiogram session). A method with any other kind of value (a list, a nested
+model) is dumped and prepared whole, as aiogram does; methods with files (``sendDocument``: a
+record) take aiogram's own path.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import (
@@ -30,20 +38,60 @@ from aiogram.methods import (
     DeleteMessage,
     EditMessageReplyMarkup,
     EditMessageText,
+    SendMessage,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import InputFile
+from aiogram.types import InlineKeyboardMarkup, InputFile
 from aiohttp import ClientError, ClientTimeout
+
+from bot.render.common import Keyboard
 
 if TYPE_CHECKING:
     from aiogram import Bot
     from aiogram.methods import TelegramMethod
 
 JSON_HEADERS: Final = {"Content-Type": "application/json"}
-UNREAD: Final = frozenset(
-    {EditMessageText, EditMessageReplyMarkup, DeleteMessage, AnswerCallbackQuery}
-)
+UNREAD: Final = (EditMessageText, EditMessageReplyMarkup, DeleteMessage, AnswerCallbackQuery)
 """Methods whose successful result nobody reads beyond "it worked" (see the module's doc)."""
+PLAIN: Final = (str, int, float)  # bool is an int, a StrEnum a str: JSON as they are
+
+
+Markup = Keyboard | InlineKeyboardMarkup
+
+
+class EditText(EditMessageText):
+    """``editMessageText`` with a screen's :class:`Keyboard` (or aiogram's own markup)."""
+
+    reply_markup: Keyboard | InlineKeyboardMarkup | None = None  # type: ignore[assignment]
+
+    if TYPE_CHECKING:  # the fields the bot sets (aiogram's own signature names them all)
+
+        def __init__(
+            self,
+            *,
+            text: str,
+            chat_id: int | str,
+            message_id: int,
+            reply_markup: Markup | None = None,
+            **rest: Any,
+        ) -> None: ...
+
+
+class SendText(SendMessage):
+    """``sendMessage`` with a screen's :class:`Keyboard` (or aiogram's own inline markup)."""
+
+    reply_markup: Keyboard | InlineKeyboardMarkup | None = None  # type: ignore[assignment]
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            chat_id: int | str,
+            text: str,
+            reply_markup: Markup | None = None,
+            **rest: Any,
+        ) -> None: ...
 
 
 class LeanSession(AiohttpSession):
@@ -51,6 +99,28 @@ class LeanSession(AiohttpSession):
 
     def json_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
         """The method as one JSON object, or ``None`` when it carries a file."""
+        if method.__pydantic_extra__:
+            return self.dumped_body(bot, method)
+        files: dict[str, InputFile] = {}
+        body: dict[str, Any] = {}
+        for key, value in method.__dict__.items():
+            if value is None or value == "":
+                continue
+            if isinstance(value, PLAIN):
+                body[key] = value
+            elif isinstance(value, Keyboard):
+                body[key] = value.as_json()
+            elif isinstance(value, Default):
+                prepared = self.prepare_value(value, bot=bot, files=files, _dumps_json=False)
+                if prepared is not None and prepared != "":
+                    body[key] = prepared
+            else:  # a list, a nested model, a file: aiogram's own preparation of the whole
+                return self.dumped_body(bot, method)
+        return self.json_dumps(body)
+
+    def dumped_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
+        """:meth:`json_body` the way aiogram prepares a form: the model dumped, then every
+        value prepared (``None`` when a file is among them)."""
         files: dict[str, InputFile] = {}
         body: dict[str, Any] = {}
         for key, value in method.model_dump(warnings=False).items():
@@ -85,7 +155,7 @@ class LeanSession(AiohttpSession):
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except ClientError as e:
             raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
-        if type(method) in UNREAD and HTTPStatus.OK <= status <= HTTPStatus.IM_USED:
+        if isinstance(method, UNREAD) and HTTPStatus.OK <= status <= HTTPStatus.IM_USED:
             try:
                 data = self.json_loads(raw)
             except ValueError:

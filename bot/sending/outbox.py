@@ -40,6 +40,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramFor
 from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
+from bot.sending.lean import EditText, SendText
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
 from bot.sending.session import EDIT_THREAD
 
@@ -69,13 +70,13 @@ class Old(StrEnum):
 
 def offers(rendered: Rendered) -> frozenset[str]:
     """The callback data of a message's buttons: what pressing it may send."""
-    rows = rendered.markup.inline_keyboard if rendered.markup else []
-    return frozenset(b.callback_data for row in rows for b in row if b.callback_data)
+    buttons = rendered.markup.buttons() if rendered.markup else ()
+    return frozenset(b.callback_data for b in buttons if b.callback_data)
 
 
 def digest(rendered: Rendered) -> str:
     """A short fingerprint of a message's text and keyboard."""
-    markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else ""
+    markup = rendered.markup.dumps() if rendered.markup else ""
     return hashlib.blake2b(f"{rendered.text}\0{markup}".encode(), digest_size=12).hexdigest()
 
 
@@ -429,13 +430,15 @@ class Outbox:
         assert op.rendered is not None
         try:
             async with self._counted(chat_id):
-                message = await self.bot.send_message(
-                    chat_id,
-                    op.rendered.text,
-                    message_thread_id=op.thread,
-                    reply_markup=op.rendered.markup,
-                    reply_to_message_id=op.reply_to,
-                    allow_sending_without_reply=True if op.reply_to else None,
+                message = await self.bot(
+                    SendText(
+                        chat_id=chat_id,
+                        text=op.rendered.text,
+                        message_thread_id=op.thread,
+                        reply_markup=op.rendered.markup,
+                        reply_to_message_id=op.reply_to,
+                        allow_sending_without_reply=True if op.reply_to else None,
+                    )
                 )
         except TelegramForbiddenError as error:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
@@ -454,11 +457,13 @@ class Outbox:
         topic = EDIT_THREAD.set(op.thread)  # a re-send (can't edit) goes to the same topic
         try:
             async with self._counted(chat_id):
-                result = await self.bot.edit_message_text(
-                    text=op.rendered.text,
-                    chat_id=chat_id,
-                    message_id=known.message_id,
-                    reply_markup=op.rendered.markup,
+                result = await self.bot(
+                    EditText(
+                        text=op.rendered.text,
+                        chat_id=chat_id,
+                        message_id=known.message_id,
+                        reply_markup=op.rendered.markup,
+                    )
                 )
         except TelegramForbiddenError as error:
             logger.info("edit in chat=%s refused: %s", chat_id, error.message)

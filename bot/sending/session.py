@@ -38,13 +38,13 @@ from aiogram.methods import (
     GetUpdates,
     GetWebhookInfo,
     Response,
-    SendMessage,
     SetWebhook,
 )
 from aiogram.methods.base import TelegramType
 from aiogram.types import Message
 
 from bot.outage import Outage
+from bot.sending.lean import SendText
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -186,7 +186,7 @@ class TelegramLimits(BaseRequestMiddleware):
     ) -> Message:
         assert method.chat_id is not None and method.message_id is not None
         assert method.text is not None
-        send = SendMessage(
+        send = SendText(
             chat_id=method.chat_id,
             text=method.text,
             message_thread_id=EDIT_THREAD.get(),

@@ -27,7 +27,8 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot.sending.lean import LeanSession
+from bot.render.common import Button, Keyboard
+from bot.sending.lean import EditText, LeanSession, SendText
 
 MARKUP = InlineKeyboardMarkup(
     inline_keyboard=[[InlineKeyboardButton(text="Д♠", callback_data="h:1:0:5:p:QS~ab")]]
@@ -50,6 +51,32 @@ METHODS: list[TelegramMethod[Any]] = [
         ],
         cache_time=0,
         is_personal=True,
+    ),
+]
+
+KEYBOARD = Keyboard(
+    (
+        (Button("Д♠", callback_data="h:1:0:5:p:QS~ab"), Button("⋯", callback_data="h:1:0:5:M")),
+        (Button("💬", url="https://t.me/x?start=s"), Button("📨", switch_inline_query="")),
+    )
+)
+OURS: list[tuple[TelegramMethod[Any], TelegramMethod[Any]]] = [
+    (
+        EditText(chat_id=5, message_id=9, text="рука", reply_markup=KEYBOARD),
+        EditMessageText(chat_id=5, message_id=9, text="рука", reply_markup=KEYBOARD.to_aiogram()),
+    ),
+    (
+        SendText(chat_id=-1001, text="<b>стол</b>", reply_markup=KEYBOARD, message_thread_id=7),
+        SendMessage(
+            chat_id=-1001,
+            text="<b>стол</b>",
+            reply_markup=KEYBOARD.to_aiogram(),
+            message_thread_id=7,
+        ),
+    ),
+    (
+        EditText(chat_id=5, message_id=9, text="итог"),
+        EditMessageText(chat_id=5, message_id=9, text="итог"),
     ),
 ]
 
@@ -79,6 +106,35 @@ def test_the_json_body_carries_what_the_form_would(bot: Bot, method: TelegramMet
     assert set(sent) == set(form)
     for key, value in sent.items():  # the form JSON-dumps all but strings
         assert (form[key] if isinstance(value, str) else json.loads(form[key])) == value, key
+
+
+@pytest.mark.parametrize("method", METHODS, ids=lambda m: m.__api_method__)
+def test_the_quick_body_is_the_dumped_one(bot: Bot, method: TelegramMethod[Any]) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    quick, dumped = session.json_body(bot, method), session.dumped_body(bot, method)
+    assert quick is not None and dumped is not None
+    assert json.loads(quick) == json.loads(dumped)
+
+
+@pytest.mark.parametrize(("ours", "theirs"), OURS, ids=lambda m: type(m).__name__)
+def test_a_screens_keyboard_is_sent_as_aiograms_markup_would_be(
+    bot: Bot, ours: TelegramMethod[Any], theirs: TelegramMethod[Any]
+) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    mine = json.loads(session.json_body(bot, ours) or "{}")
+    assert mine == json.loads(session.dumped_body(bot, theirs) or "{}")
+    assert mine["parse_mode"] == "HTML"
+    if isinstance(ours, EditText) and ours.reply_markup is not None:
+        rows = mine["reply_markup"]["inline_keyboard"]
+        assert rows[1][1] == {"text": "📨", "switch_inline_query": ""}  # "" kept inside
+        assert KEYBOARD.dumps() == KEYBOARD.to_aiogram().model_dump_json(exclude_none=True)
+
+
+def test_a_screens_keyboard_is_kept_as_it_is() -> None:
+    method = EditText(chat_id=5, message_id=9, text="x", reply_markup=KEYBOARD)
+    assert method.reply_markup is KEYBOARD  # checked by isinstance, never rebuilt
 
 
 def test_defaults_and_zeros_are_sent(bot: Bot) -> None:

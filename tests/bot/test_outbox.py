@@ -9,9 +9,8 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.render.common import Rendered
+from bot.render.common import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.storage import open_repository
@@ -49,10 +48,8 @@ def group(fake: FakeTelegram) -> None:
     fake.add_group(GROUP, "Table", members=[1])
 
 
-def button(text: str) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text=text, callback_data="x")]]
-    )
+def button(text: str) -> Keyboard:
+    return Keyboard(((Button(text, callback_data="x"),),))
 
 
 async def outbox(bot: Bot, db: Store, limits: OutboxLimits = FAST) -> Outbox:

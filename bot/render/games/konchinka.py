@@ -9,12 +9,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
 from bot.render.cards import card_name, card_names
-from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import konchinka_press
 from bot.render.games.base import GameUI
@@ -83,7 +81,7 @@ def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
         lines.append(tr("Last capture: {name}", name=esc(ctx.names[view.last_capturer])))
     if view.to_act is not None:
         lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
-    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 
@@ -112,7 +110,7 @@ def hand(
 
     my_turn = view.to_act == seat and bool(view.legal)
     legal = view.legal
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     chosen = konchinka_press.chosen(ui) if my_turn else None
     choices = [a for a in legal if chosen is not None and a.card == chosen]
     if not my_turn:

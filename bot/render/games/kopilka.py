@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import b36
 from bot.i18n import Translator
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games import kopilka_hand, kopilka_press, kopilka_results, kopilka_texts
 from bot.render.games.base import GameUI
@@ -73,7 +71,7 @@ def table(ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
         lines.append(last)
     if lines[-1] == "":
         lines.pop()
-    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 

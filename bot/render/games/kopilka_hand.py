@@ -7,12 +7,10 @@ with the player it came from (§2.3.4) — never on the group's table.
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import HandUI, TableContext, game_name
 from bot.render.games.kopilka_lines import (
     deal_text,
@@ -97,7 +95,7 @@ def hand(
 
     button = hand_button(ctx, seat, codec)
 
-    card_rows: list[list[InlineKeyboardButton]] = []
+    card_rows: list[list[Button]] = []
     for row in rows if view.to_act is not None else ():  # the partia over: nothing to tap
         buttons = []
         for c in row:

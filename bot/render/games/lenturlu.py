@@ -10,12 +10,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Final
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
 from bot.render.cards import card_name, card_names
-from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
 from bot.render.games import lenturlu_options
 from bot.render.games import lenturlu_press as lp
@@ -123,7 +121,7 @@ def table(
         who = tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act]))
         who += " · " + (tr("a new pile") if view.leading else tr("follows"))
         lines.append(who)
-    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 
@@ -193,8 +191,8 @@ def hand(
 
     my_turn = view.to_act == seat
     marks = lp.marked(view, ui) if my_turn else None
-    rows: list[list[InlineKeyboardButton]] = []
-    tail: list[InlineKeyboardButton] = []
+    rows: list[list[Button]] = []
+    tail: list[Button] = []
     if not my_turn:
         if view.to_act is not None:
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
@@ -245,7 +243,7 @@ def hand(
     return Rendered("\n".join(lines), keyboard([*rows, tail]))
 
 
-def _card_rows(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+def _card_rows(buttons: list[Button]) -> list[list[Button]]:
     return [buttons[i : i + 8] for i in range(0, len(buttons), 8)]
 
 

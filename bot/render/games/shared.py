@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import esc
+from bot.render.common import Button, esc
 from bot.render.context import TableContext, game_name
 
-Button = Callable[..., InlineKeyboardButton]
+MakeButton = Callable[..., Button]
 
 
 def hand_head(ctx: TableContext, deal: int, seat: int, tr: Translator) -> str:
@@ -25,12 +23,12 @@ def hand_head(ctx: TableContext, deal: int, seat: int, tr: Translator) -> str:
     )
 
 
-def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> Button:
+def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:
     """``button(text, act, arg=None)``: a button of the seat's hand message, drawn at the
     table's current move (PRODUCT.md §7.1)."""
 
-    def button(text: str, act: str, arg: str | None = None) -> InlineKeyboardButton:
+    def button(text: str, act: str, arg: str | None = None) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
-        return InlineKeyboardButton(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press))
 
     return button

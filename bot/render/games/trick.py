@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import b36
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.common import Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games import trick_hand, trick_press, trick_results, trick_texts
 from bot.render.games.base import GameUI
@@ -87,7 +85,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     last = last_trick_line(ctx, view, tr)
     if last:
         lines.append(last)
-    button = InlineKeyboardButton(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from aiogram.types import InlineKeyboardButton
-
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.common import Rendered, esc, keyboard, signed
+from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, TableContext
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.games.trick_lines import (
@@ -80,9 +78,9 @@ def hand(
 
     card_act = "p"
     playable: set[str] = set()
-    actions: list[InlineKeyboardButton] = []
-    extra_rows: list[list[InlineKeyboardButton]] = []
-    back: list[InlineKeyboardButton] = []
+    actions: list[Button] = []
+    extra_rows: list[list[Button]] = []
+    back: list[Button] = []
     marks = set(ui.marks)
     if not my_turn:
         # still (GameUI.still_waiting): nothing here changes with the others' moves, so this
@@ -148,7 +146,7 @@ def hand(
                 actions.append(button(tr("🙅 Pass"), "n"))
 
     can_give = discardable(legal) if card_act == "m" and my_turn else set()
-    card_rows: list[list[InlineKeyboardButton]] = []
+    card_rows: list[list[Button]] = []
     for row in rows:
         buttons = []
         for c in row:
