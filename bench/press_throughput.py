@@ -170,14 +170,16 @@ def proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def child_env(fake: FakeTelegram, tmp: Path) -> dict[str, str]:
+def child_env(fake: FakeTelegram, tmp: Path, time_scale: str | None = None) -> dict[str, str]:
+    """The bot child's environment; ``time_scale`` its outbox's (default ``BENCH_TIME_SCALE``
+    or 1)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_") and k not in PROXY_VARS}
     env.update(
         BOT_TOKEN=fake.token,
         BOT_API_BASE=fake.base_url,
         BOT_DATABASE=str(tmp / "bot.sqlite3"),
         BOT_COMPUTER_DELAY_S="0",
-        BOT_OUTBOX_TIME_SCALE=os.environ.get("BENCH_TIME_SCALE", "1"),
+        BOT_OUTBOX_TIME_SCALE=time_scale or os.environ.get("BENCH_TIME_SCALE", "1"),
         BOT_LOG_LEVEL="INFO",
         NO_PROXY="127.0.0.1",
         no_proxy="127.0.0.1",

@@ -2,12 +2,15 @@
 
     python bench/restart_storage.py [--tables 1000] [--actions 2000]
 
-**Restart** (child processes on the fake Telegram, as in :mod:`bench.press_throughput`):
+**Restart** (child processes on the fake Telegram, as in :mod:`bench.press_throughput`, with
+Telegram's rate limits lifted — ``BOT_OUTBOX_TIME_SCALE=0`` — so that opening a thousand tables
+takes seconds, not the quarter of an hour 30 calls a second would make it):
 ``--tables`` groups of 3 open ``/newgame mushka target=100`` with the bot; the bot stops and a
 new one starts on the same database. Reported: the time from its getMe (its first call,
 imports and migrations done) to its first getUpdates (it polls only once every open table is
-resumed: loaded, replayed, its screens compared with what the chats show) for that database
-and for an empty one, the difference per table, the Bot API calls the resume made, and the
+resumed: loaded, replayed, its screens compared with what the chats show; the start-up probe's
+``getUpdates`` comes before and does not count) for that database and for an empty one, the
+difference per table, the Bot API calls the resume made (by method), and the
 resident memory (``VmRSS``) of the resumed bot against a bot with no table, per table.
 
 **Storage** (in this process, a temporary file): ``--actions`` units of work of the
@@ -25,6 +28,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -47,6 +51,10 @@ from bot.storage.sqlite import SqliteRepository  # noqa: E402
 from tests.fakeapi import FakeTelegram  # noqa: E402
 
 
+START = frozenset({"getMe", "getWebhookInfo", "getUpdates", "setMyCommands"})
+"""What every start calls, with or without tables: not the resume's calls."""
+
+
 @dataclass
 class Restart:
     tables: int
@@ -54,6 +62,7 @@ class Restart:
     start_full_s: float
     resume_ms_per_table: float
     resume_calls: int
+    resume_methods: dict[str, int]
     rss_empty_mb: float
     rss_full_mb: float
     rss_kb_per_table: float
@@ -66,12 +75,24 @@ def rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def _polling_since(fake: FakeTelegram, mark: int) -> float | None:
+    """When the bot started polling: its first getUpdates after its commands were set (the
+    start-up probe, ``getUpdates`` with ``limit=1``, comes before them, the resume after)."""
+    commands = None
+    for call in fake.requests[mark:]:
+        method = call.method.lower()
+        if method == "setmycommands":
+            commands = call.at
+        elif method == "getupdates" and commands is not None:
+            return call.at
+    return None
+
+
 async def spawn(
     fake: FakeTelegram, tmp: Path, tables: int = 0
 ) -> tuple[asyncio.subprocess.Process, float]:
     """Start the bot on ``tmp``'s database; it and the seconds from its getMe to its first
     getUpdates."""
-    polls = fake.count("getUpdates")
     mark = fake.mark()
     log = (tmp / "bot.log").open("ab")
     started = time.monotonic()
@@ -81,7 +102,7 @@ async def spawn(
             "-m",
             "bot",
             cwd=tmp,
-            env=child_env(fake, tmp),
+            env=child_env(fake, tmp, time_scale="0"),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=log,
             stderr=log,
@@ -89,14 +110,12 @@ async def spawn(
     finally:
         log.close()
     deadline = started + START_TIMEOUT + 0.5 * tables  # a loaded machine resumes slowly
-    while fake.count("getUpdates") == polls:
+    while (polled := _polling_since(fake, mark)) is None:
         if child.returncode is not None or time.monotonic() > deadline:
             tail = (tmp / "bot.log").read_text(errors="replace")[-2000:]
             raise RuntimeError(f"the bot did not start polling:\n{tail}")
         await asyncio.sleep(0.01)
-    calls = fake.requests[mark:]
-    me = next(c.at for c in calls if c.method.lower() == "getme")
-    polled = next(c.at for c in calls if c.method.lower() == "getupdates")
+    me = next(c.at for c in fake.requests[mark:] if c.method.lower() == "getme")
     return child, polled - me
 
 
@@ -125,7 +144,8 @@ async def restart(tables: int) -> Restart:
             mark = fake.mark()
             child, start_full = await spawn(fake, full, tables)
             await fake.settle(quiet=0.5, timeout=120)
-            calls = fake.count(since=mark) - fake.count("getUpdates", since=mark)
+            methods = Counter(c.method for c in fake.requests[mark:] if c.method not in START)
+            calls = sum(methods.values())
             rss_full = rss_kb(child.pid)
             await stop_child(child)
     finally:
@@ -136,6 +156,7 @@ async def restart(tables: int) -> Restart:
         start_full_s=start_full,
         resume_ms_per_table=1000 * (start_full - start_empty) / tables,
         resume_calls=calls,
+        resume_methods=dict(methods.most_common()),
         rss_empty_mb=rss_empty / 1024,
         rss_full_mb=rss_full / 1024,
         rss_kb_per_table=(rss_full - rss_empty) / tables,
