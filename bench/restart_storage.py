@@ -50,7 +50,6 @@ from bot.storage.db import Database  # noqa: E402
 from bot.storage.sqlite import SqliteRepository  # noqa: E402
 from tests.fakeapi import FakeTelegram  # noqa: E402
 
-
 START = frozenset({"getMe", "getWebhookInfo", "getUpdates", "setMyCommands"})
 """What every start calls, with or without tables: not the resume's calls."""
 
