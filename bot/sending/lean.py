@@ -13,7 +13,11 @@ whole, keyboard and all, and nobody reads it). :class:`LeanSession` changes only
 * the answer of an edit, a delete or a callback answer is not validated when it is ``ok``: an
   edit returns ``True`` (as for an inline message) instead of the ``Message``, a delete or an
   answer its ``true``. Everything else, and every error, goes through aiogram's
-  ``check_response`` unchanged, so the same exceptions reach the same middlewares.
+  ``check_response`` unchanged, so the same exceptions reach the same middlewares;
+* a pressed button's update carries the whole message it is on, keyboard and all, and
+  validating ten buttons nobody reads was half the cost of the update (the outbox knows what
+  every message of the bot offers): ``getUpdates`` drops ``callback_query.message.reply_markup``
+  before the updates are validated into aiogram's types.
 
 The body is built from the method's own fields without dumping the model: a plain value is
 taken as is, a default (``parse_mode``) resolved by ``prepare_value``, and the screens'
@@ -27,6 +31,7 @@ record) take aiogram's own path.
 
 from __future__ import annotations
 
+import contextlib
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -38,11 +43,14 @@ from aiogram.methods import (
     DeleteMessage,
     EditMessageReplyMarkup,
     EditMessageText,
+    GetUpdates,
+    Response,
     SendMessage,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup, InputFile
+from aiogram.types import InlineKeyboardMarkup, InputFile, Update
 from aiohttp import ClientError, ClientTimeout
+from pydantic import ValidationError
 
 from bot.render.common import Keyboard
 
@@ -53,6 +61,8 @@ if TYPE_CHECKING:
 JSON_HEADERS: Final = {"Content-Type": "application/json"}
 UNREAD: Final = (EditMessageText, EditMessageReplyMarkup, DeleteMessage, AnswerCallbackQuery)
 """Methods whose successful result nobody reads beyond "it worked" (see the module's doc)."""
+LIGHTER: Final = (*UNREAD, GetUpdates)
+UPDATES: Final = Response[list[Update]]
 PLAIN: Final = (str, int, float)  # bool is an int, a StrEnum a str: JSON as they are
 
 
@@ -131,6 +141,15 @@ class LeanSession(AiohttpSession):
             return None
         return self.json_dumps(body)
 
+    def _updates(self, bot: Bot, data: dict[str, Any]) -> list[Update]:
+        """``getUpdates``' answer validated without the pressed messages' keyboards."""
+        for update in data.get("result") or ():
+            query = update.get("callback_query") if isinstance(update, dict) else None
+            message = query.get("message") if isinstance(query, dict) else None
+            if isinstance(message, dict):
+                message.pop("reply_markup", None)
+        return UPDATES.model_validate(data, context={"bot": bot}).result or []
+
     async def make_request(
         self,
         bot: Bot,
@@ -155,12 +174,15 @@ class LeanSession(AiohttpSession):
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except ClientError as e:
             raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
-        if isinstance(method, UNREAD) and HTTPStatus.OK <= status <= HTTPStatus.IM_USED:
+        if HTTPStatus.OK <= status <= HTTPStatus.IM_USED and isinstance(method, LIGHTER):
             try:
                 data = self.json_loads(raw)
             except ValueError:
                 data = None
             if isinstance(data, dict) and data.get("ok") is True:
-                return cast(TelegramType, True)
+                if isinstance(method, UNREAD):
+                    return cast(TelegramType, True)
+                with contextlib.suppress(ValidationError):  # then aiogram's own error below
+                    return cast(TelegramType, self._updates(bot, data))
         response = self.check_response(bot=bot, method=method, status_code=status, content=raw)
         return cast(TelegramType, response.result)

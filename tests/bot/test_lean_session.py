@@ -15,6 +15,7 @@ from aiogram.methods import (
     AnswerInlineQuery,
     DeleteMessage,
     EditMessageText,
+    GetUpdates,
     SendDocument,
     SendMessage,
     TelegramMethod,
@@ -151,3 +152,33 @@ def test_a_file_takes_aiograms_form(bot: Bot) -> None:
     assert isinstance(session, LeanSession)
     record = SendDocument(chat_id=5, document=BufferedInputFile(b"{}", filename="game.jsonl"))
     assert session.json_body(bot, record) is None
+
+
+def test_updates_are_read_without_the_pressed_messages_keyboard(bot: Bot) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    message = {
+        "message_id": 5,
+        "date": 1700000000,
+        "chat": {"id": 7, "type": "private", "first_name": "Вера"},
+        "text": "рука",
+        "reply_markup": KEYBOARD.as_json(),
+    }
+    query = {
+        "id": "q",
+        "from": {"id": 7, "is_bot": False, "first_name": "Вера"},
+        "message": message,
+        "chat_instance": "1",
+        "data": "h:1:0:5:p:QS~ab",
+    }
+    raw = json.dumps({"ok": True, "result": [{"update_id": 3, "callback_query": query}]})
+    theirs = session.check_response(bot, GetUpdates(), 200, raw).result
+    ours = session._updates(bot, json.loads(raw))
+    assert theirs is not None and theirs[0].callback_query is not None
+    assert theirs[0].callback_query.message.reply_markup is not None  # type: ignore[union-attr]
+    assert ours[0].callback_query is not None
+    assert ours[0].callback_query.message.reply_markup is None  # type: ignore[union-attr]
+    assert ours[0].callback_query.data == theirs[0].callback_query.data
+    assert ours[0].model_dump(exclude={"callback_query": {"message": {"reply_markup"}}}) == (
+        theirs[0].model_dump(exclude={"callback_query": {"message": {"reply_markup"}}})
+    )
