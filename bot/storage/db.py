@@ -2,6 +2,15 @@
 
 Migrations are ``migrations/NNNN_*.sql`` files; ``PRAGMA user_version`` says how many ran. Each
 runs in its own transaction at start-up.
+
+Every call of aiosqlite is a trip to its thread and back (a queue, a future, a wake-up of the
+event loop), and a card press used to make six: ``BEGIN IMMEDIATE``, three statements,
+``COMMIT``, and its update's claim. A :meth:`Database.transaction` therefore collects its
+statements and runs them, with ``BEGIN IMMEDIATE`` and ``COMMIT``, in one trip when it ends;
+a read or an insert whose row id is wanted inside it starts it for real first (the statements
+so far, in one trip), so the transaction reads its own writes. Group-committed writes
+(:meth:`Database.write`) take one trip per group. The trip is aiosqlite's own ``_execute`` (what
+each of its methods calls) with a function of ``sqlite3``'s connection.
 """
 
 from __future__ import annotations
@@ -10,8 +19,9 @@ import asyncio
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +32,43 @@ PG_MIGRATIONS = MIGRATIONS.parent / "pg_migrations"  # PostgreSQL's twins, the s
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 T = TypeVar("T")
 BUSY_S = 30.0  # how long a write waits for another process's write lock (several workers)
+Statement = tuple[str, tuple[Any, ...]]
+
+
+class _Unit:
+    """The statements of an open :meth:`Database.transaction` not run yet (``live``: begun)."""
+
+    __slots__ = ("live", "open", "pending")
+
+    def __init__(self) -> None:
+        self.pending: list[Statement] = []
+        self.live = False
+        self.open = True
+
+
+# The transaction the running task is in (a context variable: per task; a task started inside
+# one sees it only while it is open, and then shares it as it would share the connection).
+_UNIT: ContextVar[_Unit | None] = ContextVar("sqlite_unit", default=None)
+
+
+def _run_all(
+    conn: sqlite3.Connection, runs: Sequence[tuple[str, Sequence[tuple[Any, ...]]]], commit: bool
+) -> None:
+    """In aiosqlite's thread: ``BEGIN IMMEDIATE``, each run of a statement, ``COMMIT`` (with
+    ``commit``; else the transaction is left open). Anything failing rolls it all back."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in runs:
+            if len(params) == 1:
+                conn.execute(sql, params[0])
+            else:
+                conn.executemany(sql, params)
+        if commit:
+            conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
@@ -104,16 +151,46 @@ class Database:
             current = number
         return current
 
+    async def _in_thread(
+        self, runs: Sequence[tuple[str, Sequence[tuple[Any, ...]]]], *, commit: bool = True
+    ) -> None:
+        """:func:`_run_all` in one trip (again while another process holds the file)."""
+        conn = self.conn
+        await _when_free(lambda: conn._execute(_run_all, conn._conn, runs, commit))  # type: ignore[no-untyped-call]
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
+        """One write transaction: its statements run together when it ends (see the module)."""
         async with self._writer:
-            await _when_free(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+            unit = _Unit()
+            token = _UNIT.set(unit)
             try:
                 yield
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                unit.open = False
+                if unit.live:
+                    await self.conn.execute("ROLLBACK")
                 raise
-            await self.conn.execute("COMMIT")
+            finally:
+                _UNIT.reset(token)
+            unit.open = False
+            if unit.live:
+                if unit.pending:
+                    await self._in_thread(
+                        [(sql, [params]) for sql, params in unit.pending], commit=False
+                    )
+                await self.conn.execute("COMMIT")
+            elif unit.pending:
+                await self._in_thread([(sql, [params]) for sql, params in unit.pending])
+
+    async def _begun(self) -> None:
+        """Inside an open transaction not begun yet: begin it with what it wrote so far."""
+        unit = _UNIT.get()
+        if unit is None or not unit.open or unit.live:
+            return
+        runs, unit.pending = [(sql, [params]) for sql, params in unit.pending], []
+        await self._in_thread(runs, commit=False)
+        unit.live = True
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
         """One statement, committed when this returns, never inside another task's open
@@ -143,22 +220,16 @@ class Database:
         self, batch: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]]
     ) -> None:
         if len(batch) > 1:
+            runs: list[tuple[str, list[tuple[Any, ...]]]] = []
+            for sql, params, _ in batch:  # a run of the same statement: one executemany
+                if runs and runs[-1][0] == sql:
+                    runs[-1][1].append(params)
+                else:
+                    runs.append((sql, [params]))
             try:
-                await _when_free(lambda: self.conn.execute("BEGIN IMMEDIATE"))
-                at = 0
-                while at < len(batch):
-                    end = at + 1
-                    while end < len(batch) and batch[end][0] == batch[at][0]:
-                        end += 1
-                    await self.conn.executemany(batch[at][0], [p for _, p, _ in batch[at:end]])
-                    at = end
-                await self.conn.execute("COMMIT")
-            except BaseException as error:
-                if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
-                if not isinstance(error, Exception):
-                    raise
-                # one of them failed: each is run on its own, below
+                await self._in_thread(runs)
+            except Exception:  # one of them failed: each is run on its own, below
+                pass
             else:
                 for _, _, done in batch:
                     if not done.done():
@@ -166,7 +237,7 @@ class Database:
                 return
         for sql, params, done in batch:
             try:
-                await _when_free(lambda: self.execute(sql, params))  # noqa: B023 (awaited here)
+                await self._in_thread([(sql, [params])])
             except Exception as error:
                 if not done.done():
                     done.set_exception(error)
@@ -183,19 +254,30 @@ class Database:
     # on ``execute``, every row with ``execute_fetchall``), so its cursor holds nothing and is
     # left to be dropped rather than closed in a second trip.
 
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """Run one statement; the last row id."""
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """Run one statement: inside an open transaction, with the others when it ends."""
+        unit = _UNIT.get()
+        if unit is not None and unit.open and not unit.live:
+            unit.pending.append((sql, tuple(params)))
+            return
+        await self.conn.execute(sql, tuple(params))
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one ``INSERT`` now (a transaction begun first); the new row's id."""
+        await self._begun()
         cursor = await self.conn.execute(sql, tuple(params))
         return cursor.lastrowid or 0
 
     async def one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         """The first row of a query of one row (a key, a count, ``RETURNING``)."""
+        await self._begun()
         rows = await self.conn.execute_fetchall(sql, tuple(params))
         for row in rows:
             return row
         return None
 
     async def all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        await self._begun()
         return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
 

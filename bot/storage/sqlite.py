@@ -153,7 +153,7 @@ class SqliteRepository:
         now: float,
         thread_id: int | None = None,
     ) -> int:
-        return await self.db.execute(
+        return await self.db.insert(
             "INSERT INTO tables(chat_id, game, options, status, creator_id, join_code, "
             "created_at, thread_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
             (chat_id, game, json.dumps(options), creator, code, now, thread_id),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -224,3 +225,53 @@ async def test_writes_waiting_together_commit_together_and_fail_alone(tmp_path: 
         plain.close()
     latest = {f"k{k}": max(i for i in range(40) if i % 7 == k) for k in range(7)}
     assert rows == {**latest, "a": 1, "b": 2}
+
+
+async def test_a_transaction_is_one_trip_reads_its_own_writes_and_fails_whole(
+    tmp_path: Path,
+) -> None:
+    """``Database.transaction`` runs its statements with ``BEGIN``/``COMMIT`` in one trip to
+    aiosqlite's thread when it ends; a read inside sees what it wrote; an error inside leaves
+    nothing written, and so does a statement that fails when the collected ones run."""
+    path = tmp_path / "db.sqlite3"
+    db = await Database.open(path)
+    put = "INSERT INTO chats(id, title) VALUES (?, ?)"
+    trips = 0
+    real = db.conn._execute
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        nonlocal trips
+        trips += 1
+        return await real(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+    try:
+        db.conn._execute = counted  # type: ignore[method-assign]
+        async with db.transaction():
+            for chat in range(-1, -6, -1):
+                await db.execute(put, (chat, "t"))
+        assert trips == 1  # five statements, BEGIN and COMMIT: one trip
+        async with db.transaction():
+            await db.execute(put, (-6, "t"))
+            row = await db.one("SELECT title FROM chats WHERE id = ?", (-6,))
+            assert row is not None and row["title"] == "t"  # its own write, begun for it
+            await db.execute(put, (-7, "t"))
+        with contextlib.suppress(RuntimeError):
+            async with db.transaction():
+                await db.execute(put, (-8, "t"))
+                raise RuntimeError("the caller fails midway")
+        with contextlib.suppress(sqlite3.IntegrityError):
+            async with db.transaction():
+                await db.execute(put, (-9, "t"))
+                await db.execute(put, (-1, "again"))  # the key exists: fails at the end
+        row = await db.one("SELECT COUNT(*) FROM chats")
+        assert row is not None and row[0] == 7
+        assert not db.conn.in_transaction
+    finally:
+        db.conn._execute = real  # type: ignore[method-assign]
+        await db.close()
+    plain = sqlite3.connect(path)
+    try:
+        ids = sorted(r[0] for r in plain.execute("SELECT id FROM chats").fetchall())
+    finally:
+        plain.close()
+    assert ids == [-7, -6, -5, -4, -3, -2, -1]
