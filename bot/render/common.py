@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -44,13 +45,19 @@ class Keyboard:
     """An inline keyboard: rows of :class:`Button` (never an empty row)."""
 
     inline_keyboard: tuple[tuple[Button, ...], ...]
+    _json: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {"inline_keyboard": [[b.as_json() for b in row] for row in self.inline_keyboard]}
 
     def dumps(self) -> str:
-        """Compact JSON, non-ASCII as is (what pydantic's ``model_dump_json`` wrote)."""
-        return json.dumps(self.as_json(), ensure_ascii=False, separators=(",", ":"))
+        """Compact JSON, non-ASCII as is (what pydantic's ``model_dump_json`` wrote); written
+        once (the outbox's digest and the request body both want it)."""
+        if self._json is None:
+            text = json.dumps(self.as_json(), ensure_ascii=False, separators=(",", ":"))
+            object.__setattr__(self, "_json", text)  # a cache of a frozen value
+            return text
+        return self._json
 
     def to_aiogram(self) -> InlineKeyboardMarkup:
         """aiogram's model of it, for the few places that hand a keyboard to aiogram itself
@@ -79,6 +86,17 @@ class Rendered:
 
     text: str
     markup: Keyboard | None = None
+    _digest: str | None = field(default=None, init=False, repr=False, compare=False)
+
+    def digest(self) -> str:
+        """A short fingerprint of the text and the keyboard (what the outbox remembers a
+        message shows), computed once."""
+        if self._digest is None:
+            markup = self.markup.dumps() if self.markup else ""
+            text = f"{self.text}\0{markup}".encode()
+            object.__setattr__(self, "_digest", hashlib.blake2b(text, digest_size=12).hexdigest())
+        assert self._digest is not None
+        return self._digest
 
 
 def esc(text: str) -> str:

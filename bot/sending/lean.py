@@ -113,20 +113,24 @@ class LeanSession(AiohttpSession):
             return self.dumped_body(bot, method)
         files: dict[str, InputFile] = {}
         body: dict[str, Any] = {}
+        written: list[str] = []  # a keyboard's JSON as its screen wrote it once
         for key, value in method.__dict__.items():
             if value is None or value == "":
                 continue
             if isinstance(value, PLAIN):
                 body[key] = value
             elif isinstance(value, Keyboard):
-                body[key] = value.as_json()
+                written.append(f"{self.json_dumps(key)}:{value.dumps()}")
             elif isinstance(value, Default):
                 prepared = self.prepare_value(value, bot=bot, files=files, _dumps_json=False)
                 if prepared is not None and prepared != "":
                     body[key] = prepared
             else:  # a list, a nested model, a file: aiogram's own preparation of the whole
                 return self.dumped_body(bot, method)
-        return self.json_dumps(body)
+        text = self.json_dumps(body)
+        if not written:
+            return text
+        return f"{text[:-1]}{', ' if body else ''}{', '.join(written)}}}"
 
     def dumped_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
         """:meth:`json_body` the way aiogram prepares a form: the model dumped, then every

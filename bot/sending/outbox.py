@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import re
 import time
@@ -76,8 +75,7 @@ def offers(rendered: Rendered) -> frozenset[str]:
 
 def digest(rendered: Rendered) -> str:
     """A short fingerprint of a message's text and keyboard."""
-    markup = rendered.markup.dumps() if rendered.markup else ""
-    return hashlib.blake2b(f"{rendered.text}\0{markup}".encode(), digest_size=12).hexdigest()
+    return rendered.digest()
 
 
 @dataclass(slots=True)
