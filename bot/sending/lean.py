@@ -107,11 +107,14 @@ class SendText(SendMessage):
 class LeanSession(AiohttpSession):
     """:class:`AiohttpSession` with JSON bodies and unread results left unparsed."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._defaults: dict[tuple[str, str], Any] = {}
+
     def json_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
         """The method as one JSON object, or ``None`` when it carries a file."""
         if method.__pydantic_extra__:
             return self.dumped_body(bot, method)
-        files: dict[str, InputFile] = {}
         body: dict[str, Any] = {}
         written: list[str] = []  # a keyboard's JSON as its screen wrote it once
         for key, value in method.__dict__.items():
@@ -122,7 +125,7 @@ class LeanSession(AiohttpSession):
             elif isinstance(value, Keyboard):
                 written.append(f"{self.json_dumps(key)}:{value.dumps()}")
             elif isinstance(value, Default):
-                prepared = self.prepare_value(value, bot=bot, files=files, _dumps_json=False)
+                prepared = self._default(bot, value)
                 if prepared is not None and prepared != "":
                     body[key] = prepared
             else:  # a list, a nested model, a file: aiogram's own preparation of the whole
@@ -131,6 +134,14 @@ class LeanSession(AiohttpSession):
         if not written:
             return text
         return f"{text[:-1]}{', ' if body else ''}{', '.join(written)}}}"
+
+    def _default(self, bot: Bot, value: Default) -> Any:
+        """A default of the bot (``parse_mode``, ``link_preview_options``) as aiogram prepares
+        it, prepared once per bot: its defaults are fixed when it is built."""
+        key = (bot.token, value.name)
+        if key not in self._defaults:
+            self._defaults[key] = self.prepare_value(value, bot=bot, files={}, _dumps_json=False)
+        return self._defaults[key]
 
     def dumped_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
         """:meth:`json_body` the way aiogram prepares a form: the model dumped, then every
