@@ -154,7 +154,7 @@ def test_a_file_takes_aiograms_form(bot: Bot) -> None:
     assert session.json_body(bot, record) is None
 
 
-def test_updates_are_read_without_the_pressed_messages_keyboard(bot: Bot) -> None:
+def test_updates_are_read_without_the_pressed_messages_keyboard_and_formatting(bot: Bot) -> None:
     session = bot.session
     assert isinstance(session, LeanSession)
     message = {
@@ -162,6 +162,7 @@ def test_updates_are_read_without_the_pressed_messages_keyboard(bot: Bot) -> Non
         "date": 1700000000,
         "chat": {"id": 7, "type": "private", "first_name": "Вера"},
         "text": "рука",
+        "entities": [{"type": "bold", "offset": 0, "length": 4}],
         "reply_markup": KEYBOARD.as_json(),
     }
     query = {
@@ -178,7 +179,8 @@ def test_updates_are_read_without_the_pressed_messages_keyboard(bot: Bot) -> Non
     assert theirs[0].callback_query.message.reply_markup is not None  # type: ignore[union-attr]
     assert ours[0].callback_query is not None
     assert ours[0].callback_query.message.reply_markup is None  # type: ignore[union-attr]
+    assert ours[0].callback_query.message.entities is None  # type: ignore[union-attr]
+    assert ours[0].callback_query.message.text == "рука"  # type: ignore[union-attr]
     assert ours[0].callback_query.data == theirs[0].callback_query.data
-    assert ours[0].model_dump(exclude={"callback_query": {"message": {"reply_markup"}}}) == (
-        theirs[0].model_dump(exclude={"callback_query": {"message": {"reply_markup"}}})
-    )
+    unread = {"callback_query": {"message": {"reply_markup", "entities"}}}
+    assert ours[0].model_dump(exclude=unread) == theirs[0].model_dump(exclude=unread)
