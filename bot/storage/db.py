@@ -33,6 +33,9 @@ _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 T = TypeVar("T")
 BUSY_S = 30.0  # how long a write waits for another process's write lock (several workers)
 Statement = tuple[str, tuple[Any, ...]]
+_Queued = tuple[
+    str, tuple[Any, ...], "asyncio.Future[Any]", bool
+]  # a write, its caller, RETURNING?
 
 
 class _Unit:
@@ -51,24 +54,32 @@ class _Unit:
 _UNIT: ContextVar[_Unit | None] = ContextVar("sqlite_unit", default=None)
 
 
-def _run_all(
-    conn: sqlite3.Connection, runs: Sequence[tuple[str, Sequence[tuple[Any, ...]]]], commit: bool
-) -> None:
+Run = tuple[str, Sequence[tuple[Any, ...]], bool]  # a statement, its parameters, RETURNING?
+
+
+def _run_all(conn: sqlite3.Connection, runs: Sequence[Run], commit: bool) -> list[Any]:
     """In aiosqlite's thread: ``BEGIN IMMEDIATE``, each run of a statement, ``COMMIT`` (with
-    ``commit``; else the transaction is left open). Anything failing rolls it all back."""
+    ``commit``; else the transaction is left open). Anything failing rolls it all back. Each
+    run's result: the first row of a ``RETURNING`` statement (run once), else ``None``."""
     conn.execute("BEGIN IMMEDIATE")
+    results: list[Any] = []
     try:
-        for sql, params in runs:
+        for sql, params, returning in runs:
+            if returning:
+                results.append(conn.execute(sql, params[0]).fetchone())
+                continue
             if len(params) == 1:
                 conn.execute(sql, params[0])
             else:
                 conn.executemany(sql, params)
+            results.append(None)
         if commit:
             conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    return results
 
 
 async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
@@ -107,7 +118,7 @@ class Database:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self._writer = asyncio.Lock()  # one connection: transactions of tasks must not interleave
-        self._queued: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
+        self._queued: list[_Queued] = []
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -151,12 +162,10 @@ class Database:
             current = number
         return current
 
-    async def _in_thread(
-        self, runs: Sequence[tuple[str, Sequence[tuple[Any, ...]]]], *, commit: bool = True
-    ) -> None:
+    async def _in_thread(self, runs: Sequence[Run], *, commit: bool = True) -> list[Any]:
         """:func:`_run_all` in one trip (again while another process holds the file)."""
         conn = self.conn
-        await _when_free(lambda: conn._execute(_run_all, conn._conn, runs, commit))  # type: ignore[no-untyped-call]
+        return await _when_free(lambda: conn._execute(_run_all, conn._conn, runs, commit))  # type: ignore[no-untyped-call]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -177,34 +186,45 @@ class Database:
             if unit.live:
                 if unit.pending:
                     await self._in_thread(
-                        [(sql, [params]) for sql, params in unit.pending], commit=False
+                        [(sql, [params], False) for sql, params in unit.pending], commit=False
                     )
                 await self.conn.execute("COMMIT")
             elif unit.pending:
-                await self._in_thread([(sql, [params]) for sql, params in unit.pending])
+                await self._in_thread([(sql, [params], False) for sql, params in unit.pending])
 
     async def _begun(self) -> None:
         """Inside an open transaction not begun yet: begin it with what it wrote so far."""
         unit = _UNIT.get()
         if unit is None or not unit.open or unit.live:
             return
-        runs, unit.pending = [(sql, [params]) for sql, params in unit.pending], []
+        runs: list[Run] = [(sql, [params], False) for sql, params in unit.pending]
+        unit.pending = []
         await self._in_thread(runs, commit=False)
         unit.live = True
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
         """One statement, committed when this returns, never inside another task's open
         transaction. The writes that wait for the writer together are committed together (a
-        group commit: one transaction, one ``executemany`` for a run of the same statement);
-        should the group fail, each is run again alone and fails or succeeds on its own."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queued.append((sql, tuple(params), done))
+        group commit: one transaction in one trip, one ``executemany`` for a run of the same
+        statement); should the group fail, each is run again alone and fails or succeeds on its
+        own."""
+        await self._queue(sql, tuple(params), returning=False)
+
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        """Like :meth:`write` (and committed with the group), for a statement with
+        ``RETURNING``: its first row."""
+        row: aiosqlite.Row | None = await self._queue(sql, tuple(params), returning=True)
+        return row
+
+    async def _queue(self, sql: str, params: tuple[Any, ...], *, returning: bool) -> Any:
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queued.append((sql, params, done, returning))
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
-        await asyncio.shield(done)
+        return await asyncio.shield(done)
 
     async def _flush(self) -> None:
-        batch: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
+        batch: list[_Queued] = []
         try:
             while self._queued:
                 async with self._writer:
@@ -212,43 +232,40 @@ class Database:
                     await self._write_batch(batch)
         finally:
             self._flusher = None
-            for _, _, done in batch:  # cancelled (the loop is closing): nobody waits forever
+            for _, _, done, _ in batch:  # cancelled (the loop is closing): nobody waits forever
                 if not done.done():
                     done.cancel()
 
-    async def _write_batch(
-        self, batch: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]]
-    ) -> None:
+    async def _write_batch(self, batch: list[_Queued]) -> None:
         if len(batch) > 1:
-            runs: list[tuple[str, list[tuple[Any, ...]]]] = []
-            for sql, params, _ in batch:  # a run of the same statement: one executemany
-                if runs and runs[-1][0] == sql:
+            runs: list[tuple[str, list[tuple[Any, ...]], bool]] = []
+            owners: list[list[asyncio.Future[Any]]] = []  # each run's callers
+            for sql, params, done, returning in batch:  # a run of one statement: executemany
+                if runs and runs[-1][0] == sql and not returning and not runs[-1][2]:
                     runs[-1][1].append(params)
+                    owners[-1].append(done)
                 else:
-                    runs.append((sql, [params]))
+                    runs.append((sql, [params], returning))
+                    owners.append([done])
             try:
-                await self._in_thread(runs)
+                results = await self._in_thread(runs)
             except Exception:  # one of them failed: each is run on its own, below
                 pass
             else:
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
+                for result, waiting in zip(results, owners, strict=True):
+                    for done in waiting:
+                        if not done.done():
+                            done.set_result(result)
                 return
-        for sql, params, done in batch:
+        for sql, params, done, returning in batch:
             try:
-                await self._in_thread([(sql, [params])])
+                (result,) = await self._in_thread([(sql, [params], returning)])
             except Exception as error:
                 if not done.done():
                     done.set_exception(error)
             else:
                 if not done.done():
-                    done.set_result(None)
-
-    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        """Like :meth:`write`, for a statement with ``RETURNING``: its first row."""
-        async with self._writer:
-            return await _when_free(lambda: self.one(sql, params))
+                    done.set_result(result)
 
     # One trip to aiosqlite's thread a statement: a statement is run to its end there (a write
     # on ``execute``, every row with ``execute_fetchall``), so its cursor holds nothing and is

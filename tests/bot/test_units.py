@@ -275,3 +275,29 @@ async def test_a_transaction_is_one_trip_reads_its_own_writes_and_fails_whole(
     finally:
         plain.close()
     assert ids == [-7, -6, -5, -4, -3, -2, -1]
+
+
+async def test_claims_waiting_together_commit_together_and_each_learns_its_row(
+    tmp_path: Path,
+) -> None:
+    """``Database.write_one`` (an update's claim) joins the group commit; each caller gets the
+    first row of its own ``RETURNING`` (none for an id claimed before)."""
+    db = await Database.open(tmp_path / "db.sqlite3")
+    claim = (
+        "INSERT INTO updates(update_id, seen_at) VALUES (?, ?) "
+        "ON CONFLICT(update_id) DO NOTHING RETURNING update_id"
+    )
+    try:
+        commits: list[str] = []
+        await db.conn.set_trace_callback(
+            lambda sql: commits.append(sql) if sql.upper().startswith("COMMIT") else None
+        )
+        ids = [1, 2, 3, 2, 4, 1, 5]
+        rows = await asyncio.gather(*(db.write_one(claim, (i, 0.0)) for i in ids))
+        assert [r[0] if r is not None else None for r in rows] == [1, 2, 3, None, 4, None, 5]
+        assert len(commits) == 1
+        again = await db.write_one(claim, (3, 0.0))
+        assert again is None
+        await db.conn.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3: None = off
+    finally:
+        await db.close()
