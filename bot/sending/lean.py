@@ -18,7 +18,8 @@ whole, keyboard and all, and nobody reads it). :class:`LeanSession` changes only
   all, and validating ten buttons and the entities of a text nobody reads was half the cost of
   the update (the outbox knows what every message of the bot offers and shows):
   ``getUpdates`` drops ``callback_query.message``'s ``reply_markup`` and ``entities`` before
-  the updates are validated into aiogram's types (its chat, id and text stay).
+  the updates are validated into aiogram's types (its chat, id and text stay); so does
+  ``sendMessage`` of the message it returns (the outbox reads its id).
 
 The body is built from the method's own fields without dumping the model: a plain value is
 taken as is, a default (``parse_mode``) resolved by ``prepare_value``, and the screens'
@@ -49,7 +50,7 @@ from aiogram.methods import (
     SendMessage,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup, InputFile, Update
+from aiogram.types import InlineKeyboardMarkup, InputFile, Message, Update
 from aiohttp import ClientError, ClientTimeout
 from pydantic import ValidationError
 
@@ -62,8 +63,10 @@ if TYPE_CHECKING:
 JSON_HEADERS: Final = {"Content-Type": "application/json"}
 UNREAD: Final = (EditMessageText, EditMessageReplyMarkup, DeleteMessage, AnswerCallbackQuery)
 """Methods whose successful result nobody reads beyond "it worked" (see the module's doc)."""
-LIGHTER: Final = (*UNREAD, GetUpdates)
+LIGHTER: Final = (*UNREAD, GetUpdates, SendMessage)
 UPDATES: Final = Response[list[Update]]
+SENT: Final = Response[Message]
+UNREAD_PARTS: Final = ("reply_markup", "entities")  # of a message the bot sent itself
 PLAIN: Final = (str, int, float)  # bool is an int, a StrEnum a str: JSON as they are
 
 
@@ -103,6 +106,13 @@ class SendText(SendMessage):
             reply_markup: Markup | None = None,
             **rest: Any,
         ) -> None: ...
+
+
+def _trim(message: object) -> None:
+    """A message's parts nobody reads, dropped before it is validated."""
+    if isinstance(message, dict):
+        for part in UNREAD_PARTS:
+            message.pop(part, None)
 
 
 class LeanSession(AiohttpSession):
@@ -162,11 +172,16 @@ class LeanSession(AiohttpSession):
         formatting."""
         for update in data.get("result") or ():
             query = update.get("callback_query") if isinstance(update, dict) else None
-            message = query.get("message") if isinstance(query, dict) else None
-            if isinstance(message, dict):
-                message.pop("reply_markup", None)
-                message.pop("entities", None)
+            _trim(query.get("message") if isinstance(query, dict) else None)
         return UPDATES.model_validate(data, context={"bot": bot}).result or []
+
+    def _sent(self, bot: Bot, data: dict[str, Any]) -> Message:
+        """``sendMessage``'s answer, the message just sent, validated without its keyboard and
+        formatting (the outbox reads its id)."""
+        _trim(data.get("result"))
+        message = SENT.model_validate(data, context={"bot": bot}).result
+        assert message is not None
+        return message
 
     async def make_request(
         self,
@@ -201,6 +216,8 @@ class LeanSession(AiohttpSession):
                 if isinstance(method, UNREAD):
                     return cast(TelegramType, True)
                 with contextlib.suppress(ValidationError):  # then aiogram's own error below
+                    if isinstance(method, SendMessage):
+                        return cast(TelegramType, self._sent(bot, data))
                     return cast(TelegramType, self._updates(bot, data))
         response = self.check_response(bot=bot, method=method, status_code=status, content=raw)
         return cast(TelegramType, response.result)

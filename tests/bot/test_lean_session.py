@@ -184,3 +184,22 @@ def test_updates_are_read_without_the_pressed_messages_keyboard_and_formatting(b
     assert ours[0].callback_query.data == theirs[0].callback_query.data
     unread = {"callback_query": {"message": {"reply_markup", "entities"}}}
     assert ours[0].model_dump(exclude=unread) == theirs[0].model_dump(exclude=unread)
+
+
+def test_a_sent_message_is_read_for_its_id_without_its_keyboard(bot: Bot) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    sent = {
+        "message_id": 41,
+        "date": 1700000000,
+        "chat": {"id": -1001, "type": "supergroup", "title": "Пятница"},
+        "text": "стол",
+        "entities": [{"type": "bold", "offset": 0, "length": 4}],
+        "reply_markup": KEYBOARD.as_json(),
+    }
+    raw = json.dumps({"ok": True, "result": sent})
+    theirs = session.check_response(bot, SendMessage(chat_id=-1001, text="x"), 200, raw).result
+    ours = session._sent(bot, json.loads(raw))
+    assert theirs is not None and theirs.reply_markup is not None
+    assert (ours.message_id, ours.chat.id, ours.text) == (41, -1001, "стол")
+    assert ours.reply_markup is None and ours.entities is None
