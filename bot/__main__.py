@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from pydantic import ValidationError
 
@@ -181,8 +182,28 @@ def main() -> int:
         from bot.workers import supervise
 
         return asyncio.run(supervise(settings))  # N worker processes, each a python -m bot
+    tune_gc()
     code = _failed(settings, lambda: asyncio.run(_run(settings)))
     return code if isinstance(code, int) else 0
+
+
+GC_THRESHOLDS: Final = (20_000, 20, 50)
+"""The running bot's collector: a young collection every 20,000 allocations, not every 700."""
+
+
+def tune_gc() -> None:
+    """Python's cycle collector, set for a long-running bot (only in ``python -m bot``).
+
+    A press allocates thousands of short-lived objects (an update, its models, screens, a
+    request), and the default thresholds ran a young collection every few presses and a full
+    one, over every module's objects, every few seconds: ``bench/side_by_side.py`` measured
+    about a seventh of the bot's CPU in the collector. What was loaded by now (modules,
+    aiogram's and pydantic's types) is frozen out of every collection, and collections come
+    about thirty times less often; a card press then costs about a fifth less CPU. Objects
+    still die at once by reference counting; only garbage in cycles waits a little longer.
+    """
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 if __name__ == "__main__":

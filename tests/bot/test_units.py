@@ -301,3 +301,19 @@ async def test_claims_waiting_together_commit_together_and_each_learns_its_row(
         await db.conn.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3: None = off
     finally:
         await db.close()
+
+
+def test_the_running_bot_freezes_what_it_loaded_and_collects_seldom() -> None:
+    """``python -m bot`` tunes the cycle collector (bot/__main__.py ``tune_gc``); checked in a
+    child process: a test process keeps its own collector."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc; from bot.__main__ import GC_THRESHOLDS, tune_gc; tune_gc(); "
+        "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.split() == ["True", "True"]
