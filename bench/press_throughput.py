@@ -120,6 +120,10 @@ def echo_bot() -> None:
         level=os.environ.get("BOT_LOG_LEVEL", "INFO"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if os.environ.get("BENCH_ECHO_GC") == "tuned":  # the collector as python -m bot sets it
+        from bot.__main__ import tune_gc
+
+        tune_gc()
     dp = Dispatcher()
     keyboard = InlineKeyboardMarkup(
         inline_keyboard=[

@@ -2,7 +2,7 @@
 
     python bench/side_by_side.py [--tables 100] [--seconds 15] [--reps 2]
                                  [--latency 1,50,200,1000] [--latency-seconds 10]
-                                 [--time-scale 0] [--json]
+                                 [--time-scale 0] [--echo-gc default|tuned] [--json]
 
 Both bots run as child processes of this one (``press_throughput.start_child``: the fake on
 127.0.0.1, a temporary SQLite file in WAL for the bot). ``bot`` is ``python -m bot``;
@@ -18,6 +18,9 @@ getUpdates calls per press, and per press the latency to its callback answer (th
 own await) and to the last Bot API call it caused: the newest call to the table's chats (the
 group and its players' private chats) between this press and that table's next press, from
 the fake's own time stamps, so the driver's polling does not count. p50/p95/p99.
+
+``--echo-gc tuned`` gives the echo bot the cycle collector ``python -m bot`` sets up
+(``bot.__main__.tune_gc``; by default it runs with Python's own).
 
 ``--time-scale`` is the bot's ``BOT_OUTBOX_TIME_SCALE``: 0 (the default here) lifts Telegram's
 rate limits, so both bots are bounded by their own code path; at 1 every bot is held to about
@@ -326,9 +329,16 @@ def main() -> None:
     parser.add_argument("--latency-seconds", type=float, default=10.0)
     parser.add_argument("--time-scale", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--echo-gc",
+        choices=("default", "tuned"),
+        default="default",
+        help="the echo bot's cycle collector: Python's default, or tuned as python -m bot's",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     os.environ["BENCH_TIME_SCALE"] = str(args.time_scale)
+    os.environ["BENCH_ECHO_GC"] = args.echo_gc  # read by the echo child (press_throughput)
     runs = side_by_side(max(args.tables, 1), args.seconds, max(args.reps, 1), args.seed)
     counts = [int(n) for n in args.latency.split(",") if n.strip()]
     lat = latency(counts, args.latency_seconds, args.seed)
