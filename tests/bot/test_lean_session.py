@@ -154,17 +154,22 @@ def test_a_file_takes_aiograms_form(bot: Bot) -> None:
     assert session.json_body(bot, record) is None
 
 
+def bot_message(message_id: int, chat: dict[str, Any], text: str) -> dict[str, Any]:
+    """A message of the bot's as the Bot API returns it: bold text and KEYBOARD."""
+    return {
+        "message_id": message_id,
+        "date": 1700000000,
+        "chat": chat,
+        "text": text,
+        "entities": [{"type": "bold", "offset": 0, "length": len(text)}],
+        "reply_markup": KEYBOARD.as_json(),
+    }
+
+
 def test_updates_are_read_without_the_pressed_messages_keyboard_and_formatting(bot: Bot) -> None:
     session = bot.session
     assert isinstance(session, LeanSession)
-    message = {
-        "message_id": 5,
-        "date": 1700000000,
-        "chat": {"id": 7, "type": "private", "first_name": "Вера"},
-        "text": "рука",
-        "entities": [{"type": "bold", "offset": 0, "length": 4}],
-        "reply_markup": KEYBOARD.as_json(),
-    }
+    message = bot_message(5, {"id": 7, "type": "private", "first_name": "Вера"}, "рука")
     query = {
         "id": "q",
         "from": {"id": 7, "is_bot": False, "first_name": "Вера"},
@@ -189,14 +194,7 @@ def test_updates_are_read_without_the_pressed_messages_keyboard_and_formatting(b
 def test_a_sent_message_is_read_for_its_id_without_its_keyboard(bot: Bot) -> None:
     session = bot.session
     assert isinstance(session, LeanSession)
-    sent = {
-        "message_id": 41,
-        "date": 1700000000,
-        "chat": {"id": -1001, "type": "supergroup", "title": "Пятница"},
-        "text": "стол",
-        "entities": [{"type": "bold", "offset": 0, "length": 4}],
-        "reply_markup": KEYBOARD.as_json(),
-    }
+    sent = bot_message(41, {"id": -1001, "type": "supergroup", "title": "Пятница"}, "стол")
     raw = json.dumps({"ok": True, "result": sent})
     theirs = session.check_response(bot, SendMessage(chat_id=-1001, text="x"), 200, raw).result
     ours = session._sent(bot, json.loads(raw))

@@ -188,6 +188,15 @@ async def test_migration_7_keeps_every_message_id_and_seat(tmp_path: Path) -> No
         await db.close()
 
 
+async def traced_commits(db: Database) -> list[str]:
+    """The ``COMMIT`` statements the connection runs from now on."""
+    commits: list[str] = []
+    await db.conn.set_trace_callback(
+        lambda sql: commits.append(sql) if sql.upper().startswith("COMMIT") else None
+    )
+    return commits
+
+
 async def test_writes_waiting_together_commit_together_and_fail_alone(tmp_path: Path) -> None:
     """``Database.write`` commits the writes that wait for the writer in one transaction; each
     is durable when its call returns, and a failing one fails alone (the others land)."""
@@ -198,10 +207,7 @@ async def test_writes_waiting_together_commit_together_and_fail_alone(tmp_path: 
         " ON CONFLICT (chat_id, key) DO UPDATE SET message_id = excluded.message_id"
     )
     try:
-        commits: list[str] = []
-        await db.conn.set_trace_callback(
-            lambda sql: commits.append(sql) if sql.upper().startswith("COMMIT") else None
-        )
+        commits = await traced_commits(db)
         first = await asyncio.gather(
             *(db.write(upsert, (-1, f"k{i % 7}", i, "d")) for i in range(40))
         )
@@ -288,10 +294,7 @@ async def test_claims_waiting_together_commit_together_and_each_learns_its_row(
         "ON CONFLICT(update_id) DO NOTHING RETURNING update_id"
     )
     try:
-        commits: list[str] = []
-        await db.conn.set_trace_callback(
-            lambda sql: commits.append(sql) if sql.upper().startswith("COMMIT") else None
-        )
+        commits = await traced_commits(db)
         ids = [1, 2, 3, 2, 4, 1, 5]
         rows = await asyncio.gather(*(db.write_one(claim, (i, 0.0)) for i in ids))
         assert [r[0] if r is not None else None for r in rows] == [1, 2, 3, None, 4, None, 5]
