@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import Button, Keyboard, Rendered, keyboard
+from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import TableContext
 
 MOST_IN_ROW = 8
@@ -36,8 +36,7 @@ def dress(
         ]
         return Rendered(rendered.text, keyboard(rows))
     more = button("⋯", "M")
-    old = rendered.markup.inline_keyboard if isinstance(rendered.markup, Keyboard) else []
-    rows = [list(r) for r in old]
+    rows = [list(r) for r in rendered.markup.inline_keyboard] if rendered.markup else []
     if rows and len(rows[-1]) < MOST_IN_ROW:
         rows[-1].append(more)
     else:

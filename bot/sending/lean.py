@@ -70,13 +70,13 @@ UNREAD_PARTS: Final = ("reply_markup", "entities")  # of a message the bot sent 
 PLAIN: Final = (str, int, float)  # bool is an int, a StrEnum a str: JSON as they are
 
 
-Markup = Keyboard | InlineKeyboardMarkup
+Markup = Keyboard | InlineKeyboardMarkup  # what EditText and SendText carry
 
 
 class EditText(EditMessageText):
     """``editMessageText`` with a screen's :class:`Keyboard` (or aiogram's own markup)."""
 
-    reply_markup: Keyboard | InlineKeyboardMarkup | None = None  # type: ignore[assignment]
+    reply_markup: Markup | None = None  # type: ignore[assignment]
 
     if TYPE_CHECKING:  # the fields the bot sets (aiogram's own signature names them all)
 
@@ -94,7 +94,7 @@ class EditText(EditMessageText):
 class SendText(SendMessage):
     """``sendMessage`` with a screen's :class:`Keyboard` (or aiogram's own inline markup)."""
 
-    reply_markup: Keyboard | InlineKeyboardMarkup | None = None  # type: ignore[assignment]
+    reply_markup: Markup | None = None  # type: ignore[assignment]
 
     if TYPE_CHECKING:
 

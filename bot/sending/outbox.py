@@ -43,7 +43,7 @@ from bot.sending.lean import EditText, SendText
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
 from bot.sending.session import EDIT_THREAD
 
-__all__ = ["Old", "Outbox", "OutboxLimits", "Refusal", "digest", "offers"]
+__all__ = ["Old", "Outbox", "OutboxLimits", "Refusal", "offers"]
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
@@ -71,11 +71,6 @@ def offers(rendered: Rendered) -> frozenset[str]:
     """The callback data of a message's buttons: what pressing it may send."""
     buttons = rendered.markup.buttons() if rendered.markup else ()
     return frozenset(b.callback_data for b in buttons if b.callback_data)
-
-
-def digest(rendered: Rendered) -> str:
-    """A short fingerprint of a message's text and keyboard."""
-    return rendered.digest()
 
 
 @dataclass(slots=True)
@@ -351,7 +346,7 @@ class Outbox:
         known = self._known.get((chat_id, op.key)) if op.key else None
         if op.kind == "show" and not op.fresh and known is not None:
             assert op.rendered is not None
-            return known.digest == digest(op.rendered)
+            return known.digest == op.rendered.digest()
         if op.kind == "strip" and known is not None:
             return not known.keyboard
         return op.kind in ("strip", "delete") and known is None
@@ -495,7 +490,7 @@ class Outbox:
             await self.store.put_message(stripped)
 
     async def _remember(self, chat_id: int, key: str, message_id: int, shown: Rendered) -> None:
-        message = StoredMessage(chat_id, key, message_id, digest(shown), shown.markup is not None)
+        message = StoredMessage(chat_id, key, message_id, shown.digest(), shown.markup is not None)
         old = self._known.get((chat_id, key))
         if old is not None and old.message_id != message_id:
             self._keys.pop((chat_id, old.message_id), None)

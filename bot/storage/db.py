@@ -32,10 +32,9 @@ PG_MIGRATIONS = MIGRATIONS.parent / "pg_migrations"  # PostgreSQL's twins, the s
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 T = TypeVar("T")
 BUSY_S = 30.0  # how long a write waits for another process's write lock (several workers)
-Statement = tuple[str, tuple[Any, ...]]
-_Queued = tuple[
-    str, tuple[Any, ...], "asyncio.Future[Any]", bool
-]  # a write, its caller, RETURNING?
+# a queued write: its statement and parameters, its caller's future, whether it is RETURNING
+_Queued = tuple[str, tuple[Any, ...], "asyncio.Future[Any]", bool]
+Run = tuple[str, Sequence[tuple[Any, ...]], bool]  # a statement, its parameters, RETURNING?
 
 
 class _Unit:
@@ -44,7 +43,7 @@ class _Unit:
     __slots__ = ("live", "open", "pending")
 
     def __init__(self) -> None:
-        self.pending: list[Statement] = []
+        self.pending: list[Run] = []  # each with its one set of parameters
         self.live = False
         self.open = True
 
@@ -52,9 +51,6 @@ class _Unit:
 # The transaction the running task is in (a context variable: per task; a task started inside
 # one sees it only while it is open, and then shares it as it would share the connection).
 _UNIT: ContextVar[_Unit | None] = ContextVar("sqlite_unit", default=None)
-
-
-Run = tuple[str, Sequence[tuple[Any, ...]], bool]  # a statement, its parameters, RETURNING?
 
 
 def _run_all(conn: sqlite3.Connection, runs: Sequence[Run], commit: bool) -> list[Any]:
@@ -183,22 +179,17 @@ class Database:
             finally:
                 _UNIT.reset(token)
             unit.open = False
-            if unit.live:
-                if unit.pending:
-                    await self._in_thread(
-                        [(sql, [params], False) for sql, params in unit.pending], commit=False
-                    )
+            if unit.live:  # begun for a read: its later statements ran as they came
                 await self.conn.execute("COMMIT")
             elif unit.pending:
-                await self._in_thread([(sql, [params], False) for sql, params in unit.pending])
+                await self._in_thread(unit.pending)
 
     async def _begun(self) -> None:
         """Inside an open transaction not begun yet: begin it with what it wrote so far."""
         unit = _UNIT.get()
         if unit is None or not unit.open or unit.live:
             return
-        runs: list[Run] = [(sql, [params], False) for sql, params in unit.pending]
-        unit.pending = []
+        runs, unit.pending = unit.pending, []
         await self._in_thread(runs, commit=False)
         unit.live = True
 
@@ -275,7 +266,7 @@ class Database:
         """Run one statement: inside an open transaction, with the others when it ends."""
         unit = _UNIT.get()
         if unit is not None and unit.open and not unit.live:
-            unit.pending.append((sql, tuple(params)))
+            unit.pending.append((sql, [tuple(params)], False))
             return
         await self.conn.execute(sql, tuple(params))
 
