@@ -19,6 +19,22 @@ Callers say what a chat should show, and the outbox decides when Telegram hears 
 Telegram's own answers (429, "message is not modified", "message can't be edited") are handled
 below, in :mod:`bot.sending.session`; a chat that answers 403 is *closed* to the bot until a
 message to it gets through again.
+
+A chat's worker survives any failed step: a Redis call (several workers) is tried again with
+back-off until it works (:mod:`bot.sending.patience`, logged once per outage), anything else
+too, up to ``GIVE_UP`` times. An idle chat (nothing queued) keeps nothing in memory.
+
+Exactly once (issue #28). A keyed message (a deal's result, a table, a hand) is *marked* in
+the store before its send goes out, and *settled* with its Telegram id as the first thing done
+with the answer — before the rate window, the shared book or the old message's strip are
+touched, so no wait of theirs lies between the answer and the settle. A restart shows what the
+tables show again, and a key whose message is stored is skipped (its digest matches). A key
+marked but not settled was killed between the mark and the settle: the request was perhaps
+never made, perhaps lost, perhaps answered. It is sent again — skipping it would lose the
+message whenever Telegram never got it, which no later state repairs, while sending it again
+shows a second copy only if Telegram got the first and its answer died with the bot (the Bot
+API has no idempotent send, nor a way to ask what a chat shows); such a key is logged at the
+start-up.
 """
 
 from __future__ import annotations
@@ -40,6 +56,7 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
 from bot.sending.lean import EditText, SendText
+from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
 from bot.sending.session import EDIT_THREAD
 
@@ -57,6 +74,8 @@ _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECA
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
+CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
+GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
 
 
 class Old(StrEnum):
@@ -116,6 +135,7 @@ class Outbox:
         self.limits = limits or OutboxLimits()
         self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
         self.book = book  # several workers: what each keyed message shows, shared
+        self.patience = Patience(sleep=sleep)  # a failed Redis call is tried again
         self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
         self._guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
         self._chats: dict[int, _Chat] = {}
@@ -124,7 +144,7 @@ class Outbox:
         self._wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
         # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
         self.on_refused = on_refused
-        self._closed: set[int] = set()
+        self._closed: dict[int, None] = {}  # in the order they closed (at most CLOSED_KEPT)
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
 
     async def load(self) -> None:
@@ -134,6 +154,13 @@ class Outbox:
             self._keys[(message.chat_id, message.message_id)] = message.key
         if self.book is not None:
             await self.book.seed(list(self._known.values()))
+        for chat_id, key in await self.store.intents():  # the module: exactly once
+            logger.warning(
+                "outbox: chat=%s %s was being sent when the bot stopped; it goes again when"
+                " shown (a second copy only if Telegram had the first)",
+                chat_id,
+                key,
+            )
 
     # --- what callers say -------------------------------------------------------------------
 
@@ -225,7 +252,7 @@ class Outbox:
         self._known = {k: v for k, v in self._known.items() if k[0] != chat_id}
         self._keys = {k: v for k, v in self._keys.items() if k[0] != chat_id}
         self._wanted = {k: v for k, v in self._wanted.items() if k[0] != chat_id}
-        self._closed.discard(chat_id)
+        self._closed.pop(chat_id, None)
         self.rates.forget(chat_id)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
@@ -250,7 +277,8 @@ class Outbox:
 
     def pending(self, chat_id: int | None = None) -> int:
         """Queued steps not delivered yet (of one chat, or of all)."""
-        chats = self._chats.values() if chat_id is None else [self._chat(chat_id)]
+        one = self._chats.get(chat_id) if chat_id is not None else None
+        chats = self._chats.values() if chat_id is None else [one] if one else []
         return sum(len(c.queue) + (c.worker is not None and not c.worker.done()) for c in chats)
 
     async def drain(self) -> None:
@@ -273,7 +301,7 @@ class Outbox:
 
     async def close(self) -> None:
         """Stop the workers (what is still queued is dropped: the database brings it back)."""
-        for chat in self._chats.values():
+        for chat in list(self._chats.values()):
             if chat.worker is not None:
                 chat.worker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -295,25 +323,55 @@ class Outbox:
             chat.worker = asyncio.create_task(self._run(chat_id, chat), name=f"outbox:{chat_id}")
 
     async def _run(self, chat_id: int, chat: _Chat) -> None:
+        failed = 0  # the head step's failures in a row
         while chat.queue:
-            op = chat.queue[0]
-            if self.book is None or op.key is None or op.message_id is not None:
-                await self._step(chat_id, chat, op)
+            head = chat.queue[0]
+            try:
+                await self._next(chat_id, chat, head)
+            except Exception as error:  # the worker survives any one failed step
+                failed += 1
+                self.patience.failed(f"a {head.kind} in chat={chat_id}", error)
+                if failed >= GIVE_UP and chat.queue and chat.queue[0] is head:
+                    logger.error(
+                        "outbox: dropped a %s to chat=%s: it failed again", head.kind, chat_id
+                    )
+                    chat.queue.popleft()
+                    self._settle(head, None)
+                await self.patience.pause(failed)
                 continue
-            async with self.book.guard(chat_id, op.key) as entry:  # one worker at a time
-                self._adopt(chat_id, op.key, entry.known)
-                if op.rev is not None and entry.rev is not None and op.rev < entry.rev:
-                    chat.queue.popleft()  # another worker showed a later turn already
-                    continue
-                rev = entry.rev if op.rev is None else op.rev
-                wanted = offers(op.rendered) if op.kind == "show" and op.rendered else None
-                self._guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
-                try:
-                    await self._step(chat_id, chat, op)
-                finally:
-                    del self._guarding[chat_id]
-                known = self._known.get((chat_id, op.key))
-                await self.book.put(chat_id, op.key, known, rev, wanted, entry)
+            if failed:
+                failed = 0
+                self.patience.recovered()
+        if self._chats.get(chat_id) is chat:  # idle: nothing of the chat is kept in memory
+            del self._chats[chat_id]
+
+    async def _next(self, chat_id: int, chat: _Chat, op: _Op) -> None:
+        """Deliver the chat's first step; several workers: under the message's shared lock."""
+        book = self.book
+        if book is None or op.key is None or op.message_id is not None:
+            await self._step(chat_id, chat, op)
+            return
+        key = op.key
+        async with contextlib.AsyncExitStack() as held:  # one worker at a time
+            entry = await self.patience(
+                "a message's lock", lambda: held.enter_async_context(book.guard(chat_id, key))
+            )
+            self._adopt(chat_id, key, entry.known)
+            if op.rev is not None and entry.rev is not None and op.rev < entry.rev:
+                chat.queue.popleft()  # another worker showed a later turn already
+                self._settle(op, None)
+                return
+            rev = entry.rev if op.rev is None else op.rev
+            wanted = offers(op.rendered) if op.kind == "show" and op.rendered else None
+            self._guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
+            try:
+                await self._step(chat_id, chat, op)
+            finally:
+                del self._guarding[chat_id]
+            known = self._known.get((chat_id, key))
+            await self.patience(
+                "the message book", lambda: book.put(chat_id, key, known, rev, wanted, entry)
+            )
 
     async def _step(self, chat_id: int, chat: _Chat, op: _Op) -> None:
         if self._needless(chat_id, op):
@@ -321,16 +379,22 @@ class Outbox:
             return
         if op.kind != "drop":
             edit_key = op.key if chat_id < 0 and op.kind == "show" and not op.fresh else None
-            await self.rates.turn(chat_id, edit_key)  # the op may take newer text meanwhile
+            # the op may take newer text meanwhile
+            await self.patience("a rate turn", lambda: self.rates.turn(chat_id, edit_key))
         chat.queue.popleft()  # from here on, newer texts queue behind it
         try:
             await self._deliver(chat_id, chat, op)
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
-            if op.done is not None and not op.done.done():
-                op.done.set_result(None)
+            self._settle(op, None)
         finally:
-            await self.rates.done(chat_id)
+            await self.patience("a rate turn's end", lambda: self.rates.done(chat_id))
+
+    @staticmethod
+    def _settle(op: _Op, sent: int | None) -> None:
+        """Tell whoever waits for a post what became of it (its id; None: not sent)."""
+        if op.done is not None and not op.done.done():
+            op.done.set_result(sent)
 
     def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
         """What the shared book says the message shows replaces this worker's memory of it."""
@@ -358,13 +422,13 @@ class Outbox:
             yield
         finally:
             self.calls += 1
-            await self.rates.spent(chat_id)
+            await self.patience("counting a call", lambda: self.rates.spent(chat_id))
 
     async def _deliver(self, chat_id: int, chat: _Chat, op: _Op) -> None:
         known = self._known.get((chat_id, op.key)) if op.key else None
         if op.kind == "drop":
             assert op.key is not None
-            self._forget(chat_id, op.key)
+            self._let_go(chat_id, chat, op.key)
             await self.store.drop_message(chat_id, op.key)
             return
         if op.kind == "doc":
@@ -397,27 +461,28 @@ class Outbox:
                 with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                     await self.bot.delete_message(chat_id, message_id)
             if op.key is not None:
-                self._forget(chat_id, op.key)
+                self._let_go(chat_id, chat, op.key)
                 await self.store.drop_message(chat_id, op.key)
             return
         assert op.rendered is not None
         if op.kind == "show" and known is not None and not op.fresh:
             await self._edit(chat_id, chat, op, known)
             return
-        sent = await self._send(chat_id, chat, op)
-        if op.done is not None and not op.done.done():
-            op.done.set_result(sent)
+        if op.key is not None:  # marked before the request goes out (the module: exactly once)
+            await self.store.intend_message(chat_id, op.key)
+        sent = await self._send(chat_id, chat, op)  # a keyed message: remembered first thing
+        self._settle(op, sent)
         if sent is None or op.key is None:
             return
         if known is not None and known.message_id != sent:
             if op.old is Old.STRIP and known.keyboard:
-                await self.rates.turn(chat_id, None)  # a second call of this step: its own turn
+                # a second call of this step: its own turn
+                await self.patience("a rate turn", lambda: self.rates.turn(chat_id, None))
                 await self._strip(chat_id, chat, known)
             elif op.old is Old.DELETE:
                 async with self._counted(chat_id):
                     with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                         await self.bot.delete_message(chat_id, known.message_id)
-        await self._remember(chat_id, op.key, sent, op.rendered)
 
     async def _send(self, chat_id: int, chat: _Chat, op: _Op) -> int | None:
         assert op.rendered is not None
@@ -433,16 +498,18 @@ class Outbox:
                         allow_sending_without_reply=True if op.reply_to else None,
                     )
                 )
+                if op.key is not None:  # its id stored before anything else is awaited
+                    await self._remember(chat_id, op.key, message.message_id, op.rendered)
         except TelegramForbiddenError as error:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
-            self._closed.add(chat_id)
+            self._close(chat_id)
             self._refused(chat_id, op.key)
             return None
         except TelegramAPIError as error:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
             self._topic_gone(chat_id, op, error)
             return None
-        self._closed.discard(chat_id)
+        self._closed.pop(chat_id, None)
         return message.message_id
 
     async def _edit(self, chat_id: int, chat: _Chat, op: _Op, known: StoredMessage) -> None:
@@ -460,7 +527,7 @@ class Outbox:
                 )
         except TelegramForbiddenError as error:
             logger.info("edit in chat=%s refused: %s", chat_id, error.message)
-            self._closed.add(chat_id)
+            self._close(chat_id)
             self._refused(chat_id, op.key)
             return
         except TelegramAPIError as error:
@@ -469,8 +536,9 @@ class Outbox:
             return
         finally:
             EDIT_THREAD.reset(topic)
-            await self.rates.edited(chat_id, op.key)
-        self._closed.discard(chat_id)
+            key = op.key
+            await self.patience("an edit gap", lambda: self.rates.edited(chat_id, key))
+        self._closed.pop(chat_id, None)
         now = result.message_id if isinstance(result, Message) else known.message_id
         await self._remember(chat_id, op.key, now, op.rendered)  # a re-sent message: its new id
 
@@ -496,10 +564,26 @@ class Outbox:
             self._keys.pop((chat_id, old.message_id), None)
         self._known[(chat_id, key)] = message
         self._keys[(chat_id, message_id)] = key
-        guarded = self._guarding.get(chat_id)
-        if self.book is not None and guarded is not None:  # every worker knows it at once
-            await self.book.put(chat_id, key, message, guarded[1], guarded[2], guarded[0])
-        await self.store.put_message(message)
+        await self.store.put_message(message)  # first: a send is settled (exactly once)
+        guarded, book = self._guarding.get(chat_id), self.book
+        if book is not None and guarded is not None:  # every worker knows it at once
+            entry, rev, wanted = guarded
+            await self.patience(
+                "the message book", lambda: book.put(chat_id, key, message, rev, wanted, entry)
+            )
+
+    def _close(self, chat_id: int) -> None:
+        """The chat refused the bot (403): remembered, the oldest such chat forgotten first."""
+        self._closed.pop(chat_id, None)
+        self._closed[chat_id] = None
+        if len(self._closed) > CLOSED_KEPT:
+            del self._closed[next(iter(self._closed))]
+
+    def _let_go(self, chat_id: int, chat: _Chat, key: str) -> None:
+        """A key deleted or dropped: nothing of it is kept (unless a later step shows it)."""
+        self._forget(chat_id, key)
+        if all(op.key != key for op in chat.queue):
+            self._wanted.pop((chat_id, key), None)
 
     def _forget(self, chat_id: int, key: str) -> None:
         old = self._known.pop((chat_id, key), None)
