@@ -281,6 +281,15 @@ class Outbox:
         chats = self._chats.values() if chat_id is None else [one] if one else []
         return sum(len(c.queue) + (c.worker is not None and not c.worker.done()) for c in chats)
 
+    def tracked(self) -> dict[str, int]:
+        """What per-chat state is in memory now (figures: idle chats keep none)."""
+        return {
+            "chats": len(self._chats),
+            "windows": self.rates.tracked(),
+            "closed": len(self._closed),
+            "offers": len(self._wanted),
+        }
+
     async def drain(self) -> None:
         """Wait until every queued step has been delivered."""
         while True:
@@ -387,8 +396,8 @@ class Outbox:
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
             self._settle(op, None)
-        finally:
-            await self.patience("a rate turn's end", lambda: self.rates.done(chat_id))
+        # not when cancelled (a stop): an unused turn then runs out with its window
+        await self.patience("a rate turn's end", lambda: self.rates.done(chat_id))
 
     @staticmethod
     def _settle(op: _Op, sent: int | None) -> None:

@@ -15,17 +15,20 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
-from redis.exceptions import LockError
+from redis.exceptions import LockError, RedisError
 
 from bot.sending.rates import OutboxLimits
 from bot.services.shared import PREFIX, kept, script
 from bot.storage.rows import StoredMessage
+
+logger = logging.getLogger(__name__)
 
 # KEYS: the chat's window, all chats' window, the edit gap key ('' for none)
 # ARGV: calls per window, window ms, calls per second for all chats, this call's member
@@ -95,11 +98,17 @@ class RedisRates:
             await asyncio.sleep(int(wait) / 1000)
 
     async def spent(self, chat_id: int) -> None:
-        reserved = self._reserved.get(chat_id)
-        member = reserved.pop(0) if reserved else f"{self._me}:{next(self._serial)}"
+        # each of these three can be tried again after a failure (bot.sending.patience): what
+        # they took is let go only once Redis has it
+        reserved = self._reserved.setdefault(chat_id, [])
+        if not reserved:
+            reserved.append(f"{self._me}:{next(self._serial)}")
         _, window = self.limits.of(chat_id)
         chat_key, all_key = self._keys(chat_id)
-        await script(self.redis, _SPENT, [chat_key, all_key], [member, int(window * 1000)])
+        await script(self.redis, _SPENT, [chat_key, all_key], [reserved[0], int(window * 1000)])
+        reserved.pop(0)
+        if not reserved:
+            del self._reserved[chat_id]
 
     async def edited(self, chat_id: int, key: str) -> None:
         gap = int(self.limits.edit_gap * 1000)
@@ -107,16 +116,20 @@ class RedisRates:
             await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
 
     async def done(self, chat_id: int) -> None:
-        unused = self._reserved.pop(chat_id, None)
+        unused = self._reserved.get(chat_id)
         if unused:
             chat_key, all_key = self._keys(chat_id)
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zrem(chat_key, *unused)
                 pipe.zrem(all_key, *unused)
                 await pipe.execute()
+        self._reserved.pop(chat_id, None)
 
     def forget(self, chat_id: int) -> None:
         self._reserved.pop(chat_id, None)
+
+    def tracked(self) -> int:
+        return len(self._reserved)  # the windows themselves are Redis's, with their expiry
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +190,10 @@ class RedisBook:
             async with kept(self.lease / 3, lock.reacquire):
                 yield await self.entry(chat_id, key)
         finally:
-            with contextlib.suppress(LockError):
+            try:
                 await lock.release()
+            except (LockError, RedisError):  # run out, or Redis away: the lease runs out
+                logger.debug("message lock %s:%s not released", chat_id, key)
 
     async def put(
         self,
