@@ -138,6 +138,7 @@ class Outbox:
         self.patience = Patience(sleep=sleep)  # a failed Redis call is tried again
         self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
         self._guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
+        self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
         self._chats: dict[int, _Chat] = {}
         self._known: dict[tuple[int, str], StoredMessage] = {}
         self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
@@ -178,7 +179,9 @@ class Outbox:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
         it is sent in)."""
-        self._wanted[(chat_id, key)] = offers(rendered)
+        wanted = self._wanted[(chat_id, key)] = offers(rendered)
+        if self.book is not None:  # every worker checks a press against it (RedisBook)
+            self._want(chat_id, key, wanted)
         chat = self._chat(chat_id)
         if not fresh:
             for op in reversed(chat.queue):
@@ -193,6 +196,15 @@ class Outbox:
         op = _Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread)
         op.rev = self.rev
         self._enqueue(chat_id, op)
+
+    def _want(self, chat_id: int, key: str, wanted: frozenset[str]) -> None:
+        book, rev = self.book, self.rev
+        assert book is not None
+        task = asyncio.create_task(
+            self.patience("the wanted offers", lambda: book.want(chat_id, key, wanted, rev))
+        )
+        self._wants.add(task)
+        task.add_done_callback(self._wants.discard)
 
     def post(
         self,
@@ -294,6 +306,7 @@ class Outbox:
         """Wait until every queued step has been delivered."""
         while True:
             workers = [c.worker for c in self._chats.values() if c.worker and not c.worker.done()]
+            workers += self._wants
             if not workers:
                 return
             await asyncio.gather(*workers, return_exceptions=True)
@@ -310,6 +323,8 @@ class Outbox:
 
     async def close(self) -> None:
         """Stop the workers (what is still queued is dropped: the database brings it back)."""
+        for task in list(self._wants):
+            task.cancel()
         for chat in list(self._chats.values()):
             if chat.worker is not None:
                 chat.worker.cancel()

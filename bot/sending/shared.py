@@ -141,7 +141,27 @@ class Entry:
     offers: frozenset[str] | None
 
 
+# The callback data a keyed message is to offer, as its latest queued text has it: written
+# unless the book has it from a later table turn already. KEYS: the chat's wanted hash;
+# ARGV: the key, {"rev", "offers"} as JSON, the turn ('' for none), the hash's lifetime (s).
+_WANT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and ARGV[3] ~= '' then
+  local rev = cjson.decode(old)['rev']
+  if type(rev) == 'number' and tonumber(ARGV[3]) < rev then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+WANTED_S = 86400  # a chat's wanted offers outlive a day without a new screen: no longer
+
+
 class RedisBook:
+    """What every keyed message shows and offers, for every worker (see the module). A press
+    is checked against the buttons of the message's latest *queued* text, whichever worker
+    queued it (:meth:`want`), as in one process — not those of the text delivered last."""
+
     def __init__(self, redis: Redis, *, lease: float = 10.0, poll: float = 0.005) -> None:
         self.redis = redis
         self.lease = lease
@@ -150,6 +170,16 @@ class RedisBook:
     @staticmethod
     def _keys(chat_id: int) -> tuple[str, str]:
         return f"{PREFIX}messages:{chat_id}", f"{PREFIX}message-ids:{chat_id}"
+
+    @staticmethod
+    def _wanted(chat_id: int) -> str:
+        return f"{PREFIX}wanted:{chat_id}"
+
+    async def want(self, chat_id: int, key: str, offers: frozenset[str], rev: int | None) -> None:
+        """Message ``key`` is queued to show a text offering ``offers`` (at table turn ``rev``)."""
+        value = json.dumps({"rev": rev, "offers": sorted(offers)})
+        turn = "" if rev is None else str(rev)
+        await script(self.redis, _WANT, [self._wanted(chat_id)], [key, value, turn, WANTED_S])
 
     async def seed(self, messages: list[StoredMessage]) -> None:
         """The database's messages, where the book has none yet (the first start with Redis)."""
@@ -166,7 +196,14 @@ class RedisBook:
         return (await self.entry(chat_id, key)).known
 
     async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
-        return (await self.entry(chat_id, key)).offers
+        """What the latest queued text of message ``key`` offers (else its delivered one's)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._wanted(chat_id), key)
+            pipe.hget(self._keys(chat_id)[0], key)
+            wanted, shown = await pipe.execute()
+        if wanted is not None:
+            return frozenset(json.loads(wanted)["offers"])
+        return _load(chat_id, key, shown).offers
 
     async def key_of(self, chat_id: int, message_id: int) -> str | None:
         key = await self.redis.hget(self._keys(chat_id)[1], str(message_id))  # type: ignore[misc]
