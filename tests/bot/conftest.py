@@ -15,6 +15,8 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.storage import open_repository
+from bot.storage.protocol import Store
 from tests.bot.helpers import fixed_seeds, watched
 from tests.bot.proof_figures import figures_of
 from tests.databases import TestDatabase
@@ -41,6 +43,16 @@ def settings(
         redis_url=shared,
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env
     )
+
+
+@pytest.fixture
+async def store(database: TestDatabase) -> AsyncIterator[Store]:
+    """The suite's database opened as the bot opens it (a repository, closed after)."""
+    repo = await open_repository(database)
+    try:
+        yield repo
+    finally:
+        await repo.close()
 
 
 @pytest.fixture

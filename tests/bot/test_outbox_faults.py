@@ -9,7 +9,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
 from aiogram import Bot
@@ -22,9 +22,7 @@ from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.sending.shared import RedisBook, RedisRates
 from bot.services.shared import connect
-from bot.storage import open_repository
 from bot.storage.protocol import Store
-from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import ApiCall
 from tests.services import RedisProcess, redis_available, redis_process
@@ -33,15 +31,6 @@ GROUP = -100555
 FAST = OutboxLimits(group_ops=8, group_window=1.0, edit_gap=0.1, private_ops=3, private_window=0.3)
 OUTAGE_S = 2.5
 needs_redis = pytest.mark.skipif(not redis_available(), reason="no redis-server installed")
-
-
-@pytest.fixture
-async def db(database: TestDatabase) -> AsyncIterator[Store]:
-    repo = await open_repository(database)
-    try:
-        yield repo
-    finally:
-        await repo.close()
 
 
 @pytest.fixture
@@ -58,8 +47,8 @@ def new_bot(fake: FakeTelegram) -> Bot:
     return Bot(fake.token, session=session)
 
 
-async def worker(bot: Bot, db: Store, client: Redis) -> Outbox:
-    box = Outbox(bot, db, FAST, rates=RedisRates(client, FAST), book=RedisBook(client, lease=2))
+async def worker(bot: Bot, store: Store, client: Redis) -> Outbox:
+    box = Outbox(bot, store, FAST, rates=RedisRates(client, FAST), book=RedisBook(client, lease=2))
     await box.load()
     return box
 
@@ -77,7 +66,7 @@ def people(fake: FakeTelegram, count: int) -> list[int]:
 @needs_redis
 async def test_28_a_redis_outage_of_seconds_delays_two_workers_messages_and_loses_none(
     fake_telegram: FakeTelegram,
-    db: Store,
+    store: Store,
     redis: RedisProcess,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -85,7 +74,7 @@ async def test_28_a_redis_outage_of_seconds_delays_two_workers_messages_and_lose
     users = people(fake, 3)
     bots = [new_bot(fake), new_bot(fake)]
     clients = [connect(redis.url), connect(redis.url)]
-    boxes = [await worker(b, db, c) for b, c in zip(bots, clients, strict=True)]
+    boxes = [await worker(b, store, c) for b, c in zip(bots, clients, strict=True)]
     caplog.set_level(logging.WARNING, logger="bot.sending.patience")
     try:
         posts = 0
@@ -132,7 +121,7 @@ def resume(stalled: list[int]) -> None:
 
 @needs_redis
 async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
-    fake_telegram: FakeTelegram, db: Store, redis: RedisProcess
+    fake_telegram: FakeTelegram, store: Store, redis: RedisProcess
 ) -> None:
     """The answer comes back and Redis stalls at once (SIGSTOP): the result's id is stored
     before any Redis call, so the bot killed then and started again does not post it again."""
@@ -152,7 +141,7 @@ async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
     result = Rendered("📋 result of deal 1")
     bot, client = new_bot(fake), connect(redis.url)
     try:
-        box = await worker(bot, db, client)
+        box = await worker(bot, store, client)
         box.show(GROUP, "deal:1:40", result)
         await asyncio.wait_for(answered.wait(), 10)
         await asyncio.sleep(0.5)  # the bot has the answer; Redis answers nothing now
@@ -164,7 +153,7 @@ async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
         await client.aclose()
     client = connect(redis.url)
     try:
-        again = await worker(bot, db, client)  # the restart shows what the table shows again
+        again = await worker(bot, store, client)  # the restart shows what the table shows again
         again.show(GROUP, "deal:1:40", result)
         await asyncio.wait_for(again.drain(), 10)
         await again.close()
@@ -175,7 +164,7 @@ async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
 
 
 async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart(
-    fake_telegram: FakeTelegram, db: Store, caplog: pytest.LogCaptureFixture
+    fake_telegram: FakeTelegram, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Marked, then killed while its request waits: the restart knows it was being sent, says
     so, and sends it — once, and settled."""
@@ -185,37 +174,37 @@ async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart
     result = Rendered("📋 result of deal 2")
     bot = new_bot(fake)
     try:
-        box = Outbox(bot, db, FAST)
+        box = Outbox(bot, store, FAST)
         await box.load()
         box.show(GROUP, "deal:1:41", result)
         await asyncio.sleep(0.5)
         assert len(fake.calls("sendMessage")) == 1  # it waits at the gate
         await box.close()  # killed with the request on its way
-        assert await db.intents() == [(GROUP, "deal:1:41")]
+        assert await store.intents() == [(GROUP, "deal:1:41")]
         held.set()
         await asyncio.sleep(0.1)
         assert fake.messages(GROUP) == []  # Telegram never got it
         caplog.set_level(logging.WARNING, logger="bot.sending.outbox")
-        again = Outbox(bot, db, FAST)
+        again = Outbox(bot, store, FAST)
         await again.load()
         again.show(GROUP, "deal:1:41", result)
         await asyncio.wait_for(again.drain(), 10)
     finally:
         await bot.session.close()
     assert [m.text for m in fake.messages(GROUP)] == [result.text]
-    assert await db.intents() == []
+    assert await store.intents() == []
     assert any("deal:1:41 was being sent" in r.getMessage() for r in caplog.records)
 
 
 async def test_28_idle_chats_keep_nothing_in_the_outbox_memory(
-    fake_telegram: FakeTelegram, db: Store
+    fake_telegram: FakeTelegram, store: Store
 ) -> None:
     """Anyone may write to the bot: each chat's queue and rate window go once it is idle."""
     fake = fake_telegram
     users = people(fake, 60)
     bot = new_bot(fake)
     try:
-        box = Outbox(bot, db, FAST)
+        box = Outbox(bot, store, FAST)
         await box.load()
         for uid in users:
             box.post(uid, Rendered("hello"))

@@ -19,7 +19,7 @@ from bot.callbacks import Kind, Press
 from bot.refused import Refused
 from bot.render.common import Button, Keyboard, Rendered
 from bot.runtime.core import STARTING
-from bot.runtime.outcome import Note, keys
+from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.shared import RedisBook, RedisRates
@@ -28,6 +28,7 @@ from bot.services.people import People
 from bot.services.shared import RedisLocks, connect
 from bot.storage import open_repository
 from bot.storage.protocol import Store
+from bot.storage.rows import TableRow
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
@@ -77,18 +78,7 @@ async def test_28_a_join_on_another_worker_during_start_is_held_back(
     """Worker A takes Start (its private notes go out); worker B gets a join meanwhile: it is
     refused, and the seating A checked is the one that starts."""
     a, b = await workers(), await workers()
-    async with a.repo.unit() as tx:
-        await tx.upsert_chat(GROUP, "Table")
-        for uid, name in ((1, "Vera"), (2, "Olga"), (3, "Late")):
-            await tx.upsert_user(uid, name, None, "ru")
-            await tx.set_private_ok(uid, True)
-    opened = await a.runtime.open(GROUP, 1, "Vera", "konchinka")
-    table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
-    row = await a.repo.table(table_id)
-    assert row is not None
-    await a.runtime.join_by_link(table_id, row.join_code, 2, "Olga")
-    start = Press(Kind.LOBBY, table_id, None, row.generation, "s")
-    notes = await a.runtime.lobby_press(start, 1, "Vera", keys(table_id)["lobby"], no_admin)
+    table_id, row, notes = await started_by(a)
     assert notes.screens and all(isinstance(s, Note) for s in notes.screens)
     assert [d.kind for d in notes.due] == [STARTING]
 
@@ -112,6 +102,17 @@ async def test_28_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
     workers: Callable[[], asyncio.Future[Worker]],
 ) -> None:
     a, b = await workers(), await workers()
+    table_id, row, notes = await started_by(a)
+    (hold,) = notes.due  # worker A dies here; the leader (B) fires the deadline
+    again = await b.runtime.due(hold)
+    assert (table_id, STARTING) in again.undue
+    await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")  # it seats again
+    assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2, 3]
+
+
+async def started_by(a: Worker) -> tuple[int, TableRow, Outcome]:
+    """Vera opens a Кончинка table, Olga joins, Vera presses Start (on worker ``a``): the
+    table, its row, Start's first half (the private notes)."""
     async with a.repo.unit() as tx:
         await tx.upsert_chat(GROUP, "Table")
         for uid, name in ((1, "Vera"), (2, "Olga"), (3, "Late")):
@@ -124,11 +125,7 @@ async def test_28_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
     await a.runtime.join_by_link(table_id, row.join_code, 2, "Olga")
     start = Press(Kind.LOBBY, table_id, None, row.generation, "s")
     notes = await a.runtime.lobby_press(start, 1, "Vera", keys(table_id)["lobby"], no_admin)
-    (hold,) = notes.due  # worker A dies here; the leader (B) fires the deadline
-    again = await b.runtime.due(hold)
-    assert (table_id, STARTING) in again.undue
-    await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")  # it seats again
-    assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2, 3]
+    return table_id, row, notes
 
 
 def hand(*data: str) -> Rendered:
