@@ -174,6 +174,11 @@ class Calls:
             await self.store.intend_message(chat_id, op.key)
         sent = await self._send(chat_id, chat, op)  # a keyed message: remembered first thing
         self._settle(op, sent)
+        if sent is None and op.key is not None:  # refused or failed: nothing is being sent
+            if known is not None:
+                await self.store.put_message(known)
+            else:
+                await self.store.drop_message(chat_id, op.key)
         if sent is None or op.key is None:
             return
         if known is not None and known.message_id != sent:

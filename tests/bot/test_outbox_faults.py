@@ -193,6 +193,16 @@ async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart
         await bot.session.close()
     assert [m.text for m in fake.messages(GROUP)] == [result.text]
     assert await store.intents() == []
+    fake.fail_next("sendMessage", chat_id=GROUP)  # a send that fails leaves no mark behind
+    bot = new_bot(fake)
+    try:
+        box = Outbox(bot, store, FAST)
+        await box.load()
+        box.show(GROUP, "deal:1:42", Rendered("📋 result of deal 3"))
+        await asyncio.wait_for(box.drain(), 10)
+    finally:
+        await bot.session.close()
+    assert len(fake.messages(GROUP)) == 1 and await store.intents() == []
     assert any("deal:1:41 was being sent" in r.getMessage() for r in caplog.records)
 
 
