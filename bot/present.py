@@ -305,7 +305,7 @@ class Delivery:
         """What message ``key`` offers: its latest queued text's buttons (several workers:
         whichever worker queued it)."""
         box = self.presenter.outbox
-        if box.book is None:
+        if box.book is None or box.telling(chat_id, key):
             return box.offers(chat_id, key)
         return await box.book.offers(chat_id, key)
 

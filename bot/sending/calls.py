@@ -102,6 +102,7 @@ class Calls:
         self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
         self._guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
+        self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
         self._chats: dict[int, ChatQueue] = {}
         self._known: dict[tuple[int, str], StoredMessage] = {}
         self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key

@@ -107,13 +107,29 @@ class Outbox(Calls):
         self._enqueue(chat_id, op)
 
     def _want(self, chat_id: int, key: str, wanted: frozenset[str]) -> None:
-        book, rev = self.book, self.rev
+        """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
+        worker answers from its own memory (:meth:`telling`)."""
+        book, rev, at = self.book, self.rev, (chat_id, key)
         assert book is not None
-        task = asyncio.create_task(
-            self.patience("the wanted offers", lambda: book.want(chat_id, key, wanted, rev))
-        )
+        self._telling[at] = self._telling.get(at, 0) + 1
+
+        async def tell() -> None:
+            try:
+                await self.patience(
+                    "the wanted offers", lambda: book.want(chat_id, key, wanted, rev)
+                )
+            finally:
+                left = self._telling.pop(at, 1) - 1
+                if left:
+                    self._telling[at] = left
+
+        task = asyncio.create_task(tell())
         self._wants.add(task)
         task.add_done_callback(self._wants.discard)
+
+    def telling(self, chat_id: int, key: str) -> bool:
+        """Whether what message ``key`` offers is on its way to the book (this worker knows)."""
+        return (chat_id, key) in self._telling
 
     def post(
         self,

@@ -167,7 +167,9 @@ async def test_28_a_press_on_another_worker_is_checked_against_the_last_queued_s
         a.rev = 2
         a.show(vera.id, "hand:1:0", hand("h:1:0:1:m:AS"))  # a mark: the same move, new buttons
         a.rev = None
+        assert a.telling(vera.id, "hand:1:0")  # on its way to Redis: A answers from memory
         await asyncio.sleep(0.2)
+        assert not a.telling(vera.id, "hand:1:0")
         assert await b.book.offers(vera.id, "hand:1:0") == frozenset({"h:1:0:1:m:AS"})
         assert a.offers(vera.id, "hand:1:0") == frozenset(
             {"h:1:0:1:m:AS"}
