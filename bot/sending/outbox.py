@@ -287,6 +287,8 @@ class Outbox(Calls):
                     chat.queue.popleft()
                     self._settle(head, None)
                 await self.patience.pause(failed)
+                if chat.queue and chat.queue[0] is not head:
+                    failed = 0  # the next step starts afresh
                 continue
             if failed:
                 failed = 0
