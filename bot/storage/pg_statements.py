@@ -345,7 +345,7 @@ class Statements:
         seed: int,
         prev_dealer: int | None,
         first_seq: int,
-        drawn: str | None,
+        drawn: str | None = None,
     ) -> None:
         await self._run(
             "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq, drawn)"

@@ -152,7 +152,7 @@ class Writes(Reads, Protocol):
         seed: int,
         prev_dealer: int | None,
         first_seq: int,
-        drawn: str | None,
+        drawn: str | None = None,
     ) -> None:
         """``drawn``: the random outcomes of the match's start (its draw, its first deal)."""
         ...

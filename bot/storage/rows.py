@@ -168,6 +168,4 @@ def table_row(row: _Row) -> TableRow:
 def match_row(row: _Row) -> MatchRow:
     """A ``matches`` row (either backend's) as a :class:`MatchRow`."""
     net = json.loads(row["net"]) if row["net"] else None
-    return MatchRow(
-        row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"]
-    )
+    return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"])

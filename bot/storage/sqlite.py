@@ -306,7 +306,7 @@ class SqliteRepository:
         seed: int,
         prev_dealer: int | None,
         first_seq: int,
-        drawn: str | None,
+        drawn: str | None = None,
     ) -> None:
         await self.db.execute(
             "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq, drawn)"
