@@ -72,7 +72,8 @@ class PlayOps(LobbyOps):
             row.game, len(table.seats), seed, row.options, chance=chance, prev_dealer=prev_dealer
         )
         async with self.repo.unit() as tx:
-            await tx.add_match(table.id, no, seed, prev_dealer, row.moves, drawn(state.record()))
+            await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
+            await tx.set_match_drawn(table.id, no, drawn(state.record()))
             await tx.update_table(table.id, status="running", generation=no - 1)
             await tx.clear_hand_ui(table.id)
             due = await self._schedule(tx, table, state.to_act, row.moves)

@@ -339,19 +339,17 @@ class Statements:
     # --- matches and the action log ------------------------------------------------------
 
     async def add_match(
-        self,
-        table_id: int,
-        no: int,
-        seed: int,
-        prev_dealer: int | None,
-        first_seq: int,
-        drawn: str | None = None,
+        self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None:
         await self._run(
-            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq, drawn)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
-            *(table_id, no, seed, prev_dealer, first_seq, drawn),
+            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            *(table_id, no, seed, prev_dealer, first_seq),
         )
+
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        sql = "UPDATE matches SET drawn = $1 WHERE table_id = $2 AND no = $3"
+        await self._run(sql, drawn, table_id, no)
 
     async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self._one(

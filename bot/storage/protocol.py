@@ -146,15 +146,11 @@ class Writes(Reads, Protocol):
     async def set_expiries(self, table_id: int, seat: int, expiries: int) -> None: ...
 
     async def add_match(
-        self,
-        table_id: int,
-        no: int,
-        seed: int,
-        prev_dealer: int | None,
-        first_seq: int,
-        drawn: str | None = None,
-    ) -> None:
-        """``drawn``: the random outcomes of the match's start (its draw, its first deal)."""
+        self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
+    ) -> None: ...
+
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        """The random outcomes of the match's start: its draw, its first deal."""
         ...
 
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None: ...

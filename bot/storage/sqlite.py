@@ -300,19 +300,17 @@ class SqliteRepository:
     # --- matches and the action log ------------------------------------------------------
 
     async def add_match(
-        self,
-        table_id: int,
-        no: int,
-        seed: int,
-        prev_dealer: int | None,
-        first_seq: int,
-        drawn: str | None = None,
+        self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None:
         await self.db.execute(
-            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq, drawn)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, no, seed, prev_dealer, first_seq, drawn),
+            "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table_id, no, seed, prev_dealer, first_seq),
         )
+
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        sql = "UPDATE matches SET drawn = ? WHERE table_id = ? AND no = ?"
+        await self.db.execute(sql, (drawn, table_id, no))
 
     async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self.db.one(

@@ -284,7 +284,8 @@ async def test_a_match_keeps_the_outcomes_its_start_and_its_actions_drew(repo: S
     table_id = await seeded(repo)
     start = '[{"t":"deal","no":1,"dealer":0,"deck":["7S"]}]'
     async with repo.unit() as tx:
-        await tx.add_match(table_id, 1, 2**63 - 1, None, 4, start)
+        await tx.add_match(table_id, 1, 2**63 - 1, None, 4)
+        await tx.set_match_drawn(table_id, 1, start)
         await tx.add_action(table_id, 4, 0, "pass")
         await tx.add_action(table_id, 5, 1, "pass", '[{"t":"deal","no":2}]')
         await tx.add_action(table_id, 6, 0, "card AS", '[{"t":"event","e":"take"}]')

@@ -62,9 +62,9 @@ def test_a_live_source_answers_once_the_stored_outcomes_run_out() -> None:
     assert not given.decks and decks >= 2
     rng = random.Random(1)
     while sum(line["t"] == "deal" for line in resumed.record()) <= decks - 1:
-        seat = resumed.to_act
-        assert seat is not None
-        resumed.apply(seat, rng.choice(list(resumed.legal_actions(seat))))
+        turn = resumed.to_act
+        assert turn is not None
+        resumed.apply(turn, rng.choice(list(resumed.legal_actions(turn))))
     fresh = chance_lines(resumed.record())[len(chance_lines(stopped.record())) :]
     assert fresh and all(line["t"] == "deal" for line in fresh)
 
