@@ -1,7 +1,9 @@
 """Every random outcome goes through a ``Chance`` object (RULES.md §0.4, STYLE.md §6).
 
-``SeededChance`` draws from the game's own ``random.Random(seed)``; ``StackedChance`` replays
-outcomes given in advance (fixed deals in tests, and the outcomes written in a record).
+``SeededChance`` draws from the game's own ``random.Random(seed)`` (or any ``random.Random``:
+the bot gives it ``secrets.SystemRandom()``); ``StackedChance`` replays outcomes given in
+advance (fixed deals in tests, and the outcomes written in a record); ``ResumedChance`` replays
+a stopped game's outcomes and then goes on from a live source (a table resumed mid-match).
 """
 
 from __future__ import annotations
