@@ -8,7 +8,7 @@ drew it — as the record's own lines (RECORD.md §R3.2), and a table that is lo
 restart, another worker) replays them through a ``StackedChance``; only deals not drawn yet come
 from the live source.
 
-The record's ``seed`` of such a match is a label of its own, 63 bits from ``secrets``, drawn
+The record's ``seed`` of such a match is a label of its own, 53 bits from ``secrets``, drawn
 apart from every deck: it seeds the computer players (``f"{seed}:{seat}:{ply}"``, STYLE.md §6)
 and nothing else, so no one can re-derive a deck from it. Tests and the proofs inject seeds
 (``SeededDeals``): their matches are seeded ``random.Random``s as before, resumed from the
@@ -28,7 +28,7 @@ from engine.chance import Chance, ResumedChance, SeededChance, StackedChance
 from engine.core import Line
 from engine.record import chance_of, is_chance_line
 
-LABEL_BITS = 63  # a record seed that fits SQLite's INTEGER and PostgreSQL's BIGINT
+LABEL_BITS = 53  # a record seed every JSON reader keeps exact (and either backend's integers)
 
 
 def crypto_chance() -> SeededChance:

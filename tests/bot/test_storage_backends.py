@@ -290,7 +290,7 @@ async def test_a_match_keeps_the_outcomes_its_start_and_its_actions_drew(repo: S
         await tx.add_action(table_id, 5, 1, "pass", '[{"t":"deal","no":2}]')
         await tx.add_action(table_id, 6, 0, "card AS", '[{"t":"event","e":"take"}]')
     (match,) = await repo.matches(table_id)
-    assert (match.seed, match.drawn) == (2**63 - 1, start)  # a 63-bit label fits either backend
+    assert (match.seed, match.drawn) == (2**63 - 1, start)  # the largest seed either backend keeps
     assert await repo.match(table_id, 1) == match
     assert await repo.draws(table_id, 4) == [
         (5, '[{"t":"deal","no":2}]'),
