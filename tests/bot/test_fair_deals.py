@@ -19,6 +19,7 @@ from engine.core import Line
 from engine.games import new_game
 from engine.record import chance_of, is_chance_line, replay
 from tests.bot.helpers import (
+    db_execute,
     db_rows,
     expected_screens,
     fixed_seeds,
@@ -200,3 +201,21 @@ def test_the_terminal_game_is_seeded_only_with_seed() -> None:
     assert isinstance(chance, SeededChance) and isinstance(chance.rng, random.SystemRandom)
     state = new_game("mushka", 3, live.seed, chance=chance)
     assert chance_lines(state.record()) != chance_lines(new_game("mushka", 3, live.seed).record())
+
+
+async def test_a_match_stored_before_its_outcomes_were_resumes_from_its_seed(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    """A match running when migration 0014 came has no stored outcomes (NULL): it was dealt
+    from ``random.Random(seed)``, and is resumed from that seed, as before."""
+    fake = fake_telegram
+    group, players = seat_three(fake)
+    rng = random.Random(4)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as running:
+        await open_table(fake, group, players, options="target=15")
+        await play_deal(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+        before = list((await running_state(running, group.id)).record())
+    db_execute(settings.database, "UPDATE matches SET drawn = NULL")
+    db_execute(settings.database, "UPDATE actions SET drawn = NULL")
+    await resume_and_compare(fake, settings, group, players, before)
