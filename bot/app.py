@@ -25,7 +25,7 @@ from bot.present import Delivery, Presenter
 from bot.records import Records
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
-from bot.runtime.core import NewGame, random_seed
+from bot.runtime.core import NewGame
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
 from bot.sending.lean import LeanSession
@@ -135,7 +135,7 @@ def build_services(
         people,
         members,
         new_game_fn=new_game_fn,
-        seeds=seeds or random_seed,
+        seeds=seeds,
         clock=clock,
         computer_delay=settings.computer_delay_s,
         turn_timeout=settings.turn_timeout_s,
@@ -281,7 +281,8 @@ async def running_bot(
     scheduler, poll in the background — or, with ``BOT_WEBHOOK_URL``, serve the webhook and
     call ``setWebhook`` (``bot/web.py``).
 
-    ``seeds`` replaces the random seed of each new match (tests make deals reproducible);
+    ``seeds`` makes each new match a seeded one (tests make deals reproducible; without it the
+    deals are cryptographic, ``bot.runtime.deals``);
     ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
     deadlines (tests move them on).
     """

@@ -17,12 +17,14 @@ from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
+from bot.runtime.deals import deals_of, stored_chance
 from bot.runtime.outcome import Facts, keys
 from bot.services.locks import Locks, TableLocks, Turn
 from bot.services.members import Members
 from bot.services.people import People
 from bot.storage.protocol import Repository
-from bot.storage.rows import HandRow, SeatRow, TableRow
+from bot.storage.rows import HandRow, MatchRow, SeatRow, TableRow
+from engine.chance import Chance
 from engine.core import Line, State
 from engine.games import GAMES, new_game
 
@@ -36,10 +38,6 @@ NOTICE_ACTS: Final = frozenset("nw")  # the buttons of the unreachable-players n
 def join_code() -> str:
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(6))
-
-
-def random_seed() -> int:
-    return secrets.randbelow(2**31)
 
 
 def seat_range(game: str) -> tuple[int, int]:
@@ -104,7 +102,7 @@ class RuntimeBase:
         members: Members,
         *,
         new_game_fn: NewGame = new_game,
-        seeds: Callable[[], int] = random_seed,
+        seeds: Callable[[], int] | None = None,
         clock: Clock = time.time,
         computer_delay: float = 0.0,
         turn_timeout: float = 90.0,
@@ -120,7 +118,7 @@ class RuntimeBase:
         self.locks: Locks = locks or TableLocks()
         self._new_game = new_game_fn
         self.new_game = new_game_fn  # also how records are rebuilt (bot.records)
-        self._seeds = seeds
+        self.deals = deals_of(seeds)  # cryptographic unless a test gives seeds
         self.clock = clock
         self.computer_delay = computer_delay
         self.turn_timeout = turn_timeout
@@ -175,8 +173,14 @@ class RuntimeBase:
         no = row.generation + 1 if row.status == "running" else row.generation
         match = await self.repo.match(table_id, no) if row.game and no > 0 else None
         if match is not None:
+            chance = await self.stored_chance(table_id, match)
             state = self._new_game(
-                row.game, len(table.seats), match.seed, row.options, prev_dealer=match.prev_dealer
+                row.game,
+                len(table.seats),
+                match.seed,
+                row.options,
+                chance=chance,
+                prev_dealer=match.prev_dealer,
             )
             lines: Sequence[Line] = ()
             for seat, action in await self.repo.actions(table_id, match.first_seq):
@@ -193,6 +197,12 @@ class RuntimeBase:
             )
         self._tables[table_id] = table
         return table
+
+    async def stored_chance(self, table_id: int, match: MatchRow) -> Chance | None:
+        """The running match's chance, loaded again: the outcomes stored with it, then more
+        from the runtime's source (None: a match stored before outcomes were, its seed's)."""
+        given = stored_chance(match, await self.repo.draws(table_id, match.first_seq))
+        return None if given is None else self.deals.resumed(match.seed, given)
 
     def forget(self, table_id: int) -> None:
         self._tables.pop(table_id, None)

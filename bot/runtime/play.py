@@ -18,6 +18,7 @@ from bot.render.common import esc
 from bot.render.context import HandUI, Standing
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime.core import Match, Table, family_ui
+from bot.runtime.deals import drawn
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.outcome import (
     DealResult,
@@ -66,12 +67,13 @@ class PlayOps(LobbyOps):
 
     async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
         row = table.row
-        seed = self._seeds()
+        seed, chance = self.deals.fresh()
         state = self._new_game(
-            row.game, len(table.seats), seed, row.options, prev_dealer=prev_dealer
+            row.game, len(table.seats), seed, row.options, chance=chance, prev_dealer=prev_dealer
         )
         async with self.repo.unit() as tx:
             await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
+            await tx.set_match_drawn(table.id, no, drawn(state.record()))
             await tx.update_table(table.id, status="running", generation=no - 1)
             await tx.clear_hand_ui(table.id)
             due = await self._schedule(tx, table, state.to_act, row.moves)
@@ -221,7 +223,7 @@ class PlayOps(LobbyOps):
         moves = row.moves + 1
         try:
             async with self.repo.unit() as tx:
-                await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]))
+                await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]), drawn(lines))
                 fields: dict[str, Any] = {"moves": moves}
                 if table.hands:
                     await tx.clear_hand_ui(table.id)
@@ -402,8 +404,11 @@ class PlayOps(LobbyOps):
         assert table.match is not None
         s = table.seats[seat]
         policy = computer(table.row.game, s.level if s.user_id is None else self.away_level)
-        rng = random.Random(f"{table.id}:{table.row.moves}")  # reproducible, not a secret
-        return await asyncio.to_thread(policy, table.match.state.view(seat), rng)
+        match = table.match
+        # STYLE.md §6: the match's record seed (at a live table a secret label drawn apart from
+        # the decks, bot.runtime.deals), the seat, the ply: reproducible, and no way to a deck
+        rng = random.Random(f"{match.state.seed}:{seat}:{table.row.moves - match.first_seq}")
+        return await asyncio.to_thread(policy, match.state.view(seat), rng)
 
     async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
         """/hand: every running table's hand of the user sent anew (a seat the computer played

@@ -71,6 +71,11 @@ class Reads(Protocol):
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]: ...
 
+    async def draws(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
+        """``(seq, drawn)`` of the logged actions from ``from_seq`` on that drew random
+        outcomes, in order (:func:`bot.runtime.deals.drawn`)."""
+        ...
+
     async def hands(self, table_id: int) -> dict[int, HandRow]: ...
 
     async def ledger(
@@ -144,10 +149,17 @@ class Writes(Reads, Protocol):
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None: ...
 
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        """The random outcomes of the match's start: its draw, its first deal."""
+        ...
+
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None: ...
 
-    async def add_action(self, table_id: int, seq: int, seat: int, action: str) -> None:
-        """Log one action; a second action at ``seq`` fails (the primary key)."""
+    async def add_action(
+        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+    ) -> None:
+        """Log one action (``drawn``: the random outcomes it drew); a second action at ``seq``
+        fails (the primary key)."""
         ...
 
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None: ...

@@ -84,6 +84,7 @@ class MatchRow:
     prev_dealer: int | None
     first_seq: int
     net: list[int] | None
+    drawn: str | None = None  # the start's random outcomes (bot.runtime.deals; None: seeded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +163,9 @@ def table_row(row: _Row) -> TableRow:
         thread_id=row["thread_id"],
         turn_timeout_s=row["turn_timeout_s"],
     )
+
+
+def match_row(row: _Row) -> MatchRow:
+    """A ``matches`` row (either backend's) as a :class:`MatchRow`."""
+    net = json.loads(row["net"]) if row["net"] else None
+    return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"])

@@ -26,13 +26,10 @@ from bot.storage.rows import (
     StoredMessage,
     TableRow,
     UserRow,
+    match_row,
     table_row,
 )
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
-
-
-def _net(text: str | None) -> list[int] | None:
-    return json.loads(text) if text else None
 
 
 class SqliteRepository:
@@ -311,28 +308,27 @@ class SqliteRepository:
             (table_id, no, seed, prev_dealer, first_seq),
         )
 
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        sql = "UPDATE matches SET drawn = ? WHERE table_id = ? AND no = ?"
+        await self.db.execute(sql, (drawn, table_id, no))
+
     async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self.db.one(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches"
+            "SELECT no, seed, prev_dealer, first_seq, net, drawn FROM matches"
             " WHERE table_id = ? AND no = ?",
             (table_id, no),
         )
         if row is None:
             return None
-        return MatchRow(
-            row["no"], row["seed"], row["prev_dealer"], row["first_seq"], _net(row["net"])
-        )
+        return match_row(row)
 
     async def matches(self, table_id: int) -> list[MatchRow]:
         rows = await self.db.all(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches WHERE table_id = ?"
+            "SELECT no, seed, prev_dealer, first_seq, net, drawn FROM matches WHERE table_id = ?"
             " ORDER BY no",
             (table_id,),
         )
-        return [
-            MatchRow(r["no"], r["seed"], r["prev_dealer"], r["first_seq"], _net(r["net"]))
-            for r in rows
-        ]
+        return [match_row(r) for r in rows]
 
     async def tables(
         self, *, chat_id: int | None = None, user_id: int | None = None
@@ -356,11 +352,13 @@ class SqliteRepository:
             (json.dumps(net), table_id, no),
         )
 
-    async def add_action(self, table_id: int, seq: int, seat: int, action: str) -> None:
+    async def add_action(
+        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+    ) -> None:
         """Log one action; the primary key makes a second insert at ``seq`` fail."""
         await self.db.execute(
-            "INSERT INTO actions(table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
-            (table_id, seq, seat, action),
+            "INSERT INTO actions(table_id, seq, seat, action, drawn) VALUES (?, ?, ?, ?, ?)",
+            (table_id, seq, seat, action, drawn),
         )
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
@@ -369,6 +367,14 @@ class SqliteRepository:
             (table_id, from_seq),
         )
         return [(r["seat"], r["action"]) for r in rows]
+
+    async def draws(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
+        rows = await self.db.all(
+            "SELECT seq, drawn FROM actions WHERE table_id = ? AND seq >= ?"
+            " AND drawn IS NOT NULL ORDER BY seq",
+            (table_id, from_seq),
+        )
+        return [(r["seq"], r["drawn"]) for r in rows]
 
     # --- hand messages -----------------------------------------------------------------
 

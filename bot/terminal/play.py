@@ -32,9 +32,11 @@ from bot.render.context import GAME_NAMES, HandUI, TableContext, game_code
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.refusals import refusal_text
+from bot.runtime.deals import LABEL_BITS, crypto_chance
 from bot.runtime.lobby import option_refusal
 from bot.runtime.outcome import events_of
 from bot.terminal.text import narrated, plain, public_cards, rule_of
+from engine.chance import Chance
 from engine.core import Line, State
 from engine.errors import EngineError, IllegalAction, InvalidNotation, InvalidOption
 from engine.games import GAMES, new_game
@@ -55,8 +57,13 @@ class Setup:
     options: dict[str, str]
     level: str
     locale: str
-    seed: int
+    seed: int  # the record's seed: the deals' with --seed, else a label (bot.runtime.deals)
     record: Path | None
+    seeded: bool = True  # --seed: reproducible deals; without it they are cryptographic
+
+    def chance(self) -> Chance | None:
+        """The deals' source (None: the engine's ``random.Random(seed)``)."""
+        return None if self.seeded else crypto_chance()
 
 
 def parse_args(argv: Sequence[str]) -> Setup:
@@ -71,7 +78,9 @@ def parse_args(argv: Sequence[str]) -> Setup:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--level", choices=LEVELS, default="normal")
     parser.add_argument("--lang", choices=("ru", "en"), default="ru")
-    parser.add_argument("--seed", type=int, help="the deal's seed (default: random)")
+    parser.add_argument(
+        "--seed", type=int, help="the deals' seed (default: cryptographic deals, no seed)"
+    )
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the RECORD.md record")
     args = parser.parse_args(list(argv))
     game = game_code(args.game)
@@ -88,8 +97,11 @@ def parse_args(argv: Sequence[str]) -> Setup:
         options = parse_assignments(args.option)
     except EngineError as error:
         parser.error(f"--option: {error}")
-    seed = secrets.randbelow(2**31) if args.seed is None else args.seed
-    return Setup(game, players, args.seat - 1, options, args.level, args.lang, seed, args.record)
+    seeded = args.seed is not None
+    seed = args.seed if seeded else secrets.randbits(LABEL_BITS)
+    return Setup(
+        game, players, args.seat - 1, options, args.level, args.lang, seed, args.record, seeded
+    )
 
 
 def computers(setup: Setup) -> dict[int, tuple[Policy, random.Random]]:
@@ -246,7 +258,9 @@ def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO
         return int(stop.code or 0)
     tr = Catalogues.load(LOCALES, setup.locale).tr(setup.locale)
     try:
-        state = new_game(setup.game, setup.players, setup.seed, setup.options)
+        state = new_game(
+            setup.game, setup.players, setup.seed, setup.options, chance=setup.chance()
+        )
     except InvalidOption as error:  # the lobby's own words for a bad option
         stderr.write(f"play: {plain(refusal_text(option_refusal(setup.game, error), tr))}\n")
         return 2
@@ -255,7 +269,8 @@ def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO
         line = stdin.readline()
         return line if line else None
 
-    stdout.write(f"{tr('Seed')}: {setup.seed}\n")
+    if setup.seeded:  # the same --seed plays the same deals again
+        stdout.write(f"{tr('Seed')}: {setup.seed}\n")
     session = Session(setup, state, tr, read, stdout, echo=not stdin.isatty())
     finished = session.play()
     if not finished:
