@@ -22,6 +22,7 @@ from engine.skeleton import StateBase, owners
 from .actions import LenturluAction, Run, parse_action
 from .options import LenturluOptions
 from .rules import (
+    ACE_OF_SPADES,
     DEAL_TABLE,
     KING_VALUE,
     LENTURLU_CARDS,
@@ -223,12 +224,15 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         for c in cards:
             hand.remove(c)
         was_lead = self._phase == Phase.LEAD
+        first = was_lead and not self._set_aside  # §3.4.6: the deal's first lead
         self._pile_end = ""
         if was_lead:
             self._pile_leader = seat
         self._pile.extend(cards)  # §3.2.2: in ascending order; the last card is the top
-        emptied = [c for c in cards if c in self._layout]
-        for c in emptied:  # §3.4.4, §3.4.6: every play of the AS is a lead
+        # §3.4.4; §3.4.6: the AS (always in a lead, §3.2.3) in Manner A on the first lead only
+        as_open = first or self.options.manner != "king"
+        emptied = [c for c in cards if c in self._layout and (as_open or c != ACE_OF_SPADES)]
+        for c in emptied:
             amount = self._layout[c]
             self._layout[c] = 0
             self._taken[seat] += amount
