@@ -42,6 +42,7 @@ MAX_ACTIONS = 200_000
 Z95 = 1.96
 """The normal quantile of a two-sided 95 % interval."""
 
+
 def player(spec: str, game: str) -> Policy:
     """``random``, ``computer:easy`` or ``computer:normal`` (raises ``InvalidOption``)."""
     if spec == "random":

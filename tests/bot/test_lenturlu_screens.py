@@ -167,7 +167,7 @@ def screen(name: str, locale: str) -> str:
         [
             show(UI.ended_table(ctx, before.view(None), events, tr)),
             show(UI.deal_result(ctx, events, after.view(None), tr)),
-            show(UI.match_result(ctx, end, [], 1, tr, CODEC)),
+            show(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)),
             show(UI.hand(ctx, after.view(0), HandUI(), tr, CODEC)),
         ]
     )
@@ -259,7 +259,7 @@ def test_lenturlu_privacy(seed: int) -> None:
             assert not hides(result, ended_secret, tr)
         end = next((ln for ln in events if ln.get("t") == "end"), None)
         if end is not None:
-            text = text_of(ANY_UI.match_result(ctx, end, [], 1, tr, CODEC))
+            text = text_of(ANY_UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC))
             assert not hides(text, after_secret, tr)
             return
     raise AssertionError("the deal did not end")

@@ -21,7 +21,7 @@ from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Rank
-from engine.core import Line
+from engine.core import Line, Seat
 from engine.lenturlu.view import LenturluView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -300,6 +300,7 @@ def deal_result(
 def match_result(
     ctx: TableContext,
     end: Line,
+    winner: Seat | None,
     standings: Sequence[Standing],
     generation: int,
     tr: Translator,
@@ -307,9 +308,8 @@ def match_result(
 ) -> Rendered:
     """The group's final result of the deal (one deal is the game, RULES.md §3.1.5)."""
     names = ctx.names
-    winner = end.get("winner")
     name = game_name(ctx.game, tr.locale)
-    if end.get("reason") == "abandoned" or not isinstance(winner, int):
+    if end.get("reason") == "abandoned" or winner is None:
         lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
     else:
         lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]
