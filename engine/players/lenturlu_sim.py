@@ -174,8 +174,8 @@ def known(view: LenturluView) -> tuple[Sim, list[int]]:
     g.passes = view.passes
     g.last = (me - view.passes - 1) % n  # the runner, then one pass after another
     g.bought = view.bought
-    if g.king_wins and not (view.leading and not view.set_aside):
-        g.takes = LATER_STAKES  # §3.4.6: the first lead is made (it set a pile aside or lies)
+    if not view.as_stake_open:
+        g.takes = LATER_STAKES  # §3.4.6: Manner A after the first lead
     g.stock = [0] * view.stock  # its size only (for :func:`legal`) until :func:`deal`
     return g, unseen
 

@@ -509,12 +509,14 @@ def test_3_4_6_manner_b_ace_of_spades_taken_on_a_lead_after_a_stop() -> None:
 def test_3_4_6_manner_b_ace_of_spades_taken_on_a_lead_after_a_king() -> None:
     state = fixed(3, 2, ["QD KD AS 2S"], manner="out")
     state.apply(0, "run QD KD")  # §3.4.2 b: closed, he leads again
+    assert state.view(0).as_stake_open
     lines = state.apply(0, "run AS 2S")
     assert events(lines)[0] == {"t": "event", "e": "stake", "seat": 0, "card": "AS", "amount": 2}
 
 
 def test_3_4_6_manner_a_ace_of_spades_taken_on_the_first_lead() -> None:
     state = fixed(3, 2, ["AS 2S 8C"])
+    assert state.view(0).as_stake_open
     lines = state.apply(0, "run AS 2S")
     assert events(lines)[0] == {"t": "event", "e": "stake", "seat": 0, "card": "AS", "amount": 2}
     assert events(lines)[1]["e"] == "refill"
@@ -532,6 +534,7 @@ def test_3_4_6_manner_a_a_later_ace_of_spades_takes_nothing(after: str) -> None:
         state = fixed(3, 2, ["QD KD AS 2S 8C"])
         state.apply(0, "run QD KD")  # §3.4.2 a: a led king closes without ending the deal
     assert state.layout()["AS"] == 2 and state.to_act == 0
+    assert not state.view(0).as_stake_open and not state.view(None).as_stake_open
     lines = state.apply(0, "run AS 2S")
     assert events(lines) == []
     assert state.layout()["AS"] == 2

@@ -22,6 +22,7 @@ from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Rank
 from engine.core import Line, Seat
+from engine.lenturlu.rules import ACE_OF_SPADES
 from engine.lenturlu.view import LenturluView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -182,7 +183,8 @@ def hand(
     ]
     cards = lp.order(view.hand)
     lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
-    stakes = {c for c, v in view.layout if v}
+    # the cards whose play takes money now (§3.4.4; §3.4.6: in Manner A the A♠ only first)
+    stakes = {c for c, v in view.layout if v and (view.as_stake_open or c != ACE_OF_SPADES)}
 
     button = hand_button(ctx, seat, codec)
 
