@@ -171,7 +171,13 @@ class Presenter:
         elif isinstance(screen, MatchResult):
             ctx = self.context(facts)
             rendered = self._ui(facts).match_result(
-                ctx, screen.end, screen.standings, facts.table.generation, tr, self.codec
+                ctx,
+                screen.end,
+                screen.winner,
+                screen.standings,
+                facts.table.generation,
+                tr,
+                self.codec,
             )
             box.show(chat, k["result"], rendered, fresh=True, thread=th)
         elif isinstance(screen, LobbyScreen):

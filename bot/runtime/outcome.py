@@ -90,8 +90,12 @@ class DealResult:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    """The group's result of one game: its record's ``end`` line and the engine's winner
+    (``Result.winner``: Копилка's partia winner, RULES.md §2.6.7, is not in the line)."""
+
     facts: Facts
     end: Line
+    winner: int | None
     standings: tuple[Standing, ...]
 
 

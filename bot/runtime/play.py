@@ -331,7 +331,9 @@ class PlayOps(LobbyOps):
                 screens.append(TableScreen(facts, view))
             end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
             if end is not None:
-                screens.append(MatchResult(facts, end, await self._standings(table)))
+                result = state.result
+                winner = result.winner if result is not None else None
+                screens.append(MatchResult(facts, end, winner, await self._standings(table)))
         else:
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self._hands(table, facts)

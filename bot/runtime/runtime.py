@@ -201,7 +201,10 @@ class TableRuntime(GroupOps, ComputerOps):
                     lines = match.state.record()
                     end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
                     if end is not None:
-                        screens.append(MatchResult(facts, end, await self._standings(table)))
+                        result = match.state.result
+                        winner = result.winner if result is not None else None
+                        standings = await self._standings(table)
+                        screens.append(MatchResult(facts, end, winner, standings))
             return Outcome(tuple(screens))
 
     async def refresh_hands(self, user_id: int) -> Outcome:

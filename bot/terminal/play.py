@@ -248,7 +248,10 @@ class Session:
 
     def _match_result(self, end: Line) -> str:
         """The group's result screen; no standings (a terminal has no chat to total over)."""
-        return self.ui.match_result(self.context(), end, (), 1, self.tr, self.codec).text
+        result = self.state.result
+        winner = result.winner if result is not None else None
+        ctx = self.context()
+        return self.ui.match_result(ctx, end, winner, (), 1, self.tr, self.codec).text
 
 
 def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
