@@ -380,12 +380,13 @@ class AbsentOps(PlayOps):
                 or seat >= len(table.seats)
                 or table.seats[seat].user_id != user_id
                 or source.chat_id != user_id
-                or source.key != hand_key(table.id, seat)
             ):
                 raise Refused("These aren't your cards.")
             gone = await self.gate(table, seat, user_id)
             if gone is not None:
                 return gone
+            if source.key != hand_key(table.id, seat):
+                raise Refused("These aren't your cards.")
             if source.offers is None or data not in source.offers:
                 raise Refused(
                     "That button is out of date — here are your current cards.", refresh=seat

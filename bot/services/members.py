@@ -53,7 +53,7 @@ class Members:
         self, lookup: Lookup, *, ttl: float = TTL, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self._lookup = lookup
-        self._ttl = ttl
+        self.ttl = ttl  # public: a test may shorten it
         self._clock = clock
         self._cache: OrderedDict[tuple[int, int], tuple[float, Membership]] = OrderedDict()
 
@@ -61,7 +61,7 @@ class Members:
         now = self._clock()
         while self._cache:  # the oldest answers first: drop the expired ones
             at, _ = next(iter(self._cache.values()))
-            if now - at < self._ttl:
+            if now - at < self.ttl:
                 break
             self._cache.popitem(last=False)
         cached = self._cache.get((chat_id, user_id))

@@ -83,6 +83,11 @@ class SeatRow:
     def marks(self) -> SeatMarks:
         return SeatMarks(self.barred, self.noticed, self.toggled_at)
 
+    @property
+    def computer(self) -> bool:
+        """Whether the computer plays the seat now (a computer seat, or its owner is away)."""
+        return self.kind is SeatKind.COMPUTER or self.away
+
 
 @dataclass(frozen=True, slots=True)
 class SeatMarks:
@@ -96,11 +101,6 @@ class SeatMarks:
 def deal_mark(match_no: int, deal_no: int) -> int:
     """One number per deal of a table: its match's number, then the deal's within the match."""
     return match_no * 100_000 + deal_no
-
-    @property
-    def computer(self) -> bool:
-        """Whether the computer plays the seat now (a computer seat, or its owner is away)."""
-        return self.kind is SeatKind.COMPUTER or self.away
 
 
 @dataclass(frozen=True, slots=True)
