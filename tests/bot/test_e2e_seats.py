@@ -237,3 +237,60 @@ async def test_28_the_group_itself_and_channels_name_no_person(
     assert db_rows(database, "SELECT status FROM tables") == [("lobby",)]
     assert db_rows(database, "SELECT user_id FROM seats") == [(102,)]
     assert table_message(group) is None
+
+
+GROUP_SENDS = ("sendmessage", "senddocument")
+
+
+def group_sends(fake: FakeTelegram, group: SimGroup, since: int) -> int:
+    """New messages the bot posted in the group since ``since`` (a ``fake.mark()``)."""
+    return sum(
+        1
+        for c in fake.requests[since:]
+        if c.chat_id == group.id and c.method.lower() in GROUP_SENDS and c.ok
+    )
+
+
+async def toggle(fake: FakeTelegram, user: SimUser) -> str | None:
+    """⋯ → 🤖 Let the computer play, or 🙋 I'm back: whichever his hand offers; the toast."""
+    hand = hand_message(user)
+    assert hand is not None
+    if hand.has_button("🙋"):
+        return (await user.press(hand, "🙋")).text
+    await user.press(hand, "⋯")
+    await fake.wait_until(lambda: "Пусть играет компьютер" in hand.describe_buttons(), timeout=5)
+    return (await user.press(hand, "🤖")).text
+
+
+async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limited(
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
+) -> None:
+    """Issue #28's flood: 🤖 and 🙋 again and again posted a group line each. Now a seat's
+    hand-over shows on the table's seat line only (🤖), the group gets no line for what the
+    player asked himself, and his toggles are limited (one per 30 s, a toast says when)."""
+    fake = fake_telegram
+    players, group = three(fake)
+    await open_table(fake, group, players, options="target=25")
+    vera = players[2]
+    mark = fake.mark()
+    answers = []
+    for _ in range(6):
+        answers.append(await toggle(fake, vera))
+        await fake.settle(quiet=0.05)
+    assert answers[0] in (None, "")
+    assert all(
+        a is not None and a.startswith("Переключиться снова можно через") for a in answers[1:]
+    )
+    assert seat_of(database, vera) == (1, "")  # the first toggle only: the computer plays
+    table = table_message(group)
+    assert table is not None and "🤖" in table.text  # the seat line shows the hand-over
+    assert group_sends(fake, group, mark) == 0
+    # with no gap at all (the bound does not rest on it): N toggles, still no group message
+    bot.services.runtime.toggle_gap = 0.0
+    toggles = 10
+    mark = fake.mark()
+    for _ in range(toggles):
+        assert not await toggle(fake, vera)
+        await fake.settle(quiet=0.05)
+    assert group_sends(fake, group, mark) == 0
+    assert seat_of(database, vera) == (1, "")  # an even number of toggles after the first
