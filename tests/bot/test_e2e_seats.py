@@ -294,3 +294,35 @@ async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limite
         await fake.settle(quiet=0.05)
     assert group_sends(fake, group, mark) == 0
     assert seat_of(database, vera) == (1, "")  # an even number of toggles after the first
+
+
+async def test_28_start_and_wait_again_and_again_edit_one_notice(
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
+) -> None:
+    """The other press that could post again and again: ▶️ Start with an unreachable player,
+    then ⏳ Wait on the notice. The lobby keeps one notice, shown again in place."""
+    fake = fake_telegram
+    players, group = three(fake)
+    anna, boris, vera = players
+    for user in players:
+        await user.start_bot()
+    await anna.send(group, "/newgame mushka")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: "(3/7)" in lobby.text, timeout=10)
+    vera.block_bot()
+    await fake.settle(quiet=0.05)
+    mark = fake.mark()
+    rounds = 8
+    for _ in range(rounds):
+        assert not (await anna.press(lobby, "▶️")).text
+        await fake.wait_until(lambda: "Не могу написать" in group.last.text, timeout=10)
+        await fake.wait_until(lambda: group.last.has_button("⏳"), timeout=10)
+        assert not (await anna.press(group.last, "⏳")).text
+        await fake.wait_until(lambda: not group.last.has_button("⏳"), timeout=10)
+    await fake.settle(quiet=0.1)
+    assert group_sends(fake, group, mark) == 1, "one notice for the lobby, then edits"
+    assert db_rows(database, "SELECT status FROM tables") == [("lobby",)]
