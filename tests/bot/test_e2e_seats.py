@@ -61,15 +61,21 @@ def db_rows_of(bot: RunningBot) -> dict[int, tuple[int, int]]:
     return {s.user_id: (tables[0].id, s.seat) for s in tables[0].seats if s.user_id is not None}
 
 
+async def started(fake: FakeTelegram) -> tuple[list[SimUser], SimGroup, SentMessage]:
+    """Anna, Boris and Vera at a running table of Пятница; Vera's hand message."""
+    players, group = three(fake)
+    await open_table(fake, group, players, options="target=25")
+    hand = hand_message(players[2])
+    assert hand is not None
+    return players, group, hand
+
+
 async def test_28_a_member_who_left_cannot_take_his_seat_back(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
-    players, group = three(fake)
-    await open_table(fake, group, players, options="target=25")
+    players, group, hand = await started(fake)
     vera = players[2]
-    hand = hand_message(vera)
-    assert hand is not None
     vera.leave(group, tell=True)
     await fake.wait_until(lambda: seat_of(database, vera) == (1, "left"), timeout=5)
     await fake.settle(quiet=0.1)
@@ -125,12 +131,9 @@ async def test_28_a_kick_ends_his_right_to_act_at_the_table(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
-    players, group = three(fake)
-    await open_table(fake, group, players, options="target=25")
+    players, group, hand = await started(fake)
     anna, _, vera = players
     said = await vera.send(group, "привет")
-    hand = hand_message(vera)
-    assert hand is not None
     await anna.send(group, "/kick", reply_to=said)
     await fake.wait_until(lambda: seat_of(database, vera) == (1, "kick"), timeout=5)
     await fake.settle(quiet=0.1)
@@ -191,12 +194,9 @@ async def test_28_a_hand_press_while_telegram_cannot_tell_is_refused_for_now(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
-    players, group = three(fake)
-    await open_table(fake, group, players, options="target=25")
+    players, _, hand = await started(fake)
     vera = players[2]
     bot.services.runtime.members.ttl = 0.0
-    hand = hand_message(vera)
-    assert hand is not None
     fake.fail_next("getChatMember", 500, "Internal Server Error", times=1)
     answer = await vera.press(hand, "⋯")
     assert answer.text == UNSURE
@@ -269,8 +269,7 @@ async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limite
     hand-over shows on the table's seat line only (🤖), the group gets no line for what the
     player asked himself, and his toggles are limited (one per 30 s, a toast says when)."""
     fake = fake_telegram
-    players, group = three(fake)
-    await open_table(fake, group, players, options="target=25")
+    players, group, _ = await started(fake)
     vera = players[2]
     mark = fake.mark()
     answers = []
