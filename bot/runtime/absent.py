@@ -240,11 +240,6 @@ class AbsentOps(PlayOps):
         screens.append(Note(owner.user_id, locale, BAR_NOTES[bar], chat))
         return Outcome(tuple(screens), due)
 
-    async def bar(self, table: Table, seat: int, bar: Bar) -> Outcome:
-        return await self._hand_over(
-            table, seat, HandOver.KICK if bar is Bar.KICKED else HandOver.LEFT
-        )
-
     async def gate(self, table: Table, seat: int, user_id: int) -> Outcome | None:
         """May the seat's owner act at the table (PRODUCT.md §3, §13)? A barred seat refuses;
         one whose owner is no longer in the group is barred now (the computer keeps it) and
@@ -254,7 +249,7 @@ class AbsentOps(PlayOps):
             raise Refused(BAR_NOTES[barred], chat=await self.chat_title(table))
         if await self.standing_in(table, user_id) is Standing.MEMBER:
             return None
-        return await self.bar(table, seat, Bar.LEFT)
+        return await self._hand_over(table, seat, HandOver.LEFT)
 
     def _may_toggle(self, table: Table, seat: int) -> None:
         """A person's own hand-overs and returns are limited (§13): one per ``toggle_gap`` s."""
