@@ -8,9 +8,19 @@ clear answer."""
 
 from __future__ import annotations
 
+import random
+
 from bot.app import RunningBot
 from bot.callbacks import Kind, Press, b36
-from tests.bot.helpers import db_rows, hand_message, lobby_message, open_table, table_message
+from tests.bot.helpers import (
+    db_rows,
+    hand_message,
+    lobby_message,
+    open_table,
+    play_step,
+    table_message,
+    to_act,
+)
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -325,3 +335,42 @@ async def test_28_start_and_wait_again_and_again_edit_one_notice(
     await fake.settle(quiet=0.1)
     assert group_sends(fake, group, mark) == 1, "one notice for the lobby, then edits"
     assert db_rows(database, "SELECT status FROM tables") == [("lobby",)]
+
+
+async def deal_no(bot: RunningBot, group: SimGroup) -> int:
+    runtime = bot.services.runtime
+    table_id = await runtime.open_table_id(group.id)
+    assert table_id is not None
+    table = await runtime._load(table_id)
+    assert table is not None and table.match is not None
+    return table.match.state.view(None).deal_no
+
+
+async def test_28_a_seat_handed_over_twice_in_a_deal_is_told_to_the_group_once(
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
+) -> None:
+    """§13: Boris blocks the bot (the computer takes his seat, the group is told), comes back
+    with /hand, blocks it again in the same deal: no second group line."""
+    fake = fake_telegram
+    players, group, _ = await started(fake)
+    boris = players[1]
+    rng = random.Random(5)
+    first = await deal_no(bot, group)
+    for _ in range(2):
+        while to_act(group, players) is boris:  # block him while someone else is to act
+            assert await play_step(fake, group, players, rng)
+        boris.block_bot()
+        for _ in range(12):  # until a send to him gets a 403 (his turn comes, his hand edits)
+            await fake.settle(quiet=0.1)
+            if seat_of(database, boris)[0] or to_act(group, players) is boris:
+                break
+            assert await play_step(fake, group, players, rng)
+        await fake.wait_until(lambda: seat_of(database, boris) == (1, ""), timeout=10)
+        await fake.settle(quiet=0.1)
+        await boris.start_bot()
+        await boris.send_private("/hand")
+        await fake.wait_until(lambda: seat_of(database, boris) == (0, ""), timeout=10)
+        await fake.settle(quiet=0.1)
+    assert await deal_no(bot, group) == first, "the deal ended: the test proves nothing"
+    told = [m for m in group.messages if "/hand" in m.text and "Boris" in m.text]
+    assert len(told) == 1, [m.text for m in told]
