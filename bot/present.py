@@ -209,7 +209,9 @@ class Presenter:
             rendered = lobby_render.unreachable_notice(
                 facts.table, screen.names, tr, self.codec, self.link("s")
             )
-            self._notice(chat, k["notice"], rendered, None, th)
+            # one message per lobby, edited again on a later Start (#28: pressing Start again
+            # and again never posts a new group message)
+            box.show(chat, k["notice"], rendered, thread=th)
         return None
 
     def _reminder(self, screen: Reminder) -> None:

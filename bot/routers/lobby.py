@@ -17,6 +17,7 @@ from bot.render.common import Rendered, esc
 from bot.render.context import game_code
 from bot.render.refusals import refusal_text
 from bot.routers.common import say, topic
+from bot.routers.identity import unsigned
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
@@ -176,8 +177,8 @@ def replied_to(message: Message) -> tuple[int, str] | None:
     """Whose message a command answers (id, first name); a forum topic's messages all reply to
     the topic's first message, which is no answer to anyone."""
     reply = message.reply_to_message
-    if reply is None or reply.from_user is None:
-        return None
+    if reply is None or reply.from_user is None or unsigned(reply):
+        return None  # a message posted as the group or a channel is no player's
     if message.is_topic_message and reply.message_id == message.message_thread_id:
         return None
     return reply.from_user.id, reply.from_user.first_name

@@ -20,7 +20,7 @@ from bot.render.games.base import GameUI
 from bot.runtime.deals import deals_of, stored_chance
 from bot.runtime.outcome import Facts, keys
 from bot.services.locks import Locks, TableLocks, Turn
-from bot.services.members import Members
+from bot.services.members import Members, Standing
 from bot.services.people import People
 from bot.storage.protocol import Repository
 from bot.storage.rows import HandRow, MatchRow, SeatRow, TableRow
@@ -252,14 +252,28 @@ class RuntimeBase:
             return
         raise Refused("Unknown button.")
 
+    async def standing_in(self, table: Table, user_id: int) -> Standing:
+        """Whether the user is in the table's group: a member or an outsider. When Telegram
+        can't tell (429, a network error) the press is refused for now, never let through."""
+        standing = await self.members.standing(table.row.chat_id, user_id)
+        if standing is Standing.UNKNOWN:
+            raise Refused(
+                "I couldn't check that you're in «{chat}» — try again in a moment.",
+                chat=await self.chat_title(table),
+            )
+        return standing
+
+    async def chat_title(self, table: Table) -> str:
+        chat = await self.people.chat(table.row.chat_id)
+        return esc(chat.title if chat else "")
+
     async def ensure_member(self, table: Table, user_id: int) -> None:
         """Only members of the table's group may press its buttons or join it (§3, §4.3)."""
-        if await self.members.belongs(table.row.chat_id, user_id):
+        if await self.standing_in(table, user_id) is Standing.MEMBER:
             return
-        chat = await self.people.chat(table.row.chat_id)
         raise Refused(
             "This table is in «{chat}», which you're not a member of.",
-            chat=esc(chat.title if chat else ""),
+            chat=await self.chat_title(table),
         )
 
     async def role(self, table: Table, user_id: int, is_admin: IsAdmin) -> None:

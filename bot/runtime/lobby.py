@@ -267,6 +267,8 @@ class LobbyOps(RuntimeBase):
         k = keys(table.id)
         if key == k["lobby"]:
             return await self.lobby(table) if table.row.status == "lobby" else Outcome()
+        if key == k["notice"]:  # kept: a later Start shows its buttons again in this message
+            return Outcome.of(Strip(table.row.chat_id, key, forget=False))
         return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
 
     @staticmethod

@@ -12,12 +12,13 @@ from contextlib import AsyncExitStack
 from bot.callbacks import Press, b36
 from bot.refused import Refused
 from bot.render.common import esc
+from bot.runtime.absent import HandOver
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
 from bot.runtime.groups import GroupOps
 from bot.runtime.outcome import Facts, LobbyScreen, MatchResult, Note, Outcome, Screen, TableScreen
 from bot.runtime.play import PressSource
-from bot.storage.rows import LedgerRow
+from bot.storage.rows import Bar, LedgerRow
 
 __all__ = ["PressSource", "TableRuntime"]
 
@@ -116,9 +117,9 @@ class TableRuntime(GroupOps, ComputerOps):
                 return out + Outcome.of(note)
             if table.row.status != "running":
                 raise Refused("There's no game in progress now.")
-            if seat.away:
+            if seat.barred is not Bar.NONE:
                 raise Refused("{name}: the computer already plays this seat.", name=esc(seat.name))
-        return await self.hand_over(row.id, seat.seat, "kick")  # §13: the owner is told
+        return await self.hand_over(row.id, seat.seat, HandOver.KICK)  # §13: the owner is told
 
     async def start_reached(
         self, table_id: int, generation: int, reached: dict[int, bool]

@@ -17,12 +17,14 @@ from bot.storage.rows import (
     T_COLUMNS,
     TABLE_COLUMNS,
     TABLE_FIELDS,
+    Bar,
     ChatRow,
     Deadline,
     HandRow,
     LedgerRow,
     MatchRow,
     SeatKind,
+    SeatMarks,
     SeatRow,
     SeatSpec,
     StoredMessage,
@@ -225,7 +227,8 @@ class Statements:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all(
-            "SELECT seat, kind, user_id, name, away, level, expiries FROM seats"
+            "SELECT seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at"
+            " FROM seats"
             " WHERE table_id = $1 ORDER BY seat",
             table_id,
         )
@@ -238,6 +241,9 @@ class Statements:
                 SeatKind(r["kind"]),
                 r["level"],
                 r["expiries"],
+                Bar(r["barred"]),
+                int(r["noticed"]),
+                float(r["toggled_at"]),
             )
             for r in rows
         ]
@@ -253,6 +259,13 @@ class Statements:
             expiries,
             table_id,
             seat,
+        )
+
+    async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
+        await self._run(
+            "UPDATE seats SET barred = $1, noticed = $2, toggled_at = $3"
+            " WHERE table_id = $4 AND seat = $5",
+            *(marks.barred.value, marks.noticed, marks.toggled_at, table_id, seat),
         )
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:

@@ -18,6 +18,7 @@ from bot.storage.rows import (
     HandRow,
     LedgerRow,
     MatchRow,
+    SeatMarks,
     SeatRow,
     SeatSpec,
     StoredMessage,
@@ -144,6 +145,10 @@ class Writes(Reads, Protocol):
     async def set_away(self, table_id: int, seat: int, away: bool) -> None: ...
 
     async def set_expiries(self, table_id: int, seat: int, expiries: int) -> None: ...
+
+    async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
+        """A seat's bar, its last group line's deal and its owner's last toggle (#28)."""
+        ...
 
     async def add_match(
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int

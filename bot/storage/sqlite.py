@@ -15,12 +15,14 @@ from bot.storage.rows import (
     T_COLUMNS,
     TABLE_COLUMNS,
     TABLE_FIELDS,
+    Bar,
     ChatRow,
     Deadline,
     HandRow,
     LedgerRow,
     MatchRow,
     SeatKind,
+    SeatMarks,
     SeatRow,
     SeatSpec,
     StoredMessage,
@@ -197,7 +199,8 @@ class SqliteRepository:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.db.all(
-            "SELECT seat, kind, user_id, name, away, level, expiries FROM seats WHERE table_id = ? "
+            "SELECT seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at"
+            " FROM seats WHERE table_id = ? "
             "ORDER BY seat",
             (table_id,),
         )
@@ -210,6 +213,9 @@ class SqliteRepository:
                 SeatKind(r["kind"]),
                 r["level"],
                 r["expiries"],
+                Bar(r["barred"]),
+                int(r["noticed"]),
+                float(r["toggled_at"]),
             )
             for r in rows
         ]
@@ -223,6 +229,13 @@ class SqliteRepository:
         await self.db.execute(
             "UPDATE seats SET expiries = ? WHERE table_id = ? AND seat = ?",
             (expiries, table_id, seat),
+        )
+
+    async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
+        await self.db.execute(
+            "UPDATE seats SET barred = ?, noticed = ?, toggled_at = ?"
+            " WHERE table_id = ? AND seat = ?",
+            (marks.barred.value, marks.noticed, marks.toggled_at, table_id, seat),
         )
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:

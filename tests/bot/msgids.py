@@ -39,8 +39,9 @@ def source_msgids() -> set[str]:
             ):
                 found.add(node.args[2].value)
     from bot.render.refusals import REASONS
-    from bot.runtime.absent import HAND_OVER_NOTES
+    from bot.runtime.absent import BAR_NOTES, HAND_OVER_NOTES
 
     found.update(REASONS.values())
     found.update(HAND_OVER_NOTES.values())
+    found.update(BAR_NOTES.values())
     return found
