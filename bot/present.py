@@ -140,7 +140,7 @@ class Presenter:
             if screen.link is not None:
                 button = Button(text=tr(screen.button), url=self.link(screen.link))
                 markup = keyboard([[button]])
-            rendered = Rendered(tr(screen.msgid, **screen.params), markup)
+            rendered = Rendered(tr.html(screen.msgid, **screen.params), markup)
             done = box.post(
                 screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
             )

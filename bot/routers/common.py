@@ -8,6 +8,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Message
 
 from bot.present import Delivery
+from bot.markup import Html
 from bot.render.common import Keyboard, Rendered
 from bot.services.members import Lookup, Membership
 
@@ -35,7 +36,7 @@ def topic(message: Message) -> int | None:
 def say(
     delivery: Delivery,
     message: Message,
-    text: str,
+    text: Html,
     markup: Keyboard | None = None,
     *,
     reply: bool = False,

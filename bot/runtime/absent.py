@@ -13,7 +13,6 @@ from __future__ import annotations
 from bot.callbacks import SEAT_ACTS, Press, b36
 from bot.refused import Refused
 from bot.render.cards import notation_words
-from bot.render.common import esc
 from bot.runtime.core import Table
 from bot.runtime.lobby import LOBBY
 from bot.runtime.outcome import (
@@ -192,7 +191,7 @@ class AbsentOps(PlayOps):
                 table.row.chat_id,
                 facts.chat_locale,
                 HAND_OVER_NOTES[why],
-                {"name": esc(owner.name)},
+                {"name": owner.name},
                 thread=table.row.thread_id,
             ),
             TableScreen(facts, table.match.state.view(None)),
@@ -205,7 +204,7 @@ class AbsentOps(PlayOps):
                     await self.people.user_locale(owner.user_id),
                     "An admin of «{chat}» handed your seat to the computer. "
                     "Press 🙋 I'm back on your cards to play again.",
-                    {"chat": esc(facts.chat_title)},
+                    {"chat": facts.chat_title},
                 )
             )
         screens += await self._hands(table, facts, only=seat)
@@ -253,7 +252,7 @@ class AbsentOps(PlayOps):
                 facts.chat_locale,
                 "{name}: the private chat with me is closed, so the computer plays for now. "
                 "Open the chat with the button below and send /hand to take the seat back.",
-                {"name": esc(table.seats[seat].name)},
+                {"name": table.seats[seat].name},
                 link=f"h_{b36(table_id)}",
                 button="💬 Open the chat",
                 thread=table.row.thread_id,

@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from bot.callbacks import Kind, Press
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
@@ -249,7 +248,7 @@ class RuntimeBase:
         chat = await self.people.chat(table.row.chat_id)
         raise Refused(
             "This table is in «{chat}», which you're not a member of.",
-            chat=esc(chat.title if chat else ""),
+            chat=chat.title if chat else "",
         )
 
     async def role(self, table: Table, user_id: int, is_admin: IsAdmin) -> None:

@@ -14,7 +14,6 @@ from typing import Any
 
 from bot.callbacks import STILL, Press
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.render.context import HandUI, Standing
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime.core import Match, Table, family_ui
@@ -436,7 +435,7 @@ class PlayOps(LobbyOps):
             table.row.chat_id,
             facts.chat_locale,
             "{name} is back in the game.",
-            {"name": esc(table.seats[seat].name)},
+            {"name": table.seats[seat].name},
             thread=table.row.thread_id,
         )
         screens: list[Screen] = [note, TableScreen(facts, table.match.state.view(None))]
