@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import itertools
 import random
 import re
@@ -215,7 +216,7 @@ def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
         free = [u for u in players if not any(w in hands[u.id].text for w in WAITING)]  # type: ignore[union-attr]
         if len(free) == 1:
             return free[0]
-    return next(u for u in players if u.first_name == found.group(1))
+    return next(u for u in players if u.first_name == html.unescape(found.group(1)))
 
 
 def choose(message: SentMessage, rng: random.Random) -> Button:
