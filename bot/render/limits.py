@@ -27,7 +27,9 @@ LABEL: Final = 64  # not a Bot API limit: about what a button shows in one line 
 TITLE: Final = 128  # an inline result's title or description shown whole (nor is this one)
 
 # a tag, a character reference, or one character
-_TOKEN = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^>]*>|&(#[xX][0-9A-Fa-f]+|#[0-9]+|[a-z]+);|.", re.S)
+_TOKEN = re.compile(
+    r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^>]*>|&(#[xX][0-9A-Fa-f]+|#[0-9]+|[a-z]+);|.", re.S
+)
 
 
 def units(text: str) -> int:

@@ -11,8 +11,8 @@ from bot.render.cards import card_name
 from bot.render.common import Button, Keyboard, Rendered, esc, keyboard
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
-from bot.render.limits import LABEL, label
 from bot.render.games import game_ui
+from bot.render.limits import LABEL, label
 from bot.storage.rows import SeatKind, SeatRow, TableRow
 from engine.core import Line
 from engine.games import GAMES

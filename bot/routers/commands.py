@@ -11,13 +11,13 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
+from bot.markup import Html
 from bot.present import Delivery
 from bot.refused import Refused
 from bot.render import score as score_screen
-from bot.markup import Html
 from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
-from bot.render.refusals import refusal_html, refusal_text
+from bot.render.refusals import refusal_html
 from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime

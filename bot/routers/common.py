@@ -7,8 +7,8 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Message
 
-from bot.present import Delivery
 from bot.markup import Html
+from bot.present import Delivery
 from bot.render.common import Keyboard, Rendered
 from bot.services.members import Lookup, Membership
 

@@ -14,8 +14,8 @@ from bot.i18n import Translator
 from bot.present import Delivery
 from bot.refused import Refused
 from bot.render.common import Rendered
-from bot.render.limits import label
 from bot.render.context import game_code
+from bot.render.limits import label
 from bot.render.refusals import refusal_html, refusal_text
 from bot.routers.common import say, topic
 from bot.runtime.core import family_ui

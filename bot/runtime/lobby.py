@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.refused import Refused
-from bot.render.limits import label
 from bot.render.context import game_name
+from bot.render.limits import label
 from bot.runtime.core import IsAdmin, Match, RuntimeBase, Table, family_ui, join_code, seat_range
 from bot.runtime.outcome import (
     CancelQuestion,
@@ -26,7 +26,6 @@ from bot.storage.rows import Deadline, SeatKind, SeatRow, SeatSpec
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
-
 
 SHOWN: Final = 24  # the characters of a typed option's name or value a refusal repeats
 

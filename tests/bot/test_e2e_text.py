@@ -65,7 +65,7 @@ async def test_toasts_and_buttons_show_names_and_titles_as_typed(
     join = lobby.button("✋").callback_data
     assert join is not None
     answer = await stranger.press_raw(lobby, data=join)
-    assert answer.text is not None and "\"Cats & <Dogs>\"" in answer.text, answer.text
+    assert answer.text is not None and '"Cats & <Dogs>"' in answer.text, answer.text
     for user in (tom, vera):
         assert (await user.press(lobby, "✋")).show_alert is False
     await fake.wait_until(lambda: "Vera <3" in lobby.text, timeout=10)
@@ -171,8 +171,6 @@ async def test_eight_long_names_at_a_table(fake_telegram: FakeTelegram, bot: Run
         fake.add_user(101 + i, (f"{i}" + "🦄" * 63) if i % 2 else f"{i}" + "W" * 63)
         for i in range(8)
     ]
-    group = fake.add_group(
-        -1001, "C" * 128, admins=[101], members=[p.id for p in players[1:]]
-    )
+    group = fake.add_group(-1001, "C" * 128, admins=[101], members=[p.id for p in players[1:]])
     await open_table(fake, group, players, game="lenturlu", options="")
     assert bad_requests(fake) == []

@@ -105,7 +105,9 @@ async def test_hostile_names_through_a_whole_game(
     choose: Choose,
 ) -> None:
     fake = fake_telegram
-    names = [HOSTILE[i % len(HOSTILE)] + ("" if i < len(HOSTILE) else f" {i}") for i in range(seats)]
+    names = [
+        HOSTILE[i % len(HOSTILE)] + ("" if i < len(HOSTILE) else f" {i}") for i in range(seats)
+    ]
     players = [
         fake.add_user(101 + i, name, language_code="en" if i % 2 else "ru")
         for i, name in enumerate(names)

@@ -161,8 +161,9 @@ def test_every_option_of_every_game_refuses_malformed_values_clearly(game: str) 
     tr = CATALOGUES.tr("en")
     for field in option_fields(options):
         for value in MALFORMED:
-            if field.metadata["kind"] == "enum" and value.strip().lower() in (
-                field.metadata["choices"]
+            if (
+                field.metadata["kind"] == "enum"
+                and value.strip().lower() in (field.metadata["choices"])
             ):
                 continue
             with pytest.raises(InvalidOption) as caught:
