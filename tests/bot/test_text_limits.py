@@ -188,3 +188,49 @@ def test_integer_options_take_a_sign_and_ascii_digits() -> None:
     with pytest.raises(InvalidOption) as caught:
         parse_options(options, {"target": f"-{high}"})
     assert caught.value.code == "option_out_of_range"
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize("game", ["", *sorted(GAMES)])
+def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) -> None:
+    """The picker, seating, options and computers panes, the cancel question, the notice of
+    unreachable players and the started lobby, with eight hostile names of 64 characters."""
+    from bot.callbacks import PressCodec
+    from bot.render import lobby as screens
+    from bot.storage.rows import SeatKind, SeatRow, TableRow
+    from engine.options import options_dict
+
+    tr = CATALOGUES.tr(locale)
+    codec = PressCodec.from_token("123456:TEST-token")
+    names = [(h + "·" * 64)[:64] for h in HOSTILE] + ["🤖 " + LINK]
+    most = max(GAMES[game].seat_counts) if game else 8
+    seats = [
+        SeatRow(i, None, n, kind=SeatKind.COMPUTER, level="easy")
+        if n.startswith("🤖")
+        else SeatRow(i, 100 + i, n)
+        for i, n in enumerate(names[-most:])
+    ]
+    options = dict(options_dict(parse_options(GAMES[game].options_type, {}))) if game else {}
+    table = TableRow(42, -100, game, options, "lobby", 100 + len(names) - most, "j", 0, 0)
+    plain = [s.name for s in seats if s.user_id is not None]
+    shown: list[Rendered] = [
+        screens.lobby(table, seats, tr, codec, options_view=pane, unreachable=plain, link="x")
+        for pane in (False, True, "computers")
+    ]
+    shown += [
+        screens.lobby(table, seats, tr, codec, confirm_cancel=True),
+        screens.cancel_question(table, tr, codec),
+        screens.unreachable_notice(table, plain, tr, codec, "https://t.me/b?start=s"),
+    ]
+    if game:
+        draw = {"draw": [["7S", "8H", *([None] * (len(seats) - 2))]], "first_dealer": 0}
+        shown.append(Rendered(screens.started(table, seats, draw, tr)))
+    for rendered in shown:
+        text, entities = parsed(fit(rendered).text)
+        assert utf16_len(text) <= MAX_TEXT
+        assert all(e["type"] == "bold" for e in entities), rendered.text
+        for button in rendered.markup.buttons() if rendered.markup else ():
+            assert "&amp;" not in button.text and "&lt;" not in button.text, button.text
+    seating = parsed(shown[0].text)[0]
+    expected = [s.name for s in seats if game or s.user_id == table.creator_id]
+    assert expected and all(name in seating for name in expected), seating
