@@ -1,7 +1,7 @@
 """Telegram's size limits, kept on the way out (the outbox fits every message it is given).
 
-A message's text may hold 4,096 characters after its HTML is parsed, a toast 200, a document's
-caption 1,024; callback data 64 bytes (:meth:`bot.callbacks.PressCodec.pack` refuses more).
+A message's text may hold 4,096 characters after its HTML is parsed, a toast 200; callback data
+64 bytes (:meth:`bot.callbacks.PressCodec.pack` refuses more).
 Telegram counts UTF-16 code units (an emoji is two), and so does this module. A screen that can
 grow without bound (the /score of a big group) splits itself into :func:`pages`; :func:`fit` is
 the last guard for any other: too long a text is cut at a line, its open tags closed, and "…"
@@ -21,7 +21,6 @@ from bot.render.common import Rendered
 
 MAX_TEXT: Final = 4096
 MAX_TOAST: Final = 200
-MAX_CAPTION: Final = 1024
 MORE: Final = "…"
 LABEL: Final = 64  # not a Bot API limit: about what a button shows in one line on a phone
 TITLE: Final = 128  # an inline result's title or description shown whole (nor is this one)
@@ -90,19 +89,14 @@ def fit(rendered: Rendered, limit: int = MAX_TEXT) -> Rendered:
 
 def toast(text: str) -> str:
     """A callback answer's plain text within Telegram's 200 characters."""
-    if units(text) <= MAX_TOAST:
-        return text
-    out = text
-    while units(out) > MAX_TOAST - units(MORE):
-        out = out[:-1]
-    return out.rstrip() + MORE
+    return label(text, MAX_TOAST)
 
 
 def label(text: str, limit: int) -> str:
     """A plain text (a button's label, an inline result's title) within ``limit``."""
     if units(text) <= limit:
         return text
-    out = text
+    out = text[:limit]  # a character is one or two units
     while units(out) > limit - units(MORE):
         out = out[:-1]
     return out.rstrip() + MORE
