@@ -63,4 +63,6 @@ def score(
             )
         if len(of_game) > limit:
             lines.append(tr.html("… {n} more", n=len(of_game) - limit))
+    if len(blocks) > 1:  # the heading goes with the first game, never on a page of its own
+        blocks[:2] = [blocks[0] + blocks[1]]
     return pages(blocks, size)

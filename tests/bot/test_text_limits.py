@@ -234,3 +234,11 @@ def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) 
     seating = parsed(shown[0].text)[0]
     expected = [s.name for s in seats if game or s.user_id == table.creator_id]
     assert expected and all(name in seating for name in expected), seating
+
+
+def test_the_score_heading_opens_the_first_page_with_a_game() -> None:
+    names = [f"{i}" + "Ж" * 63 for i in range(10)]
+    shown = score("Club", None, ledger(names), CATALOGUES.tr("en"), size=1500)
+    assert len(shown) > 2
+    first = parsed(shown[0])[0]
+    assert first.startswith('📊 Score — "Club"') and "Mushka — all-time" in first
