@@ -213,9 +213,10 @@ def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) 
     options = dict(options_dict(parse_options(GAMES[game].options_type, {}))) if game else {}
     table = TableRow(42, -100, game, options, "lobby", 100 + len(names) - most, "j", 0, 0)
     plain = [s.name for s in seats if s.user_id is not None]
+    panes: tuple[screens.Pane, ...] = (False, True, "computers")
     shown: list[Rendered] = [
         screens.lobby(table, seats, tr, codec, options_view=pane, unreachable=plain, link="x")
-        for pane in (False, True, "computers")
+        for pane in panes
     ]
     shown += [
         screens.lobby(table, seats, tr, codec, confirm_cancel=True),
