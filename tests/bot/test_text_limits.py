@@ -8,18 +8,21 @@ from pathlib import Path
 
 import pytest
 
+from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.markup import Html, esc
 from bot.refused import Refused
+from bot.render import lobby as screens
 from bot.render.common import Rendered
+from bot.render.context import game_name
 from bot.render.limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toast, units
 from bot.render.refusals import refusal_html, refusal_text
 from bot.render.score import score
 from bot.runtime.lobby import option_refusal
-from bot.storage.rows import LedgerRow
+from bot.storage.rows import LedgerRow, SeatKind, SeatRow, TableRow
 from engine.errors import InvalidOption
 from engine.games import GAMES
-from engine.options import option_fields, parse_options
+from engine.options import option_fields, options_dict, parse_options
 from tests.fakeapi.html import parse_html, utf16_len
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,14 +139,8 @@ def test_a_long_score_is_several_messages_each_within_the_limit(locale: str) -> 
     everything = "\n".join(texts)
     assert "<b>Club</b> & Co" in everything
     for game in GAMES:  # each game's block whole on one page
-        (holder,) = [t for t in texts if f"{game_title(game, locale)} —" in t]
+        (holder,) = [t for t in texts if f"{game_name(game, locale)} —" in t]
         assert all(name in holder for name in names)
-
-
-def game_title(game: str, locale: str) -> str:
-    from bot.render.context import game_name
-
-    return game_name(game, locale)
 
 
 def test_a_short_score_is_one_message() -> None:
@@ -195,11 +192,6 @@ def test_integer_options_take_a_sign_and_ascii_digits() -> None:
 def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) -> None:
     """The picker, seating, options and computers panes, the cancel question, the notice of
     unreachable players and the started lobby, with eight hostile names of 64 characters."""
-    from bot.callbacks import PressCodec
-    from bot.render import lobby as screens
-    from bot.storage.rows import SeatKind, SeatRow, TableRow
-    from engine.options import options_dict
-
     tr = CATALOGUES.tr(locale)
     codec = PressCodec.from_token("123456:TEST-token")
     names = [(h + "·" * 64)[:64] for h in HOSTILE] + ["🤖 " + LINK]
