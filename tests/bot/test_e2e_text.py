@@ -4,10 +4,25 @@ the fake Bot API, which parses HTML as Telegram does (a stray ``<`` is a 400).""
 from __future__ import annotations
 
 import html
+import random
+
+import pytest
 
 from bot.app import RunningBot
 from engine.games import GAMES
-from tests.bot.helpers import db_execute, lobby_message, open_table, say
+from tests.bot import helpers
+from tests.bot import test_lenturlu_e2e as lenturlu
+from tests.bot.helpers import (
+    db_execute,
+    hand_message,
+    lobby_message,
+    open_table,
+    press_and_wait,
+    result_message,
+    say,
+    table_message,
+    to_act,
+)
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -164,13 +179,33 @@ async def test_a_long_score_is_sent_in_several_messages(
     assert html.escape("<b>") not in latest.text
 
 
-async def test_eight_long_names_at_a_table(fake_telegram: FakeTelegram, bot: RunningBot) -> None:
-    """Лентюрлю seats eight: eight 64-character names fit the lobby, the table and the hands."""
+@pytest.mark.parametrize(("game", "seats"), [("lenturlu", 8), ("mushka", 7)])
+async def test_the_most_players_with_the_longest_names(
+    fake_telegram: FakeTelegram, bot: RunningBot, game: str, seats: int
+) -> None:
+    """A full table of 64-character names (emoji count twice) in a group with a 128-character
+    title: the lobby, the table, every hand, the deal results and the match result all go."""
     fake = fake_telegram
     players = [
-        fake.add_user(101 + i, (f"{i}" + "🦄" * 63) if i % 2 else f"{i}" + "W" * 63)
-        for i in range(8)
+        fake.add_user(101 + i, f"{i}" + ("🦄" if i % 2 else "W") * 63, language_code="en")
+        for i in range(seats)
     ]
     group = fake.add_group(-1001, "C" * 128, admins=[101], members=[p.id for p in players[1:]])
-    await open_table(fake, group, players, game="lenturlu", options="")
+    await open_table(
+        fake, group, players, game=game, options="target=5" if game == "mushka" else ""
+    )
+    table = table_message(group)
+    assert table is not None and all(p.first_name in table.text for p in players)
+    choose = lenturlu.choose if game == "lenturlu" else helpers.choose
+    rng = random.Random(seats)
+    for _ in range(3000):
+        if result_message(group) is not None:
+            break
+        actor = to_act(group, players)
+        assert actor is not None
+        hand = hand_message(actor)
+        assert hand is not None
+        await press_and_wait(fake, actor, hand, choose(hand, rng), players, group)
+    result = result_message(group)
+    assert result is not None and result.text.startswith("🏁")
     assert bad_requests(fake) == []
