@@ -42,6 +42,13 @@ def plain_length(text: str) -> int:
     return units(html.unescape(re.sub(r"<[^>]*>", "", text)).strip())
 
 
+def fits(text: str, limit: int = MAX_TEXT) -> bool:
+    """Whether an HTML text is within ``limit`` as Telegram counts it. Parsing only drops
+    characters (tags, references shortened), so the raw length bounds it: a screen of a press
+    (a hand, a table: well under 2,000 characters) is answered without parsing."""
+    return 2 * len(text) <= limit or units(text) <= limit or plain_length(text) <= limit
+
+
 def _cut(text: str, budget: int) -> tuple[str, list[str]]:
     """The longest start of ``text`` whose parsed length is at most ``budget``, and the tags
     still open at its end."""
@@ -69,7 +76,7 @@ def _cut(text: str, budget: int) -> tuple[str, list[str]]:
 def truncate(text: str, limit: int = MAX_TEXT) -> str:
     """``text`` (Telegram HTML) within ``limit``: cut at the last line break that keeps at least
     half of it (else mid-line), open tags closed, "…" added."""
-    if plain_length(text) <= limit:
+    if fits(text, limit):
         return text
     kept, _ = _cut(text, limit - units("\n" + MORE))
     line = kept.rfind("\n")
@@ -82,7 +89,7 @@ def truncate(text: str, limit: int = MAX_TEXT) -> str:
 
 def fit(rendered: Rendered, limit: int = MAX_TEXT) -> Rendered:
     """The message as it can go: the same object when it fits (its digest kept)."""
-    if plain_length(rendered.text) <= limit:
+    if fits(rendered.text, limit):
         return rendered
     return replace(rendered, text=type(rendered.text)(truncate(rendered.text, limit)))
 
