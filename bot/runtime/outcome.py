@@ -150,8 +150,9 @@ class PingGone:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A one-off message: ``msgid`` with ``params`` in ``locale``; ``link``: a deep-link button
-    (its payload) labelled ``button``; ``wait``: the caller wants to know if it got through."""
+    """A one-off message: ``msgid`` with ``params`` (plain text: escaped when it is drawn) in
+    ``locale``; ``link``: a deep-link button (its payload) labelled ``button``; ``wait``: the
+    caller wants to know if it got through."""
 
     chat_id: int
     locale: str
