@@ -45,7 +45,7 @@ class LobbyScreen:
 
     facts: Facts
     options_view: Pane = False
-    unreachable: tuple[str, ...] = ()
+    unreachable: tuple[str, ...] = ()  # names (plain text) of seats it can't write to
     confirm_cancel: bool = False
 
 
@@ -174,7 +174,7 @@ class CancelQuestion:
 @dataclass(frozen=True, slots=True)
 class UnreachableNotice:
     facts: Facts
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # plain text, as the players wrote them
 
 
 @dataclass(frozen=True, slots=True)
