@@ -209,3 +209,58 @@ async def test_the_most_players_with_the_longest_names(
     result = result_message(group)
     assert result is not None and result.text.startswith("🏁")
     assert bad_requests(fake) == []
+
+
+async def test_every_command_in_a_group_with_a_hostile_title(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    """The group's and the people's own screens: /settings and its panes, /language, /help,
+    /rules, /notify, /hand, /kick, /records, /score, each in the group and in private."""
+    fake = fake_telegram
+    title = '<a href="https://evil.example/">Club</a> & <3'
+    anna = fake.add_user(101, "Anna &amp; <3", language_code="en")
+    boris = fake.add_user(102, "<b>Boris", language_code="ru")
+    group = fake.add_group(-1001, title, admins=[101], members=[102])
+    for user in (anna, boris):
+        await user.start_bot()
+    for user, text in (
+        (anna, "/settings"),
+        (boris, "/settings"),
+        (anna, "/language"),
+        (anna, "/help"),
+        (anna, "/rules kopilka"),
+        (boris, "/notify"),
+        (anna, "/hand"),
+        (boris, "/kick"),
+        (anna, "/records"),
+        (anna, "/score"),
+        (anna, "/newgame konchinka"),
+        (boris, "/newgame konchinka"),
+    ):
+        await user.send(group, text)
+        await fake.settle(quiet=0.05)
+    settings = next(m for m in group.visible if m.all_buttons and title in m.text)
+    panes = [b for b in settings.all_buttons if ":g:" in (b.callback_data or "")]
+    assert len(panes) == len(GAMES)
+    for button in panes:  # each game's pane of the group's settings, and back
+        await anna.press(settings, data=button.callback_data)
+        await fake.settle(quiet=0.05)
+        assert "↩️" in settings.describe_buttons(), settings.describe_buttons()
+        await anna.press(settings, "↩️")
+        await fake.settle(quiet=0.05)
+        assert title in settings.text
+    for user in (anna, boris):
+        for text in ("/settings", "/score", "/records", "/hand", "/help"):
+            await user.send_private(text)
+            await fake.settle(quiet=0.05)
+    await fake.settle(quiet=0.05)
+    invitation = await anna.inline_query()
+    assert title in invitation[0]["description"]
+    for chat in (group.id, anna.id, boris.id):
+        for message in fake.messages(chat):
+            assert not links(message) or all(u.startswith("https://t.me/") for u in links(message))
+            for double in ("&amp;amp;", "&lt;", "&gt;"):
+                assert double not in message.text, message.text
+                assert all(double not in b.text for b in message.all_buttons)
+    assert any(title in m.text for m in group.visible)
+    assert bad_requests(fake) == []
