@@ -10,18 +10,15 @@ import pytest
 
 from bot.app import RunningBot
 from engine.games import GAMES
-from tests.bot import helpers
 from tests.bot import test_lenturlu_e2e as lenturlu
 from tests.bot.helpers import (
     db_execute,
-    hand_message,
     lobby_message,
     open_table,
-    press_and_wait,
+    play_until_end,
     result_message,
     say,
     table_message,
-    to_act,
 )
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
@@ -196,16 +193,8 @@ async def test_the_most_players_with_the_longest_names(
     )
     table = table_message(group)
     assert table is not None and all(p.first_name in table.text for p in players)
-    choose = lenturlu.choose if game == "lenturlu" else helpers.choose
-    rng = random.Random(seats)
-    for _ in range(3000):
-        if result_message(group) is not None:
-            break
-        actor = to_act(group, players)
-        assert actor is not None
-        hand = hand_message(actor)
-        assert hand is not None
-        await press_and_wait(fake, actor, hand, choose(hand, rng), players, group)
+    pick = lenturlu.choose if game == "lenturlu" else None
+    await play_until_end(fake, group, players, random.Random(seats), pick=pick)
     result = result_message(group)
     assert result is not None and result.text.startswith("🏁")
     assert bad_requests(fake) == []

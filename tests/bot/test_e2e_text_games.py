@@ -19,6 +19,7 @@ from tests.bot import helpers
 from tests.bot import test_konchinka_e2e as konchinka
 from tests.bot import test_kopilka_e2e as kopilka
 from tests.bot import test_lenturlu_e2e as lenturlu
+from tests.bot.test_e2e_text import bad_requests
 from tests.bot.helpers import (
     act_of,
     hand_message,
@@ -152,5 +153,4 @@ async def test_hostile_names_through_a_whole_game(
         check_plain(text, "message")
         for button in buttons:
             check_plain(button.text, "button")
-    bad = [f"{c.method}: {c.description}" for c in fake.calls() if c.error_code == 400]
-    assert bad == []
+    assert bad_requests(fake) == []
