@@ -19,7 +19,6 @@ from tests.bot import helpers
 from tests.bot import test_konchinka_e2e as konchinka
 from tests.bot import test_kopilka_e2e as kopilka
 from tests.bot import test_lenturlu_e2e as lenturlu
-from tests.bot.test_e2e_text import bad_requests
 from tests.bot.helpers import (
     act_of,
     hand_message,
@@ -30,6 +29,7 @@ from tests.bot.helpers import (
     table_message,
     to_act,
 )
+from tests.bot.test_e2e_text import bad_requests
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, CallbackAnswer, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
