@@ -7,6 +7,7 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Message
 
+from bot.markup import Html
 from bot.present import Delivery
 from bot.render.common import Keyboard, Rendered
 from bot.services.members import Lookup, Membership
@@ -41,7 +42,7 @@ def topic(message: Message) -> int | None:
 def say(
     delivery: Delivery,
     message: Message,
-    text: str,
+    text: Html,
     markup: Keyboard | None = None,
     *,
     reply: bool = False,

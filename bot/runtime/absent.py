@@ -17,7 +17,6 @@ from enum import StrEnum
 from bot.callbacks import SEAT_ACTS, Press, b36
 from bot.refused import Refused
 from bot.render.cards import notation_words
-from bot.render.common import esc
 from bot.runtime.core import Table
 from bot.runtime.lobby import LOBBY
 from bot.runtime.outcome import (
@@ -223,7 +222,7 @@ class AbsentOps(PlayOps):
                     table.row.chat_id,
                     facts.chat_locale,
                     HAND_OVER_NOTES[why],
-                    {"name": esc(owner.name)},
+                    {"name": owner.name},
                     thread=table.row.thread_id,
                 )
             )
@@ -235,7 +234,7 @@ class AbsentOps(PlayOps):
             screens += await self._hands(table, facts, only=seat)
             return Outcome(tuple(screens), due)
         locale = await self.people.user_locale(owner.user_id)
-        chat = {"chat": esc(facts.chat_title)}
+        chat = {"chat": facts.chat_title}
         screens.append(Strip(owner.user_id, hand_key(table.id, seat), forget=True))
         screens.append(Note(owner.user_id, locale, BAR_NOTES[bar], chat))
         return Outcome(tuple(screens), due)
@@ -348,7 +347,7 @@ class AbsentOps(PlayOps):
                 facts.chat_locale,
                 "{name}: the private chat with me is closed, so the computer plays for now. "
                 "Open the chat with the button below and send /hand to take the seat back.",
-                {"name": esc(table.seats[seat].name)},
+                {"name": table.seats[seat].name},
                 link=f"h_{b36(table_id)}",
                 button="💬 Open the chat",
                 thread=table.row.thread_id,

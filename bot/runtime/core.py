@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from bot.callbacks import Kind, Press
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
@@ -265,7 +264,7 @@ class RuntimeBase:
 
     async def chat_title(self, table: Table) -> str:
         chat = await self.people.chat(table.row.chat_id)
-        return esc(chat.title if chat else "")
+        return chat.title if chat else ""
 
     async def ensure_member(self, table: Table, user_id: int) -> None:
         """Only members of the table's group may press its buttons or join it (§3, §4.3)."""

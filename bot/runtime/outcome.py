@@ -45,7 +45,7 @@ class LobbyScreen:
 
     facts: Facts
     options_view: Pane = False
-    unreachable: tuple[str, ...] = ()
+    unreachable: tuple[str, ...] = ()  # names (plain text) of seats it can't write to
     confirm_cancel: bool = False
 
 
@@ -154,8 +154,9 @@ class PingGone:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A one-off message: ``msgid`` with ``params`` in ``locale``; ``link``: a deep-link button
-    (its payload) labelled ``button``; ``wait``: the caller wants to know if it got through."""
+    """A one-off message: ``msgid`` with ``params`` (plain text: escaped when it is drawn) in
+    ``locale``; ``link``: a deep-link button (its payload) labelled ``button``; ``wait``: the
+    caller wants to know if it got through."""
 
     chat_id: int
     locale: str
@@ -177,7 +178,7 @@ class CancelQuestion:
 @dataclass(frozen=True, slots=True)
 class UnreachableNotice:
     facts: Facts
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # plain text, as the players wrote them
 
 
 @dataclass(frozen=True, slots=True)

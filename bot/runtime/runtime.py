@@ -11,7 +11,6 @@ from contextlib import AsyncExitStack
 
 from bot.callbacks import Press, b36
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.runtime.absent import HandOver
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
@@ -99,13 +98,13 @@ class TableRuntime(GroupOps, ComputerOps):
             table = await self._open(row.id)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise Refused("{name} isn't at this table.", name=esc(name))
+                raise Refused("{name} isn't at this table.", name=name)
             if table.row.status == "lobby":
                 if table.starting:
                     raise Refused("The table is starting — one moment.")
                 out = await self.unseat(table, user_id)
                 locale = await self.people.chat_locale(chat_id)
-                gone = {"name": esc(seat.name)}
+                gone = {"name": seat.name}
                 note = Note(
                     chat_id,
                     locale,
@@ -118,7 +117,7 @@ class TableRuntime(GroupOps, ComputerOps):
             if table.row.status != "running":
                 raise Refused("There's no game in progress now.")
             if seat.barred is not Bar.NONE:
-                raise Refused("{name}: the computer already plays this seat.", name=esc(seat.name))
+                raise Refused("{name}: the computer already plays this seat.", name=seat.name)
         return await self.hand_over(row.id, seat.seat, HandOver.KICK)  # §13: the owner is told
 
     async def start_reached(

@@ -39,6 +39,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramFor
 from aiogram.types import BufferedInputFile, Message
 
 from bot.render.common import Rendered
+from bot.render.limits import fit
 from bot.sending.lean import EditText, SendText
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
 from bot.sending.session import EDIT_THREAD
@@ -151,6 +152,7 @@ class Outbox:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
         it is sent in)."""
+        rendered = fit(rendered)  # within Telegram's limits, whatever built it
         self._wanted[(chat_id, key)] = offers(rendered)
         chat = self._chat(chat_id)
         if not fresh:
@@ -177,6 +179,7 @@ class Outbox:
         thread: int | None = None,
     ) -> asyncio.Future[int | None]:
         """Send a new message (a result, a notice) in order; the future gets its id."""
+        rendered = fit(rendered)
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         op = _Op("post", key, rendered, reply_to=reply_to, done=done, thread=thread)
         self._enqueue(chat_id, op)

@@ -31,7 +31,7 @@ from bot.render.computers import computer_name
 from bot.render.context import GAME_NAMES, HandUI, TableContext, game_code
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
-from bot.render.refusals import refusal_text
+from bot.render.refusals import refusal_html
 from bot.runtime.deals import LABEL_BITS, crypto_chance
 from bot.runtime.lobby import option_refusal
 from bot.runtime.outcome import events_of
@@ -218,7 +218,7 @@ class Session:
         except IllegalAction as error:
             refused = Refused("Not allowed: {reason}.", engine=error.code)
             refused.params = dict(error.params)
-            return f"{plain(refusal_text(refused, self.tr))} ({rule_of(error.code)})"
+            return f"{plain(refusal_html(refused, self.tr))} ({rule_of(error.code)})"
         raise AssertionError(f"{action} is legal but was not listed")
 
     def _apply(self, seat: int, action: object) -> None:
@@ -265,7 +265,7 @@ def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO
             setup.game, setup.players, setup.seed, setup.options, chance=setup.chance()
         )
     except InvalidOption as error:  # the lobby's own words for a bad option
-        stderr.write(f"play: {plain(refusal_text(option_refusal(setup.game, error), tr))}\n")
+        stderr.write(f"play: {plain(refusal_html(option_refusal(setup.game, error), tr))}\n")
         return 2
 
     def read() -> str | None:

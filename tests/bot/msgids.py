@@ -13,6 +13,8 @@ def _name(func: ast.expr) -> str:
     if isinstance(func, ast.Name):
         return func.id
     if isinstance(func, ast.Attribute):
+        if func.attr == "html":  # tr.html(…): the same catalogue, as HTML
+            return _name(func.value)
         return func.attr
     return ""
 
