@@ -28,7 +28,7 @@ def make_router() -> Router:
         say(
             delivery,
             message,
-            chat_tr("To play, write as yourself, not as the group or a channel."),
+            chat_tr.html("To play, write as yourself, not as the group or a channel."),
             reply=True,
         )
 
