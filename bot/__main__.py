@@ -181,7 +181,8 @@ def main() -> int:
     if settings.workers > 1 and settings.worker_index is None:
         from bot.workers import supervise
 
-        return asyncio.run(supervise(settings))  # N worker processes, each a python -m bot
+        # N worker processes, each a python -m bot
+        return _failed(settings, lambda: asyncio.run(supervise(settings)))
     tune_gc()
     code = _failed(settings, lambda: asyncio.run(_run(settings)))
     return code if isinstance(code, int) else 0

@@ -26,6 +26,7 @@ from aiogram.methods import GetUpdates
 from bot.config import Settings, database_label
 from bot.outage import reason
 from bot.storage import latest_schema, open_repository
+from bot.storage.db import MigrationFailed
 from bot.storage.protocol import Store
 from bot.storage.sqlite import SqliteRepository
 
@@ -77,11 +78,19 @@ async def open_database(settings: Settings) -> Store:
     label = database_label(database)
     try:
         db = await open_repository(database)
-    except (OSError, sqlite3.Error) as error:
-        raise _not_writable(settings, error) from error
-    except Exception as error:  # PostgreSQL: refused, unknown database, wrong password …
+    except MigrationFailed as failed:
+        raise StartFailed(
+            Exit.DATABASE,
+            f"database {label} cannot be migrated: {failed} (rolled back, the schema stays at "
+            f"{failed.number - 1}): its tables are not what this bot's migrations expect — "
+            "restore a backup, or point BOT_DATABASE elsewhere",
+        ) from failed
+    except Exception as error:
         if isinstance(database, Path):
+            if isinstance(error, OSError | sqlite3.Error):
+                raise _not_writable(settings, error) from error
             raise
+        # PostgreSQL: refused, unreachable, unknown database, wrong password …
         raise StartFailed(
             Exit.DATABASE,
             f"database {label} cannot be opened ({error}): check BOT_DATABASE, that the "

@@ -17,7 +17,7 @@ from typing import TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.db import PG_MIGRATIONS, migrations
+from bot.storage.db import PG_MIGRATIONS, MigrationFailed, migrations
 
 MIGRATION_LOCK = 0x6D75_736B_6100  # pg_advisory_xact_lock's key: "muska" in hex, any fixed number
 POOL_SIZE = (1, 10)  # connections: units of work of different tables run side by side
@@ -71,7 +71,10 @@ async def migrate(conn: Conn) -> int:
             current = await schema_version(conn)
             if number <= current:
                 continue
-            await conn.execute(sql)  # the file's statements, in this transaction
+            try:
+                await conn.execute(sql)  # the file's statements, in this transaction
+            except asyncpg.PostgresError as error:
+                raise MigrationFailed(number, error) from error
             await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
             current = number
     return current
