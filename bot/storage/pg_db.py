@@ -26,11 +26,19 @@ Conn: TypeAlias = (  # a string: asyncpg's classes are generic only in its stubs
 )
 
 
-async def open_pool(url: str) -> asyncpg.Pool[asyncpg.Record]:
-    """A pool on ``url``, its schema migrated to the newest version."""
+async def open_pool(url: str, *, readonly: bool = False) -> asyncpg.Pool[asyncpg.Record]:
+    """A pool on ``url``, its schema migrated to the newest version; ``readonly``: not
+    migrated, and every transaction of its connections is read-only (the server refuses any
+    write)."""
     pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
-        url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1], reset=_keep_session
+        url,
+        min_size=POOL_SIZE[0],
+        max_size=POOL_SIZE[1],
+        reset=_keep_session,
+        server_settings={"default_transaction_read_only": "on"} if readonly else None,
     )
+    if readonly:
+        return pool
     try:
         async with pool.acquire() as conn:
             await migrate(conn)

@@ -42,8 +42,8 @@ class PgRepository(Statements):
         self.pool = pool
 
     @classmethod
-    async def open(cls, url: str) -> PgRepository:
-        return cls(await open_pool(url))
+    async def open(cls, url: str, *, readonly: bool = False) -> PgRepository:
+        return cls(await open_pool(url, readonly=readonly))
 
     async def close(self) -> None:
         await self.pool.close()

@@ -42,8 +42,8 @@ class SqliteRepository:
         self.db = db
 
     @classmethod
-    async def open(cls, path: Path) -> SqliteRepository:
-        return cls(await Database.open(path))
+    async def open(cls, path: Path, *, readonly: bool = False) -> SqliteRepository:
+        return cls(await Database.open(path, readonly=readonly))
 
     async def close(self) -> None:
         await self.db.close()
