@@ -30,7 +30,8 @@ a traceback only with ``BOT_LOG_LEVEL=DEBUG``; ``bot.startup.Exit``):
 * 6 — another instance is polling with this token (409 Conflict from ``getUpdates``);
 * 7 — polling mode, but Telegram has a webhook set: ``python -m bot delete-webhook`` to poll,
   or set ``BOT_WEBHOOK_URL`` to serve it;
-* 8 — ``BOT_DATABASE`` cannot be written, or its schema is newer than this bot's migrations.
+* 8 — ``BOT_DATABASE`` cannot be opened, written or migrated, or its schema is newer than this
+  bot's migrations.
 
 Once running, a lost connection to the Bot API is retried with back-off and logged once when it
 goes and once when it is back (``bot/outage.py``).
