@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Final, Literal
 from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from bot.config import Settings, host_port
 from bot.storage.protocol import Store
@@ -72,7 +73,7 @@ def checked(handle: Handle, secret: str | None) -> Handle:
     return check
 
 
-def _read_in_time(body_s: float) -> Callable[[web.Request, Handle], Awaitable[web.StreamResponse]]:
+def _read_in_time(body_s: float) -> Middleware:
     """A middleware: the whole body is read (up to the app's size limit: 413 above it) within
     ``body_s`` before any handler runs, else 408 and the connection is closed."""
 
