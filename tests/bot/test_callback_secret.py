@@ -27,8 +27,7 @@ STORED = "SELECT value FROM secrets WHERE name = 'callback'"
 async def test_buttons_drawn_under_a_revoked_token_still_work(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
-    fake = fake_telegram
-    anna, boris, _, group = people(fake)
+    anna, boris, _, group = people(fake := fake_telegram)
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         shown = await open_settings(fake, anna, group)
         picker = await say(fake, boris, "/language", group)
