@@ -84,3 +84,16 @@ def test_a_short_callback_secret_is_a_configuration_error(value: str) -> None:
         Settings(token="1:abc", callback_secret=value, _env_file=None)  # type: ignore[arg-type, call-arg]
     empty = Settings(token="1:abc", callback_secret="", _env_file=None)  # type: ignore[arg-type, call-arg]
     assert empty.callback_secret is None  # an empty line in .env: the database keeps one
+
+
+def test_buttons_drawn_before_the_bot_had_a_secret_work_while_their_token_is_current() -> None:
+    press = Press(Kind.HAND, 12, 1, 40, "a", "QS")
+    token = "123456:TEST-token"
+    codec = PressCodec.from_secret("the-stored-secret-0123456789", token=token)
+    old = PressCodec.from_token(token).pack(press)
+    assert codec.parse(old) == press  # drawn by the previous version, under this token
+    assert codec.pack(press) != old  # new buttons: the secret's tag
+    assert codec.parse(codec.pack(press)) == press
+    rotated = PressCodec.from_secret("the-stored-secret-0123456789", token="123456:NEW")
+    assert rotated.parse(old) is None  # that token was revoked: its tags with it
+    assert rotated.parse(codec.pack(press)) == press
