@@ -12,8 +12,9 @@ Polling mode: no server unless ``BOT_HEALTH_LISTEN`` is set (then only ``/health
 
 Either way the server bounds what a client may hold (:class:`HttpLimits`): a connection that
 has not sent a request's headers within ``headers_s`` (or sits idle that long between
-requests) is closed, a body that has not arrived within ``body_s`` gets 408 and the connection
-closed, and a body over ``max_body`` bytes gets 413.
+requests) is closed; the webhook's body (read only once the secret matched) must arrive within
+``body_s`` (else 408, the connection closed) and be no larger than ``max_body`` bytes (else
+413); no other route reads a body (a request with one is answered and the connection closed).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from typing import TYPE_CHECKING, Final, Literal
 from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
-from aiohttp.typedefs import Middleware
 
 from bot.config import Settings, host_port
 from bot.storage.protocol import Store
@@ -62,33 +62,23 @@ def secret_matches(given: str | None, secret: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
-def checked(handle: Handle, secret: str | None) -> Handle:
-    """``handle`` only for a request that carries the webhook's secret; 401 for any other."""
+def checked(handle: Handle, secret: str | None, body_s: float) -> Handle:
+    """``handle`` only for a request that carries the webhook's secret (401 for any other,
+    its body never read), once its whole body is in: read within ``body_s`` (else 408, the
+    connection closed) and no larger than the app's limit (else 413)."""
 
     async def check(request: web.Request) -> web.StreamResponse:
         if secret is not None and not secret_matches(request.headers.get(SECRET_HEADER), secret):
             return web.Response(status=401, text="Unauthorized")
+        try:
+            async with asyncio.timeout(body_s):
+                await request.read()  # kept: the handler's request.json() reads it again
+        except TimeoutError:
+            closing = {"Connection": "close"}
+            return web.Response(status=408, text="body too slow", headers=closing)
         return await handle(request)
 
     return check
-
-
-def _read_in_time(body_s: float) -> Middleware:
-    """A middleware: the whole body is read (up to the app's size limit: 413 above it) within
-    ``body_s`` before any handler runs, else 408 and the connection is closed."""
-
-    @web.middleware
-    async def read_in_time(request: web.Request, handler: Handle) -> web.StreamResponse:
-        if request.can_read_body:
-            try:
-                async with asyncio.timeout(body_s):
-                    await request.read()  # kept: the handler's request.json() reads it again
-            except TimeoutError:
-                closing = {"Connection": "close"}
-                return web.Response(status=408, text="body too slow", headers=closing)
-        return await handler(request)
-
-    return read_in_time
 
 
 async def health(db: Store, mode: Literal["webhook", "polling"]) -> tuple[bool, dict[str, object]]:
@@ -113,9 +103,7 @@ def build_app(
     """``/healthz``, and the webhook when ``bot`` and ``dp`` are given (``gate``: several
     workers share which updates are being handled, :func:`gated`)."""
     limits = HttpLimits() if limits is None else limits
-    app = web.Application(
-        client_max_size=limits.max_body, middlewares=[_read_in_time(limits.body_s)]
-    )
+    app = web.Application(client_max_size=limits.max_body)
     app[LIMITS] = limits
 
     async def healthz(request: web.Request) -> web.Response:
@@ -131,9 +119,8 @@ def build_app(
         # not handler.register(): that closes the bot's session at shutdown, before the
         # outbox had its last say; running_bot closes it
         post = handler.handle if gate is None else gated(handler, gate)
-        app.router.add_post(
-            settings.webhook_path, checked(post, secret.get_secret_value() if secret else None)
-        )
+        key = secret.get_secret_value() if secret else None
+        app.router.add_post(settings.webhook_path, checked(post, key, limits.body_s))
         setup_application(app, dp, bot=bot)
     return app
 

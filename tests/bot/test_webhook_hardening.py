@@ -15,11 +15,9 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings, host_port
-from bot.storage import open_repository
 from bot.web import HttpLimits, build_app, secret_matches, serving
 from tests.bot.helpers import fixed_seeds, watched
 from tests.bot.test_webhook import HEADER, SECRET, free_port
-from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 QUICK = HttpLimits(headers_s=0.5, body_s=0.5, max_body=4096)
@@ -39,8 +37,8 @@ async def hooked_any(
     }
     if request.param == "several workers":
         changes["redis_url"] = redis_url
-    hooked = settings.model_copy(update=changes)
-    async with watched(fake_telegram, running_bot(hooked, seeds=fixed_seeds())) as running:
+    webhook = settings.model_copy(update=changes)
+    async with watched(fake_telegram, running_bot(webhook, seeds=fixed_seeds())) as running:
         yield running
 
 
@@ -93,18 +91,18 @@ def test_the_secret_is_compared_as_bytes_whatever_the_header_holds() -> None:
 
 
 @pytest.fixture
-async def quick_server(database: TestDatabase, settings: Settings) -> AsyncIterator[str]:
-    """The bot's HTTP server (``/healthz``) with half-second limits, on a loopback port."""
-    store = await open_repository(database)
-    try:
-        async with serving(build_app(settings, store, limits=QUICK), "127.0.0.1:0") as listening:
-            yield listening
-    finally:
-        await store.close()
+async def quick_server(hooked_any: RunningBot) -> AsyncIterator[str]:
+    """The running bot's webhook and ``/healthz`` served again with half-second limits."""
+    running = hooked_any
+    dp = running.dispatcher
+    gate = running.services.coordination.gate
+    app = build_app(dp["settings"], running.db, running.bot, dp, gate, limits=QUICK)
+    async with serving(app, "127.0.0.1:0") as listening:
+        yield listening
 
 
 async def test_half_the_headers_then_silence_is_closed_in_bounded_time(quick_server: str) -> None:
-    answer, took = await exchange(quick_server, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    answer, took = await exchange(quick_server, b"POST /tg/hook HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     assert answer == b""  # closed without an answer
     assert took < BOUND_S
 
@@ -114,17 +112,26 @@ async def test_an_idle_connection_is_closed_in_bounded_time(quick_server: str) -
     assert answer == b"" and took < BOUND_S
 
 
+def half_body(secret: bytes) -> bytes:
+    """A webhook request whose body stops after 10 of its 1,000 bytes."""
+    return request_bytes("/tg/hook", secret, b"{" * 1000)[:-990]
+
+
 async def test_half_the_body_gets_408_and_is_closed(quick_server: str) -> None:
-    head = b"POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n"
-    answer, took = await exchange(quick_server, head + b"{" * 10)
+    answer, took = await exchange(quick_server, half_body(SECRET.encode()))
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert took < BOUND_S
 
 
+async def test_without_the_secret_the_body_is_never_waited_for(quick_server: str) -> None:
+    answer, took = await exchange(quick_server, half_body(b"not-the-secret-0123456789"))
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:200]
+    assert took < QUICK.body_s  # answered at once, not after the body's time ran out
+
+
 async def test_a_body_over_the_limit_gets_413(quick_server: str) -> None:
     body = b"x" * (QUICK.max_body + 1)
-    head = f"POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n\r\n"
-    answer, _ = await exchange(quick_server, head.encode() + body)
+    answer, _ = await exchange(quick_server, request_bytes("/tg/hook", SECRET.encode(), body))
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
 
 
