@@ -35,7 +35,7 @@ from bot.sending.session import TelegramLimits
 from bot.services.locks import Leadership, Locks, TableLocks
 from bot.services.members import Members
 from bot.services.people import People
-from bot.startup import check_token, open_database, probe_me, probe_polling
+from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline
 from bot.updates import OnceOnly, UpdateLog
@@ -298,7 +298,7 @@ async def running_bot(
         if settings.webhook_url is None:
             await probe_polling(bot, settings)  # no webhook set, nobody else polling
         catalogues = Catalogues.load(settings.locales, settings.default_language)
-        codec = PressCodec.from_token(settings.token.get_secret_value())
+        codec = await callback_codec(settings, db)
         services = build_services(
             settings,
             db,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
+from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.storage.rows import (
@@ -26,6 +27,12 @@ from bot.storage.rows import (
     UserRow,
 )
 from bot.storage.settings import ChatSettings, UserSettings
+
+
+class SecretName(StrEnum):
+    """The bot's own secrets, kept in the database (table ``secrets``)."""
+
+    CALLBACK = "callback"  # the key of the buttons' tags (bot.callbacks.PressCodec)
 
 
 class MessageStore(Protocol):
@@ -213,6 +220,11 @@ class Store(Repository, Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    async def secret(self, name: SecretName, fresh: str) -> str:
+        """The stored secret ``name``; ``fresh`` is stored first when there is none (of
+        processes asking together, the first to store it wins and all get its value)."""
+        ...
 
     async def count(self, table: str) -> int: ...
 

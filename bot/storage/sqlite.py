@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.db import Database
-from bot.storage.protocol import Writes
+from bot.storage.protocol import SecretName, Writes
 from bot.storage.rows import (
     T_COLUMNS,
     TABLE_COLUMNS,
@@ -41,8 +41,8 @@ class SqliteRepository:
         self.db = db
 
     @classmethod
-    async def open(cls, path: Path) -> SqliteRepository:
-        return cls(await Database.open(path))
+    async def open(cls, path: Path, *, readonly: bool = False) -> SqliteRepository:
+        return cls(await Database.open(path, readonly=readonly))
 
     async def close(self) -> None:
         await self.db.close()
@@ -59,6 +59,15 @@ class SqliteRepository:
 
     async def schema_version(self) -> int:
         return await self.db.user_version()
+
+    async def secret(self, name: SecretName, fresh: str) -> str:
+        await self.db.write(
+            "INSERT INTO secrets(name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING",
+            (name, fresh),
+        )
+        row = await self.db.one("SELECT value FROM secrets WHERE name = ?", (name,))
+        assert row is not None  # just stored, or stored before
+        return str(row["value"])
 
     async def count(self, table: str) -> int:
         """Rows in ``table`` (a name the caller owns, never user input)."""
