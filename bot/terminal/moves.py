@@ -177,6 +177,8 @@ def resolve(
     wider = tuple(a for a, f in cands if f.card_set >= want)
     verbs = frozenset(typed.verbs or {f.verb for _, f in cands} or {f.verb for _, f in table})
     whole = typed.verbs is not None or confirm or typed.nothing or not chosen
+    if typed.verbs is not None and not typed.up and any(not facts(a).up for a in exact):
+        exact = tuple(a for a in exact if not facts(a).up)  # the turn-up only when said
     if whole or (typed.suit is not None and not named):  # a suit alone completes a re-trump
         if len(exact) == 1:
             return Play(exact[0])
