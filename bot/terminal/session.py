@@ -182,6 +182,9 @@ class Session:
                     return listed[int(text) - 1]
                 self.say(self.tr("No action {n}: type 1 to {count}.", n=text, count=len(listed)))
                 continue
+            if text.isdigit() and not typed_cards(text):
+                self.say(self.tr("Numbers are for a list: name the move, or ? lists them."))
+                continue
             if not text and not self.marks:
                 continue
             typed = read(text, self.words) if text else Typed()
@@ -342,3 +345,8 @@ def _example(options: Sequence[object]) -> object:
     """A move to show how one is named: one of two cards if there is one (a typical exchange
     or run), else the last."""
     return next((a for a in options if len(facts(a).cards) == 2), options[-1])
+
+
+def typed_cards(text: str) -> bool:
+    """Whether a line of digits could be a card's rank alone (``7``, ``10``: which card?)."""
+    return text in {"2", "3", "4", "5", "6", "7", "8", "9", "10"}

@@ -4,10 +4,7 @@ no token, no database), an illegal action refused with the rule, the record repl
 from __future__ import annotations
 
 import io
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +14,8 @@ from engine.core import State
 from engine.errors import IllegalAction, InvalidNotation, Refusal
 from engine.games import new_game
 from engine.record import read_jsonl, replay
+from tests.bot.terminal_driver import drive, run_play
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = {  # small targets: a whole pulka or game in a few deals
     "mushka": ["--option", "target=5"],
     "pamfil": ["--option", "target=5"],
@@ -28,24 +25,8 @@ GAMES = {  # small targets: a whole pulka or game in a few deals
     "lenturlu": [],
     "konchinka": ["--option", "target=5"],
 }
-ANSWERS = 3000  # "1" lines: far more than any of these games asks for (checked: rc 0, end)
 CARDS = ("AS", "6D", "JC", "QH", "10S", "7C", "KD", "JS")
 VERBS = ("card", "play 1", "run", "trail", "sweep", "capture")
-
-
-def run_play(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}  # no token at all
-    env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "play", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,  # no .env here
-        env=env,
-        timeout=240,
-        check=False,
-    )
 
 
 def first_turn(args: list[str]) -> tuple[State, int]:
@@ -87,22 +68,24 @@ def test_a_whole_game_in_the_terminal(game: str, tmp_path: Path) -> None:
     args = [game, "--level", "easy", "--seed", "3", "--lang", "en", *GAMES[game]]
     state, seat = first_turn(args)
     text, code = illegal_text(state, seat)
+    lines = drive(args).lines
     record = tmp_path / "game.jsonl"
-    done = run_play([*args, "--record", str(record)], text + "\n" + "1\n" * ANSWERS, tmp_path)
+    stdin = text + "\n" + "".join(f"{ln}\n" for ln in lines)
+    done = run_play([*args, "--explain", "--record", str(record)], stdin, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stderr == ""
     out = done.stdout
     refusal = next(line for line in out.splitlines() if "Not allowed:" in line)
-    assert f"({code.value}" in refusal  # the rule named
+    assert f"({code.value}" in refusal  # --explain: the rule named
     assert "Your cards" in out or "Your hand" in out  # the hand was shown
-    assert "  1. " in out  # the legal actions, numbered
+    assert "  1. " in out  # the short choices, numbered
     assert "<b>" not in out and "&lt;" not in out  # Telegram HTML stripped
     # another seat's exchange shows as the group sees it: how many cards, never which
     assert not re.search(r"^🤖[^:\n]+: play [1-5] (?!🂠)", out, re.MULTILINE)
-    lines = read_jsonl(record.read_text(encoding="utf-8"))
-    assert lines[-1]["t"] == "end" and lines[-1].get("reason") != "abandoned"
-    assert replay(lines).record() == lines  # replays unchanged
-    acts = [ln for ln in lines if ln["t"] == "act" and ln["seat"] == seat]
+    written = read_jsonl(record.read_text(encoding="utf-8"))
+    assert written[-1]["t"] == "end" and written[-1].get("reason") != "abandoned"
+    assert replay(written).record() == written  # replays unchanged
+    acts = [ln for ln in written if ln["t"] == "act" and ln["seat"] == seat]
     assert acts and acts[0]["a"] != str(state.parse_action(text))  # the refusal changed nothing
     assert "Record written" in out
 
@@ -110,10 +93,15 @@ def test_a_whole_game_in_the_terminal(game: str, tmp_path: Path) -> None:
 def test_stopping_leaves_an_abandoned_record(tmp_path: Path) -> None:
     record = tmp_path / "stopped.jsonl"
     args = ["мушка", "--players", "4", "--seat", "2", "--level", "easy", "--seed", "5"]
-    done = run_play([*args, "--record", str(record)], "1\n7777\nq\n", tmp_path)
+    stdin = "?\n7777\nв\nq\nn\nq\ny\n"  # the list asked for, a number out of it, «В», q
+    done = run_play([*args, "--record", str(record)], stdin, tmp_path)
     assert done.returncode == 1, done.stderr
-    assert "Хода 7777 нет" in done.stdout  # Russian by default, the number refused
-    assert "брошенная" in done.stdout
+    out = done.stdout
+    assert "  33. " in out  # ? lists every exchange
+    assert "Хода 7777 нет" in out  # Russian by default, the number refused
+    assert "Такой карты для хода сейчас нет." in out  # «В» is a jack (none here), not a stop
+    assert out.count("Выйти из игры? (y — да):") == 2  # q asks; n goes on, y stops
+    assert "брошенная" in out
     lines = read_jsonl(record.read_text(encoding="utf-8"))
     assert lines[0]["players"] == 4
     assert lines[-1]["t"] == "end" and lines[-1]["reason"] == "abandoned"

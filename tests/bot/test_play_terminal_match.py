@@ -32,7 +32,9 @@ def test_a_whole_match_by_card_names_through_a_pipe(game: str, lang: str, tmp_pa
     assert played.finished
     assert played.lines and not any(line.strip().isdigit() for line in played.lines)
     record = tmp_path / "match.jsonl"
-    done = run_play([*args, "--record", str(record)], "".join(f"{ln}\n" for ln in played.lines), tmp_path)
+    done = run_play(
+        [*args, "--record", str(record)], "".join(f"{ln}\n" for ln in played.lines), tmp_path
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stderr == ""
     out = done.stdout
