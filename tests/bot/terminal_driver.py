@@ -30,6 +30,7 @@ class Played:
     lines: list[str]
     state: State
     turns: list[object] = field(default_factory=list)  # the actions the person chose
+    choices: list[int] = field(default_factory=list)  # how many legal actions each turn had
 
 
 def typed_line(session: Session, target: object, locale: str, rng: random.Random) -> str:
@@ -55,6 +56,7 @@ def drive(args: list[str], *, most: int = 5000) -> Played:
     out = io.StringIO()
     lines: list[str] = []
     turns: list[object] = []
+    choices: list[int] = []
     rng = random.Random(setup.seed)
     plan: dict[int, object] = {}
     holder: list[Session] = []
@@ -62,8 +64,10 @@ def drive(args: list[str], *, most: int = 5000) -> Played:
     def read() -> str | None:
         session = holder[0]
         if session.moves not in plan:
-            plan[session.moves] = rng.choice(list(state.legal_actions(setup.seat)))
+            legal = list(state.legal_actions(setup.seat))
+            plan[session.moves] = rng.choice(legal)
             turns.append(plan[session.moves])
+            choices.append(len(legal))
         line = typed_line(session, plan[session.moves], setup.locale, rng)
         lines.append(line)
         return None if len(lines) > most else line + "\n"
@@ -71,7 +75,7 @@ def drive(args: list[str], *, most: int = 5000) -> Played:
     session = Session(setup, state, tr, read, out, echo=True)
     holder.append(session)
     finished = session.play()
-    return Played(finished, out.getvalue(), lines, state, turns)
+    return Played(finished, out.getvalue(), lines, state, turns, choices)
 
 
 def run_play(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -116,6 +116,8 @@ def test_stopping_leaves_an_abandoned_record(tmp_path: Path) -> None:
         (["mushka", "--seat", "9"], "--seat must be 1 to 3"),
         (["mushka", "--lang", "en", "--option", "nonsense=1"], "Unknown option nonsense."),
         (["mushka", "--lang", "en", "--option", "target=1"], "target=1 is not allowed: from"),
+        (["mushka", "--lang", "en", "--option", "target"], "--option target: write it as name"),
+        (["mushka", "--option", "target"], "--option target: пишите имя=значение"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(
