@@ -204,6 +204,8 @@ class Session:
         match outcome:
             case Play(action):
                 return action
+            case Ask(choices) if len(choices) > SHORT:
+                self.say(tr("{n} moves fit: name more of the cards.", n=len(choices)))
             case Ask(choices):
                 self.say(tr("Which one?"))
                 return self._list([a for a in options if a in choices])

@@ -174,10 +174,10 @@ def suit_of(token: str) -> Suit | None:
 
 
 def tokens(line: str) -> list[str]:
-    """The line's words: separators dropped, a suit symbol split from a word it ends
-    (``7♣7♦`` is two cards)."""
+    """The line's words: separators and pictures (a button's ✅) dropped, a suit symbol split
+    from a word it ends (``7♣7♦`` is two cards)."""
     spaced = re.sub(r"([♠♣♦♥♤♧♢♡])", r"\1 ", normal(line))
-    return [t for t in _SPLIT.split(spaced) if t]
+    return [t for t in _SPLIT.split(spaced) if any(c.isalnum() or c in _SUITS for c in t)]
 
 
 def read(line: str, words: Vocabulary) -> Typed:

@@ -185,3 +185,28 @@ def test_a_lenturlu_lead_is_named_not_listed(
     assert "  1. " not in out.split(count)[0].rsplit("────", 1)[-1]  # no wall of numbers
     assert marked in before and enter in before
     assert {"ru": "Вы: ряд 8♦ 9♣ 10♠", "en": "You: run 8♦ 9♣ 10♠"}[locale] in out
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize(
+    ("label", "verb", "up", "nothing"),
+    [
+        ("✅ Play", Verb.PLAY, False, False),
+        ("🙅 Pass", Verb.PASS, False, False),
+        ("Keep all", None, False, True),
+        ("🔄 Exchange {n}", Verb.PLAY, False, False),
+        ("🔄 Exchange {n} with the turn-up", Verb.PLAY, True, False),
+        ("📣 Announce pamfil", Verb.ANNOUNCE, False, False),
+        ("🗑 Discard {n}", Verb.DISCARD, False, False),
+        ("🛒 Buy {n}", Verb.BUY, False, False),
+    ],
+)
+def test_the_hand_buttons_words_are_typed_as_shown(
+    locale: str, label: str, verb: Verb | None, up: bool, nothing: bool
+) -> None:
+    shown = CATALOGUES.tr(locale)(label, n=1)
+    typed = read(shown, words(locale))
+    assert typed.unknown == (), shown
+    assert typed.verbs == (frozenset({verb}) if verb else None), shown
+    assert (typed.up, typed.nothing) == (up, nothing), shown
+    assert typed.number == (1 if "{n}" in label else None), shown
