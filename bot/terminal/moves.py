@@ -15,6 +15,7 @@ from typing import Final
 
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names
+from bot.render.games.trick_press import card_of  # a RECORD.md code exactly as written
 from bot.terminal.words import Typed, Verb
 from engine.cards import Card, Suit
 
@@ -52,17 +53,9 @@ def facts(action: object) -> Facts:
             number = int(word)
         elif word in {s.value for s in Suit} and verb == Verb.RETRUMP:
             suit = Suit(word)
-        elif (card := _code(word)) is not None:
+        elif (card := card_of(word)) is not None:
             cards.append(card)
     return Facts(verb, tuple(cards), number, up, suit)
-
-
-def _code(word: str) -> Card | None:
-    try:
-        card = Card.parse(word)
-    except ValueError:
-        return None
-    return card if str(card) == word else None
 
 
 def in_hand_order(legal: Sequence[object], order: Sequence[Card]) -> list[object]:
@@ -238,7 +231,7 @@ def card_order(card_codes: Iterable[str | None]) -> tuple[Card, ...]:
     """The cards of a hand's buttons (their presses' arguments) in the keyboard's order."""
     found: list[Card] = []
     for code in card_codes:
-        card = _code(code) if code else None
+        card = card_of(code) if code else None
         if card is not None and card not in found:
             found.append(card)
     return tuple(found)

@@ -11,16 +11,9 @@ import pytest
 
 from engine.record import read_jsonl, replay
 from tests.bot.terminal_driver import drive, run_play
+from tests.bot.test_play_terminal import GAMES
 
-MATCHES = {  # a whole pulka, partia or game each, in a few deals
-    "mushka": ["--option", "target=5"],
-    "pamfil": ["--option", "target=5"],
-    "shutikha": ["--option", "target=5"],
-    "mistigri": ["--option", "target=5"],
-    "kopilka": [],
-    "lenturlu": [],
-    "konchinka": ["--option", "target=5"],
-}
+MATCHES = GAMES  # a whole pulka, partia or game each, in a few deals
 DEAL = {"ru": "Сдача", "en": "Deal"}
 
 
