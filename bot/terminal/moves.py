@@ -147,7 +147,12 @@ class NoMove:
     verbs: frozenset[str]
 
 
-Outcome = Play | Ask | Marked | Which | NoMove
+@dataclass(frozen=True, slots=True)
+class WhichCards:
+    """«Играю» alone where cards may be exchanged: which (or none)? Never taken as none."""
+
+
+Outcome = Play | Ask | Marked | Which | NoMove | WhichCards
 
 
 def resolve(
@@ -165,6 +170,12 @@ def resolve(
     else:
         chosen = tuple(dict.fromkeys([*marks, *named]))
     cands = [(a, f) for a, f in table if _agrees(typed, f)]
+    if (
+        typed.verbs == {Verb.PLAY}
+        and not (chosen or typed.nothing)
+        and any(f.cards for _, f in cands)
+    ):
+        return WhichCards()
     want = frozenset(chosen)
     exact = tuple(a for a, f in cands if f.card_set == want)
     wider = tuple(a for a, f in cands if f.card_set >= want)

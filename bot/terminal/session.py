@@ -35,6 +35,7 @@ from bot.terminal.moves import (
     Outcome,
     Play,
     Which,
+    WhichCards,
     card_order,
     facts,
     in_hand_order,
@@ -219,6 +220,8 @@ class Session:
                 else:
                     then = tr("Name more cards (a marked one again unmarks it).")
                 self.say(tr("Marked: {cards}.", cards=named or "—") + " " + then)
+            case WhichCards():
+                self.say(tr("Which cards do you exchange? Name them, then Enter; or «keep all»."))
             case Which(cards):
                 if cards:
                     names = ", ".join(words_of_cards(cards, tr.locale))

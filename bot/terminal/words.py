@@ -199,8 +199,9 @@ def read(line: str, words: Vocabulary) -> Typed:
                 verbs.add(meaning)
             elif meaning is Mark.UP:
                 up = True
-            elif meaning is Mark.NOTHING:
+            elif meaning is Mark.NOTHING:  # «без замены»: a declaration to play
                 nothing = True
+                verbs.add(Verb.PLAY)
             i += size
             continue
         card = card_of(token, words.locale)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.i18n import Catalogues
 from bot.terminal.hints import terminal_words
-from bot.terminal.moves import Ask, Marked, Play, Which, facts, resolve, words_of
+from bot.terminal.moves import Ask, Marked, Play, Which, WhichCards, facts, resolve, words_of
 from bot.terminal.play import LOCALES, parse_args
 from bot.terminal.session import Session
 from bot.terminal.words import Typed, Verb, Vocabulary, read
@@ -78,12 +78,15 @@ def test_an_exchange_typed_every_way(locale: str) -> None:
     for line in ("play 2 10s 8h", "play 2 10♠ 8♥", "PLAY 10S 8H", "play 10♠, 8♥"):
         assert resolve(read(line, w), legal, ()) == Play(want), line
     said = {
-        "ru": ("пас", "играю", "играю, сменить: 10♠ 8♥"),
-        "en": ("pass", "play", "exchange 10♠ 8♥"),
+        "ru": ("пас", "играю", "играю без замены", "играю, сменить: 10♠ 8♥"),
+        "en": ("pass", "play", "keep all", "exchange 10♠ 8♥"),
     }
-    assert resolve(read(said[locale][0], w), legal, ()) == Play(PASS)
-    assert resolve(read(said[locale][1], w), legal, ()) == Play(Exchange(()))  # keeps all
-    assert resolve(read(said[locale][2], w), legal, ()) == Play(want)
+    passed, play, keep, exchange = said[locale]
+    assert resolve(read(passed, w), legal, ()) == Play(PASS)
+    assert resolve(read(play, w), legal, ()) == WhichCards()  # which cards? never «none»
+    assert resolve(read(play, w), legal, cards("10S 8H")) == Play(want)  # the marked ones
+    assert resolve(read(keep, w), legal, ()) == Play(Exchange(()))
+    assert resolve(read(exchange, w), legal, ()) == Play(want)
     # one at a time: marks, then Enter
     first = resolve(read("10♠", w), legal, ())
     assert isinstance(first, Marked) and first.marks == cards("10S")
@@ -193,7 +196,7 @@ def test_a_lenturlu_lead_is_named_not_listed(
     [
         ("✅ Play", Verb.PLAY, False, False),
         ("🙅 Pass", Verb.PASS, False, False),
-        ("Keep all", None, False, True),
+        ("Keep all", Verb.PLAY, False, True),
         ("🔄 Exchange {n}", Verb.PLAY, False, False),
         ("🔄 Exchange {n} with the turn-up", Verb.PLAY, True, False),
         ("📣 Announce pamfil", Verb.ANNOUNCE, False, False),
