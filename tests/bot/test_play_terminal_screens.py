@@ -15,6 +15,7 @@ import pytest
 from bot.i18n import Catalogues
 from bot.terminal.hints import terminal_words
 from bot.terminal.play import LOCALES, play_main
+from tests.bot.golden import assert_golden
 from tests.bot.terminal_driver import ROOT, drive
 from tests.bot.test_play_terminal import first_turn, illegal_text
 from tests.bot.test_play_terminal_input import scripted
@@ -123,3 +124,28 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert len(done.stdout.splitlines()) == 3
     assert done.stderr == ""  # no BrokenPipeError traceback
     assert done.returncode == 1  # stopped before its end, said by the code alone
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize(
+    ("name", "args", "lines"),
+    [
+        (
+            "exchange",
+            ["mushka", "--seed", "3"],
+            ["?", "7♣", "play 2 10c", "10♠", "8h", "8♥", "8♦", ""],
+        ),
+        ("lenturlu_lead", ["lenturlu", "--seed", "4"], ["10", "К", "8♦ 9♣", "10s", "8♦", ""]),
+        ("follow", ["kopilka", "--seed", "5"], ["Д♠", "кб", "2"]),
+    ],
+)
+def test_golden_terminal_turns(name: str, args: list[str], lines: list[str], lang: str) -> None:
+    """The terminal's own lines of one turn (from its hint line to the move played): the list or
+    the count, the marks, the questions and refusals — the screens above them are the bot's."""
+    _, out = scripted([*args, "--lang", lang], lines)
+    shown = out.splitlines()
+    hint = {"ru": ("введите", "Можно"), "en": ("type", "Playable")}[lang]
+    start = next(i for i, ln in enumerate(shown) if any(h in ln for h in hint))
+    you = {"ru": "Вы: ", "en": "You: "}[lang]
+    end = next(i for i in range(start, len(shown)) if shown[i].startswith(you))
+    assert_golden(f"terminal_{name}", lang, "\n".join(shown[start : end + 1]) + "\n")
