@@ -170,11 +170,8 @@ def resolve(
     else:
         chosen = tuple(dict.fromkeys([*marks, *named]))
     cands = [(a, f) for a, f in table if _agrees(typed, f)]
-    if (
-        typed.verbs == {Verb.PLAY}
-        and not (chosen or typed.nothing)
-        and any(f.cards for _, f in cands)
-    ):
+    only_play = typed.verbs == frozenset({Verb.PLAY})
+    if only_play and not (chosen or typed.nothing) and any(f.cards for _, f in cands):
         return WhichCards()
     want = frozenset(chosen)
     exact = tuple(a for a, f in cands if f.card_set == want)
