@@ -49,7 +49,8 @@ def typed_line(session: Session, target: object, locale: str, rng: random.Random
     return words_of(target, session.tr)
 
 
-def drive(args: list[str], *, most: int = 5000) -> Played:
+def drive(args: list[str], *, first: tuple[str, ...] = (), most: int = 5000) -> Played:
+    """The game played in-process: ``first`` typed as they are, then the chooser's lines."""
     setup = parse_args(args)
     tr = Catalogues.load(LOCALES, setup.locale).tr(setup.locale)
     state = new_game(setup.game, setup.players, setup.seed, setup.options)
@@ -61,8 +62,13 @@ def drive(args: list[str], *, most: int = 5000) -> Played:
     plan: dict[int, object] = {}
     holder: list[Session] = []
 
+    before = list(first)
+
     def read() -> str | None:
         session = holder[0]
+        if before:
+            lines.append(before.pop(0))
+            return lines[-1] + "\n"
         if session.moves not in plan:
             legal = list(state.legal_actions(setup.seat))
             plan[session.moves] = rng.choice(legal)

@@ -1,10 +1,10 @@
-"""``python -m bot play``: every game played to its end through a real subprocess (stdin piped,
-no token, no database), an illegal action refused with the rule, the record replayed."""
+"""``python -m bot play``: stopping, bad arguments, and what the other terminal tests share (a
+game's first turn for the person, an illegal action there). Whole games through a real
+subprocess are ``test_play_terminal_match.py``."""
 
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from engine.core import State
 from engine.errors import IllegalAction, InvalidNotation, Refusal
 from engine.games import new_game
 from engine.record import read_jsonl, replay
-from tests.bot.terminal_driver import drive, run_play
+from tests.bot.terminal_driver import run_play
 
 GAMES = {  # small targets: a whole pulka or game in a few deals
     "mushka": ["--option", "target=5"],
@@ -61,33 +61,6 @@ def illegal_text(state: State, seat: int) -> tuple[str, Refusal]:
             found.append((text, error.code))
     assert found, "no illegal action among the candidates"
     return next((f for f in found if f[1] is not Refusal.NOT_NOW), found[0])
-
-
-@pytest.mark.parametrize("game", list(GAMES))
-def test_a_whole_game_in_the_terminal(game: str, tmp_path: Path) -> None:
-    args = [game, "--level", "easy", "--seed", "3", "--lang", "en", *GAMES[game]]
-    state, seat = first_turn(args)
-    text, code = illegal_text(state, seat)
-    lines = drive(args).lines
-    record = tmp_path / "game.jsonl"
-    stdin = text + "\n" + "".join(f"{ln}\n" for ln in lines)
-    done = run_play([*args, "--explain", "--record", str(record)], stdin, tmp_path)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stderr == ""
-    out = done.stdout
-    refusal = next(line for line in out.splitlines() if "Not allowed:" in line)
-    assert f"({code.value}" in refusal  # --explain: the rule named
-    assert "Your cards" in out or "Your hand" in out  # the hand was shown
-    assert "  1. " in out or " moves: name yours" in out  # short choices numbered, or not
-    assert "<b>" not in out and "&lt;" not in out  # Telegram HTML stripped
-    # another seat's exchange shows as the group sees it: how many cards, never which
-    assert not re.search(r"^🤖[^:\n]+: play [1-5] (?!🂠)", out, re.MULTILINE)
-    written = read_jsonl(record.read_text(encoding="utf-8"))
-    assert written[-1]["t"] == "end" and written[-1].get("reason") != "abandoned"
-    assert replay(written).record() == written  # replays unchanged
-    acts = [ln for ln in written if ln["t"] == "act" and ln["seat"] == seat]
-    assert acts and acts[0]["a"] != str(state.parse_action(text))  # the refusal changed nothing
-    assert "Record written" in out
 
 
 def test_stopping_leaves_an_abandoned_record(tmp_path: Path) -> None:
