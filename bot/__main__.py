@@ -15,7 +15,8 @@ bot can poll; the bot itself never deletes one (``bot/startup.py``).
 
 ``python -m bot export --database PATH|URL --out DIR``: every game in the database (finished,
 abandoned, and running ones up to now) as RECORD.md JSON Lines, one file per table
-(PRODUCT.md §18); ``python -m engine replay DIR/*.jsonl`` replays them. Needs no token.
+(PRODUCT.md §18); ``python -m engine replay DIR/*.jsonl`` replays them. Needs no token; reads
+the database read-only and only at this bot's schema (``bot/export.py``).
 
 Exit codes of ``python -m bot`` (each failure is one or two lines on stderr saying what to do;
 a traceback only with ``BOT_LOG_LEVEL=DEBUG``; ``bot.startup.Exit``):
@@ -29,7 +30,8 @@ a traceback only with ``BOT_LOG_LEVEL=DEBUG``; ``bot.startup.Exit``):
 * 6 — another instance is polling with this token (409 Conflict from ``getUpdates``);
 * 7 — polling mode, but Telegram has a webhook set: ``python -m bot delete-webhook`` to poll,
   or set ``BOT_WEBHOOK_URL`` to serve it;
-* 8 — ``BOT_DATABASE`` cannot be written, or its schema is newer than this bot's migrations.
+* 8 — ``BOT_DATABASE`` cannot be opened, written or migrated, or its schema is newer than this
+  bot's migrations.
 
 Once running, a lost connection to the Bot API is retried with back-off and logged once when it
 goes and once when it is back (``bot/outage.py``).
@@ -37,19 +39,17 @@ goes and once when it is back (``bot/outage.py``).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import logging
 import signal
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Final, TypeVar
 
 from pydantic import ValidationError
 
-from bot.config import POSTGRES_URL, Settings
+from bot.config import Settings
 
 T = TypeVar("T")
 
@@ -110,39 +110,10 @@ async def _run(settings: Settings) -> None:
         waiter.cancel()
 
 
-async def _records(database: Path | str) -> list[tuple[str, str]]:
-    from bot.records import Records
-    from bot.storage import open_repository
-    from engine.games import new_game
-
-    repo = await open_repository(database)
-    try:
-        return await Records(repo, new_game).export()
-    finally:
-        await repo.close()
-
-
-def export_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot export", description="game records")
-    parser.add_argument("--database", required=True, help="the SQLite file, or a postgresql:// URL")
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
-    database: Path | str = args.database
-    if not POSTGRES_URL.match(args.database):
-        database = Path(args.database)
-        if not database.is_file():
-            sys.stderr.write(f"export: no database at {database}\n")
-            return 2
-    files = asyncio.run(_records(database))
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name, text in files:
-        (args.out / name).write_text(text, encoding="utf-8")
-    sys.stdout.write(f"{len(files)} table(s) written to {args.out}\n")
-    return 0
-
-
 def main() -> int:
     if sys.argv[1:2] == ["export"]:
+        from bot.export import export_main
+
         return export_main(sys.argv[2:])
     if sys.argv[1:2] == ["play"]:  # no token, no database, no network
         from bot.terminal.play import play_main
@@ -181,7 +152,8 @@ def main() -> int:
     if settings.workers > 1 and settings.worker_index is None:
         from bot.workers import supervise
 
-        return asyncio.run(supervise(settings))  # N worker processes, each a python -m bot
+        # N worker processes, each a python -m bot
+        return _failed(settings, lambda: asyncio.run(supervise(settings)))
     tune_gc()
     code = _failed(settings, lambda: asyncio.run(_run(settings)))
     return code if isinstance(code, int) else 0

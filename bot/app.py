@@ -25,7 +25,7 @@ from bot.present import Delivery, Presenter
 from bot.records import Records
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
-from bot.runtime.core import NewGame, random_seed
+from bot.runtime.core import NewGame
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
 from bot.sending.lean import LeanSession
@@ -35,7 +35,7 @@ from bot.sending.session import TelegramLimits
 from bot.services.locks import Leadership, Locks, TableLocks
 from bot.services.members import Members
 from bot.services.people import People
-from bot.startup import check_token, open_database, probe_me, probe_polling
+from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline
 from bot.updates import OnceOnly, UpdateLog
@@ -135,7 +135,7 @@ def build_services(
         people,
         members,
         new_game_fn=new_game_fn,
-        seeds=seeds or random_seed,
+        seeds=seeds,
         clock=clock,
         computer_delay=settings.computer_delay_s,
         turn_timeout=settings.turn_timeout_s,
@@ -281,7 +281,8 @@ async def running_bot(
     scheduler, poll in the background — or, with ``BOT_WEBHOOK_URL``, serve the webhook and
     call ``setWebhook`` (``bot/web.py``).
 
-    ``seeds`` replaces the random seed of each new match (tests make deals reproducible);
+    ``seeds`` makes each new match a seeded one (tests make deals reproducible; without it the
+    deals are cryptographic, ``bot.runtime.deals``);
     ``monotonic`` is the clock of the short-lived caches, ``clock`` the wall clock of
     deadlines (tests move them on).
     """
@@ -297,7 +298,7 @@ async def running_bot(
         if settings.webhook_url is None:
             await probe_polling(bot, settings)  # no webhook set, nobody else polling
         catalogues = Catalogues.load(settings.locales, settings.default_language)
-        codec = PressCodec.from_token(settings.token.get_secret_value())
+        codec = await callback_codec(settings, db)
         services = build_services(
             settings,
             db,

@@ -6,6 +6,8 @@ import base64
 import hashlib
 import hmac
 import re
+import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -76,18 +78,39 @@ class Press:
 
 
 class PressCodec:
-    """Packs and parses presses; the HMAC key is derived from the bot token."""
+    """Packs and parses presses. The tag's key is a secret of the bot's own
+    (``BOT_CALLBACK_SECRET``, or one made once and kept in the database:
+    :func:`bot.startup.callback_codec`), never the token, so a token revoked at @BotFather
+    leaves every button working. ``also``: keys whose tags are still accepted, never made (the
+    token's, of buttons drawn before the bot had a secret of its own)."""
 
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes, *, also: Sequence[bytes] = ()) -> None:
         self._key = key
+        self._also = tuple(also)
 
     @classmethod
     def from_token(cls, token: str) -> PressCodec:
-        return cls(hashlib.sha256(b"mushka-callback:" + token.encode()).digest())
+        """The codec of the bot's first versions: the key derived from the token."""
+        return cls(_token_key(token))
 
-    def _tag(self, body: str) -> str:
-        digest = hmac.new(self._key, body.encode(), hashlib.sha256).digest()[:4]
+    @classmethod
+    def from_secret(cls, secret: str, *, token: str | None = None) -> PressCodec:
+        """The key derived from ``secret``; with ``token``, the buttons the bot drew before it
+        had a secret (under the current token) are still accepted."""
+        key = hashlib.sha256(b"mushka-callback-secret:" + secret.encode()).digest()
+        return cls(key, also=(_token_key(token),) if token is not None else ())
+
+    def _tag(self, body: str, key: bytes | None = None) -> str:
+        used = self._key if key is None else key
+        digest = hmac.new(used, body.encode(), hashlib.sha256).digest()[:4]
         return base64.urlsafe_b64encode(digest).decode().rstrip("=")  # 6 chars
+
+    def _signed(self, body: str, tag: str) -> bool:
+        given = tag.encode()
+        return any(
+            hmac.compare_digest(given, self._tag(body, key).encode())
+            for key in (self._key, *self._also)
+        )
 
     def pack(self, press: Press) -> str:
         seat = "-" if press.seat is None else str(press.seat)
@@ -129,9 +152,18 @@ class PressCodec:
         arg = parts[5] if len(parts) == 6 else None
         if arg is not None and not _ARG.match(arg):
             return None
-        if not hmac.compare_digest(tag.encode(), self._tag(body).encode()):
+        if not self._signed(body, tag):
             return None
         return Press(kind, table, seat, version, act, arg)
+
+
+def _token_key(token: str) -> bytes:
+    return hashlib.sha256(b"mushka-callback:" + token.encode()).digest()
+
+
+def new_callback_secret() -> str:
+    """A fresh key for the buttons' tags: 256 random bits."""
+    return secrets.token_urlsafe(32)
 
 
 class PressFilter(Filter):

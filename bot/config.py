@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_FORMAT = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 SECRET_FORMAT = re.compile(r"^[A-Za-z0-9_-]{16,256}$")  # Telegram allows 1-256 of these
+CALLBACK_SECRET_MIN = 16  # BOT_CALLBACK_SECRET: characters at least (32 random ones are best)
 POSTGRES_URL = re.compile(r"^postgres(ql)?://[^\s]+$")  # asyncpg's own DSN schemes
 LISTEN_FORMAT = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
 
@@ -63,6 +64,9 @@ class Settings(BaseSettings):
     # Webhook mode (set the URL) instead of long polling; the secret is then required
     webhook_url: str | None = None
     webhook_secret: SecretStr | None = None
+    # the key of the buttons' tags (PRODUCT.md §7.1); unset: one made once and kept in the
+    # database (every worker shares it). Never the token: a revoked token keeps the buttons
+    callback_secret: SecretStr | None = None
     webhook_listen: str = "0.0.0.0:8080"  # the bot's own HTTP server (webhook and /healthz)
     health_listen: str | None = None  # polling mode: serve only /healthz here (unset: none)
     # Several processes (README "Scaling out"): Redis coordinates them; unset: one process
@@ -110,6 +114,18 @@ class Settings(BaseSettings):
         if not SECRET_FORMAT.match(value.get_secret_value()):
             raise ValueError(
                 "must be 16-256 characters A-Z a-z 0-9 _ - "
+                "(e.g. the output of: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        return value
+
+    @field_validator("callback_secret")
+    @classmethod
+    def _callback_secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None  # an empty line in .env: the database keeps one
+        if len(value.get_secret_value()) < CALLBACK_SECRET_MIN:
+            raise ValueError(
+                f"must be at least {CALLBACK_SECRET_MIN} characters "
                 "(e.g. the output of: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
             )
         return value

@@ -14,6 +14,8 @@ from typing import Final
 
 from babel.messages.pofile import read_po
 
+from bot.markup import Html, html_params
+
 LOCALES: Final = ("ru", "en")
 RU_LIKE: Final = frozenset({"ru", "uk", "be"})
 
@@ -27,7 +29,8 @@ def locale_of(language_code: str | None, default: str = "en") -> str:
 
 @dataclass(frozen=True, slots=True)
 class Translator:
-    """``tr("Hello, {name}", name=…)``: the catalogue's text for the msgid, then ``format``."""
+    """``tr("Hello, {name}", name=…)``: the catalogue's text for the msgid, then ``format``
+    (plain text: a toast, a button; :meth:`html` for a message's HTML)."""
 
     locale: str
     messages: Mapping[str, str] = field(repr=False)
@@ -35,6 +38,12 @@ class Translator:
     def __call__(self, msgid: str, /, **params: object) -> str:
         text = self.messages.get(msgid) or msgid
         return text.format(**params) if params else text
+
+    def html(self, msgid: str, /, **params: object) -> Html:
+        """The catalogue's text as Telegram HTML: every plain text parameter escaped (a name,
+        a title), :class:`~bot.markup.Html` ones put in as they are."""
+        text = self.messages.get(msgid) or msgid
+        return Html(text.format(**html_params(params)) if params else text)
 
     def has(self, msgid: str) -> bool:
         return bool(self.messages.get(msgid))

@@ -13,7 +13,7 @@ from bot.i18n import Catalogues, Translator
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.cards import with_card_words
-from bot.render.common import Button, Rendered, esc, keyboard
+from bot.render.common import Button, Html, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
 from bot.runtime.core import family_ui
@@ -123,10 +123,10 @@ class Presenter:
         if isinstance(screen, TurnPing):
             tr = self.catalogues.tr(screen.locale)
             facts = screen.facts
-            text = tr(
+            text = tr.html(
                 "🔔 Your turn — {game}, «{chat}»",
                 game=game_name(facts.table.game, tr.locale),
-                chat=esc(facts.chat_title),
+                chat=facts.chat_title,
             )
             key = ping_key(facts.table.id)
             box.show(screen.user_id, key, Rendered(text), fresh=True, old=Old.DELETE)
@@ -140,7 +140,7 @@ class Presenter:
             if screen.link is not None:
                 button = Button(text=tr(screen.button), url=self.link(screen.link))
                 markup = keyboard([[button]])
-            rendered = Rendered(tr(screen.msgid, **screen.params), markup)
+            rendered = Rendered(tr.html(screen.msgid, **screen.params), markup)
             done = box.post(
                 screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
             )
@@ -171,7 +171,13 @@ class Presenter:
         elif isinstance(screen, MatchResult):
             ctx = self.context(facts)
             rendered = self._ui(facts).match_result(
-                ctx, screen.end, screen.standings, facts.table.generation, tr, self.codec
+                ctx,
+                screen.end,
+                screen.winner,
+                screen.standings,
+                facts.table.generation,
+                tr,
+                self.codec,
             )
             box.show(chat, k["result"], rendered, fresh=True, thread=th)
         elif isinstance(screen, LobbyScreen):
@@ -203,7 +209,9 @@ class Presenter:
             rendered = lobby_render.unreachable_notice(
                 facts.table, screen.names, tr, self.codec, self.link("s")
             )
-            self._notice(chat, k["notice"], rendered, None, th)
+            # one message per lobby, edited again on a later Start (#28: pressing Start again
+            # and again never posts a new group message)
+            box.show(chat, k["notice"], rendered, thread=th)
         return None
 
     def _reminder(self, screen: Reminder) -> None:
@@ -211,10 +219,10 @@ class Presenter:
         phone notifies again), and a short mention in the group."""
         facts = screen.facts
         tr = self.catalogues.tr(screen.locale)
-        text = tr(
+        text = tr.html(
             "⏳ {seconds} s left — your move in «{chat}»",
             seconds=screen.seconds,
-            chat=esc(facts.chat_title),
+            chat=facts.chat_title,
         )
         box = self.outbox
         box.show(
@@ -222,9 +230,9 @@ class Presenter:
         )
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)
-        mention = ctr(
+        mention = ctr.html(
             "⏳ {name}, your move ({seconds} s)",
-            name=f'<a href="tg://user?id={screen.user_id}">{name}</a>',
+            name=Html(f'<a href="tg://user?id={screen.user_id}">{name}</a>'),
             seconds=screen.seconds,
         )
         key = reminder_key(facts.table.id)

@@ -14,6 +14,7 @@ from bot.i18n import Translator
 from bot.render.cards import notation_word, notation_words
 from bot.render.common import signed
 from bot.render.context import game_name
+from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads
 from bot.storage.rows import TableRow
 from engine.core import Line, State
@@ -53,12 +54,19 @@ class Records:
         names = tuple(s.name for s in seats)
         log = await self.repo.actions(table.id, matches[0].first_seq)
         start = matches[0].first_seq
+        draws = await self.repo.draws(table.id, start)
         out = []
         for k, match in enumerate(matches):
             end = matches[k + 1].first_seq if k + 1 < len(matches) else None
             actions = log[match.first_seq - start : None if end is None else end - start]
+            chance = stored_chance(match, draws, end)  # the decks as drawn (None: the seed's)
             state = self._new_game(
-                table.game, len(seats), match.seed, table.options, prev_dealer=match.prev_dealer
+                table.game,
+                len(seats),
+                match.seed,
+                table.options,
+                chance=chance,
+                prev_dealer=match.prev_dealer,
             )
             for seat, action in actions:
                 state.apply(seat, action)

@@ -12,7 +12,11 @@ from engine.errors import Refusal
 
 
 class Refused(Exception):
-    """A press or command refused; nothing changed. ``refresh`` asks to re-show a hand."""
+    """A press or command refused; nothing changed. ``refresh`` asks to re-show a hand.
+
+    Its ``params`` are plain text (a name as the person wrote it): the refusal is shown as a
+    toast (:func:`~bot.render.refusals.refusal_text`) or in a message, escaped there
+    (:func:`~bot.render.refusals.refusal_html`); it is never escaped where it is raised."""
 
     def __init__(
         self,

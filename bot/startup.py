@@ -23,10 +23,12 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import GetUpdates
 
+from bot.callbacks import PressCodec, new_callback_secret
 from bot.config import Settings, database_label
 from bot.outage import reason
 from bot.storage import latest_schema, open_repository
-from bot.storage.protocol import Store
+from bot.storage.db import MigrationFailed
+from bot.storage.protocol import SecretName, Store
 from bot.storage.sqlite import SqliteRepository
 
 if TYPE_CHECKING:
@@ -77,11 +79,19 @@ async def open_database(settings: Settings) -> Store:
     label = database_label(database)
     try:
         db = await open_repository(database)
-    except (OSError, sqlite3.Error) as error:
-        raise _not_writable(settings, error) from error
-    except Exception as error:  # PostgreSQL: refused, unknown database, wrong password …
+    except MigrationFailed as failed:
+        raise StartFailed(
+            Exit.DATABASE,
+            f"database {label} cannot be migrated: {failed} (rolled back, the schema stays at "
+            f"{failed.number - 1}): its tables are not what this bot's migrations expect — "
+            "restore a backup, or point BOT_DATABASE elsewhere",
+        ) from failed
+    except Exception as error:
         if isinstance(database, Path):
+            if isinstance(error, OSError | sqlite3.Error):
+                raise _not_writable(settings, error) from error
             raise
+        # PostgreSQL: refused, unreachable, unknown database, wrong password …
         raise StartFailed(
             Exit.DATABASE,
             f"database {label} cannot be opened ({error}): check BOT_DATABASE, that the "
@@ -105,6 +115,17 @@ async def open_database(settings: Settings) -> Store:
         await db.close()
         raise
     return db
+
+
+async def callback_codec(settings: Settings, db: Store) -> PressCodec:
+    """The buttons' codec: its key is ``BOT_CALLBACK_SECRET``, or (unset) the one the database
+    keeps — made by the first process that asks, shared by every worker — never the token."""
+    configured = settings.callback_secret
+    if configured is not None:
+        secret = configured.get_secret_value()
+    else:
+        secret = await db.secret(SecretName.CALLBACK, new_callback_secret())
+    return PressCodec.from_secret(secret, token=settings.token.get_secret_value())
 
 
 def _not_writable(settings: Settings, error: BaseException) -> StartFailed:

@@ -1,20 +1,30 @@
 """The bot's own HTTP server (aiohttp): Telegram's webhook and ``GET /healthz``.
 
 Webhook mode (``BOT_WEBHOOK_URL`` set): aiogram's :class:`SimpleRequestHandler` at the URL's
-path checks ``X-Telegram-Bot-Api-Secret-Token`` (a request without it or with another gets 401
-and reaches no handler) and answers Telegram once the update was handled, so a 200 means done;
+path, behind :func:`checked` — ``X-Telegram-Bot-Api-Secret-Token`` compared in constant time as
+bytes (a request without it, with another, or with one not even ASCII gets 401 and reaches no
+handler) — answers Telegram once the update was handled, so a 200 means done;
 a redelivery is skipped by :class:`bot.updates.OnceOnly`. At start ``setWebhook`` (the secret,
 the update types the dispatcher handles, pending updates kept); a clean stop leaves the webhook
 in place, so Telegram keeps what arrives meanwhile and delivers it after the restart.
 
 Polling mode: no server unless ``BOT_HEALTH_LISTEN`` is set (then only ``/healthz``).
+
+Either way the server bounds what a client may hold (:class:`HttpLimits`): a connection that
+has not sent a request's headers within ``headers_s`` (or sits idle that long between
+requests) is closed; the webhook's body (read only once the secret matched) must arrive within
+``body_s`` (else 408, the connection closed) and be no larger than ``max_body`` bytes (else
+413); no other route reads a body (a request with one is answered and the connection closed).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hmac
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
 from aiogram import Bot, Dispatcher
@@ -29,6 +39,46 @@ if TYPE_CHECKING:  # Redis is an optional extra (several workers)
 
 logger = logging.getLogger(__name__)
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
+Handle = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(frozen=True, slots=True)
+class HttpLimits:
+    """What one client may hold of the bot's HTTP server."""
+
+    headers_s: float = 10.0  # a request's headers (and an idle keep-alive connection)
+    body_s: float = 10.0  # a request's body, once its headers are in
+    max_body: int = 256 * 1024  # bytes: an update is a few KiB (a long text with entities)
+
+
+LIMITS: Final = web.AppKey("limits", HttpLimits)
+
+
+def secret_matches(given: str | None, secret: str) -> bool:
+    """The header is the secret: compared in constant time, as bytes (any header text,
+    non-ASCII too — aiohttp keeps undecodable bytes as surrogates — compares, never raises)."""
+    if given is None:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
+
+
+def checked(handle: Handle, secret: str | None, body_s: float) -> Handle:
+    """``handle`` only for a request that carries the webhook's secret (401 for any other,
+    its body never read), once its whole body is in: read within ``body_s`` (else 408, the
+    connection closed) and no larger than the app's limit (else 413)."""
+
+    async def check(request: web.Request) -> web.StreamResponse:
+        if secret is not None and not secret_matches(request.headers.get(SECRET_HEADER), secret):
+            return web.Response(status=401, text="Unauthorized")
+        try:
+            async with asyncio.timeout(body_s):
+                await request.read()  # kept: the handler's request.json() reads it again
+        except TimeoutError:
+            closing = {"Connection": "close"}
+            return web.Response(status=408, text="body too slow", headers=closing)
+        return await handle(request)
+
+    return check
 
 
 async def health(db: Store, mode: Literal["webhook", "polling"]) -> tuple[bool, dict[str, object]]:
@@ -47,10 +97,14 @@ def build_app(
     bot: Bot | None = None,
     dp: Dispatcher | None = None,
     gate: UpdateGate | None = None,
+    *,
+    limits: HttpLimits | None = None,
 ) -> web.Application:
     """``/healthz``, and the webhook when ``bot`` and ``dp`` are given (``gate``: several
     workers share which updates are being handled, :func:`gated`)."""
-    app = web.Application()
+    limits = HttpLimits() if limits is None else limits
+    app = web.Application(client_max_size=limits.max_body)
+    app[LIMITS] = limits
 
     async def healthz(request: web.Request) -> web.Response:
         ok, body = await health(db, settings.mode)
@@ -59,34 +113,27 @@ def build_app(
     app.router.add_get("/healthz", healthz)
     if bot is not None and dp is not None:
         secret = settings.webhook_secret
-        handler = SimpleRequestHandler(
-            dp,
-            bot,
-            handle_in_background=False,  # 200 only once handled; redeliveries are skipped
-            secret_token=secret.get_secret_value() if secret else None,
-        )
+        # the secret is checked by checked() on every path, once; aiogram's own comparison
+        # raises on a non-ASCII header (a 500 with a traceback per request)
+        handler = SimpleRequestHandler(dp, bot, handle_in_background=False)
         # not handler.register(): that closes the bot's session at shutdown, before the
         # outbox had its last say; running_bot closes it
-        secret_value = secret.get_secret_value() if secret else None
-        post = handler.handle if gate is None else gated(handler, gate, secret_value)
-        app.router.add_post(settings.webhook_path, post)
+        post = handler.handle if gate is None else gated(handler, gate)
+        key = secret.get_secret_value() if secret else None
+        app.router.add_post(settings.webhook_path, checked(post, key, limits.body_s))
         setup_application(app, dp, bot=bot)
     return app
 
 
-Handle = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def gated(handler: SimpleRequestHandler, gate: UpdateGate, secret: str | None) -> Handle:
+def gated(handler: SimpleRequestHandler, gate: UpdateGate) -> Handle:
     """Several workers: an update is handled by one worker at a time and acts once. A
     redelivery of a done update is answered 200 and not handled; one another worker is handling
     now gets 503 (Telegram tries again later); one whose worker died mid-way (its lease ran
-    out) is handled anew — nothing a player pressed is lost to a killed worker."""
+    out) is handled anew — nothing a player pressed is lost to a killed worker. Behind
+    :func:`checked`: only a request with the secret gets here."""
     from bot.services.shared import kept  # Redis is an optional extra
 
     async def handle(request: web.Request) -> web.StreamResponse:
-        if secret is not None and request.headers.get(SECRET_HEADER) != secret:
-            return await handler.handle(request)  # aiogram answers 401
         try:
             update_id = int((await request.json())["update_id"])
         except (ValueError, KeyError, TypeError):
@@ -117,7 +164,14 @@ async def serving(
     ``reuse_port``: several worker processes listen on one port (``SO_REUSEPORT``), the kernel
     spreads the connections among them."""
     host, port = host_port(listen)
-    runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=2.0)
+    limits = app.get(LIMITS) or HttpLimits()
+    runner = web.AppRunner(
+        app,
+        handler_cancellation=True,
+        shutdown_timeout=2.0,
+        keepalive_timeout=limits.headers_s,  # aiohttp closes a connection waiting that long
+        lingering_time=0,  # a request cut short (408) is not read on: the connection closes
+    )
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)

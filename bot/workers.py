@@ -2,7 +2,8 @@
 processes — each ``python -m bot`` with ``BOT_WORKER_INDEX`` set, all listening on
 ``BOT_WEBHOOK_LISTEN`` (``SO_REUSEPORT``) — restarts one that dies, and on SIGTERM/Ctrl-C
 stops them all (each drains its outbox). Worker 0 calls ``setWebhook``; the database is
-migrated here once, before any worker starts.
+migrated here once, before any worker starts (a failure exits with its code, as one
+process does).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import signal
 import sys
 
 from bot.config import Settings
-from bot.storage import open_repository
+from bot.startup import check_token, open_database
 
 logger = logging.getLogger("bot.workers")
 RESTART_S = 1.0  # a worker that died is started again after this pause (doubling, up to 30 s)
@@ -30,8 +31,11 @@ async def _spawn(index: int) -> asyncio.subprocess.Process:
 
 
 async def supervise(settings: Settings) -> int:
-    """Run the workers until a signal; the exit code (0: a clean stop)."""
-    store = await open_repository(settings.database)  # migrations run once, here
+    """Run the workers until a signal; the exit code (0: a clean stop). What stops a worker
+    from starting at all (the token, the database) raises :class:`bot.startup.StartFailed`
+    here, before any worker runs: the supervisor exits with its code."""
+    check_token(settings)
+    store = await open_database(settings)  # migrations run once, here
     await store.close()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

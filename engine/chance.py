@@ -1,7 +1,9 @@
 """Every random outcome goes through a ``Chance`` object (RULES.md §0.4, STYLE.md §6).
 
-``SeededChance`` draws from the game's own ``random.Random(seed)``; ``StackedChance`` replays
-outcomes given in advance (fixed deals in tests, and the outcomes written in a record).
+``SeededChance`` draws from the game's own ``random.Random(seed)`` (or any ``random.Random``:
+the bot gives it ``secrets.SystemRandom()``); ``StackedChance`` replays outcomes given in
+advance (fixed deals in tests, and the outcomes written in a record); ``ResumedChance`` replays
+a stopped game's outcomes and then goes on from a live source (a table resumed mid-match).
 """
 
 from __future__ import annotations
@@ -105,3 +107,36 @@ class StackedChance:
         if pick not in options:
             raise InvalidRecord(f"random pick {pick} is not among {[str(o) for o in options]}")
         return pick
+
+
+@dataclass(slots=True)
+class ResumedChance:
+    """A game resumed from its stored outcomes: ``given`` answers while it has outcomes, then
+    ``then`` (the live source) answers every later shuffle and pick.
+
+    With ``shadow`` every call goes to ``then`` too, its answer dropped while ``given`` has
+    one: a seeded source then stands where it stood when the game was stopped, so a resumed
+    seeded game goes on with the deals it would have had (tests, the kill proof). A live
+    cryptographic source needs no shadow: its next answer is unpredictable either way.
+    """
+
+    given: StackedChance
+    then: Chance
+    shadow: bool = False
+
+    def shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        if not self.given.decks:
+            return self.then.shuffled(cards)
+        if self.shadow:
+            self.then.shuffled(cards)
+        return self.given.shuffled(cards)
+
+    def choice(self, options: Sequence[Card]) -> Card:
+        if not self.given.picks:
+            return self.then.choice(options)
+        if self.shadow:
+            self.then.choice(options)
+        return self.given.choice(options)
+
+    def ready(self) -> bool:
+        return self.given.ready() or self.then.ready()

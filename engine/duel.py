@@ -12,8 +12,9 @@ What is measured for seat A:
   one of the seven games pays, RULES.md §0.7: the trick family's pulka money and side ledger
   §1.6.5, Копилка's payout §2.6, Лентюрлю's payments §3.5, Кончинка's settlement §4.4.5), with
   the 95 % interval ``mean ± 1.96·s/√K``;
-* **win rate**: the share of games with ``result.winner == A``; Копилка's ``winner`` is only the
-  last deal's, so there a game is won when A's net is strictly the highest of the table;
+* **win rate**: the share of games with ``result.winner == A`` (Копилка's partia winner by
+  RULES.md §2.6.7: the highest net, ties by partia points, then the last deal's winner, then
+  seat order from the first dealer);
 * the **median and maximum time** of A's decisions: wall time (``time.perf_counter``) and the
   process's own CPU time (``time.process_time``), which a loaded, shared machine inflates less.
 
@@ -40,9 +41,6 @@ MAX_ACTIONS = 200_000
 
 Z95 = 1.96
 """The normal quantile of a two-sided 95 % interval."""
-
-NO_SINGLE_WINNER = frozenset({"kopilka"})
-"""Games whose ``Result.winner`` is not the game's winner (Копилка: the last deal's)."""
 
 
 def player(spec: str, game: str) -> Policy:
@@ -124,14 +122,6 @@ class DuelReport:
         ]
 
 
-def won(game: str, result: Result, seat: Seat) -> bool:
-    """Whether ``seat`` won the game (see the module's docstring)."""
-    if game in NO_SINGLE_WINNER:
-        mine = result.net[seat]
-        return all(mine > n for s, n in enumerate(result.net) if s != seat)
-    return result.winner == seat
-
-
 def play_one(
     game: str,
     players: int,
@@ -192,10 +182,10 @@ def duel(
             game, players, seed + i, policies, rngs, seat_a, options
         )
         nets.append(result.net[seat_a])
-        wins += won(game, result, seat_a)
+        wins += result.winner == seat_a
         times.extend(spent)
         cpu.extend(spent_cpu)
     return DuelReport(game, players, games, a, b, tuple(nets), wins, tuple(times), tuple(cpu))
 
 
-__all__ = ["DuelReport", "duel", "play_one", "player", "won"]
+__all__ = ["DuelReport", "duel", "play_one", "player"]

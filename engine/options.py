@@ -9,6 +9,7 @@ record's ``game.options`` is :func:`options_dict` of the result.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -17,6 +18,11 @@ from engine.errors import InvalidOption
 OptT = TypeVar("OptT")
 
 OptionValue = int | bool | str
+
+# A whole number as typed: ASCII digits only (``str.isdigit`` takes "²" and "٣", ``int`` takes
+# "٣" and "1_0" but not "²"), one sign at most.
+_INT = re.compile(r"[+-]?([0-9]+)")
+_DIGITS = 18
 
 
 def int_option(default: int, low: int, high: int) -> Any:
@@ -51,13 +57,17 @@ def _coerce(name: str, meta: Mapping[str, Any], raw: object) -> OptionValue:
     if kind == "int":
         if isinstance(raw, bool):
             raise InvalidOption("option_not_int", option=name, value=str(raw))
+        low, high = meta["range"]
         if isinstance(raw, int):
             value = raw
-        elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-            value = int(raw.strip())
+        elif isinstance(raw, str) and (m := _INT.fullmatch(raw.strip())):
+            if len(m.group(1)) > _DIGITS:  # int() of thousands of digits raises; all too big
+                raise InvalidOption(
+                    "option_out_of_range", option=name, value=raw.strip(), low=low, high=high
+                )
+            value = int(m.group(0))
         else:
             raise InvalidOption("option_not_int", option=name, value=str(raw))
-        low, high = meta["range"]
         if not low <= value <= high:
             raise InvalidOption("option_out_of_range", option=name, value=value, low=low, high=high)
         return value

@@ -62,8 +62,20 @@ def read_records(path: Path) -> list[list[Line]]:
     return list(split_records(read_jsonl(path.read_text(encoding="utf-8"))))
 
 
+def is_chance_line(line: Line) -> bool:
+    """Whether the line writes out a random outcome (§R3.2): a first-dealer draw, a deal's
+    deck, a Копилка take. These lines alone give :func:`chance_of` what it replays."""
+    kind = line["t"]
+    return (kind == "seats" and bool(line.get("draw"))) or kind == "deal" or is_take(line)
+
+
+def is_take(line: Line) -> bool:
+    return line["t"] == "event" and line.get("e") == "take"
+
+
 def chance_of(record: list[Line]) -> StackedChance:
-    """The random outcomes a record writes out (§R3.2), ready to be replayed."""
+    """The random outcomes a record writes out (§R3.2), ready to be replayed (``record`` may
+    also be only its chance lines, :func:`is_chance_line`, in order)."""
     decks: list[list[Card]] = []
     picks: list[Card] = []
     for line in record:
@@ -74,7 +86,7 @@ def chance_of(record: list[Line]) -> StackedChance:
                 )
             case "deal":
                 decks.append([Card.parse(c) for c in line["deck"]])
-            case "event" if line.get("e") == "take":
+            case "event" if is_take(line):
                 picks.append(Card.parse(line["card"]))
             case _:
                 pass

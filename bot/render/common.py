@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -11,6 +10,10 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic_core import CoreSchema, core_schema
+
+from bot.markup import Html, esc
+
+__all__ = ["Button", "Html", "Keyboard", "Rendered", "esc", "keyboard", "num", "signed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +100,6 @@ class Rendered:
             object.__setattr__(self, "_digest", hashlib.blake2b(text, digest_size=12).hexdigest())
         assert self._digest is not None
         return self._digest
-
-
-def esc(text: str) -> str:
-    return html.escape(text, quote=False)
 
 
 def keyboard(rows: Iterable[Sequence[Button]]) -> Keyboard | None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import Translator
-from bot.render.common import Button, Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_name
+from bot.render.limits import TITLE, label
 from bot.storage.rows import SeatRow, TableRow
 from engine.games import GAMES
 
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One inline result: its title and description (plain text) and the message it sends."""
+    """One inline result: its title and description (plain text, a person's name as typed)
+    and the message it sends (HTML)."""
 
     title: str
     description: str
@@ -29,12 +31,12 @@ def invitation(
     most = max(GAMES[table.game].seat_counts)
     creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
     title = tr("🃏 {game} — seating ({n}/{most})", game=game, n=len(seats), most=most)
-    description = tr("Created by: {name} · «{chat}»", name=creator, chat=chat_title)
-    text = tr(
+    description = label(tr("Created by: {name} · «{chat}»", name=creator, chat=chat_title), TITLE)
+    text = tr.html(
         "🃏 {name} invites you to a table: {game}, «{chat}». Seats taken: {n} of {most}.",
-        name=esc(creator),
+        name=creator,
         game=game,
-        chat=esc(chat_title),
+        chat=chat_title,
         n=len(seats),
         most=most,
     )

@@ -12,6 +12,7 @@ from bot.render.common import Button, Keyboard, Rendered, esc, keyboard
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.games import game_ui
+from bot.render.limits import LABEL, label
 from bot.storage.rows import SeatKind, SeatRow, TableRow
 from engine.core import Line
 from engine.games import GAMES
@@ -122,7 +123,9 @@ def lobby(
     ]
     if unreachable:
         lines.append(
-            tr("Can't reach in private: {names} → {link}", names=", ".join(unreachable), link=link)
+            tr.html(
+                "Can't reach in private: {names} → {link}", names=", ".join(unreachable), link=link
+            )
         )
     if confirm_cancel:
         lines.append(tr("Close this table?"))
@@ -195,10 +198,10 @@ def unreachable_notice(
         return Button(text=text, callback_data=codec.pack(press))
 
     listed = ", ".join(names)
-    text = tr(
+    text = tr.html(
         "I can't write to {names} in private. Open a chat with me: {link}", names=listed, link=link
     )
-    without = button(tr("▶️ Start anyway without {names}", names=listed), "n")
+    without = button(label(tr("▶️ Start anyway without {names}", names=listed), LABEL), "n")
     return Rendered(text, keyboard([[without, button(tr("⏳ Wait"), "w")]]))
 
 

@@ -6,8 +6,10 @@ import contextlib
 from typing import Any, Final
 
 from bot.i18n import Translator
+from bot.markup import Html, esc
 from bot.refused import Refused
 from bot.render.cards import SUIT_SYMBOL, card_name
+from bot.render.limits import toast
 from engine.cards import Suit
 from engine.errors import Refusal
 
@@ -61,6 +63,17 @@ def _params(params: dict[str, Any], locale: str) -> dict[str, Any]:
 
 
 def refusal_text(refused: Refused, tr: Translator) -> str:
+    """The refusal as plain text (a toast): its parameters as they are, within a toast's
+    length."""
+    return toast(_text(refused, tr))
+
+
+def refusal_html(refused: Refused, tr: Translator) -> Html:
+    """The refusal as a message's HTML: its parameters (plain, a person's name) escaped."""
+    return esc(_text(refused, tr))
+
+
+def _text(refused: Refused, tr: Translator) -> str:
     params = _params(refused.params, tr.locale)
     if refused.engine is not None:
         reason = tr(REASONS.get(refused.engine, "that move is not possible now"), **params)

@@ -8,6 +8,7 @@ from bot.routers import (
     commands,
     errors,
     fallback,
+    identity,
     invite,
     lobby,
     members,
@@ -21,6 +22,7 @@ from bot.routers import (
 def make_root_router() -> Router:
     root = Router(name="root")
     root.include_routers(
+        identity.make_router(),  # first: a message signed by no person never reaches the rest
         lobby.make_router(),
         play.make_router(),
         settings.make_router(),  # before commands: its own g/s presses, /language's are theirs

@@ -11,12 +11,13 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
+from bot.markup import Html
 from bot.present import Delivery
 from bot.refused import Refused
 from bot.render import score as score_screen
-from bot.render.common import Button, Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
-from bot.render.refusals import refusal_text
+from bot.render.refusals import refusal_html
 from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
@@ -29,22 +30,28 @@ GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
 
 
-def rules_summary(game: str, tr: Translator) -> str:
+def rules_summary(game: str, tr: Translator) -> Html:
+    """The catalogue's summary (its texts are HTML, with no one's words in them)."""
     ui = family_ui(game)
-    return ui.rules_summary(game, tr) if ui else tr("Rules for this game come later.")
+    return Html(ui.rules_summary(game, tr)) if ui else tr.html("Rules for this game come later.")
 
 
-def help_text(tr: Translator, private: bool) -> str:
+def help_text(tr: Translator, private: bool) -> Html:
     if private:
-        return tr(
+        return tr.html(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
             "there. Here you get your cards. Commands: /hand — my cards, /score — my scores, "
             "/rules — rules, /settings — language, turn pings, cards in words."
         )
-    return tr(
+    return tr.html(
         "Open a table: /newgame [game]. Join with the ✋ button; your cards come in a private "
         "chat with me. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
+
+
+def score_key(page: int) -> str:
+    """The keyed messages of a group's /score answer: "score", then "score:2", …"""
+    return "score" if page == 1 else f"score:{page}"
 
 
 def make_router() -> Router:
@@ -72,10 +79,10 @@ def make_router() -> Router:
                 say(
                     delivery,
                     message,
-                    user_tr(
+                    user_tr.html(
                         "You're seated at {game} in «{chat}». Waiting for the start.",
                         game=game_name(found[0] if found else "", user_tr.locale),
-                        chat=esc(chat.title if chat else ""),
+                        chat=chat.title if chat else "",
                     ),
                 )
                 delivery(outcome)
@@ -86,13 +93,13 @@ def make_router() -> Router:
                 if shown:  # the "/start h_…" line goes with the old hand message
                     delivery.presenter.outbox.delete_message(message.chat.id, message.message_id)
                 else:
-                    say(delivery, message, user_tr("You're not playing at this table."))
+                    say(delivery, message, user_tr.html("You're not playing at this table."))
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 say(delivery, message, rules_summary(code, user_tr))
                 return
         except Refused as refused:
-            say(delivery, message, refusal_text(refused, user_tr))
+            say(delivery, message, refusal_html(refused, user_tr))
             return
         except ValueError:
             pass
@@ -108,7 +115,7 @@ def make_router() -> Router:
         say(
             delivery,
             message,
-            chat_tr("This command works in our private chat."),
+            chat_tr.html("This command works in our private chat."),
             keyboard([[button]]),
             reply=True,
         )
@@ -122,7 +129,7 @@ def make_router() -> Router:
         say(
             delivery,
             message,
-            user_tr("Tables open in a group: add me to a group and type /newgame."),
+            user_tr.html("Tables open in a group: add me to a group and type /newgame."),
             keyboard([[button]]),
         )
 
@@ -135,7 +142,7 @@ def make_router() -> Router:
 
     @router.message(Command("cancel", "kick", "notify"), PRIVATE)
     async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:
-        say(delivery, message, user_tr("This command works in a group."))
+        say(delivery, message, user_tr.html("This command works in a group."))
 
     @router.message(Command("score"))
     async def score(
@@ -163,7 +170,8 @@ def make_router() -> Router:
                         points=s.points + r.points,
                     )
                 )
-            say(delivery, message, score_screen.score("", None, list(summed.values()), user_tr))
+            for page in score_screen.score("", None, list(summed.values()), user_tr):
+                say(delivery, message, page)
             return
         arg = (command.args or "").strip().lower()
         rows = await runtime.ledger(chat_id=message.chat.id)
@@ -176,25 +184,32 @@ def make_router() -> Router:
         if playing is not None:
             game, no, counts = playing
             ui = family_ui(game)
-            current = chat_tr(
+            current = chat_tr.html(
                 "At the table now ({game}, {match} {no}): {list}",
                 game=game_name(game, chat_tr.locale),
                 match=ui.match_word(chat_tr) if ui else "",
                 no=no,
-                list=" · ".join(f"{esc(name)} {c}" for name, c in counts),
+                list=" · ".join(f"{name} {c}" for name, c in counts),
             )
         title = message.chat.title or ""
         # one /score answer per group (PRODUCT.md §9): a reply to the command, the previous one
-        # deleted, so answers don't push the table up the chat
-        delivery.presenter.outbox.show(
-            message.chat.id,
-            "score",
-            Rendered(score_screen.score(title, current, rows, chat_tr)),
-            fresh=True,
-            old=Old.DELETE,
-            reply_to=message.message_id,
-            thread=topic(message),
-        )
+        # deleted, so answers don't push the table up the chat; a long one is several messages
+        box = delivery.presenter.outbox
+        shown = score_screen.score(title, current, rows, chat_tr)
+        for page_no, page in enumerate(shown, start=1):
+            box.show(
+                message.chat.id,
+                score_key(page_no),
+                Rendered(page),
+                fresh=True,
+                old=Old.DELETE,
+                reply_to=message.message_id if page_no == 1 else None,
+                thread=topic(message),
+            )
+        extra = len(shown) + 1  # the pages a longer answer before had beyond this one's
+        while box.message_id(message.chat.id, score_key(extra)) is not None:
+            box.delete(message.chat.id, score_key(extra))
+            extra += 1
 
     @router.message(Command("rules"))
     async def rules(
@@ -203,7 +218,7 @@ def make_router() -> Router:
         asked = (command.args or "").strip()
         code = game_code(asked) if asked else "mushka"
         if code is None:
-            say(delivery, message, chat_tr(
+            say(delivery, message, chat_tr.html(
                 "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
                 "lenturlu, konchinka."
             ))  # fmt: skip
@@ -238,13 +253,13 @@ def make_router() -> Router:
             say(
                 delivery,
                 message,
-                chat_tr("Your cards are in our private chat.")
+                chat_tr.html("Your cards are in our private chat.")
                 if shown
-                else chat_tr("You're not playing at any table."),
+                else chat_tr.html("You're not playing at any table."),
                 reply=True,
             )
         elif not shown:
-            say(delivery, message, user_tr("You're not playing at any table."))
+            say(delivery, message, user_tr.html("You're not playing at any table."))
 
     @router.message(Command("language"))
     async def language(
@@ -265,7 +280,7 @@ def make_router() -> Router:
                 for code, label in (("ru", "Русский"), ("en", "English"))
             ]
         ]
-        say(delivery, message, chat_tr("Language:"), keyboard(rows))
+        say(delivery, message, chat_tr.html("Language:"), keyboard(rows))
 
     @router.callback_query(PressFilter(Kind.GROUP))
     @router.callback_query(PressFilter(Kind.PRIVATE))

@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Message
 
+from bot.markup import Html
 from bot.present import Delivery
 from bot.render.common import Keyboard, Rendered
 from bot.services.members import Lookup, Membership
 
+NOT_FOUND = "not found"  # "Bad Request: member not found", "… user not found"
+
 
 def member_lookup(bot: Bot) -> Lookup:
-    """getChatMember as :class:`~bot.services.members.Members` asks it (None: can't tell)."""
+    """getChatMember as :class:`~bot.services.members.Members` asks it (None: can't tell).
+    Telegram's "member/user not found" is an answer (he is not in the chat); any other error
+    (429, a network error, a 5xx) is not."""
 
     async def lookup(chat_id: int, user_id: int) -> Membership | None:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
+        except TelegramBadRequest as error:
+            return Membership("left") if NOT_FOUND in error.message.lower() else None
         except TelegramAPIError:
             return None
         status = ChatMemberStatus(member.status).value
@@ -35,7 +42,7 @@ def topic(message: Message) -> int | None:
 def say(
     delivery: Delivery,
     message: Message,
-    text: str,
+    text: Html,
     markup: Keyboard | None = None,
     *,
     reply: bool = False,

@@ -13,11 +13,14 @@ from bot.callbacks import Kind, Press, PressFilter
 from bot.i18n import Translator
 from bot.present import Delivery
 from bot.refused import Refused
-from bot.render.common import Rendered, esc
+from bot.render.common import Rendered
 from bot.render.context import game_code
-from bot.render.refusals import refusal_text
+from bot.render.limits import label
+from bot.render.refusals import refusal_html, refusal_text
 from bot.routers.common import say, topic
+from bot.routers.identity import unsigned
 from bot.runtime.core import family_ui
+from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.services.members import Members
@@ -48,9 +51,9 @@ def make_router() -> Router:
             say(
                 delivery,
                 message,
-                chat_tr(
+                chat_tr.html(
                     "Options are written name=value, e.g. target=15. Not understood: {text}.",
-                    text=esc(" ".join(loose)),
+                    text=label(" ".join(loose), SHOWN),
                 ),
                 reply=True,
             )
@@ -58,13 +61,13 @@ def make_router() -> Router:
         if words:
             code = game_code(words[0])
             if code is None:
-                say(delivery, message, chat_tr(
+                say(delivery, message, chat_tr.html(
                     "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
                     "lenturlu, konchinka."
                 ), reply=True)  # fmt: skip
                 return
             if family_ui(code) is None:
-                say(delivery, message, chat_tr("This game is not available yet."), reply=True)
+                say(delivery, message, chat_tr.html("This game is not available yet."), reply=True)
                 return
             game = code
         user = message.from_user
@@ -78,7 +81,7 @@ def make_router() -> Router:
             reply_to = await delivery.message_id(message.chat.id, reply_key) if reply_key else None
             delivery.presenter.outbox.post(
                 message.chat.id,
-                Rendered(refusal_text(refused, chat_tr)),
+                Rendered(refusal_html(refused, chat_tr)),
                 reply_to=reply_to,
                 thread=topic(message),
             )
@@ -106,7 +109,7 @@ def make_router() -> Router:
             )
         except Refused as refused:
             trace.refused(refused)
-            say(delivery, message, refusal_text(refused, chat_tr), reply=True)
+            say(delivery, message, refusal_html(refused, chat_tr), reply=True)
             return
         delivery(outcome)
 
@@ -129,7 +132,7 @@ def make_router() -> Router:
                 topic(message),
             )
         except Refused as refused:
-            say(delivery, message, refusal_text(refused, chat_tr), reply=True)
+            say(delivery, message, refusal_html(refused, chat_tr), reply=True)
             return
         delivery(outcome)
 
@@ -176,8 +179,8 @@ def replied_to(message: Message) -> tuple[int, str] | None:
     """Whose message a command answers (id, first name); a forum topic's messages all reply to
     the topic's first message, which is no answer to anyone."""
     reply = message.reply_to_message
-    if reply is None or reply.from_user is None:
-        return None
+    if reply is None or reply.from_user is None or unsigned(reply):
+        return None  # a message posted as the group or a channel is no player's
     if message.is_topic_message and reply.message_id == message.message_thread_id:
         return None
     return reply.from_user.id, reply.from_user.first_name

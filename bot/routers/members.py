@@ -1,27 +1,45 @@
-"""A member leaves the group (the ``left_chat_member`` service message, which bots get even in
-privacy mode): in the lobby he is unseated; at a running table the computer plays his seat, as
-after two expiries (PRODUCT.md §13), and the group is told once. The bot itself removed from the
-group, or no longer allowed to write there (``my_chat_member``): the group's open table closes
-and its players are told in private."""
+"""A member leaves the group or is banned (the ``left_chat_member`` service message, which bots
+get even in privacy mode; or a ``chat_member`` update, which an admin bot gets): in the lobby he
+is unseated; at a running table the computer plays his seat for the rest of the table — he may
+no longer act there (PRODUCT.md §3, §13) — and the group is told once. The bot itself removed
+from the group, or no longer allowed to write there (``my_chat_member``): the group's open
+table closes and its players are told in private."""
 
 from __future__ import annotations
 
 from aiogram import F, Router
+from aiogram.enums import ChatMemberStatus
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.present import Delivery
 from bot.runtime.runtime import TableRuntime
+from bot.services.members import Members, Membership
 
 
 def make_router() -> Router:
     router = Router(name="members")
 
     @router.message(F.left_chat_member)
-    async def left(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+    async def left(
+        message: Message, runtime: TableRuntime, delivery: Delivery, members: Members
+    ) -> None:
         user = message.left_chat_member
         if user is None or user.is_bot:
             return
+        members.forget(message.chat.id, user.id)
         delivery(await runtime.member_left(message.chat.id, user.id))
+
+    @router.chat_member()
+    async def member_status(
+        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
+    ) -> None:
+        user = update.new_chat_member.user
+        members.forget(update.chat.id, user.id)  # whatever changed: asked again next time
+        if user.is_bot or update.chat.type not in ("group", "supergroup"):
+            return
+        status = ChatMemberStatus(update.new_chat_member.status).value
+        if not Membership(status, is_in(update)).belongs:
+            delivery(await runtime.member_left(update.chat.id, user.id))
 
     @router.my_chat_member()
     async def bot_status(
@@ -40,3 +58,8 @@ def cannot_write(update: ChatMemberUpdated) -> bool:
     if member.status in ("left", "kicked"):
         return True
     return member.status == "restricted" and not getattr(member, "can_send_messages", True)
+
+
+def is_in(update: ChatMemberUpdated) -> bool:
+    """A restricted member's ``is_member`` (True for every other status)."""
+    return bool(getattr(update.new_chat_member, "is_member", True))

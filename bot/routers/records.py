@@ -40,9 +40,9 @@ def make_router() -> Router:
             now = None if private else await runtime.now_playing(message.chat.id, topic(message))
             playing = now is not None
             text = (
-                tr("The record comes when the game is over.")
+                tr.html("The record comes when the game is over.")
                 if playing
-                else tr("No finished games yet.")
+                else tr.html("No finished games yet.")
             )
             say(delivery, message, text, reply=not private)
             return

@@ -143,7 +143,7 @@ def make_router() -> Router:
         assert message.from_user is not None
         chat_id = message.chat.id
         if not await members.is_admin(chat_id, message.from_user.id):
-            say(delivery, message, chat_tr(ADMINS_ONLY), reply=True)
+            say(delivery, message, chat_tr.html(ADMINS_ONLY), reply=True)
             return
         rendered = await service(runtime, people, catalogues, codec).group(chat_id)
         box = delivery.presenter.outbox

@@ -10,10 +10,13 @@ starts and moves itself on while people play.
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from enum import StrEnum
+
 from bot.callbacks import SEAT_ACTS, Press, b36
 from bot.refused import Refused
 from bot.render.cards import notation_words
-from bot.render.common import esc
 from bot.runtime.core import Table
 from bot.runtime.lobby import LOBBY
 from bot.runtime.outcome import (
@@ -31,22 +34,40 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN, PlayOps, PressSource
-from bot.storage.rows import Deadline
+from bot.services.members import Standing
+from bot.storage.rows import Bar, Deadline, SeatMarks, deal_mark
 
 TIMER_KINDS = frozenset({REMIND, TURN, IDLE})
 CLOSING_KINDS = (COMPUTER, REMIND, TURN, IDLE, LOBBY)  # a closed table keeps none
 EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
 MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
 
-HAND_OVER_NOTES = {
-    "expired": "{name} is away — the computer plays for them.",
-    "asked": "{name} let the computer play for them.",
-    "kick": "An admin handed {name}'s seat to the computer.",
-    "left": "{name} left the group — the computer plays for them.",
+TOGGLE_GAP_S = 30.0  # §13: a person hands his seat over or takes it back once per this
+
+
+class HandOver(StrEnum):
+    """Why the computer takes a person's seat."""
+
+    EXPIRED = "expired"  # two expiries in a row
+    ASKED = "asked"  # ⋯ → 🤖 Let the computer play: no group line
+    KICK = "kick"  # an admin's /kick: for the rest of the table
+    LEFT = "left"  # he left the group or was banned: for the rest of the table
+
+
+HAND_OVER_NOTES = {  # the group's one line a deal (none for ASKED)
+    HandOver.EXPIRED: "{name} is away — the computer plays for them.",
+    HandOver.KICK: "An admin handed {name}'s seat to the computer.",
+    HandOver.LEFT: "{name} left the group — the computer plays for them.",
+}
+BARS = {HandOver.KICK: Bar.KICKED, HandOver.LEFT: Bar.LEFT}
+BAR_NOTES = {  # the owner's answer, in private and as a toast, once barred
+    Bar.KICKED: "An admin of «{chat}» handed your seat to the computer for the rest of this table.",
+    Bar.LEFT: "You're no longer in «{chat}»: the computer plays your seat there.",
 }
 
 
 class AbsentOps(PlayOps):
+    toggle_gap = TOGGLE_GAP_S
     # --- deadlines ---------------------------------------------------------------------------
 
     async def due(self, deadline: Deadline) -> Outcome:
@@ -112,7 +133,7 @@ class AbsentOps(PlayOps):
             )
         )
         if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == "running":
-            out += await self._hand_over(table, seat, "expired")
+            out += await self._hand_over(table, seat, HandOver.EXPIRED)
         return out
 
     async def _idle(self, table: Table, deadline: Deadline) -> Outcome:
@@ -168,48 +189,115 @@ class AbsentOps(PlayOps):
 
     # --- handing a seat over and taking it back ------------------------------------------------
 
-    async def hand_over(self, table_id: int, seat: int, why: str) -> Outcome:
-        """The computer plays the seat until its owner is back (``why``: ``expired``, ``asked``,
-        ``kick``); the group is told once."""
+    async def hand_over(self, table_id: int, seat: int, why: HandOver) -> Outcome:
+        """The computer plays the seat until its owner is back (a /kick: for the rest of the
+        table); the group is told at most once a deal, and never of the owner's own wish."""
         async with self.hold(table_id):
             table = await self._load(table_id)
             if table is None or table.row.status != "running" or table.match is None:
                 raise Refused("This table is closed.")
             if seat >= len(table.seats) or table.seats[seat].user_id is None:
                 raise Refused("These aren't your cards.")
-            if table.seats[seat].away:
-                return Outcome()
             return await self._hand_over(table, seat, why)
 
-    async def _hand_over(self, table: Table, seat: int, why: str) -> Outcome:
-        due = await self.change_seat(table, seat, away=True, expiries=0)
-        assert table.match is not None
-        facts = await self.facts(table)
+    async def _hand_over(self, table: Table, seat: int, why: HandOver) -> Outcome:
         owner = table.seats[seat]
-        assert owner.user_id is not None
-        screens: list[Screen] = [
-            Note(
-                table.row.chat_id,
-                facts.chat_locale,
-                HAND_OVER_NOTES[why],
-                {"name": esc(owner.name)},
-                thread=table.row.thread_id,
-            ),
+        bar = BARS.get(why, Bar.NONE)
+        if owner.barred is not Bar.NONE or (owner.away and bar is Bar.NONE):
+            return Outcome()  # nothing changes
+        assert table.match is not None and owner.user_id is not None
+        deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
+        tell = why is not HandOver.ASKED and owner.noticed != deal  # §13: once a deal
+        marks = SeatMarks(
+            bar,
+            deal if tell else owner.noticed,
+            self.clock() if why is HandOver.ASKED else owner.toggled_at,
+        )
+        due = await self.change_seat(table, seat, away=True, expiries=0, marks=marks)
+        facts = await self.facts(table)
+        screens: list[Screen] = []
+        if tell:
+            screens.append(
+                Note(
+                    table.row.chat_id,
+                    facts.chat_locale,
+                    HAND_OVER_NOTES[why],
+                    {"name": owner.name},
+                    thread=table.row.thread_id,
+                )
+            )
+        screens += [
             TableScreen(facts, table.match.state.view(None)),
             PingGone(owner.user_id, table.id),
         ]
-        if why == "kick":
-            screens.append(
-                Note(
-                    owner.user_id,
-                    await self.people.user_locale(owner.user_id),
-                    "An admin of «{chat}» handed your seat to the computer. "
-                    "Press 🙋 I'm back on your cards to play again.",
-                    {"chat": esc(facts.chat_title)},
-                )
-            )
-        screens += await self._hands(table, facts, only=seat)
+        if bar is Bar.NONE:
+            screens += await self._hands(table, facts, only=seat)
+            return Outcome(tuple(screens), due)
+        locale = await self.people.user_locale(owner.user_id)
+        chat = {"chat": facts.chat_title}
+        screens.append(Strip(owner.user_id, hand_key(table.id, seat), forget=True))
+        screens.append(Note(owner.user_id, locale, BAR_NOTES[bar], chat))
         return Outcome(tuple(screens), due)
+
+    async def gate(self, table: Table, seat: int, user_id: int) -> Outcome | None:
+        """May the seat's owner act at the table (PRODUCT.md §3, §13)? A barred seat refuses;
+        one whose owner is no longer in the group is barred now (the computer keeps it) and
+        what that shows is returned; None: he may. Telegram unsure: refused, try again."""
+        barred = table.seats[seat].barred
+        if barred is not Bar.NONE:
+            raise Refused(BAR_NOTES[barred], chat=await self.chat_title(table))
+        if await self.standing_in(table, user_id) is Standing.MEMBER:
+            return None
+        return await self._hand_over(table, seat, HandOver.LEFT)
+
+    def _may_toggle(self, table: Table, seat: int) -> None:
+        """A person's own hand-overs and returns are limited (§13): one per ``toggle_gap`` s."""
+        wait = table.seats[seat].toggled_at + self.toggle_gap - self.clock()
+        if wait > 0:
+            raise Refused("You can switch again in {seconds} s.", seconds=max(1, math.ceil(wait)))
+
+    async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
+        """/hand: every running table's hand of the user sent anew (a seat the computer played
+        for him is his again, if he may still act there); how many tables answered."""
+        out, shown = Outcome(), 0
+        for row in await self.repo.tables_of_user(user_id):
+            if row.status != "running" or (only is not None and row.id != only):
+                continue
+            async with self.hold(row.id):
+                table = await self._load(row.id)
+                mine = table.seat_of(user_id) if table is not None else None
+                if table is None or table.match is None or mine is None:
+                    continue
+                shown += 1
+                try:
+                    gone = await self.gate(table, mine.seat, user_id)
+                except Refused as refused:  # barred, or Telegram unsure: said in private
+                    locale = await self.people.user_locale(user_id)
+                    out += Outcome.of(Note(user_id, locale, refused.msgid, refused.params))
+                    continue
+                if gone is not None:
+                    out += gone
+                    continue
+                if mine.away:
+                    out += await self._back(table, mine.seat)
+                    table = await self._load(row.id)
+                    assert table is not None
+                out += await self._one_hand(table, mine.seat, fresh=True)
+        return out, shown
+
+    async def _back(self, table: Table, seat: int) -> Outcome:
+        """The seat is its owner's again (no group line, §13: the table's seat line drops its
+        🤖): if it is his turn, his timer starts now."""
+        marks = dataclasses.replace(table.seats[seat].marks(), toggled_at=self.clock())
+        due = await self.change_seat(table, seat, away=False, marks=marks)
+        assert table.match is not None
+        facts = await self.facts(table)
+        screens: list[Screen] = [TableScreen(facts, table.match.state.view(None))]
+        screens += await self._hands(table, facts, only=seat)
+        if table.match.state.to_act == seat:  # his turn now: he is pinged like anyone
+            screens += await self._pings(table, facts, None)
+        undue = () if table.deadline else ((table.id, COMPUTER),)
+        return Outcome(tuple(screens), due, undue)
 
     async def member_left(self, chat_id: int, user_id: int) -> Outcome:
         """He left the group: unseated from its lobbies, or his running seats to the computer
@@ -229,9 +317,9 @@ class AbsentOps(PlayOps):
                 return Outcome()
             if table.row.status == "lobby" and not table.starting:
                 return await self.leave(table, table.row.generation, user_id)
-            if table.row.status != "running" or table.match is None or seat.away:
+            if table.row.status != "running" or table.match is None:
                 return Outcome()
-            return await self._hand_over(table, seat.seat, "left")
+            return await self._hand_over(table, seat.seat, HandOver.LEFT)
 
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two
@@ -242,23 +330,28 @@ class AbsentOps(PlayOps):
                 return Outcome()
             if seat >= len(table.seats) or table.seats[seat].away:
                 return Outcome()
-            due = await self.change_seat(table, seat, away=True)
+            owner = table.seats[seat]
+            deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
+            marks = dataclasses.replace(owner.marks(), noticed=deal)
+            due = await self.change_seat(table, seat, away=True, marks=marks)
             assert table.match is not None
-            user_id = table.seats[seat].user_id
+            user_id = owner.user_id
             if user_id is not None:
                 await self.people.set_private_ok(user_id, False)
             facts = await self.facts(table)
+            view = table.match.state.view(None)
+            if owner.noticed == deal:  # §13: the group hears of a seat once a deal
+                return Outcome((TableScreen(facts, view),), due)
             note = Note(
                 table.row.chat_id,
                 facts.chat_locale,
                 "{name}: the private chat with me is closed, so the computer plays for now. "
                 "Open the chat with the button below and send /hand to take the seat back.",
-                {"name": esc(table.seats[seat].name)},
+                {"name": table.seats[seat].name},
                 link=f"h_{b36(table_id)}",
                 button="💬 Open the chat",
                 thread=table.row.thread_id,
             )
-            view = table.match.state.view(None)
             return Outcome((note, TableScreen(facts, view)), due)
 
     async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
@@ -281,8 +374,12 @@ class AbsentOps(PlayOps):
                 or seat >= len(table.seats)
                 or table.seats[seat].user_id != user_id
                 or source.chat_id != user_id
-                or source.key != hand_key(table.id, seat)
             ):
+                raise Refused("These aren't your cards.")
+            gone = await self.gate(table, seat, user_id)
+            if gone is not None:
+                return gone
+            if source.key != hand_key(table.id, seat):
                 raise Refused("These aren't your cards.")
             if source.offers is None or data not in source.offers:
                 raise Refused(
@@ -298,9 +395,11 @@ class AbsentOps(PlayOps):
             if press.act == "O":
                 if table.seats[seat].away:
                     return await self._one_hand(table, seat)
-                return await self._hand_over(table, seat, "asked")
+                self._may_toggle(table, seat)
+                return await self._hand_over(table, seat, HandOver.ASKED)
             if press.act == "W":
                 if not table.seats[seat].away:
                     return await self._one_hand(table, seat)
+                self._may_toggle(table, seat)
                 return await self._back(table, seat)
             raise Refused("Unknown button.")

@@ -13,16 +13,17 @@ from typing import Any, Final
 
 from bot.callbacks import Kind, Press
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
+from bot.runtime.deals import deals_of, stored_chance
 from bot.runtime.outcome import Facts, keys
 from bot.services.locks import Locks, TableLocks, Turn
-from bot.services.members import Members
+from bot.services.members import Members, Standing
 from bot.services.people import People
 from bot.storage.protocol import Repository
-from bot.storage.rows import HandRow, SeatRow, TableRow
+from bot.storage.rows import HandRow, MatchRow, SeatRow, TableRow
+from engine.chance import Chance
 from engine.core import Line, State
 from engine.games import GAMES, new_game
 
@@ -40,10 +41,6 @@ STARTING: Final = "starting"
 def join_code() -> str:
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(6))
-
-
-def random_seed() -> int:
-    return secrets.randbelow(2**31)
 
 
 def seat_range(game: str) -> tuple[int, int]:
@@ -109,7 +106,7 @@ class RuntimeBase:
         members: Members,
         *,
         new_game_fn: NewGame = new_game,
-        seeds: Callable[[], int] = random_seed,
+        seeds: Callable[[], int] | None = None,
         clock: Clock = time.time,
         computer_delay: float = 0.0,
         turn_timeout: float = 90.0,
@@ -125,7 +122,7 @@ class RuntimeBase:
         self.locks: Locks = locks or TableLocks()
         self._new_game = new_game_fn
         self.new_game = new_game_fn  # also how records are rebuilt (bot.records)
-        self._seeds = seeds
+        self.deals = deals_of(seeds)  # cryptographic unless a test gives seeds
         self.clock = clock
         self.computer_delay = computer_delay
         self.turn_timeout = turn_timeout
@@ -180,8 +177,14 @@ class RuntimeBase:
         no = row.generation + 1 if row.status == "running" else row.generation
         match = await self.repo.match(table_id, no) if row.game and no > 0 else None
         if match is not None:
+            chance = await self.stored_chance(table_id, match)
             state = self._new_game(
-                row.game, len(table.seats), match.seed, row.options, prev_dealer=match.prev_dealer
+                row.game,
+                len(table.seats),
+                match.seed,
+                row.options,
+                chance=chance,
+                prev_dealer=match.prev_dealer,
             )
             lines: Sequence[Line] = ()
             for seat, action in await self.repo.actions(table_id, match.first_seq):
@@ -199,6 +202,12 @@ class RuntimeBase:
             )
         self._tables[table_id] = table
         return table
+
+    async def stored_chance(self, table_id: int, match: MatchRow) -> Chance | None:
+        """The running match's chance, loaded again: the outcomes stored with it, then more
+        from the runtime's source (None: a match stored before outcomes were, its seed's)."""
+        given = stored_chance(match, await self.repo.draws(table_id, match.first_seq))
+        return None if given is None else self.deals.resumed(match.seed, given)
 
     def forget(self, table_id: int) -> None:
         self._tables.pop(table_id, None)
@@ -248,14 +257,28 @@ class RuntimeBase:
             return
         raise Refused("Unknown button.")
 
+    async def standing_in(self, table: Table, user_id: int) -> Standing:
+        """Whether the user is in the table's group: a member or an outsider. When Telegram
+        can't tell (429, a network error) the press is refused for now, never let through."""
+        standing = await self.members.standing(table.row.chat_id, user_id)
+        if standing is Standing.UNKNOWN:
+            raise Refused(
+                "I couldn't check that you're in «{chat}» — try again in a moment.",
+                chat=await self.chat_title(table),
+            )
+        return standing
+
+    async def chat_title(self, table: Table) -> str:
+        chat = await self.people.chat(table.row.chat_id)
+        return chat.title if chat else ""
+
     async def ensure_member(self, table: Table, user_id: int) -> None:
         """Only members of the table's group may press its buttons or join it (§3, §4.3)."""
-        if await self.members.belongs(table.row.chat_id, user_id):
+        if await self.standing_in(table, user_id) is Standing.MEMBER:
             return
-        chat = await self.people.chat(table.row.chat_id)
         raise Refused(
             "This table is in «{chat}», which you're not a member of.",
-            chat=esc(chat.title if chat else ""),
+            chat=await self.chat_title(table),
         )
 
     async def role(self, table: Table, user_id: int, is_admin: IsAdmin) -> None:

@@ -5,7 +5,6 @@ a person's private ping whenever a new table opens in a group (off by default)."
 from __future__ import annotations
 
 from bot.callbacks import b36
-from bot.render.common import esc
 from bot.render.context import game_name
 from bot.runtime.absent import AbsentOps
 from bot.runtime.outcome import Note, Outcome, Screen
@@ -54,7 +53,7 @@ class GroupOps(AbsentOps):
                         msgid,
                         {
                             "game": game_name(table.row.game, locale) if table.row.game else "—",
-                            "chat": esc(facts.chat_title),
+                            "chat": facts.chat_title,
                         },
                     )
                 )
@@ -109,7 +108,7 @@ class GroupOps(AbsentOps):
         if row is None or row.status != "lobby":
             return Outcome()
         chat = await self.people.chat(chat_id)
-        title = esc(chat.title if chat else "")
+        title = chat.title if chat else ""
         link = f"j_{b36(row.id)}_{row.join_code}"
         screens: list[Screen] = []
         for user_id in await self.repo.notified(chat_id):

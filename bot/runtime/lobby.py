@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.render.context import game_name
+from bot.render.limits import label
 from bot.runtime.core import (
     STARTING,
     IsAdmin,
@@ -36,10 +36,13 @@ from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
 
+SHOWN: Final = 24  # the characters of a typed option's name or value a refusal repeats
+
 
 def option_refusal(game: str, error: InvalidOption) -> Refused:
     """What was wrong with a typed option, naming it and what is allowed (PRODUCT.md §16)."""
-    p = {k: esc(str(v)) for k, v in error.params.items()}
+    # plain text (the refusal's reader escapes it for HTML), a long value shown by its start
+    p = {k: label(str(v), SHOWN) for k, v in error.params.items()}
     option, value = p.get("option", ""), p.get("value", "")
     if error.code == "unknown_option":
         names = ", ".join(f.name for f in option_fields(GAMES[game].options_type))
@@ -277,6 +280,8 @@ class LobbyOps(RuntimeBase):
         k = keys(table.id)
         if key == k["lobby"]:
             return await self.lobby(table) if table.row.status == "lobby" else Outcome()
+        if key == k["notice"]:  # kept: a later Start shows its buttons again in this message
+            return Outcome.of(Strip(table.row.chat_id, key, forget=False))
         return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
 
     @staticmethod
@@ -312,7 +317,7 @@ class LobbyOps(RuntimeBase):
                     "🃏 {game} in «{chat}» is starting — your cards come next.",
                     {
                         "game": game_name(table.row.game, locale),
-                        "chat": esc(chat.title if chat else ""),
+                        "chat": chat.title if chat else "",
                     },
                     wait=True,
                 )
@@ -367,7 +372,7 @@ class LobbyOps(RuntimeBase):
             await self.people.set_private_ok(user_id, ok)
         missing = [s for s in table.seats if s.user_id is not None and not reached.get(s.user_id)]
         if missing and not without:
-            names = tuple(esc(s.name) for s in missing)
+            names = tuple(s.name for s in missing)
             facts = await self.facts(table)
             return Outcome.of(
                 LobbyScreen(facts, unreachable=names), UnreachableNotice(facts, names)

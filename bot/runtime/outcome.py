@@ -45,7 +45,7 @@ class LobbyScreen:
 
     facts: Facts
     options_view: Pane = False
-    unreachable: tuple[str, ...] = ()
+    unreachable: tuple[str, ...] = ()  # names (plain text) of seats it can't write to
     confirm_cancel: bool = False
 
 
@@ -90,8 +90,12 @@ class DealResult:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    """The group's result of one game: its record's ``end`` line and the engine's winner
+    (``Result.winner``: Копилка's partia winner, RULES.md §2.6.7, is not in the line)."""
+
     facts: Facts
     end: Line
+    winner: int | None
     standings: tuple[Standing, ...]
 
 
@@ -150,8 +154,9 @@ class PingGone:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A one-off message: ``msgid`` with ``params`` in ``locale``; ``link``: a deep-link button
-    (its payload) labelled ``button``; ``wait``: the caller wants to know if it got through."""
+    """A one-off message: ``msgid`` with ``params`` (plain text: escaped when it is drawn) in
+    ``locale``; ``link``: a deep-link button (its payload) labelled ``button``; ``wait``: the
+    caller wants to know if it got through."""
 
     chat_id: int
     locale: str
@@ -173,7 +178,7 @@ class CancelQuestion:
 @dataclass(frozen=True, slots=True)
 class UnreachableNotice:
     facts: Facts
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # plain text, as the players wrote them
 
 
 @dataclass(frozen=True, slots=True)

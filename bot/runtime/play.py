@@ -14,10 +14,10 @@ from typing import Any
 
 from bot.callbacks import STILL, Press
 from bot.refused import Refused
-from bot.render.common import esc
 from bot.render.context import HandUI, Standing
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime.core import STARTING, Match, Table, family_ui
+from bot.runtime.deals import drawn
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.outcome import (
     DealResult,
@@ -27,7 +27,6 @@ from bot.runtime.outcome import (
     HandScreen,
     LobbyStarted,
     MatchResult,
-    Note,
     Outcome,
     PingGone,
     Screen,
@@ -38,7 +37,7 @@ from bot.runtime.outcome import (
     hand_key,
     reminder_key,
 )
-from bot.storage.rows import Deadline
+from bot.storage.rows import Deadline, SeatMarks
 from engine.core import Line
 from engine.errors import IllegalAction, InvalidNotation
 from engine.players import computer
@@ -66,12 +65,13 @@ class PlayOps(LobbyOps):
 
     async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
         row = table.row
-        seed = self._seeds()
+        seed, chance = self.deals.fresh()
         state = self._new_game(
-            row.game, len(table.seats), seed, row.options, prev_dealer=prev_dealer
+            row.game, len(table.seats), seed, row.options, chance=chance, prev_dealer=prev_dealer
         )
         async with self.repo.unit() as tx:
             await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
+            await tx.set_match_drawn(table.id, no, drawn(state.record()))
             await tx.update_table(table.id, status="running", generation=no - 1)
             await tx.clear_hand_ui(table.id)
             due = await self._schedule(tx, table, state.to_act, row.moves)
@@ -107,6 +107,9 @@ class PlayOps(LobbyOps):
         owner = table.seats[seat].user_id == user_id
         if not owner or source.chat_id != user_id:
             raise Refused("These aren't your cards.")
+        gone = await self.gate(table, seat, user_id)
+        if gone is not None:
+            return gone
         stale = Refused("That button is out of date — here are your current cards.", refresh=seat)
         if source.key != hand_key(table.id, seat):
             raise stale  # an older hand message of his (re-sent since)
@@ -155,6 +158,9 @@ class PlayOps(LobbyOps):
             await self.change_seat(table, seat, expiries=0, schedule=False)
         return out
 
+    async def gate(self, table: Table, seat: int, user_id: int) -> Outcome | None:
+        raise NotImplementedError  # in AbsentOps: may the seat's owner act at the table?
+
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
         """After a stale press: the old message loses its buttons; the current hand is shown."""
         async with self.hold(table_id):
@@ -181,8 +187,8 @@ class PlayOps(LobbyOps):
         state = table.match.state
         out: list[Screen] = []
         for s in table.seats:
-            if s.user_id is None or (only is not None and s.seat != only):
-                continue
+            if s.user_id is None or (only is not None and s.seat != only) or s.barred:
+                continue  # a barred seat's owner no longer sees it (his last hand lost its buttons)
             if s.away and only is None and not await self.people.private_ok(s.user_id):
                 continue  # the owner can't be reached; /hand in private brings him back
             out.append(
@@ -221,7 +227,7 @@ class PlayOps(LobbyOps):
         moves = row.moves + 1
         try:
             async with self.repo.unit() as tx:
-                await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]))
+                await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]), drawn(lines))
                 fields: dict[str, Any] = {"moves": moves}
                 if table.hands:
                     await tx.clear_hand_ui(table.id)
@@ -280,11 +286,12 @@ class PlayOps(LobbyOps):
         *,
         away: bool | None = None,
         expiries: int | None = None,
+        marks: SeatMarks | None = None,
         schedule: bool = True,
     ) -> tuple[Deadline, ...]:
-        """A seat's ``away`` / ``expiries`` written in one unit of work with what falls due next
-        (``schedule``); the table in memory follows, so nothing is rebuilt from the log (and it
-        is forgotten, to be rebuilt, if the unit fails)."""
+        """A seat's ``away`` / ``expiries`` / ``marks`` written in one unit of work with what
+        falls due next (``schedule``); the table in memory follows, so nothing is rebuilt from
+        the log (and it is forgotten, to be rebuilt, if the unit fails)."""
         changes: dict[str, Any] = {}
         try:
             async with self.repo.unit() as tx:
@@ -294,6 +301,11 @@ class PlayOps(LobbyOps):
                 if expiries is not None:
                     await tx.set_expiries(table.id, seat, expiries)
                     changes["expiries"] = expiries
+                if marks is not None:
+                    await tx.set_seat_marks(table.id, seat, marks)
+                    changes.update(
+                        barred=marks.barred, noticed=marks.noticed, toggled_at=marks.toggled_at
+                    )
                 table.seats[seat] = dataclasses.replace(table.seats[seat], **changes)
                 if not schedule or table.match is None:
                     return ()
@@ -329,7 +341,9 @@ class PlayOps(LobbyOps):
                 screens.append(TableScreen(facts, view))
             end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
             if end is not None:
-                screens.append(MatchResult(facts, end, await self._standings(table)))
+                result = state.result
+                winner = result.winner if result is not None else None
+                screens.append(MatchResult(facts, end, winner, await self._standings(table)))
         else:
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self._hands(table, facts)
@@ -404,49 +418,11 @@ class PlayOps(LobbyOps):
         assert table.match is not None
         s = table.seats[seat]
         policy = computer(table.row.game, s.level if s.user_id is None else self.away_level)
-        rng = random.Random(f"{table.id}:{table.row.moves}")  # reproducible, not a secret
-        return await asyncio.to_thread(policy, table.match.state.view(seat), rng)
-
-    async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
-        """/hand: every running table's hand of the user sent anew (a seat the computer played
-        for him is his again); how many."""
-        out, shown = Outcome(), 0
-        for row in await self.repo.tables_of_user(user_id):
-            if row.status != "running" or (only is not None and row.id != only):
-                continue
-            async with self.hold(row.id):
-                table = await self._load(row.id)
-                if table is None or table.match is None:
-                    continue
-                mine = table.seat_of(user_id)
-                if mine is None:
-                    continue
-                if mine.away:
-                    out += await self._back(table, mine.seat)
-                    table = await self._load(row.id)
-                    assert table is not None
-                out += await self._one_hand(table, mine.seat, fresh=True)
-                shown += 1
-        return out, shown
-
-    async def _back(self, table: Table, seat: int) -> Outcome:
-        """The seat is its owner's again: if it is his turn, his timer starts now."""
-        due = await self.change_seat(table, seat, away=False)
-        assert table.match is not None
-        facts = await self.facts(table)
-        note = Note(
-            table.row.chat_id,
-            facts.chat_locale,
-            "{name} is back in the game.",
-            {"name": esc(table.seats[seat].name)},
-            thread=table.row.thread_id,
-        )
-        screens: list[Screen] = [note, TableScreen(facts, table.match.state.view(None))]
-        screens += await self._hands(table, facts, only=seat)
-        if table.match.state.to_act == seat:  # his turn now: he is pinged like anyone
-            screens += await self._pings(table, facts, None)
-        undue = () if table.deadline else ((table.id, COMPUTER),)
-        return Outcome(tuple(screens), due, undue)
+        match = table.match
+        # STYLE.md §6: the match's record seed (at a live table a secret label drawn apart from
+        # the decks, bot.runtime.deals), the seat, the ply: reproducible, and no way to a deck
+        rng = random.Random(f"{match.state.seed}:{seat}:{table.row.moves - match.first_seq}")
+        return await asyncio.to_thread(policy, match.state.view(seat), rng)
 
     # --- after a restart, and /score ---------------------------------------------------------
 

@@ -11,13 +11,13 @@ from contextlib import AsyncExitStack
 
 from bot.callbacks import Press, b36
 from bot.refused import Refused
-from bot.render.common import esc
+from bot.runtime.absent import HandOver
 from bot.runtime.computers import ComputerOps
 from bot.runtime.core import IsAdmin
 from bot.runtime.groups import GroupOps
 from bot.runtime.outcome import Facts, LobbyScreen, MatchResult, Note, Outcome, Screen, TableScreen
 from bot.runtime.play import PressSource
-from bot.storage.rows import LedgerRow
+from bot.storage.rows import Bar, LedgerRow
 
 __all__ = ["PressSource", "TableRuntime"]
 
@@ -98,13 +98,13 @@ class TableRuntime(GroupOps, ComputerOps):
             table = await self._open(row.id)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise Refused("{name} isn't at this table.", name=esc(name))
+                raise Refused("{name} isn't at this table.", name=name)
             if table.row.status == "lobby":
                 if table.starting:
                     raise Refused("The table is starting — one moment.")
                 out = await self.unseat(table, user_id)
                 locale = await self.people.chat_locale(chat_id)
-                gone = {"name": esc(seat.name)}
+                gone = {"name": seat.name}
                 note = Note(
                     chat_id,
                     locale,
@@ -116,9 +116,9 @@ class TableRuntime(GroupOps, ComputerOps):
                 return out + Outcome.of(note)
             if table.row.status != "running":
                 raise Refused("There's no game in progress now.")
-            if seat.away:
-                raise Refused("{name}: the computer already plays this seat.", name=esc(seat.name))
-        return await self.hand_over(row.id, seat.seat, "kick")  # §13: the owner is told
+            if seat.barred is not Bar.NONE:
+                raise Refused("{name}: the computer already plays this seat.", name=seat.name)
+        return await self.hand_over(row.id, seat.seat, HandOver.KICK)  # §13: the owner is told
 
     async def start_reached(
         self, table_id: int, generation: int, reached: dict[int, bool]
@@ -201,7 +201,10 @@ class TableRuntime(GroupOps, ComputerOps):
                     lines = match.state.record()
                     end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
                     if end is not None:
-                        screens.append(MatchResult(facts, end, await self._standings(table)))
+                        result = match.state.result
+                        winner = result.winner if result is not None else None
+                        standings = await self._standings(table)
+                        screens.append(MatchResult(facts, end, winner, standings))
             return Outcome(tuple(screens))
 
     async def refresh_hands(self, user_id: int) -> Outcome:

@@ -44,6 +44,7 @@ import contextlib
 import logging
 
 from bot.render.common import Rendered
+from bot.render.limits import fit
 from bot.sending.calls import Calls, ChatQueue, Old, Op, Refusal, offers
 from bot.sending.rates import OutboxLimits
 from bot.storage.rows import StoredMessage
@@ -88,6 +89,7 @@ class Outbox(Calls):
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
         it is sent in)."""
+        rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self._wanted[(chat_id, key)] = offers(rendered)
         if self.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted)
@@ -141,6 +143,7 @@ class Outbox(Calls):
         thread: int | None = None,
     ) -> asyncio.Future[int | None]:
         """Send a new message (a result, a notice) in order; the future gets its id."""
+        rendered = fit(rendered)
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         op = Op("post", key, rendered, reply_to=reply_to, done=done, thread=thread)
         self._enqueue(chat_id, op)

@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 TTL: Final = 60.0  # seconds a getChatMember answer is trusted
@@ -33,6 +34,14 @@ class Membership:
         return self.status in ADMINS
 
 
+class Standing(StrEnum):
+    """Whether a user is in a chat, as far as Telegram could say just now."""
+
+    MEMBER = "member"
+    OUTSIDER = "outsider"  # left, banned, restricted from outside, or never there
+    UNKNOWN = "unknown"  # Telegram could not tell (429, a network error): ask again soon
+
+
 Lookup = Callable[[int, int], Awaitable[Membership | None]]
 """``lookup(chat_id, user_id)``: the membership, or None when Telegram could not tell."""
 
@@ -44,7 +53,7 @@ class Members:
         self, lookup: Lookup, *, ttl: float = TTL, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self._lookup = lookup
-        self._ttl = ttl
+        self.ttl = ttl  # public: a test may shorten it
         self._clock = clock
         self._cache: OrderedDict[tuple[int, int], tuple[float, Membership]] = OrderedDict()
 
@@ -52,7 +61,7 @@ class Members:
         now = self._clock()
         while self._cache:  # the oldest answers first: drop the expired ones
             at, _ = next(iter(self._cache.values()))
-            if now - at < self._ttl:
+            if now - at < self.ttl:
                 break
             self._cache.popitem(last=False)
         cached = self._cache.get((chat_id, user_id))
@@ -68,10 +77,20 @@ class Members:
         for key in [k for k in self._cache if k[0] == chat_id]:
             del self._cache[key]
 
-    async def belongs(self, chat_id: int, user_id: int) -> bool:
-        """A member of the chat (lenient when Telegram can't tell, as before)."""
+    def forget(self, chat_id: int, user_id: int) -> None:
+        """Drop the answer about one user (he left the group, was banned or came back)."""
+        self._cache.pop((chat_id, user_id), None)
+
+    async def standing(self, chat_id: int, user_id: int) -> Standing:
+        """A member, an outsider, or unknown (Telegram could not tell: never taken as a yes)."""
         found = await self.of(chat_id, user_id)
-        return found is None or found.belongs
+        if found is None:
+            return Standing.UNKNOWN
+        return Standing.MEMBER if found.belongs else Standing.OUTSIDER
+
+    async def belongs(self, chat_id: int, user_id: int) -> bool:
+        """A member of the chat (strict: no when Telegram can't tell)."""
+        return await self.standing(chat_id, user_id) is Standing.MEMBER
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         found = await self.of(chat_id, user_id)

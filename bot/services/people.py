@@ -4,6 +4,10 @@ Every update names its user and chat; storing them anew each time cost a transac
 This cache writes a row only when something in it changed (a new name, a language chosen).
 With several workers (``keep``) an entry is read again after ``keep`` seconds: another worker
 may have changed the row (a /start in private, a language chosen).
+
+Anyone on Telegram can make the bot read a user (an inline query needs no group), so the cache
+is bounded: the ``kept`` (:data:`PEOPLE_KEPT`) most recently used users, and as many chats; one
+dropped is read again from the database when next needed.
 """
 
 from __future__ import annotations
@@ -11,11 +15,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Final
 
 from bot.i18n import locale_of
+from bot.services.bounded import Lru
 from bot.storage.protocol import Repository
 from bot.storage.rows import ChatRow, UserRow
 from bot.storage.settings import ChatSettings, UserSettings
+
+PEOPLE_KEPT: Final = 10_000
+"""Users kept in memory (and as many chats): a few hundred bytes each, a few MB at most."""
 
 
 class People:
@@ -26,33 +35,42 @@ class People:
         *,
         keep: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        kept: int = PEOPLE_KEPT,
     ) -> None:
         self.repo = repo
         self.default = default_locale
-        self._users: dict[int, UserRow | None] = {}
-        self._chats: dict[int, ChatRow | None] = {}
+        # each entry: the row (None: not in the database) and when it was read
+        self._users: Lru[int, tuple[UserRow | None, float]] = Lru(kept)
+        self._chats: Lru[int, tuple[ChatRow | None, float]] = Lru(kept)
         self._keep = keep
         self._clock = clock
-        self._read: dict[tuple[bool, int], float] = {}  # (is a chat, id) → when it was read
 
-    def _fresh(self, chat: bool, key: int, cached: bool) -> bool:
-        if not cached:
-            return False
-        if self._keep is None:
-            return True
-        return self._clock() - self._read.get((chat, key), -1e18) < self._keep
+    def __len__(self) -> int:
+        """Users and chats in memory now."""
+        return len(self._users) + len(self._chats)
+
+    def _fresh(self, read_at: float) -> bool:
+        return self._keep is None or self._clock() - read_at < self._keep
 
     async def user(self, user_id: int) -> UserRow | None:
-        if not self._fresh(False, user_id, user_id in self._users):
-            self._users[user_id] = await self.repo.user(user_id)
-            self._read[(False, user_id)] = self._clock()
-        return self._users[user_id]
+        entry = self._users.get(user_id)
+        if entry is None or not self._fresh(entry[1]):
+            entry = (await self.repo.user(user_id), self._clock())
+            self._users.put(user_id, entry)
+        return entry[0]
 
     async def chat(self, chat_id: int) -> ChatRow | None:
-        if not self._fresh(True, chat_id, chat_id in self._chats):
-            self._chats[chat_id] = await self.repo.chat(chat_id)
-            self._read[(True, chat_id)] = self._clock()
-        return self._chats[chat_id]
+        entry = self._chats.get(chat_id)
+        if entry is None or not self._fresh(entry[1]):
+            entry = (await self.repo.chat(chat_id), self._clock())
+            self._chats.put(chat_id, entry)
+        return entry[0]
+
+    def _keep_user(self, row: UserRow) -> None:
+        self._users.put(row.id, (row, self._clock()))
+
+    def _keep_chat(self, row: ChatRow) -> None:
+        self._chats.put(row.id, (row, self._clock()))
 
     def locale_of_user(self, user: UserRow | None) -> str:
         if user is None:
@@ -92,7 +110,7 @@ class People:
                 await tx.upsert_user(user_id, first_name, username, language_code)
                 if ok != (known.private_ok if known else False):
                     await tx.set_private_ok(user_id, ok)
-            self._users[user_id] = wanted
+            self._keep_user(wanted)
         return wanted
 
     async def seen_chat(self, chat_id: int, title: str, first_locale: str) -> ChatRow:
@@ -116,7 +134,7 @@ class People:
                 await tx.upsert_chat(chat_id, title)
                 if wanted.language != (stored.language if stored else None):
                     await tx.set_chat_language(chat_id, first_locale)
-            self._chats[chat_id] = wanted
+            self._keep_chat(wanted)
         return wanted
 
     async def private_ok(self, user_id: int) -> bool:
@@ -131,21 +149,21 @@ class People:
         async with self.repo.unit() as tx:
             await tx.set_private_ok(user_id, ok)
         if known is not None:
-            self._users[user_id] = replace(known, private_ok=ok)
+            self._keep_user(replace(known, private_ok=ok))
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         async with self.repo.unit() as tx:
             await tx.set_user_language(user_id, language)
         known = await self.user(user_id)
         if known is not None:
-            self._users[user_id] = replace(known, language=language)
+            self._keep_user(replace(known, language=language))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         async with self.repo.unit() as tx:
             await tx.set_chat_language(chat_id, language)
         known = await self.chat(chat_id)
         if known is not None:
-            self._chats[chat_id] = replace(known, language=language)
+            self._keep_chat(replace(known, language=language))
 
     async def chat_settings(self, chat_id: int) -> ChatSettings:
         chat = await self.chat(chat_id)
@@ -160,15 +178,15 @@ class People:
             await tx.set_chat_settings(chat_id, settings)
         known = await self.chat(chat_id)
         if known is not None:
-            self._chats[chat_id] = replace(known, settings=settings)
+            self._keep_chat(replace(known, settings=settings))
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
         async with self.repo.unit() as tx:
             await tx.set_user_settings(user_id, settings)
         known = await self.user(user_id)
         if known is not None:
-            self._users[user_id] = replace(known, settings=settings)
+            self._keep_user(replace(known, settings=settings))
 
     def forget_chat(self, chat_id: int) -> None:
         """The chat's row changed behind the cache (a group became a supergroup): read anew."""
-        self._chats.pop(chat_id, None)
+        self._chats.pop(chat_id)

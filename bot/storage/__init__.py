@@ -13,15 +13,17 @@ from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
 from bot.storage.protocol import Store
 
 
-async def open_repository(database: Path | str) -> Store:
-    """The database opened and migrated; ``close()`` it when done."""
+async def open_repository(database: Path | str, *, readonly: bool = False) -> Store:
+    """The database opened and migrated; ``close()`` it when done. ``readonly`` (``python -m
+    bot export``): opened as it is, never migrated or written — a SQLite file with
+    ``mode=ro``, PostgreSQL in read-only transactions only."""
     if isinstance(database, str):
         from bot.storage.postgres import PgRepository  # asyncpg only when it is used
 
-        return await PgRepository.open(database)
+        return await PgRepository.open(database, readonly=readonly)
     from bot.storage.sqlite import SqliteRepository
 
-    return await SqliteRepository.open(database)
+    return await SqliteRepository.open(database, readonly=readonly)
 
 
 def latest_schema(database: Path | str) -> int:

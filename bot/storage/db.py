@@ -96,6 +96,15 @@ async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
         pause = min(pause * 2, 0.05)
 
 
+class MigrationFailed(Exception):
+    """Migration ``number`` failed (rolled back; the schema stays at the one before it)."""
+
+    def __init__(self, number: int, error: BaseException) -> None:
+        super().__init__(f"migration {number} failed: {error}")
+        self.number = number
+        self.error = error
+
+
 def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
     """``(number, sql)`` of every migration file, in order; numbers are 1, 2, … without gaps."""
     found = sorted(
@@ -118,18 +127,32 @@ class Database:
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path) -> Database:
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        # several worker processes on one file (issue #19) wait for its write lock in turn
-        await conn.execute("PRAGMA busy_timeout=30000")
-        db = cls(conn)
-        await db.migrate()
+    async def open(cls, path: Path, *, readonly: bool = False) -> Database:
+        """The file opened (created) and migrated; ``readonly``: opened with SQLite's
+        ``mode=ro`` instead — nothing is created, migrated or written (``python -m bot
+        export``). Should anything fail, the connection (and aiosqlite's thread, which would
+        keep the process alive) is closed before the error goes on."""
+        if readonly:
+            conn = await aiosqlite.connect(_readonly(path), uri=True, isolation_level=None)
+        else:
+            if str(path) != ":memory:":
+                path.parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = aiosqlite.Row
+            # first: several worker processes on one file (issue #19) wait for its locks in
+            # turn, the journal mode's switch on a new file and each migration too
+            await conn.execute("PRAGMA busy_timeout=30000")
+            if not readonly:
+                await conn.execute("PRAGMA journal_mode=WAL")
+                await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            db = cls(conn)
+            if not readonly:
+                await db.migrate()
+        except BaseException:
+            await conn.close()
+            raise
         return db
 
     async def close(self) -> None:
@@ -142,20 +165,27 @@ class Database:
         return int(row[0]) if row else 0
 
     async def migrate(self) -> int:
+        """Run the migrations not run yet, each in its own ``BEGIN IMMEDIATE``; the version is
+        read again under that write lock, so processes starting together on one file apply
+        each migration once (the second waits, then finds it done)."""
         current = await self.user_version()
         for number, sql in migrations():
             if number <= current:
                 continue
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
-                for statement in _statements(sql):
-                    await self.conn.execute(statement)
-                await self.conn.execute(f"PRAGMA user_version = {number}")
+                current = await self.user_version()
+                if number > current:
+                    for statement in _statements(sql):
+                        await self.conn.execute(statement)
+                    await self.conn.execute(f"PRAGMA user_version = {number}")
+                    current = number
                 await self.conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as error:
                 await self.conn.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise MigrationFailed(number, error) from error
                 raise
-            current = number
         return current
 
     async def _in_thread(self, runs: Sequence[Run], *, commit: bool = True) -> list[Any]:
@@ -287,6 +317,11 @@ class Database:
     async def all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         await self._begun()
         return list(await self.conn.execute_fetchall(sql, tuple(params)))
+
+
+def _readonly(path: Path) -> str:
+    """SQLite's URI of the file, opened read-only (never created, never written)."""
+    return f"{path.resolve().as_uri()}?mode=ro"
 
 
 def _statements(sql: str) -> list[str]:

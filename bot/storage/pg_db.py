@@ -17,7 +17,7 @@ from typing import TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.db import PG_MIGRATIONS, migrations
+from bot.storage.db import PG_MIGRATIONS, MigrationFailed, migrations
 
 MIGRATION_LOCK = 0x6D75_736B_6100  # pg_advisory_xact_lock's key: "muska" in hex, any fixed number
 POOL_SIZE = (1, 10)  # connections: units of work of different tables run side by side
@@ -26,11 +26,19 @@ Conn: TypeAlias = (  # a string: asyncpg's classes are generic only in its stubs
 )
 
 
-async def open_pool(url: str) -> asyncpg.Pool[asyncpg.Record]:
-    """A pool on ``url``, its schema migrated to the newest version."""
+async def open_pool(url: str, *, readonly: bool = False) -> asyncpg.Pool[asyncpg.Record]:
+    """A pool on ``url``, its schema migrated to the newest version; ``readonly``: not
+    migrated, and every transaction of its connections is read-only (the server refuses any
+    write)."""
     pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
-        url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1], reset=_keep_session
+        url,
+        min_size=POOL_SIZE[0],
+        max_size=POOL_SIZE[1],
+        reset=_keep_session,
+        server_settings={"default_transaction_read_only": "on"} if readonly else None,
     )
+    if readonly:
+        return pool
     try:
         async with pool.acquire() as conn:
             await migrate(conn)
@@ -71,7 +79,10 @@ async def migrate(conn: Conn) -> int:
             current = await schema_version(conn)
             if number <= current:
                 continue
-            await conn.execute(sql)  # the file's statements, in this transaction
+            try:
+                await conn.execute(sql)  # the file's statements, in this transaction
+            except asyncpg.PostgresError as error:
+                raise MigrationFailed(number, error) from error
             await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
             current = number
     return current

@@ -17,28 +17,26 @@ from bot.storage.rows import (
     T_COLUMNS,
     TABLE_COLUMNS,
     TABLE_FIELDS,
+    Bar,
     ChatRow,
     Deadline,
     HandRow,
     LedgerRow,
     MatchRow,
     SeatKind,
+    SeatMarks,
     SeatRow,
     SeatSpec,
     StoredMessage,
     TableRow,
     UserRow,
+    match_row,
     table_row,
 )
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 Record = asyncpg.Record
 _OPEN = "('lobby', 'running', 'ended')"
-
-
-def _match(row: Record) -> MatchRow:
-    net = json.loads(row["net"]) if row["net"] else None
-    return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net)
 
 
 class Statements:
@@ -229,7 +227,8 @@ class Statements:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all(
-            "SELECT seat, kind, user_id, name, away, level, expiries FROM seats"
+            "SELECT seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at"
+            " FROM seats"
             " WHERE table_id = $1 ORDER BY seat",
             table_id,
         )
@@ -242,6 +241,9 @@ class Statements:
                 SeatKind(r["kind"]),
                 r["level"],
                 r["expiries"],
+                Bar(r["barred"]),
+                int(r["noticed"]),
+                float(r["toggled_at"]),
             )
             for r in rows
         ]
@@ -257,6 +259,13 @@ class Statements:
             expiries,
             table_id,
             seat,
+        )
+
+    async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
+        await self._run(
+            "UPDATE seats SET barred = $1, noticed = $2, toggled_at = $3"
+            " WHERE table_id = $4 AND seat = $5",
+            *(marks.barred.value, marks.noticed, marks.toggled_at, table_id, seat),
         )
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:
@@ -348,29 +357,29 @@ class Statements:
         await self._run(
             "INSERT INTO matches(table_id, no, seed, prev_dealer, first_seq)"
             " VALUES ($1, $2, $3, $4, $5)",
-            table_id,
-            no,
-            seed,
-            prev_dealer,
-            first_seq,
+            *(table_id, no, seed, prev_dealer, first_seq),
         )
+
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        sql = "UPDATE matches SET drawn = $1 WHERE table_id = $2 AND no = $3"
+        await self._run(sql, drawn, table_id, no)
 
     async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self._one(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches"
+            "SELECT no, seed, prev_dealer, first_seq, net, drawn FROM matches"
             " WHERE table_id = $1 AND no = $2",
             table_id,
             no,
         )
-        return _match(row) if row is not None else None
+        return match_row(row) if row is not None else None
 
     async def matches(self, table_id: int) -> list[MatchRow]:
         rows = await self._all(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches WHERE table_id = $1"
+            "SELECT no, seed, prev_dealer, first_seq, net, drawn FROM matches WHERE table_id = $1"
             " ORDER BY no",
             table_id,
         )
-        return [_match(r) for r in rows]
+        return [match_row(r) for r in rows]
 
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None:
         await self._run(
@@ -380,14 +389,13 @@ class Statements:
             no,
         )
 
-    async def add_action(self, table_id: int, seq: int, seat: int, action: str) -> None:
+    async def add_action(
+        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+    ) -> None:
         """Log one action; the primary key makes a second insert at ``seq`` fail."""
         await self._run(
-            "INSERT INTO actions(table_id, seq, seat, action) VALUES ($1, $2, $3, $4)",
-            table_id,
-            seq,
-            seat,
-            action,
+            "INSERT INTO actions(table_id, seq, seat, action, drawn) VALUES ($1, $2, $3, $4, $5)",
+            *(table_id, seq, seat, action, drawn),
         )
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
@@ -397,6 +405,14 @@ class Statements:
             from_seq,
         )
         return [(r["seat"], r["action"]) for r in rows]
+
+    async def draws(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
+        rows = await self._all(
+            "SELECT seq, drawn FROM actions WHERE table_id = $1 AND seq >= $2"
+            " AND drawn IS NOT NULL ORDER BY seq",
+            *(table_id, from_seq),
+        )
+        return [(r["seq"], r["drawn"]) for r in rows]
 
     # --- hand messages -----------------------------------------------------------------
 

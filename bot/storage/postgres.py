@@ -16,7 +16,7 @@ import asyncpg
 
 from bot.storage.pg_db import Conn, open_pool, schema_version
 from bot.storage.pg_statements import Record, Statements
-from bot.storage.protocol import Writes
+from bot.storage.protocol import SecretName, Writes
 
 
 class _Unit(Statements):
@@ -42,8 +42,8 @@ class PgRepository(Statements):
         self.pool = pool
 
     @classmethod
-    async def open(cls, url: str) -> PgRepository:
-        return cls(await open_pool(url))
+    async def open(cls, url: str, *, readonly: bool = False) -> PgRepository:
+        return cls(await open_pool(url, readonly=readonly))
 
     async def close(self) -> None:
         await self.pool.close()
@@ -69,6 +69,14 @@ class PgRepository(Statements):
 
     async def schema_version(self) -> int:
         return await schema_version(self.pool)
+
+    async def secret(self, name: SecretName, fresh: str) -> str:
+        await self._run(
+            "INSERT INTO secrets(name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            name,
+            fresh,
+        )
+        return str(await self.pool.fetchval("SELECT value FROM secrets WHERE name = $1", name))
 
     async def count(self, table: str) -> int:
         """Rows in ``table`` (a name the caller owns, never user input)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
+from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.storage.rows import (
@@ -18,6 +19,7 @@ from bot.storage.rows import (
     HandRow,
     LedgerRow,
     MatchRow,
+    SeatMarks,
     SeatRow,
     SeatSpec,
     StoredMessage,
@@ -25,6 +27,12 @@ from bot.storage.rows import (
     UserRow,
 )
 from bot.storage.settings import ChatSettings, UserSettings
+
+
+class SecretName(StrEnum):
+    """The bot's own secrets, kept in the database (table ``secrets``)."""
+
+    CALLBACK = "callback"  # the key of the buttons' tags (bot.callbacks.PressCodec)
 
 
 class MessageStore(Protocol):
@@ -77,6 +85,11 @@ class Reads(Protocol):
         ...
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]: ...
+
+    async def draws(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
+        """``(seq, drawn)`` of the logged actions from ``from_seq`` on that drew random
+        outcomes, in order (:func:`bot.runtime.deals.drawn`)."""
+        ...
 
     async def hands(self, table_id: int) -> dict[int, HandRow]: ...
 
@@ -147,14 +160,25 @@ class Writes(Reads, Protocol):
 
     async def set_expiries(self, table_id: int, seat: int, expiries: int) -> None: ...
 
+    async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
+        """A seat's bar, its last group line's deal and its owner's last toggle (#28)."""
+        ...
+
     async def add_match(
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None: ...
 
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        """The random outcomes of the match's start: its draw, its first deal."""
+        ...
+
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None: ...
 
-    async def add_action(self, table_id: int, seq: int, seat: int, action: str) -> None:
-        """Log one action; a second action at ``seq`` fails (the primary key)."""
+    async def add_action(
+        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+    ) -> None:
+        """Log one action (``drawn``: the random outcomes it drew); a second action at ``seq``
+        fails (the primary key)."""
         ...
 
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None: ...
@@ -203,6 +227,11 @@ class Store(Repository, Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    async def secret(self, name: SecretName, fresh: str) -> str:
+        """The stored secret ``name``; ``fresh`` is stored first when there is none (of
+        processes asking together, the first to store it wins and all get its value)."""
+        ...
 
     async def count(self, table: str) -> int: ...
 

@@ -17,6 +17,14 @@ class SeatKind(StrEnum):
     COMPUTER = "computer"  # nobody's: the computer always plays it
 
 
+class Bar(StrEnum):
+    """Why a seat's owner may no longer act at its table (the computer keeps the seat)."""
+
+    NONE = ""  # he may
+    LEFT = "left"  # he left the group or was banned from it
+    KICKED = "kick"  # an admin's /kick
+
+
 @dataclass(frozen=True, slots=True)
 class ChatRow:
     id: int
@@ -68,11 +76,31 @@ class SeatRow:
     kind: SeatKind = SeatKind.HUMAN
     level: str = "normal"  # the computer's level (engine.players.LEVELS) when it plays the seat
     expiries: int = 0  # the owner's turn timer ran out this many times in a row
+    barred: Bar = Bar.NONE  # the owner may no longer act here (left, banned, /kick)
+    noticed: int = 0  # the deal (``deal_mark``) of the last group line about this seat
+    toggled_at: float = 0.0  # when the owner last handed the seat over or took it back
+
+    def marks(self) -> SeatMarks:
+        return SeatMarks(self.barred, self.noticed, self.toggled_at)
 
     @property
     def computer(self) -> bool:
         """Whether the computer plays the seat now (a computer seat, or its owner is away)."""
         return self.kind is SeatKind.COMPUTER or self.away
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMarks:
+    """What :meth:`~bot.storage.protocol.Writes.set_seat_marks` writes of a seat."""
+
+    barred: Bar = Bar.NONE
+    noticed: int = 0
+    toggled_at: float = 0.0
+
+
+def deal_mark(match_no: int, deal_no: int) -> int:
+    """One number per deal of a table: its match's number, then the deal's within the match."""
+    return match_no * 100_000 + deal_no
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +112,7 @@ class MatchRow:
     prev_dealer: int | None
     first_seq: int
     net: list[int] | None
+    drawn: str | None = None  # the start's random outcomes (bot.runtime.deals; None: seeded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +191,9 @@ def table_row(row: _Row) -> TableRow:
         thread_id=row["thread_id"],
         turn_timeout_s=row["turn_timeout_s"],
     )
+
+
+def match_row(row: _Row) -> MatchRow:
+    """A ``matches`` row (either backend's) as a :class:`MatchRow`."""
+    net = json.loads(row["net"]) if row["net"] else None
+    return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"])

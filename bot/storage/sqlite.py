@@ -10,29 +10,28 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.db import Database
-from bot.storage.protocol import Writes
+from bot.storage.protocol import SecretName, Writes
 from bot.storage.rows import (
     T_COLUMNS,
     TABLE_COLUMNS,
     TABLE_FIELDS,
+    Bar,
     ChatRow,
     Deadline,
     HandRow,
     LedgerRow,
     MatchRow,
     SeatKind,
+    SeatMarks,
     SeatRow,
     SeatSpec,
     StoredMessage,
     TableRow,
     UserRow,
+    match_row,
     table_row,
 )
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
-
-
-def _net(text: str | None) -> list[int] | None:
-    return json.loads(text) if text else None
 
 
 class SqliteRepository:
@@ -42,8 +41,8 @@ class SqliteRepository:
         self.db = db
 
     @classmethod
-    async def open(cls, path: Path) -> SqliteRepository:
-        return cls(await Database.open(path))
+    async def open(cls, path: Path, *, readonly: bool = False) -> SqliteRepository:
+        return cls(await Database.open(path, readonly=readonly))
 
     async def close(self) -> None:
         await self.db.close()
@@ -60,6 +59,15 @@ class SqliteRepository:
 
     async def schema_version(self) -> int:
         return await self.db.user_version()
+
+    async def secret(self, name: SecretName, fresh: str) -> str:
+        await self.db.write(
+            "INSERT INTO secrets(name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING",
+            (name, fresh),
+        )
+        row = await self.db.one("SELECT value FROM secrets WHERE name = ?", (name,))
+        assert row is not None  # just stored, or stored before
+        return str(row["value"])
 
     async def count(self, table: str) -> int:
         """Rows in ``table`` (a name the caller owns, never user input)."""
@@ -200,7 +208,8 @@ class SqliteRepository:
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.db.all(
-            "SELECT seat, kind, user_id, name, away, level, expiries FROM seats WHERE table_id = ? "
+            "SELECT seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at"
+            " FROM seats WHERE table_id = ? "
             "ORDER BY seat",
             (table_id,),
         )
@@ -213,6 +222,9 @@ class SqliteRepository:
                 SeatKind(r["kind"]),
                 r["level"],
                 r["expiries"],
+                Bar(r["barred"]),
+                int(r["noticed"]),
+                float(r["toggled_at"]),
             )
             for r in rows
         ]
@@ -226,6 +238,13 @@ class SqliteRepository:
         await self.db.execute(
             "UPDATE seats SET expiries = ? WHERE table_id = ? AND seat = ?",
             (expiries, table_id, seat),
+        )
+
+    async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
+        await self.db.execute(
+            "UPDATE seats SET barred = ?, noticed = ?, toggled_at = ?"
+            " WHERE table_id = ? AND seat = ?",
+            (marks.barred.value, marks.noticed, marks.toggled_at, table_id, seat),
         )
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:
@@ -311,28 +330,27 @@ class SqliteRepository:
             (table_id, no, seed, prev_dealer, first_seq),
         )
 
+    async def set_match_drawn(self, table_id: int, no: int, drawn: str | None) -> None:
+        sql = "UPDATE matches SET drawn = ? WHERE table_id = ? AND no = ?"
+        await self.db.execute(sql, (drawn, table_id, no))
+
     async def match(self, table_id: int, no: int) -> MatchRow | None:
         row = await self.db.one(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches"
+            "SELECT no, seed, prev_dealer, first_seq, net, drawn FROM matches"
             " WHERE table_id = ? AND no = ?",
             (table_id, no),
         )
         if row is None:
             return None
-        return MatchRow(
-            row["no"], row["seed"], row["prev_dealer"], row["first_seq"], _net(row["net"])
-        )
+        return match_row(row)
 
     async def matches(self, table_id: int) -> list[MatchRow]:
         rows = await self.db.all(
-            "SELECT no, seed, prev_dealer, first_seq, net FROM matches WHERE table_id = ?"
+            "SELECT no, seed, prev_dealer, first_seq, net, drawn FROM matches WHERE table_id = ?"
             " ORDER BY no",
             (table_id,),
         )
-        return [
-            MatchRow(r["no"], r["seed"], r["prev_dealer"], r["first_seq"], _net(r["net"]))
-            for r in rows
-        ]
+        return [match_row(r) for r in rows]
 
     async def tables(
         self, *, chat_id: int | None = None, user_id: int | None = None
@@ -356,11 +374,13 @@ class SqliteRepository:
             (json.dumps(net), table_id, no),
         )
 
-    async def add_action(self, table_id: int, seq: int, seat: int, action: str) -> None:
+    async def add_action(
+        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+    ) -> None:
         """Log one action; the primary key makes a second insert at ``seq`` fail."""
         await self.db.execute(
-            "INSERT INTO actions(table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
-            (table_id, seq, seat, action),
+            "INSERT INTO actions(table_id, seq, seat, action, drawn) VALUES (?, ?, ?, ?, ?)",
+            (table_id, seq, seat, action, drawn),
         )
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
@@ -369,6 +389,14 @@ class SqliteRepository:
             (table_id, from_seq),
         )
         return [(r["seat"], r["action"]) for r in rows]
+
+    async def draws(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
+        rows = await self.db.all(
+            "SELECT seq, drawn FROM actions WHERE table_id = ? AND seq >= ?"
+            " AND drawn IS NOT NULL ORDER BY seq",
+            (table_id, from_seq),
+        )
+        return [(r["seq"], r["drawn"]) for r in rows]
 
     # --- hand messages -----------------------------------------------------------------
 

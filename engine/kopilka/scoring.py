@@ -1,4 +1,5 @@
-"""Копилка's pure reckonings: the trick's winner and points, the partia payout (RULES.md §2.6)."""
+"""Копилка's pure reckonings: the trick's winner and points, the partia payout and its winner
+(RULES.md §2.6)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,25 @@ def pay_out(bank: int, points: Sequence[int], point_rate: int, last_winner: Seat
         shortfall = True
     paid[last_winner] += bank - sum(paid)
     return Payout(tuple(paid), shortfall)
+
+
+def partia_winner(
+    net: Sequence[int], points: Sequence[int], last_winner: Seat, first_dealer: Seat
+) -> Seat:
+    """§2.6.7: the highest net; among equal nets the most partia points; then the winner of the
+    last deal (V) if he is among them; then the first of them in seat order from the first
+    dealer (the first dealer himself first).
+
+    >>> partia_winner([10, -4, 10, -16], [7, 0, 9, 2], 0, 0)
+    2
+    >>> partia_winner([5, 5, -5, -5], [3, 3, 0, 0], 1, 0)
+    1
+    >>> partia_winner([5, -5, 5, -5], [3, 0, 3, 0], 3, 2)
+    2
+    """
+    order = [(first_dealer + k) % len(net) for k in range(len(net))]
+    best = max(net)
+    tied = [s for s in order if net[s] == best]
+    most = max(points[s] for s in tied)
+    tied = [s for s in tied if points[s] == most]
+    return last_winner if last_winner in tied else tied[0]

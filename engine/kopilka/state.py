@@ -27,7 +27,7 @@ from .rules import (
     TAKERS,
     lay_out_suit,
 )
-from .scoring import judge_trick, pay_out
+from .scoring import judge_trick, partia_winner, pay_out
 from .view import KopilkaView, LayOut
 
 
@@ -244,7 +244,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         }
 
     def _after_seats(self) -> None:
-        # §2.1.3; §2.6.7: every partia is a record of its own with its own ante
+        # §2.1.3; §2.6.8: every partia is a record of its own with its own ante
         for seat in range(PLAYERS):
             self._pay(seat, self.options.ante)
         self._event("ante", amount=self.options.ante, bank=self._bank)
@@ -460,7 +460,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             self._settle(winner)
 
     def _settle(self, last_winner: Seat) -> None:
-        """§2.6.5–§2.6.6: empty the bank; net = payout − everything paid in."""
+        """§2.6.5–§2.6.6: empty the bank; net = payout − everything paid in; §2.6.7 the winner."""
         bank = self._bank
         paid = pay_out(bank, self._partia, self.options.point_rate, last_winner)
         net = [p - q for p, q in zip(paid.payout, self._paid_in, strict=True)]
@@ -479,7 +479,9 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
                 "bank": 0,
             }
         )
-        self._finish(Result("partia", last_winner, tuple(net), tuple(self._partia)))
+        first_dealer = (self._dealer - (DEALS - 1)) % PLAYERS  # §2.1.2: the deal passes left
+        winner = partia_winner(net, self._partia, last_winner, first_dealer)  # §2.6.7
+        self._finish(Result("partia", winner, tuple(net), tuple(self._partia)))
 
     # --- small helpers -------------------------------------------------------------------------
 

@@ -17,6 +17,9 @@ LENTURLU_CARDS: Final[tuple[Card, ...]] = tuple(
 )
 """The five Lenturlu cards in layout order (§3.1.2); stakes n+2 … n−2 units (§3.1.3)."""
 
+ACE_OF_SPADES: Final = LENTURLU_CARDS[3]
+"""§3.4.6: in Manner A (``manner=king``) its stake goes only with the deal's first lead."""
+
 LAYOUT_OFFSETS: Final[tuple[int, ...]] = (2, 1, 0, -1, -2)
 """§3.1.3: units on 7D KH JC AS QS are n + these."""
 

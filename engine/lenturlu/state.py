@@ -22,6 +22,7 @@ from engine.skeleton import StateBase, owners
 from .actions import LenturluAction, Run, parse_action
 from .options import LenturluOptions
 from .rules import (
+    ACE_OF_SPADES,
     DEAL_TABLE,
     KING_VALUE,
     LENTURLU_CARDS,
@@ -105,6 +106,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             rate=self.options.rate,
             unit=self.options.unit,
             refill_units=self.options.refill_units,
+            as_stake_open=self._as_stake_open(),
         )
 
     def _money(self) -> tuple[int, ...]:
@@ -223,12 +225,14 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         for c in cards:
             hand.remove(c)
         was_lead = self._phase == Phase.LEAD
+        as_open = self._as_stake_open()
         self._pile_end = ""
         if was_lead:
             self._pile_leader = seat
         self._pile.extend(cards)  # §3.2.2: in ascending order; the last card is the top
-        emptied = [c for c in cards if c in self._layout]
-        for c in emptied:  # §3.4.4, §3.4.6: every play of the AS is a lead
+        # §3.4.4: each Lenturlu card takes its stake; §3.4.6: the AS only while it is open
+        emptied = [c for c in cards if c in self._layout and (as_open or c != ACE_OF_SPADES)]
+        for c in emptied:
             amount = self._layout[c]
             self._layout[c] = 0
             self._taken[seat] += amount
@@ -258,6 +262,11 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         else:
             self._to_act = (seat + 1) % self.players
             self._phase = Phase.FOLLOW
+
+    def _as_stake_open(self) -> bool:
+        """§3.4.6: in Manner B any lead of the AS takes its stake; in Manner A only the deal's
+        first lead (no run played yet: no pile lies, none was set aside)."""
+        return self.options.manner != "king" or not (self._pile or self._set_aside)
 
     def _buy(self, seat: Seat, k: int) -> None:
         """§3.3.3: draw the top k cards of the stock; he acts again (§3.3.2)."""

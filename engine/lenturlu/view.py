@@ -34,3 +34,4 @@ class LenturluView(View[LenturluAction]):
     rate: int = 1  # the table's options (§3.6), public
     unit: int = 1
     refill_units: int = 1
+    as_stake_open: bool = True  # a lead of the AS would take its stake now (§3.4.6)

@@ -24,7 +24,7 @@ from typing import Final, TypeVar
 from engine.actions import BUYS, PASS, Buy, Pass
 from engine.cards import DECK_52, RANK_VALUE, SUIT_ORDER, Card
 from engine.lenturlu.actions import LenturluAction, Run
-from engine.lenturlu.rules import LENTURLU_CARDS
+from engine.lenturlu.rules import ACE_OF_SPADES, LENTURLU_CARDS
 from engine.lenturlu.view import LenturluView
 
 from .determinized import Work
@@ -43,6 +43,11 @@ KIND: Final[dict[Card, int]] = {
 STAKE_CARD: Final[dict[int, Card]] = {RANK_VALUE[c.rank]: c for c in LENTURLU_CARDS}
 """The Lenturlu card of each value that has one (7D, KH, JC, AS, QS: one value each)."""
 STAKE_VALUES: Final[tuple[int, ...]] = tuple(STAKE_CARD)
+ALL_STAKES: Final = sum(1 << v for v in STAKE_VALUES)
+"""The stakes' bits: every Lenturlu card's stake can be taken (Manner B, §3.4.4; the first lead
+of Manner A)."""
+LATER_STAKES: Final = ALL_STAKES & ~(1 << RANK_VALUE[ACE_OF_SPADES.rank])
+"""§3.4.6: after the deal's first lead in Manner A the AS takes nothing."""
 POINTS: Final[tuple[int, ...]] = tuple(min(v, 10) for v in range(14))
 """§3.5.3: A 1, 2–10 face value, J Q K 10 (index = value; a Lenturlu card counts twice)."""
 FIXED, CARDS, HAND_POINTS = 0, 1, 2  # §3.5.2 ``payment``
@@ -72,6 +77,7 @@ class Sim:
         "sp",
         "stk",
         "stock",
+        "takes",
         "to_act",
         "top",
         "winner",
@@ -96,6 +102,7 @@ class Sim:
         self.passes = 0  # in a row since the last run (§3.4.1)
         self.last = 0  # the seat of the last run (leads after a stop)
         self.bought = False  # the seat to act has bought this turn (§3.3.2)
+        self.takes = ALL_STAKES  # the stakes a run can take now (§3.4.4, §3.4.6)
         self.winner: int | None = None
 
     def copy(self) -> Sim:
@@ -107,6 +114,7 @@ class Sim:
         new.layout, new.money = self.layout[:], self.money[:]
         new.to_act, new.top, new.passes = self.to_act, self.top, self.passes
         new.last, new.bought, new.winner = self.last, self.bought, self.winner
+        new.takes = self.takes
         return new
 
     def add(self, seat: int, kinds: Sequence[int]) -> None:
@@ -166,6 +174,8 @@ def known(view: LenturluView) -> tuple[Sim, list[int]]:
     g.passes = view.passes
     g.last = (me - view.passes - 1) % n  # the runner, then one pass after another
     g.bought = view.bought
+    if not view.as_stake_open:
+        g.takes = LATER_STAKES  # §3.4.6: Manner A after the first lead
     g.stock = [0] * view.stock  # its size only (for :func:`legal`) until :func:`deal`
     return g, unseen
 
@@ -278,6 +288,9 @@ def apply(g: Sim, action: Action) -> None:
             g.msk[seat] &= ~(1 << v)
     g.size[seat] -= length
     g.stk[seat] &= ~stakes
+    stakes &= g.takes  # §3.4.6: in Manner A the AS only on the first lead
+    if g.king_wins:
+        g.takes = LATER_STAKES
     for v in STAKE_VALUES:  # §3.4.4: each Lenturlu card takes its stake at once
         if stakes >> v & 1:
             g.money[seat] += g.layout[v]
@@ -326,7 +339,7 @@ def playout(g: Sim, work: Work) -> None:
     seat = g.to_act
     assert seat is not None
     top, passes, last, bought = g.top, g.passes, g.last, g.bought
-    king_wins, each = g.king_wins, g.each
+    king_wins, each, takes = g.king_wins, g.each, g.takes
     done = 0
     while True:
         done += 1
@@ -379,6 +392,7 @@ def playout(g: Sim, work: Work) -> None:
         taken = stk[seat] & ((1 << hi) - (1 << start))
         if taken:  # §3.4.4
             stk[seat] ^= taken
+            taken &= takes  # §3.4.6
             for v in STAKE_VALUES:
                 if taken >> v & 1:
                     money[seat] += layout[v]
@@ -394,6 +408,8 @@ def playout(g: Sim, work: Work) -> None:
             for o in range(n):
                 if o != seat:
                     money[o] -= each * emptied
+        if king_wins:
+            takes = LATER_STAKES  # §3.4.6: the first lead is made
         passes = 0
         last = seat
         bought = False
@@ -403,7 +419,7 @@ def playout(g: Sim, work: Work) -> None:
             top = hi - 1
             seat = seat + 1 if seat + 1 < n else 0
     work.done += done
-    g.sp, g.top, g.passes, g.last, g.bought = sp, top, passes, last, bought
+    g.sp, g.top, g.passes, g.last, g.bought, g.takes = sp, top, passes, last, bought, takes
     g.winner = seat
     g.to_act = None
 

@@ -200,6 +200,7 @@ class _Round:
     worth: tuple[int, ...]  # per code: a card's worth (:func:`engine.players.trick._strong_cards`)
     later: tuple[Seat, ...]  # the seats declaring after ``me``, in turn
     drop: tuple[int, ...]  # per code: the order a receiver drops its extra cards in
+    bound: int  # the code of a privileged card whose holder may not pass (§1.3.3 a), or -1
 
     @staticmethod
     def of(view: TrickView) -> _Round:
@@ -216,7 +217,8 @@ class _Round:
         drop = tuple((100 if c == priv else 0) + table.policy_key[c] for c in codes)
         seats = _from_left(view)
         later = tuple(seats[seats.index(me) + 1 :])
-        return _Round(view, me, table, CODE[view.game], worth, later, drop)
+        bound = -1 if VARIANTS[view.game].holder_may_pass else priv
+        return _Round(view, me, table, CODE[view.game], worth, later, drop, bound)
 
 
 def _declare(view: TrickView, rng: random.Random) -> TrickAction:
@@ -273,12 +275,12 @@ def _exchange_value(
     declared = [d == "play" for d in view.declared]
     declared[me] = True
     plays = sum(declared)
-    trump, priv, worth = table.trump, table.priv, ctx.worth
+    trump, priv, worth, bound = table.trump, table.priv, ctx.worth, ctx.bound
     work.done += 1 + len(ctx.later)
     for seat in ctx.later:
         hand = hands[seat]
         dealer_defends = seat == view.dealer and plays == 1  # §1.3.3 b
-        if priv in hand or dealer_defends or sum(worth[c] for c in hand) >= OTHERS_PLAY + plays:
+        if bound in hand or dealer_defends or sum(worth[c] for c in hand) >= OTHERS_PLAY + plays:
             declared[seat] = True
             plays += 1
             weak = [c for c in hand if c != priv and c >> 4 != trump][: len(stock) - top]

@@ -73,10 +73,16 @@ def cards_refusal(
     return None
 
 
-def pass_refusal(hand: Sequence[Card], privileged: Card) -> IllegalAction:
+def may_pass(variant: Variant, hand: Sequence[Card]) -> bool:
+    """§1.3.3 a: whether the privileged card lets the hand pass (Шутиха's QS does; the AS, JC
+    and KC do not). The dealer's duty to defend (§1.3.3 b) is the caller's."""
+    return variant.holder_may_pass or variant.privileged not in hand
+
+
+def pass_refusal(hand: Sequence[Card], variant: Variant) -> IllegalAction:
     """Why ``pass`` is not legal: §1.3.3 a the privileged card, else b the defending dealer."""
-    if privileged in hand:
-        return IllegalAction(Refusal.PRIVILEGED_MAY_NOT_PASS, card=str(privileged))
+    if not may_pass(variant, hand):
+        return IllegalAction(Refusal.PRIVILEGED_MAY_NOT_PASS, card=str(variant.privileged))
     return IllegalAction(Refusal.DEALER_MUST_DEFEND)
 
 

@@ -128,6 +128,7 @@ class Variant:
     check: HandCheck | None = None  # hand checks after deal and exchanges (§1.3.9–§1.3.11)
     flush_award: FlushAward | None = None  # the deal's flush bonus (§1.3.10.2)
     deal_out: DealOut | None = None  # the privileged card dealt out of the stock (§1.3.12)
+    holder_may_pass: bool = False  # the privileged card's holder may pass (§1.3.3 a: Шутиха)
 
     @property
     def turn_up(self) -> bool:

@@ -72,5 +72,6 @@ SHUTIKHA: Final = Variant(
     score=score_trick_values,  # §1.5.4, §1.5.5
     check=five_spades,  # §1.3.9
     deal_out=deal_out_the_queen,  # §1.3.12
+    holder_may_pass=True,  # §1.3.3 a: the QS holder declares like anyone else
 )
 """Мушка-Шутиха (RULES.md §1)."""

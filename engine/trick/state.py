@@ -180,8 +180,10 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
                 hand,
                 priv,
                 may_announce=seat == self._announcer and self._announced is None,  # §1.3.7
-                # §1.3.3 a: not with the privileged card; b: the dealer against a lone player
-                may_pass=priv not in hand and not (dealer and self._plays_declared() == 1),
+                # §1.3.3 a: not with the privileged card (but Шутиха's QS); b: the dealer
+                # against a lone player
+                may_pass=legal.may_pass(variant, hand)
+                and not (dealer and self._plays_declared() == 1),
                 stock=len(self._stock),
                 may_take_up=dealer and self._turn_up is not None,  # §1.2.2
             )
@@ -203,7 +205,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
                 trump, must_trump = self._trump, self.options.must_trump
                 return legal.play_refusal(hand, card, self._trick, trump, self.variant, must_trump)
             case Pass() if phase == Phase.DECLARE:
-                return legal.pass_refusal(hand, priv)
+                return legal.pass_refusal(hand, self.variant)
             case Exchange() if phase == Phase.DECLARE:
                 dealer, lying = seat == self._dealer, self._turn_up is not None
                 return legal.exchange_refusal(hand, action, priv, dealer, lying, len(self._stock))

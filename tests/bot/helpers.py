@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import itertools
 import random
 import re
@@ -215,7 +216,7 @@ def to_act(group: Shown, players: list[SimUser]) -> SimUser | None:
         free = [u for u in players if not any(w in hands[u.id].text for w in WAITING)]  # type: ignore[union-attr]
         if len(free) == 1:
             return free[0]
-    return next(u for u in players if u.first_name == found.group(1))
+    return next(u for u in players if u.first_name == html.unescape(found.group(1)))
 
 
 def choose(message: SentMessage, rng: random.Random) -> Button:
@@ -251,15 +252,20 @@ def choose(message: SentMessage, rng: random.Random) -> Button:
 
 
 async def play_step(
-    fake: FakeTelegram, group: Shown, players: list[SimUser], rng: random.Random
+    fake: FakeTelegram,
+    group: Shown,
+    players: list[SimUser],
+    rng: random.Random,
+    pick: Callable[[SentMessage, random.Random], Button] | None = None,
 ) -> bool:
-    """Press one legal button for whoever is to act; False once nobody is."""
+    """Press one legal button for whoever is to act (``pick``: a family's own choice, else
+    :func:`choose`); False once nobody is."""
     user = to_act(group, players)
     if user is None:
         return False
     message = hand_message(user)
     assert message is not None, f"{user.first_name} has no hand message"
-    button = choose(message, rng)
+    button = (pick or choose)(message, rng)
     await press_and_wait(fake, user, message, button, players, group)
     return True
 
@@ -311,12 +317,13 @@ async def play_until_end(
     players: list[SimUser],
     rng: random.Random,
     limit: int = 2000,
+    pick: Callable[[SentMessage, random.Random], Button] | None = None,
 ) -> int:
     """Play until the pulka's result message appears; the number of presses."""
     for step in range(limit):
         if result_message(group) is not None:
             return step
-        assert await play_step(fake, group, players, rng), "nobody to act, but no result"
+        assert await play_step(fake, group, players, rng, pick), "nobody to act, but no result"
     raise AssertionError("the pulka did not end")
 
 

@@ -13,6 +13,8 @@ def _name(func: ast.expr) -> str:
     if isinstance(func, ast.Name):
         return func.id
     if isinstance(func, ast.Attribute):
+        if func.attr == "html":  # tr.html(…): the same catalogue, as HTML
+            return _name(func.value)
         return func.attr
     return ""
 
@@ -39,8 +41,9 @@ def source_msgids() -> set[str]:
             ):
                 found.add(node.args[2].value)
     from bot.render.refusals import REASONS
-    from bot.runtime.absent import HAND_OVER_NOTES
+    from bot.runtime.absent import BAR_NOTES, HAND_OVER_NOTES
 
     found.update(REASONS.values())
     found.update(HAND_OVER_NOTES.values())
+    found.update(BAR_NOTES.values())
     return found

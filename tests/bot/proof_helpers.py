@@ -138,6 +138,8 @@ def bot_env(fake: FakeTelegram, database: Path, seed: int, **more: str) -> dict[
         BOT_LOBBY_TIMEOUT_S="86400",
         BOT_DRAIN_S="0",
         BOT_TEST_SEED=str(seed),
+        # one key for the buttons of every run: the plain and the killed run compare presses
+        BOT_CALLBACK_SECRET="proof-runs-share-one-callback-key",
         **more,
     )
     return env

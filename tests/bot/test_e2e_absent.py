@@ -134,7 +134,8 @@ async def test_13_two_expiries_hand_the_seat_over_until_im_back(
         assert not answer.text, "\n---\n".join(m.text for m in group.messages)
         await wait_for(fake, lambda: seat_row(database, absent)[0] == 0, 5)
         await fake.settle(quiet=0.1)
-        assert any("снова в игре" in m.text and absent.first_name in m.text for m in group.visible)
+        # §13: "I'm back" posts no group line (the table's seat line drops its 🤖)
+        assert not any("снова в игре" in m.text for m in group.visible)
         hand = hand_message(absent)
         assert hand is not None and "🙋" not in hand.describe_buttons()
         assert any(b.text == "⋯" for b in hand.all_buttons)
@@ -161,7 +162,8 @@ async def test_13_the_menu_lets_the_computer_play_at_once(
         assert not answer.text
         await fake.wait_until(lambda: seat_row(database, vera)[0] == 1, 5)
         await fake.settle(quiet=0.1)
-        assert any("Vera: за этого игрока теперь играет компьютер" in m.text for m in group.visible)
+        # §13: his own hand-over shows on the table's seat line only, no group line
+        assert not any("за этого игрока теперь" in m.text for m in group.visible)
         # Anna and Boris play; Vera's turns go by themselves
         rng = random.Random(5)
         for _ in range(30):

@@ -20,6 +20,10 @@ from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
 
+def seat_away(database: TestDatabase, user: SimUser) -> int:
+    return int(str(db_rows(database, "SELECT away FROM seats WHERE user_id = ?", user.id)[0][0]))
+
+
 def seat_actions(database: TestDatabase, seat: int) -> int:
     return int(db_rows(database, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)[0][0])
 
@@ -100,8 +104,8 @@ async def test_13_blocked_player_the_computer_plays_until_he_is_back(
     # Boris unblocks the bot and asks for his cards: the seat is his again
     await boris.start_bot()
     await boris.send_private("/hand")
-    await fake.wait_until(
-        lambda: any("Boris снова в игре" in m.text for m in group.messages), timeout=10
+    await fake.wait_until(  # §13: his seat line drops its 🤖; no group line
+        lambda: seat_away(database, boris) == 0, timeout=10
     )
     await fake.settle(quiet=0.1)
     _, hands = await expected_screens(bot, group.id)

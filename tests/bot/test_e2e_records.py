@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import stat
 from pathlib import Path
 
-from bot.__main__ import export_main
 from bot.app import RunningBot
+from bot.export import export_main
 from engine.__main__ import main as engine_main
 from engine.record import read_jsonl, replay
 from tests.bot.helpers import open_table, play_step, play_until_end, say
@@ -61,6 +62,9 @@ async def test_18_export_writes_every_game_and_replays_unchanged(
     assert await asyncio.to_thread(export_main, argv) == 0
     files = sorted(out.glob("*.jsonl"))
     assert len(files) == 2
+    # the hidden cards of a running game: for the operator's eyes only (issue #28)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o600}
     running = read_jsonl(files[1].read_text())
     # up to now, then RECORD.md's abandoned end (§R1.3: a record always ends; §R5.7)
     assert running[0]["t"] == "game" and any(ln["t"] == "deal" for ln in running)

@@ -111,4 +111,5 @@ def test_konchinka_privacy_and_presses(seed: int) -> None:
             assert not hides(result, ended_secret, tr)
         end = next((ln for ln in events if ln.get("t") == "end"), None)
         if end is not None:
-            assert not hides(text_of(UI.match_result(ctx, end, [], 1, tr, CODEC)), after_secret, tr)
+            shown = UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)
+            assert not hides(text_of(shown), after_secret, tr)

@@ -120,7 +120,7 @@ def screen(name: str, locale: str) -> str:
     ]
     end = next((e for e in events if e.get("t") == "end"), None)
     if end is not None:
-        parts.append(show(UI.match_result(ctx, end, [], 1, tr, CODEC)))
+        parts.append(show(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)))
     else:
         parts.append(show(UI.table(ctx, after.view(None), tr)))
     return "\n".join(parts)

@@ -110,6 +110,14 @@ async def test_kopilka_partia_with_a_restart(
         )
     )
     assert ledger == (0, 4)
+    # §2.6.7: the partia's one winner has the highest net, in /score's "won" and the result
+    booked = db_rows(
+        settings.database,
+        "SELECT u.first_name, l.balance, l.won FROM ledger l JOIN users u ON u.id = l.user_id",
+    )
+    (winner,) = [name for name, _, won in booked if won]
+    assert {n: b for n, b, _ in booked}[winner] == max(b for _, b, _ in booked)
+    assert result.text.split("\n")[0] == f"🏁 Партия 1 — победитель: {winner}", result.text
     # /score: the partia points beside the bank money, as the ledger booked them
     assert sum(points.values()) > 0, points
     for name, n in points.items():

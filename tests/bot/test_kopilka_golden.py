@@ -20,6 +20,7 @@ from bot.render.games.kopilka import KOPILKA_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow
 from engine.core import Line
+from engine.kopilka.scoring import partia_winner
 from engine.record import read_records, replay
 from tests.bot.golden import assert_golden, show
 
@@ -137,8 +138,10 @@ def screen(name: str, locale: str) -> str:
     names = NAMES[locale]
     if name == "kopilka_partia_stopped":
         end: Line = {"t": "end", "reason": "abandoned", "net": [0, 0, 0, 0]}
-        return show(UI.match_result(ctx, end, [], 1, tr, CODEC))
+        return show(UI.match_result(ctx, end, None, [], 1, tr, CODEC))
     end = full[-1]
+    assert state.result is not None
+    winner = state.result.winner  # §2.6.7, not in the end line
     if name == "kopilka_partia_shortfall":  # §2.6.5 b: ante 0, the bank only the fines (40)
         end = {
             **end,
@@ -148,12 +151,14 @@ def screen(name: str, locale: str) -> str:
             "paid_in": [10, 10, 15, 5],
             "net": [7, -4, -11, 8],
         }
-        return show(UI.match_result(ctx, end, [], 1, tr, CODEC))
+        first = next(ln["dealer"] for ln in full if ln["t"] == "deal")
+        winner = partia_winner(end["net"], end["points"], end["last_winner"], first)
+        return show(UI.match_result(ctx, end, winner, [], 1, tr, CODEC))
     standings = [
         Standing(100 + seat, names[seat], end["net"][seat] + bonus, 2, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 1), (-27, 1), (0, 0)])
     ]
-    return show(UI.match_result(ctx, end, standings, 1, tr, CODEC))
+    return show(UI.match_result(ctx, end, winner, standings, 1, tr, CODEC))
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])

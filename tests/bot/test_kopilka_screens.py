@@ -175,7 +175,8 @@ def play(seed: int, hold_pass: bool) -> None:
                 assert_hides(result, before | hidden_from_group(after), tr, "deal result")
             end = next((ln for ln in events if ln.get("t") == "end"), None)
             if end is not None:
-                text = text_of(UI.match_result(ctx, end, [], 1, tr, CODEC))
+                winner = state.result.winner if state.result else None
+                text = text_of(UI.match_result(ctx, end, winner, [], 1, tr, CODEC))
                 assert text.startswith("🏁")
                 assert_hides(text, hidden_from_group(after), tr, "partia result")
     pytest.fail("the partia did not end")

@@ -33,6 +33,7 @@ from engine.lenturlu.view import LenturluView
 from engine.players import policy_for
 from engine.record import read_records, replay
 from tests.bot.golden import assert_golden, prefixes, screen_context, show
+from tests.engine.test_lenturlu import fixed as fixed_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -167,7 +168,7 @@ def screen(name: str, locale: str) -> str:
         [
             show(UI.ended_table(ctx, before.view(None), events, tr)),
             show(UI.deal_result(ctx, events, after.view(None), tr)),
-            show(UI.match_result(ctx, end, [], 1, tr, CODEC)),
+            show(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)),
             show(UI.hand(ctx, after.view(0), HandUI(), tr, CODEC)),
         ]
     )
@@ -259,7 +260,7 @@ def test_lenturlu_privacy(seed: int) -> None:
             assert not hides(result, ended_secret, tr)
         end = next((ln for ln in events if ln.get("t") == "end"), None)
         if end is not None:
-            text = text_of(ANY_UI.match_result(ctx, end, [], 1, tr, CODEC))
+            text = text_of(ANY_UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC))
             assert not hides(text, after_secret, tr)
             return
     raise AssertionError("the deal did not end")
@@ -297,3 +298,21 @@ def test_lenturlu_table_names_who_stopped_or_closed() -> None:
             else:
                 assert "Stop:" not in text and "Closed with a king:" not in text, text
     assert all(seen.values()), seen
+
+
+# --- the A♠'s stake (RULES.md §3.4.6) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("manner", "marked"), [("king", False), ("out", True)])
+def test_3_4_6_the_hand_marks_the_as_stake_only_while_a_lead_takes_it(
+    manner: str, marked: bool
+) -> None:
+    """💰 marks a card whose play takes money: in Manner A the A♠ only on the deal's first lead."""
+    tr = CATALOGUES.tr("en")
+    state = fixed_deal(3, 2, ["QD KD AS 2S 8C"], manner=manner)
+    ctx = TableContext(7, "lenturlu", "Club", ("P0", "P1", "P2"), 1, 0, "mushka_test_bot")
+    first = UI.hand(ctx, state.view(0), HandUI(), tr, CODEC)
+    assert "A♠💰" in show(first)
+    state.apply(0, "run QD KD")  # a led king: the same player leads again (§3.4.2)
+    later = show(UI.hand(ctx, state.view(0), HandUI(), tr, CODEC))
+    assert ("A♠💰" in later) is marked and "A♠" in later

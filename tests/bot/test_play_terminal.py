@@ -1,13 +1,10 @@
-"""``python -m bot play``: every game played to its end through a real subprocess (stdin piped,
-no token, no database), an illegal action refused with the rule, the record replayed."""
+"""``python -m bot play``: stopping, bad arguments, and what the other terminal tests share (a
+game's first turn for the person, an illegal action there). Whole games through a real
+subprocess are ``test_play_terminal_match.py``."""
 
 from __future__ import annotations
 
 import io
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +14,8 @@ from engine.core import State
 from engine.errors import IllegalAction, InvalidNotation, Refusal
 from engine.games import new_game
 from engine.record import read_jsonl, replay
+from tests.bot.terminal_driver import run_play
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = {  # small targets: a whole pulka or game in a few deals
     "mushka": ["--option", "target=5"],
     "pamfil": ["--option", "target=5"],
@@ -28,24 +25,8 @@ GAMES = {  # small targets: a whole pulka or game in a few deals
     "lenturlu": [],
     "konchinka": ["--option", "target=5"],
 }
-ANSWERS = 3000  # "1" lines: far more than any of these games asks for (checked: rc 0, end)
 CARDS = ("AS", "6D", "JC", "QH", "10S", "7C", "KD", "JS")
 VERBS = ("card", "play 1", "run", "trail", "sweep", "capture")
-
-
-def run_play(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}  # no token at all
-    env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "play", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,  # no .env here
-        env=env,
-        timeout=240,
-        check=False,
-    )
 
 
 def first_turn(args: list[str]) -> tuple[State, int]:
@@ -82,38 +63,18 @@ def illegal_text(state: State, seat: int) -> tuple[str, Refusal]:
     return next((f for f in found if f[1] is not Refusal.NOT_NOW), found[0])
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_a_whole_game_in_the_terminal(game: str, tmp_path: Path) -> None:
-    args = [game, "--level", "easy", "--seed", "3", "--lang", "en", *GAMES[game]]
-    state, seat = first_turn(args)
-    text, code = illegal_text(state, seat)
-    record = tmp_path / "game.jsonl"
-    done = run_play([*args, "--record", str(record)], text + "\n" + "1\n" * ANSWERS, tmp_path)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stderr == ""
-    out = done.stdout
-    refusal = next(line for line in out.splitlines() if "Not allowed:" in line)
-    assert f"({code.value}" in refusal  # the rule named
-    assert "Your cards" in out or "Your hand" in out  # the hand was shown
-    assert "  1. " in out  # the legal actions, numbered
-    assert "<b>" not in out and "&lt;" not in out  # Telegram HTML stripped
-    # another seat's exchange shows as the group sees it: how many cards, never which
-    assert not re.search(r"^🤖[^:\n]+: play [1-5] (?!🂠)", out, re.MULTILINE)
-    lines = read_jsonl(record.read_text(encoding="utf-8"))
-    assert lines[-1]["t"] == "end" and lines[-1].get("reason") != "abandoned"
-    assert replay(lines).record() == lines  # replays unchanged
-    acts = [ln for ln in lines if ln["t"] == "act" and ln["seat"] == seat]
-    assert acts and acts[0]["a"] != str(state.parse_action(text))  # the refusal changed nothing
-    assert "Record written" in out
-
-
 def test_stopping_leaves_an_abandoned_record(tmp_path: Path) -> None:
     record = tmp_path / "stopped.jsonl"
     args = ["мушка", "--players", "4", "--seat", "2", "--level", "easy", "--seed", "5"]
-    done = run_play([*args, "--record", str(record)], "1\n7777\nq\n", tmp_path)
+    stdin = "?\n7777\nв\nq\nn\nq\ny\n"  # the list asked for, a number out of it, «В», q
+    done = run_play([*args, "--record", str(record)], stdin, tmp_path)
     assert done.returncode == 1, done.stderr
-    assert "Хода 7777 нет" in done.stdout  # Russian by default, the number refused
-    assert "брошенная" in done.stdout
+    out = done.stdout
+    assert "  33. " in out  # ? lists every exchange
+    assert "Хода 7777 нет" in out  # Russian by default, the number refused
+    assert "Такой карты для хода сейчас нет." in out  # «В» is a jack (none here), not a stop
+    assert out.count("Выйти из игры? (y — да):") == 2  # q asks; n goes on, y stops
+    assert "брошенная" in out
     lines = read_jsonl(record.read_text(encoding="utf-8"))
     assert lines[0]["players"] == 4
     assert lines[-1]["t"] == "end" and lines[-1]["reason"] == "abandoned"
@@ -128,6 +89,8 @@ def test_stopping_leaves_an_abandoned_record(tmp_path: Path) -> None:
         (["mushka", "--seat", "9"], "--seat must be 1 to 3"),
         (["mushka", "--lang", "en", "--option", "nonsense=1"], "Unknown option nonsense."),
         (["mushka", "--lang", "en", "--option", "target=1"], "target=1 is not allowed: from"),
+        (["mushka", "--lang", "en", "--option", "target"], "--option target: write it as name"),
+        (["mushka", "--option", "target"], "--option target: пишите имя=значение"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(

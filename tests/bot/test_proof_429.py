@@ -49,6 +49,7 @@ def settings_for(fake: FakeTelegram, database: Path) -> Settings:
         outbox_time_scale=0,
         default_language="ru",
         turn_timeout_s=3600,  # a storm's waits never run a person's clock out
+        callback_secret=SecretStr("proof-runs-share-one-callback-key"),  # presses compared
         _env_file=None,  # type: ignore[call-arg]
     )
 

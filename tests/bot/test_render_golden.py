@@ -140,7 +140,7 @@ def screen(name: str, locale: str) -> str:
         Standing(100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 2), (-27, 1)])
     ]
-    return show(UI.match_result(ctx, end, standings, 1, tr, CODEC))
+    return show(UI.match_result(ctx, end, end.get("winner"), standings, 1, tr, CODEC))
 
 
 HANDS: dict[str, tuple[str | None, int | None, int, HandUI]] = {
@@ -225,5 +225,5 @@ def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, 
     ctx, _ = context(full, locale)
     winner = None if reason == "abandoned" else 1
     end: Line = {"t": "end", "reason": reason, "winner": winner, "net": [0, 0, 0]}
-    text = UI.match_result(ctx, end, [], 1, CATALOGUES.tr(locale), CODEC).text
+    text = UI.match_result(ctx, end, winner, [], 1, CATALOGUES.tr(locale), CODEC).text
     assert text.split("\n")[0] == head

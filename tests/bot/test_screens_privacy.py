@@ -189,7 +189,7 @@ def play_pulka(game: str, seed: int) -> None:
                 assert_hides(result, hidden, tr, "deal result")
             end = next((ln for ln in events if ln.get("t") == "end"), None)
             if end is not None:
-                text = text_of(UI.match_result(ctx, end, [], 1, tr, CODEC))
+                text = text_of(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC))
                 assert_hides(text, secret(after), tr, "pulka result")
 
 

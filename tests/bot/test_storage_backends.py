@@ -276,3 +276,25 @@ def test_bot_database_names_the_backend_and_check_hides_the_password() -> None:
     assert latest_schema(url) == latest_schema(Path("x.sqlite3"))
     with pytest.raises(ValidationError, match="postgresql://user:pass@host:port/db"):
         database("mysql://root@localhost/bot")
+
+
+async def test_a_match_keeps_the_outcomes_its_start_and_its_actions_drew(repo: Store) -> None:
+    """Fair deals (#28): the random outcomes are stored with what drew them and read back in
+    order — the match's start on its row, each action's on its log line (None: it drew none)."""
+    table_id = await seeded(repo)
+    start = '[{"t":"deal","no":1,"dealer":0,"deck":["7S"]}]'
+    async with repo.unit() as tx:
+        await tx.add_match(table_id, 1, 2**63 - 1, None, 4)
+        await tx.set_match_drawn(table_id, 1, start)
+        await tx.add_action(table_id, 4, 0, "pass")
+        await tx.add_action(table_id, 5, 1, "pass", '[{"t":"deal","no":2}]')
+        await tx.add_action(table_id, 6, 0, "card AS", '[{"t":"event","e":"take"}]')
+    (match,) = await repo.matches(table_id)
+    assert (match.seed, match.drawn) == (2**63 - 1, start)  # the largest seed either backend keeps
+    assert await repo.match(table_id, 1) == match
+    assert await repo.draws(table_id, 4) == [
+        (5, '[{"t":"deal","no":2}]'),
+        (6, '[{"t":"event","e":"take"}]'),
+    ]
+    assert await repo.draws(table_id, 6) == [(6, '[{"t":"event","e":"take"}]')]
+    assert await repo.actions(table_id, 4) == [(0, "pass"), (1, "pass"), (0, "card AS")]

@@ -22,6 +22,7 @@ from pydantic import SecretStr, ValidationError
 from bot.__main__ import _problem
 from bot.config import Settings
 from engine.games import new_game
+from engine.record import chance_of
 from tests.bot.fleet import Presses, fleet, open_all, play_table, seat_tables
 from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
@@ -43,17 +44,30 @@ def actions_per_chat(db: TestDatabase) -> dict[int, int]:
 
 
 def replays(db: TestDatabase) -> int:
-    """Every match's logged actions replay through the engine (none doubled or illegal)."""
+    """Every match's logged actions replay through the engine (none doubled or illegal), on
+    the decks the workers drew and stored (cryptographic: the seed is no deck's, #28)."""
     count = 0
     for table_id, game, options in db_rows(db, "SELECT id, game, options FROM tables"):
         ((n,),) = db_rows(db, "SELECT COUNT(*) FROM seats WHERE table_id = ?", table_id)
         matches = db_rows(
             db,
-            "SELECT no, seed, first_seq, prev_dealer FROM matches WHERE table_id = ? ORDER BY no",
+            "SELECT no, seed, first_seq, prev_dealer, drawn FROM matches WHERE table_id = ?"
+            " ORDER BY no",
             table_id,
         )
-        for _, seed, first_seq, prev_dealer in matches:
-            state = new_game(game, int(n), seed, json.loads(options), prev_dealer=prev_dealer)
+        for _, seed, first_seq, prev_dealer, drawn in matches:
+            later = db_rows(
+                db,
+                "SELECT drawn FROM actions WHERE table_id = ? AND seq >= ?"
+                " AND drawn IS NOT NULL ORDER BY seq",
+                table_id,
+                first_seq,
+            )
+            lines = [ln for (text,) in [(drawn,), *later] for ln in json.loads(text)]
+            chance = chance_of(lines)
+            state = new_game(
+                game, int(n), seed, json.loads(options), chance=chance, prev_dealer=prev_dealer
+            )
             acts = db_rows(
                 db,
                 "SELECT seat, action FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",

@@ -7,11 +7,10 @@ import random
 import pytest
 
 from engine.__main__ import main
-from engine.core import Result
-from engine.duel import duel, play_one, player, won
+from engine.duel import duel, play_one, player
 from engine.errors import InvalidOption
 from engine.games import GAMES
-from engine.players import computer
+from engine.players import Policy, computer, random_player
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -66,12 +65,23 @@ def test_duel_cli_output_parses(capsys: pytest.CaptureFixture[str]) -> None:
     assert untimed(again) == untimed(out)  # deterministic apart from the times
 
 
-def test_duel_unknown_player_and_win_rule() -> None:
+def test_duel_unknown_player() -> None:
     with pytest.raises(InvalidOption):
         player("human", "mushka")
     with pytest.raises(InvalidOption):
         duel("mushka", 2, 1, "random", "random")
-    # Копилка's winner is the last deal's: the top net decides
-    assert won("kopilka", Result("partia", 0, (-5, 10, -5, 0)), 1)
-    assert not won("kopilka", Result("partia", 1, (10, 10, -20, 0)), 1)
-    assert won("mushka", Result("zero", 2, (-1, -1, 2)), 2)
+
+
+def test_2_6_7_the_duel_counts_the_partia_winner_of_the_engine() -> None:
+    """Копилка's duel wins are the engine's partia winners (§2.6.7: the highest net first), the
+    same as every other game's."""
+    options = {"ante": 0, "point_rate": 3}  # a small bank: the last deal's winner often trails
+    report = duel("kopilka", 4, 8, "random", "random", seed=2, options=options)
+    wins = 0
+    for i in range(8):
+        rngs = [random.Random(f"duel:2:{i}:{s}") for s in range(4)]
+        players: list[Policy] = [random_player] * 4
+        result, _, _ = play_one("kopilka", 4, 2 + i, players, rngs, i % 4, options)
+        assert result.winner is not None and result.net[result.winner] == max(result.net)
+        wins += result.winner == i % 4
+    assert report.wins == wins

@@ -7,9 +7,12 @@ two cards of a suit unless a test wants the same-suit rule (§2.3) to fire.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from engine import InvalidOption, Line, State, new_game
+from engine import InvalidOption, Line, State, new_game, read_records, replay
+from engine.kopilka.scoring import partia_winner
 
 from .clause_helpers import (
     deal_lines,
@@ -315,7 +318,7 @@ def test_2_6_6_net_is_payout_less_ante_and_fines() -> None:
     assert sum(end["net"]) == 0 and end["bank"] == 0
 
 
-def test_2_6_7_the_next_partia_is_a_new_record_with_a_new_ante() -> None:
+def test_2_6_8_the_next_partia_is_a_new_record_with_a_new_ante() -> None:
     state = start("kopilka", 4, 3, kopilka_deal(3, ROUNDS), fallback=True)
     play_first_legal(state, until="end")
     last = only(state.record(), "deal")[-1]["dealer"]
@@ -325,3 +328,49 @@ def test_2_6_7_the_next_partia_is_a_new_record_with_a_new_ante() -> None:
     assert record[0]["t"] == "game" and record[1]["by"] == "series"
     assert record[1]["first_dealer"] == 3
     assert record[2] == ev("ante", amount=25, bank=100)  # the old bank was paid out: 0
+
+
+# --- §2.6.7 the partia's winner -----------------------------------------------------------------
+
+SIMULATED = Path(__file__).parent.parent / "golden" / "simulated" / "kopilka.jsonl"
+EXAMPLE = Path(__file__).parent.parent / "golden" / "records" / "kopilka-4p.jsonl"
+
+
+def test_2_6_7_the_partia_winner_is_the_highest_net_not_the_last_deal_winner() -> None:
+    record = read_records(SIMULATED)[15]
+    end = record[-1]
+    assert end["last_winner"] == 0 and end["net"] == [-65, 58, 25, -18]
+    result = replay(record).result
+    assert result is not None and result.winner == 1
+    assert end == replay(record).record()[-1] and "winner" not in end  # RECORD.md unchanged
+
+
+def test_2_6_7_ties_by_points_then_the_last_deal_winner_then_seat_order() -> None:
+    # equal nets: the most partia points, though seat 1 won deal 4
+    assert partia_winner([-19, 22, 22, -25], [21, 20, 52, 20], 1, 0) == 2
+    # equal nets and points: the last deal's winner (V) when he is among them
+    assert partia_winner([22, 22, -19, -25], [30, 30, 21, 20], 1, 0) == 1
+    # V not among them: the first of them in seat order from the first dealer (himself first)
+    assert partia_winner([22, -19, 22, -25], [30, 21, 30, 20], 3, 0) == 0
+    assert partia_winner([22, -19, 22, -25], [30, 21, 30, 20], 3, 1) == 2
+    assert partia_winner([22, -19, 22, -25], [30, 21, 30, 20], 3, 2) == 2
+    assert partia_winner([22, -19, 22, -25], [30, 21, 30, 20], 1, 3) == 0
+
+
+def test_2_6_7_every_recorded_partia_has_the_engines_winner() -> None:
+    """Over the simulated and the example records: ``Result.winner`` is §2.6.7 read off the
+    ``end`` line and the first ``deal`` line's dealer, and has the highest net."""
+    records = [*read_records(SIMULATED), *read_records(EXAMPLE)]
+    finished = 0
+    for record in records:
+        result = replay(record).result
+        end = record[-1]
+        assert result is not None
+        if end["reason"] != "partia":
+            assert result.winner is None
+            continue
+        first = next(line["dealer"] for line in record if line["t"] == "deal")
+        expected = partia_winner(end["net"], end["points"], end["last_winner"], first)
+        assert result.winner == expected and end["net"][expected] == max(end["net"])
+        finished += 1
+    assert finished >= 10

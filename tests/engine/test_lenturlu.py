@@ -497,13 +497,56 @@ def test_3_4_7_a_deal_ending_run_takes_stakes_without_refill() -> None:
     assert end["layout"] == [0, 15 - 8, 0] and lines[-2]["layout"] == 7
 
 
-def test_3_4_6_ace_of_spades_taken_on_a_lead_after_a_stop() -> None:
-    state = fixed(3, 2, ["5H AS 8C", "6S", "6C"])
+def test_3_4_6_manner_b_ace_of_spades_taken_on_a_lead_after_a_stop() -> None:
+    state = fixed(3, 2, ["5H AS 8C", "6S", "6C"], manner="out")
     state.apply(0, "run 5H")
     state.apply(1, "pass")
     state.apply(2, "pass")
     lines = state.apply(0, "run AS")
     assert events(lines)[0] == {"t": "event", "e": "stake", "seat": 0, "card": "AS", "amount": 2}
+
+
+def test_3_4_6_manner_b_ace_of_spades_taken_on_a_lead_after_a_king() -> None:
+    state = fixed(3, 2, ["QD KD AS 2S"], manner="out")
+    state.apply(0, "run QD KD")  # §3.4.2 b: closed, he leads again
+    assert state.view(0).as_stake_open
+    lines = state.apply(0, "run AS 2S")
+    assert events(lines)[0] == {"t": "event", "e": "stake", "seat": 0, "card": "AS", "amount": 2}
+
+
+def test_3_4_6_manner_a_ace_of_spades_taken_on_the_first_lead() -> None:
+    state = fixed(3, 2, ["AS 2S 8C"])
+    assert state.view(0).as_stake_open
+    lines = state.apply(0, "run AS 2S")
+    assert events(lines)[0] == {"t": "event", "e": "stake", "seat": 0, "card": "AS", "amount": 2}
+    assert events(lines)[1]["e"] == "refill"
+
+
+@pytest.mark.parametrize("after", ["stop", "king"])
+def test_3_4_6_manner_a_a_later_ace_of_spades_takes_nothing(after: str) -> None:
+    """Seed 002 §10: the AS stake only with the first player to lead; a later lead of the AS
+    writes no ``stake`` (nor ``refill``) and its money stays for the deal's winner (§3.5.1)."""
+    if after == "stop":
+        state = fixed(3, 2, ["5H AS 2S 8C", "6S", "6C"])
+        for seat, action in ((0, "run 5H"), (1, "pass"), (2, "pass")):
+            state.apply(seat, action)
+    else:
+        state = fixed(3, 2, ["QD KD AS 2S 8C"])
+        state.apply(0, "run QD KD")  # §3.4.2 a: a led king closes without ending the deal
+    assert state.layout()["AS"] == 2 and state.to_act == 0
+    assert not state.view(0).as_stake_open and not state.view(None).as_stake_open
+    lines = state.apply(0, "run AS 2S")
+    assert events(lines) == []
+    assert state.layout()["AS"] == 2
+    left = sum(state.layout().values())
+    while (seat := state.to_act) is not None:
+        left = sum(state.layout().values())
+        lines = state.apply(seat, state.legal_actions(seat)[0])
+    assert state.layout()["AS"] == 0  # §3.5.1: the layout ends empty
+    stakes = [line for line in state.record() if line.get("e") == "stake"]
+    assert "AS" not in [line["card"] for line in stakes]
+    last = sum(line["amount"] for line in events(lines) if line["e"] == "stake")
+    assert lines[-2]["t"] == "deal_end" and lines[-2]["layout"] == left - last >= 2
 
 
 # --- §3.5 end and payments ------------------------------------------------------------------

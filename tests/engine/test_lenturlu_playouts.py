@@ -117,11 +117,17 @@ def play(players: int, seed: int, options: dict[str, object]) -> LenturluState:
     unit = state.options.unit
     layout = 5 * unit * players
     assert sum(state.layout().values()) == layout
-    steps = 0
+    steps = runs = 0
     while (seat := state.to_act) is not None:
         _check_legality(state, seat)
         action = pick.choice(state.legal_actions(seat))
+        as_lead = isinstance(action, Run) and Card.parse("AS") in action.cards
+        # §3.4.6: in Manner A only the deal's first lead takes the AS stake
+        as_takes = as_lead and (runs == 0 or state.options.manner == "out")
+        runs += isinstance(action, Run)
         lines = state.apply(seat, action)
+        stakes = [line["card"] for line in lines if line.get("e") == "stake"]
+        assert ("AS" in stakes) == as_takes, (action, stakes)
         for line in lines:
             if line.get("e") == "stake":
                 layout -= line["amount"]

@@ -8,7 +8,7 @@ import math
 import time
 from typing import TYPE_CHECKING, Any
 
-from tests.fakeapi.html import HtmlError, parse_html, strip_text
+from tests.fakeapi.html import HtmlError, parse_html, strip_text, utf16_len
 from tests.fakeapi.model import (
     ApiError,
     CallbackAnswer,
@@ -36,6 +36,7 @@ CONFLICT = (
     "make sure that only one bot instance is running"
 )
 MAX_TEXT = 4096
+MAX_TOAST = 200
 _COUNTED = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup"})
 _ACTION_KEYS = frozenset(
     {
@@ -224,7 +225,7 @@ class ApiMethods:
         plain, entities = strip_text(plain, entities)
         if not plain:
             raise _bad("message text is empty")
-        if len(plain) > MAX_TEXT:
+        if utf16_len(plain) > MAX_TEXT:  # counted as the entities are: in UTF-16 code units
             raise _bad("message is too long")
         return plain, source, entities, mode
 
@@ -456,7 +457,7 @@ class ApiMethods:
         if query_id in self.callback_answers or future is None:
             raise ApiError(400, QUERY_TOO_OLD)
         text = params.get("text")
-        if text is not None and len(str(text)) > 200:
+        if text is not None and utf16_len(str(text)) > MAX_TOAST:
             raise _bad("MESSAGE_TOO_LONG")
         url = params.get("url")
         if url is not None:

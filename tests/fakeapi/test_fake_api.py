@@ -160,6 +160,9 @@ async def test_reply_to_missing_message_is_400(fake_telegram: FakeTelegram) -> N
         ("  ", None, "Bad Request: message text is empty"),
         ("<b>x", "HTML", 'can\'t find end tag corresponding to start tag "b"'),
         ("a <x> b", "HTML", 'unsupported start tag "x" at byte offset 2'),
+        ("Only Tom <3 or an admin", "HTML", "can't find end of the tag starting at byte offset 9"),
+        ("🦄" * 2049, None, "Bad Request: message is too long"),  # 4,098 UTF-16 units
+        ("<b>" + "x" * 4097 + "</b>", "HTML", "Bad Request: message is too long"),
     ],
 )
 async def test_bad_text_is_400(
@@ -179,6 +182,8 @@ async def test_4096_characters_is_allowed(fake_telegram: FakeTelegram) -> None:
     anna = fake_telegram.add_user(101, "Anna")
     await anna.start_bot()
     await ok(fake_telegram, "sendMessage", chat_id=101, text="щ" * 4096)
+    await ok(fake_telegram, "sendMessage", chat_id=101, text="🦄" * 2048)  # 4,096 units
+    await ok(fake_telegram, "sendMessage", chat_id=101, text="<b>x</b>" * 4096, parse_mode="HTML")
 
 
 async def test_callback_data_over_64_bytes_is_button_data_invalid(

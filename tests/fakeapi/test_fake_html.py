@@ -39,6 +39,7 @@ def test_unknown_named_entity_is_literal() -> None:
     [
         ("<br>", 'Unsupported start tag "br" at byte offset 0'),
         ("Д <x", "Can't find end of the tag starting at byte offset 3"),
+        ("Tom <3 and <b>x</b>", 'Unsupported start tag "" at byte offset 4'),
         ("<b>x</i>", 'Unmatched end tag at byte offset 4, expected "</b>", found "</i>"'),
         ("<b>x", 'Can\'t find end tag corresponding to start tag "b"'),
         ("x</b>", 'Unexpected end tag "b" at byte offset 1'),

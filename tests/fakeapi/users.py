@@ -26,6 +26,19 @@ __all__ = ["SimGroup", "SimUser"]
 JsonDict = dict[str, Any]
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
 ANSWER_TIMEOUT = 5.0
+# Telegram's stand-in senders of messages written as a chat (the same for everyone who does so)
+GROUP_ANONYMOUS_BOT: JsonDict = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+CHANNEL_BOT: JsonDict = {
+    "id": 136817688,
+    "is_bot": True,
+    "first_name": "Channel",
+    "username": "Channel_Bot",
+}
 
 
 def command_entities(text: str) -> list[JsonDict]:
@@ -89,6 +102,25 @@ class SimGroup(_ChatReader):
             self.state.restricted_out.discard(user.id)
         else:
             self.state.restricted_out.add(user.id)
+
+    def ban(self, user: SimUser, *, by: SimUser) -> None:
+        """``by`` bans ``user``: getChatMember says "kicked" from now on; a bot that is an admin
+        gets the ``chat_member`` update (nobody else tells the bot)."""
+        chat = self.state
+        old = chat.members.get(user.id, "left")
+        chat.members[user.id] = "kicked"
+        chat.restricted_out.discard(user.id)
+        if chat.bot_status == "administrator":
+            self.fake.push_update(
+                "chat_member",
+                {
+                    "chat": chat.as_chat(),
+                    "from": by.as_user(),
+                    "date": int(time.time()),
+                    "old_chat_member": member_object(user.as_user(), old),
+                    "new_chat_member": member_object(user.as_user(), "kicked"),
+                },
+            )
 
     def create_topic(self, name: str, *, by: SimUser) -> int:
         """A forum topic opens: its thread id is the id of its ``forum_topic_created`` service
@@ -208,6 +240,27 @@ class SimUser(_ChatReader):
         if chat.members[self.id] == "kicked":
             raise FakeUsageError(f"{self.first_name} is banned from {group.title}")
         return self._send(chat, text, reply_to=reply_to, thread_id=thread_id)
+
+    async def send_anonymously(self, group: SimGroup, text: str) -> SentMessage:
+        """An anonymous admin writes as the group: ``sender_chat`` is the group, the sender
+        Telegram's stand-in GroupAnonymousBot (the same for every anonymous admin)."""
+        chat = group.state
+        if chat.members.get(self.id) not in ("creator", "administrator"):
+            raise FakeUsageError(f"{self.first_name} is no admin of {group.title}")
+        extra = {"from": dict(GROUP_ANONYMOUS_BOT), "sender_chat": chat.as_chat()}
+        return self._send(chat, text, extra=extra)
+
+    async def send_as_channel(
+        self, group: SimGroup, text: str, *, channel_id: int, title: str
+    ) -> SentMessage:
+        """Write in the group as one of one's channels: ``sender_chat`` is the channel, the
+        sender Telegram's stand-in Channel_Bot (the same for every channel)."""
+        chat = group.state
+        if chat.members.get(self.id) in (None, "left"):
+            chat.members[self.id] = "member"
+        channel = {"id": channel_id, "type": "channel", "title": title}
+        extra = {"from": dict(CHANNEL_BOT), "sender_chat": channel}
+        return self._send(chat, text, extra=extra)
 
     def leave(self, group: SimGroup, *, tell: bool = False) -> None:
         """Leave the group; ``tell``: the bot gets the ``left_chat_member`` service message, as
@@ -401,6 +454,7 @@ class SimUser(_ChatReader):
         *,
         reply_to: SentMessage | None = None,
         thread_id: int | None = None,
+        extra: JsonDict | None = None,
     ) -> SentMessage:
         entities = command_entities(text)
         if thread_id is not None and thread_id not in chat.topics:
@@ -416,6 +470,7 @@ class SimUser(_ChatReader):
             # in a topic, a message that answers nothing replies to the topic's first message
             reply_to=replied if replied is not None or thread_id is None else thread_id,
             thread_id=thread_id,
+            extra=dict(extra or {}),
         )
         if self._bot_sees(chat, text, reply_to):
             self.fake.push_update("message", self.fake.message_dict(message))

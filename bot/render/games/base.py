@@ -16,7 +16,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
-from engine.core import Line, View
+from engine.core import Line, Seat, View
 from engine.errors import Refusal
 
 ViewT = TypeVar("ViewT", bound=View[Any])
@@ -62,8 +62,10 @@ class GameUI(Generic[ViewT]):
       typed), if it repeats that action ("Already played: Q♠"); None: an ordinary stale press.
     * ``deal_result(ctx, events, view, tr)``: the group's result of the deal that just ended
       ("" if none); ``view``: public, now.
-    * ``match_result(ctx, end, standings, generation, tr, codec)``: the group's result of one
-      game of the family (a pulka, a partia …), with its end buttons.
+    * ``match_result(ctx, end, winner, standings, generation, tr, codec)``: the group's result
+      of one game of the family (a pulka, a partia …), with its end buttons; ``winner``: the
+      engine's ``Result.winner`` (None: stopped), which Копилка's ``end`` line does not name
+      (RULES.md §2.6.7).
     * ``counts(view)``: each seat's standing figure now (for /score), if the family has one.
     * ``option_value(name, value, tr)``: an enum option's value in words (None: as it is).
     * ``points_label(n, tr)``: /score's words for the game's own points summed over the games
@@ -81,7 +83,8 @@ class GameUI(Generic[ViewT]):
     stale: Callable[[object | None, str, str | None], Deny | None]
     deal_result: Callable[[TableContext, Sequence[Line], ViewT, Translator], str]
     match_result: Callable[
-        [TableContext, Line, Sequence[Standing], int, Translator, PressCodec], Rendered
+        [TableContext, Line, Seat | None, Sequence[Standing], int, Translator, PressCodec],
+        Rendered,
     ]
     counts: Callable[[ViewT], tuple[int, ...] | None]
     rules_summary: Callable[[str, Translator], str]

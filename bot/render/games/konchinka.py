@@ -19,7 +19,7 @@ from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, Card, canonical
-from engine.core import Line
+from engine.core import Line, Seat
 from engine.konchinka.actions import Capture, Sweep, Trail
 from engine.konchinka.view import KonchinkaView
 
@@ -221,6 +221,7 @@ def deal_result(
 def match_result(
     ctx: TableContext,
     end: Line,
+    winner: Seat | None,
     standings: Sequence[Standing],
     generation: int,
     tr: Translator,
@@ -228,8 +229,7 @@ def match_result(
 ) -> Rendered:
     """The group's result of one game to the target (§4.4.3–§4.4.5), with its end buttons."""
     names = ctx.names
-    winner = end.get("winner")
-    if end.get("reason") == "abandoned" or not isinstance(winner, int):
+    if end.get("reason") == "abandoned" or winner is None:
         head = tr("🏁 <b>Game {no}</b> — stopped, nothing paid", no=ctx.match_no)
     elif end.get("reason") == "certain":
         head = tr(

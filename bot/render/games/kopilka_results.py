@@ -15,7 +15,7 @@ from bot.render.common import Rendered, esc, signed
 from bot.render.context import Standing, TableContext
 from bot.render.results import match_tail
 from engine.cards import Card, Suit
-from engine.core import Line
+from engine.core import Line, Seat
 from engine.kopilka.rules import DEALS
 from engine.kopilka.view import KopilkaView, LayOut
 
@@ -191,28 +191,28 @@ def _option(ctx: TableContext, name: str) -> int:
 def match_result(
     ctx: TableContext,
     end: Line,
+    winner: Seat | None,
     standings: Sequence[Standing],
     generation: int,
     tr: Translator,
     codec: PressCodec,
 ) -> Rendered:
-    """The group's result of a partia (§2.6.5, §2.6.6), with Another partia / Finish."""
+    """The group's result of a partia (§2.6.5, §2.6.6), with Another partia / Finish; its
+    winner is the engine's (§2.6.7: the highest net …), the rest of the bank goes to the last
+    deal's winner (the ``end`` line's ``last_winner``)."""
     names = ctx.names
     no = ctx.match_no
-    winner = end.get("last_winner")
+    last = end.get("last_winner")
 
     def row(values: Sequence[int], fmt: Any = str) -> str:
         return " · ".join(f"{esc(n)} {fmt(v)}" for n, v in zip(names, values, strict=False))
 
-    if end.get("reason") != "partia" or not isinstance(winner, int):
+    if end.get("reason") != "partia" or winner is None or not isinstance(last, int):
         lines = [tr("🏁 <b>Partia {no}</b> — stopped, nothing paid", no=no)]
     else:
         lines = [
-            tr(
-                "🏁 <b>Partia {no}</b> — the last deal won by: {name}",
-                no=no,
-                name=esc(names[winner]),
-            )
+            tr("🏁 <b>Partia {no}</b> — winner: {name}", no=no, name=esc(names[winner])),
+            tr("Last deal won by: {name}", name=esc(names[last])),
         ]
         points: list[int] = end.get("points", [])
         lines.append(tr("Partia points: {list}", list=row(points)))
@@ -226,7 +226,7 @@ def match_result(
                     bank=bank,
                     due=sum(points) * rate,
                     rate=rate,
-                    name=esc(names[winner]),
+                    name=esc(names[last]),
                 )
             )
         else:
@@ -236,7 +236,7 @@ def match_result(
                     bank=bank,
                     rate=rate,
                     rest=bank - sum(points) * rate,
-                    name=esc(names[winner]),
+                    name=esc(names[last]),
                 )
             )
         lines.append(tr("From the bank: {list}", list=row(end.get("payout", []))))

@@ -21,7 +21,8 @@ from bot.render.games.base import GameUI
 from bot.render.games.shared import hand_button, hand_head
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Rank
-from engine.core import Line
+from engine.core import Line, Seat
+from engine.lenturlu.rules import ACE_OF_SPADES
 from engine.lenturlu.view import LenturluView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -182,7 +183,8 @@ def hand(
     ]
     cards = lp.order(view.hand)
     lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
-    stakes = {c for c, v in view.layout if v}
+    # the cards whose play takes money now (§3.4.4; §3.4.6: in Manner A the A♠ only first)
+    stakes = {c for c, v in view.layout if v and (view.as_stake_open or c != ACE_OF_SPADES)}
 
     button = hand_button(ctx, seat, codec)
 
@@ -300,6 +302,7 @@ def deal_result(
 def match_result(
     ctx: TableContext,
     end: Line,
+    winner: Seat | None,
     standings: Sequence[Standing],
     generation: int,
     tr: Translator,
@@ -307,9 +310,8 @@ def match_result(
 ) -> Rendered:
     """The group's final result of the deal (one deal is the game, RULES.md §3.1.5)."""
     names = ctx.names
-    winner = end.get("winner")
     name = game_name(ctx.game, tr.locale)
-    if end.get("reason") == "abandoned" or not isinstance(winner, int):
+    if end.get("reason") == "abandoned" or winner is None:
         lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
     else:
         lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]

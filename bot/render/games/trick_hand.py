@@ -25,6 +25,8 @@ from bot.render.games.trick_press import (
 )
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
+from engine.trick.legal import may_pass as legal_may_pass
+from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 
@@ -64,7 +66,9 @@ def hand(
     declaring = my_turn and view.phase == "declare"
     holds = any(c == view.privileged for c in view.hand)
     if declaring and not may_pass:
-        lines.append(_no_pass_line(ctx, view, holds, tr))
+        # §1.3.3: the privileged card bars the pass (not Шутиха's QS), else the dealer defends
+        bound = not legal_may_pass(VARIANTS[view.game], view.hand)
+        lines.append(_no_pass_line(ctx, view, bound, tr))
     elif holds:
         lines.append(
             tr(
@@ -166,10 +170,10 @@ def hand(
     return Rendered("\n".join(lines), keyboard([*card_rows, *extra_rows, actions, tail]))
 
 
-def _no_pass_line(ctx: TableContext, view: TrickView, holds: bool, tr: Translator) -> str:
-    """Why the seat to declare may not pass (RULES.md §1.3.3): the privileged card, or the dealer
-    against a single player."""
-    if holds:
+def _no_pass_line(ctx: TableContext, view: TrickView, bound: bool, tr: Translator) -> str:
+    """Why the seat to declare may not pass (RULES.md §1.3.3): the privileged card that bars it
+    (``bound``: a, the AS, JC or KC), or the dealer against a single player (b)."""
+    if bound:
         return tr(
             "You hold the {name} ({card}), so you can't pass.",
             name=privileged_name(ctx.game, tr),

@@ -16,7 +16,7 @@ from bot.render.context import Standing, TableContext
 from bot.render.games.trick_lines import privileged_name
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Suit
-from engine.core import Line
+from engine.core import Line, Seat
 from engine.trick.view import TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
@@ -175,6 +175,7 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
 def match_result(
     ctx: TableContext,
     end: Line,
+    winner: Seat | None,
     standings: Sequence[Standing],
     generation: int,
     tr: Translator,
@@ -183,8 +184,7 @@ def match_result(
     """The group's result of a pulka (§5.5), with Another pulka / Finish."""
     names = ctx.names
     match_no = ctx.match_no
-    winner = end.get("winner")
-    who = esc(names[winner]) if isinstance(winner, int) else ""
+    who = esc(names[winner]) if winner is not None else ""
     # the name stands alone after a colon: no form needs the player's gender or case
     if end.get("reason") == "abandoned" or winner is None:
         head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)

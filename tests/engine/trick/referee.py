@@ -62,6 +62,7 @@ class Tally:
     flush_bonus: int = 0
     instant_win: int = 0
     walkover: int = 0
+    qs_pass: int = 0  # Шутиха's QS holder passed (§1.3.3 a)
     deal_out: int = 0
     up: int = 0
     overshoot: int = 0
@@ -373,7 +374,10 @@ class _Deal:
                 a = ref._act(s)
             words = a.split(" ")
             if a == "pass":
-                ref._check(self.priv not in hand, "§1.3.3 a", "the privileged card's holder")
+                # §1.3.3 a: the AS, JC and KC holders may not pass; Шутиха's QS holder may
+                may = game == "shutikha" or self.priv not in hand
+                ref._check(may, "§1.3.3 a", "the privileged card's holder")
+                ref.tally.qs_pass += self.priv in hand
                 ref._check(s != self.dealer or m != 1, "§1.3.3 b", "the dealer must defend")
                 self.declared[s] = "pass"
                 continue

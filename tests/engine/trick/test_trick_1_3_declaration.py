@@ -31,6 +31,55 @@ def test_1_3_3_a_privileged_holder_may_not_pass() -> None:
     assert refused(state, 0, "pass").code is Refusal.PRIVILEGED_MAY_NOT_PASS
 
 
+@pytest.mark.parametrize(
+    ("game", "card", "turn_up"),
+    [("mushka", "AS", "9H"), ("pamfil", "JC", "9H"), ("mistigri", "KC", "9H")],
+)
+def test_1_3_3_a_the_as_jc_and_kc_holders_still_may_not_pass(
+    game: str, card: str, turn_up: str
+) -> None:
+    hands = [f"{card} 7D 8D 10S KD", "AH KH QH JH 7H", "9S 8S 9C QC 8H"]
+    state = fixed(game, 3, 2, hands, turn_up)
+    assert Pass() not in state.legal_actions(0)
+    assert refused(state, 0, "pass").code is Refusal.PRIVILEGED_MAY_NOT_PASS
+
+
+def test_1_3_3_a_the_shutikha_qs_holder_may_pass() -> None:
+    """The QS holder declares like anyone else; his QS leaves the deal with his hand (§1.3.2)
+    and is not dealt out of the stock (§1.3.12)."""
+    hands = ["QS 7D 8D 10D KD", "AH KH QH JH 7H", "9S 10S 9C QC 8H"]
+    state = fixed("shutikha", 3, 2, hands, stock="7C 8C")
+    assert Pass() in state.legal_actions(0)
+    state.apply(0, "pass")
+    act(state, (1, "play 0"))
+    lines = state.apply(2, "play 0")  # the dealer defends (§1.3.3 b)
+    assert not [line for line in lines if line.get("e") == "deal_out"]
+    assert state.phase == "play" and state.to_act == 1
+    assert Card.parse("QS") in state.places()["out"]
+    while state.phase == "play":
+        seat = state.to_act
+        assert seat is not None
+        lines = state.apply(seat, state.legal_actions(seat)[0])
+    end = next(line for line in lines if line["t"] == "deal_end")
+    assert [(s["status"], s["held"]) for s in end["seats"]] == [
+        ("passed", False),
+        ("played", False),
+        ("played", False),
+    ]
+
+
+def test_1_3_3_a_a_shutikha_dealer_with_the_qs_passes_against_two_or_defends_one() -> None:
+    """§1.3.6: in Шутиха the QS counts as "no"; the dealer's duty to defend (b) still holds."""
+    hands = ["AH KH QH JH 7H", "9S 10S 9C QC 8H", "QS 7D 8D 10D KD"]
+    two = fixed("shutikha", 3, 2, hands)
+    act(two, (0, "play 0"), (1, "play 0"))
+    assert Pass() in two.legal_actions(2)
+    one = fixed("shutikha", 3, 2, hands)
+    act(one, (0, "play 0"), (1, "pass"))
+    assert Pass() not in one.legal_actions(2)
+    assert refused(one, 2, "pass").code is Refusal.DEALER_MUST_DEFEND
+
+
 def test_1_3_3_b_dealer_defends_against_a_lone_player() -> None:
     hands = ["7S 8S 8C 10D KD", "AH KH QH JH AS", "9S 10S 9C JC QC"]
     state = fixed("mushka", 3, 2, hands, "9H")

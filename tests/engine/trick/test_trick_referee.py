@@ -91,7 +91,7 @@ def sweep(game: str, games: int, seed: int) -> Counter[str]:
 RARE = {
     "mushka": ("walkover", "multi_zero", "overshoot"),
     "pamfil": ("retrump", "announce", "walkover", "multi_zero"),
-    "shutikha": ("deal_out", "five_spades", "walkover", "multi_zero"),
+    "shutikha": ("deal_out", "five_spades", "walkover", "multi_zero", "qs_pass"),
     "mistigri": ("flush", "flush_bonus", "kc_four", "walkover", "multi_zero"),
 }
 

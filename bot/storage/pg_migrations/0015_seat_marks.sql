@@ -1,0 +1,4 @@
+-- PostgreSQL twin of migrations/0015_seat_marks.sql.
+ALTER TABLE seats ADD COLUMN barred TEXT NOT NULL DEFAULT '';
+ALTER TABLE seats ADD COLUMN noticed BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE seats ADD COLUMN toggled_at DOUBLE PRECISION NOT NULL DEFAULT 0;
