@@ -310,9 +310,10 @@ class Delivery:
         return known.message_id if known else None
 
     async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
-        """What message ``key`` offers; several workers: its last delivered text's buttons."""
+        """What message ``key`` offers: its latest queued text's buttons (several workers:
+        whichever worker queued it)."""
         box = self.presenter.outbox
-        if box.book is None:
+        if box.book is None or box.telling(chat_id, key):
             return box.offers(chat_id, key)
         return await box.book.offers(chat_id, key)
 

@@ -40,6 +40,58 @@ def _answers(port: int) -> bool:
         return False
 
 
+class RedisProcess:
+    """A ``redis-server`` of its own on a fixed port that a test may stop and start again (an
+    outage): with ``persist``, its data survive the restart (an append-only file, as the
+    deployment's Redis has, docker-compose.yml)."""
+
+    def __init__(self, workdir: str, *, persist: bool = False) -> None:
+        executable = shutil.which("redis-server")
+        assert executable is not None, "redis-server is not installed"
+        self.port = free_port()
+        self.args = [executable, "--bind", "127.0.0.1", "--port", str(self.port)]
+        self.args += ["--dir", workdir, "--save", "", "--protected-mode", "yes"]
+        self.args += ["--appendonly", "yes" if persist else "no", "--appendfsync", "always"]
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        process = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = process
+        deadline = time.monotonic() + START_S
+        while not _answers(self.port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start on port {self.port}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Shut it down (SIGTERM: an append-only file is flushed first)."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def redis_process(*, persist: bool = False) -> Iterator[RedisProcess]:
+    """A started :class:`RedisProcess`, stopped after."""
+    with tempfile.TemporaryDirectory(prefix="mushka-redis-") as workdir:
+        server = RedisProcess(workdir, persist=persist)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
     """A Redis URL: ``BOT_TEST_REDIS``'s, or a ``redis-server`` started here and stopped after."""
@@ -47,24 +99,5 @@ def redis_server() -> Iterator[str]:
     if given:
         yield given
         return
-    executable = shutil.which("redis-server")
-    assert executable is not None, "redis-server is not installed"
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="mushka-redis-") as workdir:
-        args = [executable, "--bind", "127.0.0.1", "--port", str(port), "--dir", workdir]
-        args += ["--save", "", "--appendonly", "no", "--protected-mode", "yes"]
-        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.monotonic() + START_S
-            while not _answers(port):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server did not start on port {port}")
-                time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            process.terminate()
-            try:
-                process.wait(5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    with redis_process() as server:
+        yield server.url

@@ -32,6 +32,10 @@ IsAdmin = Callable[[], Awaitable[bool]]
 Clock = Callable[[], float]
 CANCEL_ACTS: Final = frozenset("xw")  # the buttons of the reply to /cancel
 NOTICE_ACTS: Final = frozenset("nw")  # the buttons of the unreachable-players notice
+# Start's gap (its private notes on their way) is a stored deadline, so every worker sees it
+# and holds a join back; should Start's second half never come (its worker died), it falls due
+# and the lobby seats again (:meth:`~bot.runtime.lobby.LobbyOps.start_lapsed`).
+STARTING: Final = "starting"
 
 
 def join_code() -> str:
@@ -76,6 +80,7 @@ class Table:
     match: Match | None = None
     deadline: bool = False  # a computer move is stored as due
     starting: bool = False  # Start was pressed; the players' private notes are on their way
+    # (stored: a STARTING deadline, so every worker knows)
     menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
     reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
     last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
@@ -185,14 +190,15 @@ class RuntimeBase:
             for seat, action in await self.repo.actions(table_id, match.first_seq):
                 lines = state.apply(seat, action)
             table.match = Match(state, no, match.first_seq, tail=tuple(lines))
-        table.deadline = any(d.kind == "computer" for d in await self.repo.deadlines(table_id))
+        deadlines = await self.repo.deadlines(table_id)
+        table.deadline = any(d.kind == "computer" for d in deadlines)
+        table.starting = any(d.kind == STARTING for d in deadlines)  # by any worker
         stale = self._stale.pop(table_id, None)
         if stale is not None:  # marks only this memory had (another worker's copy lacks them)
-            table.menus, table.reminded, table.last_human, table.starting = (
+            table.menus, table.reminded, table.last_human = (
                 stale.menus,
                 stale.reminded,
                 stale.last_human,
-                stale.starting,
             )
         self._tables[table_id] = table
         return table

@@ -11,7 +11,16 @@ from typing import Any, Final
 from bot.refused import Refused
 from bot.render.context import game_name
 from bot.render.limits import label
-from bot.runtime.core import IsAdmin, Match, RuntimeBase, Table, family_ui, join_code, seat_range
+from bot.runtime.core import (
+    STARTING,
+    IsAdmin,
+    Match,
+    RuntimeBase,
+    Table,
+    family_ui,
+    join_code,
+    seat_range,
+)
 from bot.runtime.outcome import (
     CancelQuestion,
     LobbyClosed,
@@ -77,6 +86,7 @@ def default_options(game: str, given: Mapping[str, object] | None = None) -> dic
 
 LOBBY: Final = "lobby"  # the deadline kind of a lobby nobody starts (§4.2)
 START_GRACE: Final = 60.0  # a lobby that times out while Start waits for its notes: this later
+START_HOLD: Final = 45.0  # Start's gap at most (longer than the router's START_WAIT, 30 s)
 
 
 def seat_specs(table: Table) -> list[SeatSpec]:
@@ -312,8 +322,33 @@ class LobbyOps(RuntimeBase):
                     wait=True,
                 )
             )
-        table.starting = True  # no one joins while the notes are on their way (:meth:`start`)
-        return Outcome(tuple(notes))
+        # no one joins while the notes are on their way (:meth:`start`), on any worker
+        hold = Deadline(table.id, STARTING, self.clock() + START_HOLD, 0)
+        async with self.repo.unit() as tx:
+            await tx.put_deadline(hold)
+        table.starting = True
+        return Outcome(tuple(notes), due=(hold,))
+
+    async def end_starting(self, table: Table) -> Outcome:
+        """Start's gap is over (its second half came, or it lapsed)."""
+        table.starting = False
+        async with self.repo.unit() as tx:
+            await tx.drop_deadline(table.id, STARTING)
+        return Outcome(undue=((table.id, STARTING),))
+
+    async def start_lapsed(self, deadline: Deadline) -> Outcome:
+        """Start's second half never came (the worker that waited for its notes died): the
+        lobby seats again, and its message is drawn again."""
+        async with self.hold(deadline.table_id):
+            table = await self._load(deadline.table_id)
+            if table is None:
+                async with self.repo.unit() as tx:
+                    await tx.drop_deadline(deadline.table_id, STARTING)
+                return Outcome(undue=((deadline.table_id, STARTING),))
+            out = await self.end_starting(table)
+            if table.row.status != "lobby":
+                return out
+            return out + await self.lobby(table)
 
     async def start(
         self,

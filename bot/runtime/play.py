@@ -16,7 +16,7 @@ from bot.callbacks import STILL, Press
 from bot.refused import Refused
 from bot.render.context import HandUI, Standing
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.runtime.core import Match, Table, family_ui
+from bot.runtime.core import STARTING, Match, Table, family_ui
 from bot.runtime.deals import drawn
 from bot.runtime.lobby import LobbyOps
 from bot.runtime.outcome import (
@@ -399,6 +399,8 @@ class PlayOps(LobbyOps):
         """A stored deadline fell due: the computer plays the seat to act, if still so."""
         if deadline.kind == "lobby":
             return await self.lobby_expired(deadline)
+        if deadline.kind == STARTING:
+            return await self.start_lapsed(deadline)
         async with self.hold(deadline.table_id):
             table = await self._load(deadline.table_id)
             if table is None or table.row.status != "running" or table.match is None:

@@ -126,8 +126,8 @@ class TableRuntime(GroupOps, ComputerOps):
         """The second half of Start: who the private notes reached is known."""
         async with self.hold(table_id):
             table = await self._open(table_id)
-            table.starting = False
-            return await self.start(table, generation, reached)
+            ended = await self.end_starting(table)
+            return ended + await self.start(table, generation, reached)
 
     async def end_press(
         self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin

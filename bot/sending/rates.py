@@ -64,10 +64,15 @@ class Rates(Protocol):
 
     def forget(self, chat_id: int) -> None: ...
 
+    def tracked(self) -> int:
+        """How many chats have a window kept in memory now (idle ones are let go)."""
+
 
 class LocalRates:
     """One process's windows (the outbox delivers each chat from one task: a turn reserves
-    nothing, the call is counted when its answer comes)."""
+    nothing, the call is counted when its answer comes). A chat's window and a message's edit
+    gap are let go once they have passed (swept at most once a group window), so only the
+    chats called within the last window are kept."""
 
     def __init__(
         self, limits: OutboxLimits, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep
@@ -78,6 +83,7 @@ class LocalRates:
         self._sent: dict[int, deque[float]] = {}
         self._edited: dict[tuple[int, str], float] = {}
         self._global: deque[float] = deque()
+        self._next_sweep = 0.0
 
     async def turn(self, chat_id: int, edit_key: str | None) -> None:
         ops, window = self.limits.of(chat_id)
@@ -104,6 +110,18 @@ class LocalRates:
         now = self.clock()
         self._sent.setdefault(chat_id, deque()).append(now)
         self._global.append(now)
+        if now >= self._next_sweep:
+            self._sweep(now)
+
+    def _sweep(self, now: float) -> None:
+        limits = self.limits
+        self._next_sweep = now + max(limits.group_window, limits.private_window)
+        self._sent = {
+            chat: times
+            for chat, times in self._sent.items()
+            if times and now - times[-1] < limits.of(chat)[1]
+        }
+        self._edited = {k: at for k, at in self._edited.items() if now - at < limits.edit_gap}
 
     async def edited(self, chat_id: int, key: str) -> None:
         self._edited[(chat_id, key)] = self.clock()
@@ -114,3 +132,6 @@ class LocalRates:
     def forget(self, chat_id: int) -> None:
         self._sent.pop(chat_id, None)
         self._edited = {k: v for k, v in self._edited.items() if k[0] != chat_id}
+
+    def tracked(self) -> int:
+        return len(self._sent)

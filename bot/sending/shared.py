@@ -15,17 +15,20 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
-from redis.exceptions import LockError
+from redis.exceptions import LockError, RedisError
 
 from bot.sending.rates import OutboxLimits
 from bot.services.shared import PREFIX, kept, script
 from bot.storage.rows import StoredMessage
+
+logger = logging.getLogger(__name__)
 
 # KEYS: the chat's window, all chats' window, the edit gap key ('' for none)
 # ARGV: calls per window, window ms, calls per second for all chats, this call's member
@@ -95,11 +98,17 @@ class RedisRates:
             await asyncio.sleep(int(wait) / 1000)
 
     async def spent(self, chat_id: int) -> None:
-        reserved = self._reserved.get(chat_id)
-        member = reserved.pop(0) if reserved else f"{self._me}:{next(self._serial)}"
+        # each of these three can be tried again after a failure (bot.sending.patience): what
+        # they took is let go only once Redis has it
+        reserved = self._reserved.setdefault(chat_id, [])
+        if not reserved:
+            reserved.append(f"{self._me}:{next(self._serial)}")
         _, window = self.limits.of(chat_id)
         chat_key, all_key = self._keys(chat_id)
-        await script(self.redis, _SPENT, [chat_key, all_key], [member, int(window * 1000)])
+        await script(self.redis, _SPENT, [chat_key, all_key], [reserved[0], int(window * 1000)])
+        reserved.pop(0)
+        if not reserved:
+            del self._reserved[chat_id]
 
     async def edited(self, chat_id: int, key: str) -> None:
         gap = int(self.limits.edit_gap * 1000)
@@ -107,16 +116,20 @@ class RedisRates:
             await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
 
     async def done(self, chat_id: int) -> None:
-        unused = self._reserved.pop(chat_id, None)
+        unused = self._reserved.get(chat_id)
         if unused:
             chat_key, all_key = self._keys(chat_id)
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zrem(chat_key, *unused)
                 pipe.zrem(all_key, *unused)
                 await pipe.execute()
+        self._reserved.pop(chat_id, None)
 
     def forget(self, chat_id: int) -> None:
         self._reserved.pop(chat_id, None)
+
+    def tracked(self) -> int:
+        return len(self._reserved)  # the windows themselves are Redis's, with their expiry
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +141,27 @@ class Entry:
     offers: frozenset[str] | None
 
 
+# The callback data a keyed message is to offer, as its latest queued text has it: written
+# unless the book has it from a later table turn already. KEYS: the chat's wanted hash;
+# ARGV: the key, {"rev", "offers"} as JSON, the turn ('' for none), the hash's lifetime (s).
+_WANT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and ARGV[3] ~= '' then
+  local rev = cjson.decode(old)['rev']
+  if type(rev) == 'number' and tonumber(ARGV[3]) < rev then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+WANTED_S = 86400  # a chat's wanted offers outlive a day without a new screen: no longer
+
+
 class RedisBook:
+    """What every keyed message shows and offers, for every worker (see the module). A press
+    is checked against the buttons of the message's latest *queued* text, whichever worker
+    queued it (:meth:`want`), as in one process — not those of the text delivered last."""
+
     def __init__(self, redis: Redis, *, lease: float = 10.0, poll: float = 0.005) -> None:
         self.redis = redis
         self.lease = lease
@@ -137,6 +170,16 @@ class RedisBook:
     @staticmethod
     def _keys(chat_id: int) -> tuple[str, str]:
         return f"{PREFIX}messages:{chat_id}", f"{PREFIX}message-ids:{chat_id}"
+
+    @staticmethod
+    def _wanted(chat_id: int) -> str:
+        return f"{PREFIX}wanted:{chat_id}"
+
+    async def want(self, chat_id: int, key: str, offers: frozenset[str], rev: int | None) -> None:
+        """Message ``key`` is queued to show a text offering ``offers`` (at table turn ``rev``)."""
+        value = json.dumps({"rev": rev, "offers": sorted(offers)})
+        turn = "" if rev is None else str(rev)
+        await script(self.redis, _WANT, [self._wanted(chat_id)], [key, value, turn, WANTED_S])
 
     async def seed(self, messages: list[StoredMessage]) -> None:
         """The database's messages, where the book has none yet (the first start with Redis)."""
@@ -153,7 +196,14 @@ class RedisBook:
         return (await self.entry(chat_id, key)).known
 
     async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
-        return (await self.entry(chat_id, key)).offers
+        """What the latest queued text of message ``key`` offers (else its delivered one's)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._wanted(chat_id), key)
+            pipe.hget(self._keys(chat_id)[0], key)
+            wanted, shown = await pipe.execute()
+        if wanted is not None:
+            return frozenset(json.loads(wanted)["offers"])
+        return _load(chat_id, key, shown).offers
 
     async def key_of(self, chat_id: int, message_id: int) -> str | None:
         key = await self.redis.hget(self._keys(chat_id)[1], str(message_id))  # type: ignore[misc]
@@ -177,8 +227,10 @@ class RedisBook:
             async with kept(self.lease / 3, lock.reacquire):
                 yield await self.entry(chat_id, key)
         finally:
-            with contextlib.suppress(LockError):
+            try:
                 await lock.release()
+            except (LockError, RedisError):  # run out, or Redis away: the lease runs out
+                logger.debug("message lock %s:%s not released", chat_id, key)
 
     async def put(
         self,

@@ -24,6 +24,7 @@ from bot.services.locks import Leadership, TableLocks, Turn
 logger = logging.getLogger(__name__)
 PREFIX = "mushka:"
 DONE_S = 86400  # Telegram keeps an undelivered update for a day at most
+TIMEOUT_S = 5.0  # a Redis call that has no answer by then fails
 
 # Extend a lease only while it is still ours (its value is the holder's token).
 _RENEW = """
@@ -49,7 +50,12 @@ return 0
 
 
 def connect(url: str) -> Redis:
-    redis: Redis = Redis.from_url(url, decode_responses=True)
+    """A client whose calls fail after ``TIMEOUT_S`` when Redis answers nothing (a stalled or
+    unreachable server), rather than wait forever: its callers try again (the outbox) or
+    let a lease run out."""
+    redis: Redis = Redis.from_url(
+        url, decode_responses=True, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S
+    )
     return redis
 
 

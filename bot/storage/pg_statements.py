@@ -501,15 +501,30 @@ class Statements:
     # --- the outbox's messages -----------------------------------------------------------
 
     async def messages(self) -> list[StoredMessage]:
-        rows = await self._all("SELECT chat_id, key, message_id, digest, keyboard FROM messages")
+        rows = await self._all(
+            "SELECT chat_id, key, message_id, digest, keyboard FROM messages WHERE message_id != 0"
+        )
         return [StoredMessage(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    async def intend_message(self, chat_id: int, key: str) -> None:
+        await self._run(
+            "INSERT INTO messages (chat_id, key, message_id, digest, keyboard, sending)"
+            " VALUES ($1, $2, 0, '', FALSE, TRUE)"
+            " ON CONFLICT (chat_id, key) DO UPDATE SET sending = TRUE",
+            chat_id,
+            key,
+        )
+
+    async def intents(self) -> list[tuple[int, str]]:
+        rows = await self._all("SELECT chat_id, key FROM messages WHERE sending")
+        return [(int(r[0]), str(r[1])) for r in rows]
 
     async def put_message(self, message: StoredMessage) -> None:
         await self._run(
             "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
             " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chat_id, key) DO UPDATE"
             " SET message_id = excluded.message_id, digest = excluded.digest,"
-            " keyboard = excluded.keyboard",
+            " keyboard = excluded.keyboard, sending = FALSE",
             message.chat_id,
             message.key,
             message.message_id,

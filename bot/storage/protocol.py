@@ -40,7 +40,14 @@ class MessageStore(Protocol):
 
     async def messages(self) -> list[StoredMessage]: ...
 
-    async def put_message(self, message: StoredMessage) -> None: ...
+    async def put_message(self, message: StoredMessage) -> None:
+        """What the message is and shows now (a send it was marked for is settled)."""
+
+    async def intend_message(self, chat_id: int, key: str) -> None:
+        """Message ``key`` is about to be sent (anew): marked before the request goes out."""
+
+    async def intents(self) -> list[tuple[int, str]]:
+        """The keyed messages marked as being sent and never settled (a kill in between)."""
 
     async def drop_message(self, chat_id: int, key: str) -> None: ...
 

@@ -487,15 +487,28 @@ class SqliteRepository:
     # --- the outbox's messages -----------------------------------------------------------
 
     async def messages(self) -> list[StoredMessage]:
-        rows = await self.db.all("SELECT chat_id, key, message_id, digest, keyboard FROM messages")
+        rows = await self.db.all(
+            "SELECT chat_id, key, message_id, digest, keyboard FROM messages WHERE message_id != 0"
+        )
         return [StoredMessage(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+
+    async def intend_message(self, chat_id: int, key: str) -> None:
+        await self.db.write(
+            "INSERT INTO messages (chat_id, key, message_id, digest, keyboard, sending)"
+            " VALUES (?, ?, 0, '', 0, 1) ON CONFLICT (chat_id, key) DO UPDATE SET sending = 1",
+            (chat_id, key),
+        )
+
+    async def intents(self) -> list[tuple[int, str]]:
+        rows = await self.db.all("SELECT chat_id, key FROM messages WHERE sending != 0")
+        return [(int(r[0]), str(r[1])) for r in rows]
 
     async def put_message(self, message: StoredMessage) -> None:
         await self.db.write(
             "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, key) DO UPDATE"
             " SET message_id = excluded.message_id, digest = excluded.digest,"
-            " keyboard = excluded.keyboard",
+            " keyboard = excluded.keyboard, sending = 0",
             (
                 message.chat_id,
                 message.key,

@@ -1,7 +1,13 @@
-"""Bot fixtures: settings pointing at the fake Bot API, and the bot running against it."""
+"""Bot fixtures: settings pointing at the fake Bot API, and the bot running against it.
+
+``BOT_TEST_WITH_REDIS=1`` runs every bot of the ``settings`` fixture with Redis on (the
+session's ``redis-server``, emptied for each test: ``tests/conftest.py``): the table locks,
+the outbox's rate windows and message book, and the scheduler's leadership are then the ones
+several workers share (``.ci/run`` runs a sample of the suite so, one for every router)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import pytest
@@ -9,14 +15,21 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.storage import open_repository
+from bot.storage.protocol import Store
 from tests.bot.helpers import fixed_seeds, watched
 from tests.bot.proof_figures import figures_of
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
+WITH_REDIS = os.environ.get("BOT_TEST_WITH_REDIS") == "1"
+
 
 @pytest.fixture
-def settings(fake_telegram: FakeTelegram, database: TestDatabase) -> Settings:
+def settings(
+    fake_telegram: FakeTelegram, database: TestDatabase, request: pytest.FixtureRequest
+) -> Settings:
+    shared: str | None = request.getfixturevalue("redis_url") if WITH_REDIS else None
     return Settings(
         token=SecretStr(fake_telegram.token),
         database=database,
@@ -27,8 +40,19 @@ def settings(fake_telegram: FakeTelegram, database: TestDatabase) -> Settings:
         outbox_time_scale=0,
         ping_quiet_s=0,  # every turn pinged: the quiet rule has its own test (test_e2e_economy)
         default_language="ru",
+        redis_url=shared,
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env
     )
+
+
+@pytest.fixture
+async def store(database: TestDatabase) -> AsyncIterator[Store]:
+    """The suite's database opened as the bot opens it (a repository, closed after)."""
+    repo = await open_repository(database)
+    try:
+        yield repo
+    finally:
+        await repo.close()
 
 
 @pytest.fixture

@@ -13,9 +13,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.render.common import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
-from bot.storage import open_repository
 from bot.storage.protocol import Store
-from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
 GROUP = -100123
@@ -24,12 +22,8 @@ FAST = OutboxLimits(group_ops=6, group_window=1.0, edit_gap=0.15, private_ops=3,
 
 
 @pytest.fixture
-async def db(database: TestDatabase) -> AsyncIterator[Store]:
-    repo = await open_repository(database)
-    try:
-        yield repo
-    finally:
-        await repo.close()
+def db(store: Store) -> Store:
+    return store
 
 
 @pytest.fixture

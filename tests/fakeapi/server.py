@@ -130,6 +130,8 @@ class FakeTelegram(WebhookMethods, ApiMethods):
         self.storm_429s = 0
         self.other_poller = False  # True: another instance polls too, every getUpdates gets 409
         self._gates: list[tuple[str, int | None, asyncio.Event]] = []
+        # called with each call done, before its answer goes back (a test's crash in between)
+        self.on_done: list[Callable[[ApiCall], None]] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
         self._pressed_at: dict[str, float] = {}
         self._pending_inline: dict[str, asyncio.Future[list[JsonDict]]] = {}
@@ -497,6 +499,8 @@ class FakeTelegram(WebhookMethods, ApiMethods):
                 self._inflight -= 1
                 self._last_activity = time.monotonic()
         call.result = result
+        for hook in list(self.on_done):
+            hook(call)
         return web.json_response({"ok": True, "result": result})
 
     def _check_fault(self, method: str, params: JsonDict) -> None:

@@ -1,0 +1,2 @@
+-- PostgreSQL twin of migrations/0017_sending.sql.
+ALTER TABLE messages ADD COLUMN sending BOOLEAN NOT NULL DEFAULT FALSE;

@@ -1,0 +1,231 @@
+"""The outbox against faults (issue #28): a Redis outage of a few seconds while two workers
+send, a kill between a send and its settle, idle chats that must not stay in memory. Redis is
+a real ``redis-server`` of the test's own (``tests/services.py``), stopped and started again on
+its port; the database is the suite's (SQLite, or PostgreSQL with ``BOT_TEST_DATABASE``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from redis.asyncio import Redis
+
+from bot.render.common import Rendered
+from bot.sending.outbox import Outbox, OutboxLimits
+from bot.sending.session import TelegramLimits
+from bot.sending.shared import RedisBook, RedisRates
+from bot.services.shared import connect
+from bot.storage.protocol import Store
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import ApiCall
+from tests.services import RedisProcess, redis_available, redis_process
+
+GROUP = -100555
+FAST = OutboxLimits(group_ops=8, group_window=1.0, edit_gap=0.1, private_ops=3, private_window=0.3)
+OUTAGE_S = 2.5
+needs_redis = pytest.mark.skipif(not redis_available(), reason="no redis-server installed")
+
+
+@pytest.fixture
+def redis() -> Iterator[RedisProcess]:
+    if os.environ.get("BOT_TEST_REDIS") or not redis_available():
+        pytest.skip("needs a redis-server of its own (it is stopped and started again)")
+    with redis_process(persist=True) as server:  # as deployed: its data survive a restart
+        yield server
+
+
+def new_bot(fake: FakeTelegram) -> Bot:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
+    session.middleware(TelegramLimits())
+    return Bot(fake.token, session=session)
+
+
+async def worker(bot: Bot, store: Store, client: Redis) -> Outbox:
+    box = Outbox(bot, store, FAST, rates=RedisRates(client, FAST), book=RedisBook(client, lease=2))
+    await box.load()
+    return box
+
+
+def people(fake: FakeTelegram, count: int) -> list[int]:
+    ids = list(range(1, count + 1))
+    for uid in ids:
+        user = fake.add_user(uid, f"P{uid}")
+        fake.private_chat(user)
+        user.started = True
+    fake.add_group(GROUP, "Table", members=ids)
+    return ids
+
+
+@needs_redis
+async def test_28_a_redis_outage_of_seconds_delays_two_workers_messages_and_loses_none(
+    fake_telegram: FakeTelegram,
+    store: Store,
+    redis: RedisProcess,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = fake_telegram
+    users = people(fake, 3)
+    bots = [new_bot(fake), new_bot(fake)]
+    clients = [connect(redis.url), connect(redis.url)]
+    boxes = [await worker(b, store, c) for b, c in zip(bots, clients, strict=True)]
+    caplog.set_level(logging.WARNING, logger="bot.sending.patience")
+    try:
+        posts = 0
+        for n in range(12):
+            for i, box in enumerate(boxes):
+                box.post(GROUP, Rendered(f"worker {i} note {n}"))
+                box.post(users[n % 3], Rendered(f"worker {i} private {n}"))
+                posts += 2
+            shower = boxes[n % 2]
+            shower.rev = n + 1  # the table's turn (as the Presenter sets it)
+            shower.show(GROUP, "table:1:1", Rendered(f"table at move {n}"))
+            shower.rev = None
+        await asyncio.sleep(0.3)  # some gone, the rest queued (nothing is queued after)
+        assert fake.calls("sendMessage")
+        assert all(b.pending(GROUP) for b in boxes)
+        redis.stop()
+        await asyncio.sleep(OUTAGE_S)
+        redis.start()
+        async with asyncio.timeout(60):
+            await asyncio.gather(*(b.drain() for b in boxes))
+        assert [b.pending() for b in boxes] == [0, 0]
+    finally:
+        for box in boxes:
+            await box.close()
+        for client in clients:
+            await client.aclose()
+        for client_bot in bots:
+            await client_bot.session.close()
+    sent = [c.params["text"] for c in fake.calls("sendMessage")]
+    notes = [t for t in sent if "note" in t or "private" in t]
+    assert len(notes) == posts == len(set(notes))  # every message once: none lost, none twice
+    tables = [m for m in fake.messages(GROUP) if m.text.startswith("table")]
+    assert [m.version.text for m in tables] == ["table at move 11"]  # one message, final state
+    began = [r for r in caplog.records if "retrying with back-off" in r.getMessage()]
+    ended = [r for r in caplog.records if "working again" in r.getMessage()]
+    assert 1 <= len(began) <= len(boxes), [r.getMessage() for r in began]  # once per outbox
+    assert len(ended) == len(began)
+
+
+def resume(stalled: list[int]) -> None:
+    while stalled:
+        os.kill(stalled.pop(), signal.SIGCONT)
+
+
+@needs_redis
+async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
+    fake_telegram: FakeTelegram, store: Store, redis: RedisProcess
+) -> None:
+    """The answer comes back and Redis stalls at once (SIGSTOP): the result's id is stored
+    before any Redis call, so the bot killed then and started again does not post it again."""
+    fake = fake_telegram
+    people(fake, 1)
+    stalled: list[int] = []
+    answered = asyncio.Event()
+
+    def stall(call: ApiCall) -> None:
+        if call.method == "sendMessage" and "result" in str(call.params.get("text")):
+            assert redis.process is not None
+            os.kill(redis.process.pid, signal.SIGSTOP)
+            stalled.append(redis.process.pid)
+            answered.set()
+
+    fake.on_done.append(stall)
+    result = Rendered("📋 result of deal 1")
+    bot, client = new_bot(fake), connect(redis.url)
+    try:
+        box = await worker(bot, store, client)
+        box.show(GROUP, "deal:1:40", result)
+        await asyncio.wait_for(answered.wait(), 10)
+        await asyncio.sleep(0.5)  # the bot has the answer; Redis answers nothing now
+        resume(stalled)
+        await box.close()  # the kill: before any answer of Redis is read
+    finally:
+        resume(stalled)
+        fake.on_done.clear()
+        await client.aclose()
+    client = connect(redis.url)
+    try:
+        again = await worker(bot, store, client)  # the restart shows what the table shows again
+        again.show(GROUP, "deal:1:40", result)
+        await asyncio.wait_for(again.drain(), 10)
+        await again.close()
+    finally:
+        await client.aclose()
+        await bot.session.close()
+    assert [m.text for m in fake.messages(GROUP)] == [result.text]
+
+
+async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart(
+    fake_telegram: FakeTelegram, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Marked, then killed while its request waits: the restart knows it was being sent, says
+    so, and sends it — once, and settled."""
+    fake = fake_telegram
+    people(fake, 1)
+    held = fake.gate("sendMessage", chat_id=GROUP)
+    result = Rendered("📋 result of deal 2")
+    bot = new_bot(fake)
+    try:
+        box = Outbox(bot, store, FAST)
+        await box.load()
+        box.show(GROUP, "deal:1:41", result)
+        await asyncio.sleep(0.5)
+        assert len(fake.calls("sendMessage")) == 1  # it waits at the gate
+        await box.close()  # killed with the request on its way
+        assert await store.intents() == [(GROUP, "deal:1:41")]
+        held.set()
+        await asyncio.sleep(0.1)
+        assert fake.messages(GROUP) == []  # Telegram never got it
+        caplog.set_level(logging.WARNING, logger="bot.sending.outbox")
+        again = Outbox(bot, store, FAST)
+        await again.load()
+        again.show(GROUP, "deal:1:41", result)
+        await asyncio.wait_for(again.drain(), 10)
+    finally:
+        await bot.session.close()
+    assert [m.text for m in fake.messages(GROUP)] == [result.text]
+    assert await store.intents() == []
+    fake.fail_next("sendMessage", chat_id=GROUP)  # a send that fails leaves no mark behind
+    bot = new_bot(fake)
+    try:
+        box = Outbox(bot, store, FAST)
+        await box.load()
+        box.show(GROUP, "deal:1:42", Rendered("📋 result of deal 3"))
+        await asyncio.wait_for(box.drain(), 10)
+    finally:
+        await bot.session.close()
+    assert len(fake.messages(GROUP)) == 1 and await store.intents() == []
+    assert any("deal:1:41 was being sent" in r.getMessage() for r in caplog.records)
+
+
+async def test_28_idle_chats_keep_nothing_in_the_outbox_memory(
+    fake_telegram: FakeTelegram, store: Store
+) -> None:
+    """Anyone may write to the bot: each chat's queue and rate window go once it is idle."""
+    fake = fake_telegram
+    users = people(fake, 60)
+    bot = new_bot(fake)
+    try:
+        box = Outbox(bot, store, FAST)
+        await box.load()
+        for uid in users:
+            box.post(uid, Rendered("hello"))
+        box.post(GROUP, Rendered("hello, group"))
+        await asyncio.wait_for(box.drain(), 30)
+        await asyncio.sleep(FAST.group_window + 0.1)  # every window has passed
+        box.post(users[0], Rendered("one more"))  # the next call sweeps the idle windows
+        await asyncio.wait_for(box.drain(), 10)
+        sizes = box.tracked()
+    finally:
+        await bot.session.close()
+    assert len(fake.calls("sendMessage")) == 62
+    assert sizes["chats"] == 0, sizes  # no queue kept for an idle chat
+    assert sizes["windows"] <= 1, sizes  # only the chat called within its window
