@@ -139,6 +139,8 @@ class Session:
 
     def play(self) -> bool:
         """Play to the end (True) or until the person stops (False)."""
+        if self.state.is_over:  # won at the first deal (§1.6.4): the deal and the game's end
+            self._ended(self.state.view(None), self.state.record())
         while (seat := self.state.to_act) is not None:
             if seat == self.setup.seat:
                 legal = self.state.legal_actions(seat)
@@ -315,6 +317,10 @@ class Session:
             shown = public_cards(before) | public_cards(self.state.view(None))
             said = narrated(notation, shown, self.setup.locale)
         self.say(f"{self.names[seat]}: {said}")
+        self._ended(before, lines)
+
+    def _ended(self, before: Any, lines: Sequence[Line]) -> None:
+        """The deals ``lines`` ended, each with its result in order, and the game's end."""
         events = events_of(lines)
         ctx = self.context()
         if any(ln.get("t") == "deal_end" for ln in lines):

@@ -13,11 +13,12 @@ from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import Rendered, esc, num
 from bot.render.context import Standing, TableContext
+from bot.render.games.ended import EndedDeal, ended_deals
 from bot.render.games.trick_lines import privileged_name
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
-from engine.trick.view import TrickView
+from engine.trick.view import SideBonus, TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
 """The games whose privileged card adds to its holder's trick points (RULES.md §1.5.3, §1.5.4)."""
@@ -52,20 +53,12 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
             seat = s["seat"]
             if seat < len(tricks):
                 tricks[seat] = s.get("tricks", tricks[seat])
+            if end.get("result") == "instant":
+                continue  # won at the deal: nobody declared (§1.6.4)
             if seat < len(declared) and s.get("status") in _DECLARED:
                 declared[seat] = _DECLARED[s["status"]]
         changes.update(tricks_won=tuple(tricks), declared=tuple(declared))
     return dataclasses.replace(before, **changes)
-
-
-def _ended_deal(events: Sequence[Line]) -> tuple[Line | None, Sequence[Line]]:
-    """The last ``deal_end`` among ``events`` and the events of its deal up to it."""
-    ends = [i for i, ln in enumerate(events) if ln.get("t") == "deal_end"]
-    if not ends:
-        return None, ()
-    starts = [i for i, ln in enumerate(events[: ends[-1]]) if ln.get("t") == "deal"]
-    first = starts[-1] + 1 if starts else 0
-    return events[ends[-1]], events[first : ends[-1]]
 
 
 def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[str, Any]) -> str:
@@ -82,10 +75,33 @@ def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[s
 
 
 def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator) -> str:
-    """The group's result of the deal that just ended ("" if none ended)."""
-    end, deal = _ended_deal(events)
-    if end is None:
-        return ""
+    """The group's result of each deal that just ended, in order ("" if none ended): a deal
+    and the next one won at once at the deal (§1.3.9) both end in one action."""
+    return "\n\n".join(_one_result(ctx, ended, view, tr) for ended in ended_deals(events))
+
+
+def _bonuses(ended: EndedDeal, view: TrickView) -> Sequence[SideBonus]:
+    """The side-ledger bonuses of ``ended``: the view's for the last deal that ended; an
+    earlier one's from its events (booked in this action)."""
+    if ended.last:
+        return view.ended_bonuses
+    kinds = {"pamfil_bonus": "pamfil", "flush_bonus": "flush"}
+    return [
+        SideBonus(kinds[str(ln["e"])], ln["seat"], ln["amount"])
+        for ln in ended.deal
+        if ln.get("e") in kinds
+    ]
+
+
+def _why_instant(kind: str, tr: Translator) -> str:
+    """Why an ``instant_win`` line's ``kind`` wins the pulka (§1.3.9, §1.3.11)."""
+    if kind == "five_spades":
+        return tr("Five spades with the queen of spades win the pulka at once.")
+    return tr("The king of clubs and four cards of one suit win the pulka at once.")
+
+
+def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Translator) -> str:
+    end, deal = ended.end, ended.deal
     loc = tr.locale
     names = ctx.names
     trump = end.get("trump")
@@ -107,9 +123,9 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
                     name=esc(names[lone["seat"]]),
                 )
             )
-    if result == "instant":
+    if result == "instant":  # §1.6.4: nothing is played or written off; the pulka is won
         win = next((ln for ln in deal if ln.get("e") == "instant_win"), None)
-        if win is not None:  # §1.3.9: the winning hand is shown to all
+        if win is not None:  # §1.3.9, §1.3.11: the winning hand is shown to all
             out.append(
                 tr(
                     "Instant win: {name} shows {cards}.",
@@ -117,6 +133,8 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
                     cards=card_names(win["cards"], loc),
                 )
             )
+            out.append(_why_instant(str(win.get("kind")), tr))
+        return "\n".join(out)
     played = sorted((s for s in seats if s["status"] != "passed"), key=lambda s: -s["tricks"])
     passed = [s for s in seats if s["status"] == "passed"]
     tricks = [f"{esc(names[s['seat']])} {s['tricks']}" for s in played]
@@ -153,7 +171,7 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
         if s["overshoot"]
     ]
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
-    for bonus in view.ended_bonuses:  # §1.3.7, §1.3.10.2: in the order they were booked
+    for bonus in _bonuses(ended, view):  # §1.3.7, §1.3.10.2: in the order they were booked
         who = esc(names[bonus.seat])
         if bonus.kind == "pamfil":
             out.append(
@@ -167,8 +185,11 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
                     n=bonus.amount,
                 )
             )
-    if view.phase != "over" and view.dealer is not None:
-        out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
+    dealer = ended.next_deal.get("dealer") if ended.next_deal is not None else None
+    if dealer is None and ended.last and view.phase != "over":
+        dealer = view.dealer
+    if dealer is not None:
+        out.append(tr("Next deal: {name} deals", name=esc(names[dealer])))
     return "\n".join(out)
 
 
