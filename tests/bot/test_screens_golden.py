@@ -1,0 +1,127 @@
+"""Issue #30, shown in the group and in the terminal alike (ru and en): every deal one action
+ended gets its result in order; a game won at the first deal says who won, why and with which
+cards; the settlement's lines; headlines that say who won; the events and moves in words."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.callbacks import PressCodec
+from bot.i18n import Catalogues
+from bot.render.common import Rendered
+from bot.render.context import TableContext
+from bot.render.games import game_ui
+from bot.runtime.outcome import events_of
+from bot.terminal.play import play_main
+from engine.core import Line, State
+from engine.games import new_game
+from engine.players import computer
+from tests.bot.golden import CHATS, assert_golden, show
+from tests.bot.terminal_driver import drive
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUES = Catalogues.load(ROOT / "locales")
+CODEC = PressCodec.from_token("123456:TEST-token")
+NAMES = {
+    "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"),
+    "en": ("Anya", "Boris", "Vera", "Gleb", "Dina", "Egor"),
+}
+
+
+def context(state: State, locale: str, options: dict[str, object]) -> TableContext:
+    return TableContext(
+        table_id=42,
+        game=state.game,
+        chat_title=CHATS[locale],
+        names=NAMES[locale][: state.players],
+        match_no=1,
+        moves=0,
+        bot_username="mushka_test_bot",
+        options=options,
+    )
+
+
+def computers_play(
+    game: str, players: int, seed: int, options: dict[str, str], moves: int
+) -> tuple[State, Any, list[Line]]:
+    """Every seat played by the computer (seeded) for ``moves`` actions: the state, the public
+    view before the last one and the lines it wrote."""
+    state = new_game(game, players, seed, options)
+    policy = computer(game, "normal")
+    rngs = [random.Random(seed * 31 + s) for s in range(players)]
+    before: Any = state.view(None)
+    lines: list[Line] = []
+    for _ in range(moves):
+        seat = state.to_act
+        assert seat is not None
+        before = state.view(None)
+        lines = state.apply(seat, policy(state.view(seat), rngs[seat]))
+    return state, before, lines
+
+
+def screens(state: State, before: Any, lines: list[Line], locale: str) -> str:
+    """The group's screens after the action: the table as the deal ended, the results, the
+    game's result if it ended."""
+    ui = game_ui(state.game)
+    assert ui is not None
+    tr = CATALOGUES.tr(locale)
+    ctx = context(state, locale, dict(state.record()[0]["options"]))
+    events = events_of(lines)
+    out = [
+        show(ui.ended_table(ctx, before, events, tr)),
+        show(ui.deal_result(ctx, events, state.view(None), tr)),
+    ]
+    end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
+    if end is not None:
+        result = state.result
+        winner = result.winner if result is not None else None
+        out.append(show(ui.match_result(ctx, end, winner, (), 1, tr, CODEC)))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_two_deals_ended_in_one_action_both_have_their_results(locale: str) -> None:
+    # Мистигри, 5 players, target 10, seed 7: the 55th action ends deal 2, deal 3 is won at the
+    # deal by the king of clubs and four cards of one suit (§1.3.11)
+    state, before, lines = computers_play("mistigri", 5, 7, {"target": "10"}, 55)
+    assert sum(1 for ln in lines if ln.get("t") == "deal_end") == 2
+    text = screens(state, before, lines, locale)
+    deal = {"ru": "Сдача", "en": "Deal"}[locale]
+    assert f"📋 <b>{deal} 2</b>" in text and f"📋 <b>{deal} 3</b>" in text
+    assert text.index(f"{deal} 2</b>") < text.index(f"{deal} 3</b>")
+    instant = text[text.index(f"{deal} 3</b>") :]
+    assert {"ru": "Взятки", "en": "Tricks"}[locale] not in instant  # nobody declared
+    assert_golden("two_deals_one_action", locale, text)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_a_game_won_at_the_first_deal_says_who_why_and_the_cards(locale: str) -> None:
+    state = new_game("mistigri", 3, 1528, {})
+    assert state.is_over
+    text = screens(state, state.view(None), state.record(), locale)
+    assert "K♣" in text or "К♣" in text
+    assert_golden("instant_first_deal", locale, text)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_terminal_says_a_game_won_at_the_first_deal(locale: str) -> None:
+    out = io.StringIO()
+    args = ["mistigri", "--players", "3", "--lang", locale, "--seed", "1528"]
+    assert play_main(args, io.StringIO(""), out, io.StringIO()) == 0
+    assert_golden("terminal_instant_first_deal", locale, out.getvalue())
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_terminal_shows_both_deals_ended_in_one_move(locale: str) -> None:
+    args = ["mistigri", "--lang", locale, "--seed", "7", "--players", "5", "--option", "target=10"]
+    out = drive(args).out
+    deal = {"ru": "📋 Сдача", "en": "📋 Deal"}[locale]
+    heads = [ln for ln in out.splitlines() if ln.startswith(deal)]
+    assert [h.split(" ·")[0] for h in heads] == [f"{deal} {n}" for n in (1, 2, 3)]
+    tail = out[out.rindex("─" * 40, 0, out.index(f"{deal} 2")) :]
+    assert_golden("terminal_two_deals_one_move", locale, tail)
