@@ -5,6 +5,7 @@ cards; the settlement's lines; headlines that say who won; the events and moves 
 from __future__ import annotations
 
 import io
+import re
 import random
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,6 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.common import Rendered
 from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.runtime.outcome import events_of
@@ -125,3 +125,37 @@ def test_the_terminal_shows_both_deals_ended_in_one_move(locale: str) -> None:
     assert [h.split(" ·")[0] for h in heads] == [f"{deal} {n}" for n in (1, 2, 3)]
     tail = out[out.rindex("─" * 40, 0, out.index(f"{deal} 2")) :]
     assert_golden("terminal_two_deals_one_move", locale, tail)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_settlement_labels_the_pulka_money_the_side_ledger_and_their_total(
+    locale: str,
+) -> None:
+    state = new_game("mistigri", 3, 1528, {})
+    text = screens(state, state.view(None), state.record(), locale)
+    labels = {
+        "ru": ("За пульку (очко 1): ", "Побочный счёт: ", "Итого: "),
+        "en": ("Pulka money (point 1): ", "Side ledger: ", "Total: "),
+    }[locale]
+    rows = [next(ln for ln in text.splitlines() if ln.startswith(label)) for label in labels]
+    figures = [[int(f.replace("−", "-")) for f in re.findall(r"[+−]\d+", r)] for r in rows]
+    pulka, side, total = figures
+    assert [p + s for p, s in zip(pulka, side, strict=True)] == total
+    assert pulka != total  # the first figure is the pulka's alone, not the sum
+
+
+@pytest.mark.parametrize(
+    ("locale", "head"),
+    [
+        ("ru", "🏁 <b>Партия 1</b> — победитель: Борис (досрочно: догнать уже нельзя)"),
+        ("en", "🏁 <b>Game 1</b> — winner: Boris (early: nobody can catch up)"),
+    ],
+)
+def test_a_konchinka_won_early_says_who_won(locale: str, head: str) -> None:
+    ui = game_ui("konchinka")
+    assert ui is not None
+    state = new_game("konchinka", 3, 1, {})
+    ctx = context(state, locale, {})
+    end: Line = {"t": "end", "reason": "certain", "winner": 1, "totals": [3, 11, 2]}
+    text = ui.match_result(ctx, end, 1, (), 1, CATALOGUES.tr(locale), CODEC).text
+    assert text.split("\n")[0] == head

@@ -93,6 +93,27 @@ def _bonuses(ended: EndedDeal, view: TrickView) -> Sequence[SideBonus]:
     ]
 
 
+def _bonus_lines(ctx: TableContext, bonuses: Sequence[SideBonus], tr: Translator) -> list[str]:
+    """§1.3.7, §1.3.10.2: a deal's side-ledger bonuses, in the order they were booked."""
+    names = ctx.names
+    out: list[str] = []
+    for bonus in bonuses:
+        who = esc(names[bonus.seat])
+        if bonus.kind == "pamfil":
+            out.append(
+                tr("Side ledger: {name} announced pamfil: +{n} from each", name=who, n=bonus.amount)
+            )
+        else:
+            out.append(
+                tr(
+                    "Side ledger: {name} has the best flush: +{n} from each",
+                    name=who,
+                    n=bonus.amount,
+                )
+            )
+    return out
+
+
 def _why_instant(kind: str, tr: Translator) -> str:
     """Why an ``instant_win`` line's ``kind`` wins the pulka (§1.3.9, §1.3.11)."""
     if kind == "five_spades":
@@ -134,7 +155,7 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
                 )
             )
             out.append(_why_instant(str(win.get("kind")), tr))
-        return "\n".join(out)
+        return "\n".join([*out, *_bonus_lines(ctx, _bonuses(ended, view), tr)])
     played = sorted((s for s in seats if s["status"] != "passed"), key=lambda s: -s["tricks"])
     passed = [s for s in seats if s["status"] == "passed"]
     tricks = [f"{esc(names[s['seat']])} {s['tricks']}" for s in played]
@@ -171,26 +192,37 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
         if s["overshoot"]
     ]
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
-    for bonus in _bonuses(ended, view):  # §1.3.7, §1.3.10.2: in the order they were booked
-        who = esc(names[bonus.seat])
-        if bonus.kind == "pamfil":
-            out.append(
-                tr("Side ledger: {name} announced pamfil: +{n} from each", name=who, n=bonus.amount)
-            )
-        else:
-            out.append(
-                tr(
-                    "Side ledger: {name} has the best flush: +{n} from each",
-                    name=who,
-                    n=bonus.amount,
-                )
-            )
+    out += _bonus_lines(ctx, _bonuses(ended, view), tr)
     dealer = ended.next_deal.get("dealer") if ended.next_deal is not None else None
     if dealer is None and ended.last and view.phase != "over":
         dealer = view.dealer
     if dealer is not None:
         out.append(tr("Next deal: {name} deals", name=esc(names[dealer])))
     return "\n".join(out)
+
+
+def _money(ctx: TableContext, end: Line, tr: Translator) -> list[str]:
+    """§1.6: the settlement; with a side ledger, the pulka's money, the side ledger and their
+    sum (the net, §1.6.5) each on its own labelled line."""
+    names = ctx.names
+    net = signed_list(names, end.get("net", []))
+    point = ctx.options.get("point_value")
+    priced = isinstance(point, int) and not isinstance(point, bool)  # RULES.md §1.6.1
+    side = end.get("side")
+    if not side or not any(side):
+        if priced:
+            return [tr("Settlement (point {n}): {list}", n=point, list=net)]
+        return [tr("Settlement: {list}", list=net)]
+    pulka = signed_list(names, end.get("pulka", []))
+    if priced:
+        first = tr("Pulka money (point {n}): {list}", n=point, list=pulka)
+    else:
+        first = tr("Pulka money: {list}", list=pulka)
+    return [
+        first,
+        tr("Side ledger: {list}", list=signed_list(names, side)),
+        tr("Total: {list}", list=net),
+    ]
 
 
 def match_result(
@@ -210,9 +242,17 @@ def match_result(
     if end.get("reason") == "abandoned" or winner is None:
         head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)
     elif end.get("reason") == "instant":
-        head = tr("🏁 <b>Pulka {no}</b> — instant win: {name}", no=match_no, name=who)
+        head = tr(
+            "🏁 <b>Pulka {no}</b> — winner: {name} (an instant win at the deal)",
+            no=match_no,
+            name=who,
+        )
     else:
-        head = tr("🏁 <b>Pulka {no}</b> — zero: {name}", no=match_no, name=who)
+        head = tr(
+            "🏁 <b>Pulka {no}</b> — winner: {name} (the count down to zero)",
+            no=match_no,
+            name=who,
+        )
     lines = [head]
     counts = end.get("counts")
     if counts:
@@ -222,18 +262,5 @@ def match_result(
                 list=" · ".join(f"{esc(n)} {num(c)}" for n, c in zip(names, counts, strict=False)),
             )
         )
-    net = signed_list(names, end.get("net", []))
-    point = ctx.options.get("point_value")
-    if isinstance(point, int) and not isinstance(point, bool):  # RULES.md §1.6.1
-        lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
-    else:
-        lines.append(tr("Settlement: {list}", list=net))
-    side = end.get("side")
-    if side and any(side):
-        lines.append(
-            tr(
-                "Side ledger: {list}",
-                list=signed_list(names, side),
-            )
-        )
+    lines += _money(ctx, end, tr)
     return match_tail(ctx, lines, standings, generation, tr("🔁 Another pulka"), tr, codec)
