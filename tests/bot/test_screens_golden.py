@@ -137,7 +137,8 @@ def test_the_settlement_labels_the_pulka_money_the_side_ledger_and_their_total(
         "ru": ("За пульку (очко 1): ", "Побочный счёт: ", "Итого: "),
         "en": ("Pulka money (point 1): ", "Side ledger: ", "Total: "),
     }[locale]
-    rows = [next(ln for ln in text.splitlines() if ln.startswith(label)) for label in labels]
+    result = text[text.index("🏁") :]  # the game's result (the deal's has its own side line)
+    rows = [next(ln for ln in result.splitlines() if ln.startswith(label)) for label in labels]
     figures = [[int(f.replace("−", "-")) for f in re.findall(r"[+−]\d+", r)] for r in rows]
     pulka, side, total = figures
     assert [p + s for p, s in zip(pulka, side, strict=True)] == total
