@@ -139,6 +139,7 @@ class Session:
 
     def play(self) -> bool:
         """Play to the end (True) or until the person stops (False)."""
+        self._events(self.state.record())  # the deal's own (a flush shown at the deal)
         if self.state.is_over:  # won at the first deal (§1.6.4): the deal and the game's end
             self._ended(self.state.view(None), self.state.record())
         while (seat := self.state.to_act) is not None:
@@ -317,7 +318,14 @@ class Session:
             shown = public_cards(before) | public_cards(self.state.view(None))
             said = narrated(notation, shown, self.setup.locale)
         self.say(f"{self.names[seat]}: {said}")
+        self._events(lines)
         self._ended(before, lines)
+
+    def _events(self, lines: Sequence[Line]) -> None:
+        """What happened that no move line shows (the group's table says it too)."""
+        if self.ui.events is not None:
+            for text in self.ui.events(self.context(), events_of(lines), self.tr):
+                self.say(plain(text))
 
     def _ended(self, before: Any, lines: Sequence[Line]) -> None:
         """The deals ``lines`` ended, each with its result in order, and the game's end."""

@@ -4,9 +4,10 @@ cards; the settlement's lines; headlines that say who won; the events and moves 
 
 from __future__ import annotations
 
+import dataclasses
 import io
-import re
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,11 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import TableContext
+from bot.render.context import HandUI, TableContext
 from bot.render.games import game_ui
 from bot.runtime.outcome import events_of
 from bot.terminal.play import play_main
+from engine.cards import Card
 from engine.core import Line, State
 from engine.games import new_game
 from engine.players import computer
@@ -160,3 +162,61 @@ def test_a_konchinka_won_early_says_who_won(locale: str, head: str) -> None:
     end: Line = {"t": "end", "reason": "certain", "winner": 1, "totals": [3, 11, 2]}
     text = ui.match_result(ctx, end, 1, (), 1, CATALOGUES.tr(locale), CODEC).text
     assert text.split("\n")[0] == head
+
+
+def events_screens(game: str, seed: int, moves: int, locale: str, seat: int | None) -> str:
+    """After ``moves`` computer actions: the action's events in words, the group's table and
+    (``seat``) that seat's hand."""
+    state, _, lines = computers_play(game, 3, seed, {}, moves)
+    ui = game_ui(game)
+    assert ui is not None and ui.events is not None
+    tr = CATALOGUES.tr(locale)
+    ctx = context(state, locale, dict(state.record()[0]["options"]))
+    out = [
+        "\n".join(ui.events(ctx, events_of(lines), tr)) + "\n",
+        show(ui.table(ctx, state.view(None), tr)),
+    ]
+    if seat is not None:
+        out.append(show(ui.hand(ctx, state.view(seat), HandUI(), tr, CODEC)))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_queen_of_spades_dealt_out_of_the_stock_is_said(locale: str) -> None:
+    # Шутиха, seed 1: the 114th action ends the declarations with the Q♠ in the stock (§1.3.12)
+    text = events_screens("shutikha", 1, 114, locale, 0)
+    assert {"ru": "Дама пик оставалась в прикупе", "en": "The Q♠ was still"}[locale] in text
+    assert {"ru": "Дама пик сдана из прикупа", "en": "The Q♠ was dealt out"}[locale] in text
+    assert "card(s)" not in text
+    assert_golden("shutikha_dealt_out", locale, text)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_a_pamfil_announced_is_said_and_stays_on_the_table(locale: str) -> None:
+    text = events_screens("pamfil", 1, 56, locale, None)
+    assert text.count("📣") == 2  # the move's news, and the table's line during the deal
+    assert_golden("pamfil_announced", locale, text)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_a_mistigri_flush_is_said(locale: str) -> None:
+    text = events_screens("mistigri", 4, 322, locale, None)
+    assert {"ru": "показывает одномастку", "en": "shows a flush"}[locale] in text.split("\n")[0]
+    assert_golden("mistigri_flush_shown", locale, text)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_ones_own_flush_is_said_in_the_hand(locale: str) -> None:
+    state = new_game("mistigri", 3, 2, {})
+    view = state.view(state.to_act)
+    assert view.phase == "declare"
+    flush = tuple(Card.parse(c) for c in ("AH", "KH", "QH", "8H", "7H"))
+    ui = game_ui("mistigri")
+    assert ui is not None
+    tr = CATALOGUES.tr(locale)
+    ctx = context(state, locale, {})
+    text = ui.hand(ctx, dataclasses.replace(view, hand=flush), HandUI(), tr, CODEC).text
+    said = {"ru": "У вас одномастка", "en": "Your hand is a flush"}[locale]
+    assert said in text
+    plain = ui.hand(ctx, view, HandUI(), tr, CODEC).text
+    assert said not in plain
