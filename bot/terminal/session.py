@@ -43,7 +43,7 @@ from bot.terminal.moves import (
     resolve,
     words_of,
 )
-from bot.terminal.text import narrated, plain, public_cards, rule_of
+from bot.terminal.text import narrated, plain, rule_of
 from bot.terminal.words import Typed, Verb, Vocabulary, normal, read
 from engine.cards import Card
 from engine.chance import Chance
@@ -309,14 +309,12 @@ class Session:
         before = self.state.view(None)
         lines = self.state.apply(seat, action)
         self.moves += 1
-        notation = str(lines[0]["a"])
         if seat == self.setup.seat:
             said = words_of(action, self.tr)
             if only:
                 said = self.tr("{move} (the only move)", move=said)
         else:  # only what the group's screens would show
-            shown = public_cards(before) | public_cards(self.state.view(None))
-            said = narrated(notation, shown, self.setup.locale)
+            said = narrated(action, self.tr)
         self.say(f"{self.names[seat]}: {said}")
         self._events(lines)
         self._ended(before, lines)

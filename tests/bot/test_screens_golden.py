@@ -125,8 +125,32 @@ def test_the_terminal_shows_both_deals_ended_in_one_move(locale: str) -> None:
     deal = {"ru": "📋 Сдача", "en": "📋 Deal"}[locale]
     heads = [ln for ln in out.splitlines() if ln.startswith(deal)]
     assert [h.split(" ·")[0] for h in heads] == [f"{deal} {n}" for n in (1, 2, 3)]
-    tail = out[out.rindex("─" * 40, 0, out.index(f"{deal} 2")) :]
+    rule = out.rindex("─" * 40, 0, out.index(f"{deal} 2"))
+    tail = out[out.rindex("\n", 0, rule - 1) + 1 :]  # from the move that ended both deals
+    assert "🂠" not in tail.split("\n")[0]  # the last card of the deal is named
     assert_golden("terminal_two_deals_one_move", locale, tail)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("mistigri", ["--option", "target=5"]),
+        ("pamfil", ["--option", "target=5"]),
+        ("shutikha", ["--option", "target=5"]),
+        ("konchinka", ["--option", "target=5"]),
+        ("lenturlu", []),
+    ],
+)
+def test_the_others_moves_are_told_in_words(game: str, options: list[str], locale: str) -> None:
+    out = drive([game, "--seed", "5", "--level", "easy", "--lang", locale, *options]).out
+    moves = [ln.split(": ", 1)[1] for ln in out.splitlines() if ln.startswith("🤖") and ": " in ln]
+    assert moves
+    engine = {"play", "pass", "announce", "retrump", "discard", "card", "run", "buy"}
+    engine |= {"capture", "trail", "sweep"}
+    for move in moves:
+        assert move.split()[0] not in engine, move  # RECORD.md's verbs are not words to read
+        assert "🂠" not in move, move  # a count is said, never a face-down card
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])
