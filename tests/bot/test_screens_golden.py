@@ -244,3 +244,34 @@ def test_ones_own_flush_is_said_in_the_hand(locale: str) -> None:
     assert said in text
     plain = ui.hand(ctx, view, HandUI(), tr, CODEC).text
     assert said not in plain
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("ru", "play: manner=x нельзя: допустимые значения — king, out."),
+        ("en", "play: manner=x is not allowed: one of king, out."),
+    ],
+)
+def test_an_option_refused_lists_its_values_apart(locale: str, said: str) -> None:
+    err = io.StringIO()
+    args = ["lenturlu", "--option", "manner=x", "--lang", locale]
+    assert play_main(args, io.StringIO(""), io.StringIO(), err) != 0
+    assert said in err.getvalue()
+
+
+def test_english_titles_have_one_kind_of_quotes() -> None:
+    for path in (ROOT / "locales" / "en" / "LC_MESSAGES").glob("*.po"):
+        catalogue = CATALOGUES.tr("en").messages
+        assert catalogue  # loaded
+        text = path.read_text(encoding="utf-8")
+        strings = [ln for ln in text.splitlines() if ln.startswith("msgstr")]
+        assert not [s for s in strings if "«" in s or "»" in s], path.name
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_no_card_s_and_no_inverted_must_capture(locale: str) -> None:
+    messages = CATALOGUES.tr(locale).messages
+    texts = list(messages.values())
+    assert not [t for t in texts if "card(s)" in str(t)]
+    assert not [t for t in texts if "Взять нужно" in str(t)]
