@@ -62,7 +62,7 @@ def computers_play(
         seat = state.to_act
         assert seat is not None
         before = state.view(None)
-        lines = state.apply(seat, policy(state.view(seat), rngs[seat]))
+        lines = list(state.apply(seat, policy(state.view(seat), rngs[seat])))
     return state, before, lines
 
 
