@@ -162,6 +162,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             result=self.result,
             tricks=tuple(t.plays for t in self._tricks) if playing else (),
             must_trump=self.options.must_trump,
+            flushes=tuple((f.seat, f.suit) for f in self._flushes),
         )
 
     # --- the skeleton's hooks ------------------------------------------------------------------

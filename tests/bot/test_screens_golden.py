@@ -226,6 +226,7 @@ def test_a_pamfil_announced_is_said_and_stays_on_the_table(locale: str) -> None:
 def test_a_mistigri_flush_is_said(locale: str) -> None:
     text = events_screens("mistigri", 4, 322, locale, None)
     assert {"ru": "показывает одномастку", "en": "shows a flush"}[locale] in text.split("\n")[0]
+    assert {"ru": "Показаны одномастки: Аня ♠", "en": "Flushes shown: Anya ♠"}[locale] in text
     assert_golden("mistigri_flush_shown", locale, text)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.render.cards import card_names
+from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.core import Line
@@ -65,6 +65,9 @@ def table_events(ctx: TableContext, view: TrickView, tr: Translator) -> list[str
     out: list[str] = []
     if view.announced is not None and view.phase != "over":
         out.append(tr("📣 Pamfil announced: {name}", name=esc(ctx.names[view.announced])))
+    if view.flushes and view.phase != "over":  # §1.3.10.1: shown to the table at once
+        shown = " · ".join(f"{esc(ctx.names[s])} {SUIT_SYMBOL[suit]}" for s, suit in view.flushes)
+        out.append(tr("Flushes shown: {list}", list=shown))
     if view.phase == "discard":
         extra = [
             f"{esc(ctx.names[s])} +{n - HAND}" for s, n in enumerate(view.hand_sizes) if n > HAND
