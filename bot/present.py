@@ -164,10 +164,10 @@ class Presenter:
         elif isinstance(screen, DealResult):
             ctx = self.context(facts)
             text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
-            if text:  # keyed by the move it ended at: shown once, a restart's repeat is skipped
-                box.show(
-                    chat, f"deal:{facts.table.id}:{facts.table.moves}", Rendered(text), thread=th
-                )
+            if text:  # keyed by the match and the move it ended at: shown once, a restart's
+                # repeat is skipped (a match won at its first deal ends at the last one's move)
+                key = f"deal:{facts.table.id}:{facts.match_no}:{facts.table.moves}"
+                box.show(chat, key, Rendered(text), thread=th)
         elif isinstance(screen, MatchResult):
             ctx = self.context(facts)
             rendered = self._ui(facts).match_result(
