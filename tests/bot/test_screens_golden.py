@@ -23,6 +23,7 @@ from engine.cards import Card
 from engine.core import Line, State
 from engine.games import new_game
 from engine.players import computer
+from engine.trick.view import SideBonus
 from tests.bot.golden import CHATS, assert_golden, show
 from tests.bot.terminal_driver import drive
 
@@ -276,3 +277,32 @@ def test_no_card_s_and_no_inverted_must_capture(locale: str) -> None:
     texts = list(messages.values())
     assert not [t for t in texts if "card(s)" in str(t)]
     assert not [t for t in texts if "Взять нужно" in str(t)]
+
+
+def test_the_first_of_two_deals_keeps_its_side_bonus() -> None:
+    # a flush bonus booked earlier in deal 2 (§1.3.10.2), then deal 3 won at the deal: the
+    # public view keeps deal 2's bonuses as ``previous_bonuses``
+    state, _, lines = computers_play("mistigri", 5, 7, {"target": "10"}, 55)
+    view = dataclasses.replace(state.view(None), previous_bonuses=(SideBonus("flush", 1, 5),))
+    ui = game_ui("mistigri")
+    assert ui is not None
+    tr = CATALOGUES.tr("en")
+    ctx = context(state, "en", {})
+    text = ui.deal_result(ctx, events_of(lines), view, tr)
+    deal2, deal3 = text.split("\n\n")
+    assert "Side ledger: Boris has the best flush: +5 from each" in deal2
+    assert "Side ledger" not in deal3
+
+
+def test_the_view_keeps_the_bonuses_of_the_deal_before_the_last() -> None:
+    state = new_game("mistigri", 3, 4, {})
+    policy = computer("mistigri", "normal")
+    rngs = [random.Random(4 * 31 + s) for s in range(3)]
+    ended: list[tuple[SideBonus, ...]] = [()]
+    while (seat := state.to_act) is not None:
+        lines = state.apply(seat, policy(state.view(seat), rngs[seat]))
+        if any(ln.get("t") == "deal_end" for ln in lines):
+            view = state.view(None)
+            assert view.previous_bonuses == ended[-1]  # the one before is kept
+            ended.append(view.ended_bonuses)
+    assert any(ended)  # some deal had a bonus

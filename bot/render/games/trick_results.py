@@ -81,16 +81,10 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
 
 
 def _bonuses(ended: EndedDeal, view: TrickView) -> Sequence[SideBonus]:
-    """The side-ledger bonuses of ``ended``: the view's for the last deal that ended; an
-    earlier one's from its events (booked in this action)."""
-    if ended.last:
-        return view.ended_bonuses
-    kinds = {"pamfil_bonus": "pamfil", "flush_bonus": "flush"}
-    return [
-        SideBonus(kinds[str(ln["e"])], ln["seat"], ln["amount"])
-        for ln in ended.deal
-        if ln.get("e") in kinds
-    ]
+    """The side-ledger bonuses of ``ended``: the view's for the last deal that ended, its
+    previous ones for the deal before (only two deals end in one action: the second is won at
+    the deal and ends the pulka)."""
+    return view.ended_bonuses if ended.last else view.previous_bonuses
 
 
 def _bonus_lines(ctx: TableContext, bonuses: Sequence[SideBonus], tr: Translator) -> list[str]:
