@@ -23,7 +23,7 @@ from engine.cards import Card
 from engine.core import Line, State
 from engine.games import new_game
 from engine.players import computer
-from engine.trick.view import SideBonus
+from engine.trick.view import SideBonus, TrickView
 from tests.bot.golden import CHATS, assert_golden, show
 from tests.bot.terminal_driver import drive
 
@@ -283,7 +283,9 @@ def test_the_first_of_two_deals_keeps_its_side_bonus() -> None:
     # a flush bonus booked earlier in deal 2 (§1.3.10.2), then deal 3 won at the deal: the
     # public view keeps deal 2's bonuses as ``previous_bonuses``
     state, _, lines = computers_play("mistigri", 5, 7, {"target": "10"}, 55)
-    view = dataclasses.replace(state.view(None), previous_bonuses=(SideBonus("flush", 1, 5),))
+    public = state.view(None)
+    assert isinstance(public, TrickView)
+    view = dataclasses.replace(public, previous_bonuses=(SideBonus("flush", 1, 5),))
     ui = game_ui("mistigri")
     assert ui is not None
     tr = CATALOGUES.tr("en")
@@ -303,6 +305,7 @@ def test_the_view_keeps_the_bonuses_of_the_deal_before_the_last() -> None:
         lines = state.apply(seat, policy(state.view(seat), rngs[seat]))
         if any(ln.get("t") == "deal_end" for ln in lines):
             view = state.view(None)
+            assert isinstance(view, TrickView)
             assert view.previous_bonuses == ended[-1]  # the one before is kept
             ended.append(view.ended_bonuses)
     assert any(ended)  # some deal had a bonus
