@@ -45,6 +45,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
+from bot.terminal.moves import words_of
 
 
 class Presenter:
@@ -140,7 +141,10 @@ class Presenter:
             if screen.link is not None:
                 button = Button(text=tr(screen.button), url=self.link(screen.link))
                 markup = keyboard([[button]])
-            rendered = Rendered(tr.html(screen.msgid, **screen.params), markup)
+            params = dict(screen.params)
+            if screen.moves:  # the moves in the reader's words, as his hand names them
+                params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
+            rendered = Rendered(tr.html(screen.msgid, **params), markup)
             done = box.post(
                 screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
             )
@@ -164,10 +168,10 @@ class Presenter:
         elif isinstance(screen, DealResult):
             ctx = self.context(facts)
             text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
-            if text:  # keyed by the move it ended at: shown once, a restart's repeat is skipped
-                box.show(
-                    chat, f"deal:{facts.table.id}:{facts.table.moves}", Rendered(text), thread=th
-                )
+            if text:  # keyed by the match and the move it ended at: shown once, a restart's
+                # repeat is skipped (a match won at its first deal ends at the last one's move)
+                key = f"deal:{facts.table.id}:{facts.match_no}:{facts.table.moves}"
+                box.show(chat, key, Rendered(text), thread=th)
         elif isinstance(screen, MatchResult):
             ctx = self.context(facts)
             rendered = self._ui(facts).match_result(

@@ -16,7 +16,6 @@ from enum import StrEnum
 
 from bot.callbacks import SEAT_ACTS, Press, b36
 from bot.refused import Refused
-from bot.render.cards import notation_words
 from bot.runtime.core import Table
 from bot.runtime.lobby import LOBBY
 from bot.runtime.outcome import (
@@ -123,13 +122,13 @@ class AbsentOps(PlayOps):
             played.append(str(action))
             out += await self._apply(table, seat, action)
         locale = await self.people.user_locale(owner.user_id)
-        played = [notation_words(p, locale) for p in played]
         out += Outcome.of(
             Note(
                 owner.user_id,
                 locale,
                 "⏰ Time ran out — the computer moved for you: {moves}.",
-                {"moves": "; ".join(played) or "—"},
+                {"moves": "—"},  # none played
+                moves=tuple(played),
             )
         )
         if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == "running":

@@ -68,7 +68,7 @@ def option_refusal(game: str, error: InvalidOption) -> Refused:
             "{option}={value} is not allowed: one of {allowed}.",
             option=option,
             value=value,
-            allowed=p.get("allowed", ""),
+            allowed=", ".join(str(p.get("allowed", "")).split()),  # the engine's are spaced
         )
     return Refused("Not allowed: {reason}.", reason=error.code)
 

@@ -167,6 +167,7 @@ class Note:
     wait: bool = False
     reply_to: int | None = None
     thread: int | None = None  # a group's forum topic (the table's, or the command's)
+    moves: tuple[str, ...] = ()  # actions (RECORD.md notation) said in words as ``{moves}``
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,8 +37,9 @@ from bot.runtime.outcome import (
     hand_key,
     reminder_key,
 )
+from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, SeatMarks
-from engine.core import Line
+from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
 from engine.players import computer
 
@@ -74,10 +75,14 @@ class PlayOps(LobbyOps):
             await tx.set_match_drawn(table.id, no, drawn(state.record()))
             await tx.update_table(table.id, status="running", generation=no - 1)
             await tx.clear_hand_ui(table.id)
+            if state.is_over:  # won at the first deal (§1.6.4): the match ends as it starts
+                await self._book(tx, table, no, state)
+                await tx.update_table(table.id, status="ended", generation=no)
             due = await self._schedule(tx, table, state.to_act, row.moves)
-            idle = Deadline(table.id, IDLE, self.clock() + self.idle_timeout, 0)
-            await tx.put_deadline(idle)
-            due += (idle,)
+            if not state.is_over:
+                idle = Deadline(table.id, IDLE, self.clock() + self.idle_timeout, 0)
+                await tx.put_deadline(idle)
+                due += (idle,)
         table = await self.reload(table)
         table.match = Match(state, no, row.moves)
         facts = await self.facts(table)
@@ -86,6 +91,14 @@ class PlayOps(LobbyOps):
             seats_line = next(ln for ln in state.record() if ln.get("t") == "seats")
             screens.append(LobbyStarted(facts, seats_line))
         screens.append(TableScreen(facts, state.view(None), fresh=True))
+        if state.is_over:
+            events = events_of(state.record())
+            screens.append(DealResult(facts, events, state.view(None)))
+            end = next((ln for ln in reversed(events) if ln.get("t") == "end"), None)
+            if end is not None:
+                result = state.result
+                winner = result.winner if result is not None else None
+                screens.append(MatchResult(facts, end, winner, await self._standings(table)))
         screens += await self._hands(table, facts, fresh=True)
         screens += await self._pings(table, facts, None)
         return Outcome(tuple(screens), due)
@@ -209,6 +222,25 @@ class PlayOps(LobbyOps):
 
     # --- applying an action ------------------------------------------------------------------
 
+    async def _book(self, tx: Writes, table: Table, no: int, state: State) -> None:
+        """An ended match's money: its net, and each person's line in the chat's score."""
+        row = table.row
+        result = state.result
+        net = list(result.net) if result else [0] * len(table.seats)
+        await tx.set_match_net(table.id, no, net)
+        winner = result.winner if result else None
+        points = result.points if result else None
+        for s in table.seats:
+            if s.user_id is not None:
+                await tx.book(
+                    row.chat_id,
+                    row.game,
+                    s.user_id,
+                    net[s.seat],
+                    s.seat == winner,
+                    points[s.seat] if points else 0,
+                )
+
     async def _apply(self, table: Table, seat: int, action: object) -> Outcome:
         assert table.match is not None
         match = table.match
@@ -232,21 +264,7 @@ class PlayOps(LobbyOps):
                 if table.hands:
                     await tx.clear_hand_ui(table.id)
                 if ended:
-                    result = state.result
-                    net = list(result.net) if result else [0] * len(table.seats)
-                    await tx.set_match_net(table.id, match.no, net)
-                    winner = result.winner if result else None
-                    points = result.points if result else None
-                    for s in table.seats:
-                        if s.user_id is not None:
-                            await tx.book(
-                                row.chat_id,
-                                row.game,
-                                s.user_id,
-                                net[s.seat],
-                                s.seat == winner,
-                                points[s.seat] if points else 0,
-                            )
+                    await self._book(tx, table, match.no, state)
                     fields.update(status="ended", generation=match.no)
                 await tx.update_table(table.id, **fields)
                 due = await self._schedule(tx, table, None if ended else state.to_act, moves)

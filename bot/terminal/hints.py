@@ -17,7 +17,11 @@ def terminal_words(tr: Translator) -> Translator:
         "Mark cards to exchange (up to {n}; stock {stock}). Marked: {k}": tr(
             "Type the cards to exchange (up to {n}; stock {stock}), then Enter."
         ),
-        "Discard {n} card(s). Marked: {k}": tr("Discard {n}: type the cards, then Enter."),
+        "The Q♠ was dealt out of the stock: you received {n} more. "
+        "Discard {n} (never the Q♠). Marked: {k}": tr(
+            "The Q♠ was dealt out of the stock: you received {n} more. "
+            "Discard {n} (never the Q♠): type them, then Enter."
+        ),
         "<b>Your move.</b> Nothing to capture: tap a card to lay it out.": tr(
             "<b>Your move.</b> Nothing to capture: type a card to lay it out."
         ),

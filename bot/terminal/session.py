@@ -43,7 +43,7 @@ from bot.terminal.moves import (
     resolve,
     words_of,
 )
-from bot.terminal.text import narrated, plain, public_cards, rule_of
+from bot.terminal.text import narrated, plain, rule_of
 from bot.terminal.words import Typed, Verb, Vocabulary, normal, read
 from engine.cards import Card
 from engine.chance import Chance
@@ -139,6 +139,9 @@ class Session:
 
     def play(self) -> bool:
         """Play to the end (True) or until the person stops (False)."""
+        self._events(self.state.record())  # the deal's own (a flush shown at the deal)
+        if self.state.is_over:  # won at the first deal (§1.6.4): the deal and the game's end
+            self._ended(self.state.view(None), self.state.record())
         while (seat := self.state.to_act) is not None:
             if seat == self.setup.seat:
                 legal = self.state.legal_actions(seat)
@@ -306,15 +309,24 @@ class Session:
         before = self.state.view(None)
         lines = self.state.apply(seat, action)
         self.moves += 1
-        notation = str(lines[0]["a"])
         if seat == self.setup.seat:
             said = words_of(action, self.tr)
             if only:
                 said = self.tr("{move} (the only move)", move=said)
         else:  # only what the group's screens would show
-            shown = public_cards(before) | public_cards(self.state.view(None))
-            said = narrated(notation, shown, self.setup.locale)
+            said = narrated(action, self.tr)
         self.say(f"{self.names[seat]}: {said}")
+        self._events(lines)
+        self._ended(before, lines)
+
+    def _events(self, lines: Sequence[Line]) -> None:
+        """What happened that no move line shows (the group's table says it too)."""
+        if self.ui.events is not None:
+            for text in self.ui.events(self.context(), events_of(lines), self.tr):
+                self.say(plain(text))
+
+    def _ended(self, before: Any, lines: Sequence[Line]) -> None:
+        """The deals ``lines`` ended, each with its result in order, and the game's end."""
         events = events_of(lines)
         ctx = self.context()
         if any(ln.get("t") == "deal_end" for ln in lines):

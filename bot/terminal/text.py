@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import html
 import inspect
@@ -10,10 +9,12 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from bot.render.cards import notation_word
+from bot.i18n import Translator
+from bot.render.cards import SUIT_SYMBOL, card_name, card_names, notation_words
+from bot.terminal.moves import facts
+from bot.terminal.words import Verb
 from engine import errors
-from engine.cards import Card
-from engine.errors import InvalidNotation, Refusal
+from engine.errors import Refusal
 
 _TAG: Final = re.compile(r"<[^>]+>")
 _CLAUSE: Final = re.compile(r'^\s*[A-Z_]+ = "(?P<code>[a-z_]+)"\s*#\s*(?P<clause>§[^#]*?)\s*$')
@@ -41,38 +42,40 @@ def rule_of(code: Refusal) -> str:
     return f"{code.value}, {clause}" if clause else code.value
 
 
-def public_cards(view: object, depth: int = 6) -> frozenset[Card]:
-    """Every card a public view shows, wherever in it (tricks, piles, the table, captures)."""
-    found: set[Card] = set()
-
-    def walk(value: object, left: int) -> None:
-        if isinstance(value, Card):
-            found.add(value)
-        elif left <= 0 or isinstance(value, str | bytes | int | float | bool | None):
-            return
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-            for f in dataclasses.fields(value):
-                walk(getattr(value, f.name), left - 1)
-        elif isinstance(value, Mapping):
-            for item in value.values():
-                walk(item, left - 1)
-        elif isinstance(value, tuple | list | set | frozenset):
-            for item in value:
-                walk(item, left - 1)
-
-    walk(view, depth)
-    return frozenset(found)
-
-
-def narrated(notation: str, shown: frozenset[Card], locale: str) -> str:
-    """Another seat's action in words, with the cards the public never sees as 🂠 (an exchange's
-    discards): the group's screens do not show them either."""
-    words = []
-    for word in notation.split():
-        try:
-            card = Card.parse(word)
-        except InvalidNotation:
-            words.append(word)
-            continue
-        words.append(notation_word(word, locale) if card in shown else "🂠")
-    return " ".join(words)
+def narrated(action: object, tr: Translator) -> str:
+    """Another seat's action in the reader's words, as the group would tell it: every card
+    played face up named, an exchange's or a discard's cards only counted (never shown)."""
+    f = facts(action)
+    cards = card_names(f.cards, tr.locale)
+    match f.verb:
+        case Verb.PASS:
+            return tr("passes")
+        case Verb.PLAY if not f.cards:
+            return tr("plays, keeps his cards")
+        case Verb.PLAY if f.up:
+            return tr("plays, exchanges {n} and takes the turn-up", n=len(f.cards))
+        case Verb.PLAY:
+            return tr("plays, exchanges {n}", n=len(f.cards))
+        case Verb.ANNOUNCE:
+            return tr("announces the pamfil")
+        case Verb.RETRUMP if f.suit is not None:
+            return tr("names trump {suit} and discards a card", suit=SUIT_SYMBOL[f.suit])
+        case Verb.DISCARD:
+            return tr("discards {n}", n=len(f.cards))
+        case Verb.CARD:
+            return cards
+        case Verb.RUN:
+            return tr("plays the run {cards}", cards=cards)
+        case Verb.BUY:
+            return tr("buys {n}", n=f.number)
+        case Verb.CAPTURE:
+            taken = card_names(f.cards[1:], tr.locale)
+            return tr(
+                "takes {cards} with {card}", card=card_name(f.cards[0], tr.locale), cards=taken
+            )
+        case Verb.SWEEP:
+            return tr("sweeps the table with {card}", card=cards)
+        case Verb.TRAIL:
+            return tr("lays out {card}", card=cards)
+        case _:
+            return notation_words(str(action), tr.locale)

@@ -49,6 +49,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         "_leader",
         "_out",
         "_playing",
+        "_previous_bonuses",
         "_received",
         "_side",
         "_sort_key",
@@ -83,6 +84,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._counts = [options.target] * players
         self._side = [0] * players
         self._ended_bonuses: tuple[SideBonus, ...] = ()
+        self._previous_bonuses: tuple[SideBonus, ...] = ()
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -162,6 +164,8 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
             result=self.result,
             tricks=tuple(t.plays for t in self._tricks) if playing else (),
             must_trump=self.options.must_trump,
+            flushes=tuple((f.seat, f.suit) for f in self._flushes),
+            previous_bonuses=self._previous_bonuses,
         )
 
     # --- the skeleton's hooks ------------------------------------------------------------------
@@ -497,6 +501,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._end_deal("played", figures, zero)
 
     def _deal_end_line(self, result: str, figures: list[Figures], zero: list[Seat]) -> None:
+        self._previous_bonuses = self._ended_bonuses
         self._ended_bonuses = tuple(self._bonuses)
         self._write(scoring.deal_end_line(self._deal_no, result, self._trump, figures, zero))
 

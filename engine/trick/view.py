@@ -59,4 +59,8 @@ class TrickView(View[TrickAction]):
     result: Result | None  # how the pulka ended (phase ``over``): reason, winner, net per seat
     tricks: tuple[tuple[tuple[Seat, Card], ...], ...] = ()  # this deal's completed tricks, in
     # play order (public: every card played to a trick was seen by the table, §1.4.8)
+    flushes: tuple[tuple[Seat, Suit], ...] = ()  # Мистигри: the flushes shown this deal, in
+    # order (public: each is shown to the table at once, §1.3.10.1)
+    previous_bonuses: tuple[SideBonus, ...] = ()  # those of the deal that ended before it
+    # (one action may end two deals: a deal, then the next one won at once, §1.3.9, §1.3.11)
     must_trump: bool = False  # the table's option ``must_trump`` (§1.4.3 b, §1.7): public

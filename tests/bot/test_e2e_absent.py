@@ -87,6 +87,9 @@ async def test_13_reminder_then_one_expiry_plays_one_turn(
         assert "⏳ Осталось 2 с — ваш ход в «Пятница»" in texts(absent)
         await wait_for(fake, lambda: "Время вышло" in texts(absent), timeout=TIMEOUT)
         await fake.settle(quiet=0.1)
+        note = next(t for t in reversed(texts(absent).split("\n")) if "Время вышло" in t)
+        played = note.split(": ", 1)[1]  # in his words (issue #30), never RECORD.md's verbs
+        assert played.split()[0].strip(",.;") in {"пас", "играю"}, note
         assert db_rows(database, "SELECT moves FROM tables")[0][0] > moves  # his turn was played
         assert to_act(group, players) is not absent
         assert seat_row(database, absent) == (0, 1)  # one expiry: still his seat

@@ -211,16 +211,21 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
 @pytest.mark.parametrize(
     ("locale", "reason", "head"),
     [
-        ("ru", "zero", "🏁 <b>Пулька 1</b> — ноль: Борис"),
-        ("en", "zero", "🏁 <b>Pulka 1</b> — zero: Boris"),
-        ("ru", "instant", "🏁 <b>Пулька 1</b> — досрочная победа: Борис"),
-        ("en", "instant", "🏁 <b>Pulka 1</b> — instant win: Boris"),
+        ("ru", "zero", "🏁 <b>Пулька 1</b> — победитель: Борис (счёт дошёл до нуля)"),
+        ("en", "zero", "🏁 <b>Pulka 1</b> — winner: Boris (the count down to zero)"),
+        (
+            "ru",
+            "instant",
+            "🏁 <b>Пулька 1</b> — победитель: Борис (мгновенная победа при раздаче)",
+        ),
+        ("en", "instant", "🏁 <b>Pulka 1</b> — winner: Boris (an instant win at the deal)"),
         ("ru", "abandoned", "🏁 <b>Пулька 1</b> — остановлена, без расчёта"),
         ("en", "abandoned", "🏁 <b>Pulka 1</b> — stopped, nothing paid"),
     ],
 )
 def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, head: str) -> None:
-    """The winner's name stands alone after a colon (issue #14), in every way a pulka ends."""
+    """The winner's name stands alone after a colon (issue #14), in every way a pulka ends, and
+    the head says he won (issue #30)."""
     full = record()
     ctx, _ = context(full, locale)
     winner = None if reason == "abandoned" else 1

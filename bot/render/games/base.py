@@ -98,3 +98,6 @@ class GameUI(Generic[ViewT]):
     something of its own changes (PRODUCT.md §8: a card played edits the actor's and the next
     player's hands, not every hand)."""
     option_value: Callable[[str, str, Translator], str | None] | None = None
+    events: Callable[[TableContext, Sequence[Line], Translator], list[str]] | None = None
+    """An action's public events no move line shows, in words (a flush shown, a pamfil
+    announced, cards dealt out of the stock), one line each."""

@@ -233,7 +233,7 @@ def match_result(
         head = tr("🏁 <b>Game {no}</b> — stopped, nothing paid", no=ctx.match_no)
     elif end.get("reason") == "certain":
         head = tr(
-            "🏁 <b>Game {no}</b> — won early (certain): {name}",
+            "🏁 <b>Game {no}</b> — winner: {name} (early: nobody can catch up)",
             no=ctx.match_no,
             name=esc(names[winner]),
         )

@@ -13,6 +13,7 @@ from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL
 from bot.render.common import Rendered, esc, signed
 from bot.render.context import Standing, TableContext
+from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
@@ -100,16 +101,6 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     return dataclasses.replace(before, **changes)
 
 
-def _ended_deal(events: Sequence[Line]) -> tuple[Line | None, Sequence[Line]]:
-    """The last ``deal_end`` among ``events`` and the events of its deal before it."""
-    ends = [i for i, ln in enumerate(events) if ln.get("t") == "deal_end"]
-    if not ends:
-        return None, ()
-    starts = [i for i, ln in enumerate(events[: ends[-1]]) if ln.get("t") == "deal"]
-    first = starts[-1] + 1 if starts else 0
-    return events[ends[-1]], events[first : ends[-1]]
-
-
 def _trick_list(tricks: Sequence[Sequence[Any]]) -> str:
     """``♥4 ♦6``: each trick's suit and points (§2.6.1; doubled ones show their double)."""
     return " ".join(f"{SUIT_SYMBOL[Suit(suit)]}{points}" for suit, points in tricks)
@@ -118,7 +109,7 @@ def _trick_list(tricks: Sequence[Sequence[Any]]) -> str:
 def deal_result(
     ctx: TableContext, events: Sequence[Line], view: KopilkaView, tr: Translator
 ) -> str:
-    end, deal = _ended_deal(events)
+    end, deal = last_ended(events)
     if end is None:
         return ""
     names = ctx.names

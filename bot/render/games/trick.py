@@ -18,6 +18,7 @@ from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games import trick_hand, trick_press, trick_results, trick_texts
 from bot.render.games.base import GameUI
+from bot.render.games.trick_events import event_lines, table_events
 from bot.render.games.trick_lines import (
     declarations_line,
     declared,
@@ -75,6 +76,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     declarations = declarations_line(ctx, view, tr)
     if declarations:
         lines.append(declarations)
+    lines += table_events(ctx, view, tr)
     trick = trick_line(ctx, view, tr, pending=True)
     if trick:
         lines.append(trick)
@@ -111,5 +113,6 @@ TRICK_UI: Final = GameUI[TrickView](
     option_steps=trick_texts.OPTION_STEPS.get,
     match_word=lambda tr: tr("pulka"),
     still_waiting=True,
+    events=event_lines,
 )
 """The trick family's :class:`~bot.render.games.base.GameUI`."""

@@ -10,6 +10,7 @@ from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, TableContext
 from bot.render.games.shared import hand_button, hand_head
+from bot.render.games.trick_events import HAND
 from bot.render.games.trick_lines import (
     ORDERS,
     exchange_line,
@@ -77,6 +78,8 @@ def hand(
                 card=card_name(view.privileged, loc),
             )
         )
+    if _flush(ctx, view):  # §1.3.10.1: shown at once
+        lines.append(tr("Your hand is a flush: shown to the table (the best one gets a bonus)."))
 
     button = hand_button(ctx, seat, codec)
 
@@ -111,7 +114,14 @@ def hand(
         card_act = "t"
     elif view.phase == "discard":
         need = discard_count(legal)
-        lines.append(tr("Discard {n} card(s). Marked: {k}", n=need, k=len(marks)))
+        lines.append(
+            tr(
+                "The Q♠ was dealt out of the stock: you received {n} more. "
+                "Discard {n} (never the Q♠). Marked: {k}",
+                n=need,
+                k=len(marks),
+            )
+        )
         card_act = "m"
         if len(marks) == need:  # the marks are stored: a long discard fits in 64 bytes
             actions.append(button(tr("🗑 Discard {n}", n=need), "q"))
@@ -226,3 +236,10 @@ def _over_lines(ctx: TableContext, view: TrickView, tr: Translator) -> list[str]
         )
     )
     return lines
+
+
+def _flush(ctx: TableContext, view: TrickView) -> bool:
+    """A Мистигри hand of five cards of one suit before the play (§1.3.10.1)."""
+    early = view.phase in ("declare", "discard", "retrump")
+    suits = {c.suit for c in view.hand}
+    return ctx.game == "mistigri" and early and len(view.hand) == HAND and len(suits) == 1

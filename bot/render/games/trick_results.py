@@ -13,11 +13,12 @@ from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import Rendered, esc, num
 from bot.render.context import Standing, TableContext
+from bot.render.games.ended import EndedDeal, ended_deals
 from bot.render.games.trick_lines import privileged_name
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
-from engine.trick.view import TrickView
+from engine.trick.view import SideBonus, TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
 """The games whose privileged card adds to its holder's trick points (RULES.md §1.5.3, §1.5.4)."""
@@ -52,20 +53,12 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
             seat = s["seat"]
             if seat < len(tricks):
                 tricks[seat] = s.get("tricks", tricks[seat])
+            if end.get("result") == "instant":
+                continue  # won at the deal: nobody declared (§1.6.4)
             if seat < len(declared) and s.get("status") in _DECLARED:
                 declared[seat] = _DECLARED[s["status"]]
         changes.update(tricks_won=tuple(tricks), declared=tuple(declared))
     return dataclasses.replace(before, **changes)
-
-
-def _ended_deal(events: Sequence[Line]) -> tuple[Line | None, Sequence[Line]]:
-    """The last ``deal_end`` among ``events`` and the events of its deal up to it."""
-    ends = [i for i, ln in enumerate(events) if ln.get("t") == "deal_end"]
-    if not ends:
-        return None, ()
-    starts = [i for i, ln in enumerate(events[: ends[-1]]) if ln.get("t") == "deal"]
-    first = starts[-1] + 1 if starts else 0
-    return events[ends[-1]], events[first : ends[-1]]
 
 
 def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[str, Any]) -> str:
@@ -82,10 +75,48 @@ def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[s
 
 
 def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator) -> str:
-    """The group's result of the deal that just ended ("" if none ended)."""
-    end, deal = _ended_deal(events)
-    if end is None:
-        return ""
+    """The group's result of each deal that just ended, in order ("" if none ended): a deal
+    and the next one won at once at the deal (§1.3.9) both end in one action."""
+    return "\n\n".join(_one_result(ctx, ended, view, tr) for ended in ended_deals(events))
+
+
+def _bonuses(ended: EndedDeal, view: TrickView) -> Sequence[SideBonus]:
+    """The side-ledger bonuses of ``ended``: the view's for the last deal that ended, its
+    previous ones for the deal before (only two deals end in one action: the second is won at
+    the deal and ends the pulka)."""
+    return view.ended_bonuses if ended.last else view.previous_bonuses
+
+
+def _bonus_lines(ctx: TableContext, bonuses: Sequence[SideBonus], tr: Translator) -> list[str]:
+    """§1.3.7, §1.3.10.2: a deal's side-ledger bonuses, in the order they were booked."""
+    names = ctx.names
+    out: list[str] = []
+    for bonus in bonuses:
+        who = esc(names[bonus.seat])
+        if bonus.kind == "pamfil":
+            out.append(
+                tr("Side ledger: {name} announced pamfil: +{n} from each", name=who, n=bonus.amount)
+            )
+        else:
+            out.append(
+                tr(
+                    "Side ledger: {name} has the best flush: +{n} from each",
+                    name=who,
+                    n=bonus.amount,
+                )
+            )
+    return out
+
+
+def _why_instant(kind: str, tr: Translator) -> str:
+    """Why an ``instant_win`` line's ``kind`` wins the pulka (§1.3.9, §1.3.11)."""
+    if kind == "five_spades":
+        return tr("Five spades with the queen of spades win the pulka at once.")
+    return tr("The king of clubs and four cards of one suit win the pulka at once.")
+
+
+def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Translator) -> str:
+    end, deal = ended.end, ended.deal
     loc = tr.locale
     names = ctx.names
     trump = end.get("trump")
@@ -107,9 +138,9 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
                     name=esc(names[lone["seat"]]),
                 )
             )
-    if result == "instant":
+    if result == "instant":  # §1.6.4: nothing is played or written off; the pulka is won
         win = next((ln for ln in deal if ln.get("e") == "instant_win"), None)
-        if win is not None:  # §1.3.9: the winning hand is shown to all
+        if win is not None:  # §1.3.9, §1.3.11: the winning hand is shown to all
             out.append(
                 tr(
                     "Instant win: {name} shows {cards}.",
@@ -117,6 +148,8 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
                     cards=card_names(win["cards"], loc),
                 )
             )
+            out.append(_why_instant(str(win.get("kind")), tr))
+        return "\n".join([*out, *_bonus_lines(ctx, _bonuses(ended, view), tr)])
     played = sorted((s for s in seats if s["status"] != "passed"), key=lambda s: -s["tricks"])
     passed = [s for s in seats if s["status"] == "passed"]
     tricks = [f"{esc(names[s['seat']])} {s['tricks']}" for s in played]
@@ -153,23 +186,37 @@ def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: 
         if s["overshoot"]
     ]
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
-    for bonus in view.ended_bonuses:  # §1.3.7, §1.3.10.2: in the order they were booked
-        who = esc(names[bonus.seat])
-        if bonus.kind == "pamfil":
-            out.append(
-                tr("Side ledger: {name} announced pamfil: +{n} from each", name=who, n=bonus.amount)
-            )
-        else:
-            out.append(
-                tr(
-                    "Side ledger: {name} has the best flush: +{n} from each",
-                    name=who,
-                    n=bonus.amount,
-                )
-            )
-    if view.phase != "over" and view.dealer is not None:
-        out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
+    out += _bonus_lines(ctx, _bonuses(ended, view), tr)
+    dealer = ended.next_deal.get("dealer") if ended.next_deal is not None else None
+    if dealer is None and ended.last and view.phase != "over":
+        dealer = view.dealer
+    if dealer is not None:
+        out.append(tr("Next deal: {name} deals", name=esc(names[dealer])))
     return "\n".join(out)
+
+
+def _money(ctx: TableContext, end: Line, tr: Translator) -> list[str]:
+    """§1.6: the settlement; with a side ledger, the pulka's money, the side ledger and their
+    sum (the net, §1.6.5) each on its own labelled line."""
+    names = ctx.names
+    net = signed_list(names, end.get("net", []))
+    point = ctx.options.get("point_value")
+    priced = isinstance(point, int) and not isinstance(point, bool)  # RULES.md §1.6.1
+    side = end.get("side")
+    if not side or not any(side):
+        if priced:
+            return [tr("Settlement (point {n}): {list}", n=point, list=net)]
+        return [tr("Settlement: {list}", list=net)]
+    pulka = signed_list(names, end.get("pulka", []))
+    if priced:
+        first = tr("Pulka money (point {n}): {list}", n=point, list=pulka)
+    else:
+        first = tr("Pulka money: {list}", list=pulka)
+    return [
+        first,
+        tr("Side ledger: {list}", list=signed_list(names, side)),
+        tr("Total: {list}", list=net),
+    ]
 
 
 def match_result(
@@ -189,9 +236,17 @@ def match_result(
     if end.get("reason") == "abandoned" or winner is None:
         head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)
     elif end.get("reason") == "instant":
-        head = tr("🏁 <b>Pulka {no}</b> — instant win: {name}", no=match_no, name=who)
+        head = tr(
+            "🏁 <b>Pulka {no}</b> — winner: {name} (an instant win at the deal)",
+            no=match_no,
+            name=who,
+        )
     else:
-        head = tr("🏁 <b>Pulka {no}</b> — zero: {name}", no=match_no, name=who)
+        head = tr(
+            "🏁 <b>Pulka {no}</b> — winner: {name} (the count down to zero)",
+            no=match_no,
+            name=who,
+        )
     lines = [head]
     counts = end.get("counts")
     if counts:
@@ -201,18 +256,5 @@ def match_result(
                 list=" · ".join(f"{esc(n)} {num(c)}" for n, c in zip(names, counts, strict=False)),
             )
         )
-    net = signed_list(names, end.get("net", []))
-    point = ctx.options.get("point_value")
-    if isinstance(point, int) and not isinstance(point, bool):  # RULES.md §1.6.1
-        lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
-    else:
-        lines.append(tr("Settlement: {list}", list=net))
-    side = end.get("side")
-    if side and any(side):
-        lines.append(
-            tr(
-                "Side ledger: {list}",
-                list=signed_list(names, side),
-            )
-        )
+    lines += _money(ctx, end, tr)
     return match_tail(ctx, lines, standings, generation, tr("🔁 Another pulka"), tr, codec)
