@@ -16,6 +16,7 @@ from bot.render.cards import with_card_words
 from bot.render.common import Button, Html, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
+from bot.render.moves import words_of
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import (
     CancelQuestion,
@@ -45,7 +46,6 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
-from bot.terminal.moves import words_of
 
 
 class Presenter:

@@ -4,7 +4,7 @@ A turn shows the group's table and the person's hand (the Telegram screens' own 
 tap-and-press instructions said for a keyboard, :mod:`bot.terminal.hints`). A single legal
 action is played at once and said; a short choice is listed by number, in the hand's order; a
 long one (an exchange, a run) is named by its cards, together or one by one, then Enter. What a
-line means is :mod:`bot.terminal.moves`'s; this module only talks.
+line means is :mod:`bot.render.moves`'s; this module only talks.
 """
 
 from __future__ import annotations
@@ -24,11 +24,7 @@ from bot.render.computers import computer_name
 from bot.render.context import HandUI, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
-from bot.render.refusals import refusal_html
-from bot.runtime.deals import crypto_chance
-from bot.runtime.outcome import events_of
-from bot.terminal.hints import terminal_words
-from bot.terminal.moves import (
+from bot.render.moves import (
     SHORT,
     Ask,
     Marked,
@@ -43,8 +39,12 @@ from bot.terminal.moves import (
     resolve,
     words_of,
 )
+from bot.render.refusals import refusal_html
+from bot.render.words import Typed, Verb, Vocabulary, normal, read
+from bot.runtime.deals import crypto_chance
+from bot.runtime.outcome import events_of
+from bot.terminal.hints import terminal_words
 from bot.terminal.text import narrated, plain, rule_of
-from bot.terminal.words import Typed, Verb, Vocabulary, normal, read
 from engine.cards import Card
 from engine.chance import Chance
 from engine.core import Line, State

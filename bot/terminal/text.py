@@ -11,8 +11,8 @@ from typing import Final
 
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, notation_words
-from bot.terminal.moves import facts
-from bot.terminal.words import Verb
+from bot.render.moves import facts
+from bot.render.words import Verb
 from engine import errors
 from engine.errors import Refusal
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.i18n import Catalogues
 from bot.render.cards import card_name
-from bot.terminal.moves import facts, words_of
+from bot.render.moves import facts, words_of
 from bot.terminal.play import LOCALES, parse_args
 from bot.terminal.session import Session
 from engine.core import State

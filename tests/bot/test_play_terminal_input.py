@@ -11,11 +11,11 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import Catalogues
+from bot.render.moves import Ask, Marked, Play, Which, WhichCards, facts, resolve, words_of
+from bot.render.words import Typed, Verb, Vocabulary, read
 from bot.terminal.hints import terminal_words
-from bot.terminal.moves import Ask, Marked, Play, Which, WhichCards, facts, resolve, words_of
 from bot.terminal.play import LOCALES, parse_args
 from bot.terminal.session import Session
-from bot.terminal.words import Typed, Verb, Vocabulary, read
 from engine.cards import Card
 from engine.core import State
 from engine.games import new_game

@@ -16,7 +16,7 @@ from typing import Final
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names
 from bot.render.games.trick_press import card_of  # a RECORD.md code exactly as written
-from bot.terminal.words import Typed, Verb
+from bot.render.words import Typed, Verb
 from engine.cards import Card, Suit
 
 SHORT: Final = 12
