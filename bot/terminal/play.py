@@ -39,6 +39,7 @@ from engine.record import write_jsonl
 __all__ = ["Setup", "computers", "parse_args", "play_main"]
 
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
+NAME_MAX = 64  # as long as a Telegram name
 
 
 def parse_args(argv: Sequence[str]) -> Setup:
@@ -61,6 +62,9 @@ def parse_args(argv: Sequence[str]) -> Setup:
     parser.add_argument(
         "--explain", action="store_true", help="refusals name the engine's code and the rule"
     )
+    parser.add_argument(
+        "--name", help="your name at the table (default: «Игрок» in ru, Player in en)"
+    )
     args = parser.parse_args(list(argv))
     game = game_code(args.game)
     if game is None or game not in GAMES:
@@ -80,6 +84,9 @@ def parse_args(argv: Sequence[str]) -> Setup:
         parser.error(
             tr("--option {text}: write it as name=value (for example target=10).", text=text)
         )
+    name = None if args.name is None else " ".join(args.name.split())
+    if name is not None and not 1 <= len(name) <= NAME_MAX:
+        parser.error(f"--name: 1 to {NAME_MAX} characters")
     seeded = args.seed is not None
     seed = args.seed if seeded else secrets.randbits(LABEL_BITS)
     return Setup(
@@ -93,6 +100,7 @@ def parse_args(argv: Sequence[str]) -> Setup:
         args.record,
         explain=args.explain,
         seeded=seeded,
+        name=name,
     )
 
 

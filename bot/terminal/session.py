@@ -67,6 +67,7 @@ class Setup:
     record: Path | None
     explain: bool = False  # refusals name the engine's code and the rule
     seeded: bool = True  # --seed: reproducible deals; without it they are cryptographic
+    name: str | None = None  # --name; None: «Игрок» / Player
 
     def chance(self) -> Chance | None:
         """The deals' source (None: the engine's ``random.Random(seed)``)."""
@@ -112,8 +113,11 @@ class Session:
         self.codec = PressCodec(b"terminal")  # the screens' buttons are drawn, never pressed
         self.words = Vocabulary.of(self.tr, setup.locale)
         others = iter(range(setup.players))
+        # the person is named like everyone at the table (#30): a "You" put into the screens'
+        # third-person sentences reads «сдаёт Вы», "You deals"
+        you = setup.name or tr("Player")
         self.names = tuple(
-            tr("You") if s == setup.seat else computer_name(setup.locale, next(others))
+            you if s == setup.seat else computer_name(setup.locale, next(others))
             for s in range(setup.players)
         )
         self.moves = 0

@@ -187,7 +187,7 @@ def test_a_lenturlu_lead_is_named_not_listed(
     before = out.split(count)[1].split("\n", 1)[1]
     assert "  1. " not in out.split(count)[0].rsplit("────", 1)[-1]  # no wall of numbers
     assert marked in before and enter in before
-    assert {"ru": "Вы: ряд 8♦ 9♣ 10♠", "en": "You: run 8♦ 9♣ 10♠"}[locale] in out
+    assert {"ru": "Игрок: ряд 8♦ 9♣ 10♠", "en": "Player: run 8♦ 9♣ 10♠"}[locale] in out
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])

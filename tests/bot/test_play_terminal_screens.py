@@ -55,7 +55,7 @@ def test_a_single_legal_move_is_played_and_said(game: str, lang: str) -> None:
     played = drive([game, "--seed", "3", "--level", "easy", "--lang", lang, *options])
     assert played.finished
     assert min(played.choices) > 1  # asked only when there was a choice
-    you = {"ru": "Вы: ", "en": "You: "}[lang]
+    you = {"ru": "Игрок: ", "en": "Player: "}[lang]
     only = [ln for ln in played.out.splitlines() if ln.startswith(you) and ln.endswith(ONLY[lang])]
     assert only  # and the moves played alone are said
 
@@ -107,7 +107,7 @@ def test_q_asks_before_stopping(lang: str, ask: str, stopped: str, recorded: str
     assert out.count(ask) == 2  # «В» is a jack's letter, not a stop; n goes on; y stops
     assert out.rstrip().endswith(stopped)
     assert recorded not in out  # nothing was recorded without --record
-    assert "пас\nВы: " not in out  # the line after the stop was never read
+    assert "пас\nИгрок: " not in out  # the line after the stop was never read
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
@@ -146,6 +146,36 @@ def test_golden_terminal_turns(name: str, args: list[str], lines: list[str], lan
     shown = out.splitlines()
     hint = {"ru": ("введите", "Можно"), "en": ("type", "Playable")}[lang]
     start = next(i for i, ln in enumerate(shown) if any(h in ln for h in hint))
-    you = {"ru": "Вы: ", "en": "You: "}[lang]
+    you = {"ru": "Игрок: ", "en": "Player: "}[lang]
     end = next(i for i in range(start, len(shown)) if shown[i].startswith(you))
     assert_golden(f"terminal_{name}", lang, "\n".join(shown[start : end + 1]) + "\n")
+
+
+SECOND_PERSON = {  # «Вы»/"You" put into a third-person sentence of the screens
+    "ru": re.compile(
+        r"(?:сдаёт|ходит|Ход:|победитель:?) Вы\b"
+        r"|\bВы (?:играет|сдаёт|берёт|пасует|ходит)"
+    ),
+    "en": re.compile(r"\bYou (?:deals|plays|takes|passes|leads|wins|shows)\b"),
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("game", ["mushka", "lenturlu", "kopilka"])
+def test_the_person_is_named_so_that_every_sentence_agrees(game: str, lang: str) -> None:
+    """#30: the person is «Игрок» / Player (or his --name) at the table, never a «Вы» put into
+    «сдаёт …», "Next deal: … deals"."""
+    options = ["--option", "target=5"] if game == "mushka" else []
+    played = drive([game, "--seed", "3", "--level", "easy", "--lang", lang, *options])
+    assert played.finished
+    assert not SECOND_PERSON[lang].search(played.out)
+    assert {"ru": "Игрок", "en": "Player"}[lang] in played.out
+    named = drive(
+        [game, "--seed", "3", "--level", "easy", "--lang", lang, "--name", "Ася", *options]
+    )
+    assert "Ася: " in named.out and not SECOND_PERSON[lang].search(named.out)
+
+
+def test_a_name_too_long_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code = play_main(["mushka", "--name", "x" * 65], io.StringIO(""), io.StringIO(), io.StringIO())
+    assert code == 2 and "--name: 1 to 64" in capsys.readouterr().err
