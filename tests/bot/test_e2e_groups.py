@@ -25,7 +25,7 @@ from tests.fakeapi.users import SimGroup, SimUser
 
 NAMES = ["Anna", "Boris", "Vera"]
 REMOVED_RU = "Стол «Мушка» в «Пятница» закрыт: меня убрали из группы."
-REMOVED_EN = "The «Mushka» table in «Пятница» is closed: I was removed from the group."
+REMOVED_EN = 'The "Mushka" table in "Пятница" is closed: I was removed from the group.'
 
 
 def three(fake: FakeTelegram) -> tuple[list[SimUser], SimGroup]:

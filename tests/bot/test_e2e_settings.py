@@ -205,7 +205,7 @@ async def test_15_the_language_applies_at_once(
         lobby = lobby_message(group)
         assert lobby is not None and "набор за стол" in lobby.text
         message = await open_settings(fake, anna, group)
-        await press_until(fake, anna, message, "🌐", "Settings of «Пятница»")
+        await press_until(fake, anna, message, "🌐", 'Settings of "Пятница"')
         assert "Language: English" in message.text and "Turn time: 90 s" in message.text
         await fake.wait_until(lambda: "Mushka — seating" in lobby.text, timeout=10)
         assert chat_row(database)[0] == "en"

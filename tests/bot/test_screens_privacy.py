@@ -98,6 +98,13 @@ def own_out(record: Sequence[Line], seat: int) -> set[Card]:
     return out
 
 
+def queen_dealt_out(record: Sequence[Line]) -> list[Card]:
+    """The Q♠ when this deal's stock was dealt out to it (§1.3.12), else nothing."""
+    start = max(i for i, ln in enumerate(record) if ln.get("t") == "deal")
+    dealt = [ln for ln in record[start:] if ln.get("e") == "deal_out"]
+    return [Card.parse("QS")] if dealt else []
+
+
 def hand_uis(view: TrickView) -> list[HandUI]:
     """The hand message's states worth drawing now: plain, and its marking or re-trump mode."""
     uis = [HandUI()]
@@ -153,11 +160,13 @@ def play_pulka(game: str, seed: int) -> None:
         for tr in TRANSLATORS:
             # the turn-up the dealer took was face up on the table: which card is public (§1.2.2)
             taken = [view.taken_up] if view.taken_up is not None else []
+            # §1.3.12: the stock is dealt until the Q♠ comes, so where it went is seen by all
+            taken += queen_dealt_out(record)
             table_secret = secret(places, but=taken)
             assert_hides(text_of(UI.table(ctx, view, tr)), table_secret, tr, "table")
             for seat in range(players):
                 mine = seat_view(state, seat)
-                hidden = others_secret(places, seat, own_out(record, seat))
+                hidden = others_secret(places, seat, own_out(record, seat)) - set(taken)
                 for ui in hand_uis(mine):
                     text = text_of(UI.hand(ctx, mine, ui, tr, CODEC))
                     assert_hides(text, hidden, tr, f"hand of seat {seat} {ui}")
