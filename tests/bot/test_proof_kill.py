@@ -191,7 +191,7 @@ async def soak(
 async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await soak(tmp_path, request.config, 7, SAMPLE, kills=12, rounds=3, per_round=12)
+    await soak(tmp_path, request.config, 7, SAMPLE, kills=12, rounds=6, per_round=12)
 
 
 @pytest.mark.slow
