@@ -69,7 +69,7 @@ class Settings(BaseSettings):
     callback_secret: SecretStr | None = None
     webhook_listen: str = "0.0.0.0:8080"  # the bot's own HTTP server (webhook and /healthz)
     health_listen: str | None = None  # polling mode: serve only /healthz here (unset: none)
-    # Several processes (README "Scaling out"): Redis coordinates them; unset: one process
+    # Several processes (docs/scaling.md): Redis coordinates them; unset: one process
     redis_url: str | None = None
     redis_lease_s: float = Field(10.0, ge=1, le=120)  # a dead worker's locks/leases expire
     workers: int = Field(1, ge=1, le=64)  # webhook worker processes on one port

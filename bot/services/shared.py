@@ -1,4 +1,4 @@
-"""What several worker processes share through Redis (``BOT_REDIS_URL``; README "Scaling
+"""What several worker processes share through Redis (``BOT_REDIS_URL``; docs/scaling.md "Scaling
 out"): the per-table locks, the scheduler's leadership, and which updates are being handled.
 
 Every lease has a timeout (``BOT_REDIS_LEASE_S``) and is renewed while its holder lives, so a

@@ -18,7 +18,7 @@ earlier candidate, so the choice depends only on the view and the player's gener
   pays; the trump named is the suit the hand is longest and strongest in.
 
 Budgets are iterations (samples and search nodes), never a clock, sized so a decision stays
-well under 0.5 s on a small shared machine (README.md, "Computer players").
+well under 0.5 s on a small shared machine (docs/computers.md).
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ def test_the_exit_codes_are_the_documented_ones() -> None:
     codes = {e.name.lower().replace("_", " "): int(e) for e in Exit}
     assert list(codes.values()) == list(range(9))
     doc = (ROOT / "bot" / "__main__.py").read_text(encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
     for code in codes.values():
         assert f"* {code} — " in doc
         assert f"| {code} |" in readme
