@@ -9,12 +9,14 @@ Enter, as the Telegram hand marks its cards (:class:`Marked`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Final
 
 from bot.i18n import Translator
-from bot.render.cards import SUIT_SYMBOL, card_name, card_names
+from bot.render.cards import SUIT_SYMBOL, card_name, card_names, notation_words
 from bot.render.games.trick_press import card_of  # a RECORD.md code exactly as written
 from bot.render.words import Typed, Verb
 from engine.cards import Card, Suit
@@ -71,42 +73,90 @@ def in_hand_order(legal: Sequence[object], order: Sequence[Card]) -> list[object
     return sorted(legal, key=key)
 
 
-def words_of(action: object, tr: Translator) -> str:
-    """The action as the screen would say it, and as it may be typed back (``пас``, ``7♣``,
-    ``играю, сменить: 7♣ 7♦``, ``взять 9♦ → 9♥, 2♦ 7♠``)."""
+class Said(StrEnum):
+    """What an action says, by the shape of its notation (the verbs, a play split three ways)."""
+
+    PASS = "pass"
+    KEEP = "keep"  # play, no exchange
+    UP = "up"  # play, an exchange and the turn-up
+    EXCHANGE = "exchange"
+    ANNOUNCE = "announce"
+    RETRUMP = "retrump"
+    DISCARD = "discard"
+    RUN = "run"
+    BUY = "buy"
+    CAPTURE = "capture"
+    SWEEP = "sweep"
+    TRAIL = "trail"
+
+
+SAYINGS: Final[Mapping[Said, tuple[str, str]]] = MappingProxyType(
+    {  # (the person's own move, as typed back; another seat's, as the group is told it)
+        Said.PASS: ("pass", "passes"),
+        Said.KEEP: ("play, keep all", "plays, keeps his cards"),
+        Said.UP: (
+            "play, exchange: {cards} and take the turn-up",
+            "plays, exchanges {n} and takes the turn-up",
+        ),
+        Said.EXCHANGE: ("play, exchange: {cards}", "plays, exchanges {n}"),
+        Said.ANNOUNCE: ("announce the pamfil", "announces the pamfil"),
+        Said.RETRUMP: (
+            "trump {suit}, discard {card}",
+            "names trump {suit} and discards a card",
+        ),
+        Said.DISCARD: ("discard: {cards}", "discards {n}"),
+        Said.RUN: ("run {cards}", "plays the run {cards}"),
+        Said.BUY: ("buy {n}", "buys {n}"),
+        Said.CAPTURE: ("take {card} → {cards}", "takes {cards} with {card}"),
+        Said.SWEEP: ("sweep the table with {card}", "sweeps the table with {card}"),
+        Said.TRAIL: ("lay out {card}", "lays out {card}"),
+    }
+)
+
+
+def _said(f: Facts) -> Said | None:
+    if f.verb == Verb.PLAY:
+        return Said.KEEP if not f.cards else Said.UP if f.up else Said.EXCHANGE
+    if f.verb == Verb.RETRUMP and f.suit is None:
+        return None
+    try:
+        return Said(f.verb)
+    except ValueError:
+        return None
+
+
+def say(action: object, tr: Translator, *, mine: bool) -> str:
+    """The action in the reader's words: ``mine``, the person's own (as the screen says it,
+    and as it may be typed back: ``пас``, ``играю, сменить: 7♣ 7♦``); else another seat's, as
+    the group would be told it (every card played face up named, an exchange's or a
+    discard's cards only counted, never shown)."""
     f = facts(action)
     loc = tr.locale
-    cards = card_names(f.cards, loc)
-    match f.verb:
-        case Verb.PASS:
-            return tr("pass")
-        case Verb.PLAY if not f.cards:
-            return tr("play, keep all")
-        case Verb.PLAY if f.up:
-            return tr("play, exchange: {cards} and take the turn-up", cards=cards)
-        case Verb.PLAY:
-            return tr("play, exchange: {cards}", cards=cards)
-        case Verb.ANNOUNCE:
-            return tr("announce the pamfil")
-        case Verb.RETRUMP if f.suit is not None:
-            return tr("trump {suit}, discard {card}", suit=SUIT_SYMBOL[f.suit], card=cards)
-        case Verb.DISCARD:
-            return tr("discard: {cards}", cards=cards)
-        case Verb.CARD:
-            return cards
-        case Verb.RUN:
-            return tr("run {cards}", cards=cards)
-        case Verb.BUY:
-            return tr("buy {n}", n=f.number)
-        case Verb.CAPTURE:
-            taken = card_names(f.cards[1:], loc)
-            return tr("take {card} → {cards}", card=card_name(f.cards[0], loc), cards=taken)
-        case Verb.SWEEP:
-            return tr("sweep the table with {card}", card=cards)
-        case Verb.TRAIL:
-            return tr("lay out {card}", card=cards)
-        case _:
-            return str(action)
+    if f.verb == Verb.CARD:
+        return card_names(f.cards, loc)
+    said = _said(f)
+    if said is None:
+        return str(action) if mine else notation_words(str(action), loc)
+    taking = said is Said.CAPTURE  # the first card takes the others
+    cards = card_names(f.cards[1:] if taking else f.cards, loc)
+    card = card_name(f.cards[0], loc) if taking and f.cards else cards
+    return tr(
+        SAYINGS[said][0 if mine else 1],
+        cards=cards,
+        card=card,
+        n=f.number if said is Said.BUY else len(f.cards),
+        suit=SUIT_SYMBOL[f.suit] if f.suit is not None else "",
+    )
+
+
+def words_of(action: object, tr: Translator) -> str:
+    """The person's own action as the screen says it and as it may be typed back."""
+    return say(action, tr, mine=True)
+
+
+def narrated(action: object, tr: Translator) -> str:
+    """Another seat's action as the group would be told it."""
+    return say(action, tr, mine=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from bot.render.moves import (
     card_order,
     facts,
     in_hand_order,
+    narrated,
     resolve,
     words_of,
 )
@@ -44,7 +45,7 @@ from bot.render.words import Typed, Verb, Vocabulary, normal, read
 from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
 from bot.terminal.hints import terminal_words
-from bot.terminal.text import narrated, plain, rule_of
+from bot.terminal.text import plain, rule_of
 from engine.cards import Card
 from engine.chance import Chance
 from engine.core import Line, State

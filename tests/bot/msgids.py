@@ -40,10 +40,12 @@ def source_msgids() -> set[str]:
                 and isinstance(node.args[2].value, str)
             ):
                 found.add(node.args[2].value)
+    from bot.render.moves import SAYINGS
     from bot.render.refusals import REASONS
     from bot.runtime.absent import BAR_NOTES, HAND_OVER_NOTES
 
     found.update(REASONS.values())
+    found.update(msgid for pair in SAYINGS.values() for msgid in pair)
     found.update(HAND_OVER_NOTES.values())
     found.update(BAR_NOTES.values())
     return found
