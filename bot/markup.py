@@ -11,7 +11,11 @@ link, or a ``<`` that makes Telegram refuse the message), whichever way it trave
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping
+from typing import Final
+
+_TAG: Final = re.compile(r"<[^>]*>")
 
 
 class Html(str):
@@ -30,3 +34,8 @@ def esc(text: str) -> Html:
 def html_params(params: Mapping[str, object]) -> dict[str, object]:
     """Every plain text parameter escaped; :class:`Html` and numbers as they are."""
     return {k: esc(v) if isinstance(v, str) else v for k, v in params.items()}
+
+
+def unmarked(text: str) -> str:
+    """Telegram HTML as the plain text it shows: tags removed, references decoded."""
+    return html.unescape(_TAG.sub("", text))

@@ -10,13 +10,12 @@ added, so the message still goes instead of failing with "message is too long".
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Final
 
-from bot.markup import Html
+from bot.markup import Html, unmarked
 from bot.render.common import Rendered
 
 MAX_TEXT: Final = 4096
@@ -39,7 +38,7 @@ def units(text: str) -> int:
 def plain_length(text: str) -> int:
     """The length of an HTML text as Telegram counts it: tags removed, references decoded,
     surrounding white space trimmed."""
-    return units(html.unescape(re.sub(r"<[^>]*>", "", text)).strip())
+    return units(unmarked(text).strip())
 
 
 def fits(text: str, limit: int = MAX_TEXT) -> bool:

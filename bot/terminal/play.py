@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.i18n import Catalogues
+from bot.markup import unmarked as plain
 from bot.render.context import GAME_NAMES, game_code
 from bot.render.refusals import refusal_html
 from bot.runtime.deals import LABEL_BITS
 from bot.runtime.lobby import option_refusal
 from bot.terminal.session import Session, Setup, computers
-from bot.terminal.text import plain
 from engine.errors import InvalidOption
 from engine.games import GAMES, new_game
 from engine.options import parse_assignments

@@ -17,6 +17,7 @@ from typing import Any, Final, TextIO
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.markup import unmarked as plain
 from bot.refused import Refused
 from bot.render.cards import card_name
 from bot.render.common import Rendered
@@ -45,7 +46,7 @@ from bot.render.words import Typed, Verb, Vocabulary, normal, read
 from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
 from bot.terminal.hints import terminal_words
-from bot.terminal.text import plain, rule_of
+from bot.terminal.text import rule_of
 from engine.cards import Card
 from engine.chance import Chance
 from engine.core import Line, State

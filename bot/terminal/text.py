@@ -1,9 +1,8 @@
-"""Telegram HTML as plain text, and the RULES.md clause an engine refusal code stands for."""
+"""The RULES.md clause an engine refusal code stands for."""
 
 from __future__ import annotations
 
 import functools
-import html
 import inspect
 import re
 from collections.abc import Mapping
@@ -12,13 +11,7 @@ from typing import Final
 from engine import errors
 from engine.errors import Refusal
 
-_TAG: Final = re.compile(r"<[^>]+>")
 _CLAUSE: Final = re.compile(r'^\s*[A-Z_]+ = "(?P<code>[a-z_]+)"\s*#\s*(?P<clause>§[^#]*?)\s*$')
-
-
-def plain(text: str) -> str:
-    """A render function's Telegram HTML without its tags and entities."""
-    return html.unescape(_TAG.sub("", text))
 
 
 @functools.cache
