@@ -28,37 +28,60 @@ CONFLICT: Final = (
 )
 
 
-class Outage:
-    """Whether the Bot API is reachable now, and the two lines an outage gets."""
+class Downtime:
+    """When something went away and how often it failed since: an outage's first failure and
+    its end are each told once (``fail``/``end``), whoever notices them (the Bot API here, Redis
+    in :mod:`bot.sending.patience`)."""
 
-    def __init__(self, api_base: str, clock: Callable[[], float] = time.time) -> None:
-        self.api_base = api_base
+    def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self.down_since: float | None = None
         self.attempts = 0  # failed attempts in this outage
         self.outages = 0
 
-    def failed(self, error: object) -> str | None:
-        """A failed attempt: the line to log if the outage starts with it (else None)."""
+    def fail(self) -> bool:
+        """A failed attempt; True if an outage starts with it."""
         self.attempts += 1
         if self.down_since is not None:
-            return None
+            return False
         self.down_since = self.clock()
         self.outages += 1
+        return True
+
+    def end(self) -> tuple[float, int] | None:
+        """A working attempt: how long the outage it ends lasted and its failed attempts (None:
+        there was none)."""
+        if self.down_since is None:
+            return None
+        took = (max(0.0, self.clock() - self.down_since), self.attempts)
+        self.down_since = None
+        self.attempts = 0
+        return took
+
+
+class Outage(Downtime):
+    """Whether the Bot API is reachable now, and the two lines an outage gets."""
+
+    def __init__(self, api_base: str, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(clock)
+        self.api_base = api_base
+
+    def failed(self, error: object) -> str | None:
+        """A failed attempt: the line to log if the outage starts with it (else None)."""
+        if not self.fail():
+            return None
         return f"lost the Bot API at {self.api_base} ({reason(error)}); retrying with back-off"
 
     def succeeded(self) -> str | None:
         """A call got through: the line to log if that ends an outage (else None)."""
-        if self.down_since is None:
+        ended = self.end()
+        if ended is None:
             return None
-        took = max(0.0, self.clock() - self.down_since)
-        line = (
+        took, attempts = ended
+        return (
             f"the Bot API at {self.api_base} is back after {took:.0f} s "
-            f"({self.attempts} failed attempts)"
+            f"({attempts} failed attempts)"
         )
-        self.down_since = None
-        self.attempts = 0
-        return line
 
 
 class OutageLog(logging.Filter):

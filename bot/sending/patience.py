@@ -16,6 +16,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from bot.outage import Downtime
+
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[None]]
@@ -36,11 +38,9 @@ class Patience:
         most: float = MOST_S,
     ) -> None:
         self.sleep = sleep
-        self.clock = clock
         self.first = first
         self.most = most
-        self.down_since: float | None = None  # when the current outage began (None: none)
-        self.outages = 0  # how many began (figures for tests)
+        self.downtime = Downtime(clock)  # the current outage, if any (one log line each way)
 
     async def __call__(self, what: str, step: Callable[[], Awaitable[T]]) -> T:
         """``step()``'s result, once it works (``what`` names it in the log)."""
@@ -48,8 +48,7 @@ class Patience:
             result = await step()
         except Exception as error:
             return await self._again(what, step, error)
-        if self.down_since is not None:
-            self.recovered()
+        self.recovered()
         return result
 
     async def _again(self, what: str, step: Callable[[], Awaitable[T]], error: Exception) -> T:
@@ -68,9 +67,7 @@ class Patience:
 
     def failed(self, what: str, error: BaseException) -> None:
         """A step failed: the first failure of an outage is logged (with its traceback)."""
-        if self.down_since is None:
-            self.down_since = self.clock()
-            self.outages += 1
+        if self.downtime.fail():
             logger.error(
                 "outbox: %s failed (%s: %s); retrying with back-off until it works",
                 what,
@@ -79,10 +76,14 @@ class Patience:
                 exc_info=error,
             )
 
+    @property
+    def outages(self) -> int:
+        """How many outages began (figures for tests)."""
+        return self.downtime.outages
+
     def recovered(self) -> None:
-        if self.down_since is not None:
-            logger.warning("outbox: working again after %.1f s", self.clock() - self.down_since)
-            self.down_since = None
+        if (ended := self.downtime.end()) is not None:
+            logger.warning("outbox: working again after %.1f s", ended[0])
 
     async def pause(self, attempt: int) -> None:
         """The back-off before attempt ``attempt`` (1, 2, …) of a step that failed."""
