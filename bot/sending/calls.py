@@ -79,7 +79,8 @@ class ChatQueue:
 
 
 class Calls:
-    """The state the outbox keeps and the calls that change it (see the module)."""
+    """What the outbox remembers of the messages it keeps up to date, and the Bot API calls
+    that change it: the :class:`~bot.sending.outbox.Outbox` queues the steps, this makes them."""
 
     def __init__(
         self,
@@ -99,21 +100,17 @@ class Calls:
         self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
         self.book = book  # several workers: what each keyed message shows, shared
         self.patience = Patience(sleep=sleep)  # a failed Redis call is tried again
-        self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
-        self._guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
-        self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
-        self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
-        self._chats: dict[int, ChatQueue] = {}
-        self._known: dict[tuple[int, str], StoredMessage] = {}
-        self._keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
-        self._wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
+        self.guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
+        self.known: dict[tuple[int, str], StoredMessage] = {}
+        self.keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
+        self.wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
         # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
         self.on_refused = on_refused
-        self._closed: dict[int, None] = {}  # in the order they closed (at most CLOSED_KEPT)
+        self.closed: dict[int, None] = {}  # in the order they closed (at most CLOSED_KEPT)
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
 
     @staticmethod
-    def _settle(op: Op, sent: int | None) -> None:
+    def settle(op: Op, sent: int | None) -> None:
         """Tell whoever waits for a post what became of it (its id; None: not sent)."""
         if op.done is not None and not op.done.done():
             op.done.set_result(sent)
@@ -127,8 +124,8 @@ class Calls:
             self.calls += 1
             await self.patience("counting a call", lambda: self.rates.spent(chat_id))
 
-    async def _deliver(self, chat_id: int, chat: ChatQueue, op: Op) -> None:
-        known = self._known.get((chat_id, op.key)) if op.key else None
+    async def deliver(self, chat_id: int, chat: ChatQueue, op: Op) -> None:
+        known = self.known.get((chat_id, op.key)) if op.key else None
         if op.kind == "drop":
             assert op.key is not None
             self._let_go(chat_id, chat, op.key)
@@ -174,7 +171,7 @@ class Calls:
         if op.key is not None:  # marked before the request goes out (the module: exactly once)
             await self.store.intend_message(chat_id, op.key)
         sent = await self._send(chat_id, chat, op)  # a keyed message: remembered first thing
-        self._settle(op, sent)
+        self.settle(op, sent)
         if sent is None and op.key is not None:  # refused or failed: nothing is being sent
             if known is not None:
                 await self.store.put_message(known)
@@ -217,7 +214,7 @@ class Calls:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
             self._topic_gone(chat_id, op, error)
             return None
-        self._closed.pop(chat_id, None)
+        self.closed.pop(chat_id, None)
         return message.message_id
 
     async def _edit(self, chat_id: int, chat: ChatQueue, op: Op, known: StoredMessage) -> None:
@@ -246,7 +243,7 @@ class Calls:
             EDIT_THREAD.reset(topic)
             key = op.key
             await self.patience("an edit gap", lambda: self.rates.edited(chat_id, key))
-        self._closed.pop(chat_id, None)
+        self.closed.pop(chat_id, None)
         now = result.message_id if isinstance(result, Message) else known.message_id
         await self._remember(chat_id, op.key, now, op.rendered)  # a re-sent message: its new id
 
@@ -261,19 +258,19 @@ class Calls:
             return
         # What it shows now is its old text without buttons: no digest of ours matches that.
         stripped = StoredMessage(chat_id, known.key, known.message_id, "", keyboard=False)
-        if known.key and self._known.get((chat_id, known.key)) == known:
-            self._known[(chat_id, known.key)] = stripped
+        if known.key and self.known.get((chat_id, known.key)) == known:
+            self.known[(chat_id, known.key)] = stripped
             await self.store.put_message(stripped)
 
     async def _remember(self, chat_id: int, key: str, message_id: int, shown: Rendered) -> None:
         message = StoredMessage(chat_id, key, message_id, shown.digest(), shown.markup is not None)
-        old = self._known.get((chat_id, key))
+        old = self.known.get((chat_id, key))
         if old is not None and old.message_id != message_id:
-            self._keys.pop((chat_id, old.message_id), None)
-        self._known[(chat_id, key)] = message
-        self._keys[(chat_id, message_id)] = key
+            self.keys.pop((chat_id, old.message_id), None)
+        self.known[(chat_id, key)] = message
+        self.keys[(chat_id, message_id)] = key
         await self.store.put_message(message)  # first: a send is settled (exactly once)
-        guarded, book = self._guarding.get(chat_id), self.book
+        guarded, book = self.guarding.get(chat_id), self.book
         if book is not None and guarded is not None:  # every worker knows it at once
             entry, rev, wanted = guarded
             await self.patience(
@@ -282,21 +279,21 @@ class Calls:
 
     def _close(self, chat_id: int) -> None:
         """The chat refused the bot (403): remembered, the oldest such chat forgotten first."""
-        self._closed.pop(chat_id, None)
-        self._closed[chat_id] = None
-        if len(self._closed) > CLOSED_KEPT:
-            del self._closed[next(iter(self._closed))]
+        self.closed.pop(chat_id, None)
+        self.closed[chat_id] = None
+        if len(self.closed) > CLOSED_KEPT:
+            del self.closed[next(iter(self.closed))]
 
     def _let_go(self, chat_id: int, chat: ChatQueue, key: str) -> None:
         """A key deleted or dropped: nothing of it is kept (unless a later step shows it)."""
-        self._forget(chat_id, key)
+        self.forget(chat_id, key)
         if all(op.key != key for op in chat.queue):
-            self._wanted.pop((chat_id, key), None)
+            self.wanted.pop((chat_id, key), None)
 
-    def _forget(self, chat_id: int, key: str) -> None:
-        old = self._known.pop((chat_id, key), None)
+    def forget(self, chat_id: int, key: str) -> None:
+        old = self.known.pop((chat_id, key), None)
         if old is not None:
-            self._keys.pop((chat_id, old.message_id), None)
+            self.keys.pop((chat_id, old.message_id), None)
 
     def _topic_gone(self, chat_id: int, op: Op, error: TelegramAPIError) -> None:
         if op.thread is not None and _TOPIC_GONE.search(error.message):

@@ -42,12 +42,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from aiogram import Bot
 
 from bot.render.common import Rendered
 from bot.render.limits import fit
-from bot.sending.calls import Calls, ChatQueue, Old, Op, Refusal, offers
-from bot.sending.rates import OutboxLimits
+from bot.sending.calls import Calls, ChatQueue, Clock, Old, Op, Refusal, Sleep, offers
+from bot.sending.rates import OutboxLimits, Rates
+from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
+
+if TYPE_CHECKING:  # Redis is an optional extra (several workers)
+    from bot.sending.shared import RedisBook
 
 __all__ = ["Old", "Outbox", "OutboxLimits", "Refusal", "offers"]
 
@@ -55,17 +64,54 @@ logger = logging.getLogger(__name__)
 GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
 
 
-class Outbox(Calls):
+class Outbox:
     """Per-chat ordered delivery with coalesced edits and rate limits (see the module)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        store: MessageStore,
+        limits: OutboxLimits | None = None,
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+        on_refused: Callable[[int, str, Refusal], None] | None = None,
+        rates: Rates | None = None,
+        book: RedisBook | None = None,
+    ) -> None:
+        self.on_refused = on_refused  # told (chat, key, why) when a keyed message can't go
+        self.wire = Calls(
+            bot,
+            store,
+            limits,
+            clock=clock,
+            sleep=sleep,
+            rates=rates,
+            book=book,
+            on_refused=self._refused,
+        )
+        self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
+        self._chats: dict[int, ChatQueue] = {}
+        self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
+        self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
+
+    @property
+    def book(self) -> RedisBook | None:
+        """Several workers: what each keyed message shows, shared."""
+        return self.wire.book
+
+    def _refused(self, chat_id: int, key: str, why: Refusal) -> None:
+        if self.on_refused is not None:
+            self.on_refused(chat_id, key, why)
 
     async def load(self) -> None:
         """Read what every keyed message shows (at start-up, before anything is shown)."""
-        for message in await self.store.messages():
-            self._known[(message.chat_id, message.key)] = message
-            self._keys[(message.chat_id, message.message_id)] = message.key
-        if self.book is not None:
-            await self.book.seed(list(self._known.values()))
-        for chat_id, key in await self.store.intents():  # the module: exactly once
+        for message in await self.wire.store.messages():
+            self.wire.known[(message.chat_id, message.key)] = message
+            self.wire.keys[(message.chat_id, message.message_id)] = message.key
+        if self.wire.book is not None:
+            await self.wire.book.seed(list(self.wire.known.values()))
+        for chat_id, key in await self.wire.store.intents():  # the module: exactly once
             logger.warning(
                 "outbox: chat=%s %s was being sent when the bot stopped; it goes again when"
                 " shown (a second copy only if Telegram had the first)",
@@ -90,8 +136,8 @@ class Outbox(Calls):
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
         it is sent in)."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
-        wanted = self._wanted[(chat_id, key)] = offers(rendered)
-        if self.book is not None:  # every worker checks a press against it (RedisBook)
+        wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
+        if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted)
         chat = self._chat(chat_id)
         if not fresh:
@@ -111,13 +157,13 @@ class Outbox(Calls):
     def _want(self, chat_id: int, key: str, wanted: frozenset[str]) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
         worker answers from its own memory (:meth:`telling`)."""
-        book, rev, at = self.book, self.rev, (chat_id, key)
+        book, rev, at = self.wire.book, self.rev, (chat_id, key)
         assert book is not None
         self._telling[at] = self._telling.get(at, 0) + 1
 
         async def tell() -> None:
             try:
-                await self.patience(
+                await self.wire.patience(
                     "the wanted offers", lambda: book.want(chat_id, key, wanted, rev)
                 )
             finally:
@@ -173,7 +219,7 @@ class Outbox(Calls):
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
-        if (chat_id, message_id) not in self._keys:
+        if (chat_id, message_id) not in self.wire.keys:
             self._enqueue(chat_id, Op("strip", None, message_id=message_id))
 
     def delete(self, chat_id: int, key: str) -> None:
@@ -189,31 +235,31 @@ class Outbox(Calls):
         chat = self._chats.pop(chat_id, None)
         if chat is not None and chat.worker is not None:
             chat.worker.cancel()
-        self._known = {k: v for k, v in self._known.items() if k[0] != chat_id}
-        self._keys = {k: v for k, v in self._keys.items() if k[0] != chat_id}
-        self._wanted = {k: v for k, v in self._wanted.items() if k[0] != chat_id}
-        self._closed.pop(chat_id, None)
-        self.rates.forget(chat_id)
+        self.wire.known = {k: v for k, v in self.wire.known.items() if k[0] != chat_id}
+        self.wire.keys = {k: v for k, v in self.wire.keys.items() if k[0] != chat_id}
+        self.wire.wanted = {k: v for k, v in self.wire.wanted.items() if k[0] != chat_id}
+        self.wire.closed.pop(chat_id, None)
+        self.wire.rates.forget(chat_id)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
-        known = self._known.get((chat_id, key))
+        known = self.wire.known.get((chat_id, key))
         return known.message_id if known else None
 
     def key_of(self, chat_id: int, message_id: int) -> str | None:
         """Which keyed message of the chat this id is now (None: none, or an old one)."""
-        key = self._keys.get((chat_id, message_id))
-        known = self._known.get((chat_id, key)) if key is not None else None
+        key = self.wire.keys.get((chat_id, message_id))
+        known = self.wire.known.get((chat_id, key)) if key is not None else None
         return key if known is not None and known.message_id == message_id else None
 
     def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
         to show (None: not asked since the start)."""
-        return self._wanted.get((chat_id, key))
+        return self.wire.wanted.get((chat_id, key))
 
     def is_closed(self, chat_id: int) -> bool:
         """Whether the chat's last send or edit was refused (403: blocked, kicked, not started)."""
-        return chat_id in self._closed
+        return chat_id in self.wire.closed
 
     def pending(self, chat_id: int | None = None) -> int:
         """Queued steps not delivered yet (of one chat, or of all)."""
@@ -225,9 +271,9 @@ class Outbox(Calls):
         """What per-chat state is in memory now (figures: idle chats keep none)."""
         return {
             "chats": len(self._chats),
-            "windows": self.rates.tracked(),
-            "closed": len(self._closed),
-            "offers": len(self._wanted),
+            "windows": self.wire.rates.tracked(),
+            "closed": len(self.wire.closed),
+            "offers": len(self.wire.wanted),
         }
 
     async def drain(self) -> None:
@@ -282,48 +328,48 @@ class Outbox(Calls):
                 await self._next(chat_id, chat, head)
             except Exception as error:  # the worker survives any one failed step
                 failed += 1
-                self.patience.failed(f"a {head.kind} in chat={chat_id}", error)
+                self.wire.patience.failed(f"a {head.kind} in chat={chat_id}", error)
                 if failed >= GIVE_UP and chat.queue and chat.queue[0] is head:
                     logger.error(
                         "outbox: dropped a %s to chat=%s: it failed again", head.kind, chat_id
                     )
                     chat.queue.popleft()
-                    self._settle(head, None)
-                await self.patience.pause(failed)
+                    self.wire.settle(head, None)
+                await self.wire.patience.pause(failed)
                 if chat.queue and chat.queue[0] is not head:
                     failed = 0  # the next step starts afresh
                 continue
             if failed:
                 failed = 0
-                self.patience.recovered()
+                self.wire.patience.recovered()
         if self._chats.get(chat_id) is chat:  # idle: nothing of the chat is kept in memory
             del self._chats[chat_id]
 
     async def _next(self, chat_id: int, chat: ChatQueue, op: Op) -> None:
         """Deliver the chat's first step; several workers: under the message's shared lock."""
-        book = self.book
+        book = self.wire.book
         if book is None or op.key is None or op.message_id is not None:
             await self._step(chat_id, chat, op)
             return
         key = op.key
         async with contextlib.AsyncExitStack() as held:  # one worker at a time
-            entry = await self.patience(
+            entry = await self.wire.patience(
                 "a message's lock", lambda: held.enter_async_context(book.guard(chat_id, key))
             )
             self._adopt(chat_id, key, entry.known)
             if op.rev is not None and entry.rev is not None and op.rev < entry.rev:
                 chat.queue.popleft()  # another worker showed a later turn already
-                self._settle(op, None)
+                self.wire.settle(op, None)
                 return
             rev = entry.rev if op.rev is None else op.rev
             wanted = offers(op.rendered) if op.kind == "show" and op.rendered else None
-            self._guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
+            self.wire.guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
             try:
                 await self._step(chat_id, chat, op)
             finally:
-                del self._guarding[chat_id]
-            known = self._known.get((chat_id, key))
-            await self.patience(
+                del self.wire.guarding[chat_id]
+            known = self.wire.known.get((chat_id, key))
+            await self.wire.patience(
                 "the message book", lambda: book.put(chat_id, key, known, rev, wanted, entry)
             )
 
@@ -334,28 +380,28 @@ class Outbox(Calls):
         if op.kind != "drop":
             edit_key = op.key if chat_id < 0 and op.kind == "show" and not op.fresh else None
             # the op may take newer text meanwhile
-            await self.patience("a rate turn", lambda: self.rates.turn(chat_id, edit_key))
+            await self.wire.patience("a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key))
         chat.queue.popleft()  # from here on, newer texts queue behind it
         try:
-            await self._deliver(chat_id, chat, op)
+            await self.wire.deliver(chat_id, chat, op)
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
-            self._settle(op, None)
+            self.wire.settle(op, None)
         # not when cancelled (a stop): an unused turn then runs out with its window
-        await self.patience("a rate turn's end", lambda: self.rates.done(chat_id))
+        await self.wire.patience("a rate turn's end", lambda: self.wire.rates.done(chat_id))
 
     def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
         """What the shared book says the message shows replaces this worker's memory of it."""
-        self._forget(chat_id, key)
+        self.wire.forget(chat_id, key)
         if known is not None:
-            self._known[(chat_id, key)] = known
-            self._keys[(chat_id, known.message_id)] = key
+            self.wire.known[(chat_id, key)] = known
+            self.wire.keys[(chat_id, known.message_id)] = key
 
     def _needless(self, chat_id: int, op: Op) -> bool:
         """An edit to what the message already shows, or a step on a message never sent."""
         if op.message_id is not None or op.kind == "drop":
             return False
-        known = self._known.get((chat_id, op.key)) if op.key else None
+        known = self.wire.known.get((chat_id, op.key)) if op.key else None
         if op.kind == "show" and not op.fresh and known is not None:
             assert op.rendered is not None
             return known.digest == op.rendered.digest()
