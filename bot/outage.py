@@ -59,22 +59,30 @@ class Downtime:
         return took
 
 
-class Outage(Downtime):
+class Outage:
     """Whether the Bot API is reachable now, and the two lines an outage gets."""
 
     def __init__(self, api_base: str, clock: Callable[[], float] = time.time) -> None:
-        super().__init__(clock)
         self.api_base = api_base
+        self.downtime = Downtime(clock)
+
+    @property
+    def down_since(self) -> float | None:
+        return self.downtime.down_since
+
+    @property
+    def outages(self) -> int:
+        return self.downtime.outages
 
     def failed(self, error: object) -> str | None:
         """A failed attempt: the line to log if the outage starts with it (else None)."""
-        if not self.fail():
+        if not self.downtime.fail():
             return None
         return f"lost the Bot API at {self.api_base} ({reason(error)}); retrying with back-off"
 
     def succeeded(self) -> str | None:
         """A call got through: the line to log if that ends an outage (else None)."""
-        ended = self.end()
+        ended = self.downtime.end()
         if ended is None:
             return None
         took, attempts = ended
