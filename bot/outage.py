@@ -67,11 +67,8 @@ class Outage:
         self.downtime = Downtime(clock)
 
     @property
-    def down_since(self) -> float | None:
-        return self.downtime.down_since
-
-    @property
     def outages(self) -> int:
+        """How many outages began (figures for tests)."""
         return self.downtime.outages
 
     def failed(self, error: object) -> str | None:
