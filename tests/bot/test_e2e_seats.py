@@ -261,13 +261,30 @@ def group_sends(fake: FakeTelegram, group: SimGroup, since: int) -> int:
     )
 
 
+STALE = "Эта кнопка устарела"
+
+
 async def toggle(fake: FakeTelegram, user: SimUser) -> str | None:
-    """⋯ → 🤖 Let the computer play, or 🙋 I'm back: whichever his hand offers; the toast."""
+    """⋯ → 🤖 Let the computer play, or 🙋 I'm back: whichever his hand offers; the toast. A
+    press the bot calls stale (the computer moved for him between our read of the keyboard and
+    the press, and the bot showed the current cards) is pressed again on the fresh keyboard: it
+    changed nothing, so the toggle it was meant to be is still to be made."""
+    for _ in range(5):
+        answer = await _toggle_once(fake, user)
+        if not (answer or "").startswith(STALE):
+            return answer
+        await fake.settle(quiet=0.1, timeout=10)
+    raise AssertionError(f"every toggle of {user.first_name} was called stale")
+
+
+async def _toggle_once(fake: FakeTelegram, user: SimUser) -> str | None:
     hand = hand_message(user)
     assert hand is not None
     if hand.has_button("🙋"):
         return (await user.press(hand, "🙋")).text
-    await user.press(hand, "⋯")
+    answer = (await user.press(hand, "⋯")).text
+    if (answer or "").startswith(STALE):
+        return answer
     await fake.wait_until(lambda: "Пусть играет компьютер" in hand.describe_buttons(), timeout=5)
     return (await user.press(hand, "🤖")).text
 

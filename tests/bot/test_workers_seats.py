@@ -37,7 +37,8 @@ async def test_28_toggles_are_limited_across_workers(
             await fake.settle(quiet=0.1, timeout=30)
         log = running.tail(200_000)
     assert answers[0] in (None, ""), answers
-    assert all((a or "").startswith("Переключиться снова можно через") for a in answers[1:])
+    again = "Переключиться снова можно через"
+    assert all((a or "").startswith(again) for a in answers[1:]), answers
     away = db_rows(database, "SELECT away, barred FROM seats WHERE user_id = ?", vera.id)
     assert [(int(str(a)), str(b)) for a, b in away] == [(1, "")]
     assert group_sends(fake, group, mark) == 0
