@@ -90,7 +90,6 @@ class Outbox:
             book=book,
             on_refused=self._refused,
         )
-        self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
         self._chats: dict[int, ChatQueue] = {}
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
         self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
@@ -131,33 +130,33 @@ class Outbox:
         old: Old = Old.KEEP,
         reply_to: int | None = None,
         thread: int | None = None,
+        rev: int | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
-        it is sent in)."""
+        it is sent in; ``rev``: the table's turn it shows — several workers: an older turn
+        never takes a newer one's place)."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
-            self._want(chat_id, key, wanted)
+            self._want(chat_id, key, wanted, rev)
         chat = self._chat(chat_id)
         if not fresh:
             for op in reversed(chat.queue):
                 if op.key == key and op.kind == "show" and not op.fresh:
                     op.rendered = rendered  # the latest state wins, in the earlier place
-                    op.rev = (
-                        self.rev if op.rev is None or self.rev is None else max(op.rev, self.rev)
-                    )
+                    op.rev = rev if op.rev is None or rev is None else max(op.rev, rev)
                     return
                 if op.key == key or op.kind == "post" or op.fresh:
                     break  # never move a state ahead of a message sent after it
         op = Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread)
-        op.rev = self.rev
+        op.rev = rev
         self._enqueue(chat_id, op)
 
-    def _want(self, chat_id: int, key: str, wanted: frozenset[str]) -> None:
+    def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
         worker answers from its own memory (:meth:`telling`)."""
-        book, rev, at = self.wire.book, self.rev, (chat_id, key)
+        book, at = self.wire.book, (chat_id, key)
         assert book is not None
         self._telling[at] = self._telling.get(at, 0) + 1
 
