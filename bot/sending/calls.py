@@ -24,7 +24,6 @@ from bot.render.common import Rendered
 from bot.sending.lean import EditText, SendText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
-from bot.sending.session import EDIT_THREAD
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
@@ -143,6 +142,17 @@ class Drop:
 Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Several workers: a keyed message's shared lock, held while its step is made — the book's
+    entry, the turn the step shows, what it offers. A message sent (or sent anew) under it is
+    told to the book at once, before the lock is let go."""
+
+    entry: Entry
+    rev: int | None
+    wanted: frozenset[str] | None
+
+
 @dataclass(slots=True)
 class ChatQueue:
     """A chat's queued steps and the task delivering them."""
@@ -179,7 +189,6 @@ class Calls:
         self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
         self.book = book  # several workers: what each keyed message shows, shared
         self.patience = Patience(sleep=sleep)  # a failed Redis call is tried again
-        self.guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
         self.known: dict[tuple[int, str], StoredMessage] = {}
         self.keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
         self.wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
@@ -203,7 +212,10 @@ class Calls:
             self.calls += 1
             await self.patience("counting a call", lambda: self.rates.spent(chat_id))
 
-    async def deliver(self, chat_id: int, chat: ChatQueue, step: Step) -> None:
+    async def deliver(
+        self, chat_id: int, chat: ChatQueue, step: Step, held: Held | None = None
+    ) -> None:
+        """Make one step (``held``: under its message's shared lock)."""
         match step:
             case Drop(key=key):
                 self._let_go(chat_id, chat, key)
@@ -227,9 +239,9 @@ class Calls:
             case Show() | Post():
                 known = self.known.get((chat_id, step.key)) if step.key else None
                 if isinstance(step, Show) and known is not None and not step.fresh:
-                    await self._edit(chat_id, chat, step, known)
+                    await self._edit(chat_id, chat, step, known, held)
                 else:
-                    await self._send_anew(chat_id, chat, step, known)
+                    await self._send_anew(chat_id, chat, step, known, held)
 
     async def _document(self, chat_id: int, step: Document) -> None:
         file = BufferedInputFile(step.data, filename=step.filename)
@@ -251,13 +263,20 @@ class Calls:
                 await self.bot.delete_message(chat_id, message_id)
 
     async def _send_anew(
-        self, chat_id: int, chat: ChatQueue, step: Show | Post, known: StoredMessage | None
+        self,
+        chat_id: int,
+        chat: ChatQueue,
+        step: Show | Post,
+        known: StoredMessage | None,
+        held: Held | None,
     ) -> None:
         """A new message; a keyed one takes the key, and what its key named before goes as
         ``old`` says."""
         if step.key is not None:  # marked before the request goes out (the module: exactly once)
             await self.store.intend_message(chat_id, step.key)
-        sent = await self._send(chat_id, chat, step)  # a keyed message: remembered first thing
+        sent = await self._send(
+            chat_id, chat, step, held
+        )  # a keyed message: remembered first thing
         self.settle(step, sent)
         if sent is None and step.key is not None:  # refused or failed: nothing is being sent
             if known is not None:
@@ -274,7 +293,9 @@ class Calls:
             elif step.old is Old.DELETE:
                 await self._delete(chat_id, known.message_id)
 
-    async def _send(self, chat_id: int, chat: ChatQueue, step: Show | Post) -> int | None:
+    async def _send(
+        self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
+    ) -> int | None:
         try:
             async with self._counted(chat_id):
                 message = await self.bot(
@@ -288,7 +309,7 @@ class Calls:
                     )
                 )
                 if step.key is not None:  # its id stored before anything else is awaited
-                    await self._remember(chat_id, step.key, message.message_id, step.rendered)
+                    await self._remember(chat_id, step.key, message.message_id, step.rendered, held)
         except TelegramForbiddenError as error:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
@@ -301,8 +322,9 @@ class Calls:
         self.closed.pop(chat_id, None)
         return message.message_id
 
-    async def _edit(self, chat_id: int, chat: ChatQueue, step: Show, known: StoredMessage) -> None:
-        topic = EDIT_THREAD.set(step.thread)  # a re-send (can't edit) goes to the same topic
+    async def _edit(
+        self, chat_id: int, chat: ChatQueue, step: Show, known: StoredMessage, held: Held | None
+    ) -> None:
         try:
             async with self._counted(chat_id):
                 result = await self.bot(
@@ -311,6 +333,7 @@ class Calls:
                         chat_id=chat_id,
                         message_id=known.message_id,
                         reply_markup=step.rendered.markup,
+                        topic=step.thread,  # a re-send (can't edit) goes to the same topic
                     )
                 )
         except TelegramForbiddenError as error:
@@ -323,12 +346,11 @@ class Calls:
             self._topic_gone(chat_id, step, error)  # deleted with its topic, and not re-sent
             return
         finally:
-            EDIT_THREAD.reset(topic)
             key = step.key
             await self.patience("an edit gap", lambda: self.rates.edited(chat_id, key))
         self.closed.pop(chat_id, None)
         now = result.message_id if isinstance(result, Message) else known.message_id
-        await self._remember(chat_id, step.key, now, step.rendered)  # a re-sent message: its new id
+        await self._remember(chat_id, step.key, now, step.rendered, held)  # re-sent: its new id
 
     async def _strip(self, chat_id: int, chat: ChatQueue, known: StoredMessage) -> None:
         try:
@@ -345,7 +367,9 @@ class Calls:
             self.known[(chat_id, known.key)] = stripped
             await self.store.put_message(stripped)
 
-    async def _remember(self, chat_id: int, key: str, message_id: int, shown: Rendered) -> None:
+    async def _remember(
+        self, chat_id: int, key: str, message_id: int, shown: Rendered, held: Held | None
+    ) -> None:
         message = StoredMessage(chat_id, key, message_id, shown.digest(), shown.markup is not None)
         old = self.known.get((chat_id, key))
         if old is not None and old.message_id != message_id:
@@ -353,11 +377,11 @@ class Calls:
         self.known[(chat_id, key)] = message
         self.keys[(chat_id, message_id)] = key
         await self.store.put_message(message)  # first: a send is settled (exactly once)
-        guarded, book = self.guarding.get(chat_id), self.book
-        if book is not None and guarded is not None:  # every worker knows it at once
-            entry, rev, wanted = guarded
+        book = self.book
+        if book is not None and held is not None:  # every worker knows it at once
             await self.patience(
-                "the message book", lambda: book.put(chat_id, key, message, rev, wanted, entry)
+                "the message book",
+                lambda: book.put(chat_id, key, message, held.rev, held.wanted, held.entry),
             )
 
     def _close(self, chat_id: int) -> None:

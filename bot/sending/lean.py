@@ -52,7 +52,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, InputFile, Message, Update
 from aiohttp import ClientError, ClientTimeout
-from pydantic import ValidationError
+from pydantic import PrivateAttr, ValidationError
 
 from bot.render.common import Keyboard
 
@@ -74,9 +74,13 @@ Markup = Keyboard | InlineKeyboardMarkup  # what EditText and SendText carry
 
 
 class EditText(EditMessageText):
-    """``editMessageText`` with a screen's :class:`Keyboard` (or aiogram's own markup)."""
+    """``editMessageText`` with a screen's :class:`Keyboard` (or aiogram's own markup), and the
+    forum topic of the message it edits: an edit names no topic, but a message that can't be
+    edited is sent anew, in the topic it was in (:mod:`bot.sending.session`). The topic is no
+    part of the request."""
 
     reply_markup: Markup | None = None  # type: ignore[assignment]
+    _topic: int | None = PrivateAttr(default=None)
 
     if TYPE_CHECKING:  # the fields the bot sets (aiogram's own signature names them all)
 
@@ -87,8 +91,20 @@ class EditText(EditMessageText):
             chat_id: int | str,
             message_id: int,
             reply_markup: Markup | None = None,
+            topic: int | None = None,
             **rest: Any,
         ) -> None: ...
+
+    else:
+
+        def __init__(self, *, topic: int | None = None, **fields: Any) -> None:
+            super().__init__(**fields)
+            self._topic = topic
+
+    @property
+    def topic(self) -> int | None:
+        """The forum topic the edited message is in (None: none, or a private chat)."""
+        return self._topic
 
 
 class SendText(SendMessage):

@@ -59,6 +59,7 @@ from bot.sending.calls import (
     DeleteMessage,
     Document,
     Drop,
+    Held,
     Old,
     Post,
     Refusal,
@@ -387,17 +388,13 @@ class Outbox:
                 return
             rev = entry.rev if shows is None else shows
             wanted = offers(step.rendered) if isinstance(step, Show) else None
-            self.wire.guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
-            try:
-                await self._step(chat_id, chat)
-            finally:
-                del self.wire.guarding[chat_id]
+            await self._step(chat_id, chat, Held(entry, rev, wanted))  # told to the book at once
             known = self.wire.known.get((chat_id, key))
             await self.wire.patience(
                 "the message book", lambda: book.put(chat_id, key, known, rev, wanted, entry)
             )
 
-    async def _step(self, chat_id: int, chat: ChatQueue) -> None:
+    async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
         if self._needless(chat_id, chat.queue[0]):
             chat.take()
             return
@@ -410,7 +407,7 @@ class Outbox:
             await self.wire.patience("a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key))
         step = chat.take()  # from here on, newer texts queue behind it
         try:
-            await self.wire.deliver(chat_id, chat, step)
+            await self.wire.deliver(chat_id, chat, step, held)
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
             self.wire.settle(step, None)
