@@ -342,6 +342,18 @@ class Delivery:
             self.scheduler.add(deadline)
         return self.presenter.present(outcome)
 
+    def post(
+        self,
+        chat_id: int,
+        rendered: Rendered,
+        *,
+        reply_to: int | None = None,
+        thread: int | None = None,
+    ) -> None:
+        """Post a one-off message (a command's answer) in order with the chat's other
+        messages: a group's limit counts every message."""
+        self.presenter.outbox.post(chat_id, rendered, reply_to=reply_to, thread=thread)
+
     def defer(self, outcome: Outcome) -> None:
         """Keep ``outcome`` (in commit order) until :meth:`flush`: a press's callback answer goes
         out before its screens are rendered, the presser's spinner stopping sooner."""
