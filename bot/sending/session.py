@@ -90,8 +90,8 @@ class TelegramLimits(BaseRequestMiddleware):
         self.retried = 0  # how many 429s were waited out (for logs and tests)
         self._moved: OrderedDict[tuple[int | str, int], int] = OrderedDict()
         # aiogram parses every answer with ``Response[method.__returning__]``; pydantic keeps
-        # such generic classes only weakly, so each call used to build the class anew (about
-        # 9 ms of CPU). Holding one per returned type keeps pydantic's cache warm.
+        # such generic classes only weakly, and a class no one holds is built anew on the next
+        # call (milliseconds of CPU). Holding one per returned type keeps pydantic's cache warm.
         self._response_types: dict[object, object] = {}
 
     def moved_to(self, chat_id: int | str, message_id: int) -> int:
