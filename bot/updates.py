@@ -1,9 +1,10 @@
 """Outer middlewares on ``dp.update`` (polling and webhook alike): one log line per update, and
 an update Telegram delivers again acts once.
 
-Order (outermost first): :class:`UpdateLog` → :class:`OnceOnly` → the routers; aiogram's own
-error middleware sits outside both, so an exception is logged here (``outcome=error``) and then
-by ``bot/routers/errors.py`` with its traceback — never swallowed. A refusal
+Order (outermost first): :class:`UpdateLog` → :class:`OnceOnly` →
+:class:`~bot.middlewares.ChatContext` → the routers; aiogram's own error middleware sits
+outside them all, so an exception is logged here (``outcome=error``) and then by
+``bot/routers/errors.py`` with its traceback — never swallowed. A refusal
 (:class:`~bot.refused.Refused`) is no error: logged here as ``outcome=refused``, it is shown
 to its sender by ``bot/routers/errors.py``.
 """
