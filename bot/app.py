@@ -214,10 +214,7 @@ def build_dispatcher(
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)
         dp.update.outer_middleware(OnceOnly(services.repo, clock))
-    context = ChatContext(services.people, catalogues)
-    dp.message.outer_middleware(context)
-    dp.callback_query.outer_middleware(context)
-    dp.inline_query.outer_middleware(context)
+    dp.update.outer_middleware(ChatContext(services.people, catalogues))
     dp.include_router(make_root_router())
     return dp
 

@@ -114,7 +114,9 @@ class LobbyOps(RuntimeBase):
             current = await self.repo.open_table(chat_id, thread)
             if current is not None and current.status in ("lobby", "running"):
                 kind = "lobby" if current.status == "lobby" else "table"
-                raise Refused("There's already a table here: ↑", reply_key=keys(current.id)[kind])
+                raise Refused(
+                    "There's already a table here: ↑", reply_to_key=keys(current.id)[kind]
+                )
             chosen = await self.seeded_options(chat_id, game, options) if game else {}
             settings = await self.people.chat_settings(chat_id)
             async with self.repo.unit() as tx:
