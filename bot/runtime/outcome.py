@@ -14,6 +14,7 @@ from bot.render.context import HandUI, Standing
 from bot.render.lobby import Pane
 from bot.storage.rows import Deadline, SeatRow, TableRow
 from engine.core import Line, View
+from engine.lines import LineKind, is_kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +266,6 @@ def ping_key(table_id: int) -> str:
 def events_of(lines: Sequence[Line]) -> tuple[Line, ...]:
     """Record lines for the screens: a ``deal`` line's deck is never passed on."""
     return tuple(
-        {k: v for k, v in ln.items() if k != "deck"} if ln.get("t") == "deal" else ln
+        {k: v for k, v in ln.items() if k != "deck"} if is_kind(ln, LineKind.DEAL) else ln
         for ln in lines
     )
