@@ -16,7 +16,7 @@ from bot.render.common import signed
 from bot.render.context import game_name
 from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads
-from bot.storage.rows import TableRow
+from bot.storage.rows import TableRow, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, kind_of
 from engine.record import write_jsonl
@@ -71,7 +71,7 @@ class Records:
             )
             for seat, action in actions:
                 state.apply(seat, action)
-            running = end is None and table.status == "running"
+            running = end is None and table.status == TableStatus.RUNNING
             if not state.is_over and (snapshot or not running):
                 state.abandon()
                 running = running and not snapshot

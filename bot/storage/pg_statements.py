@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import asyncpg
 
 from bot.storage.rows import (
+    OPEN_SQL,
     T_COLUMNS,
     TABLE_COLUMNS,
     TABLE_FIELDS,
@@ -28,6 +29,7 @@ from bot.storage.rows import (
     SeatRow,
     SeatSpec,
     StoredMessage,
+    TableFields,
     TableRow,
     UserRow,
     match_row,
@@ -36,7 +38,6 @@ from bot.storage.rows import (
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 Record = asyncpg.Record
-_OPEN = "('lobby', 'running', 'ended')"
 
 
 class Statements:
@@ -169,7 +170,7 @@ class Statements:
     async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self._one(
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE chat_id = $1"
-            f" AND thread_id IS NOT DISTINCT FROM $2 AND status IN {_OPEN}"
+            f" AND thread_id IS NOT DISTINCT FROM $2 AND status IN {OPEN_SQL}"
             " ORDER BY id DESC LIMIT 1",
             chat_id,
             thread_id,
@@ -179,18 +180,18 @@ class Statements:
     async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
         if chat_id is None:
             rows = await self._all(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} ORDER BY id"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {OPEN_SQL} ORDER BY id"
             )
         else:
             rows = await self._all(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_OPEN} AND chat_id = $1"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {OPEN_SQL} AND chat_id = $1"
                 " ORDER BY id",
                 chat_id,
             )
         return [table_row(r) for r in rows]
 
-    async def update_table(self, table_id: int, **fields: Any) -> None:
-        if not fields or not set(fields) <= set(TABLE_FIELDS):
+    async def update_table(self, table_id: int, **fields: Unpack[TableFields]) -> None:
+        if not fields or not set(fields) <= TABLE_FIELDS:
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
         assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(fields, start=1))
@@ -201,7 +202,7 @@ class Statements:
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self._all(
             f"SELECT {T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id"
-            f" WHERE s.user_id = $1 AND t.status IN {_OPEN} ORDER BY t.id",
+            f" WHERE s.user_id = $1 AND t.status IN {OPEN_SQL} ORDER BY t.id",
             user_id,
         )
         return [table_row(r) for r in rows]

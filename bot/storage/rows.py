@@ -5,11 +5,26 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from bot.storage.settings import ChatSettings, UserSettings
 
-OPEN_STATUSES = ("lobby", "running", "ended")
+
+class TableStatus(StrEnum):
+    """Where a table is in its life (the ``tables.status`` column)."""
+
+    LOBBY = "lobby"  # players gather; nothing dealt yet
+    RUNNING = "running"  # a match is being played
+    ENDED = "ended"  # a match ended; the table may start another
+    CLOSED = "closed"  # gone: cancelled, timed out, or its topic closed
+
+
+StatusText = Literal["lobby", "running", "ended", "closed"]
+"""A :class:`TableStatus` spelled as its value (what ``update_table`` also accepts)."""
+
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
+OPEN_SQL = "(" + ", ".join(f"'{s.value}'" for s in OPEN_STATUSES) + ")"
+"""``OPEN_STATUSES`` as an SQL list, for ``status IN …``."""
 
 
 class SeatKind(StrEnum):
@@ -54,7 +69,7 @@ class TableRow:
     chat_id: int
     game: str
     options: dict[str, Any]
-    status: str
+    status: TableStatus
     creator_id: int
     join_code: str
     generation: int
@@ -158,10 +173,20 @@ class StoredMessage:
     keyboard: bool = True  # whether it (may) still show buttons
 
 
-TABLE_FIELDS = frozenset(
-    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
-)
-"""What :meth:`~bot.storage.protocol.Writes.update_table` may set."""
+class TableFields(TypedDict, total=False):
+    """What :meth:`~bot.storage.protocol.Writes.update_table` may set (at least one)."""
+
+    game: str
+    options: dict[str, Any]
+    status: TableStatus | StatusText
+    creator_id: int
+    generation: int
+    moves: int
+    turn_timeout_s: float | None
+
+
+TABLE_FIELDS = frozenset(TableFields.__annotations__)
+"""The names of :class:`TableFields`, checked before they go into SQL."""
 TABLE_COLUMNS = (
     "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
     " turn_timeout_s"
@@ -183,7 +208,7 @@ def table_row(row: _Row) -> TableRow:
         chat_id=row["chat_id"],
         game=row["game"],
         options=json.loads(row["options"]),
-        status=row["status"],
+        status=TableStatus(row["status"]),
         creator_id=row["creator_id"],
         join_code=row["join_code"],
         generation=row["generation"],

@@ -7,11 +7,12 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from bot.storage.db import Database
 from bot.storage.protocol import SecretName, Writes
 from bot.storage.rows import (
+    OPEN_SQL,
     T_COLUMNS,
     TABLE_COLUMNS,
     TABLE_FIELDS,
@@ -26,6 +27,7 @@ from bot.storage.rows import (
     SeatRow,
     SeatSpec,
     StoredMessage,
+    TableFields,
     TableRow,
     UserRow,
     match_row,
@@ -174,7 +176,7 @@ class SqliteRepository:
     async def open_table(self, chat_id: int, thread_id: int | None = None) -> TableRow | None:
         row = await self.db.one(
             f"SELECT {TABLE_COLUMNS} FROM tables"
-            " WHERE chat_id = ? AND thread_id IS ? AND status IN ('lobby', 'running', 'ended') "
+            f" WHERE chat_id = ? AND thread_id IS ? AND status IN {OPEN_SQL} "
             "ORDER BY id DESC LIMIT 1",
             (chat_id, thread_id),
         )
@@ -183,13 +185,12 @@ class SqliteRepository:
     async def open_tables(self, chat_id: int | None = None) -> list[TableRow]:
         where = "" if chat_id is None else " AND chat_id = ?"
         rows = await self.db.all(
-            f"SELECT {TABLE_COLUMNS} FROM tables"
-            f" WHERE status IN ('lobby', 'running', 'ended'){where} ORDER BY id",
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {OPEN_SQL}{where} ORDER BY id",
             () if chat_id is None else (chat_id,),
         )
         return [table_row(r) for r in rows]
 
-    async def update_table(self, table_id: int, **fields: Any) -> None:
+    async def update_table(self, table_id: int, **fields: Unpack[TableFields]) -> None:
         if not fields or not set(fields) <= TABLE_FIELDS:
             raise ValueError(f"bad table fields {sorted(fields)}")
         values = [json.dumps(v) if k == "options" else v for k, v in fields.items()]
@@ -199,7 +200,7 @@ class SqliteRepository:
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.all(
             f"SELECT {T_COLUMNS} FROM tables t JOIN seats s ON s.table_id = t.id "
-            "WHERE s.user_id = ? AND t.status IN ('lobby', 'running', 'ended') ORDER BY t.id",
+            f"WHERE s.user_id = ? AND t.status IN {OPEN_SQL} ORDER BY t.id",
             (user_id,),
         )
         return [table_row(r) for r in rows]
