@@ -32,6 +32,7 @@ from bot.storage.rows import (
     TableFields,
     TableRow,
     UserRow,
+    deadline_row,
     match_row,
     table_row,
 )
@@ -483,7 +484,7 @@ class Statements:
             if table_id is not None
             else self._all(sql)
         )
-        return [Deadline(r[0], r[1], r[2], r[3]) for r in rows]
+        return [deadline_row(r) for r in rows]
 
     async def put_deadline(self, deadline: Deadline) -> None:
         await self._run(

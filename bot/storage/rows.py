@@ -151,13 +151,27 @@ class LedgerRow:
     points: int = 0  # the game's own points summed (Копилка, Кончинка); 0 where it has none
 
 
+class DeadlineKind(StrEnum):
+    """What a table's scheduled work is (the ``deadlines.kind`` column)."""
+
+    COMPUTER = "computer"  # the computer moves for the seat to act
+    REMIND = "remind"  # the turn timer's first step: the group is reminded
+    TURN = "turn"  # the turn timer ran out: the computer takes the seat over
+    IDLE = "idle"  # a table nobody plays closes
+    LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
+    STARTING = "starting"  # a start being held for late presses
+
+
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """Scheduled work of a table: ``kind`` ("computer", later "turn") due at ``due_at``
-    (wall-clock seconds), valid while the table's move counter is still ``moves``."""
+    """Scheduled work of a table: ``kind`` (a :class:`DeadlineKind`) due at ``due_at``
+    (wall-clock seconds), valid while the table's move counter is still ``moves``.
+
+    Read back from storage, ``kind`` is a :class:`DeadlineKind`; callers may still write it as
+    its value."""
 
     table_id: int
-    kind: str
+    kind: DeadlineKind | str
     due_at: float
     moves: int
 
@@ -222,3 +236,14 @@ def match_row(row: _Row) -> MatchRow:
     """A ``matches`` row (either backend's) as a :class:`MatchRow`."""
     net = json.loads(row["net"]) if row["net"] else None
     return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"])
+
+
+def deadline_row(row: _Row) -> Deadline:
+    """A ``deadlines`` row (either backend's, by column name) as a :class:`Deadline`; a kind this
+    version does not know stays its text (the runtime ignores it)."""
+    kind = row["kind"]
+    known = DeadlineKind(kind) if kind in _DEADLINE_KINDS else kind
+    return Deadline(row["table_id"], known, row["due_at"], row["moves"])
+
+
+_DEADLINE_KINDS = frozenset(DeadlineKind)

@@ -30,6 +30,7 @@ from bot.storage.rows import (
     TableFields,
     TableRow,
     UserRow,
+    deadline_row,
     match_row,
     table_row,
 )
@@ -470,7 +471,7 @@ class SqliteRepository:
             if table_id is not None
             else self.db.all(sql)
         )
-        return [Deadline(r[0], r[1], r[2], r[3]) for r in rows]
+        return [deadline_row(r) for r in rows]
 
     async def put_deadline(self, deadline: Deadline) -> None:
         await self.db.execute(
