@@ -209,13 +209,13 @@ TABLE_COLUMNS = (
 T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
 
 
-class _Row(Protocol):
+class Row(Protocol):
     """A database row read by column name (``aiosqlite.Row``, ``asyncpg.Record``)."""
 
     def __getitem__(self, key: str) -> Any: ...
 
 
-def table_row(row: _Row) -> TableRow:
+def table_row(row: Row) -> TableRow:
     """A ``tables`` row (SQLite's or PostgreSQL's, by column name) as a :class:`TableRow`."""
     return TableRow(
         id=row["id"],
@@ -232,13 +232,13 @@ def table_row(row: _Row) -> TableRow:
     )
 
 
-def match_row(row: _Row) -> MatchRow:
+def match_row(row: Row) -> MatchRow:
     """A ``matches`` row (either backend's) as a :class:`MatchRow`."""
     net = json.loads(row["net"]) if row["net"] else None
     return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"])
 
 
-def deadline_row(row: _Row) -> Deadline:
+def deadline_row(row: Row) -> Deadline:
     """A ``deadlines`` row (either backend's, by column name) as a :class:`Deadline`; a kind this
     version does not know stays its text (the runtime ignores it)."""
     kind = row["kind"]
