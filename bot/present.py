@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.callbacks import STILL, PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.keys import MessageKey
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.cards import with_card_words
@@ -46,6 +47,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
+from bot.storage.rows import TableStatus
 
 
 class Presenter:
@@ -143,7 +145,7 @@ class Presenter:
         if screen.words:  # the text names the cards in full; the buttons stay as they are
             text = with_card_words(rendered.text, screen.view.hand, tr)
             rendered = Rendered(text, rendered.markup)
-        if screen.facts.table.status == "running":  # a finished game's hand offers nothing
+        if screen.facts.table.status == TableStatus.RUNNING:  # a finished game's hand: nothing
             rendered = seat_menu.dress(
                 rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
             )
@@ -255,7 +257,7 @@ class Presenter:
         text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
         if text:  # keyed by the match and the move it ended at: shown once, a restart's
             # repeat is skipped (a match won at its first deal ends at the last one's move)
-            key = f"deal:{facts.table.id}:{facts.match_no}:{facts.table.moves}"
+            key = str(MessageKey.deal(facts.table.id, facts.match_no, facts.table.moves))
             self._to_group(facts, key, Rendered(text))
 
     def _match_result(self, screen: MatchResult) -> None:
