@@ -8,8 +8,11 @@ import itertools
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Protocol
+
+from aiogram import BaseMiddleware
+from aiogram.types import TelegramObject
 
 from bot.app import RunningBot
 from bot.callbacks import STILL as STILL_MOVE
@@ -62,21 +65,46 @@ TO_PLAY = re.compile(r"(?:To play|Ход): <b>(.+?)</b>")
 async def watched(
     fake: FakeTelegram, running: contextlib.AbstractAsyncContextManager[RunningBot]
 ) -> AsyncIterator[RunningBot]:
-    """A running bot whose queued messages count as "not settled yet" for the fake."""
+    """A running bot whose queued messages, and the updates it is still handling, count as "not
+    settled yet" for the fake: an update that waits on the database makes no Bot API call for a
+    while, and a quiet spell alone would read that as done."""
     async with running as bot:
+        handling = Handling()
+        bot.dispatcher.update.outer_middleware.register(handling)
 
         def busy() -> bool:
             services = bot.services
             due = services.scheduler.next_due()
             soon = due is not None and due <= time.time() + 1.0
             working = services.scheduler.firing  # e.g. a computer thinking in its thread
-            return services.outbox.pending() > 0 or bool(services.background) or soon or working
+            queued = services.outbox.pending() > 0 or bool(services.background)
+            return queued or soon or working or handling.now > 0
 
         fake.busy.append(busy)
         try:
             yield bot
         finally:
             fake.busy.remove(busy)
+            bot.dispatcher.update.outer_middleware.unregister(handling)
+
+
+class Handling(BaseMiddleware):
+    """How many updates the dispatcher is handling now (an outer middleware of the tests)."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        self.now += 1
+        try:
+            return await handler(event, data)
+        finally:
+            self.now -= 1
 
 
 def hand_message(user: SimUser) -> SentMessage | None:
