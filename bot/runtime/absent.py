@@ -322,7 +322,7 @@ class Absent:
                 return Outcome()
             if table.row.status == "lobby" and not table.starting:
                 return await self.lobby.leave(table, table.row.generation, user_id)
-            if table.row.status != "running" or table.match is None:
+            if not is_running(table) or table.match is None:
                 return Outcome()
             return await self._hand_over(table, seat.seat, HandOver.LEFT)
 

@@ -227,24 +227,19 @@ class Lobby:
         return await self.ctx.lobby_screen(table)
 
     async def options_view(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
-        self.ctx.lobby_at(table, generation)
-        if user_id != table.row.creator_id:
-            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
+        self._options_by_creator(table, generation, user_id)
         return await self.ctx.lobby_screen(table, options_view=on)
 
     async def back(self, table: Table, generation: int, user_id: int, is_admin: IsAdmin) -> Outcome:
         """↩️ from the options (the creator's) or the computers (the creator's or an admin's)."""
         self.ctx.lobby_at(table, generation)
-        if user_id != table.row.creator_id and not await is_admin():
-            raise Refused("Only {creator} or an admin can do that.", creator=table.creator_name())
+        await self.ctx.role(table, user_id, is_admin)
         return await self.ctx.lobby_screen(table)
 
     async def set_option(
         self, table: Table, generation: int, user_id: int, name: str, value: str
     ) -> Outcome:
-        self.ctx.lobby_at(table, generation)
-        if user_id != table.row.creator_id:
-            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
+        self._options_by_creator(table, generation, user_id)
         given = dict(table.row.options)
         given[name] = value
         try:
@@ -293,6 +288,12 @@ class Lobby:
         if key == k["notice"]:  # kept: a later Start shows its buttons again in this message
             return Outcome.of(Strip(table.row.chat_id, key, forget=False))
         return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
+
+    def _options_by_creator(self, table: Table, generation: int, user_id: int) -> None:
+        """The options are the creator's to change, in the lobby the button was drawn in."""
+        self.ctx.lobby_at(table, generation)
+        if user_id != table.row.creator_id:
+            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
 
     @staticmethod
     def at_generation(table: Table, generation: int) -> None:
