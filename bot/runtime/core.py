@@ -35,7 +35,7 @@ IsAdmin = Callable[[], Awaitable[bool]]
 Clock = Callable[[], float]
 # Start's gap (its private notes on their way) is a stored deadline, so every worker sees it
 # and holds a join back; should Start's second half never come (its worker died), it falls due
-# and the lobby seats again (:meth:`~bot.runtime.lobby.LobbyOps.start_lapsed`).
+# and the lobby seats again (:meth:`~bot.runtime.lobby.Lobby.start_lapsed`).
 STARTING: Final = "starting"
 
 
