@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeGuard
+from typing import Any, Final, TypedDict, TypeGuard
 
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.refused import Refused
@@ -113,6 +113,22 @@ def own_seat(table: Table, seat: int | None, user_id: int, chat_id: int) -> int:
     if table.seats[seat].user_id != user_id or chat_id != user_id:
         raise Refused("These aren't your cards.")
     return seat
+
+
+class RuntimeOptions(TypedDict, total=False):
+    """The runtime's settings (the operator's, or a test's), each as :class:`Context` takes it
+    and with its default there."""
+
+    new_game_fn: NewGame
+    seeds: Callable[[], int] | None
+    clock: Clock
+    computer_delay: float
+    turn_timeout: float
+    lobby_timeout: float
+    idle_timeout: float
+    away_level: str
+    ping_quiet: float
+    locks: Locks | None
 
 
 class Context:

@@ -27,13 +27,13 @@ presenter. A hand press goes the same way through :meth:`Presses.press
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from typing import Unpack
 
 from bot.callbacks import Press
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.computers import Computers
-from bot.runtime.core import Clock, Context, IsAdmin, NewGame, Table
+from bot.runtime.core import Clock, Context, IsAdmin, NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
 from bot.runtime.groups import Groups
 from bot.runtime.lobby import Lobby
@@ -41,12 +41,10 @@ from bot.runtime.outcome import Facts, Outcome
 from bot.runtime.play import Play, PressSource
 from bot.runtime.press import Presses
 from bot.runtime.redraw import Redraw
-from bot.services.locks import Locks
 from bot.services.members import Members
 from bot.services.people import People
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, LedgerRow
-from engine.games import new_game
 
 __all__ = ["PressSource", "TableRuntime"]
 
@@ -55,37 +53,9 @@ class TableRuntime:
     """Composes the concerns; every method is one delegation to the concern that owns it."""
 
     def __init__(
-        self,
-        repo: Repository,
-        people: People,
-        members: Members,
-        *,
-        new_game_fn: NewGame = new_game,
-        seeds: Callable[[], int] | None = None,
-        clock: Clock = time.time,
-        computer_delay: float = 0.0,
-        turn_timeout: float = 90.0,
-        lobby_timeout: float = 900.0,
-        idle_timeout: float = 1800.0,
-        away_level: str = "normal",
-        ping_quiet: float = 0.0,
-        locks: Locks | None = None,
+        self, repo: Repository, people: People, members: Members, **options: Unpack[RuntimeOptions]
     ) -> None:
-        self.ctx = Context(
-            repo,
-            people,
-            members,
-            new_game_fn=new_game_fn,
-            seeds=seeds,
-            clock=clock,
-            computer_delay=computer_delay,
-            turn_timeout=turn_timeout,
-            lobby_timeout=lobby_timeout,
-            idle_timeout=idle_timeout,
-            away_level=away_level,
-            ping_quiet=ping_quiet,
-            locks=locks,
-        )
+        self.ctx = Context(repo, people, members, **options)
         self.play = Play(self.ctx)
         self.lobby = Lobby(self.ctx, start_match=self.play.start_match)
         self.computers = Computers(self.ctx)
