@@ -167,12 +167,12 @@ def tune_gc() -> None:
     """Python's cycle collector, set for a long-running bot (only in ``python -m bot``).
 
     A press allocates thousands of short-lived objects (an update, its models, screens, a
-    request), and the default thresholds ran a young collection every few presses and a full
-    one, over every module's objects, every few seconds: ``bench/side_by_side.py`` measured
-    about a seventh of the bot's CPU in the collector. What was loaded by now (modules,
-    aiogram's and pydantic's types) is frozen out of every collection, and collections come
-    about thirty times less often; a card press then costs about a fifth less CPU. Objects
-    still die at once by reference counting; only garbage in cycles waits a little longer.
+    request); with the default thresholds a young collection runs every few presses and a
+    full one, over every module's objects, every few seconds, a real share of the bot's CPU.
+    So what is loaded by now (modules, aiogram's and pydantic's types) is frozen out of every
+    collection, and collections come about thirty times less often (``GC_THRESHOLDS``).
+    Objects still die at once by reference counting; only garbage in cycles waits a little
+    longer.
     """
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -19,6 +19,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from bot.callbacks import PressCodec
 from bot.config import Settings
 from bot.i18n import Catalogues, Translator
+from bot.keys import GROUP_KINDS, MessageKey
 from bot.middlewares import ChatContext
 from bot.outage import DISPATCHER, Outage, OutageLog
 from bot.present import Delivery, Presenter
@@ -37,7 +38,7 @@ from bot.services.members import Members
 from bot.services.people import People
 from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
-from bot.storage.rows import Deadline
+from bot.storage.rows import Deadline, TableStatus
 from bot.updates import OnceOnly, UpdateLog
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
@@ -169,17 +170,19 @@ def build_services(
     def refused(chat_id: int, key: str, why: Refusal) -> None:
         """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
         or a table's forum topic was closed or deleted (the table closes)."""
-        kind, _, rest = key.partition(":")
-        table_id, _, seat = rest.partition(":")
-        if kind == "hand" and why == "forbidden":
+        parsed = MessageKey.parse(key)
+        if parsed is None:
+            return
+        table_id, seat = parsed.table_id, parsed.seat
+        if seat is not None and why == "forbidden":
 
             async def handle() -> None:
-                delivery(await runtime.unreachable(int(table_id), int(seat)))
+                delivery(await runtime.unreachable(table_id, seat))
 
-        elif kind in ("lobby", "table", "result") and why == "topic":
+        elif parsed.kind in GROUP_KINDS and why == "topic":
 
             async def handle() -> None:
-                delivery(await runtime.topic_gone(int(table_id)))
+                delivery(await runtime.topic_gone(table_id))
 
         else:
             return
@@ -214,10 +217,7 @@ def build_dispatcher(
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)
         dp.update.outer_middleware(OnceOnly(services.repo, clock))
-    context = ChatContext(services.people, catalogues)
-    dp.message.outer_middleware(context)
-    dp.callback_query.outer_middleware(context)
-    dp.inline_query.outer_middleware(context)
+    dp.update.outer_middleware(ChatContext(services.people, catalogues))
     dp.include_router(make_root_router())
     return dp
 
@@ -329,9 +329,8 @@ async def running_bot(
                 task, listening = await _take_updates(
                     settings, bot, dp, db, stack, services.coordination.gate
                 )
-                running = sum(
-                    1 for row in await services.repo.open_tables() if row.status == "running"
-                )
+                tables = await services.repo.open_tables()
+                running = sum(1 for row in tables if row.status == TableStatus.RUNNING)
                 logger.info(
                     "started: @%s, %s, database %s, %d running table(s) resumed",
                     me.username,

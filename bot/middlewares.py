@@ -1,5 +1,6 @@
-"""Outer middlewares: note the chat and user (written only when changed), put both translators
-into the handler data."""
+"""An outer middleware on ``dp.update``: for a message, a button press or an inline query, note
+the chat and user (written only when changed) and put both translators into the update's data
+— the handlers' and the errors handlers' (a refusal is shown in them, bot/routers/errors.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import Chat, TelegramObject, User
+from aiogram.types import Chat, TelegramObject, Update, User
 
 from bot.i18n import Catalogues
 from bot.services.people import People
@@ -24,6 +25,9 @@ class ChatContext(BaseMiddleware):
         self.catalogues = catalogues
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        assert isinstance(event, Update)
+        if event.message is None and event.callback_query is None and event.inline_query is None:
+            return await handler(event, data)  # a chat member update: no one to note
         started = time.monotonic()
         user: User | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")

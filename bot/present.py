@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.callbacks import STILL, PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.keys import MessageKey
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.cards import with_card_words
@@ -46,6 +47,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
+from bot.storage.rows import TableStatus
 
 
 class Presenter:
@@ -78,12 +80,7 @@ class Presenter:
         """Queue every screen; the futures of the notes that asked to be waited for."""
         waits = []
         for screen in outcome.screens:
-            facts = getattr(screen, "facts", None)
-            self.outbox.rev = facts.rev if isinstance(facts, Facts) else None
-            try:
-                done = self._show(screen)
-            finally:
-                self.outbox.rev = None
+            done = self._show(screen)
             if done is not None:
                 waits.append(done)
         return waits
@@ -97,126 +94,98 @@ class Presenter:
         return ui
 
     def _show(self, screen: Screen) -> asyncio.Future[int | None] | None:
+        """One screen to the outbox; a note that is to be waited for: its future."""
         box = self.outbox
-        if isinstance(screen, HandScreen):
-            tr = self.catalogues.tr(screen.locale)
-            ctx = self.context(screen.facts)
-            ui = self._ui(screen.facts)
-            if ui.still_waiting and screen.view.to_act != screen.seat:
-                ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
-            rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)
-            if screen.words:  # the text names the cards in full; the buttons stay as they are
-                text = with_card_words(rendered.text, screen.view.hand, tr)
-                rendered = Rendered(text, rendered.markup)
-            if screen.facts.table.status == "running":  # a finished game's hand offers nothing
-                rendered = seat_menu.dress(
-                    rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
-                )
-            key = hand_key(screen.facts.table.id, screen.seat)
-            box.show(screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE)
-            return None
-        if isinstance(screen, Reminder):
-            self._reminder(screen)
-            return None
-        if isinstance(screen, Gone):
-            box.delete(screen.chat_id, screen.key)
-            return None
-        if isinstance(screen, TurnPing):
-            tr = self.catalogues.tr(screen.locale)
-            facts = screen.facts
-            text = tr.html(
-                "🔔 Your turn — {game}, «{chat}»",
-                game=game_name(facts.table.game, tr.locale),
-                chat=facts.chat_title,
-            )
-            key = ping_key(facts.table.id)
-            box.show(screen.user_id, key, Rendered(text), fresh=True, old=Old.DELETE)
-            return None
-        if isinstance(screen, PingGone):
-            box.delete(screen.user_id, ping_key(screen.table_id))
-            return None
-        if isinstance(screen, Note):
-            tr = self.catalogues.tr(screen.locale)
-            markup = None
-            if screen.link is not None:
-                button = Button(text=tr(screen.button), url=self.link(screen.link))
-                markup = keyboard([[button]])
-            params = dict(screen.params)
-            if screen.moves:  # the moves in the reader's words, as his hand names them
-                params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
-            rendered = Rendered(tr.html(screen.msgid, **params), markup)
-            done = box.post(
-                screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
-            )
-            return done if screen.wait else None
-        if isinstance(screen, Strip):
-            box.strip(screen.chat_id, screen.key, forget=screen.forget)
-            return None
-        if isinstance(screen, StripMessage):
-            box.strip_message(screen.chat_id, screen.message_id)
-            return None
-        facts = screen.facts
-        chat, k, tr = facts.chat_id, keys(facts.table.id), self._group(facts)
-        th = facts.table.thread_id  # every group message goes to the table's forum topic
-        if isinstance(screen, TableScreen):
-            rendered = self._ui(facts).table(self.context(facts), screen.view, tr)
-            box.show(chat, k["table"], rendered, fresh=screen.fresh, old=Old.STRIP, thread=th)
-        elif isinstance(screen, EndedTable):
-            ctx = self.context(facts)
-            ended = self._ui(facts).ended_table(ctx, screen.before, screen.events, tr)
-            box.show(chat, k["table"], ended, thread=th)
-        elif isinstance(screen, DealResult):
-            ctx = self.context(facts)
-            text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
-            if text:  # keyed by the match and the move it ended at: shown once, a restart's
-                # repeat is skipped (a match won at its first deal ends at the last one's move)
-                key = f"deal:{facts.table.id}:{facts.match_no}:{facts.table.moves}"
-                box.show(chat, key, Rendered(text), thread=th)
-        elif isinstance(screen, MatchResult):
-            ctx = self.context(facts)
-            rendered = self._ui(facts).match_result(
-                ctx,
-                screen.end,
-                screen.winner,
-                screen.standings,
-                facts.table.generation,
-                tr,
-                self.codec,
-            )
-            box.show(chat, k["result"], rendered, fresh=True, thread=th)
-        elif isinstance(screen, LobbyScreen):
-            rendered = lobby_render.lobby(
-                facts.table,
-                facts.seats,
-                tr,
-                self.codec,
-                options_view=screen.options_view,
-                unreachable=screen.unreachable,
-                link=self.link("s"),
-                confirm_cancel=screen.confirm_cancel,
-                computers=facts.computers,
-            )
-            box.show(chat, k["lobby"], rendered, thread=th)
-        elif isinstance(screen, LobbyStarted):
-            text = lobby_render.started(facts.table, facts.seats, screen.seats_line, tr)
-            box.show(chat, k["lobby"], Rendered(text), thread=th)
-        elif isinstance(screen, LobbyClosed):
-            closed = Rendered(lobby_render.closed(tr))
-            if screen.started or box.message_id(chat, k["lobby"]) is None:
-                box.post(chat, closed, thread=th)
-            else:
-                box.show(chat, k["lobby"], closed, thread=th)
-        elif isinstance(screen, CancelQuestion):
-            rendered = lobby_render.cancel_question(facts.table, tr, self.codec)
-            self._notice(chat, k["cancel"], rendered, screen.reply_to, th)
-        elif isinstance(screen, UnreachableNotice):
-            rendered = lobby_render.unreachable_notice(
-                facts.table, screen.names, tr, self.codec, self.link("s")
-            )
-            # one message per lobby, edited again on a later Start (#28: pressing Start again
-            # and again never posts a new group message)
-            box.show(chat, k["notice"], rendered, thread=th)
+        match screen:
+            case HandScreen():
+                self._hand(screen)
+            case Reminder():
+                self._reminder(screen)
+            case Gone():
+                box.delete(screen.chat_id, screen.key)
+            case TurnPing():
+                self._turn_ping(screen)
+            case PingGone():
+                box.delete(screen.user_id, ping_key(screen.table_id))
+            case Note():
+                return self._note(screen)
+            case Strip():
+                box.strip(screen.chat_id, screen.key, forget=screen.forget)
+            case StripMessage():
+                box.strip_message(screen.chat_id, screen.message_id)
+            case TableScreen():
+                self._table(screen)
+            case EndedTable():
+                self._ended_table(screen)
+            case DealResult():
+                self._deal_result(screen)
+            case MatchResult():
+                self._match_result(screen)
+            case LobbyScreen():
+                self._lobby(screen)
+            case LobbyStarted():
+                self._lobby_started(screen)
+            case LobbyClosed():
+                self._lobby_closed(screen)
+            case CancelQuestion():
+                self._cancel_question(screen)
+            case UnreachableNotice():
+                self._unreachable(screen)
         return None
+
+    # --- private chats ----------------------------------------------------------------------
+
+    def _hand(self, screen: HandScreen) -> None:
+        tr = self.catalogues.tr(screen.locale)
+        ctx = self.context(screen.facts)
+        ui = self._ui(screen.facts)
+        if ui.still_waiting and screen.view.to_act != screen.seat:
+            ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
+        rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)
+        if screen.words:  # the text names the cards in full; the buttons stay as they are
+            text = with_card_words(rendered.text, screen.view.hand, tr)
+            rendered = Rendered(text, rendered.markup)
+        if screen.facts.table.status == TableStatus.RUNNING:  # a finished game's hand: nothing
+            rendered = seat_menu.dress(
+                rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
+            )
+        key = hand_key(screen.facts.table.id, screen.seat)
+        self.outbox.show(
+            screen.user_id,
+            key,
+            rendered,
+            fresh=screen.fresh,
+            old=Old.DELETE,
+            rev=screen.facts.rev,
+        )
+
+    def _turn_ping(self, screen: TurnPing) -> None:
+        tr = self.catalogues.tr(screen.locale)
+        facts = screen.facts
+        text = tr.html(
+            "🔔 Your turn — {game}, «{chat}»",
+            game=game_name(facts.table.game, tr.locale),
+            chat=facts.chat_title,
+        )
+        key = ping_key(facts.table.id)
+        self.outbox.show(
+            screen.user_id, key, Rendered(text), fresh=True, old=Old.DELETE, rev=facts.rev
+        )
+
+    def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
+        tr = self.catalogues.tr(screen.locale)
+        markup = None
+        if screen.link is not None:
+            button = Button(text=tr(screen.button), url=self.link(screen.link))
+            markup = keyboard([[button]])
+        params = dict(screen.params)
+        if screen.moves:  # the moves in the reader's words, as his hand names them
+            params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
+        rendered = Rendered(tr.html(screen.msgid, **params), markup)
+        done = self.outbox.post(
+            screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
+        )
+        return done if screen.wait else None
 
     def _reminder(self, screen: Reminder) -> None:
         """PRODUCT.md §13: ⅓ of the time left — in private in place of the turn ping (so the
@@ -228,9 +197,13 @@ class Presenter:
             seconds=screen.seconds,
             chat=facts.chat_title,
         )
-        box = self.outbox
-        box.show(
-            screen.user_id, ping_key(facts.table.id), Rendered(text), fresh=True, old=Old.DELETE
+        self.outbox.show(
+            screen.user_id,
+            ping_key(facts.table.id),
+            Rendered(text),
+            fresh=True,
+            old=Old.DELETE,
+            rev=facts.rev,
         )
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)
@@ -240,22 +213,112 @@ class Presenter:
             seconds=screen.seconds,
         )
         key = reminder_key(facts.table.id)
-        box.show(
+        self._to_group(facts, key, Rendered(mention), fresh=True, old=Old.DELETE)
+
+    # --- the group ------------------------------------------------------------------------
+
+    def _to_group(
+        self,
+        facts: Facts,
+        key: str,
+        rendered: Rendered,
+        *,
+        fresh: bool = False,
+        old: Old = Old.KEEP,
+        reply_to: int | None = None,
+    ) -> None:
+        """Show a keyed group message: in the table's forum topic, at the table's turn."""
+        self.outbox.show(
             facts.chat_id,
             key,
-            Rendered(mention),
-            fresh=True,
-            old=Old.DELETE,
+            rendered,
+            fresh=fresh,
+            old=old,
+            reply_to=reply_to,
             thread=facts.table.thread_id,
+            rev=facts.rev,
         )
 
-    def _notice(
-        self, chat: int, key: str, rendered: Rendered, reply_to: int | None, thread: int | None
-    ) -> None:
+    def _table(self, screen: TableScreen) -> None:
+        facts = screen.facts
+        rendered = self._ui(facts).table(self.context(facts), screen.view, self._group(facts))
+        key = keys(facts.table.id)["table"]
+        self._to_group(facts, key, rendered, fresh=screen.fresh, old=Old.STRIP)
+
+    def _ended_table(self, screen: EndedTable) -> None:
+        facts = screen.facts
+        ctx, tr = self.context(facts), self._group(facts)
+        ended = self._ui(facts).ended_table(ctx, screen.before, screen.events, tr)
+        self._to_group(facts, keys(facts.table.id)["table"], ended)
+
+    def _deal_result(self, screen: DealResult) -> None:
+        facts = screen.facts
+        ctx, tr = self.context(facts), self._group(facts)
+        text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
+        if text:  # keyed by the match and the move it ended at: shown once, a restart's
+            # repeat is skipped (a match won at its first deal ends at the last one's move)
+            key = str(MessageKey.deal(facts.table.id, facts.match_no, facts.table.moves))
+            self._to_group(facts, key, Rendered(text))
+
+    def _match_result(self, screen: MatchResult) -> None:
+        facts = screen.facts
+        rendered = self._ui(facts).match_result(
+            self.context(facts),
+            screen.end,
+            screen.winner,
+            screen.standings,
+            facts.table.generation,
+            self._group(facts),
+            self.codec,
+        )
+        self._to_group(facts, keys(facts.table.id)["result"], rendered, fresh=True)
+
+    def _lobby(self, screen: LobbyScreen) -> None:
+        facts = screen.facts
+        rendered = lobby_render.lobby(
+            facts.table,
+            facts.seats,
+            self._group(facts),
+            self.codec,
+            options_view=screen.options_view,
+            unreachable=screen.unreachable,
+            link=self.link("s"),
+            confirm_cancel=screen.confirm_cancel,
+            computers=facts.computers,
+        )
+        self._to_group(facts, keys(facts.table.id)["lobby"], rendered)
+
+    def _lobby_started(self, screen: LobbyStarted) -> None:
+        facts = screen.facts
+        text = lobby_render.started(facts.table, facts.seats, screen.seats_line, self._group(facts))
+        self._to_group(facts, keys(facts.table.id)["lobby"], Rendered(text))
+
+    def _lobby_closed(self, screen: LobbyClosed) -> None:
+        facts = screen.facts
+        closed = Rendered(lobby_render.closed(self._group(facts)))
+        key = keys(facts.table.id)["lobby"]
+        if screen.started or self.outbox.message_id(facts.chat_id, key) is None:
+            self.outbox.post(facts.chat_id, closed, thread=facts.table.thread_id)
+        else:
+            self._to_group(facts, key, closed)
+
+    def _cancel_question(self, screen: CancelQuestion) -> None:
         """A group notice with table buttons replaces (and strips) the previous one; only the
         newest one's buttons count (PRODUCT.md §7.2 step 4)."""
-        self.outbox.strip(chat, key, forget=True)
-        self.outbox.show(chat, key, rendered, fresh=True, reply_to=reply_to, thread=thread)
+        facts = screen.facts
+        rendered = lobby_render.cancel_question(facts.table, self._group(facts), self.codec)
+        key = keys(facts.table.id)["cancel"]
+        self.outbox.strip(facts.chat_id, key, forget=True)
+        self._to_group(facts, key, rendered, fresh=True, reply_to=screen.reply_to)
+
+    def _unreachable(self, screen: UnreachableNotice) -> None:
+        facts = screen.facts
+        rendered = lobby_render.unreachable_notice(
+            facts.table, screen.names, self._group(facts), self.codec, self.link("s")
+        )
+        # one message per lobby, edited again on a later Start (#28: pressing Start again
+        # and again never posts a new group message)
+        self._to_group(facts, keys(facts.table.id)["notice"], rendered)
 
 
 LOOKUPS = 4
@@ -280,6 +343,18 @@ class Delivery:
         for deadline in outcome.due:
             self.scheduler.add(deadline)
         return self.presenter.present(outcome)
+
+    def post(
+        self,
+        chat_id: int,
+        rendered: Rendered,
+        *,
+        reply_to: int | None = None,
+        thread: int | None = None,
+    ) -> None:
+        """Post a one-off message (a command's answer) in order with the chat's other
+        messages: a group's limit counts every message."""
+        self.presenter.outbox.post(chat_id, rendered, reply_to=reply_to, thread=thread)
 
     def defer(self, outcome: Outcome) -> None:
         """Keep ``outcome`` (in commit order) until :meth:`flush`: a press's callback answer goes

@@ -16,8 +16,9 @@ from bot.render.common import signed
 from bot.render.context import game_name
 from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads
-from bot.storage.rows import TableRow
+from bot.storage.rows import TableRow, TableStatus
 from engine.core import Line, State
+from engine.lines import LineKind, kind_of
 from engine.record import write_jsonl
 
 NewGame = Callable[..., State]
@@ -70,7 +71,7 @@ class Records:
             )
             for seat, action in actions:
                 state.apply(seat, action)
-            running = end is None and table.status == "running"
+            running = end is None and table.status == TableStatus.RUNNING
             if not state.is_over and (snapshot or not running):
                 state.abandon()
                 running = running and not snapshot
@@ -114,16 +115,16 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
         tr("Players: {list}", list=" · ".join(f"{i + 1}. {n}" for i, n in enumerate(names))),
     ]
     for line in record.lines:
-        kind = line.get("t")
-        if kind == "deal":
+        kind = kind_of(line)
+        if kind == LineKind.DEAL:
             dealer = line.get("dealer")
             who = names[dealer] if isinstance(dealer, int) else "—"
             out += ["", tr("Deal {no} — {name} deals", no=line.get("no", "?"), name=who)]
-        elif kind == "act":
+        elif kind == LineKind.ACT:
             out.append(f"{names[line['seat']]}: {notation_words(str(line['a']), loc)}")
-        elif kind == "event":
+        elif kind == LineKind.EVENT:
             out.append("  · " + _fields(line, names, loc))
-        elif kind == "deal_end":
+        elif kind == LineKind.DEAL_END:
             seats: Sequence[Line] = line.get("seats", [])
             moves = [
                 f"{names[s['seat']]} {s['before']}→{s['after']}"
@@ -132,7 +133,7 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
             ]
             ended = tr("Deal {no} ended.", no=line.get("no", "?"))
             out.append(f"{ended} {' · '.join(moves)}".rstrip())
-        elif kind == "end":
+        elif kind == LineKind.END:
             net: Sequence[int] = line.get("net", [])
             out += [
                 "",

@@ -1,9 +1,12 @@
 """Outer middlewares on ``dp.update`` (polling and webhook alike): one log line per update, and
 an update Telegram delivers again acts once.
 
-Order (outermost first): :class:`UpdateLog` → :class:`OnceOnly` → the routers; aiogram's own
-error middleware sits outside both, so an exception is logged here (``outcome=error``) and then
-by ``bot/routers/errors.py`` with its traceback — never swallowed.
+Order (outermost first): :class:`UpdateLog` → :class:`OnceOnly` →
+:class:`~bot.middlewares.ChatContext` → the routers; aiogram's own error middleware sits
+outside them all, so an exception is logged here (``outcome=error``) and then by
+``bot/routers/errors.py`` with its traceback — never swallowed. A refusal
+(:class:`~bot.refused.Refused`) is no error: logged here as ``outcome=refused``, it is shown
+to its sender by ``bot/routers/errors.py``.
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ class UpdateLog(BaseMiddleware):
             result = await handler(event, data)
             outcome = "duplicate" if data.get("duplicate") else trace.outcome
             return result
+        except Refused as refused:  # answered by bot/routers/errors.py: no error
+            trace.refused(refused)
+            outcome = trace.outcome
+            raise
         finally:
             chat: Chat | None = data.get("event_chat")
             user: User | None = data.get("event_from_user")

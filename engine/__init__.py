@@ -18,6 +18,7 @@ from engine.errors import (
     Refusal,
 )
 from engine.games import GAMES, new_game
+from engine.lines import LineKind
 from engine.record import read_records, replay, write_jsonl
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "InvalidOption",
     "InvalidRecord",
     "Line",
+    "LineKind",
     "Rank",
     "Refusal",
     "Result",

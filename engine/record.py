@@ -15,6 +15,7 @@ from engine.cards import Card
 from engine.chance import StackedChance
 from engine.core import Line, State
 from engine.errors import EngineError, InvalidRecord
+from engine.lines import LineKind, is_kind, kind_of
 
 
 def dumps(line: Line) -> str:
@@ -47,10 +48,10 @@ def split_records(lines: Iterable[Line]) -> Iterator[list[Line]]:
     """Split a file's lines into records, each from its ``game`` line to its ``end`` line."""
     current: list[Line] = []
     for line in lines:
-        if line["t"] == "game" and current:
+        if is_kind(line, LineKind.GAME) and current:
             raise InvalidRecord("a record starts before the previous one ended")
         current.append(line)
-        if line["t"] == "end":
+        if is_kind(line, LineKind.END):
             yield current
             current = []
     if current:
@@ -66,11 +67,15 @@ def is_chance_line(line: Line) -> bool:
     """Whether the line writes out a random outcome (§R3.2): a first-dealer draw, a deal's
     deck, a Копилка take. These lines alone give :func:`chance_of` what it replays."""
     kind = line["t"]
-    return (kind == "seats" and bool(line.get("draw"))) or kind == "deal" or is_take(line)
+    return (
+        (kind == LineKind.SEATS and bool(line.get("draw")))
+        or kind == LineKind.DEAL
+        or is_take(line)
+    )
 
 
 def is_take(line: Line) -> bool:
-    return line["t"] == "event" and line.get("e") == "take"
+    return is_kind(line, LineKind.EVENT) and line.get("e") == "take"
 
 
 def chance_of(record: list[Line]) -> StackedChance:
@@ -79,14 +84,14 @@ def chance_of(record: list[Line]) -> StackedChance:
     decks: list[list[Card]] = []
     picks: list[Card] = []
     for line in record:
-        match line["t"]:
-            case "seats":
+        match kind_of(line):
+            case LineKind.SEATS:
                 decks.extend(
                     [Card.parse(c) for c in row if c is not None] for row in line.get("draw", [])
                 )
-            case "deal":
+            case LineKind.DEAL:
                 decks.append([Card.parse(c) for c in line["deck"]])
-            case "event" if is_take(line):
+            case LineKind.EVENT if is_take(line):
                 picks.append(Card.parse(line["card"]))
             case _:
                 pass
@@ -104,10 +109,10 @@ def replay(record: list[Line], *, through_end: bool = True) -> State:
     """
     from engine.games import new_game  # the registry imports every game module
 
-    if not record or record[0].get("t") != "game":
+    if not record or not is_kind(record[0], LineKind.GAME):
         raise InvalidRecord("a record starts with its game line")
     head = record[0]
-    seats = record[1] if len(record) > 1 and record[1].get("t") == "seats" else None
+    seats = record[1] if len(record) > 1 and is_kind(record[1], LineKind.SEATS) else None
     prev = seats.get("prev_dealer") if seats is not None and seats.get("by") == "series" else None
     state = new_game(
         head["game"],
@@ -118,12 +123,12 @@ def replay(record: list[Line], *, through_end: bool = True) -> State:
         prev_dealer=prev,
     )
     for number, line in enumerate(record, 1):
-        if line["t"] == "act":
+        if is_kind(line, LineKind.ACT):
             try:
                 state.apply(line["seat"], line["a"])
             except EngineError as exc:
                 what = f"line {number}: {line['a']!r} by seat {line['seat']}"
                 raise InvalidRecord(f"{what}: {exc}") from exc
-        elif line["t"] == "end" and line.get("reason") == "abandoned" and through_end:
+        elif is_kind(line, LineKind.END) and line.get("reason") == "abandoned" and through_end:
             state.abandon(at=number - 1)  # §R5.7: after any line
     return state

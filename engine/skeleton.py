@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 from engine.cards import Card, RankOrder, canonical, codes
 from engine.chance import Chance
@@ -38,7 +38,8 @@ ViewT = TypeVar("ViewT", bound="View[Any]")
 
 # --- the skeleton ------------------------------------------------------------------------------
 
-_SEATS = "seats"  # waiting for the draw for the first dealer (§0.5)
+PHASE_SEATS: Final = "seats"  # waiting for the draw for the first dealer (§0.5)
+PHASE_OVER: Final = "over"  # the record has its end line
 _DEAL = "deal"  # waiting for the next deal's shuffle (§0.6)
 _SMALL_LEGAL = 8  # up to this many legal actions, a tuple scan beats building a set
 
@@ -103,11 +104,11 @@ class StateBase(Generic[OptT, A, ViewT]):
         self._version = 0
         self._to_act: Seat | None = None
         self._result: Result | None = None
-        self._phase = _SEATS
+        self._phase = PHASE_SEATS
         self._dealer: Seat = 0
         self._deal_no = 0
         self._hands: list[list[Card]] = [[] for _ in range(players)]
-        self._awaiting: str | None = _SEATS
+        self._awaiting: str | None = PHASE_SEATS
         self._next_dealer: Seat | None = None  # the previous series' dealer, then the next one
         self._legal: tuple[A, ...] = ()
         self._legal_at = -1
@@ -317,7 +318,7 @@ class StateBase(Generic[OptT, A, ViewT]):
 
     def _run_chance(self) -> None:
         """Run the chance steps that wait (§0.5 draw, §0.6 deal) while chance can answer them."""
-        if self._awaiting == _SEATS:
+        if self._awaiting == PHASE_SEATS:
             prev = self._next_dealer
             if prev is None and not self._chance.ready():
                 return
@@ -336,7 +337,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         """The game is over with ``result`` (its ``end`` line is written by the game)."""
         self._result = result
         self._to_act = None
-        self._phase = "over"
+        self._phase = PHASE_OVER
         self._awaiting = None
 
 

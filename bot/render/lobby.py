@@ -13,7 +13,7 @@ from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.games import game_ui
 from bot.render.limits import LABEL, label
-from bot.storage.rows import SeatKind, SeatRow, TableRow
+from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.games import GAMES
 from engine.options import option_fields
@@ -94,7 +94,7 @@ def lobby(
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
         return Button(text=text, callback_data=codec.pack(press))
 
-    if table.status == "closed":  # §4.2: nobody started it in time; the keyboard goes
+    if table.status == TableStatus.CLOSED:  # §4.2: nobody started it in time; the keyboard goes
         return Rendered(tr("Table closed: nobody started the game."))
     creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
     if not table.game:

@@ -13,11 +13,9 @@ from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.i18n import Catalogues, Translator
 from bot.markup import Html
 from bot.present import Delivery
-from bot.refused import Refused
 from bot.render import score as score_screen
 from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
-from bot.render.refusals import refusal_html
 from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
@@ -98,9 +96,6 @@ def make_router() -> Router:
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 say(delivery, message, rules_summary(code, user_tr))
                 return
-        except Refused as refused:
-            say(delivery, message, refusal_html(refused, user_tr))
-            return
         except ValueError:
             pass
         say(delivery, message, help_text(user_tr, private=True))

@@ -50,6 +50,4 @@ def say(
     """Answer a command through the outbox (a group's limit counts every message), in order
     with everything else the chat is shown."""
     reply_to = message.message_id if reply else None
-    delivery.presenter.outbox.post(
-        message.chat.id, Rendered(text, markup), reply_to=reply_to, thread=topic(message)
-    )
+    delivery.post(message.chat.id, Rendered(text, markup), reply_to=reply_to, thread=topic(message))

@@ -1,5 +1,8 @@
-"""Every error in a handler is logged with its update, and a pending button press still gets an
-answer, so no update fails silently and no client spins on an unanswered press (STYLE.md §1.4)."""
+"""What goes wrong in a handler, in one place. A refusal (:class:`~bot.refused.Refused`: the
+runtime said no, nothing changed) is shown to its sender, as a press's answer or a reply to
+the command. Every other error is logged with its update, and a pending button press still
+gets an answer, so no update fails silently and no client spins on an unanswered press
+(STYLE.md §1.4)."""
 
 from __future__ import annotations
 
@@ -8,15 +11,59 @@ import logging
 
 from aiogram import Router
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import ErrorEvent
+from aiogram.filters import ExceptionTypeFilter
+from aiogram.types import CallbackQuery, ErrorEvent, Message
 
-from bot.i18n import Catalogues, locale_of
+from bot.i18n import Catalogues, Translator, locale_of
+from bot.present import Delivery
+from bot.refused import Refused
+from bot.render.common import Rendered
+from bot.render.refusals import refusal_html, refusal_text
+from bot.routers.common import topic
 
 logger = logging.getLogger(__name__)
 
 
+async def answer_refusal(
+    query: CallbackQuery, refused: Refused, tr: Translator, delivery: Delivery
+) -> None:
+    """A press's refusal as its answer: a toast, or an alert; its button may open a link."""
+    url = delivery.link(refused.link) if refused.link else refused.url
+    show_alert = True if refused.alert else None
+    await query.answer(refusal_text(refused, tr), show_alert=show_alert, url=url)
+
+
+async def reply_refusal(
+    message: Message, refused: Refused, tr: Translator, delivery: Delivery
+) -> None:
+    """A command's refusal, in its chat: a reply to the message the refusal names, or in a
+    group to the command."""
+    chat_id = message.chat.id
+    if refused.reply_to_key is not None:
+        reply_to = await delivery.message_id(chat_id, refused.reply_to_key)
+    else:
+        reply_to = None if message.chat.type == "private" else message.message_id
+    rendered = Rendered(refusal_html(refused, tr))
+    delivery.post(chat_id, rendered, reply_to=reply_to, thread=topic(message))
+
+
 def make_router() -> Router:
     router = Router(name="errors")
+
+    @router.errors(ExceptionTypeFilter(Refused))
+    async def on_refused(
+        event: ErrorEvent, delivery: Delivery, user_tr: Translator, chat_tr: Translator
+    ) -> None:
+        refused = event.exception
+        assert isinstance(refused, Refused)
+        update = event.update
+        try:
+            if update.callback_query is not None:
+                await answer_refusal(update.callback_query, refused, user_tr, delivery)
+            elif update.message is not None:
+                await reply_refusal(update.message, refused, chat_tr, delivery)
+        except TelegramAPIError as error:
+            logger.error("update=%s refusal not shown: %r", update.update_id, error, exc_info=error)
 
     @router.errors()
     async def on_error(event: ErrorEvent, catalogues: Catalogues) -> bool:

@@ -13,10 +13,8 @@ from bot.callbacks import Kind, Press, PressFilter
 from bot.i18n import Translator
 from bot.present import Delivery
 from bot.refused import Refused
-from bot.render.common import Rendered
 from bot.render.context import game_code
 from bot.render.limits import label
-from bot.render.refusals import refusal_html, refusal_text
 from bot.routers.common import say, topic
 from bot.routers.identity import unsigned
 from bot.runtime.core import family_ui
@@ -24,7 +22,6 @@ from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.services.members import Members
-from bot.updates import Trace
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 START_WAIT = 30.0  # seconds Start waits to learn whether the players' private notes got through
@@ -40,7 +37,6 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         chat_tr: Translator,
-        trace: Trace,
     ) -> None:
         assert message.from_user is not None
         game = ""
@@ -71,21 +67,9 @@ def make_router() -> Router:
                 return
             game = code
         user = message.from_user
-        try:
-            outcome = await runtime.open(
-                message.chat.id, user.id, user.first_name, game, options, topic(message)
-            )
-        except Refused as refused:
-            trace.refused(refused)
-            reply_key = refused.params.pop("reply_key", None)
-            reply_to = await delivery.message_id(message.chat.id, reply_key) if reply_key else None
-            delivery.presenter.outbox.post(
-                message.chat.id,
-                Rendered(refusal_html(refused, chat_tr)),
-                reply_to=reply_to,
-                thread=topic(message),
-            )
-            return
+        outcome = await runtime.open(
+            message.chat.id, user.id, user.first_name, game, options, topic(message)
+        )
         delivery(outcome)
 
     @router.message(Command("cancel"), GROUPS)
@@ -94,23 +78,16 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         members: Members,
-        chat_tr: Translator,
-        trace: Trace,
     ) -> None:
         assert message.from_user is not None
         user_id = message.from_user.id
-        try:
-            outcome = await runtime.cancel_question(
-                message.chat.id,
-                user_id,
-                members.admin_check(message.chat.id, user_id),
-                message.message_id,
-                topic(message),
-            )
-        except Refused as refused:
-            trace.refused(refused)
-            say(delivery, message, refusal_html(refused, chat_tr), reply=True)
-            return
+        outcome = await runtime.cancel_question(
+            message.chat.id,
+            user_id,
+            members.admin_check(message.chat.id, user_id),
+            message.message_id,
+            topic(message),
+        )
         delivery(outcome)
 
     @router.message(Command("kick"), GROUPS)
@@ -119,21 +96,16 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         members: Members,
-        chat_tr: Translator,
     ) -> None:
         assert message.from_user is not None
         chat_id, user_id = message.chat.id, message.from_user.id
-        try:
-            outcome = await runtime.kick(
-                chat_id,
-                replied_to(message),
-                members.admin_check(chat_id, user_id),
-                message.message_id,
-                topic(message),
-            )
-        except Refused as refused:
-            say(delivery, message, refusal_html(refused, chat_tr), reply=True)
-            return
+        outcome = await runtime.kick(
+            chat_id,
+            replied_to(message),
+            members.admin_check(chat_id, user_id),
+            message.message_id,
+            topic(message),
+        )
         delivery(outcome)
 
     @router.callback_query(PressFilter(Kind.LOBBY))
@@ -144,22 +116,14 @@ def make_router() -> Router:
         delivery: Delivery,
         members: Members,
         user_tr: Translator,
-        trace: Trace,
     ) -> None:
         user = query.from_user
         pressed = query.message
         key = await delivery.message_key(pressed.chat.id, pressed.message_id) if pressed else None
         chat_id = pressed.chat.id if pressed else 0
-        try:
-            outcome = await runtime.lobby_press(
-                press, user.id, user.first_name, key, members.admin_check(chat_id, user.id)
-            )
-        except Refused as refused:
-            trace.refused(refused)
-            link = refused.params.pop("link", None)
-            url = delivery.link(link) if link else refused.url
-            await query.answer(refusal_text(refused, user_tr), show_alert=refused.alert, url=url)
-            return
+        outcome = await runtime.lobby_press(
+            press, user.id, user.first_name, key, members.admin_check(chat_id, user.id)
+        )
         waits = delivery(outcome)  # queued only: the answer still goes at once
         if press.act == "j":
             await query.answer(user_tr("You're seated. Your cards will come in our private chat."))

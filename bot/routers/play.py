@@ -9,7 +9,7 @@ from bot.callbacks import Kind, Press, PressFilter
 from bot.i18n import Translator
 from bot.present import Delivery
 from bot.refused import Refused
-from bot.render.refusals import refusal_text
+from bot.routers.errors import answer_refusal
 from bot.runtime.outcome import hand_key
 from bot.runtime.runtime import PressSource, TableRuntime
 from bot.services.members import Members
@@ -41,10 +41,12 @@ def make_router() -> Router:
         try:
             outcome = await runtime.press(press, query.data or "", query.from_user.id, source)
         except Refused as refused:
+            if refused.refresh is None:
+                raise  # answered in bot/routers/errors.py
+            # a stale hand: the refusal answered, the seat's current hand is shown
             trace.refused(refused)
-            await query.answer(refusal_text(refused, user_tr))
-            if refused.refresh is not None:
-                delivery(await runtime.refresh(press.table, refused.refresh, source))
+            await answer_refusal(query, refused, user_tr, delivery)
+            delivery(await runtime.refresh(press.table, refused.refresh, source))
             return
         delivery.defer(outcome)  # rendered right after the answer, in commit order
         try:
@@ -59,22 +61,15 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         members: Members,
-        user_tr: Translator,
-        trace: Trace,
     ) -> None:
         message = query.message
         key = await delivery.message_key(message.chat.id, message.message_id) if message else None
-        try:
-            outcome = await runtime.end_press(
-                press,
-                query.from_user.id,
-                key,
-                members.admin_check(message.chat.id if message else 0, query.from_user.id),
-            )
-        except Refused as refused:
-            trace.refused(refused)
-            await query.answer(refusal_text(refused, user_tr))
-            return
+        outcome = await runtime.end_press(
+            press,
+            query.from_user.id,
+            key,
+            members.admin_check(message.chat.id if message else 0, query.from_user.id),
+        )
         delivery(outcome)
         await query.answer()
 

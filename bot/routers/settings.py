@@ -16,7 +16,6 @@ from bot.refused import Refused
 from bot.render import settings as screens
 from bot.render.common import Rendered
 from bot.render.context import GAME_NAMES
-from bot.render.refusals import refusal_text
 from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
@@ -180,22 +179,17 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         delivery: Delivery,
-        user_tr: Translator,
     ) -> None:
         message = query.message
-        try:
-            if message is None or message.chat.type == "private":
-                raise Refused("Unknown button.")
-            chat_id = message.chat.id
-            if await delivery.message_key(chat_id, message.message_id) != KEY:
-                raise Refused("That button is out of date.")
-            if not await members.is_admin(chat_id, query.from_user.id):
-                raise Refused(ADMINS_ONLY)
-            settings = service(runtime, people, catalogues, codec)
-            pane, redraw = await settings.change_group(chat_id, press)
-        except Refused as refused:
-            await query.answer(refusal_text(refused, user_tr))
-            return
+        if message is None or message.chat.type == "private":
+            raise Refused("Unknown button.")
+        chat_id = message.chat.id
+        if await delivery.message_key(chat_id, message.message_id) != KEY:
+            raise Refused("That button is out of date.")
+        if not await members.is_admin(chat_id, query.from_user.id):
+            raise Refused(ADMINS_ONLY)
+        settings = service(runtime, people, catalogues, codec)
+        pane, redraw = await settings.change_group(chat_id, press)
         delivery.presenter.outbox.show(chat_id, KEY, await settings.group(chat_id, pane))
         if redraw == "chat":  # the language applies at once: the open table is drawn again
             delivery(await runtime.refresh_chat(chat_id))
@@ -212,20 +206,15 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         delivery: Delivery,
-        user_tr: Translator,
     ) -> None:
         message = query.message
         user_id = query.from_user.id
-        try:
-            if message is None or message.chat.id != user_id:
-                raise Refused("Unknown button.")
-            if await delivery.message_key(user_id, message.message_id) != KEY:
-                raise Refused("That button is out of date.")
-            settings = service(runtime, people, catalogues, codec)
-            await settings.change_private(user_id, press)
-        except Refused as refused:
-            await query.answer(refusal_text(refused, user_tr))
-            return
+        if message is None or message.chat.id != user_id:
+            raise Refused("Unknown button.")
+        if await delivery.message_key(user_id, message.message_id) != KEY:
+            raise Refused("That button is out of date.")
+        settings = service(runtime, people, catalogues, codec)
+        await settings.change_private(user_id, press)
         delivery.presenter.outbox.show(user_id, KEY, await settings.private(user_id))
         delivery(await runtime.refresh_hands(user_id))  # language, cards in words: at once
         await query.answer()

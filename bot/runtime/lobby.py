@@ -124,7 +124,9 @@ class Lobby:
             current = await self.ctx.repo.open_table(chat_id, thread)
             if current is not None and current.status in ("lobby", "running"):
                 kind = "lobby" if current.status == "lobby" else "table"
-                raise Refused("There's already a table here: ↑", reply_key=keys(current.id)[kind])
+                raise Refused(
+                    "There's already a table here: ↑", reply_to_key=keys(current.id)[kind]
+                )
             chosen = await self.seeded_options(chat_id, game, options) if game else {}
             settings = await self.ctx.people.chat_settings(chat_id)
             async with self.ctx.repo.unit() as tx:

@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.keys import MessageKey, MessageKind
 from bot.render.context import HandUI, Standing
 from bot.render.lobby import Pane
 from bot.storage.rows import Deadline, SeatRow, TableRow
 from engine.core import Line, View
+from engine.lines import LineKind, is_kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,32 +241,28 @@ class Outcome:
 
 def keys(table_id: int) -> dict[str, str]:
     """The outbox keys of a table's group messages."""
-    return {
-        "lobby": f"lobby:{table_id}",
-        "table": f"table:{table_id}",
-        "result": f"result:{table_id}",
-        "cancel": f"cancel:{table_id}",
-        "notice": f"notice:{table_id}",
-    }
+    group = (MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESULT)
+    kinds = (*group, MessageKind.CANCEL, MessageKind.NOTICE)
+    return {kind.value: str(MessageKey(kind, table_id)) for kind in kinds}
 
 
 def reminder_key(table_id: int) -> str:
     """The group's turn reminder of a table (one at a time)."""
-    return f"remind:{table_id}"
+    return str(MessageKey(MessageKind.REMIND, table_id))
 
 
 def hand_key(table_id: int, seat: int) -> str:
-    return f"hand:{table_id}:{seat}"
+    return str(MessageKey.hand(table_id, seat))
 
 
 def ping_key(table_id: int) -> str:
     """A player's turn ping of one table, in his private chat."""
-    return f"ping:{table_id}"
+    return str(MessageKey(MessageKind.PING, table_id))
 
 
 def events_of(lines: Sequence[Line]) -> tuple[Line, ...]:
     """Record lines for the screens: a ``deal`` line's deck is never passed on."""
     return tuple(
-        {k: v for k, v in ln.items() if k != "deck"} if ln.get("t") == "deal" else ln
+        {k: v for k, v in ln.items() if k != "deck"} if is_kind(ln, LineKind.DEAL) else ln
         for ln in lines
     )

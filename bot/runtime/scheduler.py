@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.services.locks import Leadership
 from bot.storage.protocol import Repository
-from bot.storage.rows import Deadline
+from bot.storage.rows import Deadline, DeadlineKind
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -56,10 +56,10 @@ class Scheduler:
         self._lead_every = lease / 3
         self._next_lead = self._next_sync = 0.0
         self.leading = not self._leader.shared  # several workers: only the leader fires
-        self._heap: list[tuple[float, int, str, int]] = []
+        self._heap: list[tuple[float, int, DeadlineKind | str, int]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._current: dict[tuple[int, str], Deadline] = {}
+        self._current: dict[tuple[int, DeadlineKind | str], Deadline] = {}
         self.firing = False  # a fallen-due deadline's work is running now (a computer thinking)
 
     def add(self, deadline: Deadline) -> None:
@@ -69,7 +69,7 @@ class Scheduler:
         )
         self._wake.set()
 
-    def discard(self, table_id: int, kind: str) -> None:
+    def discard(self, table_id: int, kind: DeadlineKind | str) -> None:
         self._current.pop((table_id, kind), None)
 
     def pending(self) -> int:

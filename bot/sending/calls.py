@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
@@ -24,7 +24,6 @@ from bot.render.common import Rendered
 from bot.sending.lean import EditText, SendText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
-from bot.sending.session import EDIT_THREAD
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
@@ -55,27 +54,117 @@ def offers(rendered: Rendered) -> frozenset[str]:
     return frozenset(b.callback_data for b in buttons if b.callback_data)
 
 
-@dataclass(slots=True)
-class Op:
-    """One queued step of a chat: show a keyed message, post a one-off, strip, delete."""
+# One queued step of a chat, one frozen class per kind. ``key`` is the keyed message it is
+# about (None: a one-off message, or one named by its Telegram id); ``label`` names the kind in
+# the log.
 
-    kind: str  # "show" | "post" | "doc" | "strip" | "delete" | "drop"
-    key: str | None
-    rendered: Rendered | None = None
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Make keyed message ``key`` show ``rendered``: edited, or sent if new or ``fresh``."""
+
+    key: str
+    rendered: Rendered
     fresh: bool = False
-    old: Old = Old.KEEP
+    old: Old = Old.KEEP  # what becomes of the message the key named before a fresh send
     reply_to: int | None = None
-    done: asyncio.Future[int | None] | None = None
-    message_id: int | None = None  # a strip of a message whose key was forgotten already
+    thread: int | None = None  # the forum topic it is sent (or sent anew) in
     rev: int | None = None  # the table's turn it shows (several workers: never older wins)
-    document: bytes | None = None  # "doc": the file (its name is the rendered text)
-    thread: int | None = None  # a forum topic a send goes to (edits need none)
+    label: ClassVar[str] = "show"
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """Send a new message (a result, a notice); ``done`` gets its id (None: not sent)."""
+
+    rendered: Rendered
+    done: asyncio.Future[int | None]
+    key: str | None = None
+    reply_to: int | None = None
+    thread: int | None = None
+    label: ClassVar[str] = "post"
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """Send a file (a game record)."""
+
+    filename: str
+    data: bytes
+    reply_to: int | None = None
+    thread: int | None = None
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "doc"
+
+
+@dataclass(frozen=True, slots=True)
+class Strip:
+    """Remove keyed message ``key``'s keyboard (its text stays as shown)."""
+
+    key: str
+    label: ClassVar[str] = "strip"
+
+
+@dataclass(frozen=True, slots=True)
+class StripMessage:
+    """Remove the keyboard of a message by id (an old one no key names any more)."""
+
+    message_id: int
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "strip"
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    """Delete keyed message ``key``; the key is let go."""
+
+    key: str
+    label: ClassVar[str] = "delete"
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteMessage:
+    """Delete a message by id (a user's own command line in the private chat, say)."""
+
+    message_id: int
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "delete"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Let key ``key`` go (its buttons no longer count; a later message may take it)."""
+
+    key: str
+    label: ClassVar[str] = "drop"
+
+
+Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Several workers: a keyed message's shared lock, held while its step is made — the book's
+    entry, the turn the step shows, what it offers. A message sent (or sent anew) under it is
+    told to the book at once, before the lock is let go."""
+
+    entry: Entry
+    rev: int | None
+    wanted: frozenset[str] | None
 
 
 @dataclass(slots=True)
 class ChatQueue:
-    queue: deque[Op] = field(default_factory=deque)
+    """A chat's queued steps and the task delivering them."""
+
+    queue: deque[Step] = field(default_factory=deque)
     worker: asyncio.Task[None] | None = None
+    taken: int = 0  # steps taken off the queue so far: whether the head is still the same one
+
+    def take(self) -> Step:
+        """The head step, off the queue (as it is now: a show may have taken newer text)."""
+        self.taken += 1
+        return self.queue.popleft()
 
 
 class Calls:
@@ -100,7 +189,6 @@ class Calls:
         self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
         self.book = book  # several workers: what each keyed message shows, shared
         self.patience = Patience(sleep=sleep)  # a failed Redis call is tried again
-        self.guarding: dict[int, tuple[Entry, int | None, frozenset[str] | None]] = {}
         self.known: dict[tuple[int, str], StoredMessage] = {}
         self.keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
         self.wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
@@ -110,10 +198,10 @@ class Calls:
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
 
     @staticmethod
-    def settle(op: Op, sent: int | None) -> None:
+    def settle(step: Step, sent: int | None) -> None:
         """Tell whoever waits for a post what became of it (its id; None: not sent)."""
-        if op.done is not None and not op.done.done():
-            op.done.set_result(sent)
+        if isinstance(step, Post) and not step.done.done():
+            step.done.set_result(sent)
 
     @contextlib.asynccontextmanager
     async def _counted(self, chat_id: int) -> AsyncIterator[None]:
@@ -124,128 +212,145 @@ class Calls:
             self.calls += 1
             await self.patience("counting a call", lambda: self.rates.spent(chat_id))
 
-    async def deliver(self, chat_id: int, chat: ChatQueue, op: Op) -> None:
-        known = self.known.get((chat_id, op.key)) if op.key else None
-        if op.kind == "drop":
-            assert op.key is not None
-            self._let_go(chat_id, chat, op.key)
-            await self.store.drop_message(chat_id, op.key)
-            return
-        if op.kind == "doc":
-            assert op.rendered is not None and op.document is not None
-            file = BufferedInputFile(op.document, filename=op.rendered.text)
-            try:
-                async with self._counted(chat_id):
-                    await self.bot.send_document(
-                        chat_id,
-                        file,
-                        message_thread_id=op.thread,
-                        reply_to_message_id=op.reply_to,
-                        allow_sending_without_reply=True if op.reply_to else None,
-                    )
-            except TelegramAPIError as error:
-                logger.warning("document to chat=%s failed: %s", chat_id, error.message)
-            return
-        if op.kind == "strip":
-            if op.message_id is not None:
-                known = StoredMessage(chat_id, "", op.message_id, "")
-            assert known is not None
-            await self._strip(chat_id, chat, known)
-            return
-        if op.kind == "delete":
-            message_id = op.message_id
-            if message_id is None:
-                assert known is not None and op.key is not None
-                message_id = known.message_id
+    async def deliver(
+        self, chat_id: int, chat: ChatQueue, step: Step, held: Held | None = None
+    ) -> None:
+        """Make one step (``held``: under its message's shared lock)."""
+        match step:
+            case Drop(key=key):
+                self._let_go(chat_id, chat, key)
+                await self.store.drop_message(chat_id, key)
+            case Document():
+                await self._document(chat_id, step)
+            case Strip(key=key):
+                known = self.known.get((chat_id, key))
+                assert known is not None  # a strip of a message never sent is needless
+                await self._strip(chat_id, chat, known)
+            case StripMessage(message_id=message_id):
+                await self._strip(chat_id, chat, StoredMessage(chat_id, "", message_id, ""))
+            case Delete(key=key):
+                known = self.known.get((chat_id, key))
+                assert known is not None  # a delete of a message never sent is needless
+                await self._delete(chat_id, known.message_id)
+                self._let_go(chat_id, chat, key)
+                await self.store.drop_message(chat_id, key)
+            case DeleteMessage(message_id=message_id):
+                await self._delete(chat_id, message_id)
+            case Show() | Post():
+                known = self.known.get((chat_id, step.key)) if step.key else None
+                if isinstance(step, Show) and known is not None and not step.fresh:
+                    await self._edit(chat_id, chat, step, known, held)
+                else:
+                    await self._send_anew(chat_id, chat, step, known, held)
+
+    async def _document(self, chat_id: int, step: Document) -> None:
+        file = BufferedInputFile(step.data, filename=step.filename)
+        try:
             async with self._counted(chat_id):
-                with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-                    await self.bot.delete_message(chat_id, message_id)
-            if op.key is not None:
-                self._let_go(chat_id, chat, op.key)
-                await self.store.drop_message(chat_id, op.key)
-            return
-        assert op.rendered is not None
-        if op.kind == "show" and known is not None and not op.fresh:
-            await self._edit(chat_id, chat, op, known)
-            return
-        if op.key is not None:  # marked before the request goes out (the module: exactly once)
-            await self.store.intend_message(chat_id, op.key)
-        sent = await self._send(chat_id, chat, op)  # a keyed message: remembered first thing
-        self.settle(op, sent)
-        if sent is None and op.key is not None:  # refused or failed: nothing is being sent
+                await self.bot.send_document(
+                    chat_id,
+                    file,
+                    message_thread_id=step.thread,
+                    reply_to_message_id=step.reply_to,
+                    allow_sending_without_reply=True if step.reply_to else None,
+                )
+        except TelegramAPIError as error:
+            logger.warning("document to chat=%s failed: %s", chat_id, error.message)
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        async with self._counted(chat_id):
+            with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+                await self.bot.delete_message(chat_id, message_id)
+
+    async def _send_anew(
+        self,
+        chat_id: int,
+        chat: ChatQueue,
+        step: Show | Post,
+        known: StoredMessage | None,
+        held: Held | None,
+    ) -> None:
+        """A new message; a keyed one takes the key, and what its key named before goes as
+        ``old`` says."""
+        if step.key is not None:  # marked before the request goes out (the module: exactly once)
+            await self.store.intend_message(chat_id, step.key)
+        sent = await self._send(
+            chat_id, chat, step, held
+        )  # a keyed message: remembered first thing
+        self.settle(step, sent)
+        if sent is None and step.key is not None:  # refused or failed: nothing is being sent
             if known is not None:
                 await self.store.put_message(known)
             else:
-                await self.store.drop_message(chat_id, op.key)
-        if sent is None or op.key is None:
+                await self.store.drop_message(chat_id, step.key)
+        if sent is None or step.key is None or not isinstance(step, Show):
             return
         if known is not None and known.message_id != sent:
-            if op.old is Old.STRIP and known.keyboard:
+            if step.old is Old.STRIP and known.keyboard:
                 # a second call of this step: its own turn
                 await self.patience("a rate turn", lambda: self.rates.turn(chat_id, None))
                 await self._strip(chat_id, chat, known)
-            elif op.old is Old.DELETE:
-                async with self._counted(chat_id):
-                    with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-                        await self.bot.delete_message(chat_id, known.message_id)
+            elif step.old is Old.DELETE:
+                await self._delete(chat_id, known.message_id)
 
-    async def _send(self, chat_id: int, chat: ChatQueue, op: Op) -> int | None:
-        assert op.rendered is not None
+    async def _send(
+        self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
+    ) -> int | None:
         try:
             async with self._counted(chat_id):
                 message = await self.bot(
                     SendText(
                         chat_id=chat_id,
-                        text=op.rendered.text,
-                        message_thread_id=op.thread,
-                        reply_markup=op.rendered.markup,
-                        reply_to_message_id=op.reply_to,
-                        allow_sending_without_reply=True if op.reply_to else None,
+                        text=step.rendered.text,
+                        message_thread_id=step.thread,
+                        reply_markup=step.rendered.markup,
+                        reply_to_message_id=step.reply_to,
+                        allow_sending_without_reply=True if step.reply_to else None,
                     )
                 )
-                if op.key is not None:  # its id stored before anything else is awaited
-                    await self._remember(chat_id, op.key, message.message_id, op.rendered)
+                if step.key is not None:  # its id stored before anything else is awaited
+                    await self._remember(chat_id, step.key, message.message_id, step.rendered, held)
         except TelegramForbiddenError as error:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
-            self._refused(chat_id, op.key)
+            self._refused(chat_id, step.key)
             return None
         except TelegramAPIError as error:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
-            self._topic_gone(chat_id, op, error)
+            self._topic_gone(chat_id, step, error)
             return None
         self.closed.pop(chat_id, None)
         return message.message_id
 
-    async def _edit(self, chat_id: int, chat: ChatQueue, op: Op, known: StoredMessage) -> None:
-        assert op.rendered is not None and op.key is not None
-        topic = EDIT_THREAD.set(op.thread)  # a re-send (can't edit) goes to the same topic
+    async def _edit(
+        self, chat_id: int, chat: ChatQueue, step: Show, known: StoredMessage, held: Held | None
+    ) -> None:
         try:
             async with self._counted(chat_id):
                 result = await self.bot(
                     EditText(
-                        text=op.rendered.text,
+                        text=step.rendered.text,
                         chat_id=chat_id,
                         message_id=known.message_id,
-                        reply_markup=op.rendered.markup,
+                        reply_markup=step.rendered.markup,
+                        topic=step.thread,  # a re-send (can't edit) goes to the same topic
                     )
                 )
         except TelegramForbiddenError as error:
             logger.info("edit in chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
-            self._refused(chat_id, op.key)
+            self._refused(chat_id, step.key)
             return
         except TelegramAPIError as error:
             logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
-            self._topic_gone(chat_id, op, error)  # deleted with its topic, and not re-sent
+            self._topic_gone(chat_id, step, error)  # deleted with its topic, and not re-sent
             return
         finally:
-            EDIT_THREAD.reset(topic)
-            key = op.key
+            key = step.key
             await self.patience("an edit gap", lambda: self.rates.edited(chat_id, key))
         self.closed.pop(chat_id, None)
         now = result.message_id if isinstance(result, Message) else known.message_id
-        await self._remember(chat_id, op.key, now, op.rendered)  # a re-sent message: its new id
+        await self._remember(chat_id, step.key, now, step.rendered, held)  # re-sent: its new id
 
     async def _strip(self, chat_id: int, chat: ChatQueue, known: StoredMessage) -> None:
         try:
@@ -262,7 +367,9 @@ class Calls:
             self.known[(chat_id, known.key)] = stripped
             await self.store.put_message(stripped)
 
-    async def _remember(self, chat_id: int, key: str, message_id: int, shown: Rendered) -> None:
+    async def _remember(
+        self, chat_id: int, key: str, message_id: int, shown: Rendered, held: Held | None
+    ) -> None:
         message = StoredMessage(chat_id, key, message_id, shown.digest(), shown.markup is not None)
         old = self.known.get((chat_id, key))
         if old is not None and old.message_id != message_id:
@@ -270,11 +377,11 @@ class Calls:
         self.known[(chat_id, key)] = message
         self.keys[(chat_id, message_id)] = key
         await self.store.put_message(message)  # first: a send is settled (exactly once)
-        guarded, book = self.guarding.get(chat_id), self.book
-        if book is not None and guarded is not None:  # every worker knows it at once
-            entry, rev, wanted = guarded
+        book = self.book
+        if book is not None and held is not None:  # every worker knows it at once
             await self.patience(
-                "the message book", lambda: book.put(chat_id, key, message, rev, wanted, entry)
+                "the message book",
+                lambda: book.put(chat_id, key, message, held.rev, held.wanted, held.entry),
             )
 
     def _close(self, chat_id: int) -> None:
@@ -287,7 +394,7 @@ class Calls:
     def _let_go(self, chat_id: int, chat: ChatQueue, key: str) -> None:
         """A key deleted or dropped: nothing of it is kept (unless a later step shows it)."""
         self.forget(chat_id, key)
-        if all(op.key != key for op in chat.queue):
+        if all(step.key != key for step in chat.queue):
             self.wanted.pop((chat_id, key), None)
 
     def forget(self, chat_id: int, key: str) -> None:
@@ -295,9 +402,9 @@ class Calls:
         if old is not None:
             self.keys.pop((chat_id, old.message_id), None)
 
-    def _topic_gone(self, chat_id: int, op: Op, error: TelegramAPIError) -> None:
-        if op.thread is not None and _TOPIC_GONE.search(error.message):
-            self._refused(chat_id, op.key, "topic")
+    def _topic_gone(self, chat_id: int, step: Show | Post, error: TelegramAPIError) -> None:
+        if step.thread is not None and _TOPIC_GONE.search(error.message):
+            self._refused(chat_id, step.key, "topic")
 
     def _refused(self, chat_id: int, key: str | None, why: Refusal = "forbidden") -> None:
         if key is not None and self.on_refused is not None:

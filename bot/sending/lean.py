@@ -1,10 +1,10 @@
 """aiogram's HTTP session with a lighter path for the calls a press makes.
 
-Measured with py-spy under ``bench/side_by_side.py``: about a third of the bot's CPU per press
-went to aiogram's request path, and most of that was not the HTTP itself but the encoding (a
-``multipart``-capable ``FormData`` with every nested object JSON-dumped, URL-quoted field by field)
-and the decoding (every answer validated into its pydantic type: an edited message comes back
-whole, keyboard and all, and nobody reads it). :class:`LeanSession` changes only those two:
+aiogram encodes every method as a ``multipart``-capable ``FormData`` (every nested object
+JSON-dumped, URL-quoted field by field) and validates every answer into its pydantic type, an
+edited message coming back whole, keyboard and all, though nobody reads it. On the calls a
+press makes that encoding and decoding, not the HTTP, is most of the request's CPU.
+:class:`LeanSession` changes only those two:
 
 * a method without files is sent as one ``application/json`` body (the Bot API takes JSON), its
   values prepared by aiogram's own ``prepare_value`` (defaults such as ``parse_mode`` resolved
@@ -15,8 +15,7 @@ whole, keyboard and all, and nobody reads it). :class:`LeanSession` changes only
   answer its ``true``. Everything else, and every error, goes through aiogram's
   ``check_response`` unchanged, so the same exceptions reach the same middlewares;
 * a pressed button's update carries the whole message it is on, keyboard and formatting and
-  all, and validating ten buttons and the entities of a text nobody reads was half the cost of
-  the update (the outbox knows what every message of the bot offers and shows):
+  all, which nobody reads (the outbox knows what every message of the bot offers and shows):
   ``getUpdates`` drops ``callback_query.message``'s ``reply_markup`` and ``entities`` before
   the updates are validated into aiogram's types (its chat, id and text stay); so does
   ``sendMessage`` of the message it returns (the outbox reads its id).
@@ -52,7 +51,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, InputFile, Message, Update
 from aiohttp import ClientError, ClientTimeout
-from pydantic import ValidationError
+from pydantic import PrivateAttr, ValidationError
 
 from bot.render.common import Keyboard
 
@@ -74,9 +73,13 @@ Markup = Keyboard | InlineKeyboardMarkup  # what EditText and SendText carry
 
 
 class EditText(EditMessageText):
-    """``editMessageText`` with a screen's :class:`Keyboard` (or aiogram's own markup)."""
+    """``editMessageText`` with a screen's :class:`Keyboard` (or aiogram's own markup), and the
+    forum topic of the message it edits: an edit names no topic, but a message that can't be
+    edited is sent anew, in the topic it was in (:mod:`bot.sending.session`). The topic is no
+    part of the request."""
 
     reply_markup: Markup | None = None  # type: ignore[assignment]
+    _topic: int | None = PrivateAttr(default=None)
 
     if TYPE_CHECKING:  # the fields the bot sets (aiogram's own signature names them all)
 
@@ -87,8 +90,20 @@ class EditText(EditMessageText):
             chat_id: int | str,
             message_id: int,
             reply_markup: Markup | None = None,
+            topic: int | None = None,
             **rest: Any,
         ) -> None: ...
+
+    else:
+
+        def __init__(self, *, topic: int | None = None, **fields: Any) -> None:
+            super().__init__(**fields)
+            self._topic = topic
+
+    @property
+    def topic(self) -> int | None:
+        """The forum topic the edited message is in (None: none, or a private chat)."""
+        return self._topic
 
 
 class SendText(SendMessage):

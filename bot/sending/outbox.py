@@ -43,6 +43,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -50,7 +51,25 @@ from aiogram import Bot
 
 from bot.render.common import Rendered
 from bot.render.limits import fit
-from bot.sending.calls import Calls, ChatQueue, Clock, Old, Op, Refusal, Sleep, offers
+from bot.sending.calls import (
+    Calls,
+    ChatQueue,
+    Clock,
+    Delete,
+    DeleteMessage,
+    Document,
+    Drop,
+    Held,
+    Old,
+    Post,
+    Refusal,
+    Show,
+    Sleep,
+    Step,
+    Strip,
+    StripMessage,
+    offers,
+)
 from bot.sending.rates import OutboxLimits, Rates
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
@@ -62,6 +81,23 @@ __all__ = ["Old", "Outbox", "OutboxLimits", "Refusal", "offers"]
 
 logger = logging.getLogger(__name__)
 GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
+
+
+def _coalesced(queue: deque[Step], key: str, rendered: Rendered, rev: int | None) -> bool:
+    """Whether an edit of ``key`` still queued took ``rendered`` in its place (the latest state
+    wins, in the earlier place); never past a message sent after it."""
+    for at in range(len(queue) - 1, -1, -1):
+        step = queue[at]
+        if isinstance(step, Show):
+            if step.key == key and not step.fresh:
+                newest = rev if step.rev is None or rev is None else max(step.rev, rev)
+                queue[at] = Show(key, rendered, False, step.old, step.reply_to, step.thread, newest)
+                return True
+            if step.key == key or step.fresh:
+                return False
+        elif step.key == key or isinstance(step, Post):
+            return False
+    return False
 
 
 class Outbox:
@@ -90,7 +126,6 @@ class Outbox:
             book=book,
             on_refused=self._refused,
         )
-        self.rev: int | None = None  # the turn of the screens being queued now (Presenter)
         self._chats: dict[int, ChatQueue] = {}
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
         self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
@@ -131,33 +166,24 @@ class Outbox:
         old: Old = Old.KEEP,
         reply_to: int | None = None,
         thread: int | None = None,
+        rev: int | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
-        it is sent in)."""
+        it is sent in; ``rev``: the table's turn it shows — several workers: an older turn
+        never takes a newer one's place)."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
-            self._want(chat_id, key, wanted)
-        chat = self._chat(chat_id)
-        if not fresh:
-            for op in reversed(chat.queue):
-                if op.key == key and op.kind == "show" and not op.fresh:
-                    op.rendered = rendered  # the latest state wins, in the earlier place
-                    op.rev = (
-                        self.rev if op.rev is None or self.rev is None else max(op.rev, self.rev)
-                    )
-                    return
-                if op.key == key or op.kind == "post" or op.fresh:
-                    break  # never move a state ahead of a message sent after it
-        op = Op("show", key, rendered, fresh=fresh, old=old, reply_to=reply_to, thread=thread)
-        op.rev = self.rev
-        self._enqueue(chat_id, op)
+            self._want(chat_id, key, wanted, rev)
+        if not fresh and _coalesced(self._chat(chat_id).queue, key, rendered, rev):
+            return
+        self._enqueue(chat_id, Show(key, rendered, fresh, old, reply_to, thread, rev))
 
-    def _want(self, chat_id: int, key: str, wanted: frozenset[str]) -> None:
+    def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
         worker answers from its own memory (:meth:`telling`)."""
-        book, rev, at = self.wire.book, self.rev, (chat_id, key)
+        book, at = self.wire.book, (chat_id, key)
         assert book is not None
         self._telling[at] = self._telling.get(at, 0) + 1
 
@@ -191,8 +217,7 @@ class Outbox:
         """Send a new message (a result, a notice) in order; the future gets its id."""
         rendered = fit(rendered)
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        op = Op("post", key, rendered, reply_to=reply_to, done=done, thread=thread)
-        self._enqueue(chat_id, op)
+        self._enqueue(chat_id, Post(rendered, done, key, reply_to, thread))
         return done
 
     def post_document(
@@ -205,29 +230,28 @@ class Outbox:
         thread: int | None = None,
     ) -> None:
         """Send a file (a game record) in order with the chat's messages."""
-        op = Op("doc", None, Rendered(filename), reply_to=reply_to, document=data, thread=thread)
-        self._enqueue(chat_id, op)
+        self._enqueue(chat_id, Document(filename, data, reply_to, thread))
 
     def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: then the
         key is let go (its buttons no longer count; a later message may take the key)."""
         # in queue order: a send of this key still queued (a hand sent anew) is stripped too,
         # and the key is let go when the queue gets there
-        self._enqueue(chat_id, Op("strip", key))
+        self._enqueue(chat_id, Strip(key))
         if forget:
-            self._enqueue(chat_id, Op("drop", key))
+            self._enqueue(chat_id, Drop(key))
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
         if (chat_id, message_id) not in self.wire.keys:
-            self._enqueue(chat_id, Op("strip", None, message_id=message_id))
+            self._enqueue(chat_id, StripMessage(message_id))
 
     def delete(self, chat_id: int, key: str) -> None:
-        self._enqueue(chat_id, Op("delete", key))
+        self._enqueue(chat_id, Delete(key))
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """Delete a message by id (a user's own command line in the private chat, say)."""
-        self._enqueue(chat_id, Op("delete", None, message_id=message_id))
+        self._enqueue(chat_id, DeleteMessage(message_id))
 
     def forget_chat(self, chat_id: int) -> None:
         """A group that became a supergroup (issue #17): its queue and keyed messages go (the
@@ -314,29 +338,29 @@ class Outbox:
             chat = self._chats[chat_id] = ChatQueue()
         return chat
 
-    def _enqueue(self, chat_id: int, op: Op) -> None:
+    def _enqueue(self, chat_id: int, step: Step) -> None:
         chat = self._chat(chat_id)
-        chat.queue.append(op)
+        chat.queue.append(step)
         if chat.worker is None or chat.worker.done():
             chat.worker = asyncio.create_task(self._run(chat_id, chat), name=f"outbox:{chat_id}")
 
     async def _run(self, chat_id: int, chat: ChatQueue) -> None:
         failed = 0  # the head step's failures in a row
         while chat.queue:
-            head = chat.queue[0]
+            head, taken = chat.queue[0], chat.taken
             try:
-                await self._next(chat_id, chat, head)
+                await self._next(chat_id, chat)
             except Exception as error:  # the worker survives any one failed step
                 failed += 1
-                self.wire.patience.failed(f"a {head.kind} in chat={chat_id}", error)
-                if failed >= GIVE_UP and chat.queue and chat.queue[0] is head:
+                self.wire.patience.failed(f"a {head.label} in chat={chat_id}", error)
+                if failed >= GIVE_UP and chat.queue and chat.taken == taken:
+                    dropped = chat.take()
                     logger.error(
-                        "outbox: dropped a %s to chat=%s: it failed again", head.kind, chat_id
+                        "outbox: dropped a %s to chat=%s: it failed again", dropped.label, chat_id
                     )
-                    chat.queue.popleft()
-                    self.wire.settle(head, None)
+                    self.wire.settle(dropped, None)
                 await self.wire.patience.pause(failed)
-                if chat.queue and chat.queue[0] is not head:
+                if chat.taken != taken:
                     failed = 0  # the next step starts afresh
                 continue
             if failed:
@@ -345,48 +369,48 @@ class Outbox:
         if self._chats.get(chat_id) is chat:  # idle: nothing of the chat is kept in memory
             del self._chats[chat_id]
 
-    async def _next(self, chat_id: int, chat: ChatQueue, op: Op) -> None:
+    async def _next(self, chat_id: int, chat: ChatQueue) -> None:
         """Deliver the chat's first step; several workers: under the message's shared lock."""
-        book = self.wire.book
-        if book is None or op.key is None or op.message_id is not None:
-            await self._step(chat_id, chat, op)
+        book, key = self.wire.book, chat.queue[0].key
+        if book is None or key is None:
+            await self._step(chat_id, chat)
             return
-        key = op.key
         async with contextlib.AsyncExitStack() as held:  # one worker at a time
             entry = await self.wire.patience(
                 "a message's lock", lambda: held.enter_async_context(book.guard(chat_id, key))
             )
             self._adopt(chat_id, key, entry.known)
-            if op.rev is not None and entry.rev is not None and op.rev < entry.rev:
-                chat.queue.popleft()  # another worker showed a later turn already
-                self.wire.settle(op, None)
+            step = chat.queue[0]  # as it is now: a show may have taken newer text meanwhile
+            shows = step.rev if isinstance(step, Show) else None
+            if shows is not None and entry.rev is not None and shows < entry.rev:
+                chat.take()  # another worker showed a later turn already
+                self.wire.settle(step, None)
                 return
-            rev = entry.rev if op.rev is None else op.rev
-            wanted = offers(op.rendered) if op.kind == "show" and op.rendered else None
-            self.wire.guarding[chat_id] = (entry, rev, wanted)  # _remember tells the book
-            try:
-                await self._step(chat_id, chat, op)
-            finally:
-                del self.wire.guarding[chat_id]
+            rev = entry.rev if shows is None else shows
+            wanted = offers(step.rendered) if isinstance(step, Show) else None
+            await self._step(chat_id, chat, Held(entry, rev, wanted))  # told to the book at once
             known = self.wire.known.get((chat_id, key))
             await self.wire.patience(
                 "the message book", lambda: book.put(chat_id, key, known, rev, wanted, entry)
             )
 
-    async def _step(self, chat_id: int, chat: ChatQueue, op: Op) -> None:
-        if self._needless(chat_id, op):
-            chat.queue.popleft()
+    async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
+        if self._needless(chat_id, chat.queue[0]):
+            chat.take()
             return
-        if op.kind != "drop":
-            edit_key = op.key if chat_id < 0 and op.kind == "show" and not op.fresh else None
-            # the op may take newer text meanwhile
+        head = chat.queue[0]
+        if not isinstance(head, Drop):
+            edit_key = (
+                head.key if chat_id < 0 and isinstance(head, Show) and not head.fresh else None
+            )
+            # the show may take newer text meanwhile
             await self.wire.patience("a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key))
-        chat.queue.popleft()  # from here on, newer texts queue behind it
+        step = chat.take()  # from here on, newer texts queue behind it
         try:
-            await self.wire.deliver(chat_id, chat, op)
+            await self.wire.deliver(chat_id, chat, step, held)
         except Exception:  # never lose the queue to one failure
-            logger.exception("outbox: %s to chat=%s failed", op.kind, chat_id)
-            self.wire.settle(op, None)
+            logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
+            self.wire.settle(step, None)
         # not when cancelled (a stop): an unused turn then runs out with its window
         await self.wire.patience("a rate turn's end", lambda: self.wire.rates.done(chat_id))
 
@@ -397,14 +421,16 @@ class Outbox:
             self.wire.known[(chat_id, key)] = known
             self.wire.keys[(chat_id, known.message_id)] = key
 
-    def _needless(self, chat_id: int, op: Op) -> bool:
+    def _needless(self, chat_id: int, step: Step) -> bool:
         """An edit to what the message already shows, or a step on a message never sent."""
-        if op.message_id is not None or op.kind == "drop":
-            return False
-        known = self.wire.known.get((chat_id, op.key)) if op.key else None
-        if op.kind == "show" and not op.fresh and known is not None:
-            assert op.rendered is not None
-            return known.digest == op.rendered.digest()
-        if op.kind == "strip" and known is not None:
-            return not known.keyboard
-        return op.kind in ("strip", "delete") and known is None
+        match step:
+            case Show(fresh=False):
+                known = self.wire.known.get((chat_id, step.key))
+                return known is not None and known.digest == step.rendered.digest()
+            case Strip(key=key):
+                known = self.wire.known.get((chat_id, key))
+                return known is None or not known.keyboard
+            case Delete(key=key):
+                return (chat_id, key) not in self.wire.known
+            case _:
+                return False

@@ -9,7 +9,8 @@
   it), ``getMe`` and the webhook calls (the start-up probes fail at once) are never retried.
 * 400 "message is not modified" on an edit: success (the message already shows it).
 * 400 "message can't be edited" / "message to edit not found" on ``editMessageText``: the text is
-  sent as a new message, whose ``Message`` is returned instead; later text edits of the old id
+  sent as a new message (in the forum topic an :class:`~bot.sending.lean.EditText` names),
+  whose ``Message`` is returned instead; later text edits of the old id
   go to the new one (the caller also learns the new id from the returned message). Keyboard
   edits and deletes are never redirected: they mean the old message itself.
 
@@ -22,7 +23,6 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from aiogram.client.session.middlewares.base import (
@@ -44,18 +44,13 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Message
 
 from bot.outage import Outage
-from bot.sending.lean import SendText
+from bot.sending.lean import EditText, SendText
 
 if TYPE_CHECKING:
     from aiogram import Bot
     from aiogram.methods import TelegramMethod
 
 logger = logging.getLogger(__name__)
-
-# The forum topic of the message an edit is for: an edit names no topic, but a message that
-# can't be edited and is sent anew must go back to the topic it was in. The outbox sets it in
-# its delivering task around each edit (a context variable: per task, never shared).
-EDIT_THREAD: ContextVar[int | None] = ContextVar("edit_thread", default=None)
 
 NOT_MODIFIED: Final = "message is not modified"
 CANT_EDIT: Final = ("message can't be edited", "message to edit not found")
@@ -95,8 +90,8 @@ class TelegramLimits(BaseRequestMiddleware):
         self.retried = 0  # how many 429s were waited out (for logs and tests)
         self._moved: OrderedDict[tuple[int | str, int], int] = OrderedDict()
         # aiogram parses every answer with ``Response[method.__returning__]``; pydantic keeps
-        # such generic classes only weakly, so each call used to build the class anew (about
-        # 9 ms of CPU). Holding one per returned type keeps pydantic's cache warm.
+        # such generic classes only weakly, and a class no one holds is built anew on the next
+        # call (milliseconds of CPU). Holding one per returned type keeps pydantic's cache warm.
         self._response_types: dict[object, object] = {}
 
     def moved_to(self, chat_id: int | str, message_id: int) -> int:
@@ -189,7 +184,7 @@ class TelegramLimits(BaseRequestMiddleware):
         send = SendText(
             chat_id=method.chat_id,
             text=method.text,
-            message_thread_id=EDIT_THREAD.get(),
+            message_thread_id=method.topic if isinstance(method, EditText) else None,
             parse_mode=method.parse_mode,
             entities=method.entities,
             link_preview_options=method.link_preview_options,

@@ -25,13 +25,13 @@ class _Unit(Statements):
     def __init__(self, conn: Conn) -> None:
         self.conn = conn
 
-    async def _all(self, sql: str, *args: Any) -> list[Record]:
+    async def _fetch(self, sql: str, *args: Any) -> list[Record]:
         return await self.conn.fetch(sql, *args)
 
-    async def _one(self, sql: str, *args: Any) -> Record | None:
+    async def _fetchrow(self, sql: str, *args: Any) -> Record | None:
         return await self.conn.fetchrow(sql, *args)
 
-    async def _run(self, sql: str, *args: Any) -> None:
+    async def _execute(self, sql: str, *args: Any) -> None:
         await self.conn.execute(sql, *args)
 
 
@@ -53,13 +53,13 @@ class PgRepository(Statements):
         async with self.pool.acquire() as conn, conn.transaction():
             yield _Unit(conn)
 
-    async def _all(self, sql: str, *args: Any) -> list[Record]:
+    async def _fetch(self, sql: str, *args: Any) -> list[Record]:
         return await self.pool.fetch(sql, *args)
 
-    async def _one(self, sql: str, *args: Any) -> Record | None:
+    async def _fetchrow(self, sql: str, *args: Any) -> Record | None:
         return await self.pool.fetchrow(sql, *args)
 
-    async def _run(self, sql: str, *args: Any) -> None:
+    async def _execute(self, sql: str, *args: Any) -> None:
         await self.pool.execute(sql, *args)
 
     # --- for the operator: /healthz and ``check`` -----------------------------------------
@@ -71,7 +71,7 @@ class PgRepository(Statements):
         return await schema_version(self.pool)
 
     async def secret(self, name: SecretName, fresh: str) -> str:
-        await self._run(
+        await self._execute(
             "INSERT INTO secrets(name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
             name,
             fresh,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from bot.storage.rows import (
     ChatRow,
@@ -23,6 +23,7 @@ from bot.storage.rows import (
     SeatRow,
     SeatSpec,
     StoredMessage,
+    TableFields,
     TableRow,
     UserRow,
 )
@@ -148,8 +149,8 @@ class Writes(Reads, Protocol):
         thread_id: int | None = None,
     ) -> int: ...
 
-    async def update_table(self, table_id: int, **fields: Any) -> None:
-        """Set any of game, options, status, creator_id, generation, moves, turn_timeout_s."""
+    async def update_table(self, table_id: int, **fields: Unpack[TableFields]) -> None:
+        """Set the given columns (at least one) of a table."""
         ...
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:

@@ -5,11 +5,26 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from bot.storage.settings import ChatSettings, UserSettings
 
-OPEN_STATUSES = ("lobby", "running", "ended")
+
+class TableStatus(StrEnum):
+    """Where a table is in its life (the ``tables.status`` column)."""
+
+    LOBBY = "lobby"  # players gather; nothing dealt yet
+    RUNNING = "running"  # a match is being played
+    ENDED = "ended"  # a match ended; the table may start another
+    CLOSED = "closed"  # gone: cancelled, timed out, or its topic closed
+
+
+StatusText = Literal["lobby", "running", "ended", "closed"]
+"""A :class:`TableStatus` spelled as its value (what ``update_table`` also accepts)."""
+
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
+OPEN_SQL = "(" + ", ".join(f"'{s.value}'" for s in OPEN_STATUSES) + ")"
+"""``OPEN_STATUSES`` as an SQL list, for ``status IN …``."""
 
 
 class SeatKind(StrEnum):
@@ -54,7 +69,7 @@ class TableRow:
     chat_id: int
     game: str
     options: dict[str, Any]
-    status: str
+    status: TableStatus
     creator_id: int
     join_code: str
     generation: int
@@ -136,13 +151,27 @@ class LedgerRow:
     points: int = 0  # the game's own points summed (Копилка, Кончинка); 0 where it has none
 
 
+class DeadlineKind(StrEnum):
+    """What a table's scheduled work is (the ``deadlines.kind`` column)."""
+
+    COMPUTER = "computer"  # the computer moves for the seat to act
+    REMIND = "remind"  # the turn timer's first step: the group is reminded
+    TURN = "turn"  # the turn timer ran out: the computer takes the seat over
+    IDLE = "idle"  # a table nobody plays closes
+    LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
+    STARTING = "starting"  # a start being held for late presses
+
+
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """Scheduled work of a table: ``kind`` ("computer", later "turn") due at ``due_at``
-    (wall-clock seconds), valid while the table's move counter is still ``moves``."""
+    """Scheduled work of a table: ``kind`` (a :class:`DeadlineKind`) due at ``due_at``
+    (wall-clock seconds), valid while the table's move counter is still ``moves``.
+
+    Read back from storage, ``kind`` is a :class:`DeadlineKind`; callers may still write it as
+    its value."""
 
     table_id: int
-    kind: str
+    kind: DeadlineKind | str
     due_at: float
     moves: int
 
@@ -158,10 +187,20 @@ class StoredMessage:
     keyboard: bool = True  # whether it (may) still show buttons
 
 
-TABLE_FIELDS = frozenset(
-    {"game", "options", "status", "creator_id", "generation", "moves", "turn_timeout_s"}
-)
-"""What :meth:`~bot.storage.protocol.Writes.update_table` may set."""
+class TableFields(TypedDict, total=False):
+    """What :meth:`~bot.storage.protocol.Writes.update_table` may set (at least one)."""
+
+    game: str
+    options: dict[str, Any]
+    status: TableStatus | StatusText
+    creator_id: int
+    generation: int
+    moves: int
+    turn_timeout_s: float | None
+
+
+TABLE_FIELDS = frozenset(TableFields.__annotations__)
+"""The names of :class:`TableFields`, checked before they go into SQL."""
 TABLE_COLUMNS = (
     "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
     " turn_timeout_s"
@@ -170,20 +209,20 @@ TABLE_COLUMNS = (
 T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
 
 
-class _Row(Protocol):
+class Row(Protocol):
     """A database row read by column name (``aiosqlite.Row``, ``asyncpg.Record``)."""
 
     def __getitem__(self, key: str) -> Any: ...
 
 
-def table_row(row: _Row) -> TableRow:
+def table_row(row: Row) -> TableRow:
     """A ``tables`` row (SQLite's or PostgreSQL's, by column name) as a :class:`TableRow`."""
     return TableRow(
         id=row["id"],
         chat_id=row["chat_id"],
         game=row["game"],
         options=json.loads(row["options"]),
-        status=row["status"],
+        status=TableStatus(row["status"]),
         creator_id=row["creator_id"],
         join_code=row["join_code"],
         generation=row["generation"],
@@ -193,7 +232,18 @@ def table_row(row: _Row) -> TableRow:
     )
 
 
-def match_row(row: _Row) -> MatchRow:
+def match_row(row: Row) -> MatchRow:
     """A ``matches`` row (either backend's) as a :class:`MatchRow`."""
     net = json.loads(row["net"]) if row["net"] else None
     return MatchRow(row["no"], row["seed"], row["prev_dealer"], row["first_seq"], net, row["drawn"])
+
+
+def deadline_row(row: Row) -> Deadline:
+    """A ``deadlines`` row (either backend's, by column name) as a :class:`Deadline`; a kind this
+    version does not know stays its text (the runtime ignores it)."""
+    kind = row["kind"]
+    known = DeadlineKind(kind) if kind in _DEADLINE_KINDS else kind
+    return Deadline(row["table_id"], known, row["due_at"], row["moves"])
+
+
+_DEADLINE_KINDS = frozenset(DeadlineKind)

@@ -51,6 +51,7 @@ from engine.cards import Card
 from engine.chance import Chance
 from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
+from engine.lines import LineKind, has, last
 from engine.players import Policy, computer
 
 RULE: Final = "─" * 40
@@ -335,14 +336,14 @@ class Session:
         """The deals ``lines`` ended, each with its result in order, and the game's end."""
         events = events_of(lines)
         ctx = self.context()
-        if any(ln.get("t") == "deal_end" for ln in lines):
+        if has(lines, LineKind.DEAL_END):
             self.say(RULE)
             self.say(plain(self.ui.ended_table(ctx, before, events, self.tr).text))
             result = self.ui.deal_result(ctx, events, self.state.view(None), self.tr)
             if result:
                 self.say("")
                 self.say(plain(result))
-        end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
+        end = last(lines, LineKind.END)
         if end is not None:
             self.say(RULE)
             self.say(plain(self._match_result(end)))

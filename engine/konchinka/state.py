@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
+from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from engine.cards import ACE_LOW, DECK_52, Card, Rank, canonical, canonical_codes, codes
 from engine.chance import Chance
 from engine.core import Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import StateBase, owners
+from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
 from . import rules
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
@@ -18,6 +19,14 @@ from .view import KonchinkaView
 
 HAND_SIZE: Final = 4  # §4.2.1
 TABLE_SIZE: Final = 4  # §4.2.1
+
+
+class Phase(StrEnum):
+    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
+
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    PLAY = "play"  # §4.3
+    OVER = PHASE_OVER  # set by the skeleton at the end
 
 
 class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]):
@@ -144,7 +153,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._last_capturer = None
         self._fix_table()
         self._event("table", cards=codes(self._table))
-        self._phase = "play"
+        self._phase = Phase.PLAY
         self._to_act = (dealer + 1) % n
 
     # --- the deal (§4.2) -----------------------------------------------------------------

@@ -7,14 +7,15 @@ the payout) runs inside ``start`` and ``apply`` and is written to the RECORD.md 
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from enum import StrEnum
+from typing import ClassVar
 
 from engine.actions import BUYS, PASS, PLAY_CARD, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
 from engine.core import Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import StateBase, owners
+from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
 from .options import KopilkaOptions
@@ -56,9 +57,13 @@ class _LayOut:
         )
 
 
-class Phase:
-    LEAD: Final = "lead"
-    FOLLOW: Final = "follow"
+class Phase(StrEnum):
+    """The phases of a partia (``over`` at the end, ``seats`` before the first deal)."""
+
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    LEAD = "lead"
+    FOLLOW = "follow"
+    OVER = PHASE_OVER  # set by the skeleton at the end
 
 
 class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):

@@ -10,14 +10,15 @@ machine driven only by ``apply(seat, action)``; everything the rules make happen
 from __future__ import annotations
 
 import itertools
-from typing import ClassVar, Final
+from enum import StrEnum
+from typing import ClassVar
 
 from engine.actions import BUYS, PASS, Buy, Pass
 from engine.cards import ACE_LOW, DECK_52, RANK_VALUE, Card, Rank, canonical_codes, codes
 from engine.chance import Chance
 from engine.core import Line, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import StateBase, owners
+from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
 from .actions import LenturluAction, Run, parse_action
 from .options import LenturluOptions
@@ -36,9 +37,13 @@ from .scoring import hand_points, loser_pays, nets
 from .view import LenturluView
 
 
-class Phase:
-    LEAD: Final = "lead"  # §3.2.3: the seat to act starts a new pile
-    FOLLOW: Final = "follow"  # §3.2.4, §3.3: the seat to act may continue the pile
+class Phase(StrEnum):
+    """The phases of a deal (``over`` at the end, ``seats`` before the deal)."""
+
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    LEAD = "lead"  # §3.2.3: the seat to act starts a new pile
+    FOLLOW = "follow"  # §3.2.4, §3.3: the seat to act may continue the pile
+    OVER = PHASE_OVER  # set by the skeleton at the end
 
 
 class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):

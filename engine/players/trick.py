@@ -19,6 +19,7 @@ from engine.core import View
 from engine.players import trick_normal
 from engine.players.basic import random_action
 from engine.trick.actions import ANNOUNCE, PASS, Announce, Exchange, Pass, TrickAction, card_mask
+from engine.trick.rules import Phase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -34,7 +35,7 @@ def trick_policy(view: View[Any], rng: random.Random) -> TrickAction:
     """Pick one of ``view.legal`` for the seat of a trick-family view."""
     assert isinstance(view, TrickView)
     legal = view.legal
-    if view.phase != "declare":
+    if view.phase != Phase.DECLARE:
         return random_action(legal, rng)
     kinds = {type(a) for a in legal}  # one pass (dozens of exchanges: ``in`` would compare each)
     if Announce in kinds:

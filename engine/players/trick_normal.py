@@ -38,7 +38,7 @@ from engine.trick.actions import (
     Retrump,
     TrickAction,
 )
-from engine.trick.rules import HAND_SIZE
+from engine.trick.rules import HAND_SIZE, Phase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -79,13 +79,13 @@ def normal_policy(view: TrickView, rng: random.Random) -> TrickAction:
     legal = view.legal
     if len(legal) == 1:
         return legal[0]
-    if view.phase == "play":
+    if view.phase == Phase.PLAY:
         return _play(view, rng)
-    if view.phase == "declare":
+    if view.phase == Phase.DECLARE:
         if ANNOUNCE in legal:
             return ANNOUNCE  # §1.3.7: the bonus only pays; the JC still may not be passed
         return _declare(view, rng)
-    if view.phase == "discard":
+    if view.phase == Phase.DISCARD:
         return _discard(view, rng)
     return _retrump(view)
 

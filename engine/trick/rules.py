@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Final
 
 from engine.cards import DECK_32, DECK_36, DECK_52, Card, Rank, RankOrder, Suit
 from engine.core import Seat
+from engine.skeleton import PHASE_OVER, PHASE_SEATS
 
 from .options import MushkaOptions
 
@@ -30,13 +31,15 @@ KS: Final = Card(Rank.KING, Suit.SPADES)
 KC: Final = Card(Rank.KING, Suit.CLUBS)
 
 
-class Phase:
+class Phase(StrEnum):
     """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
 
-    RETRUMP: Final = "retrump"  # §1.2.4
-    DECLARE: Final = "declare"  # §1.3
-    DISCARD: Final = "discard"  # §1.3.12
-    PLAY: Final = "play"  # §1.4
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    RETRUMP = "retrump"  # §1.2.4
+    DECLARE = "declare"  # §1.3
+    DISCARD = "discard"  # §1.3.12
+    PLAY = "play"  # §1.4
+    OVER = PHASE_OVER  # set by the skeleton at the end
 
 
 def deck_for(players: int) -> tuple[Card, ...]:

@@ -18,7 +18,7 @@ from bot.i18n import Catalogues
 from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.kopilka import KOPILKA_UI
 from bot.render.lobby import lobby
-from bot.storage.rows import SeatRow, TableRow
+from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.kopilka.scoring import partia_winner
 from engine.record import read_records, replay
@@ -110,7 +110,7 @@ def screen(name: str, locale: str) -> str:
         people = NAMES[locale][:3]
         seats = [SeatRow(i, 100 + i, n) for i, n in enumerate(people)]
         options = full[0]["options"]
-        table = TableRow(42, -100, "kopilka", options, "lobby", 100, "j", 0, 0)
+        table = TableRow(42, -100, "kopilka", options, TableStatus.LOBBY, 100, "j", 0, 0)
         return show(lobby(table, seats, tr, CODEC, options_view=True))
     if name == "kopilka_rules":
         return show(UI.rules_summary("kopilka", tr))

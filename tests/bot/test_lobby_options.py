@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import Catalogues
 from bot.render.lobby import options_line
-from bot.storage.rows import TableRow
+from bot.storage.rows import TableRow, TableStatus
 from engine.games import GAMES
 from engine.options import option_fields
 
@@ -24,7 +24,7 @@ ENUMS = [
 
 
 def _line(game: str, name: str, value: str, locale: str) -> str:
-    row = TableRow(1, -1, game, {name: value}, "lobby", 1, "x", 0, 0)
+    row = TableRow(1, -1, game, {name: value}, TableStatus.LOBBY, 1, "x", 0, 0)
     return options_line(row, CATALOGUES.tr(locale))
 
 

@@ -84,9 +84,8 @@ async def test_28_a_redis_outage_of_seconds_delays_two_workers_messages_and_lose
                 box.post(users[n % 3], Rendered(f"worker {i} private {n}"))
                 posts += 2
             shower = boxes[n % 2]
-            shower.rev = n + 1  # the table's turn (as the Presenter sets it)
-            shower.show(GROUP, "table:1:1", Rendered(f"table at move {n}"))
-            shower.rev = None
+            # the table's turn (as the Presenter gives it)
+            shower.show(GROUP, "table:1:1", Rendered(f"table at move {n}"), rev=n + 1)
         await asyncio.sleep(0.3)  # some gone, the rest queued (nothing is queued after)
         assert fake.calls("sendMessage")
         assert all(b.pending(GROUP) for b in boxes)

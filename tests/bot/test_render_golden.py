@@ -19,7 +19,7 @@ from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
 from bot.render.games.trick import TRICK_UI
 from bot.render.lobby import Pane, lobby
-from bot.storage.rows import SeatKind, SeatRow, TableRow
+from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.record import read_records, replay
 from tests.bot.golden import assert_golden, show
@@ -103,7 +103,8 @@ def lobby_screen(name: str, locale: str) -> Rendered:
         for i, n in enumerate(people)
     ]
     options = {"target": 25, "pulka_fee": 0, "point_value": 1, "must_trump": False}
-    table = TableRow(42, -100, "mushka", options, "lobby", seats[0].user_id or 0, "j", 0, 0)
+    creator = seats[0].user_id or 0
+    table = TableRow(42, -100, "mushka", options, TableStatus.LOBBY, creator, "j", 0, 0)
     pane: Pane = "computers" if name.startswith("lobby_computers") else name == "lobby_options"
     return lobby(table, seats, tr, CODEC, options_view=pane)
 

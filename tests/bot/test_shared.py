@@ -169,14 +169,11 @@ async def test_two_outboxes_edit_one_message_and_the_later_turn_wins(
             )
             for bot_, r in zip(bots, (clients(), clients()), strict=True)
         )
-        a.rev = 1
-        a.show(GROUP, "table:1:1", Rendered("turn 1"))
+        a.show(GROUP, "table:1:1", Rendered("turn 1"), rev=1)
         await a.drain()
-        b.rev = 3
-        b.show(GROUP, "table:1:1", Rendered("turn 3"))  # the same message, found in the book
+        b.show(GROUP, "table:1:1", Rendered("turn 3"), rev=3)  # the same message, found in the book
         await b.drain()
-        a.rev = 2
-        a.show(GROUP, "table:1:1", Rendered("turn 2 (late)"))  # an older turn: never shown
+        a.show(GROUP, "table:1:1", Rendered("turn 2 (late)"), rev=2)  # an older turn: never shown
         await a.drain()
         assert a.book is not None
         assert await a.book.key_of(GROUP, fake.messages(GROUP)[0].message_id) == "table:1:1"

@@ -19,7 +19,7 @@ from bot.render.limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toa
 from bot.render.refusals import refusal_html, refusal_text
 from bot.render.score import score
 from bot.runtime.lobby import option_refusal
-from bot.storage.rows import LedgerRow, SeatKind, SeatRow, TableRow
+from bot.storage.rows import LedgerRow, SeatKind, SeatRow, TableRow, TableStatus
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
@@ -203,7 +203,7 @@ def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) 
         for i, n in enumerate(names[-most:])
     ]
     options = dict(options_dict(parse_options(GAMES[game].options_type, {}))) if game else {}
-    table = TableRow(42, -100, game, options, "lobby", 100 + len(names) - most, "j", 0, 0)
+    table = TableRow(42, -100, game, options, TableStatus.LOBBY, 100 + len(names) - most, "j", 0, 0)
     plain = [s.name for s in seats if s.user_id is not None]
     panes: tuple[screens.Pane, ...] = (False, True, "computers")
     shown: list[Rendered] = [

@@ -157,16 +157,13 @@ async def test_28_a_press_on_another_worker_is_checked_against_the_last_queued_s
             boxes.append(box)
         a, b = boxes
         assert a.book is not None and b.book is not None
-        a.rev = 1
-        a.show(vera.id, "hand:1:0", hand("h:1:0:1:p:AS", "h:1:0:1:p:KS"))
+        a.show(vera.id, "hand:1:0", hand("h:1:0:1:p:AS", "h:1:0:1:p:KS"), rev=1)
         await a.drain()
         assert await b.book.offers(vera.id, "hand:1:0") == frozenset(
             {"h:1:0:1:p:AS", "h:1:0:1:p:KS"}
         )
         held = fake.gate("editMessageText", chat_id=vera.id)  # the new screen is on its way
-        a.rev = 2
-        a.show(vera.id, "hand:1:0", hand("h:1:0:1:m:AS"))  # a mark: the same move, new buttons
-        a.rev = None
+        a.show(vera.id, "hand:1:0", hand("h:1:0:1:m:AS"), rev=2)  # a mark: the same move
         assert a.telling(vera.id, "hand:1:0")  # on its way to Redis: A answers from memory
         await asyncio.sleep(0.2)
         assert not a.telling(vera.id, "hand:1:0")
@@ -174,9 +171,8 @@ async def test_28_a_press_on_another_worker_is_checked_against_the_last_queued_s
         assert a.offers(vera.id, "hand:1:0") == frozenset(
             {"h:1:0:1:m:AS"}
         )  # what A checks, the same
-        b.rev = 1  # an older turn's screen, queued late by B, never takes its place
-        b.show(vera.id, "hand:1:0", hand("h:1:0:1:p:AS"))
-        b.rev = None
+        # an older turn's screen, queued late by B, never takes its place
+        b.show(vera.id, "hand:1:0", hand("h:1:0:1:p:AS"), rev=1)
         await asyncio.sleep(0.2)
         assert await a.book.offers(vera.id, "hand:1:0") == frozenset({"h:1:0:1:m:AS"})
         held.set()

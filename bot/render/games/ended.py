@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core import Line
+from engine.lines import LineKind, first, is_kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,15 +24,15 @@ class EndedDeal:
 
 def ended_deals(events: Sequence[Line]) -> list[EndedDeal]:
     """Every deal that ended among ``events``, in order."""
-    ends = [i for i, ln in enumerate(events) if ln.get("t") == "deal_end"]
+    ends = [i for i, ln in enumerate(events) if is_kind(ln, LineKind.DEAL_END)]
     out: list[EndedDeal] = []
     start = 0
     for n, i in enumerate(ends):
-        starts = [j for j in range(start, i) if events[j].get("t") == "deal"]
-        first = starts[-1] + 1 if starts else start
+        starts = [j for j in range(start, i) if is_kind(events[j], LineKind.DEAL)]
+        begin = starts[-1] + 1 if starts else start
         stop = ends[n + 1] if n + 1 < len(ends) else len(events)
-        nxt = next((ln for ln in events[i + 1 : stop] if ln.get("t") == "deal"), None)
-        out.append(EndedDeal(events[i], events[first:i], nxt, n == len(ends) - 1))
+        nxt = first(events[i + 1 : stop], LineKind.DEAL)
+        out.append(EndedDeal(events[i], events[begin:i], nxt, n == len(ends) - 1))
         start = i + 1
     return out
 

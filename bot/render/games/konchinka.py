@@ -21,7 +21,9 @@ from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, Card, canonical
 from engine.core import Line, Seat
 from engine.konchinka.actions import Capture, Sweep, Trail
+from engine.konchinka.state import Phase
 from engine.konchinka.view import KonchinkaView
+from engine.lines import LineKind, first
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "target": (15, 20, 25, 30, 50, 100, 5, 10),
@@ -116,7 +118,7 @@ def hand(
     if not my_turn:
         if view.to_act is not None:
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-        elif view.phase == "over":
+        elif view.phase == Phase.OVER:
             lines.append(tr("The game is over."))
     elif len(choices) > 1 and chosen is not None:
         lines.append(tr("{card}: which cards to take?", card=card_name(chosen, loc)))
@@ -153,7 +155,7 @@ def ended_view(before: KonchinkaView, events: Sequence[Line]) -> KonchinkaView:
     """The public view as the deal ended: the hauls and totals of the ``deal_end`` line, the
     table taken (§4.3.8), nobody to act."""
     changes: dict[str, Any] = {"to_act": None, "legal": ()}
-    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    end = first(events, LineKind.DEAL_END)
     if end is not None:
         seats: list[Mapping[str, Any]] = sorted(end.get("seats", []), key=lambda s: s["seat"])
         changes.update(
@@ -171,7 +173,7 @@ def deal_result(
     ctx: TableContext, events: Sequence[Line], view: KonchinkaView, tr: Translator
 ) -> str:
     """The group's result of the deal that just ended (RULES.md §4.4.1–§4.4.4)."""
-    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    end = first(events, LineKind.DEAL_END)
     if end is None:
         return ""
     names = ctx.names
@@ -213,7 +215,7 @@ def deal_result(
     target = ctx.options.get("target")
     if isinstance(target, int) and not isinstance(target, bool):
         out.append(tr("The game is to {n} points.", n=target))
-    if view.phase != "over" and view.dealer is not None and certain is None:
+    if view.phase != Phase.OVER and view.dealer is not None and certain is None:
         out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
     return "\n".join(out)
 

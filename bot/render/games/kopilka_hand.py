@@ -21,6 +21,7 @@ from bot.render.games.shared import hand_button
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES
+from engine.kopilka.state import Phase
 from engine.kopilka.view import KopilkaView
 
 
@@ -130,7 +131,7 @@ def _what_now(
     """What this seat may do now and why the other cards are dotted (§2.4.2, §2.4.3)."""
     loc = tr.locale
     names = ", ".join(card_name(c, loc) for row in rows for c in row if c in playable)
-    if view.phase == "lead":
+    if view.phase == Phase.LEAD:
         if view.forbidden_suit is not None and len(playable) < len(view.hand):
             return tr(
                 "Lead a card: {cards} (not {suit}, the last trick's suit)",

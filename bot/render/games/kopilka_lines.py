@@ -12,6 +12,7 @@ from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.actions import Buy, Pass, PlayCard
 from engine.kopilka.rules import DEALS
+from engine.kopilka.state import Phase
 from engine.kopilka.view import KopilkaView, LayOut
 
 
@@ -39,7 +40,7 @@ def layout_line(ctx: TableContext, lay: LayOut, tr: Translator) -> str:
 
 def trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
     """The trick under way, every follower's move in order (buys and passes are public)."""
-    if view.phase != "follow" or view.led_suit is None:
+    if view.phase != Phase.FOLLOW or view.led_suit is None:
         return ""
     parts = []
     for seat, action in view.trick_log:
@@ -85,7 +86,7 @@ def takeback_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
 
 def lead_rule_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
     """§2.4.2: the suit the leader may not lead now; the lead passed on, or freed."""
-    if view.phase != "lead" or view.to_act is None:
+    if view.phase != Phase.LEAD or view.to_act is None:
         return ""
     last = SUIT_SYMBOL[view.last_suit] if view.last_suit is not None else ""
     if view.lead_freed:

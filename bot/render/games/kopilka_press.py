@@ -12,6 +12,7 @@ from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from bot.render.games.trick_press import card_of
 from engine.actions import Buy, Pass, PlayCard
 from engine.errors import Refusal
+from engine.kopilka.state import Phase
 from engine.kopilka.view import KopilkaView
 
 UNKNOWN = Deny("Unknown button.")
@@ -39,7 +40,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
             return Apply(play)
         if card not in view.hand:
             return _refuse(Refusal.NOT_IN_HAND, card=str(card))
-        if view.phase == "lead":
+        if view.phase == Phase.LEAD:
             banned = view.forbidden_suit or card.suit
             return _refuse(Refusal.LEAD_SUIT_REPEATED, suit=banned.value)
         led = view.led_suit
@@ -55,7 +56,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
         buy = next((a for a in legal if isinstance(a, Buy) and a.k == k), None)
         if buy is not None:
             return Apply(buy)
-        if view.phase == "lead":
+        if view.phase == Phase.LEAD:
             return _refuse(Refusal.LEADER_MUST_LEAD)
         led = view.led_suit
         if led is not None and _holds_led(view):
@@ -67,7 +68,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
         passing = next((a for a in legal if isinstance(a, Pass)), None)
         if passing is not None:
             return Apply(passing)
-        if view.phase == "lead":
+        if view.phase == Phase.LEAD:
             return _refuse(Refusal.LEADER_MUST_LEAD)
         led = view.led_suit
         return _refuse(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value if led is not None else "")

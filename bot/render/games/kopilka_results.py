@@ -19,6 +19,7 @@ from engine.cards import Card, Suit
 from engine.core import Line, Seat
 from engine.kopilka.rules import DEALS
 from engine.kopilka.view import KopilkaView, LayOut
+from engine.lines import LineKind, first
 
 
 def layouts_of(events: Sequence[Line]) -> tuple[LayOut, ...]:
@@ -61,7 +62,7 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     """The public view as the deal ended: the last trick complete (or taken back), nobody to
     act, the deal's tricks, points, cards left and the bank as the ``deal_end`` line has them."""
     changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": "ended"}
-    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    end = first(events, LineKind.DEAL_END)
     upto = events.index(end) if end is not None else len(events)
     mine = events[:upto]
     trick = next((ln for ln in mine if ln.get("e") == "trick"), None)

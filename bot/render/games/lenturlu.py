@@ -24,6 +24,7 @@ from engine.cards import Card, Rank
 from engine.core import Line, Seat
 from engine.lenturlu.rules import ACE_OF_SPADES
 from engine.lenturlu.view import LenturluView
+from engine.lines import LineKind, first, is_kind
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "rate": (1, 2, 5, 10, 0),
@@ -133,7 +134,7 @@ def ended_table(
     pile = list(before.pile)
     sizes = list(before.hand_sizes)
     for ln in events:
-        if ln.get("t") == "act" and str(ln.get("a", "")).startswith("run "):
+        if is_kind(ln, LineKind.ACT) and str(ln.get("a", "")).startswith("run "):
             cards = [Card.parse(c) for c in str(ln["a"]).split()[1:]]
             pile = pile if not before.leading else []
             pile.extend(cards)
@@ -141,9 +142,9 @@ def ended_table(
             if isinstance(seat, int) and seat < len(sizes):
                 sizes[seat] -= len(cards)
     layout = tuple((c, 0) for c, _ in before.layout)
-    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    end = first(events, LineKind.DEAL_END)
     money = before.money
-    final = next((ln for ln in events if ln.get("t") == "end"), None)
+    final = first(events, LineKind.END)
     if final is not None:
         money = tuple(final.get("net", money))
     view = dataclasses.replace(
@@ -277,7 +278,7 @@ def deal_result(
     ctx: TableContext, events: Sequence[Line], view: LenturluView, tr: Translator
 ) -> str:
     """The group's result of the deal: the winner, the layout, what each loser pays."""
-    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    end = first(events, LineKind.DEAL_END)
     if end is None:
         return ""
     names = ctx.names

@@ -28,6 +28,7 @@ from bot.render.games.trick_lines import (
     trump_text,
 )
 from engine.core import Line
+from engine.trick.rules import Phase
 from engine.trick.view import TrickView
 
 
@@ -62,7 +63,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     for seat, player in enumerate(ctx.names):
         dealer = " " + tr("(dlr)") if seat == view.dealer else ""
         parts = [tr("count {n}", n=counts[seat]) if seat < len(counts) else ""]
-        if view.phase in ("play", "over") and seat < len(tricks):
+        if view.phase in (Phase.PLAY, Phase.OVER) and seat < len(tricks):
             parts.append(tr("tricks {n}", n=tricks[seat]))
         parts.append(tr("in play") if declared(view, seat) == "play" else status(view, seat, tr))
         n = exchanged[seat] if seat < len(exchanged) else None
@@ -80,7 +81,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     trick = trick_line(ctx, view, tr, pending=True)
     if trick:
         lines.append(trick)
-    if view.phase == "retrump":
+    if view.phase == Phase.RETRUMP:
         lines.append(tr("The dealer is choosing the trump…"))
     if view.to_act is not None:
         lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))

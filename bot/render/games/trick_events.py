@@ -11,6 +11,7 @@ from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.core import Line
+from engine.trick.rules import Phase
 from engine.trick.view import TrickView
 
 HAND: int = 5  # §1.1.6: five cards each
@@ -63,12 +64,12 @@ def table_events(ctx: TableContext, view: TrickView, tr: Translator) -> list[str
     """The table's lines for what stands in this deal: the pamfil announced (§1.3.7), the
     discards after the Q♠ was dealt out (§1.3.12)."""
     out: list[str] = []
-    if view.announced is not None and view.phase != "over":
+    if view.announced is not None and view.phase != Phase.OVER:
         out.append(tr("📣 Pamfil announced: {name}", name=esc(ctx.names[view.announced])))
-    if view.flushes and view.phase != "over":  # §1.3.10.1: shown to the table at once
+    if view.flushes and view.phase != Phase.OVER:  # §1.3.10.1: shown to the table at once
         shown = " · ".join(f"{esc(ctx.names[s])} {SUIT_SYMBOL[suit]}" for s, suit in view.flushes)
         out.append(tr("Flushes shown: {list}", list=shown))
-    if view.phase == "discard":
+    if view.phase == Phase.DISCARD:
         extra = [
             f"{esc(ctx.names[s])} +{n - HAND}" for s, n in enumerate(view.hand_sizes) if n > HAND
         ]

@@ -27,6 +27,7 @@ from bot.render.games.trick_press import (
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
 from engine.trick.legal import may_pass as legal_may_pass
+from engine.trick.rules import Phase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -45,26 +46,26 @@ def hand(
     head = trump_text(view, tr)
     if seat < len(counts):
         head += " · " + tr("your count {n}", n=counts[seat])
-    if view.phase == "play" and seat < len(tricks):
+    if view.phase == Phase.PLAY and seat < len(tricks):
         head += " · " + tr("tricks {n}", n=tricks[seat])
     lines.append(head)
     trick = trick_line(ctx, view, tr) if my_turn else None
     if trick:
         lines.append(trick + " → " + tr("<b>your turn</b>"))
     rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), view.trump)
-    over = view.phase == "over"
+    over = view.phase == Phase.OVER
     declared = view.declared[seat] if seat < len(view.declared) else None
     if declared == "pass" and not over and not view.hand:
         lines.append(tr("You passed this deal."))
     elif view.hand or not over:
         lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
     exchange = view.exchange
-    if exchange is not None and not over and (exchange.discarded or view.phase == "declare"):
+    if exchange is not None and not over and (exchange.discarded or view.phase == Phase.DECLARE):
         exchanged = exchange_line(view, tr)  # "No exchange" is news only while others declare
         if exchanged:
             lines.append(exchanged)
     may_pass = any(isinstance(a, Pass) for a in legal)
-    declaring = my_turn and view.phase == "declare"
+    declaring = my_turn and view.phase == Phase.DECLARE
     holds = any(c == view.privileged for c in view.hand)
     if declaring and not may_pass:
         # §1.3.3: the privileged card bars the pass (not Шутиха's QS), else the dealer defends
@@ -97,10 +98,10 @@ def hand(
             lines.append(tr("⏳ Not your turn — the table is in the group."))
         elif over:
             lines.extend(_over_lines(ctx, view, tr))
-    elif view.phase == "play":
+    elif view.phase == Phase.PLAY:
         playable = {str(a.card) for a in legal if isinstance(a, PlayCard)}
         lines.append(_playable_line(view, rows, playable, tr))
-    elif view.phase == "retrump":
+    elif view.phase == Phase.RETRUMP:
         if ui.mode.startswith("t:"):
             discard = ui.mode[2:]
             lines.append(tr("Discard: {card}. Trump?", card=card_name(discard, loc)))
@@ -112,7 +113,7 @@ def hand(
                 tr("The pamfil (J♣) was turned up — it's yours. Discard a card and name trump.")
             )
         card_act = "t"
-    elif view.phase == "discard":
+    elif view.phase == Phase.DISCARD:
         need = discard_count(legal)
         lines.append(
             tr(
@@ -125,7 +126,7 @@ def hand(
         card_act = "m"
         if len(marks) == need:  # the marks are stored: a long discard fits in 64 bytes
             actions.append(button(tr("🗑 Discard {n}", n=need), "q"))
-    elif view.phase == "declare":
+    elif view.phase == Phase.DECLARE:
         card_act = "m"
         limit = exchange_limit(legal)
         if any(isinstance(a, Announce) for a in legal):
@@ -165,12 +166,12 @@ def hand(
         buttons = []
         for c in row:
             code = str(c)
-            if view.phase == "retrump" and c == view.privileged:
+            if view.phase == Phase.RETRUMP and c == view.privileged:
                 continue
             label = card_name(c, loc)
             if code in marks:
                 label = "✓" + label
-            if (my_turn and view.phase == "play" and code not in playable) or (
+            if (my_turn and view.phase == Phase.PLAY and code not in playable) or (
                 card_act == "m" and my_turn and code not in can_give
             ):
                 label = f"·{label}·"
@@ -240,6 +241,6 @@ def _over_lines(ctx: TableContext, view: TrickView, tr: Translator) -> list[str]
 
 def _flush(ctx: TableContext, view: TrickView) -> bool:
     """A Мистигри hand of five cards of one suit before the play (§1.3.10.1)."""
-    early = view.phase in ("declare", "discard", "retrump")
+    early = view.phase in (Phase.DECLARE, Phase.DISCARD, Phase.RETRUMP)
     suits = {c.suit for c in view.hand}
     return ctx.game == "mistigri" and early and len(view.hand) == HAND and len(suits) == 1

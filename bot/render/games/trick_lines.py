@@ -13,6 +13,7 @@ from bot.render.cards import SUIT_SYMBOL, card_name, card_names
 from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.cards import A_HIGH, K_HIGH, RankOrder
+from engine.trick.rules import Phase
 from engine.trick.view import TrickView
 
 ORDERS: Final[dict[str, RankOrder]] = {
@@ -52,7 +53,7 @@ def trick_line(
     ctx: TableContext, view: TrickView, tr: Translator, *, pending: bool = False
 ) -> str | None:
     """``Trick 4: Vera A♠ · Anya 10♠`` (+ ``· Boris …`` for the seat to play, if ``pending``)."""
-    if view.phase != "play":
+    if view.phase != Phase.PLAY:
         return None
     parts = [f"{esc(ctx.names[s])} {card_name(c, tr.locale)}" for s, c in view.trick]
     if pending and view.to_act is not None:
@@ -87,7 +88,7 @@ def last_trick_line(ctx: TableContext, view: TrickView, tr: Translator) -> str |
 def declarations_line(ctx: TableContext, view: TrickView, tr: Translator) -> str | None:
     """``Declarations: Vera plays · Fyodor passed · Anya …`` in declaring order."""
     declared = view.declared
-    if view.phase != "declare" or view.dealer is None or not declared:
+    if view.phase != Phase.DECLARE or view.dealer is None or not declared:
         return None
     n = len(ctx.names)
     parts = []
@@ -128,6 +129,6 @@ def status(view: TrickView, seat: int, tr: Translator) -> str:
         return tr("passed")
     if state == "walkover":
         return tr("walkover")
-    if view.phase == "declare":
+    if view.phase == Phase.DECLARE:
         return tr("thinking…") if view.to_act == seat else tr("waiting")
     return ""

@@ -22,6 +22,7 @@ from engine.trick.actions import (
     Retrump,
     TrickAction,
 )
+from engine.trick.rules import Phase
 from engine.trick.view import TrickView
 
 UNKNOWN = Deny("Unknown button.")
@@ -93,9 +94,9 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
     else:
         if code not in discardable(view.legal):
             if code == str(view.privileged):
-                return _privileged_kept(view.game, view.phase == "discard", code)
+                return _privileged_kept(view.game, view.phase == Phase.DISCARD, code)
             return Deny("No more: the stock has {n}.", {"n": 0})
-        if view.phase == "discard":
+        if view.phase == Phase.DISCARD:
             limit = discard_count(view.legal)
             if len(marks) >= limit:
                 return Deny("No more: discard {n}.", {"n": limit})
@@ -104,7 +105,7 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
             if len(marks) >= limit:
                 return Deny("No more: the stock has {n}.", {"n": limit})
         marks.append(code)
-    mode = "q" if view.phase == "discard" else "x"
+    mode = "q" if view.phase == Phase.DISCARD else "x"
     return SetUI(HandUI(tuple(marks), mode))
 
 

@@ -18,6 +18,8 @@ from bot.render.games.trick_lines import privileged_name
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
+from engine.lines import LineKind, first
+from engine.trick.rules import Phase
 from engine.trick.view import SideBonus, TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
@@ -34,7 +36,7 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
     trick = next((ln for ln in events if ln.get("e") == "trick"), None)
     if trick is not None:
         changes.update(
-            phase="over",
+            phase=Phase.OVER,
             trick=(),
             last_trick=tuple((seat, Card.parse(code)) for seat, code in trick["plays"]),
             last_winner=trick["winner"],
@@ -44,7 +46,7 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
         if ln.get("e") == "exchange" and ln.get("seat", len(exchanged)) < len(exchanged):
             exchanged[ln["seat"]] = len(ln.get("discarded", []))  # a count only
     changes["exchanged"] = tuple(exchanged)
-    end = next((ln for ln in events if ln.get("t") == "deal_end"), None)
+    end = first(events, LineKind.DEAL_END)
     if end is not None:
         seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
         tricks = list(before.tricks_won)
@@ -188,7 +190,7 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
     out += _bonus_lines(ctx, _bonuses(ended, view), tr)
     dealer = ended.next_deal.get("dealer") if ended.next_deal is not None else None
-    if dealer is None and ended.last and view.phase != "over":
+    if dealer is None and ended.last and view.phase != Phase.OVER:
         dealer = view.dealer
     if dealer is not None:
         out.append(tr("Next deal: {name} deals", name=esc(names[dealer])))

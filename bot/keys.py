@@ -1,0 +1,67 @@
+"""The outbox's message keys: which message of which table a key names.
+
+A key is stored as text (the ``messages`` table, Redis), ``kind:table_id`` followed by the kind's
+own numbers (a hand's seat; a deal result's match and move), e.g. ``hand:12:0``. The text is
+built and read only here, so the stored form stays exactly as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class MessageKind(StrEnum):
+    """What a keyed message is."""
+
+    LOBBY = "lobby"  # the group's lobby of a table
+    TABLE = "table"  # the group's table message
+    RESULT = "result"  # the group's match result
+    CANCEL = "cancel"  # the reply to /cancel
+    NOTICE = "notice"  # the unreachable-players notice
+    REMIND = "remind"  # the group's turn reminder (one at a time)
+    HAND = "hand"  # a seat's hand, in its owner's private chat
+    PING = "ping"  # a player's turn ping, in his private chat
+    DEAL = "deal"  # a deal's result in the group: once per match and move
+
+
+GROUP_KINDS = frozenset({MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESULT})
+"""The group messages that live in the table's forum topic."""
+
+_KINDS = {kind.value: kind for kind in MessageKind}
+
+
+@dataclass(frozen=True, slots=True)
+class MessageKey:
+    """A keyed message of a table: its kind, the table, and the kind's own numbers."""
+
+    kind: MessageKind
+    table_id: int
+    extra: tuple[int, ...] = ()  # HAND: (seat,); DEAL: (match_no, moves)
+
+    def __str__(self) -> str:
+        head = f"{self.kind.value}:{self.table_id}"
+        return head + "".join(f":{n}" for n in self.extra) if self.extra else head
+
+    @staticmethod
+    def hand(table_id: int, seat: int) -> MessageKey:
+        return MessageKey(MessageKind.HAND, table_id, (seat,))
+
+    @staticmethod
+    def deal(table_id: int, match_no: int, moves: int) -> MessageKey:
+        return MessageKey(MessageKind.DEAL, table_id, (match_no, moves))
+
+    @property
+    def seat(self) -> int | None:
+        """A hand's seat (``None`` for other kinds)."""
+        return self.extra[0] if self.kind is MessageKind.HAND and self.extra else None
+
+    @staticmethod
+    def parse(text: str) -> MessageKey | None:
+        """The key a stored text names, ``None`` when it is not a table's message key."""
+        kind, *numbers = text.split(":")
+        known = _KINDS.get(kind)
+        if known is None or not numbers or not all(n.lstrip("-").isdigit() for n in numbers):
+            return None
+        table_id, *extra = (int(n) for n in numbers)
+        return MessageKey(known, table_id, tuple(extra))
