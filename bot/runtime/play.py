@@ -1,5 +1,6 @@
-"""A running table: hand presses (PRODUCT.md §7.2 steps 3–9), the computer's moves as stored
-deadlines, seats that can't be reached, /hand, and bringing screens back after a restart.
+"""A running table: a match starts, a family's hand press (PRODUCT.md §7.2 steps 5–9, after
+:mod:`bot.runtime.press` checked the table, the seat and the gate), the computer's moves as
+stored deadlines, what falls due next, and every hand and turn ping drawn.
 
 The hot path of a card press: checks against memory, ``State.apply``, one unit of work (the
 action, the move counter), and the outcome: the table and every hand, fresh views."""
