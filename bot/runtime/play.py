@@ -1,6 +1,6 @@
-"""A running table: a match starts, a family's hand press (PRODUCT.md §7.2 steps 5–9, after
-:mod:`bot.runtime.press` checked the table, the seat and the gate), the computer's moves as
-stored deadlines, what falls due next, and every hand and turn ping drawn.
+"""A running table: a match starts, a family's hand press (the rest of PRODUCT.md §7.2's
+checks, after :mod:`bot.runtime.press` checked the table, the seat and the gate), the computer's
+moves as stored deadlines, what falls due next, and every hand and turn ping drawn.
 
 The hot path of a card press: checks against memory, ``State.apply``, one unit of work (the
 action, the move counter), and the outcome: the table and every hand, fresh views."""
