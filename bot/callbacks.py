@@ -28,7 +28,50 @@ class Kind(StrEnum):
     PRIVATE = "s"
 
 
-SEAT_ACTS: Final = frozenset("MROW")
+class LobbyAct(StrEnum):
+    """What a lobby button does (and the buttons of the /cancel question and of the unreachable
+    players' notice). The values are the wire codes of §7.1: buttons drawn earlier keep working."""
+
+    JOIN = "j"  # ✋ Join
+    LEAVE = "e"  # 🚪 Leave
+    COMPUTERS = "a"  # 🤖 Add computer: the computers pane
+    ADD_COMPUTER = "m"  # seat one at the level ``arg``
+    REMOVE_COMPUTER = "d"  # ✖️ the computer numbered ``arg``
+    OPTIONS = "o"  # ⚙️ Options: the options pane
+    SET_OPTION = "v"  # an option's next value, ``arg`` = "name=value"
+    BACK = "b"  # ↩️ Back from a pane
+    PICK = "k"  # the game ``arg`` picked
+    START = "s"  # ▶️ Start
+    ASK_CANCEL = "c"  # ✖️ Cancel: asks once
+    CANCEL = "x"  # ✖️ Yes, close it
+    WITHOUT = "n"  # ▶️ Start anyway without the unreachable players
+    WAIT = "w"  # ⏳ Wait / ↩️ No: the question or the notice goes
+
+
+CANCEL_ACTS: Final = frozenset({LobbyAct.CANCEL, LobbyAct.WAIT})  # the /cancel reply's buttons
+NOTICE_ACTS: Final = frozenset({LobbyAct.WITHOUT, LobbyAct.WAIT})  # the unreachable notice's
+
+
+class SeatAct(StrEnum):
+    """The runtime's own buttons of a hand message (bot.runtime.absent); a family's acts are
+    lowercase and mean what the family says."""
+
+    MENU = "M"  # ⋯ the menu
+    MENU_BACK = "R"  # ↩️ Back out of the menu
+    HAND_OVER = "O"  # 🤖 Let the computer play
+    BACK = "W"  # 🙋 I'm back
+
+
+class EndAct(StrEnum):
+    """The buttons of a match's result (§4.7)."""
+
+    ANOTHER = "r"  # 🔁 another match
+    FINISH = "f"  # 🏁 Finish
+
+
+REFRESH: Final = "u"  # ↻ Refresh, in the seat menu: the hand drawn again
+
+SEAT_ACTS: Final = frozenset(SeatAct)
 
 STILL: Final = 36**4 - 1
 """The move counter drawn on a *still* waiting hand (a family's ``GameUI.still_waiting``): its
@@ -38,11 +81,10 @@ action (bot.runtime.play). ``zzzz`` in base 36: no table reaches that many moves
 that did would only see its buttons as out of date at that move."""
 
 ACTS: Final[dict[Kind, frozenset[str]]] = {
-    # the family says what each lowercase act means; uppercase ones are the runtime's own (the
-    # ⋯ menu M and its ↩️ R, 🤖 Let the computer play O, 🙋 I'm back W: bot.runtime.absent)
+    # the family says what each lowercase act means; uppercase ones are the runtime's own
     Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz") | SEAT_ACTS,
-    Kind.LOBBY: frozenset("jeaovsckxbnwmd"),  # a: computers, m: seat one, d: remove
-    Kind.END: frozenset("rf"),
+    Kind.LOBBY: frozenset(LobbyAct),
+    Kind.END: frozenset(EndAct),
     Kind.GROUP: frozenset("l") | frozenset("ntcgvb"),  # l: /language; the rest: /settings
     Kind.PRIVATE: frozenset("l") | frozenset("npw"),
 }

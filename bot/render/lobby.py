@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import Kind, LobbyAct, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import card_name
 from bot.render.common import Button, Keyboard, Rendered, esc, keyboard
@@ -90,7 +90,7 @@ def lobby(
 ) -> Rendered:
     """``computers``: the chat allows computer players (its /settings); else no 🤖 button."""
 
-    def button(text: str, act: str, arg: str | None = None) -> Button:
+    def button(text: str, act: LobbyAct, arg: str | None = None) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
         return Button(text=text, callback_data=codec.pack(press))
 
@@ -101,9 +101,9 @@ def lobby(
         text = tr("🃏 New table — {name} picks the game", name=esc(creator))
         if confirm_cancel:
             return Rendered(f"{text}\n{tr('Close this table?')}", cancel_keyboard(table, tr, codec))
-        games = [button(game_name(g, tr.locale), "k", g) for g in GAME_NAMES]
+        games = [button(game_name(g, tr.locale), LobbyAct.PICK, g) for g in GAME_NAMES]
         rows = [games[i : i + 4] for i in range(0, len(games), 4)]
-        return Rendered(text, keyboard([*rows, [button(tr("✖️ Cancel"), "c")]]))
+        return Rendered(text, keyboard([*rows, [button(tr("✖️ Cancel"), LobbyAct.ASK_CANCEL)]]))
     counts = GAMES[table.game].seat_counts
     lines = [
         tr("🃏 <b>{game}</b> — seating", game=game_name(table.game, tr.locale)),
@@ -137,32 +137,45 @@ def lobby(
             if full
             else tr("Pick a level to seat a computer; ✖️ removes one.")
         )
-        levels = [] if full else [button(tr(LEVEL_BUTTONS[lv]), "m", lv) for lv in LEVELS]
+        levels = (
+            []
+            if full
+            else [button(tr(LEVEL_BUTTONS[lv]), LobbyAct.ADD_COMPUTER, lv) for lv in LEVELS]
+        )
         removes = [
-            button(f"✖️ {s.name}", "d", str(index))
+            button(f"✖️ {s.name}", LobbyAct.REMOVE_COMPUTER, str(index))
             for s in seats
             if s.kind is SeatKind.COMPUTER and (index := name_index(s.name)) is not None
         ]
         rows = [levels, *(removes[i : i + 2] for i in range(0, len(removes), 2))]
-        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
+        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), LobbyAct.BACK)]]))
     if options_view:
         rows = [
-            [button(option_text(table.game, k, v, tr), "v", f"{k}={next_value(table.game, k, v)}")]
+            [
+                button(
+                    option_text(table.game, k, v, tr),
+                    LobbyAct.SET_OPTION,
+                    f"{k}={next_value(table.game, k, v)}",
+                )
+            ]
             for k, v in table.options.items()
         ]
-        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), "b")]]))
-    join = [] if full else [button(tr("✋ Join"), "j")]
+        return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), LobbyAct.BACK)]]))
+    join = [] if full else [button(tr("✋ Join"), LobbyAct.JOIN)]
     return Rendered(
         "\n".join(lines),
         keyboard(
             [
-                [*join, button(tr("🚪 Leave"), "e")],
+                [*join, button(tr("🚪 Leave"), LobbyAct.LEAVE)],
                 [
-                    *([button(tr("🤖 Add computer"), "a")] if computers else []),
-                    button(tr("⚙️ Options"), "o"),
+                    *([button(tr("🤖 Add computer"), LobbyAct.COMPUTERS)] if computers else []),
+                    button(tr("⚙️ Options"), LobbyAct.OPTIONS),
                 ],
                 [invite_button(tr)],
-                [button(tr("▶️ Start"), "s"), button(tr("✖️ Cancel"), "c")],
+                [
+                    button(tr("▶️ Start"), LobbyAct.START),
+                    button(tr("✖️ Cancel"), LobbyAct.ASK_CANCEL),
+                ],
             ]
         ),
     )
@@ -176,11 +189,13 @@ def invite_button(tr: Translator) -> Button:
 def cancel_keyboard(table: TableRow, tr: Translator, codec: PressCodec) -> Keyboard | None:
     """Cancel asks once (§4.2, §4.9): yes closes the table, no keeps it."""
 
-    def button(text: str, act: str) -> Button:
+    def button(text: str, act: LobbyAct) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act)
         return Button(text=text, callback_data=codec.pack(press))
 
-    return keyboard([[button(tr("✖️ Yes, close it"), "x"), button(tr("↩️ No"), "w")]])
+    return keyboard(
+        [[button(tr("✖️ Yes, close it"), LobbyAct.CANCEL), button(tr("↩️ No"), LobbyAct.WAIT)]]
+    )
 
 
 def cancel_question(table: TableRow, tr: Translator, codec: PressCodec) -> Rendered:
@@ -193,7 +208,7 @@ def unreachable_notice(
 ) -> Rendered:
     """Start found seats it can't write to (§4.3): start without them, or wait."""
 
-    def button(text: str, act: str) -> Button:
+    def button(text: str, act: LobbyAct) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act)
         return Button(text=text, callback_data=codec.pack(press))
 
@@ -201,8 +216,10 @@ def unreachable_notice(
     text = tr.html(
         "I can't write to {names} in private. Open a chat with me: {link}", names=listed, link=link
     )
-    without = button(label(tr("▶️ Start anyway without {names}", names=listed), LABEL), "n")
-    return Rendered(text, keyboard([[without, button(tr("⏳ Wait"), "w")]]))
+    without = button(
+        label(tr("▶️ Start anyway without {names}", names=listed), LABEL), LobbyAct.WITHOUT
+    )
+    return Rendered(text, keyboard([[without, button(tr("⏳ Wait"), LobbyAct.WAIT)]]))
 
 
 def started(table: TableRow, seats: Sequence[SeatRow], seats_line: Line, tr: Translator) -> str:

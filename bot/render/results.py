@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import EndAct, Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import Standing, TableContext, game_name
@@ -36,9 +36,9 @@ def match_tail(
             )
         )
 
-    def button(text: str, act: str) -> Button:
+    def button(text: str, act: EndAct) -> Button:
         press = Press(Kind.END, ctx.table_id, None, generation, act)
         return Button(text=text, callback_data=codec.pack(press))
 
-    markup = keyboard([[button(again, "r"), button(tr("🏁 Finish"), "f")]])
+    markup = keyboard([[button(again, EndAct.ANOTHER), button(tr("🏁 Finish"), EndAct.FINISH)]])
     return Rendered("\n".join(lines), markup)

@@ -4,7 +4,7 @@ the seat the message offers only 🙋 I'm back. Pure: a family's rendered hand i
 
 from __future__ import annotations
 
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import REFRESH, Kind, Press, PressCodec, SeatAct
 from bot.i18n import Translator
 from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import TableContext
@@ -28,14 +28,14 @@ def dress(
 
     if away:
         text = f"{rendered.text}\n\n{tr('🤖 The computer is playing for you.')}"
-        return Rendered(text, keyboard([[button(tr("🙋 I'm back"), "W")]]))
+        return Rendered(text, keyboard([[button(tr("🙋 I'm back"), SeatAct.BACK)]]))
     if menu:
         rows = [
-            [button(tr("🤖 Let the computer play"), "O")],
-            [button(tr("↻ Refresh"), "u"), button(tr("↩️ Back"), "R")],
+            [button(tr("🤖 Let the computer play"), SeatAct.HAND_OVER)],
+            [button(tr("↻ Refresh"), REFRESH), button(tr("↩️ Back"), SeatAct.MENU_BACK)],
         ]
         return Rendered(rendered.text, keyboard(rows))
-    more = button("⋯", "M")
+    more = button("⋯", SeatAct.MENU)
     rows = [list(r) for r in rendered.markup.inline_keyboard] if rendered.markup else []
     if rows and len(rows[-1]) < MOST_IN_ROW:
         rows[-1].append(more)

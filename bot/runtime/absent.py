@@ -14,10 +14,10 @@ import dataclasses
 import math
 from enum import StrEnum
 
-from bot.callbacks import SEAT_ACTS, Press, b36
+from bot.callbacks import SeatAct, b36
 from bot.refused import Refused
-from bot.runtime.core import Table
-from bot.runtime.lobby import LOBBY
+from bot.runtime.core import Context, Table, is_running
+from bot.runtime.lobby import LOBBY, Lobby
 from bot.runtime.outcome import (
     Facts,
     Gone,
@@ -32,7 +32,7 @@ from bot.runtime.outcome import (
     keys,
     reminder_key,
 )
-from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN, PlayOps, PressSource
+from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN, Play, PressSource
 from bot.services.members import Standing
 from bot.storage.rows import Bar, Deadline, SeatMarks, deal_mark
 
@@ -65,17 +65,25 @@ BAR_NOTES = {  # the owner's answer, in private and as a toast, once barred
 }
 
 
-class AbsentOps(PlayOps):
-    toggle_gap = TOGGLE_GAP_S
+class Absent:
+    """Seats whose owner is away: the turn timer, hand-overs to the computer and back, the seat
+    menu, and closing a table nobody plays. Moves are applied and hands drawn by ``play``; a
+    lobby's leaver is unseated by ``lobby``."""
+
+    def __init__(self, ctx: Context, *, play: Play, lobby: Lobby) -> None:
+        self.ctx = ctx
+        self.play = play
+        self.lobby = lobby
+        self.toggle_gap = TOGGLE_GAP_S
+
     # --- deadlines ---------------------------------------------------------------------------
 
-    async def due(self, deadline: Deadline) -> Outcome:
-        if deadline.kind not in TIMER_KINDS:
-            return await super().due(deadline)
-        async with self.hold(deadline.table_id):
-            table = await self._load(deadline.table_id)
-            if table is None or table.row.status != "running" or table.match is None:
-                async with self.repo.unit() as tx:
+    async def timer_due(self, deadline: Deadline) -> Outcome:
+        """A turn timer's step (``remind``, ``turn``) or the idle deadline fell due."""
+        async with self.ctx.hold(deadline.table_id):
+            table = await self.ctx.load(deadline.table_id)
+            if not is_running(table) or table.match is None:
+                async with self.ctx.repo.unit() as tx:
                     await tx.drop_deadline(deadline.table_id, deadline.kind)
                 return Outcome(undue=((deadline.table_id, deadline.kind),))
             if deadline.kind == IDLE:
@@ -89,17 +97,17 @@ class AbsentOps(PlayOps):
 
     async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
         """⅓ of the time left: a private reminder and a short mention in the group."""
-        third = self.turn_time(table) / 3
+        third = self.ctx.turn_time(table) / 3
         left = round(third)
         expiry = Deadline(table.id, TURN, deadline.due_at + third, deadline.moves)
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]
         assert owner.user_id is not None
-        facts = await self.facts(table)
+        facts = await self.ctx.facts(table)
         table.reminded = True
         screen = Reminder(
-            facts, owner.user_id, await self.people.user_locale(owner.user_id), seat, left
+            facts, owner.user_id, await self.ctx.people.user_locale(owner.user_id), seat, left
         )
         return Outcome((screen,), (expiry,))
 
@@ -110,7 +118,7 @@ class AbsentOps(PlayOps):
         owner = table.seats[seat]
         assert owner.user_id is not None
         expiries = owner.expiries + 1
-        await self.change_seat(table, seat, expiries=expiries, schedule=False)
+        await self.play.change_seat(table, seat, expiries=expiries, schedule=False)
         out = Outcome()
         played: list[str] = []
         for _ in range(MOST_STEPS):
@@ -118,10 +126,10 @@ class AbsentOps(PlayOps):
             state = table.match.state
             if state.to_act != seat or table.row.status != "running":
                 break
-            action = await self._computer_action(table, seat)
+            action = await self.play.computer_action(table, seat)
             played.append(str(action))
-            out += await self._apply(table, seat, action)
-        locale = await self.people.user_locale(owner.user_id)
+            out += await self.play.apply(table, seat, action)
+        locale = await self.ctx.people.user_locale(owner.user_id)
         out += Outcome.of(
             Note(
                 owner.user_id,
@@ -138,13 +146,13 @@ class AbsentOps(PlayOps):
     async def _idle(self, table: Table, deadline: Deadline) -> Outcome:
         """No human move for the idle time: the table closes, nothing paid for the open deal
         (§13); else the deadline moves on to the last human move plus the idle time."""
-        now = self.clock()
+        now = self.ctx.clock()
         last = table.last_human or now  # after a restart: counted from the restart
         if table.last_human == 0.0:
             table.last_human = now
-        if now - last < self.idle_timeout - 0.5:
-            later = Deadline(table.id, IDLE, last + self.idle_timeout, 0)
-            async with self.repo.unit() as tx:
+        if now - last < self.ctx.idle_timeout - 0.5:
+            later = Deadline(table.id, IDLE, last + self.ctx.idle_timeout, 0)
+            async with self.ctx.repo.unit() as tx:
                 await tx.put_deadline(later)
             return Outcome(due=(later,))
         return await self.close_idle(table)
@@ -153,12 +161,12 @@ class AbsentOps(PlayOps):
         """The table closes like a cancelled one: every deadline of it dropped, the open match
         abandoned (§0.11, its record ends with RECORD.md's abandoned line), nothing booked. What
         every such close shows: the hands lose their buttons, the turn pings go."""
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, status="closed")
             for kind in CLOSING_KINDS:
                 await tx.drop_deadline(table.id, kind)
-        facts = await self.facts(table)
-        self.forget(table.id)
+        facts = await self.ctx.facts(table)
+        self.ctx.forget(table.id)
         screens: list[Screen] = []
         if table.match is not None:
             for s in table.seats:
@@ -178,7 +186,7 @@ class AbsentOps(PlayOps):
                 facts.chat_locale,
                 "🏁 The table is closed: nobody has made a move for {minutes} min. "
                 "Nothing is paid for the open deal.",
-                {"minutes": round(self.idle_timeout / 60)},
+                {"minutes": round(self.ctx.idle_timeout / 60)},
                 thread=table.row.thread_id,
             ),
         ]
@@ -191,10 +199,8 @@ class AbsentOps(PlayOps):
     async def hand_over(self, table_id: int, seat: int, why: HandOver) -> Outcome:
         """The computer plays the seat until its owner is back (a /kick: for the rest of the
         table); the group is told at most once a deal, and never of the owner's own wish."""
-        async with self.hold(table_id):
-            table = await self._load(table_id)
-            if table is None or table.row.status != "running" or table.match is None:
-                raise Refused("This table is closed.")
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.running(table_id)
             if seat >= len(table.seats) or table.seats[seat].user_id is None:
                 raise Refused("These aren't your cards.")
             return await self._hand_over(table, seat, why)
@@ -210,10 +216,10 @@ class AbsentOps(PlayOps):
         marks = SeatMarks(
             bar,
             deal if tell else owner.noticed,
-            self.clock() if why is HandOver.ASKED else owner.toggled_at,
+            self.ctx.clock() if why is HandOver.ASKED else owner.toggled_at,
         )
-        due = await self.change_seat(table, seat, away=True, expiries=0, marks=marks)
-        facts = await self.facts(table)
+        due = await self.play.change_seat(table, seat, away=True, expiries=0, marks=marks)
+        facts = await self.ctx.facts(table)
         screens: list[Screen] = []
         if tell:
             screens.append(
@@ -230,9 +236,9 @@ class AbsentOps(PlayOps):
             PingGone(owner.user_id, table.id),
         ]
         if bar is Bar.NONE:
-            screens += await self._hands(table, facts, only=seat)
+            screens += await self.play.hands(table, facts, only=seat)
             return Outcome(tuple(screens), due)
-        locale = await self.people.user_locale(owner.user_id)
+        locale = await self.ctx.people.user_locale(owner.user_id)
         chat = {"chat": facts.chat_title}
         screens.append(Strip(owner.user_id, hand_key(table.id, seat), forget=True))
         screens.append(Note(owner.user_id, locale, BAR_NOTES[bar], chat))
@@ -244,14 +250,14 @@ class AbsentOps(PlayOps):
         what that shows is returned; None: he may. Telegram unsure: refused, try again."""
         barred = table.seats[seat].barred
         if barred is not Bar.NONE:
-            raise Refused(BAR_NOTES[barred], chat=await self.chat_title(table))
-        if await self.standing_in(table, user_id) is Standing.MEMBER:
+            raise Refused(BAR_NOTES[barred], chat=await self.ctx.chat_title(table))
+        if await self.ctx.standing_in(table, user_id) is Standing.MEMBER:
             return None
         return await self._hand_over(table, seat, HandOver.LEFT)
 
     def _may_toggle(self, table: Table, seat: int) -> None:
         """A person's own hand-overs and returns are limited (§13): one per ``toggle_gap`` s."""
-        wait = table.seats[seat].toggled_at + self.toggle_gap - self.clock()
+        wait = table.seats[seat].toggled_at + self.toggle_gap - self.ctx.clock()
         if wait > 0:
             raise Refused("You can switch again in {seconds} s.", seconds=max(1, math.ceil(wait)))
 
@@ -259,11 +265,11 @@ class AbsentOps(PlayOps):
         """/hand: every running table's hand of the user sent anew (a seat the computer played
         for him is his again, if he may still act there); how many tables answered."""
         out, shown = Outcome(), 0
-        for row in await self.repo.tables_of_user(user_id):
+        for row in await self.ctx.repo.tables_of_user(user_id):
             if row.status != "running" or (only is not None and row.id != only):
                 continue
-            async with self.hold(row.id):
-                table = await self._load(row.id)
+            async with self.ctx.hold(row.id):
+                table = await self.ctx.load(row.id)
                 mine = table.seat_of(user_id) if table is not None else None
                 if table is None or table.match is None or mine is None:
                     continue
@@ -271,7 +277,7 @@ class AbsentOps(PlayOps):
                 try:
                     gone = await self.gate(table, mine.seat, user_id)
                 except Refused as refused:  # barred, or Telegram unsure: said in private
-                    locale = await self.people.user_locale(user_id)
+                    locale = await self.ctx.people.user_locale(user_id)
                     out += Outcome.of(Note(user_id, locale, refused.msgid, refused.params))
                     continue
                 if gone is not None:
@@ -279,22 +285,22 @@ class AbsentOps(PlayOps):
                     continue
                 if mine.away:
                     out += await self._back(table, mine.seat)
-                    table = await self._load(row.id)
+                    table = await self.ctx.load(row.id)
                     assert table is not None
-                out += await self._one_hand(table, mine.seat, fresh=True)
+                out += await self.play.one_hand(table, mine.seat, fresh=True)
         return out, shown
 
     async def _back(self, table: Table, seat: int) -> Outcome:
         """The seat is its owner's again (no group line, §13: the table's seat line drops its
         🤖): if it is his turn, his timer starts now."""
-        marks = dataclasses.replace(table.seats[seat].marks(), toggled_at=self.clock())
-        due = await self.change_seat(table, seat, away=False, marks=marks)
+        marks = dataclasses.replace(table.seats[seat].marks(), toggled_at=self.ctx.clock())
+        due = await self.play.change_seat(table, seat, away=False, marks=marks)
         assert table.match is not None
-        facts = await self.facts(table)
+        facts = await self.ctx.facts(table)
         screens: list[Screen] = [TableScreen(facts, table.match.state.view(None))]
-        screens += await self._hands(table, facts, only=seat)
+        screens += await self.play.hands(table, facts, only=seat)
         if table.match.state.to_act == seat:  # his turn now: he is pinged like anyone
-            screens += await self._pings(table, facts, None)
+            screens += await self.play.pings(table, facts, None)
         undue = () if table.deadline else ((table.id, COMPUTER),)
         return Outcome(tuple(screens), due, undue)
 
@@ -302,42 +308,42 @@ class AbsentOps(PlayOps):
         """He left the group: unseated from its lobbies, or his running seats to the computer
         (every open table of the group, in any of its forum topics)."""
         out = Outcome()
-        for row in await self.repo.open_tables(chat_id):
+        for row in await self.ctx.repo.open_tables(chat_id):
             out += await self._member_left(row.id, user_id)
         return out
 
     async def _member_left(self, table_id: int, user_id: int) -> Outcome:
-        async with self.hold(table_id):
-            table = await self._load(table_id)
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
             if table is None:
                 return Outcome()
             seat = table.seat_of(user_id)
             if seat is None:
                 return Outcome()
             if table.row.status == "lobby" and not table.starting:
-                return await self.leave(table, table.row.generation, user_id)
-            if table.row.status != "running" or table.match is None:
+                return await self.lobby.leave(table, table.row.generation, user_id)
+            if not is_running(table) or table.match is None:
                 return Outcome()
             return await self._hand_over(table, seat.seat, HandOver.LEFT)
 
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two
         expiries would), and the group is told once."""
-        async with self.hold(table_id):
-            table = await self._load(table_id)
-            if table is None or table.row.status != "running" or table.match is None:
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
+            if not is_running(table) or table.match is None:
                 return Outcome()
             if seat >= len(table.seats) or table.seats[seat].away:
                 return Outcome()
             owner = table.seats[seat]
             deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
             marks = dataclasses.replace(owner.marks(), noticed=deal)
-            due = await self.change_seat(table, seat, away=True, marks=marks)
+            due = await self.play.change_seat(table, seat, away=True, marks=marks)
             assert table.match is not None
             user_id = owner.user_id
             if user_id is not None:
-                await self.people.set_private_ok(user_id, False)
-            facts = await self.facts(table)
+                await self.ctx.people.set_private_ok(user_id, False)
+            facts = await self.ctx.facts(table)
             view = table.match.state.view(None)
             if owner.noticed == deal:  # §13: the group hears of a seat once a deal
                 return Outcome((TableScreen(facts, view),), due)
@@ -353,52 +359,32 @@ class AbsentOps(PlayOps):
             )
             return Outcome((note, TableScreen(facts, view)), due)
 
-    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
-        if press.act in SEAT_ACTS:
-            return await self.seat_press(press, data, user_id, source)
-        return await super().press(press, data, user_id, source)
-
     async def seat_press(
-        self, press: Press, data: str, user_id: int, source: PressSource
+        self, table: Table, seat: int, act: SeatAct, data: str, source: PressSource
     ) -> Outcome:
-        """The runtime's own buttons of a hand message: ⋯ (the menu) and its ↩️, 🤖 Let the
+        """The runtime's own buttons of a hand message (the table running, the seat his, he may
+        act: :meth:`bot.runtime.press.Presses.press`): ⋯ (the menu) and its ↩️, 🤖 Let the
         computer play, 🙋 I'm back."""
-        async with self.hold(press.table):
-            table = await self._load(press.table)
-            if table is None or table.row.status != "running" or table.match is None:
-                raise Refused("This table is closed.")
-            seat = press.seat
-            if (
-                seat is None
-                or seat >= len(table.seats)
-                or table.seats[seat].user_id != user_id
-                or source.chat_id != user_id
-            ):
-                raise Refused("These aren't your cards.")
-            gone = await self.gate(table, seat, user_id)
-            if gone is not None:
-                return gone
-            if source.key != hand_key(table.id, seat):
-                raise Refused("These aren't your cards.")
-            if source.offers is None or data not in source.offers:
-                raise Refused(
-                    "That button is out of date — here are your current cards.", refresh=seat
-                )
-            if press.act in ("M", "R"):
-                if press.act == "M":
-                    table.menus.add(seat)
-                else:
-                    table.menus.discard(seat)
-                return await self._one_hand(table, seat)
-            table.menus.discard(seat)
-            if press.act == "O":
+        if source.key != hand_key(table.id, seat):
+            raise Refused("These aren't your cards.")
+        if source.offers is None or data not in source.offers:
+            raise Refused("That button is out of date — here are your current cards.", refresh=seat)
+        match act:
+            case SeatAct.MENU:
+                table.menus.add(seat)
+                return await self.play.one_hand(table, seat)
+            case SeatAct.MENU_BACK:
+                table.menus.discard(seat)
+                return await self.play.one_hand(table, seat)
+            case SeatAct.HAND_OVER:
+                table.menus.discard(seat)
                 if table.seats[seat].away:
-                    return await self._one_hand(table, seat)
+                    return await self.play.one_hand(table, seat)
                 self._may_toggle(table, seat)
                 return await self._hand_over(table, seat, HandOver.ASKED)
-            if press.act == "W":
+            case SeatAct.BACK:
+                table.menus.discard(seat)
                 if not table.seats[seat].away:
-                    return await self._one_hand(table, seat)
+                    return await self.play.one_hand(table, seat)
                 self._may_toggle(table, seat)
                 return await self._back(table, seat)
-            raise Refused("Unknown button.")

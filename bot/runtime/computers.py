@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.refused import Refused
 from bot.render.computers import computer_name, name_index, next_index
-from bot.runtime.core import IsAdmin, Table, seat_range
-from bot.runtime.lobby import LobbyOps, seat_specs
+from bot.runtime.core import Context, IsAdmin, Table, seat_range
+from bot.runtime.lobby import seat_specs
 from bot.runtime.outcome import Outcome
 from bot.storage.rows import SeatKind
 from engine.players import LEVELS
@@ -14,12 +14,17 @@ from engine.players import LEVELS
 COMPUTERS = "computers"  # the lobby's pane (bot.render.lobby.Pane)
 
 
-class ComputerOps(LobbyOps):
+class Computers:
+    """The lobby's computers pane: open it, seat a computer, remove one."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def computers_view(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:
         await self._may_seat_computers(table, generation, user_id, is_admin)
-        return await self.lobby(table, options_view=COMPUTERS)
+        return await self.ctx.lobby_screen(table, options_view=COMPUTERS)
 
     async def add_computer(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, level: str
@@ -32,12 +37,12 @@ class ComputerOps(LobbyOps):
         index = next_index(s.name for s in table.seats)
         if len(table.seats) >= most or index is None:
             raise Refused("No seats left: the table has {n}.", n=len(table.seats))
-        name = computer_name(await self.people.chat_locale(table.row.chat_id), index)
-        async with self.repo.unit() as tx:
+        name = computer_name(await self.ctx.people.chat_locale(table.row.chat_id), index)
+        async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(
                 table.id, [*seat_specs(table), (SeatKind.COMPUTER, None, name, level)]
             )
-        return await self.lobby(await self.reload(table), options_view=COMPUTERS)
+        return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=COMPUTERS)
 
     async def remove_computer(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, which: str
@@ -58,17 +63,17 @@ class ComputerOps(LobbyOps):
         if gone is None:
             raise Refused("This computer is no longer at the table.")
         rest = [spec for s, spec in zip(table.seats, seat_specs(table), strict=True) if s != gone]
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, rest)
-        return await self.lobby(await self.reload(table), options_view=COMPUTERS)
+        return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=COMPUTERS)
 
     async def _may_seat_computers(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> None:
         """The lobby is still seating a game, and the presser is its creator or an admin."""
-        self.lobby_at(table, generation)
-        await self.role(table, user_id, is_admin)
+        self.ctx.lobby_at(table, generation)
+        await self.ctx.role(table, user_id, is_admin)
         if not table.row.game:
             raise Refused("Pick a game first.")
-        if not (await self.people.chat_settings(table.row.chat_id)).computers:
+        if not (await self.ctx.people.chat_settings(table.row.chat_id)).computers:
             raise Refused("Computer players are off in this chat.")

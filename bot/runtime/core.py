@@ -1,5 +1,8 @@
-"""The runtime's memory and plumbing: open tables in memory, per-table locks, loading a table
-from the log, the facts screens need, and the checks every press shares."""
+"""The runtime's shared context: open tables in memory, per-table locks, loading a table from
+the log, the facts screens need, and the checks every press shares, each written once.
+
+:class:`Context` is the one object every concern (lobby, play, absent, groups, computers) is
+built with; the concerns never inherit it or each other (:mod:`bot.runtime.runtime`)."""
 
 from __future__ import annotations
 
@@ -9,20 +12,20 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypedDict, TypeGuard
 
-from bot.callbacks import Kind, Press
+from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.refused import Refused
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.runtime.deals import deals_of, stored_chance
-from bot.runtime.outcome import Facts, keys
+from bot.runtime.outcome import Facts, LobbyScreen, Outcome, keys
 from bot.services.locks import Locks, TableLocks, Turn
 from bot.services.members import Members, Standing
 from bot.services.people import People
 from bot.storage.protocol import Repository
-from bot.storage.rows import HandRow, MatchRow, SeatRow, TableRow
+from bot.storage.rows import Deadline, HandRow, LedgerRow, MatchRow, SeatRow, TableRow
 from engine.chance import Chance
 from engine.core import Line, State
 from engine.games import GAMES, new_game
@@ -30,11 +33,9 @@ from engine.games import GAMES, new_game
 NewGame = Callable[..., State]
 IsAdmin = Callable[[], Awaitable[bool]]
 Clock = Callable[[], float]
-CANCEL_ACTS: Final = frozenset("xw")  # the buttons of the reply to /cancel
-NOTICE_ACTS: Final = frozenset("nw")  # the buttons of the unreachable-players notice
 # Start's gap (its private notes on their way) is a stored deadline, so every worker sees it
 # and holds a join back; should Start's second half never come (its worker died), it falls due
-# and the lobby seats again (:meth:`~bot.runtime.lobby.LobbyOps.start_lapsed`).
+# and the lobby seats again (:meth:`~bot.runtime.lobby.Lobby.start_lapsed`).
 STARTING: Final = "starting"
 
 
@@ -98,7 +99,42 @@ class Table:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
 
-class RuntimeBase:
+def is_running(table: Table | None) -> TypeGuard[Table]:
+    """The table is running a match (its ``match`` is set): the guard of every hand press, deadline
+    and hand-over."""
+    return table is not None and table.row.status == "running" and table.match is not None
+
+
+def own_seat(table: Table, seat: int | None, user_id: int, chat_id: int) -> int:
+    """The seat a hand button was drawn for, which must be the presser's own, pressed in his
+    private chat: else "These aren't your cards." (card presses and the seat menu alike)."""
+    if seat is None or seat >= len(table.seats):
+        raise Refused("These aren't your cards.")
+    if table.seats[seat].user_id != user_id or chat_id != user_id:
+        raise Refused("These aren't your cards.")
+    return seat
+
+
+class RuntimeOptions(TypedDict, total=False):
+    """The runtime's settings (the operator's, or a test's), each as :class:`Context` takes it
+    and with its default there."""
+
+    new_game_fn: NewGame
+    seeds: Callable[[], int] | None
+    clock: Clock
+    computer_delay: float
+    turn_timeout: float
+    lobby_timeout: float
+    idle_timeout: float
+    away_level: str
+    ping_quiet: float
+    locks: Locks | None
+
+
+class Context:
+    """What every concern shares: the repository, people and members, the clock and the
+    operator's timings, the locks, and the open tables in memory (loaded from the log once)."""
+
     def __init__(
         self,
         repo: Repository,
@@ -120,7 +156,6 @@ class RuntimeBase:
         self.people = people
         self.members = members
         self.locks: Locks = locks or TableLocks()
-        self._new_game = new_game_fn
         self.new_game = new_game_fn  # also how records are rebuilt (bot.records)
         self.deals = deals_of(seeds)  # cryptographic unless a test gives seeds
         self.clock = clock
@@ -130,7 +165,7 @@ class RuntimeBase:
         self.idle_timeout = idle_timeout
         self.away_level = away_level
         self.ping_quiet = ping_quiet  # no turn ping for a person who moved this recently
-        self._tables: dict[int, Table] = {}
+        self.tables: dict[int, Table] = {}  # the open tables in memory
         self._turns: dict[int, int] = {}  # table → the turn held now (shared locks)
         self._stale: dict[int, Table] = {}  # a copy dropped as stale: its in-memory marks
 
@@ -143,16 +178,16 @@ class RuntimeBase:
             if not self.locks.shared:
                 yield turn
                 return
-            cached = self._tables.get(table_id)
+            cached = self.tables.get(table_id)
             if cached is not None and cached.version != turn.version - 1:
-                self._stale[table_id] = self._tables.pop(table_id)
+                self._stale[table_id] = self.tables.pop(table_id)
             self._turns[table_id] = turn.version
             try:
                 yield turn
             finally:
                 del self._turns[table_id]
                 self._stale.pop(table_id, None)
-                table = self._tables.get(table_id)
+                table = self.tables.get(table_id)
                 if table is not None:
                     table.version = turn.version  # current: this turn's changes are in it
 
@@ -162,9 +197,9 @@ class RuntimeBase:
 
     # --- memory ------------------------------------------------------------------------
 
-    async def _load(self, table_id: int) -> Table | None:
+    async def load(self, table_id: int) -> Table | None:
         """The table (from memory, else from the database and the action log)."""
-        cached = self._tables.get(table_id)
+        cached = self.tables.get(table_id)
         if cached is not None:
             return cached
         row = await self.repo.table(table_id)
@@ -178,7 +213,7 @@ class RuntimeBase:
         match = await self.repo.match(table_id, no) if row.game and no > 0 else None
         if match is not None:
             chance = await self.stored_chance(table_id, match)
-            state = self._new_game(
+            state = self.new_game(
                 row.game,
                 len(table.seats),
                 match.seed,
@@ -200,7 +235,7 @@ class RuntimeBase:
                 stale.reminded,
                 stale.last_human,
             )
-        self._tables[table_id] = table
+        self.tables[table_id] = table
         return table
 
     async def stored_chance(self, table_id: int, match: MatchRow) -> Chance | None:
@@ -210,10 +245,10 @@ class RuntimeBase:
         return None if given is None else self.deals.resumed(match.seed, given)
 
     def forget(self, table_id: int) -> None:
-        self._tables.pop(table_id, None)
+        self.tables.pop(table_id, None)
 
-    async def _open(self, table_id: int) -> Table:
-        table = await self._load(table_id)
+    async def opened(self, table_id: int) -> Table:
+        table = await self.load(table_id)
         if table is None or table.row.status == "closed":
             raise Refused("This table is closed.")
         return table
@@ -229,6 +264,36 @@ class RuntimeBase:
             chat.settings.computers if chat else True,
             self.turn_of(table.id),
         )
+
+    async def lobby_screen(self, table: Table, **how: Any) -> Outcome:
+        """The lobby's message as it stands (``how``: its pane, a question, a notice)."""
+        return Outcome.of(LobbyScreen(await self.facts(table), **how))
+
+    async def running(self, table_id: int) -> Table:
+        """The table, which must be running a match: else "This table is closed."."""
+        table = await self.load(table_id)
+        if not is_running(table):
+            raise Refused("This table is closed.")
+        return table
+
+    async def table_of(self, table_id: int) -> tuple[str, int] | None:
+        """A table's game and chat (for a reply), if open."""
+        table = await self.load(table_id)
+        if table is None or table.row.status == "closed":
+            return None
+        return table.row.game, table.row.chat_id
+
+    async def open_table_id(self, chat_id: int, thread: int | None = None) -> int | None:
+        row = await self.repo.open_table(chat_id, thread)
+        return row.id if row is not None else None
+
+    async def ledger(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[LedgerRow]:
+        return await self.repo.ledger(chat_id=chat_id, user_id=user_id)
+
+    async def deadlines(self) -> list[Deadline]:
+        return await self.repo.deadlines()
 
     def turn_time(self, table: Table) -> float:
         """A person's time for one turn at this table: the chat's setting when it was opened
@@ -248,7 +313,7 @@ class RuntimeBase:
             or (
                 press.kind is Kind.LOBBY
                 and (
-                    (key == k["lobby"] and press.act != "n")
+                    (key == k["lobby"] and press.act != LobbyAct.WITHOUT)
                     or (key == k["cancel"] and press.act in CANCEL_ACTS)
                     or (key == k["notice"] and press.act in NOTICE_ACTS)
                 )
@@ -296,7 +361,7 @@ class RuntimeBase:
     async def reload(self, table: Table) -> Table:
         """After a unit of work changed rows the cache does not follow: read them again."""
         self.forget(table.id)
-        fresh = await self._load(table.id)
+        fresh = await self.load(table.id)
         assert fresh is not None
         fresh.menus, fresh.reminded, fresh.last_human, fresh.acted = (
             table.menus,

@@ -5,22 +5,34 @@ a person's private ping whenever a new table opens in a group (off by default)."
 from __future__ import annotations
 
 from bot.callbacks import b36
+from bot.refused import Refused
 from bot.render.context import game_name
-from bot.runtime.absent import AbsentOps
-from bot.runtime.outcome import Note, Outcome, Screen
+from bot.runtime.absent import Absent, HandOver
+from bot.runtime.core import Context, IsAdmin
+from bot.runtime.lobby import Lobby
+from bot.runtime.outcome import Facts, Note, Outcome, Screen
+from bot.storage.rows import Bar
 
 REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."
 TOPIC_GONE = "The «{game}» table in «{chat}» is closed: its topic was closed or deleted."
 
 
-class GroupOps(AbsentOps):
+class Groups:
+    """A group's life around its tables: the bot removed or a topic gone (its tables close),
+    /notify and the pings of a new table, a lobby opened with them."""
+
+    def __init__(self, ctx: Context, *, lobby: Lobby, absent: Absent) -> None:
+        self.ctx = ctx
+        self.lobby = lobby
+        self.absent = absent
+
     async def bot_removed(self, chat_id: int) -> Outcome:
         """The bot was removed from the group (or may not write there): its open table, lobby
         or running, is closed as an idle one is — the open match abandoned, nothing booked, its
         deadlines dropped — and every seated person is told in private once. Nothing goes to
         the group: it can't be written to. Every open table of the group (in any topic)."""
         out = Outcome()
-        for row in await self.repo.open_tables(chat_id):
+        for row in await self.ctx.repo.open_tables(chat_id):
             out += await self._close_unshown(row.id, REMOVED)
         return out
 
@@ -31,12 +43,12 @@ class GroupOps(AbsentOps):
         return await self._close_unshown(table_id, TOPIC_GONE)
 
     async def _close_unshown(self, table_id: int, msgid: str) -> Outcome:
-        async with self.hold(table_id):
-            table = await self._load(table_id)
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
             if table is None or table.row.status not in ("lobby", "running", "ended"):
                 return Outcome()
             ended = table.row.status == "ended"
-            facts, closed = await self.close_table(table)
+            facts, closed = await self.absent.close_table(table)
             if ended:  # its result was shown: it only stops being open, nothing is touched
                 return Outcome(undue=closed.undue)
             notes: list[Screen] = []
@@ -45,7 +57,7 @@ class GroupOps(AbsentOps):
                 if s.user_id is None or s.user_id in told:
                     continue
                 told.add(s.user_id)
-                locale = await self.people.user_locale(s.user_id)
+                locale = await self.ctx.people.user_locale(s.user_id)
                 notes.append(
                     Note(
                         s.user_id,
@@ -59,6 +71,55 @@ class GroupOps(AbsentOps):
                 )
             return closed + Outcome(tuple(notes))
 
+    # --- /kick ---------------------------------------------------------------------------------
+
+    async def kick(
+        self,
+        chat_id: int,
+        target: tuple[int, str] | None,
+        is_admin: IsAdmin,
+        reply_to: int,
+        thread: int | None = None,
+    ) -> Outcome:
+        """/kick, an admin's reply to a player's message (PRODUCT.md §4.9, §13): in the lobby
+        the player is unseated (as by 🚪); at a running table the computer takes his seat.
+        ``target``: the replied-to user (id, first name), None if the command was no reply."""
+        if not await is_admin():
+            raise Refused("Only admins can remove a player from the table.")
+        if target is None:
+            raise Refused("Use this command as a reply to the player's message.")
+        row = await self.ctx.repo.open_table(chat_id, thread)
+        if row is None:
+            raise Refused("There is no open table here.")
+        user_id, name = target
+        async with self.ctx.hold(row.id):
+            table = await self.ctx.opened(row.id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refused("{name} isn't at this table.", name=name)
+            if table.row.status == "lobby":
+                if table.starting:
+                    raise Refused("The table is starting — one moment.")
+                out = await self.lobby.unseat(table, user_id)
+                locale = await self.ctx.people.chat_locale(chat_id)
+                gone = {"name": seat.name}
+                note = Note(
+                    chat_id,
+                    locale,
+                    "{name} is no longer at the table.",
+                    gone,
+                    reply_to=reply_to,
+                    thread=thread,
+                )
+                return out + Outcome.of(note)
+            if table.row.status != "running":
+                raise Refused("There's no game in progress now.")
+            if seat.barred is not Bar.NONE:
+                raise Refused("{name}: the computer already plays this seat.", name=seat.name)
+        return await self.absent.hand_over(
+            row.id, seat.seat, HandOver.KICK
+        )  # §13: the owner is told
+
     # --- /notify -------------------------------------------------------------------------------
 
     async def toggle_notify(
@@ -66,8 +127,8 @@ class GroupOps(AbsentOps):
     ) -> Outcome:
         """/notify in a group: the user's new-table ping for this group on or off; the group is
         told which. Someone the bot can't write to in private is asked to open the chat first."""
-        locale = await self.people.chat_locale(chat_id)
-        user = await self.people.user(user_id)
+        locale = await self.ctx.people.chat_locale(chat_id)
+        user = await self.ctx.people.user(user_id)
         if user is None or not user.private_ok:
             return Outcome.of(
                 Note(
@@ -80,8 +141,8 @@ class GroupOps(AbsentOps):
                     thread=thread,
                 )
             )
-        on = user_id not in await self.repo.notified(chat_id)
-        async with self.repo.unit() as tx:
+        on = user_id not in await self.ctx.repo.notified(chat_id)
+        async with self.ctx.repo.unit() as tx:
             await tx.set_notify(chat_id, user_id, on)
         msgid = (
             "🔔 I'll write to you in private when a new table opens here. /notify again: off."
@@ -99,23 +160,23 @@ class GroupOps(AbsentOps):
         options: dict[str, str] | None = None,
         thread: int | None = None,
     ) -> Outcome:
-        """A lobby opens (:meth:`LobbyOps.open`) and everyone else who asked for it is pinged."""
-        out = await super().open(chat_id, user_id, name, game, options, thread)
+        """A lobby opens (:meth:`Lobby.open`) and everyone else who asked for it is pinged."""
+        out = await self.lobby.open(chat_id, user_id, name, game, options, thread)
         return out + await self._new_table_pings(chat_id, thread, user_id)
 
     async def _new_table_pings(self, chat_id: int, thread: int | None, opener: int) -> Outcome:
-        row = await self.repo.open_table(chat_id, thread)
+        row = await self.ctx.repo.open_table(chat_id, thread)
         if row is None or row.status != "lobby":
             return Outcome()
-        chat = await self.people.chat(chat_id)
+        chat = await self.ctx.people.chat(chat_id)
         title = chat.title if chat else ""
         link = f"j_{b36(row.id)}_{row.join_code}"
         screens: list[Screen] = []
-        for user_id in await self.repo.notified(chat_id):
-            user = await self.people.user(user_id)
+        for user_id in await self.ctx.repo.notified(chat_id):
+            user = await self.ctx.people.user(user_id)
             if user_id == opener or user is None or not user.private_ok:
                 continue
-            locale = await self.people.user_locale(user_id)
+            locale = await self.ctx.people.user_locale(user_id)
             params = {"chat": title, "game": game_name(row.game, locale)}
             msgid = (
                 "🃏 A table is open in «{chat}»: {game} — join in"
@@ -124,3 +185,14 @@ class GroupOps(AbsentOps):
             )
             screens.append(Note(user_id, locale, msgid, params, link=link, button="✋ Join"))
         return Outcome(tuple(screens))
+
+    async def lobbies_of(self, user_id: int) -> list[Facts]:
+        """The open lobbies the user opened or sits at (what he may invite to)."""
+        out = []
+        for row in await self.ctx.repo.tables_of_user(user_id):
+            if row.status != "lobby" or not row.game:
+                continue
+            table = await self.ctx.load(row.id)
+            if table is not None:
+                out.append(await self.ctx.facts(table))
+        return out

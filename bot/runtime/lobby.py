@@ -5,17 +5,17 @@ writes one unit of work, updates memory, and returns what the screens must show.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, Final, Protocol
 
 from bot.refused import Refused
 from bot.render.context import game_name
 from bot.render.limits import label
 from bot.runtime.core import (
     STARTING,
+    Context,
     IsAdmin,
     Match,
-    RuntimeBase,
     Table,
     family_ui,
     join_code,
@@ -95,9 +95,19 @@ def seat_specs(table: Table) -> list[SeatSpec]:
     return [(s.kind, s.user_id, s.name, s.level) for s in table.seats]
 
 
-class LobbyOps(RuntimeBase):
-    async def lobby(self, table: Table, **how: Any) -> Outcome:
-        return Outcome.of(LobbyScreen(await self.facts(table), **how))
+class StartMatch(Protocol):
+    """How a match starts (:meth:`bot.runtime.play.Play.start_match`): given to the lobby, which
+    starts match 1 and every next one."""
+
+    def __call__(self, table: Table, no: int, prev_dealer: int | None) -> Awaitable[Outcome]: ...
+
+
+class Lobby:
+    """A table before and between its matches. A match is started through ``start_match``."""
+
+    def __init__(self, ctx: Context, *, start_match: StartMatch) -> None:
+        self.ctx = ctx
+        self.start_match = start_match
 
     async def open(
         self,
@@ -110,38 +120,38 @@ class LobbyOps(RuntimeBase):
     ) -> Outcome:
         """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts;
         ``thread``: the forum topic it lives in (each topic can hold a table)."""
-        async with self.hold(-abs(chat_id)):
-            current = await self.repo.open_table(chat_id, thread)
+        async with self.ctx.hold(-abs(chat_id)):
+            current = await self.ctx.repo.open_table(chat_id, thread)
             if current is not None and current.status in ("lobby", "running"):
                 kind = "lobby" if current.status == "lobby" else "table"
                 raise Refused(
                     "There's already a table here: ↑", reply_to_key=keys(current.id)[kind]
                 )
             chosen = await self.seeded_options(chat_id, game, options) if game else {}
-            settings = await self.people.chat_settings(chat_id)
-            async with self.repo.unit() as tx:
+            settings = await self.ctx.people.chat_settings(chat_id)
+            async with self.ctx.repo.unit() as tx:
                 if current is not None:
                     await tx.update_table(current.id, status="closed")
                 tid = await tx.create_table(
-                    chat_id, game, chosen, user_id, join_code(), self.clock(), thread
+                    chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
                 )
                 # the table keeps the turn time it opened with (PRODUCT.md §15)
-                timeout = settings.turn_timeout_s or self.turn_timeout
+                timeout = settings.turn_timeout_s or self.ctx.turn_timeout
                 await tx.update_table(tid, turn_timeout_s=timeout)
                 await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
-                expiry = Deadline(tid, LOBBY, self.clock() + self.lobby_timeout, 0)
+                expiry = Deadline(tid, LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0)
                 await tx.put_deadline(expiry)
             if current is not None:
-                self.forget(current.id)
-            table = await self._open(tid)
-            return await self.lobby(table) + Outcome(due=(expiry,))
+                self.ctx.forget(current.id)
+            table = await self.ctx.opened(tid)
+            return await self.ctx.lobby_screen(table) + Outcome(due=(expiry,))
 
     async def seeded_options(
         self, chat_id: int, game: str, given: Mapping[str, str] | None = None
     ) -> dict[str, Any]:
         """A new lobby's options: RULES.md's defaults, then the chat's (its /settings), then
         what /newgame typed. Chat defaults the game no longer takes are left out (logged)."""
-        stored = (await self.people.chat_settings(chat_id)).options.get(game, {})
+        stored = (await self.ctx.people.chat_settings(chat_id)).options.get(game, {})
         try:
             base: dict[str, object] = dict(default_options(game, stored))
         except Refused:
@@ -159,29 +169,29 @@ class LobbyOps(RuntimeBase):
         reply_to: int,
         thread: int | None = None,
     ) -> Outcome:
-        row = await self.repo.open_table(chat_id, thread)
+        row = await self.ctx.repo.open_table(chat_id, thread)
         if row is None:
             raise Refused("There is no open table here.")
-        async with self.hold(row.id):
-            table = await self._open(row.id)
-            await self.role(table, user_id, is_admin)
-            return Outcome.of(CancelQuestion(await self.facts(table), reply_to))
+        async with self.ctx.hold(row.id):
+            table = await self.ctx.opened(row.id)
+            await self.ctx.role(table, user_id, is_admin)
+            return Outcome.of(CancelQuestion(await self.ctx.facts(table), reply_to))
 
     async def pick(self, table: Table, generation: int, user_id: int, game: str) -> Outcome:
-        self.lobby_at(table, generation)
+        self.ctx.lobby_at(table, generation)
         if user_id != table.row.creator_id:
             raise Refused("{name} picks the game.", name=table.creator_name())
         if game not in GAMES or family_ui(game) is None:
             raise Refused("This game is not available yet.")
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             options = await self.seeded_options(table.row.chat_id, game)
             await tx.update_table(table.id, game=game, options=options)
-        return await self.lobby(await self.reload(table))
+        return await self.ctx.lobby_screen(await self.ctx.reload(table))
 
     async def join(self, table: Table, generation: int | None, user_id: int, name: str) -> Outcome:
         if table.row.status in ("running", "ended") or table.starting:
             raise Refused("The game has started. Wait for the next one.")
-        self.lobby_at(table, generation)
+        self.ctx.lobby_at(table, generation)
         if not table.row.game:
             raise Refused("Pick a game first.")
         if table.seat_of(user_id) is not None:
@@ -189,12 +199,12 @@ class LobbyOps(RuntimeBase):
         _, most = seat_range(table.row.game)
         if len(table.seats) >= most:
             raise Refused("No seats left: the table has {n}.", n=len(table.seats))
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, [*seat_specs(table), (SeatKind.HUMAN, user_id, name)])
-        return await self.lobby(await self.reload(table))
+        return await self.ctx.lobby_screen(await self.ctx.reload(table))
 
     async def leave(self, table: Table, generation: int, user_id: int) -> Outcome:
-        self.lobby_at(table, generation)
+        self.ctx.lobby_at(table, generation)
         if table.seat_of(user_id) is None:
             raise Refused("You're not seated.")
         return await self.unseat(table, user_id)
@@ -204,70 +214,65 @@ class LobbyOps(RuntimeBase):
         no person left the table closes, computers or not."""
         rest = [s for s in table.seats if s.user_id != user_id]
         people = [s.user_id for s in rest if s.kind is SeatKind.HUMAN and s.user_id is not None]
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest])
             if not people:
                 await tx.update_table(table.id, status="closed")
                 await tx.drop_deadline(table.id, LOBBY)
             elif user_id == table.row.creator_id:
                 await tx.update_table(table.id, creator_id=people[0])
-        table = await self.reload(table)
+        table = await self.ctx.reload(table)
         if not people:
-            self.forget(table.id)
-            closed = Outcome.of(LobbyClosed(await self.facts(table), started=False))
+            self.ctx.forget(table.id)
+            closed = Outcome.of(LobbyClosed(await self.ctx.facts(table), started=False))
             return Outcome(undue=((table.id, LOBBY),)) + closed
-        return await self.lobby(table)
+        return await self.ctx.lobby_screen(table)
 
     async def options_view(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
-        self.lobby_at(table, generation)
-        if user_id != table.row.creator_id:
-            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
-        return await self.lobby(table, options_view=on)
+        self._options_by_creator(table, generation, user_id)
+        return await self.ctx.lobby_screen(table, options_view=on)
 
     async def back(self, table: Table, generation: int, user_id: int, is_admin: IsAdmin) -> Outcome:
         """↩️ from the options (the creator's) or the computers (the creator's or an admin's)."""
-        self.lobby_at(table, generation)
-        if user_id != table.row.creator_id and not await is_admin():
-            raise Refused("Only {creator} or an admin can do that.", creator=table.creator_name())
-        return await self.lobby(table)
+        self.ctx.lobby_at(table, generation)
+        await self.ctx.role(table, user_id, is_admin)
+        return await self.ctx.lobby_screen(table)
 
     async def set_option(
         self, table: Table, generation: int, user_id: int, name: str, value: str
     ) -> Outcome:
-        self.lobby_at(table, generation)
-        if user_id != table.row.creator_id:
-            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
+        self._options_by_creator(table, generation, user_id)
         given = dict(table.row.options)
         given[name] = value
         try:
             typed = parse_options(GAMES[table.row.game].options_type, given)
         except InvalidOption as error:
             raise option_refusal(table.row.game, error) from error
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, options=dict(options_dict(typed)))
-        return await self.lobby(await self.reload(table), options_view=True)
+        return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=True)
 
     async def ask_cancel(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:
         self.at_generation(table, generation)
-        await self.role(table, user_id, is_admin)
-        self.lobby_at(table, generation)
-        return await self.lobby(table, confirm_cancel=True)
+        await self.ctx.role(table, user_id, is_admin)
+        self.ctx.lobby_at(table, generation)
+        return await self.ctx.lobby_screen(table, confirm_cancel=True)
 
     async def cancel(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: str | None
     ) -> Outcome:
         self.at_generation(table, generation)
-        await self.role(table, user_id, is_admin)
+        await self.ctx.role(table, user_id, is_admin)
         started = table.match is not None
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, status="closed")
             await tx.drop_deadline(table.id, "computer")
             await tx.drop_deadline(table.id, LOBBY)
-        self.forget(table.id)
-        facts = await self.facts(await self.reload(table))
-        self.forget(table.id)
+        self.ctx.forget(table.id)
+        facts = await self.ctx.facts(await self.ctx.reload(table))
+        self.ctx.forget(table.id)
         out = Outcome(undue=((table.id, "computer"), (table.id, LOBBY)))
         if key is not None and key != keys(table.id)["lobby"]:
             out += Outcome.of(Strip(table.row.chat_id, key))
@@ -278,13 +283,19 @@ class LobbyOps(RuntimeBase):
     ) -> Outcome:
         """ "Wait" / "No" on a notice or on the cancel question: its buttons go."""
         self.at_generation(table, generation)
-        await self.role(table, user_id, is_admin)
+        await self.ctx.role(table, user_id, is_admin)
         k = keys(table.id)
         if key == k["lobby"]:
-            return await self.lobby(table) if table.row.status == "lobby" else Outcome()
+            return await self.ctx.lobby_screen(table) if table.row.status == "lobby" else Outcome()
         if key == k["notice"]:  # kept: a later Start shows its buttons again in this message
             return Outcome.of(Strip(table.row.chat_id, key, forget=False))
         return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
+
+    def _options_by_creator(self, table: Table, generation: int, user_id: int) -> None:
+        """The options are the creator's to change, in the lobby the button was drawn in."""
+        self.ctx.lobby_at(table, generation)
+        if user_id != table.row.creator_id:
+            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
 
     @staticmethod
     def at_generation(table: Table, generation: int) -> None:
@@ -298,20 +309,20 @@ class LobbyOps(RuntimeBase):
     ) -> Outcome:
         """Start pressed: may it start? The private note each player gets first (their
         delivery tells who can be reached, :meth:`start` then)."""
-        self.lobby_at(table, generation)
-        await self.role(table, user_id, is_admin)
+        self.ctx.lobby_at(table, generation)
+        await self.ctx.role(table, user_id, is_admin)
         if not table.row.game:
             raise Refused("Pick a game first.")
         least, _ = seat_range(table.row.game)
         if len(table.seats) < least:
             raise Refused("At least {min} needed, now {n}.", min=least, n=len(table.seats))
         self.need_a_human(table.seats)
-        chat = await self.people.chat(table.row.chat_id)
+        chat = await self.ctx.people.chat(table.row.chat_id)
         notes = []
         for seat in table.seats:
             if seat.user_id is None:
                 continue
-            locale = await self.people.user_locale(seat.user_id)
+            locale = await self.ctx.people.user_locale(seat.user_id)
             notes.append(
                 Note(
                     seat.user_id,
@@ -325,8 +336,8 @@ class LobbyOps(RuntimeBase):
                 )
             )
         # no one joins while the notes are on their way (:meth:`start`), on any worker
-        hold = Deadline(table.id, STARTING, self.clock() + START_HOLD, 0)
-        async with self.repo.unit() as tx:
+        hold = Deadline(table.id, STARTING, self.ctx.clock() + START_HOLD, 0)
+        async with self.ctx.repo.unit() as tx:
             await tx.put_deadline(hold)
         table.starting = True
         return Outcome(tuple(notes), due=(hold,))
@@ -334,23 +345,23 @@ class LobbyOps(RuntimeBase):
     async def end_starting(self, table: Table) -> Outcome:
         """Start's gap is over (its second half came, or it lapsed)."""
         table.starting = False
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.drop_deadline(table.id, STARTING)
         return Outcome(undue=((table.id, STARTING),))
 
     async def start_lapsed(self, deadline: Deadline) -> Outcome:
         """Start's second half never came (the worker that waited for its notes died): the
         lobby seats again, and its message is drawn again."""
-        async with self.hold(deadline.table_id):
-            table = await self._load(deadline.table_id)
+        async with self.ctx.hold(deadline.table_id):
+            table = await self.ctx.load(deadline.table_id)
             if table is None:
-                async with self.repo.unit() as tx:
+                async with self.ctx.repo.unit() as tx:
                     await tx.drop_deadline(deadline.table_id, STARTING)
                 return Outcome(undue=((deadline.table_id, STARTING),))
             out = await self.end_starting(table)
             if table.row.status != "lobby":
                 return out
-            return out + await self.lobby(table)
+            return out + await self.ctx.lobby_screen(table)
 
     async def start(
         self,
@@ -363,19 +374,19 @@ class LobbyOps(RuntimeBase):
         """Start match 1 if everyone was reached; ``without``: unseat those who were not (§4.3)
         if enough remain. ``reached``: user id → whether the private note got through (None:
         as far as the bot knows)."""
-        self.lobby_at(table, generation)
+        self.ctx.lobby_at(table, generation)
         if reached is None:
             reached = {}
             for s in table.seats:
                 if s.user_id is not None:
-                    user = await self.people.user(s.user_id)
+                    user = await self.ctx.people.user(s.user_id)
                     reached[s.user_id] = user is not None and user.private_ok
         for user_id, ok in reached.items():
-            await self.people.set_private_ok(user_id, ok)
+            await self.ctx.people.set_private_ok(user_id, ok)
         missing = [s for s in table.seats if s.user_id is not None and not reached.get(s.user_id)]
         if missing and not without:
             names = tuple(s.name for s in missing)
-            facts = await self.facts(table)
+            facts = await self.ctx.facts(table)
             return Outcome.of(
                 LobbyScreen(facts, unreachable=names), UnreachableNotice(facts, names)
             )
@@ -385,16 +396,16 @@ class LobbyOps(RuntimeBase):
             least, _ = seat_range(table.row.game)
             if len(rest) < least:
                 raise Refused("At least {min} needed, now {n}.", min=least, n=len(rest))
-            async with self.repo.unit() as tx:
+            async with self.ctx.repo.unit() as tx:
                 await tx.replace_seats(
                     table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest]
                 )
                 creator = next(s.user_id for s in rest if s.kind is SeatKind.HUMAN)
                 if all(s.user_id != table.row.creator_id for s in rest) and creator is not None:
                     await tx.update_table(table.id, creator_id=creator)
-            table = await self.reload(table)
+            table = await self.ctx.reload(table)
         out = await self.start_match(table, 1, None)
-        async with self.repo.unit() as tx:  # started: it no longer times out (§4.2)
+        async with self.ctx.repo.unit() as tx:  # started: it no longer times out (§4.2)
             await tx.drop_deadline(table.id, LOBBY)
         return Outcome(undue=((table.id, LOBBY),)) + out
 
@@ -404,30 +415,27 @@ class LobbyOps(RuntimeBase):
         if not any(s.kind is SeatKind.HUMAN for s in seats):
             raise Refused("At least one human must be seated.")
 
-    async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
-        raise NotImplementedError  # in PlayOps
-
     async def lobby_expired(self, deadline: Deadline) -> Outcome:
         """§4.2 "Nobody starts it for 15 min": a lobby still seating when its deadline falls due
         closes, and its message says why, without buttons. A table that started meanwhile (or
         closed) only drops the deadline."""
         table_id = deadline.table_id
         undue = Outcome(undue=((table_id, LOBBY),))
-        async with self.hold(table_id):
-            table = await self._load(table_id)
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
             if table is not None and table.starting:  # Start's notes are on their way: soon
-                later = Deadline(table_id, LOBBY, self.clock() + START_GRACE, 0)
-                async with self.repo.unit() as tx:
+                later = Deadline(table_id, LOBBY, self.ctx.clock() + START_GRACE, 0)
+                async with self.ctx.repo.unit() as tx:
                     await tx.put_deadline(later)
                 return Outcome(due=(later,))
-            async with self.repo.unit() as tx:
+            async with self.ctx.repo.unit() as tx:
                 await tx.drop_deadline(table_id, LOBBY)
                 if table is not None and table.row.status == "lobby":
                     await tx.update_table(table_id, status="closed")
             if table is None or table.row.status != "lobby":
                 return undue
-            facts = await self.facts(await self.reload(table))
-            self.forget(table_id)
+            facts = await self.ctx.facts(await self.ctx.reload(table))
+            self.ctx.forget(table_id)
             return undue + Outcome.of(LobbyScreen(facts))
 
     # --- the end of a match (§4.7) ----------------------------------------------------------
@@ -437,7 +445,7 @@ class LobbyOps(RuntimeBase):
     ) -> Outcome:
         if table.row.status != "ended" or generation != table.row.generation:
             raise Refused("This table is closed.")
-        await self.role(table, user_id, is_admin)
+        await self.ctx.role(table, user_id, is_admin)
         previous = table.match
         prev_dealer = previous.state.view(None).dealer if previous else None
         strip = Outcome.of(Strip(table.row.chat_id, keys(table.id)["result"]))
@@ -448,16 +456,16 @@ class LobbyOps(RuntimeBase):
     ) -> Outcome:
         if table.row.status != "ended" or generation != table.row.generation:
             raise Refused("This table is closed.")
-        await self.role(table, user_id, is_admin)
-        async with self.repo.unit() as tx:
+        await self.ctx.role(table, user_id, is_admin)
+        async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, status="closed")
-        self.forget(table.id)
+        self.ctx.forget(table.id)
         chat_id = table.row.chat_id
-        locale = await self.people.chat_locale(chat_id)
+        locale = await self.ctx.people.chat_locale(chat_id)
         return Outcome.of(
             Strip(chat_id, keys(table.id)["result"]),
             Note(chat_id, locale, "This table is closed.", thread=table.row.thread_id),
         )
 
 
-__all__ = ["LobbyOps", "Match", "default_options", "option_refusal"]
+__all__ = ["Lobby", "Match", "default_options", "option_refusal"]

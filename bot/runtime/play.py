@@ -1,5 +1,6 @@
-"""A running table: hand presses (PRODUCT.md §7.2 steps 3–9), the computer's moves as stored
-deadlines, seats that can't be reached, /hand, and bringing screens back after a restart.
+"""A running table: a match starts, a family's hand press (the rest of PRODUCT.md §7.2's
+checks, after :mod:`bot.runtime.press` checked the table, the seat and the gate), the computer's
+moves as stored deadlines, what falls due next, and every hand and turn ping drawn.
 
 The hot path of a card press: checks against memory, ``State.apply``, one unit of work (the
 action, the move counter), and the outcome: the table and every hand, fresh views."""
@@ -12,13 +13,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.callbacks import STILL, Press
+from bot.callbacks import REFRESH, STILL, Press
 from bot.refused import Refused
 from bot.render.context import HandUI, Standing
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.runtime.core import STARTING, Match, Table, family_ui
+from bot.runtime.core import Context, Match, Table, family_ui, is_running
 from bot.runtime.deals import drawn
-from bot.runtime.lobby import LobbyOps
 from bot.runtime.outcome import (
     DealResult,
     EndedTable,
@@ -61,16 +61,22 @@ class PressSource:
         self.offers = offers
 
 
-class PlayOps(LobbyOps):
+class Play:
+    """A running table's engine side: a match starts, a card press is applied, the computer
+    moves, what falls due next is stored, and every hand and turn ping drawn."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     # --- a match starts ------------------------------------------------------------------
 
     async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
         row = table.row
-        seed, chance = self.deals.fresh()
-        state = self._new_game(
+        seed, chance = self.ctx.deals.fresh()
+        state = self.ctx.new_game(
             row.game, len(table.seats), seed, row.options, chance=chance, prev_dealer=prev_dealer
         )
-        async with self.repo.unit() as tx:
+        async with self.ctx.repo.unit() as tx:
             await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
             await tx.set_match_drawn(table.id, no, drawn(state.record()))
             await tx.update_table(table.id, status="running", generation=no - 1)
@@ -80,12 +86,12 @@ class PlayOps(LobbyOps):
                 await tx.update_table(table.id, status="ended", generation=no)
             due = await self._schedule(tx, table, state.to_act, row.moves)
             if not state.is_over:
-                idle = Deadline(table.id, IDLE, self.clock() + self.idle_timeout, 0)
+                idle = Deadline(table.id, IDLE, self.ctx.clock() + self.ctx.idle_timeout, 0)
                 await tx.put_deadline(idle)
                 due += (idle,)
-        table = await self.reload(table)
+        table = await self.ctx.reload(table)
         table.match = Match(state, no, row.moves)
-        facts = await self.facts(table)
+        facts = await self.ctx.facts(table)
         screens: list[Screen] = []
         if no == 1:
             seats_line = next(ln for ln in state.record() if ln.get("t") == "seats")
@@ -98,31 +104,20 @@ class PlayOps(LobbyOps):
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
-                screens.append(MatchResult(facts, end, winner, await self._standings(table)))
-        screens += await self._hands(table, facts, fresh=True)
-        screens += await self._pings(table, facts, None)
+                screens.append(MatchResult(facts, end, winner, await self.standings(table)))
+        screens += await self.hands(table, facts, fresh=True)
+        screens += await self.pings(table, facts, None)
         return Outcome(tuple(screens), due)
 
     # --- presses on hand messages --------------------------------------------------------------
 
-    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
-        """A hand press checked in §7.2's order, then applied (or only the marks changed)."""
-        async with self.hold(press.table):
-            return await self._press(press, data, user_id, source)
-
-    async def _press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
-        table = await self._load(press.table)
-        if table is None or table.row.status != "running" or table.match is None:
-            raise Refused("This table is closed.")
-        seat = press.seat
-        if seat is None or seat >= len(table.seats):
-            raise Refused("These aren't your cards.")
-        owner = table.seats[seat].user_id == user_id
-        if not owner or source.chat_id != user_id:
-            raise Refused("These aren't your cards.")
-        gone = await self.gate(table, seat, user_id)
-        if gone is not None:
-            return gone
+    async def card_press(
+        self, table: Table, seat: int, press: Press, data: str, source: PressSource
+    ) -> Outcome:
+        """A family's button on the seat's own hand (the table running, the seat his, he may
+        act: :meth:`bot.runtime.press.Presses.press`), checked on in §7.2's order, then applied
+        (or only the marks changed)."""
+        assert table.match is not None
         stale = Refused("That button is out of date — here are your current cards.", refresh=seat)
         if source.key != hand_key(table.id, seat):
             raise stale  # an older hand message of his (re-sent since)
@@ -145,13 +140,13 @@ class PlayOps(LobbyOps):
             # move counter); only what the message offers now counts
             raise stale
         ui = table.hands.get(seat, HandUI())
-        if press.act == "u":
-            return await self._one_hand(table, seat)
+        if press.act == REFRESH:
+            return await self.one_hand(table, seat)
         if table.seats[seat].away:
             raise Refused(
                 "The computer is playing for you — press 🙋 I'm back first.", refresh=seat
             )
-        table.last_human = self.clock()
+        table.last_human = self.ctx.clock()
         if state.to_act != seat:
             if state.to_act is None:
                 raise Refused("This table is closed.")
@@ -160,39 +155,36 @@ class PlayOps(LobbyOps):
         if isinstance(meaning, Deny):
             raise Refused(meaning.msgid, engine=meaning.engine, **meaning.params)
         if isinstance(meaning, SetUI):
-            async with self.repo.unit() as tx:
+            async with self.ctx.repo.unit() as tx:
                 await tx.set_hand_ui(table.id, seat, ",".join(meaning.ui.marks), meaning.ui.mode)
             table.hands[seat] = meaning.ui
-            return await self._one_hand(table, seat)
+            return await self.one_hand(table, seat)
         assert isinstance(meaning, Apply)
-        table.acted[seat] = self.clock()  # before the pings of this very action are chosen
-        out = await self._apply(table, seat, meaning.action)
+        table.acted[seat] = self.ctx.clock()  # before the pings of this very action are chosen
+        out = await self.apply(table, seat, meaning.action)
         if table.seats[seat].expiries:  # he is here: the expiries in a row start again
             await self.change_seat(table, seat, expiries=0, schedule=False)
         return out
 
-    async def gate(self, table: Table, seat: int, user_id: int) -> Outcome | None:
-        raise NotImplementedError  # in AbsentOps: may the seat's owner act at the table?
-
     async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
         """After a stale press: the old message loses its buttons; the current hand is shown."""
-        async with self.hold(table_id):
+        async with self.ctx.hold(table_id):
             return await self._refresh(table_id, seat, source)
 
     async def _refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
-        table = await self._load(table_id)
-        if table is None or table.row.status != "running" or table.match is None:
+        table = await self.ctx.load(table_id)
+        if not is_running(table):
             return Outcome()
         out = Outcome()
         if source.key is None:
             out += Outcome.of(StripMessage(source.chat_id, source.message_id))
-        return out + await self._one_hand(table, seat)
+        return out + await self.one_hand(table, seat)
 
-    async def _one_hand(self, table: Table, seat: int, *, fresh: bool = False) -> Outcome:
-        facts = await self.facts(table)
-        return Outcome(tuple(await self._hands(table, facts, only=seat, fresh=fresh)))
+    async def one_hand(self, table: Table, seat: int, *, fresh: bool = False) -> Outcome:
+        facts = await self.ctx.facts(table)
+        return Outcome(tuple(await self.hands(table, facts, only=seat, fresh=fresh)))
 
-    async def _hands(
+    async def hands(
         self, table: Table, facts: Facts, *, only: int | None = None, fresh: bool = False
     ) -> list[Screen]:
         """Every reachable seat's hand (or only one seat's, shown even if away)."""
@@ -202,20 +194,20 @@ class PlayOps(LobbyOps):
         for s in table.seats:
             if s.user_id is None or (only is not None and s.seat != only) or s.barred:
                 continue  # a barred seat's owner no longer sees it (his last hand lost its buttons)
-            if s.away and only is None and not await self.people.private_ok(s.user_id):
+            if s.away and only is None and not await self.ctx.people.private_ok(s.user_id):
                 continue  # the owner can't be reached; /hand in private brings him back
             out.append(
                 HandScreen(
                     facts,
                     s.seat,
                     s.user_id,
-                    await self.people.user_locale(s.user_id),
+                    await self.ctx.people.user_locale(s.user_id),
                     state.view(s.seat),
                     table.hands.get(s.seat, HandUI()),
                     fresh=fresh,
                     away=s.away,
                     menu=s.seat in table.menus,
-                    words=(await self.people.user_settings(s.user_id)).words,
+                    words=(await self.ctx.people.user_settings(s.user_id)).words,
                 )
             )
         return out
@@ -241,7 +233,7 @@ class PlayOps(LobbyOps):
                     points[s.seat] if points else 0,
                 )
 
-    async def _apply(self, table: Table, seat: int, action: object) -> Outcome:
+    async def apply(self, table: Table, seat: int, action: object) -> Outcome:
         assert table.match is not None
         match = table.match
         state = match.state
@@ -258,7 +250,7 @@ class PlayOps(LobbyOps):
         ended = state.is_over
         moves = row.moves + 1
         try:
-            async with self.repo.unit() as tx:
+            async with self.ctx.repo.unit() as tx:
                 await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]), drawn(lines))
                 fields: dict[str, Any] = {"moves": moves}
                 if table.hands:
@@ -269,7 +261,7 @@ class PlayOps(LobbyOps):
                 await tx.update_table(table.id, **fields)
                 due = await self._schedule(tx, table, None if ended else state.to_act, moves)
         except BaseException:
-            self.forget(table.id)  # the state is ahead of the log; rebuild it from the log
+            self.ctx.forget(table.id)  # the state is ahead of the log; rebuild it from the log
             raise
         table.row = dataclasses.replace(row, **fields)
         table.hands = {}
@@ -282,7 +274,9 @@ class PlayOps(LobbyOps):
         """Store what is due next: the computer's move, or a person's turn timer (its
         reminder first, PRODUCT.md §13); drop a stored computer move no longer due."""
         if to_act is not None and table.seats[to_act].computer:
-            deadline = Deadline(table.id, COMPUTER, self.clock() + self.computer_delay, moves)
+            deadline = Deadline(
+                table.id, COMPUTER, self.ctx.clock() + self.ctx.computer_delay, moves
+            )
             await tx.put_deadline(deadline)
             table.deadline = True
             return (deadline,)
@@ -290,7 +284,9 @@ class PlayOps(LobbyOps):
             await tx.drop_deadline(table.id, COMPUTER)
             table.deadline = False
         if to_act is not None:
-            remind = Deadline(table.id, REMIND, self.clock() + self.turn_time(table) * 2 / 3, moves)
+            remind = Deadline(
+                table.id, REMIND, self.ctx.clock() + self.ctx.turn_time(table) * 2 / 3, moves
+            )
             await tx.put_deadline(remind)
             return (remind,)
         for kind in (REMIND, TURN, IDLE):  # the match is over: no timer of it stays
@@ -312,7 +308,7 @@ class PlayOps(LobbyOps):
         the log (and it is forgotten, to be rebuilt, if the unit fails)."""
         changes: dict[str, Any] = {}
         try:
-            async with self.repo.unit() as tx:
+            async with self.ctx.repo.unit() as tx:
                 if away is not None:
                     await tx.set_away(table.id, seat, away)
                     changes["away"] = away
@@ -329,7 +325,7 @@ class PlayOps(LobbyOps):
                     return ()
                 return await self._schedule(tx, table, table.match.state.to_act, table.row.moves)
         except BaseException:
-            self.forget(table.id)
+            self.ctx.forget(table.id)
             raise
 
     async def _after(
@@ -345,7 +341,7 @@ class PlayOps(LobbyOps):
         match's result); then every hand."""
         assert table.match is not None
         state = table.match.state
-        facts = await self.facts(table)
+        facts = await self.ctx.facts(table)
         view = state.view(None)
         events = events_of(lines)
         screens: list[Screen] = []
@@ -361,17 +357,17 @@ class PlayOps(LobbyOps):
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
-                screens.append(MatchResult(facts, end, winner, await self._standings(table)))
+                screens.append(MatchResult(facts, end, winner, await self.standings(table)))
         else:
             screens.append(TableScreen(facts, view, fresh=new_deal))
-        screens += await self._hands(table, facts)
-        screens += await self._pings(table, facts, actor)
+        screens += await self.hands(table, facts)
+        screens += await self.pings(table, facts, actor)
         undue: tuple[tuple[int, str], ...] = () if table.deadline else ((table.id, COMPUTER),)
         if ended:
             undue += ((table.id, REMIND), (table.id, TURN), (table.id, IDLE))
         return Outcome(tuple(screens), due, undue)
 
-    async def _pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
+    async def pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
         """PRODUCT.md §4.5, §9: the actor's turn ping goes and the next person to act gets
         one; a seat that stays to act keeps its ping."""
         assert table.match is not None
@@ -389,102 +385,51 @@ class PlayOps(LobbyOps):
             # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes;
             # nor for a person who moved moments ago: he is at the table, and a buzz per card
             # in a quick round is noise (the reminder still comes if he then waits)
-            recent = self.clock() - table.acted.get(nxt, -1e18) < self.ping_quiet
+            recent = self.ctx.clock() - table.acted.get(nxt, -1e18) < self.ctx.ping_quiet
             if (
                 seat.user_id is not None
                 and not seat.computer
                 and not recent
                 and await self._pinged(seat.user_id)
             ):
-                locale = await self.people.user_locale(seat.user_id)
+                locale = await self.ctx.people.user_locale(seat.user_id)
                 out.append(TurnPing(facts, seat.user_id, locale))
         return out
 
     async def _pinged(self, user_id: int) -> bool:
-        return (await self.people.user_settings(user_id)).pings == "on"
+        return (await self.ctx.people.user_settings(user_id)).pings == "on"
 
-    async def _standings(self, table: Table) -> tuple[Standing, ...]:
+    async def standings(self, table: Table) -> tuple[Standing, ...]:
         seated = {s.user_id for s in table.seats}
         return tuple(
             Standing(r.user_id, r.name, r.balance, r.played, r.won)
-            for r in await self.repo.ledger(chat_id=table.row.chat_id)
+            for r in await self.ctx.repo.ledger(chat_id=table.row.chat_id)
             if r.game == table.row.game and r.user_id in seated
         )
 
     # --- the computer's moves (PRODUCT.md §13) -----------------------------------------------
 
-    async def due(self, deadline: Deadline) -> Outcome:
-        """A stored deadline fell due: the computer plays the seat to act, if still so."""
-        if deadline.kind == "lobby":
-            return await self.lobby_expired(deadline)
-        if deadline.kind == STARTING:
-            return await self.start_lapsed(deadline)
-        async with self.hold(deadline.table_id):
-            table = await self._load(deadline.table_id)
-            if table is None or table.row.status != "running" or table.match is None:
+    async def computer_due(self, deadline: Deadline) -> Outcome:
+        """A computer's move fell due: the computer plays the seat to act, if still so."""
+        async with self.ctx.hold(deadline.table_id):
+            table = await self.ctx.load(deadline.table_id)
+            if not is_running(table) or table.match is None:
                 return Outcome(undue=((deadline.table_id, deadline.kind),))
             state = table.match.state
             seat = state.to_act
             if table.row.moves != deadline.moves or seat is None or not table.seats[seat].computer:
                 return Outcome()  # the table moved on; a newer deadline (if any) stands
-            return await self._apply(table, seat, await self._computer_action(table, seat))
+            return await self.apply(table, seat, await self.computer_action(table, seat))
 
-    async def _computer_action(self, table: Table, seat: int) -> Any:
+    async def computer_action(self, table: Table, seat: int) -> Any:
         """The computer's move for the seat (a computer seat's level; a person's seat while
         he is away: the operator's ``away_level``), computed off the event loop: a strong
         player thinks for a noticeable fraction of a second; the other tables go on meanwhile."""
         assert table.match is not None
         s = table.seats[seat]
-        policy = computer(table.row.game, s.level if s.user_id is None else self.away_level)
+        policy = computer(table.row.game, s.level if s.user_id is None else self.ctx.away_level)
         match = table.match
         # STYLE.md §6: the match's record seed (at a live table a secret label drawn apart from
         # the decks, bot.runtime.deals), the seat, the ply: reproducible, and no way to a deck
         rng = random.Random(f"{match.state.seed}:{seat}:{table.row.moves - match.first_seq}")
         return await asyncio.to_thread(policy, match.state.view(seat), rng)
-
-    # --- after a restart, and /score ---------------------------------------------------------
-
-    async def resume(self) -> list[tuple[Outcome, int]]:
-        """Every open table's screens as the database has them (with the table id)."""
-        out = []
-        for row in await self.repo.open_tables():
-            async with self.hold(row.id):
-                table = await self._load(row.id)
-                if table is None:
-                    continue
-                if row.status == "lobby":
-                    out.append((await self.lobby(table), row.id))
-                elif row.status == "running" and table.match is not None:
-                    facts = await self.facts(table)
-                    view = table.match.state.view(None)
-                    screens: list[Screen] = []
-                    tail = table.match.tail
-                    if any(ln.get("t") == "deal_end" for ln in tail):  # may not have been shown
-                        screens.append(DealResult(facts, events_of(tail), view))
-                    screens += [TableScreen(facts, view), *await self._hands(table, facts)]
-                    out.append((Outcome(tuple(screens)), row.id))
-        return out
-
-    async def deadlines(self) -> list[Deadline]:
-        return await self.repo.deadlines()
-
-    async def now_playing(
-        self, chat_id: int, thread: int | None = None
-    ) -> tuple[str, int, list[tuple[str, int]]] | None:
-        """The running or ended table's game, match number and counts, if any, of the chat's
-        forum topic ``thread``."""
-        row = await self.repo.open_table(chat_id, thread)
-        if row is None or row.status not in ("running", "ended"):
-            return None
-        table = await self._load(row.id)
-        ui = family_ui(row.game)
-        if table is None or table.match is None or ui is None:
-            return None
-        counts = ui.counts(table.match.state.view(None))
-        if not counts:
-            return None
-        return (
-            row.game,
-            table.match.no,
-            [(s.name, c) for s, c in zip(table.seats, counts, strict=False)],
-        )

@@ -1,79 +1,212 @@
 """The table runtime: the one entry for every input that changes a table.
 
-Routers parse an update and call one method here; it locks the table, checks the press, runs
+Routers parse an update and call one method here; it locks the table, checks the input, runs
 the engine, commits one unit of work, and returns an :class:`~bot.runtime.outcome.Outcome`.
 Nothing here sends anything or calls back up.
+
+:class:`TableRuntime` is a facade over plain concerns, each built with what it needs (none
+inherits another): the shared :class:`~bot.runtime.core.Context` (repository, people, clock,
+locks, the tables in memory), :class:`~bot.runtime.lobby.Lobby`,
+:class:`~bot.runtime.computers.Computers`, :class:`~bot.runtime.play.Play`,
+:class:`~bot.runtime.absent.Absent`, :class:`~bot.runtime.groups.Groups`,
+:class:`~bot.runtime.redraw.Redraw`, and :class:`~bot.runtime.press.Presses`, which sends each
+press and deadline to its handler.
+
+A press, walked: ``bot.routers.lobby`` gets a callback query whose data
+:class:`~bot.callbacks.PressFilter` parsed once into a frozen :class:`~bot.callbacks.Press`
+(``act`` one of :class:`~bot.callbacks.LobbyAct`); the router calls :meth:`lobby_press` here,
+which is :meth:`Presses.lobby_press <bot.runtime.press.Presses.lobby_press>`: the table locked
+and loaded, its message and the presser's membership checked, then ``lobby_acts[press.act]``
+picks one handler (✋ Join → :meth:`Lobby.join <bot.runtime.lobby.Lobby.join>`), which writes
+its unit of work and returns the Outcome (the lobby's screen) that the router hands to the
+presenter. A hand press goes the same way through :meth:`Presses.press
+<bot.runtime.press.Presses.press>` (running table, own seat, the gate) to
+:meth:`Play.card_press <bot.runtime.play.Play.card_press>` or :meth:`Absent.seat_press
+<bot.runtime.absent.Absent.seat_press>`.
 """
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
+from collections.abc import Mapping
+from typing import Unpack
 
-from bot.callbacks import Press, b36
-from bot.refused import Refused
-from bot.runtime.absent import HandOver
-from bot.runtime.computers import ComputerOps
-from bot.runtime.core import IsAdmin
-from bot.runtime.groups import GroupOps
-from bot.runtime.outcome import Facts, LobbyScreen, MatchResult, Note, Outcome, Screen, TableScreen
-from bot.runtime.play import PressSource
-from bot.storage.rows import Bar, LedgerRow
+from bot.callbacks import Press
+from bot.runtime.absent import Absent, HandOver
+from bot.runtime.computers import Computers
+from bot.runtime.core import Clock, Context, IsAdmin, NewGame, RuntimeOptions, Table
+from bot.runtime.deals import Deals
+from bot.runtime.groups import Groups
+from bot.runtime.lobby import Lobby
+from bot.runtime.outcome import Facts, Outcome
+from bot.runtime.play import Play, PressSource
+from bot.runtime.press import Presses
+from bot.runtime.redraw import Redraw
+from bot.services.members import Members
+from bot.services.people import People
+from bot.storage.protocol import Repository
+from bot.storage.rows import Deadline, LedgerRow
 
 __all__ = ["PressSource", "TableRuntime"]
 
 
-class TableRuntime(GroupOps, ComputerOps):
+class TableRuntime:
+    """Composes the concerns; every method is one delegation to the concern that owns it."""
+
+    def __init__(
+        self, repo: Repository, people: People, members: Members, **options: Unpack[RuntimeOptions]
+    ) -> None:
+        self.ctx = Context(repo, people, members, **options)
+        self.play = Play(self.ctx)
+        self.lobby = Lobby(self.ctx, start_match=self.play.start_match)
+        self.computers = Computers(self.ctx)
+        self.absent = Absent(self.ctx, play=self.play, lobby=self.lobby)
+        self.groups = Groups(self.ctx, lobby=self.lobby, absent=self.absent)
+        self.redraw = Redraw(self.ctx, play=self.play)
+        self.presses = Presses(
+            self.ctx, lobby=self.lobby, computers=self.computers, play=self.play, absent=self.absent
+        )
+
+    # --- what the context holds ----------------------------------------------------------
+
+    @property
+    def repo(self) -> Repository:
+        return self.ctx.repo
+
+    @property
+    def people(self) -> People:
+        return self.ctx.people
+
+    @property
+    def members(self) -> Members:
+        return self.ctx.members
+
+    @property
+    def deals(self) -> Deals:
+        return self.ctx.deals
+
+    @property
+    def new_game(self) -> NewGame:
+        return self.ctx.new_game
+
+    @property
+    def clock(self) -> Clock:
+        return self.ctx.clock
+
+    @property
+    def turn_timeout(self) -> float:
+        return self.ctx.turn_timeout
+
+    @property
+    def _tables(self) -> Mapping[int, Table]:
+        return self.ctx.tables
+
+    @property
+    def toggle_gap(self) -> float:
+        """§13: a person hands his seat over or takes it back once per this many seconds."""
+        return self.absent.toggle_gap
+
+    @toggle_gap.setter
+    def toggle_gap(self, seconds: float) -> None:
+        self.absent.toggle_gap = seconds
+
+    async def _load(self, table_id: int) -> Table | None:
+        return await self.ctx.load(table_id)
+
+    def forget(self, table_id: int) -> None:
+        self.ctx.forget(table_id)
+
+    async def facts(self, table: Table) -> Facts:
+        return await self.ctx.facts(table)
+
+    async def table_of(self, table_id: int) -> tuple[str, int] | None:
+        return await self.ctx.table_of(table_id)
+
+    async def open_table_id(self, chat_id: int, thread: int | None = None) -> int | None:
+        return await self.ctx.open_table_id(chat_id, thread)
+
+    async def ledger(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[LedgerRow]:
+        return await self.ctx.ledger(chat_id=chat_id, user_id=user_id)
+
+    async def deadlines(self) -> list[Deadline]:
+        return await self.ctx.deadlines()
+
+    # --- presses and deadlines (bot.runtime.press) ------------------------------------------
+
     async def lobby_press(
         self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
     ) -> Outcome:
-        """A lobby button (or a notice's, or the cancel question's), §4.2–§4.4."""
-        async with self.hold(press.table):
-            table = await self._open(press.table)
-            self.check_message(table, press, key)
-            await self.ensure_member(table, user_id)
-            v, act = press.version, press.act
-            if table.starting and act != "j":  # the seating is final while the notes go out
-                raise Refused("The table is starting — one moment.")
-            if act == "j":
-                user = await self.people.user(user_id)
-                if user is None or not user.private_ok:
-                    self.lobby_at(table, v)  # still the same lobby?
-                    raise Refused(
-                        "First open a chat with me — button below.",
-                        alert=True,
-                        link=f"j_{b36(table.id)}_{table.row.join_code}",
-                    )
-                return await self.join(table, v, user_id, name)
-            if act == "e":
-                return await self.leave(table, v, user_id)
-            if act == "o":
-                return await self.options_view(table, v, user_id, True)
-            if act == "b":
-                return await self.back(table, v, user_id, is_admin)
-            if act == "a":
-                return await self.computers_view(table, v, user_id, is_admin)
-            if act == "m":
-                return await self.add_computer(table, v, user_id, is_admin, press.arg or "")
-            if act == "d":
-                return await self.remove_computer(table, v, user_id, is_admin, press.arg or "")
-            if act == "v":
-                option, _, value = (press.arg or "").partition("=")
-                return await self.set_option(table, v, user_id, option, value)
-            if act == "k":
-                return await self.pick(table, v, user_id, press.arg or "")
-            if act == "c":
-                return await self.ask_cancel(table, v, user_id, is_admin)
-            if act == "x":
-                return await self.cancel(table, v, user_id, is_admin, key)
-            if act == "s":
-                return await self.check_start(table, v, user_id, is_admin)
-            if act == "n":
-                await self.role(table, user_id, is_admin)
-                out = await self.dismiss(table, v, user_id, is_admin, key)
-                return out + await self.start(table, v, None, without=True)
-            if act == "w":
-                return await self.dismiss(table, v, user_id, is_admin, key)
-            raise Refused("Unknown button.")
+        return await self.presses.lobby_press(press, user_id, name, key, is_admin)
+
+    async def end_press(
+        self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin
+    ) -> Outcome:
+        return await self.presses.end_press(press, user_id, key, is_admin)
+
+    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
+        return await self.presses.press(press, data, user_id, source)
+
+    async def due(self, deadline: Deadline) -> Outcome:
+        return await self.presses.due(deadline)
+
+    async def start_reached(
+        self, table_id: int, generation: int, reached: dict[int, bool]
+    ) -> Outcome:
+        return await self.presses.start_reached(table_id, generation, reached)
+
+    async def join_by_link(self, table_id: int, code: str, user_id: int, name: str) -> Outcome:
+        return await self.presses.join_by_link(table_id, code, user_id, name)
+
+    # --- the lobby (bot.runtime.lobby) ------------------------------------------------------
+
+    async def seeded_options(
+        self, chat_id: int, game: str, given: Mapping[str, str] | None = None
+    ) -> dict[str, object]:
+        return await self.lobby.seeded_options(chat_id, game, given)
+
+    async def cancel_question(
+        self,
+        chat_id: int,
+        user_id: int,
+        is_admin: IsAdmin,
+        reply_to: int,
+        thread: int | None = None,
+    ) -> Outcome:
+        return await self.lobby.cancel_question(chat_id, user_id, is_admin, reply_to, thread)
+
+    async def lobby_expired(self, deadline: Deadline) -> Outcome:
+        return await self.lobby.lobby_expired(deadline)
+
+    # --- a running table (bot.runtime.play, bot.runtime.absent) -------------------------------
+
+    async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
+        return await self.play.refresh(table_id, seat, source)
+
+    async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
+        return await self.absent.my_hands(user_id, only)
+
+    async def hand_over(self, table_id: int, seat: int, why: HandOver) -> Outcome:
+        return await self.absent.hand_over(table_id, seat, why)
+
+    async def member_left(self, chat_id: int, user_id: int) -> Outcome:
+        return await self.absent.member_left(chat_id, user_id)
+
+    async def unreachable(self, table_id: int, seat: int) -> Outcome:
+        return await self.absent.unreachable(table_id, seat)
+
+    # --- groups (bot.runtime.groups) --------------------------------------------------------
+
+    async def open(
+        self,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        options: dict[str, str] | None = None,
+        thread: int | None = None,
+    ) -> Outcome:
+        return await self.groups.open(chat_id, user_id, name, game, options, thread)
 
     async def kick(
         self,
@@ -83,165 +216,37 @@ class TableRuntime(GroupOps, ComputerOps):
         reply_to: int,
         thread: int | None = None,
     ) -> Outcome:
-        """/kick, an admin's reply to a player's message (PRODUCT.md §4.9, §13): in the lobby
-        the player is unseated (as by 🚪); at a running table the computer takes his seat.
-        ``target``: the replied-to user (id, first name), None if the command was no reply."""
-        if not await is_admin():
-            raise Refused("Only admins can remove a player from the table.")
-        if target is None:
-            raise Refused("Use this command as a reply to the player's message.")
-        row = await self.repo.open_table(chat_id, thread)
-        if row is None:
-            raise Refused("There is no open table here.")
-        user_id, name = target
-        async with self.hold(row.id):
-            table = await self._open(row.id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise Refused("{name} isn't at this table.", name=name)
-            if table.row.status == "lobby":
-                if table.starting:
-                    raise Refused("The table is starting — one moment.")
-                out = await self.unseat(table, user_id)
-                locale = await self.people.chat_locale(chat_id)
-                gone = {"name": seat.name}
-                note = Note(
-                    chat_id,
-                    locale,
-                    "{name} is no longer at the table.",
-                    gone,
-                    reply_to=reply_to,
-                    thread=thread,
-                )
-                return out + Outcome.of(note)
-            if table.row.status != "running":
-                raise Refused("There's no game in progress now.")
-            if seat.barred is not Bar.NONE:
-                raise Refused("{name}: the computer already plays this seat.", name=seat.name)
-        return await self.hand_over(row.id, seat.seat, HandOver.KICK)  # §13: the owner is told
-
-    async def start_reached(
-        self, table_id: int, generation: int, reached: dict[int, bool]
-    ) -> Outcome:
-        """The second half of Start: who the private notes reached is known."""
-        async with self.hold(table_id):
-            table = await self._open(table_id)
-            ended = await self.end_starting(table)
-            return ended + await self.start(table, generation, reached)
-
-    async def end_press(
-        self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin
-    ) -> Outcome:
-        """Another match, or finish (§4.7), on the match result's buttons."""
-        async with self.hold(press.table):
-            table = await self._open(press.table)
-            self.check_message(table, press, key)
-            await self.ensure_member(table, user_id)
-            if press.act == "r":
-                return await self.another(table, press.version, user_id, is_admin)
-            return await self.finish(table, press.version, user_id, is_admin)
-
-    async def join_by_link(self, table_id: int, code: str, user_id: int, name: str) -> Outcome:
-        """The deep link of §4.3 (``j_<table>_<code>``)."""
-        async with self.hold(table_id):
-            table = await self._load(table_id)
-            if table is None or table.row.status == "closed" or table.row.join_code != code:
-                raise Refused("This table is closed.")
-            await self.ensure_member(table, user_id)
-            return await self.join(table, None, user_id, name)
+        return await self.groups.kick(chat_id, target, is_admin, reply_to, thread)
 
     async def lobbies_of(self, user_id: int) -> list[Facts]:
-        """The open lobbies the user opened or sits at (what he may invite to)."""
-        out = []
-        for row in await self.repo.tables_of_user(user_id):
-            if row.status != "lobby" or not row.game:
-                continue
-            table = await self._load(row.id)
-            if table is not None:
-                out.append(await self.facts(table))
-        return out
+        return await self.groups.lobbies_of(user_id)
 
-    async def table_of(self, table_id: int) -> tuple[str, int] | None:
-        """A table's game and chat (for a reply), if open."""
-        table = await self._load(table_id)
-        if table is None or table.row.status == "closed":
-            return None
-        return table.row.game, table.row.chat_id
+    async def bot_removed(self, chat_id: int) -> Outcome:
+        return await self.groups.bot_removed(chat_id)
 
-    async def migrate_chat(self, old: int, new: int) -> Outcome:
-        """The group ``old`` became the supergroup ``new`` (issue #17): everything follows the
-        new id in one unit of work, the caches are read again, and every open table's group
-        messages are sent anew in the new chat (a lobby, the running table, a match's result
-        with its buttons): the old chat's messages are forgotten, never edited again. A second
-        call (the other service message, a redelivery) finds nothing left and does nothing."""
-        rows = await self.repo.open_tables(old)
-        async with AsyncExitStack() as stack:
-            for row in rows:
-                await stack.enter_async_context(self.hold(row.id))
-            async with self.repo.unit() as tx:
-                moved = await tx.migrate_chat(old, new)
-            if not moved:
-                return Outcome()
-            self.people.forget_chat(old)
-            self.people.forget_chat(new)
-            self.members.forget_chat(old)
-            screens: list[Screen] = []
-            for row in rows:
-                kept = self._tables.get(row.id)
-                table = await self.reload(kept) if kept is not None else await self._load(row.id)
-                if table is None:
-                    continue
-                facts = await self.facts(table)
-                match = table.match
-                if table.row.status == "lobby":
-                    screens.append(LobbyScreen(facts))
-                elif match is not None and table.row.status == "running":
-                    screens.append(TableScreen(facts, match.state.view(None), fresh=True))
-                elif match is not None and table.row.status == "ended":
-                    lines = match.state.record()
-                    end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
-                    if end is not None:
-                        result = match.state.result
-                        winner = result.winner if result is not None else None
-                        standings = await self._standings(table)
-                        screens.append(MatchResult(facts, end, winner, standings))
-            return Outcome(tuple(screens))
+    async def topic_gone(self, table_id: int) -> Outcome:
+        return await self.groups.topic_gone(table_id)
+
+    async def toggle_notify(
+        self, chat_id: int, user_id: int, reply_to: int, thread: int | None = None
+    ) -> Outcome:
+        return await self.groups.toggle_notify(chat_id, user_id, reply_to, thread)
+
+    # --- screens drawn again (bot.runtime.redraw) ---------------------------------------------
+
+    async def resume(self) -> list[tuple[Outcome, int]]:
+        return await self.redraw.resume()
+
+    async def now_playing(
+        self, chat_id: int, thread: int | None = None
+    ) -> tuple[str, int, list[tuple[str, int]]] | None:
+        return await self.redraw.now_playing(chat_id, thread)
 
     async def refresh_hands(self, user_id: int) -> Outcome:
-        """The user's hand messages drawn again in place (his /settings changed: language,
-        cards in words)."""
-        out = Outcome()
-        for row in await self.repo.tables_of_user(user_id):
-            if row.status != "running":
-                continue
-            async with self.hold(row.id):
-                table = await self._load(row.id)
-                mine = table.seat_of(user_id) if table is not None else None
-                if table is not None and table.match is not None and mine is not None:
-                    out += await self._one_hand(table, mine.seat)
-        return out
+        return await self.redraw.refresh_hands(user_id)
 
     async def refresh_chat(self, chat_id: int) -> Outcome:
-        """The chat's open lobbies and live tables (every topic's) drawn again (its language
-        changed)."""
-        out = Outcome()
-        for row in await self.repo.open_tables(chat_id):
-            async with self.hold(row.id):
-                table = await self._load(row.id)
-                if table is None:
-                    continue
-                if table.row.status == "lobby" and not table.starting:
-                    out += await self.lobby(table)
-                elif table.row.status == "running" and table.match is not None:
-                    view = table.match.state.view(None)
-                    out += Outcome.of(TableScreen(await self.facts(table), view))
-        return out
+        return await self.redraw.refresh_chat(chat_id)
 
-    async def open_table_id(self, chat_id: int, thread: int | None = None) -> int | None:
-        row = await self.repo.open_table(chat_id, thread)
-        return row.id if row is not None else None
-
-    async def ledger(
-        self, *, chat_id: int | None = None, user_id: int | None = None
-    ) -> list[LedgerRow]:
-        return await self.repo.ledger(chat_id=chat_id, user_id=user_id)
+    async def migrate_chat(self, old: int, new: int) -> Outcome:
+        return await self.redraw.migrate_chat(old, new)

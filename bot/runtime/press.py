@@ -1,0 +1,181 @@
+"""Where each input goes: a press of a lobby, a result or a hand message, and a stored
+deadline, each sent to the one concern's handler that owns it.
+
+Read top to bottom: the table is locked, the checks every press of its kind needs run once
+(the table's own message, a member of its group; on a hand: a running table, his own seat, he
+may act), then one map (act → handler, deadline kind → handler) picks the handler."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from bot.callbacks import SEAT_ACTS, EndAct, LobbyAct, Press, SeatAct, b36
+from bot.refused import Refused
+from bot.runtime.absent import TIMER_KINDS, Absent
+from bot.runtime.computers import Computers
+from bot.runtime.core import STARTING, Context, IsAdmin, Table, own_seat
+from bot.runtime.lobby import LOBBY, Lobby
+from bot.runtime.outcome import Outcome
+from bot.runtime.play import Play, PressSource
+from bot.storage.rows import Deadline
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyCall:
+    """A lobby button pressed: the table (locked, its message and the presser's membership
+    checked) and who pressed what."""
+
+    table: Table
+    generation: int  # the lobby generation the button was drawn at
+    arg: str  # the button's argument ("" if none)
+    user_id: int
+    name: str
+    key: str | None  # the pressed message, as the outbox knows it
+    is_admin: IsAdmin
+
+
+LobbyHandler = Callable[[LobbyCall], Awaitable[Outcome]]
+DeadlineHandler = Callable[[Deadline], Awaitable[Outcome]]
+
+
+class Presses:
+    """The dispatch of presses and deadlines to the concerns that own them."""
+
+    def __init__(
+        self, ctx: Context, *, lobby: Lobby, computers: Computers, play: Play, absent: Absent
+    ) -> None:
+        self.ctx = ctx
+        self.lobby = lobby
+        self.play = play
+        self.absent = absent
+        self.lobby_acts: Mapping[str, LobbyHandler] = {
+            LobbyAct.JOIN: self._join,
+            LobbyAct.LEAVE: lambda c: lobby.leave(c.table, c.generation, c.user_id),
+            LobbyAct.OPTIONS: lambda c: lobby.options_view(c.table, c.generation, c.user_id, True),
+            LobbyAct.BACK: lambda c: lobby.back(c.table, c.generation, c.user_id, c.is_admin),
+            LobbyAct.COMPUTERS: lambda c: computers.computers_view(
+                c.table, c.generation, c.user_id, c.is_admin
+            ),
+            LobbyAct.ADD_COMPUTER: lambda c: computers.add_computer(
+                c.table, c.generation, c.user_id, c.is_admin, c.arg
+            ),
+            LobbyAct.REMOVE_COMPUTER: lambda c: computers.remove_computer(
+                c.table, c.generation, c.user_id, c.is_admin, c.arg
+            ),
+            LobbyAct.SET_OPTION: self._set_option,
+            LobbyAct.PICK: lambda c: lobby.pick(c.table, c.generation, c.user_id, c.arg),
+            LobbyAct.ASK_CANCEL: lambda c: lobby.ask_cancel(
+                c.table, c.generation, c.user_id, c.is_admin
+            ),
+            LobbyAct.CANCEL: lambda c: lobby.cancel(
+                c.table, c.generation, c.user_id, c.is_admin, c.key
+            ),
+            LobbyAct.START: lambda c: lobby.check_start(
+                c.table, c.generation, c.user_id, c.is_admin
+            ),
+            LobbyAct.WITHOUT: self._start_without,
+            LobbyAct.WAIT: lambda c: lobby.dismiss(
+                c.table, c.generation, c.user_id, c.is_admin, c.key
+            ),
+        }
+        self.deadline_kinds: Mapping[str, DeadlineHandler] = {
+            LOBBY: lobby.lobby_expired,
+            STARTING: lobby.start_lapsed,
+            **dict.fromkeys(TIMER_KINDS, absent.timer_due),
+        }  # any other kind: a computer's move (play.computer_due)
+
+    # --- the group's buttons ----------------------------------------------------------------
+
+    async def lobby_press(
+        self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
+    ) -> Outcome:
+        """A lobby button (or a notice's, or the cancel question's), §4.2–§4.4."""
+        async with self.ctx.hold(press.table):
+            table = await self.ctx.opened(press.table)
+            self.ctx.check_message(table, press, key)
+            await self.ctx.ensure_member(table, user_id)
+            if table.starting and press.act != LobbyAct.JOIN:  # seating is final while notes go
+                raise Refused("The table is starting — one moment.")
+            handler = self.lobby_acts.get(press.act)
+            if handler is None:
+                raise Refused("Unknown button.")
+            call = LobbyCall(table, press.version, press.arg or "", user_id, name, key, is_admin)
+            return await handler(call)
+
+    async def _join(self, c: LobbyCall) -> Outcome:
+        """✋ Join: only someone the bot can write to in private (his cards go there)."""
+        user = await self.ctx.people.user(c.user_id)
+        if user is None or not user.private_ok:
+            self.ctx.lobby_at(c.table, c.generation)  # still the same lobby?
+            raise Refused(
+                "First open a chat with me — button below.",
+                alert=True,
+                link=f"j_{b36(c.table.id)}_{c.table.row.join_code}",
+            )
+        return await self.lobby.join(c.table, c.generation, c.user_id, c.name)
+
+    async def _set_option(self, c: LobbyCall) -> Outcome:
+        option, _, value = c.arg.partition("=")
+        return await self.lobby.set_option(c.table, c.generation, c.user_id, option, value)
+
+    async def _start_without(self, c: LobbyCall) -> Outcome:
+        """▶️ Start anyway: the notice goes and the match starts without the unreachable."""
+        await self.ctx.role(c.table, c.user_id, c.is_admin)
+        out = await self.lobby.dismiss(c.table, c.generation, c.user_id, c.is_admin, c.key)
+        return out + await self.lobby.start(c.table, c.generation, None, without=True)
+
+    async def end_press(
+        self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin
+    ) -> Outcome:
+        """Another match, or finish (§4.7), on the match result's buttons."""
+        async with self.ctx.hold(press.table):
+            table = await self.ctx.opened(press.table)
+            self.ctx.check_message(table, press, key)
+            await self.ctx.ensure_member(table, user_id)
+            if press.act == EndAct.ANOTHER:
+                return await self.lobby.another(table, press.version, user_id, is_admin)
+            return await self.lobby.finish(table, press.version, user_id, is_admin)
+
+    # --- a hand message's buttons ------------------------------------------------------------
+
+    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
+        """A hand press (§7.2): a running table, the presser's own seat, and he may act there
+        (else what his leaving the group changed); then the seat menu's buttons go to
+        ``absent``, a family's to ``play``."""
+        async with self.ctx.hold(press.table):
+            table = await self.ctx.running(press.table)
+            seat = own_seat(table, press.seat, user_id, source.chat_id)
+            gone = await self.absent.gate(table, seat, user_id)
+            if gone is not None:
+                return gone
+            if press.act in SEAT_ACTS:
+                return await self.absent.seat_press(table, seat, SeatAct(press.act), data, source)
+            return await self.play.card_press(table, seat, press, data, source)
+
+    # --- stored deadlines --------------------------------------------------------------------
+
+    async def due(self, deadline: Deadline) -> Outcome:
+        """A stored deadline fell due: its kind's handler."""
+        handler = self.deadline_kinds.get(deadline.kind, self.play.computer_due)
+        return await handler(deadline)
+
+    # --- Start's second half, and the deep link ------------------------------------------------
+
+    async def start_reached(
+        self, table_id: int, generation: int, reached: dict[int, bool]
+    ) -> Outcome:
+        """The second half of Start: who the private notes reached is known."""
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.opened(table_id)
+            ended = await self.lobby.end_starting(table)
+            return ended + await self.lobby.start(table, generation, reached)
+
+    async def join_by_link(self, table_id: int, code: str, user_id: int, name: str) -> Outcome:
+        """The deep link of §4.3 (``j_<table>_<code>``)."""
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
+            if table is None or table.row.status == "closed" or table.row.join_code != code:
+                raise Refused("This table is closed.")
+            await self.ctx.ensure_member(table, user_id)
+            return await self.lobby.join(table, None, user_id, name)
