@@ -242,14 +242,14 @@ class Presenter:
     def _table(self, screen: TableScreen) -> None:
         facts = screen.facts
         rendered = self._ui(facts).table(self.context(facts), screen.view, self._group(facts))
-        key = keys(facts.table.id)["table"]
+        key = keys(facts.table.id).table
         self._to_group(facts, key, rendered, fresh=screen.fresh, old=Old.STRIP)
 
     def _ended_table(self, screen: EndedTable) -> None:
         facts = screen.facts
         ctx, tr = self.context(facts), self._group(facts)
         ended = self._ui(facts).ended_table(ctx, screen.before, screen.events, tr)
-        self._to_group(facts, keys(facts.table.id)["table"], ended)
+        self._to_group(facts, keys(facts.table.id).table, ended)
 
     def _deal_result(self, screen: DealResult) -> None:
         facts = screen.facts
@@ -271,7 +271,7 @@ class Presenter:
             self._group(facts),
             self.codec,
         )
-        self._to_group(facts, keys(facts.table.id)["result"], rendered, fresh=True)
+        self._to_group(facts, keys(facts.table.id).result, rendered, fresh=True)
 
     def _lobby(self, screen: LobbyScreen) -> None:
         facts = screen.facts
@@ -286,17 +286,17 @@ class Presenter:
             confirm_cancel=screen.confirm_cancel,
             computers=facts.computers,
         )
-        self._to_group(facts, keys(facts.table.id)["lobby"], rendered)
+        self._to_group(facts, keys(facts.table.id).lobby, rendered)
 
     def _lobby_started(self, screen: LobbyStarted) -> None:
         facts = screen.facts
         text = lobby_render.started(facts.table, facts.seats, screen.seats_line, self._group(facts))
-        self._to_group(facts, keys(facts.table.id)["lobby"], Rendered(text))
+        self._to_group(facts, keys(facts.table.id).lobby, Rendered(text))
 
     def _lobby_closed(self, screen: LobbyClosed) -> None:
         facts = screen.facts
         closed = Rendered(lobby_render.closed(self._group(facts)))
-        key = keys(facts.table.id)["lobby"]
+        key = keys(facts.table.id).lobby
         if screen.started or self.outbox.message_id(facts.chat_id, key) is None:
             self.outbox.post(facts.chat_id, closed, thread=facts.table.thread_id)
         else:
@@ -307,7 +307,7 @@ class Presenter:
         newest one's buttons count (PRODUCT.md §7.2 step 4)."""
         facts = screen.facts
         rendered = lobby_render.cancel_question(facts.table, self._group(facts), self.codec)
-        key = keys(facts.table.id)["cancel"]
+        key = keys(facts.table.id).cancel
         self.outbox.strip(facts.chat_id, key, forget=True)
         self._to_group(facts, key, rendered, fresh=True, reply_to=screen.reply_to)
 
@@ -318,7 +318,7 @@ class Presenter:
         )
         # one message per lobby, edited again on a later Start (#28: pressing Start again
         # and again never posts a new group message)
-        self._to_group(facts, keys(facts.table.id)["notice"], rendered)
+        self._to_group(facts, keys(facts.table.id).notice, rendered)
 
 
 LOOKUPS = 4

@@ -17,7 +17,7 @@ from enum import StrEnum
 from bot.callbacks import SeatAct, b36
 from bot.refused import Refused
 from bot.runtime.core import Context, Table, is_running
-from bot.runtime.lobby import LOBBY, Lobby
+from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     Facts,
     Gone,
@@ -32,12 +32,18 @@ from bot.runtime.outcome import (
     keys,
     reminder_key,
 )
-from bot.runtime.play import COMPUTER, IDLE, REMIND, TURN, Play, PressSource
+from bot.runtime.play import Play, PressSource
 from bot.services.members import Standing
-from bot.storage.rows import Bar, Deadline, SeatMarks, deal_mark
+from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
-TIMER_KINDS = frozenset({REMIND, TURN, IDLE})
-CLOSING_KINDS = (COMPUTER, REMIND, TURN, IDLE, LOBBY)  # a closed table keeps none
+TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})
+CLOSING_KINDS = (
+    DeadlineKind.COMPUTER,
+    DeadlineKind.REMIND,
+    DeadlineKind.TURN,
+    DeadlineKind.IDLE,
+    DeadlineKind.LOBBY,
+)  # a closed table keeps none
 EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
 MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
 
@@ -86,12 +92,12 @@ class Absent:
                 async with self.ctx.repo.unit() as tx:
                     await tx.drop_deadline(deadline.table_id, deadline.kind)
                 return Outcome(undue=((deadline.table_id, deadline.kind),))
-            if deadline.kind == IDLE:
+            if deadline.kind == DeadlineKind.IDLE:
                 return await self._idle(table, deadline)
             seat = table.match.state.to_act
             if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
                 return Outcome()  # he moved, or the computer has the seat: nothing to do
-            if deadline.kind == REMIND:
+            if deadline.kind == DeadlineKind.REMIND:
                 return await self._remind(table, seat, deadline)
             return await self._expire(table, seat)
 
@@ -99,7 +105,7 @@ class Absent:
         """⅓ of the time left: a private reminder and a short mention in the group."""
         third = self.ctx.turn_time(table) / 3
         left = round(third)
-        expiry = Deadline(table.id, TURN, deadline.due_at + third, deadline.moves)
+        expiry = Deadline(table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves)
         async with self.ctx.repo.unit() as tx:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]
@@ -124,7 +130,7 @@ class Absent:
         for _ in range(MOST_STEPS):
             assert table.match is not None
             state = table.match.state
-            if state.to_act != seat or table.row.status != "running":
+            if state.to_act != seat or table.row.status != TableStatus.RUNNING:
                 break
             action = await self.play.computer_action(table, seat)
             played.append(str(action))
@@ -139,7 +145,7 @@ class Absent:
                 moves=tuple(played),
             )
         )
-        if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == "running":
+        if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == TableStatus.RUNNING:
             out += await self._hand_over(table, seat, HandOver.EXPIRED)
         return out
 
@@ -151,7 +157,7 @@ class Absent:
         if table.last_human == 0.0:
             table.last_human = now
         if now - last < self.ctx.idle_timeout - 0.5:
-            later = Deadline(table.id, IDLE, last + self.ctx.idle_timeout, 0)
+            later = Deadline(table.id, DeadlineKind.IDLE, last + self.ctx.idle_timeout, 0)
             async with self.ctx.repo.unit() as tx:
                 await tx.put_deadline(later)
             return Outcome(due=(later,))
@@ -162,7 +168,7 @@ class Absent:
         abandoned (§0.11, its record ends with RECORD.md's abandoned line), nothing booked. What
         every such close shows: the hands lose their buttons, the turn pings go."""
         async with self.ctx.repo.unit() as tx:
-            await tx.update_table(table.id, status="closed")
+            await tx.update_table(table.id, status=TableStatus.CLOSED)
             for kind in CLOSING_KINDS:
                 await tx.drop_deadline(table.id, kind)
         facts = await self.ctx.facts(table)
@@ -180,7 +186,7 @@ class Absent:
         """No person has moved for the idle time: closed, and the group told why."""
         facts, closed = await self.close_table(table)
         group: list[Screen] = [
-            Strip(table.row.chat_id, keys(table.id)["table"], forget=True),
+            Strip(table.row.chat_id, keys(table.id).table, forget=True),
             Note(
                 table.row.chat_id,
                 facts.chat_locale,
@@ -266,7 +272,7 @@ class Absent:
         for him is his again, if he may still act there); how many tables answered."""
         out, shown = Outcome(), 0
         for row in await self.ctx.repo.tables_of_user(user_id):
-            if row.status != "running" or (only is not None and row.id != only):
+            if row.status != TableStatus.RUNNING or (only is not None and row.id != only):
                 continue
             async with self.ctx.hold(row.id):
                 table = await self.ctx.load(row.id)
@@ -301,7 +307,7 @@ class Absent:
         screens += await self.play.hands(table, facts, only=seat)
         if table.match.state.to_act == seat:  # his turn now: he is pinged like anyone
             screens += await self.play.pings(table, facts, None)
-        undue = () if table.deadline else ((table.id, COMPUTER),)
+        undue = () if table.deadline else ((table.id, DeadlineKind.COMPUTER),)
         return Outcome(tuple(screens), due, undue)
 
     async def member_left(self, chat_id: int, user_id: int) -> Outcome:
@@ -320,7 +326,7 @@ class Absent:
             seat = table.seat_of(user_id)
             if seat is None:
                 return Outcome()
-            if table.row.status == "lobby" and not table.starting:
+            if table.row.status == TableStatus.LOBBY and not table.starting:
                 return await self.lobby.leave(table, table.row.generation, user_id)
             if not is_running(table) or table.match is None:
                 return Outcome()

@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Final, TypedDict, TypeGuard
+from typing import Any, TypedDict, TypeGuard
 
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.refused import Refused
@@ -25,7 +25,16 @@ from bot.services.locks import Locks, TableLocks, Turn
 from bot.services.members import Members, Standing
 from bot.services.people import People
 from bot.storage.protocol import Repository
-from bot.storage.rows import Deadline, HandRow, LedgerRow, MatchRow, SeatRow, TableRow
+from bot.storage.rows import (
+    Deadline,
+    DeadlineKind,
+    HandRow,
+    LedgerRow,
+    MatchRow,
+    SeatRow,
+    TableRow,
+    TableStatus,
+)
 from engine.chance import Chance
 from engine.core import Line, State
 from engine.games import GAMES, new_game
@@ -36,7 +45,6 @@ Clock = Callable[[], float]
 # Start's gap (its private notes on their way) is a stored deadline, so every worker sees it
 # and holds a join back; should Start's second half never come (its worker died), it falls due
 # and the lobby seats again (:meth:`~bot.runtime.lobby.Lobby.start_lapsed`).
-STARTING: Final = "starting"
 
 
 def join_code() -> str:
@@ -102,7 +110,7 @@ class Table:
 def is_running(table: Table | None) -> TypeGuard[Table]:
     """The table is running a match (its ``match`` is set): the guard of every hand press, deadline
     and hand-over."""
-    return table is not None and table.row.status == "running" and table.match is not None
+    return table is not None and table.row.status == TableStatus.RUNNING and table.match is not None
 
 
 def own_seat(table: Table, seat: int | None, user_id: int, chat_id: int) -> int:
@@ -206,10 +214,10 @@ class Context:
         if row is None:
             return None
         table = Table(row, await self.repo.seats(table_id), {})
-        if row.status == "closed":
+        if row.status == TableStatus.CLOSED:
             return table  # not kept
         table.hands = {s: hand_ui(h) for s, h in (await self.repo.hands(table_id)).items()}
-        no = row.generation + 1 if row.status == "running" else row.generation
+        no = row.generation + 1 if row.status == TableStatus.RUNNING else row.generation
         match = await self.repo.match(table_id, no) if row.game and no > 0 else None
         if match is not None:
             chance = await self.stored_chance(table_id, match)
@@ -226,8 +234,8 @@ class Context:
                 lines = state.apply(seat, action)
             table.match = Match(state, no, match.first_seq, tail=tuple(lines))
         deadlines = await self.repo.deadlines(table_id)
-        table.deadline = any(d.kind == "computer" for d in deadlines)
-        table.starting = any(d.kind == STARTING for d in deadlines)  # by any worker
+        table.deadline = any(d.kind == DeadlineKind.COMPUTER for d in deadlines)
+        table.starting = any(d.kind == DeadlineKind.STARTING for d in deadlines)  # by any worker
         stale = self._stale.pop(table_id, None)
         if stale is not None:  # marks only this memory had (another worker's copy lacks them)
             table.menus, table.reminded, table.last_human = (
@@ -249,7 +257,7 @@ class Context:
 
     async def opened(self, table_id: int) -> Table:
         table = await self.load(table_id)
-        if table is None or table.row.status == "closed":
+        if table is None or table.row.status == TableStatus.CLOSED:
             raise Refused("This table is closed.")
         return table
 
@@ -279,7 +287,7 @@ class Context:
     async def table_of(self, table_id: int) -> tuple[str, int] | None:
         """A table's game and chat (for a reply), if open."""
         table = await self.load(table_id)
-        if table is None or table.row.status == "closed":
+        if table is None or table.row.status == TableStatus.CLOSED:
             return None
         return table.row.game, table.row.chat_id
 
@@ -309,13 +317,13 @@ class Context:
         message, in any chat."""
         k = keys(table.id)
         if key is not None and (
-            (press.kind is Kind.END and key == k["result"])
+            (press.kind is Kind.END and key == k.result)
             or (
                 press.kind is Kind.LOBBY
                 and (
-                    (key == k["lobby"] and press.act != LobbyAct.WITHOUT)
-                    or (key == k["cancel"] and press.act in CANCEL_ACTS)
-                    or (key == k["notice"] and press.act in NOTICE_ACTS)
+                    (key == k.lobby and press.act != LobbyAct.WITHOUT)
+                    or (key == k.cancel and press.act in CANCEL_ACTS)
+                    or (key == k.notice and press.act in NOTICE_ACTS)
                 )
             )
         ):
@@ -355,7 +363,7 @@ class Context:
     def lobby_at(table: Table, generation: int | None) -> None:
         if generation is not None and generation != table.row.generation:
             raise Refused("That button is out of date.")
-        if table.row.status != "lobby":
+        if table.row.status != TableStatus.LOBBY:
             raise Refused("The game has started. Wait for the next one.")
 
     async def reload(self, table: Table) -> Table:

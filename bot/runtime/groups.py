@@ -11,7 +11,7 @@ from bot.runtime.absent import Absent, HandOver
 from bot.runtime.core import Context, IsAdmin
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Facts, Note, Outcome, Screen
-from bot.storage.rows import Bar
+from bot.storage.rows import OPEN_STATUSES, Bar, TableStatus
 
 REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."
 TOPIC_GONE = "The «{game}» table in «{chat}» is closed: its topic was closed or deleted."
@@ -45,9 +45,9 @@ class Groups:
     async def _close_unshown(self, table_id: int, msgid: str) -> Outcome:
         async with self.ctx.hold(table_id):
             table = await self.ctx.load(table_id)
-            if table is None or table.row.status not in ("lobby", "running", "ended"):
+            if table is None or table.row.status not in OPEN_STATUSES:
                 return Outcome()
-            ended = table.row.status == "ended"
+            ended = table.row.status == TableStatus.ENDED
             facts, closed = await self.absent.close_table(table)
             if ended:  # its result was shown: it only stops being open, nothing is touched
                 return Outcome(undue=closed.undue)
@@ -97,7 +97,7 @@ class Groups:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refused("{name} isn't at this table.", name=name)
-            if table.row.status == "lobby":
+            if table.row.status == TableStatus.LOBBY:
                 if table.starting:
                     raise Refused("The table is starting — one moment.")
                 out = await self.lobby.unseat(table, user_id)
@@ -112,7 +112,7 @@ class Groups:
                     thread=thread,
                 )
                 return out + Outcome.of(note)
-            if table.row.status != "running":
+            if table.row.status != TableStatus.RUNNING:
                 raise Refused("There's no game in progress now.")
             if seat.barred is not Bar.NONE:
                 raise Refused("{name}: the computer already plays this seat.", name=seat.name)
@@ -166,7 +166,7 @@ class Groups:
 
     async def _new_table_pings(self, chat_id: int, thread: int | None, opener: int) -> Outcome:
         row = await self.ctx.repo.open_table(chat_id, thread)
-        if row is None or row.status != "lobby":
+        if row is None or row.status != TableStatus.LOBBY:
             return Outcome()
         chat = await self.ctx.people.chat(chat_id)
         title = chat.title if chat else ""
@@ -190,7 +190,7 @@ class Groups:
         """The open lobbies the user opened or sits at (what he may invite to)."""
         out = []
         for row in await self.ctx.repo.tables_of_user(user_id):
-            if row.status != "lobby" or not row.game:
+            if row.status != TableStatus.LOBBY or not row.game:
                 continue
             table = await self.ctx.load(row.id)
             if table is not None:

@@ -12,7 +12,6 @@ from bot.refused import Refused
 from bot.render.context import game_name
 from bot.render.limits import label
 from bot.runtime.core import (
-    STARTING,
     Context,
     IsAdmin,
     Match,
@@ -31,7 +30,7 @@ from bot.runtime.outcome import (
     UnreachableNotice,
     keys,
 )
-from bot.storage.rows import Deadline, SeatKind, SeatRow, SeatSpec
+from bot.storage.rows import Deadline, DeadlineKind, SeatKind, SeatRow, SeatSpec, TableStatus
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
@@ -84,7 +83,6 @@ def default_options(game: str, given: Mapping[str, object] | None = None) -> dic
     return dict(options_dict(typed))
 
 
-LOBBY: Final = "lobby"  # the deadline kind of a lobby nobody starts (§4.2)
 START_GRACE: Final = 60.0  # a lobby that times out while Start waits for its notes: this later
 START_HOLD: Final = 45.0  # Start's gap at most (longer than the router's START_WAIT, 30 s)
 
@@ -122,16 +120,15 @@ class Lobby:
         ``thread``: the forum topic it lives in (each topic can hold a table)."""
         async with self.ctx.hold(-abs(chat_id)):
             current = await self.ctx.repo.open_table(chat_id, thread)
-            if current is not None and current.status in ("lobby", "running"):
-                kind = "lobby" if current.status == "lobby" else "table"
-                raise Refused(
-                    "There's already a table here: ↑", reply_to_key=keys(current.id)[kind]
-                )
+            if current is not None and current.status in (TableStatus.LOBBY, TableStatus.RUNNING):
+                shown = keys(current.id)
+                here = shown.lobby if current.status == TableStatus.LOBBY else shown.table
+                raise Refused("There's already a table here: ↑", reply_to_key=here)
             chosen = await self.seeded_options(chat_id, game, options) if game else {}
             settings = await self.ctx.people.chat_settings(chat_id)
             async with self.ctx.repo.unit() as tx:
                 if current is not None:
-                    await tx.update_table(current.id, status="closed")
+                    await tx.update_table(current.id, status=TableStatus.CLOSED)
                 tid = await tx.create_table(
                     chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
                 )
@@ -139,7 +136,9 @@ class Lobby:
                 timeout = settings.turn_timeout_s or self.ctx.turn_timeout
                 await tx.update_table(tid, turn_timeout_s=timeout)
                 await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
-                expiry = Deadline(tid, LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0)
+                expiry = Deadline(
+                    tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0
+                )
                 await tx.put_deadline(expiry)
             if current is not None:
                 self.ctx.forget(current.id)
@@ -189,7 +188,7 @@ class Lobby:
         return await self.ctx.lobby_screen(await self.ctx.reload(table))
 
     async def join(self, table: Table, generation: int | None, user_id: int, name: str) -> Outcome:
-        if table.row.status in ("running", "ended") or table.starting:
+        if table.row.status in (TableStatus.RUNNING, TableStatus.ENDED) or table.starting:
             raise Refused("The game has started. Wait for the next one.")
         self.ctx.lobby_at(table, generation)
         if not table.row.game:
@@ -217,15 +216,15 @@ class Lobby:
         async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest])
             if not people:
-                await tx.update_table(table.id, status="closed")
-                await tx.drop_deadline(table.id, LOBBY)
+                await tx.update_table(table.id, status=TableStatus.CLOSED)
+                await tx.drop_deadline(table.id, DeadlineKind.LOBBY)
             elif user_id == table.row.creator_id:
                 await tx.update_table(table.id, creator_id=people[0])
         table = await self.ctx.reload(table)
         if not people:
             self.ctx.forget(table.id)
             closed = Outcome.of(LobbyClosed(await self.ctx.facts(table), started=False))
-            return Outcome(undue=((table.id, LOBBY),)) + closed
+            return Outcome(undue=((table.id, DeadlineKind.LOBBY),)) + closed
         return await self.ctx.lobby_screen(table)
 
     async def options_view(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
@@ -267,14 +266,14 @@ class Lobby:
         await self.ctx.role(table, user_id, is_admin)
         started = table.match is not None
         async with self.ctx.repo.unit() as tx:
-            await tx.update_table(table.id, status="closed")
-            await tx.drop_deadline(table.id, "computer")
-            await tx.drop_deadline(table.id, LOBBY)
+            await tx.update_table(table.id, status=TableStatus.CLOSED)
+            await tx.drop_deadline(table.id, DeadlineKind.COMPUTER)
+            await tx.drop_deadline(table.id, DeadlineKind.LOBBY)
         self.ctx.forget(table.id)
         facts = await self.ctx.facts(await self.ctx.reload(table))
         self.ctx.forget(table.id)
-        out = Outcome(undue=((table.id, "computer"), (table.id, LOBBY)))
-        if key is not None and key != keys(table.id)["lobby"]:
+        out = Outcome(undue=((table.id, DeadlineKind.COMPUTER), (table.id, DeadlineKind.LOBBY)))
+        if key is not None and key != keys(table.id).lobby:
             out += Outcome.of(Strip(table.row.chat_id, key))
         return out + Outcome.of(LobbyClosed(facts, started=started))
 
@@ -285,9 +284,13 @@ class Lobby:
         self.at_generation(table, generation)
         await self.ctx.role(table, user_id, is_admin)
         k = keys(table.id)
-        if key == k["lobby"]:
-            return await self.ctx.lobby_screen(table) if table.row.status == "lobby" else Outcome()
-        if key == k["notice"]:  # kept: a later Start shows its buttons again in this message
+        if key == k.lobby:
+            return (
+                await self.ctx.lobby_screen(table)
+                if table.row.status == TableStatus.LOBBY
+                else Outcome()
+            )
+        if key == k.notice:  # kept: a later Start shows its buttons again in this message
             return Outcome.of(Strip(table.row.chat_id, key, forget=False))
         return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
 
@@ -336,7 +339,7 @@ class Lobby:
                 )
             )
         # no one joins while the notes are on their way (:meth:`start`), on any worker
-        hold = Deadline(table.id, STARTING, self.ctx.clock() + START_HOLD, 0)
+        hold = Deadline(table.id, DeadlineKind.STARTING, self.ctx.clock() + START_HOLD, 0)
         async with self.ctx.repo.unit() as tx:
             await tx.put_deadline(hold)
         table.starting = True
@@ -346,8 +349,8 @@ class Lobby:
         """Start's gap is over (its second half came, or it lapsed)."""
         table.starting = False
         async with self.ctx.repo.unit() as tx:
-            await tx.drop_deadline(table.id, STARTING)
-        return Outcome(undue=((table.id, STARTING),))
+            await tx.drop_deadline(table.id, DeadlineKind.STARTING)
+        return Outcome(undue=((table.id, DeadlineKind.STARTING),))
 
     async def start_lapsed(self, deadline: Deadline) -> Outcome:
         """Start's second half never came (the worker that waited for its notes died): the
@@ -356,10 +359,10 @@ class Lobby:
             table = await self.ctx.load(deadline.table_id)
             if table is None:
                 async with self.ctx.repo.unit() as tx:
-                    await tx.drop_deadline(deadline.table_id, STARTING)
-                return Outcome(undue=((deadline.table_id, STARTING),))
+                    await tx.drop_deadline(deadline.table_id, DeadlineKind.STARTING)
+                return Outcome(undue=((deadline.table_id, DeadlineKind.STARTING),))
             out = await self.end_starting(table)
-            if table.row.status != "lobby":
+            if table.row.status != TableStatus.LOBBY:
                 return out
             return out + await self.ctx.lobby_screen(table)
 
@@ -406,8 +409,8 @@ class Lobby:
             table = await self.ctx.reload(table)
         out = await self.start_match(table, 1, None)
         async with self.ctx.repo.unit() as tx:  # started: it no longer times out (§4.2)
-            await tx.drop_deadline(table.id, LOBBY)
-        return Outcome(undue=((table.id, LOBBY),)) + out
+            await tx.drop_deadline(table.id, DeadlineKind.LOBBY)
+        return Outcome(undue=((table.id, DeadlineKind.LOBBY),)) + out
 
     @staticmethod
     def need_a_human(seats: Sequence[SeatRow]) -> None:
@@ -420,19 +423,19 @@ class Lobby:
         closes, and its message says why, without buttons. A table that started meanwhile (or
         closed) only drops the deadline."""
         table_id = deadline.table_id
-        undue = Outcome(undue=((table_id, LOBBY),))
+        undue = Outcome(undue=((table_id, DeadlineKind.LOBBY),))
         async with self.ctx.hold(table_id):
             table = await self.ctx.load(table_id)
             if table is not None and table.starting:  # Start's notes are on their way: soon
-                later = Deadline(table_id, LOBBY, self.ctx.clock() + START_GRACE, 0)
+                later = Deadline(table_id, DeadlineKind.LOBBY, self.ctx.clock() + START_GRACE, 0)
                 async with self.ctx.repo.unit() as tx:
                     await tx.put_deadline(later)
                 return Outcome(due=(later,))
             async with self.ctx.repo.unit() as tx:
-                await tx.drop_deadline(table_id, LOBBY)
-                if table is not None and table.row.status == "lobby":
-                    await tx.update_table(table_id, status="closed")
-            if table is None or table.row.status != "lobby":
+                await tx.drop_deadline(table_id, DeadlineKind.LOBBY)
+                if table is not None and table.row.status == TableStatus.LOBBY:
+                    await tx.update_table(table_id, status=TableStatus.CLOSED)
+            if table is None or table.row.status != TableStatus.LOBBY:
                 return undue
             facts = await self.ctx.facts(await self.ctx.reload(table))
             self.ctx.forget(table_id)
@@ -443,27 +446,27 @@ class Lobby:
     async def another(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:
-        if table.row.status != "ended" or generation != table.row.generation:
+        if table.row.status != TableStatus.ENDED or generation != table.row.generation:
             raise Refused("This table is closed.")
         await self.ctx.role(table, user_id, is_admin)
         previous = table.match
         prev_dealer = previous.state.view(None).dealer if previous else None
-        strip = Outcome.of(Strip(table.row.chat_id, keys(table.id)["result"]))
+        strip = Outcome.of(Strip(table.row.chat_id, keys(table.id).result))
         return strip + await self.start_match(table, table.row.generation + 1, prev_dealer)
 
     async def finish(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:
-        if table.row.status != "ended" or generation != table.row.generation:
+        if table.row.status != TableStatus.ENDED or generation != table.row.generation:
             raise Refused("This table is closed.")
         await self.ctx.role(table, user_id, is_admin)
         async with self.ctx.repo.unit() as tx:
-            await tx.update_table(table.id, status="closed")
+            await tx.update_table(table.id, status=TableStatus.CLOSED)
         self.ctx.forget(table.id)
         chat_id = table.row.chat_id
         locale = await self.ctx.people.chat_locale(chat_id)
         return Outcome.of(
-            Strip(chat_id, keys(table.id)["result"]),
+            Strip(chat_id, keys(table.id).result),
             Note(chat_id, locale, "This table is closed.", thread=table.row.thread_id),
         )
 

@@ -239,11 +239,30 @@ class Outcome:
         return Outcome(tuple(screens))
 
 
-def keys(table_id: int) -> dict[str, str]:
+@dataclass(frozen=True, slots=True)
+class TableKeys:
     """The outbox keys of a table's group messages."""
-    group = (MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESULT)
-    kinds = (*group, MessageKind.CANCEL, MessageKind.NOTICE)
-    return {kind.value: str(MessageKey(kind, table_id)) for kind in kinds}
+
+    lobby: str
+    table: str
+    result: str
+    cancel: str
+    notice: str
+
+
+def keys(table_id: int) -> TableKeys:
+    """The outbox keys of a table's group messages."""
+
+    def key(kind: MessageKind) -> str:
+        return str(MessageKey(kind, table_id))
+
+    return TableKeys(
+        key(MessageKind.LOBBY),
+        key(MessageKind.TABLE),
+        key(MessageKind.RESULT),
+        key(MessageKind.CANCEL),
+        key(MessageKind.NOTICE),
+    )
 
 
 def reminder_key(table_id: int) -> str:

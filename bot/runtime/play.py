@@ -38,13 +38,11 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.storage.protocol import Writes
-from bot.storage.rows import Deadline, SeatMarks
+from bot.storage.rows import Deadline, DeadlineKind, SeatMarks, TableStatus
 from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
+from engine.lines import LineKind, first, has, last
 from engine.players import computer
-
-COMPUTER = "computer"
-REMIND, TURN, IDLE = "remind", "turn", "idle"  # the turn timer's two steps; an idle table
 
 
 class PressSource:
@@ -79,14 +77,16 @@ class Play:
         async with self.ctx.repo.unit() as tx:
             await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
             await tx.set_match_drawn(table.id, no, drawn(state.record()))
-            await tx.update_table(table.id, status="running", generation=no - 1)
+            await tx.update_table(table.id, status=TableStatus.RUNNING, generation=no - 1)
             await tx.clear_hand_ui(table.id)
             if state.is_over:  # won at the first deal (§1.6.4): the match ends as it starts
                 await self._book(tx, table, no, state)
-                await tx.update_table(table.id, status="ended", generation=no)
+                await tx.update_table(table.id, status=TableStatus.ENDED, generation=no)
             due = await self._schedule(tx, table, state.to_act, row.moves)
             if not state.is_over:
-                idle = Deadline(table.id, IDLE, self.ctx.clock() + self.ctx.idle_timeout, 0)
+                idle = Deadline(
+                    table.id, DeadlineKind.IDLE, self.ctx.clock() + self.ctx.idle_timeout, 0
+                )
                 await tx.put_deadline(idle)
                 due += (idle,)
         table = await self.ctx.reload(table)
@@ -94,13 +94,14 @@ class Play:
         facts = await self.ctx.facts(table)
         screens: list[Screen] = []
         if no == 1:
-            seats_line = next(ln for ln in state.record() if ln.get("t") == "seats")
+            seats_line = first(state.record(), LineKind.SEATS)
+            assert seats_line is not None  # every record opens with its seats (RECORD.md)
             screens.append(LobbyStarted(facts, seats_line))
         screens.append(TableScreen(facts, state.view(None), fresh=True))
         if state.is_over:
             events = events_of(state.record())
             screens.append(DealResult(facts, events, state.view(None)))
-            end = next((ln for ln in reversed(events) if ln.get("t") == "end"), None)
+            end = last(events, LineKind.END)
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
@@ -257,7 +258,7 @@ class Play:
                     await tx.clear_hand_ui(table.id)
                 if ended:
                     await self._book(tx, table, match.no, state)
-                    fields.update(status="ended", generation=match.no)
+                    fields.update(status=TableStatus.ENDED, generation=match.no)
                 await tx.update_table(table.id, **fields)
                 due = await self._schedule(tx, table, None if ended else state.to_act, moves)
         except BaseException:
@@ -269,27 +270,34 @@ class Play:
         return await self._after(table, seat, before, lines, due, ended)
 
     async def _schedule(
-        self, tx: Any, table: Table, to_act: int | None, moves: int
+        self, tx: Writes, table: Table, to_act: int | None, moves: int
     ) -> tuple[Deadline, ...]:
         """Store what is due next: the computer's move, or a person's turn timer (its
         reminder first, PRODUCT.md §13); drop a stored computer move no longer due."""
         if to_act is not None and table.seats[to_act].computer:
             deadline = Deadline(
-                table.id, COMPUTER, self.ctx.clock() + self.ctx.computer_delay, moves
+                table.id, DeadlineKind.COMPUTER, self.ctx.clock() + self.ctx.computer_delay, moves
             )
             await tx.put_deadline(deadline)
             table.deadline = True
             return (deadline,)
         if table.deadline:
-            await tx.drop_deadline(table.id, COMPUTER)
+            await tx.drop_deadline(table.id, DeadlineKind.COMPUTER)
             table.deadline = False
         if to_act is not None:
             remind = Deadline(
-                table.id, REMIND, self.ctx.clock() + self.ctx.turn_time(table) * 2 / 3, moves
+                table.id,
+                DeadlineKind.REMIND,
+                self.ctx.clock() + self.ctx.turn_time(table) * 2 / 3,
+                moves,
             )
             await tx.put_deadline(remind)
             return (remind,)
-        for kind in (REMIND, TURN, IDLE):  # the match is over: no timer of it stays
+        for kind in (
+            DeadlineKind.REMIND,
+            DeadlineKind.TURN,
+            DeadlineKind.IDLE,
+        ):  # the match is over: no timer of it stays
             await tx.drop_deadline(table.id, kind)
         return ()
 
@@ -345,15 +353,15 @@ class Play:
         view = state.view(None)
         events = events_of(lines)
         screens: list[Screen] = []
-        deal_ended = any(ln.get("t") == "deal_end" for ln in lines)
-        new_deal = any(ln.get("t") == "deal" for ln in lines)
+        deal_ended = has(lines, LineKind.DEAL_END)
+        new_deal = has(lines, LineKind.DEAL)
         if deal_ended:
             screens.append(EndedTable(facts, before, events))
             screens.append(DealResult(facts, events, view))
         if ended:
             if not deal_ended:
                 screens.append(TableScreen(facts, view))
-            end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
+            end = last(lines, LineKind.END)
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
@@ -362,9 +370,15 @@ class Play:
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self.hands(table, facts)
         screens += await self.pings(table, facts, actor)
-        undue: tuple[tuple[int, str], ...] = () if table.deadline else ((table.id, COMPUTER),)
+        undue: tuple[tuple[int, str], ...] = (
+            () if table.deadline else ((table.id, DeadlineKind.COMPUTER),)
+        )
         if ended:
-            undue += ((table.id, REMIND), (table.id, TURN), (table.id, IDLE))
+            undue += (
+                (table.id, DeadlineKind.REMIND),
+                (table.id, DeadlineKind.TURN),
+                (table.id, DeadlineKind.IDLE),
+            )
         return Outcome(tuple(screens), due, undue)
 
     async def pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:

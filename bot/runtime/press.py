@@ -14,11 +14,11 @@ from bot.callbacks import SEAT_ACTS, EndAct, LobbyAct, Press, SeatAct, b36
 from bot.refused import Refused
 from bot.runtime.absent import TIMER_KINDS, Absent
 from bot.runtime.computers import Computers
-from bot.runtime.core import STARTING, Context, IsAdmin, Table, own_seat
-from bot.runtime.lobby import LOBBY, Lobby
+from bot.runtime.core import Context, IsAdmin, Table, own_seat
+from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Outcome
 from bot.runtime.play import Play, PressSource
-from bot.storage.rows import Deadline
+from bot.storage.rows import Deadline, DeadlineKind, TableStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +80,8 @@ class Presses:
             ),
         }
         self.deadline_kinds: Mapping[str, DeadlineHandler] = {
-            LOBBY: lobby.lobby_expired,
-            STARTING: lobby.start_lapsed,
+            DeadlineKind.LOBBY: lobby.lobby_expired,
+            DeadlineKind.STARTING: lobby.start_lapsed,
             **dict.fromkeys(TIMER_KINDS, absent.timer_due),
         }  # any other kind: a computer's move (play.computer_due)
 
@@ -175,7 +175,11 @@ class Presses:
         """The deep link of §4.3 (``j_<table>_<code>``)."""
         async with self.ctx.hold(table_id):
             table = await self.ctx.load(table_id)
-            if table is None or table.row.status == "closed" or table.row.join_code != code:
+            if (
+                table is None
+                or table.row.status == TableStatus.CLOSED
+                or table.row.join_code != code
+            ):
                 raise Refused("This table is closed.")
             await self.ctx.ensure_member(table, user_id)
             return await self.lobby.join(table, None, user_id, name)

@@ -17,6 +17,8 @@ from bot.runtime.outcome import (
     events_of,
 )
 from bot.runtime.play import Play
+from bot.storage.rows import TableStatus
+from engine.lines import LineKind, has, last
 
 
 class Redraw:
@@ -34,14 +36,14 @@ class Redraw:
                 table = await self.ctx.load(row.id)
                 if table is None:
                     continue
-                if row.status == "lobby":
+                if row.status == TableStatus.LOBBY:
                     out.append((await self.ctx.lobby_screen(table), row.id))
-                elif row.status == "running" and table.match is not None:
+                elif row.status == TableStatus.RUNNING and table.match is not None:
                     facts = await self.ctx.facts(table)
                     view = table.match.state.view(None)
                     screens: list[Screen] = []
                     tail = table.match.tail
-                    if any(ln.get("t") == "deal_end" for ln in tail):  # may not have been shown
+                    if has(tail, LineKind.DEAL_END):  # may not have been shown
                         screens.append(DealResult(facts, events_of(tail), view))
                     screens += [TableScreen(facts, view), *await self.play.hands(table, facts)]
                     out.append((Outcome(tuple(screens)), row.id))
@@ -53,7 +55,7 @@ class Redraw:
         """The running or ended table's game, match number and counts, if any, of the chat's
         forum topic ``thread``."""
         row = await self.ctx.repo.open_table(chat_id, thread)
-        if row is None or row.status not in ("running", "ended"):
+        if row is None or row.status not in (TableStatus.RUNNING, TableStatus.ENDED):
             return None
         table = await self.ctx.load(row.id)
         ui = family_ui(row.game)
@@ -95,13 +97,13 @@ class Redraw:
                     continue
                 facts = await self.ctx.facts(table)
                 match = table.match
-                if table.row.status == "lobby":
+                if table.row.status == TableStatus.LOBBY:
                     screens.append(LobbyScreen(facts))
-                elif match is not None and table.row.status == "running":
+                elif match is not None and table.row.status == TableStatus.RUNNING:
                     screens.append(TableScreen(facts, match.state.view(None), fresh=True))
-                elif match is not None and table.row.status == "ended":
+                elif match is not None and table.row.status == TableStatus.ENDED:
                     lines = match.state.record()
-                    end = next((ln for ln in reversed(lines) if ln.get("t") == "end"), None)
+                    end = last(lines, LineKind.END)
                     if end is not None:
                         result = match.state.result
                         winner = result.winner if result is not None else None
@@ -114,7 +116,7 @@ class Redraw:
         cards in words)."""
         out = Outcome()
         for row in await self.ctx.repo.tables_of_user(user_id):
-            if row.status != "running":
+            if row.status != TableStatus.RUNNING:
                 continue
             async with self.ctx.hold(row.id):
                 table = await self.ctx.load(row.id)
@@ -132,9 +134,9 @@ class Redraw:
                 table = await self.ctx.load(row.id)
                 if table is None:
                     continue
-                if table.row.status == "lobby" and not table.starting:
+                if table.row.status == TableStatus.LOBBY and not table.starting:
                     out += await self.ctx.lobby_screen(table)
-                elif table.row.status == "running" and table.match is not None:
+                elif table.row.status == TableStatus.RUNNING and table.match is not None:
                     view = table.match.state.view(None)
                     out += Outcome.of(TableScreen(await self.ctx.facts(table), view))
         return out

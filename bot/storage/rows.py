@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Any, Protocol, TypedDict
 
 from bot.storage.settings import ChatSettings, UserSettings
 
@@ -18,9 +18,6 @@ class TableStatus(StrEnum):
     ENDED = "ended"  # a match ended; the table may start another
     CLOSED = "closed"  # gone: cancelled, timed out, or its topic closed
 
-
-StatusText = Literal["lobby", "running", "ended", "closed"]
-"""A :class:`TableStatus` spelled as its value (what ``update_table`` also accepts)."""
 
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
 OPEN_SQL = "(" + ", ".join(f"'{s.value}'" for s in OPEN_STATUSES) + ")"
@@ -192,7 +189,7 @@ class TableFields(TypedDict, total=False):
 
     game: str
     options: dict[str, Any]
-    status: TableStatus | StatusText
+    status: TableStatus
     creator_id: int
     generation: int
     moves: int

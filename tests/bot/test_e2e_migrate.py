@@ -6,7 +6,7 @@ import random
 
 from bot.app import RunningBot
 from bot.storage import open_repository
-from bot.storage.rows import StoredMessage
+from bot.storage.rows import StoredMessage, TableStatus
 from tests.bot.helpers import (
     db_rows,
     open_table,
@@ -123,7 +123,7 @@ async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestData
             await tx.upsert_chat(NEW, "g")
             await tx.upsert_user(1, "A", None, "ru")
             closed = await tx.create_table(OLD, "mushka", {}, 1, "code", 0.0)
-            await tx.update_table(closed, status="closed")
+            await tx.update_table(closed, status=TableStatus.CLOSED)
             await tx.book(OLD, "mushka", 1, 10, True)
             await tx.book(NEW, "mushka", 1, -3, False)
         await repo.put_message(StoredMessage(OLD, "table:1", 5, "d", True))

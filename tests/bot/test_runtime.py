@@ -12,7 +12,7 @@ import pytest
 from bot.app import RunningBot
 from bot.runtime.scheduler import Scheduler
 from bot.storage import open_repository
-from bot.storage.rows import Deadline, SeatKind
+from bot.storage.rows import Deadline, SeatKind, TableStatus
 from tests.bot.helpers import (
     db_rows,
     hand_message,
@@ -55,7 +55,7 @@ async def test_a_unit_of_work_commits_all_or_nothing(database: TestDatabase) -> 
             tid = await tx.create_table(-5, "mushka", {}, 1, "code", 0.0)
         with pytest.raises(RuntimeError):
             async with repo.unit() as tx:
-                await tx.update_table(tid, status="closed")
+                await tx.update_table(tid, status=TableStatus.CLOSED)
                 await tx.put_deadline(Deadline(tid, "computer", 1.0, 0))
                 raise RuntimeError("a failure mid-way")
         table = await repo.table(tid)

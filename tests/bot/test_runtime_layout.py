@@ -9,9 +9,8 @@ from typing import Any, cast
 
 from bot.callbacks import ACTS, EndAct, Kind, LobbyAct, SeatAct
 from bot.runtime.absent import TIMER_KINDS
-from bot.runtime.core import STARTING
-from bot.runtime.lobby import LOBBY
 from bot.runtime.runtime import TableRuntime
+from bot.storage.rows import DeadlineKind
 
 RUNTIME = Path(__file__).resolve().parents[2] / "bot" / "runtime"
 
@@ -42,7 +41,11 @@ def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
     nothing = cast(Any, None)
     runtime = TableRuntime(nothing, nothing, nothing)
     assert set(runtime.presses.lobby_acts) == set(LobbyAct)
-    assert set(runtime.presses.deadline_kinds) == {LOBBY, STARTING, *TIMER_KINDS}
+    assert set(runtime.presses.deadline_kinds) == {
+        DeadlineKind.LOBBY,
+        DeadlineKind.STARTING,
+        *TIMER_KINDS,
+    }
 
 
 def test_toggle_gap_set_on_the_facade_reaches_the_seats() -> None:

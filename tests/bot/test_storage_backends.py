@@ -18,7 +18,7 @@ from bot.config import Settings, database_label
 from bot.storage import latest_schema, open_repository
 from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
 from bot.storage.protocol import Store
-from bot.storage.rows import Deadline, SeatKind, StoredMessage
+from bot.storage.rows import Deadline, SeatKind, StoredMessage, TableStatus
 from tests.databases import PgDatabases, TestDatabase, db_rows
 
 CHAT = -1_001_234_567_890  # a supergroup's id: past 32 bits
@@ -122,7 +122,9 @@ async def test_a_unit_commits_once_and_its_reads_see_its_writes(repo: Store) -> 
     table_id = await seeded(repo)
     with pytest.raises(RuntimeError):
         async with repo.unit() as tx:
-            await tx.update_table(table_id, status="running", moves=2, options={"target": 30})
+            await tx.update_table(
+                table_id, status=TableStatus.RUNNING, moves=2, options={"target": 30}
+            )
             await tx.add_match(table_id, 1, 2**31 - 1, None, 0)
             await tx.add_action(table_id, 0, 0, "card 7♠")
             seen = await tx.table(table_id)  # the unit's own reads see its writes
@@ -204,7 +206,7 @@ async def test_people_tables_and_standings(repo: Store) -> None:
     newest = await repo.open_table(CHAT)
     assert newest is not None and newest.id == second
     async with repo.unit() as tx:
-        await tx.update_table(second, status="closed")
+        await tx.update_table(second, status=TableStatus.CLOSED)
     assert [t.id for t in await repo.open_tables()] == [table_id]
 
 

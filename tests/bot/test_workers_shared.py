@@ -18,7 +18,6 @@ from redis.asyncio import Redis
 from bot.callbacks import Kind, Press
 from bot.refused import Refused
 from bot.render.common import Button, Keyboard, Rendered
-from bot.runtime.core import STARTING
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox, OutboxLimits
@@ -28,7 +27,7 @@ from bot.services.people import People
 from bot.services.shared import RedisLocks, connect
 from bot.storage import open_repository
 from bot.storage.protocol import Store
-from bot.storage.rows import TableRow
+from bot.storage.rows import DeadlineKind, TableRow
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
@@ -80,22 +79,22 @@ async def test_28_a_join_on_another_worker_during_start_is_held_back(
     a, b = await workers(), await workers()
     table_id, row, notes = await started_by(a)
     assert notes.screens and all(isinstance(s, Note) for s in notes.screens)
-    assert [d.kind for d in notes.due] == [STARTING]
+    assert [d.kind for d in notes.due] == [DeadlineKind.STARTING]
 
     with pytest.raises(Refused) as refused:  # on the other worker, in Start's gap
         await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")
     assert refused.value.msgid == "The game has started. Wait for the next one."
     join = Press(Kind.LOBBY, table_id, None, row.generation, "j")
     with pytest.raises(Refused):
-        await b.runtime.lobby_press(join, 3, "Late", keys(table_id)["lobby"], no_admin)
+        await b.runtime.lobby_press(join, 3, "Late", keys(table_id).lobby, no_admin)
     assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2]
 
     started = await a.runtime.start_reached(table_id, row.generation, {1: True, 2: True})
-    assert (table_id, STARTING) in started.undue
+    assert (table_id, DeadlineKind.STARTING) in started.undue
     after = await b.repo.table(table_id)
     assert after is not None and after.status == "running"
     assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2]
-    assert all(d.kind != STARTING for d in await b.repo.deadlines(table_id))
+    assert all(d.kind != DeadlineKind.STARTING for d in await b.repo.deadlines(table_id))
 
 
 async def test_28_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
@@ -105,7 +104,7 @@ async def test_28_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
     table_id, row, notes = await started_by(a)
     (hold,) = notes.due  # worker A dies here; the leader (B) fires the deadline
     again = await b.runtime.due(hold)
-    assert (table_id, STARTING) in again.undue
+    assert (table_id, DeadlineKind.STARTING) in again.undue
     await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")  # it seats again
     assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2, 3]
 
@@ -124,7 +123,7 @@ async def started_by(a: Worker) -> tuple[int, TableRow, Outcome]:
     assert row is not None
     await a.runtime.join_by_link(table_id, row.join_code, 2, "Olga")
     start = Press(Kind.LOBBY, table_id, None, row.generation, "s")
-    notes = await a.runtime.lobby_press(start, 1, "Vera", keys(table_id)["lobby"], no_admin)
+    notes = await a.runtime.lobby_press(start, 1, "Vera", keys(table_id).lobby, no_admin)
     return table_id, row, notes
 
 
