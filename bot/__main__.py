@@ -34,7 +34,7 @@ a traceback only with ``BOT_LOG_LEVEL=DEBUG``; ``bot.startup.Exit``):
   bot's migrations.
 
 Once running, a lost connection to the Bot API is retried with back-off and logged once when it
-goes and once when it is back (``bot/outage.py``).
+goes and once when it is back (``bot/sending/outage.py``).
 """
 
 from __future__ import annotations
@@ -142,12 +142,12 @@ def main() -> int:
             "| export --database P --out D]\n"
         )
         return 2
-    from bot.updates import KeyValueFormatter
+    from bot.middlewares.updates import KeyValueFormatter
 
     handler = logging.StreamHandler()
     handler.setFormatter(KeyValueFormatter())
     logging.basicConfig(level=settings.log_level, handlers=[handler])
-    if settings.log_level != "DEBUG":  # bot.updates has the one line per update
+    if settings.log_level != "DEBUG":  # bot.middlewares.updates has the one line per update
         logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     if settings.workers > 1 and settings.worker_index is None:
         from bot.workers import supervise

@@ -16,38 +16,38 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
+from bot.caches.members import Members
+from bot.caches.people import People
 from bot.callbacks import PressCodec
 from bot.config import Settings
+from bot.coordination.locks import Leadership, Locks, TableLocks
+from bot.delivery import Delivery, Presenter
 from bot.i18n import Catalogues, Translator
 from bot.keys import GROUP_KINDS, MessageKey
-from bot.middlewares import ChatContext
-from bot.outage import DISPATCHER, Outage, OutageLog
-from bot.present import Delivery, Presenter
+from bot.middlewares.chat import ChatContext
+from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import Records
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame
 from bot.runtime.runtime import TableRuntime
 from bot.runtime.scheduler import Heartbeat, Scheduler
-from bot.sending.lean import LeanSession
-from bot.sending.outbox import Outbox, Refusal
+from bot.sending.json_session import JsonSession
+from bot.sending.outage import DISPATCHER, Outage, OutageLog
+from bot.sending.outbox import Outbox, Undeliverable
 from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
-from bot.services.locks import Leadership, Locks, TableLocks
-from bot.services.members import Members
-from bot.services.people import People
 from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline, TableStatus
-from bot.updates import OnceOnly, UpdateLog
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
 
 if TYPE_CHECKING:  # Redis is an optional extra: pip install 'mushka-bot[redis]'
     from redis.asyncio import Redis
 
-    from bot.sending.shared import RedisBook, RedisRates
-    from bot.services.shared import UpdateGate
+    from bot.coordination.redis_locks import UpdateGate
+    from bot.sending.redis_book import RedisBook, RedisRates
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ logger = logging.getLogger(__name__)
 def build_bot(settings: Settings, outage: Outage | None = None) -> Bot:
     """The Bot API client; with ``outage`` (a running bot) a send, edit or delete that cannot
     reach the Bot API is retried with back-off instead of failing at once."""
-    session = LeanSession(api=TelegramAPIServer.from_base(settings.api_base))
+    session = JsonSession(api=TelegramAPIServer.from_base(settings.api_base))
     session.middleware(TelegramLimits(outage=outage))
     return Bot(
         settings.token.get_secret_value(),
@@ -94,8 +94,8 @@ class Coordination:
     def of(cls, settings: Settings, limits: OutboxLimits) -> Coordination:
         if settings.redis_url is None:
             return cls(TableLocks(), Leadership())
-        from bot.sending.shared import RedisBook, RedisRates
-        from bot.services.shared import RedisLeader, RedisLocks, UpdateGate, connect
+        from bot.coordination.redis_locks import RedisLeader, RedisLocks, UpdateGate, connect
+        from bot.sending.redis_book import RedisBook, RedisRates
 
         redis = connect(settings.redis_url)
         lease = settings.redis_lease_s
@@ -167,7 +167,7 @@ def build_services(
     delivery = Delivery(presenter, scheduler)
     services = Services(repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared)
 
-    def refused(chat_id: int, key: str, why: Refusal) -> None:
+    def refused(chat_id: int, key: str, why: Undeliverable) -> None:
         """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
         or a table's forum topic was closed or deleted (the table closes)."""
         parsed = MessageKey.parse(key)

@@ -47,7 +47,7 @@ async def check(settings: Settings, say: Callable[[str], None], *, quick: bool =
 async def _redis(url: str, workers: int, say: Callable[[str], None]) -> None:
     """Several workers: Redis answers (``PING``) and its server version."""
     try:
-        from bot.services.shared import connect
+        from bot.coordination.redis_locks import connect
 
         client = connect(url)
         try:

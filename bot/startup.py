@@ -25,7 +25,7 @@ from aiogram.methods import GetUpdates
 
 from bot.callbacks import PressCodec, new_callback_secret
 from bot.config import Settings, database_label
-from bot.outage import reason
+from bot.sending.outage import reason
 from bot.storage import latest_schema, open_repository
 from bot.storage.db import MigrationFailed
 from bot.storage.protocol import SecretName, Store

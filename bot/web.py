@@ -4,9 +4,9 @@ Webhook mode (``BOT_WEBHOOK_URL`` set): aiogram's :class:`SimpleRequestHandler` 
 path, behind :func:`checked` — ``X-Telegram-Bot-Api-Secret-Token`` compared in constant time as
 bytes (a request without it, with another, or with one not even ASCII gets 401 and reaches no
 handler) — answers Telegram once the update was handled, so a 200 means done;
-a redelivery is skipped by :class:`bot.updates.OnceOnly`. At start ``setWebhook`` (the secret,
-the update types the dispatcher handles, pending updates kept); a clean stop leaves the webhook
-in place, so Telegram keeps what arrives meanwhile and delivers it after the restart.
+a redelivery is skipped by :class:`bot.middlewares.updates.OnceOnly`. At start ``setWebhook`` (the
+secret, the update types the dispatcher handles, pending updates kept); a clean stop leaves the
+webhook in place, so Telegram keeps what arrives meanwhile and delivers it after the restart.
 
 Polling mode: no server unless ``BOT_HEALTH_LISTEN`` is set (then only ``/healthz``).
 
@@ -35,7 +35,7 @@ from bot.config import Settings, host_port
 from bot.storage.protocol import Store
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
-    from bot.services.shared import UpdateGate
+    from bot.coordination.redis_locks import UpdateGate
 
 logger = logging.getLogger(__name__)
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
@@ -131,7 +131,7 @@ def gated(handler: SimpleRequestHandler, gate: UpdateGate) -> Handle:
     now gets 503 (Telegram tries again later); one whose worker died mid-way (its lease ran
     out) is handled anew — nothing a player pressed is lost to a killed worker. Behind
     :func:`checked`: only a request with the secret gets here."""
-    from bot.services.shared import kept  # Redis is an optional extra
+    from bot.coordination.redis_locks import kept  # Redis is an optional extra
 
     async def handle(request: web.Request) -> web.StreamResponse:
         try:

@@ -9,10 +9,12 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
+from bot.caches.members import Members
+from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
+from bot.delivery import Delivery
 from bot.i18n import Catalogues, Translator
 from bot.markup import Html
-from bot.present import Delivery
 from bot.render import score as score_screen
 from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
@@ -20,8 +22,6 @@ from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
-from bot.services.members import Members
-from bot.services.people import People
 from bot.storage.rows import LedgerRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})

@@ -7,16 +7,16 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Message
 
+from bot.caches.members import Lookup, Membership
+from bot.delivery import Delivery
 from bot.markup import Html
-from bot.present import Delivery
 from bot.render.common import Keyboard, Rendered
-from bot.services.members import Lookup, Membership
 
 NOT_FOUND = "not found"  # "Bad Request: member not found", "… user not found"
 
 
 def member_lookup(bot: Bot) -> Lookup:
-    """getChatMember as :class:`~bot.services.members.Members` asks it (None: can't tell).
+    """getChatMember as :class:`~bot.caches.members.Members` asks it (None: can't tell).
     Telegram's "member/user not found" is an answer (he is not in the chat); any other error
     (429, a network error, a 5xx) is not."""
 

@@ -14,8 +14,8 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import CallbackQuery, ErrorEvent, Message
 
+from bot.delivery import Delivery
 from bot.i18n import Catalogues, Translator, locale_of
-from bot.present import Delivery
 from bot.refused import Refused
 from bot.render.common import Rendered
 from bot.render.refusals import refusal_html, refusal_text

@@ -12,8 +12,8 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.present import Delivery
 from bot.routers.common import say
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})

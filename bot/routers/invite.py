@@ -7,8 +7,8 @@ from aiogram import Router
 from aiogram.types import InlineQuery, InlineQueryResultArticle, InputTextMessageContent
 
 from bot.callbacks import b36
+from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.present import Delivery
 from bot.render.invite import Card, invitation, no_table
 from bot.runtime.runtime import TableRuntime
 

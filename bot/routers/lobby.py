@@ -9,9 +9,10 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.caches.members import Members
 from bot.callbacks import Kind, Press, PressFilter
+from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.present import Delivery
 from bot.refused import Refused
 from bot.render.context import game_code
 from bot.render.limits import label
@@ -21,7 +22,6 @@ from bot.runtime.core import family_ui
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
-from bot.services.members import Members
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 START_WAIT = 30.0  # seconds Start waits to learn whether the players' private notes got through

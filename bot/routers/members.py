@@ -11,9 +11,9 @@ from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.present import Delivery
+from bot.caches.members import Members, Membership
+from bot.delivery import Delivery
 from bot.runtime.runtime import TableRuntime
-from bot.services.members import Members, Membership
 
 
 def make_router() -> Router:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import Message
 
-from bot.present import Delivery
+from bot.delivery import Delivery
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
+from bot.caches.members import Members
 from bot.callbacks import Kind, Press, PressFilter
+from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.present import Delivery
+from bot.middlewares.updates import Trace
 from bot.refused import Refused
 from bot.routers.errors import answer_refusal
 from bot.runtime.outcome import hand_key
 from bot.runtime.runtime import PressSource, TableRuntime
-from bot.services.members import Members
-from bot.updates import Trace
 
 
 def make_router() -> Router:

@@ -6,12 +6,12 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.caches.people import People
+from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.present import Delivery
 from bot.records import Records, transcript
 from bot.routers.common import say, topic
 from bot.runtime.runtime import TableRuntime
-from bot.services.people import People
 from engine.record import write_jsonl
 
 

@@ -9,9 +9,11 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.caches.members import Members
+from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter
+from bot.delivery import Delivery
 from bot.i18n import LOCALES, Catalogues, Translator
-from bot.present import Delivery
 from bot.refused import Refused
 from bot.render import settings as screens
 from bot.render.common import Rendered
@@ -20,8 +22,6 @@ from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
-from bot.services.members import Members
-from bot.services.people import People
 from bot.storage.settings import TURN_TIMEOUTS
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})

@@ -14,6 +14,7 @@ import dataclasses
 import math
 from enum import StrEnum
 
+from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
 from bot.refused import Refused
 from bot.runtime.core import Context, Table, is_running
@@ -33,7 +34,6 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.runtime.play import Play, PressSource
-from bot.services.members import Standing
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})

@@ -14,16 +14,17 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeGuard
 
+from bot.caches.members import Members, Standing
+from bot.caches.people import People
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
+from bot.clock import Clock
+from bot.coordination.locks import Locks, TableLocks, Turn
 from bot.refused import Refused
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.runtime.deals import deals_of, stored_chance
 from bot.runtime.outcome import Facts, LobbyScreen, Outcome, keys
-from bot.services.locks import Locks, TableLocks, Turn
-from bot.services.members import Members, Standing
-from bot.services.people import People
 from bot.storage.protocol import Repository
 from bot.storage.rows import (
     Deadline,
@@ -41,7 +42,6 @@ from engine.games import GAMES, new_game
 
 NewGame = Callable[..., State]
 IsAdmin = Callable[[], Awaitable[bool]]
-Clock = Callable[[], float]
 # Start's gap (its private notes on their way) is a stored deadline, so every worker sees it
 # and holds a join back; should Start's second half never come (its worker died), it falls due
 # and the lobby seats again (:meth:`~bot.runtime.lobby.Lobby.start_lapsed`).

@@ -1,6 +1,6 @@
 """What the runtime returns: which screens must show what, in which language, and what is due.
 
-Screens are data, not messages: :mod:`bot.present` renders each with the game's pure screen
+Screens are data, not messages: :mod:`bot.delivery` renders each with the game's pure screen
 functions and hands it to the outbox. Nothing here calls anything.
 """
 

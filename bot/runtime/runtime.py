@@ -30,10 +30,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Unpack
 
+from bot.caches.members import Members
+from bot.caches.people import People
 from bot.callbacks import Press
+from bot.clock import Clock
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.computers import Computers
-from bot.runtime.core import Clock, Context, IsAdmin, NewGame, RuntimeOptions, Table
+from bot.runtime.core import Context, IsAdmin, NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
 from bot.runtime.groups import Groups
 from bot.runtime.lobby import Lobby
@@ -41,8 +44,6 @@ from bot.runtime.outcome import Facts, Outcome
 from bot.runtime.play import Play, PressSource
 from bot.runtime.press import Presses
 from bot.runtime.redraw import Redraw
-from bot.services.members import Members
-from bot.services.people import People
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, LedgerRow
 

@@ -19,12 +19,12 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.services.locks import Leadership
+from bot.clock import Clock
+from bot.coordination.locks import Leadership
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, DeadlineKind
 
 logger = logging.getLogger(__name__)
-Clock = Callable[[], float]
 
 
 async def cancelled(task: asyncio.Task[None] | None) -> None:

@@ -20,22 +20,22 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, Message
 
+from bot.clock import Clock
 from bot.render.common import Rendered
-from bot.sending.lean import EditText, SendText
+from bot.sending.json_session import EditText, SendText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
-    from bot.sending.shared import Entry, RedisBook
+    from bot.sending.redis_book import Entry, RedisBook
 
 logger = logging.getLogger("bot.sending.outbox")  # one log for the outbox, whichever part
 
-Refusal = Literal["forbidden", "topic"]  # why a keyed message can't go: a 403, a gone topic
+Undeliverable = Literal["forbidden", "topic"]  # why a keyed message can't go: a 403, a gone topic
 _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
-Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
 
@@ -179,7 +179,7 @@ class Calls:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
-        on_refused: Callable[[int, str, Refusal], None] | None = None,
+        on_refused: Callable[[int, str, Undeliverable], None] | None = None,
         rates: Rates | None = None,
         book: RedisBook | None = None,
     ) -> None:
@@ -406,6 +406,6 @@ class Calls:
         if step.thread is not None and _TOPIC_GONE.search(error.message):
             self._refused(chat_id, step.key, "topic")
 
-    def _refused(self, chat_id: int, key: str | None, why: Refusal = "forbidden") -> None:
+    def _refused(self, chat_id: int, key: str | None, why: Undeliverable = "forbidden") -> None:
         if key is not None and self.on_refused is not None:
             self.on_refused(chat_id, key, why)

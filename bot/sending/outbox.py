@@ -49,12 +49,12 @@ from typing import TYPE_CHECKING
 
 from aiogram import Bot
 
+from bot.clock import Clock
 from bot.render.common import Rendered
 from bot.render.limits import fit
 from bot.sending.calls import (
     Calls,
     ChatQueue,
-    Clock,
     Delete,
     DeleteMessage,
     Document,
@@ -62,12 +62,12 @@ from bot.sending.calls import (
     Held,
     Old,
     Post,
-    Refusal,
     Show,
     Sleep,
     Step,
     Strip,
     StripMessage,
+    Undeliverable,
     offers,
 )
 from bot.sending.rates import OutboxLimits, Rates
@@ -75,9 +75,9 @@ from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
-    from bot.sending.shared import RedisBook
+    from bot.sending.redis_book import RedisBook
 
-__all__ = ["Old", "Outbox", "OutboxLimits", "Refusal", "offers"]
+__all__ = ["Old", "Outbox", "OutboxLimits", "Undeliverable", "offers"]
 
 logger = logging.getLogger(__name__)
 GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
@@ -111,7 +111,7 @@ class Outbox:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
-        on_refused: Callable[[int, str, Refusal], None] | None = None,
+        on_refused: Callable[[int, str, Undeliverable], None] | None = None,
         rates: Rates | None = None,
         book: RedisBook | None = None,
     ) -> None:
@@ -135,7 +135,7 @@ class Outbox:
         """Several workers: what each keyed message shows, shared."""
         return self.wire.book
 
-    def _refused(self, chat_id: int, key: str, why: Refusal) -> None:
+    def _refused(self, chat_id: int, key: str, why: Undeliverable) -> None:
         if self.on_refused is not None:
             self.on_refused(chat_id, key, why)
 

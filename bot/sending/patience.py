@@ -1,6 +1,6 @@
 """One failed step of the outbox is tried again, never given up (issue #28).
 
-With several workers the outbox's bookkeeping lives in Redis (:mod:`bot.sending.shared`): a
+With several workers the outbox's bookkeeping lives in Redis (:mod:`bot.sending.redis_book`): a
 rate window's turn, a message's lock and book entry. A Redis blip (a restart, a failover, a
 dropped connection) makes such a call raise; the step is then tried again with back-off (0.05 s
 doubling to 2 s) until it works, so a chat's queue waits out the outage and loses nothing. The
@@ -16,12 +16,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot.outage import Downtime
+from bot.clock import Clock
+from bot.sending.outage import Downtime
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[None]]
-Clock = Callable[[], float]
 FIRST_S = 0.05
 MOST_S = 2.0
 

@@ -1,6 +1,6 @@
 """Telegram's rate limits as the outbox keeps them: per chat, per message edit, all chats.
 
-:class:`LocalRates` counts one process's calls; :class:`bot.sending.shared.RedisRates` counts
+:class:`LocalRates` counts one process's calls; :class:`bot.sending.redis_book.RedisRates` counts
 every worker's (``BOT_REDIS_URL``), behind the same :class:`Rates` protocol — a group's budget
 of about 20 sends+edits a minute is the group's, not each worker's.
 """
@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-Clock = Callable[[], float]
+from bot.clock import Clock
+
 Sleep = Callable[[float], Awaitable[None]]
 
 

@@ -3,13 +3,13 @@
 * 429 ``retry_after``: sleep and retry, at most ``retries`` times, never longer than ``max_wait``
   per sleep; then the error goes up to the caller.
 * the Bot API unreachable (``TelegramNetworkError``: refused, DNS, TLS, timeout), when built with
-  an :class:`~bot.outage.Outage` (a running bot): a send, edit or delete is retried with back-off
-  (1 s doubling to 30 s, for at most ``network_wait`` seconds in all), the outage logged once
-  when it starts and once when a call gets through; ``getUpdates`` (aiogram's polling retries
+  an :class:`~bot.sending.outage.Outage` (a running bot): a send, edit or delete is retried with
+  back-off (1 s doubling to 30 s, for at most ``network_wait`` seconds in all), the outage logged
+  once when it starts and once when a call gets through; ``getUpdates`` (aiogram's polling retries
   it), ``getMe`` and the webhook calls (the start-up probes fail at once) are never retried.
 * 400 "message is not modified" on an edit: success (the message already shows it).
 * 400 "message can't be edited" / "message to edit not found" on ``editMessageText``: the text is
-  sent as a new message (in the forum topic an :class:`~bot.sending.lean.EditText` names),
+  sent as a new message (in the forum topic an :class:`~bot.sending.json_session.EditText` names),
   whose ``Message`` is returned instead; later text edits of the old id
   go to the new one (the caller also learns the new id from the returned message). Keyboard
   edits and deletes are never redirected: they mean the old message itself.
@@ -43,8 +43,8 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import Message
 
-from bot.outage import Outage
-from bot.sending.lean import EditText, SendText
+from bot.sending.json_session import EditText, SendText
+from bot.sending.outage import Outage
 
 if TYPE_CHECKING:
     from aiogram import Bot

@@ -217,7 +217,8 @@ class Repository(Reads, MessageStore, Protocol):
 
 class Store(Repository, Protocol):
     """What :func:`bot.storage.open_repository` opens: the repository, the update claims of
-    :class:`bot.updates.OnceOnly`, and what the operator's ``/healthz`` and ``check`` ask."""
+    :class:`bot.middlewares.updates.OnceOnly`, and what the operator's ``/healthz`` and ``check``
+    ask."""
 
     async def claim_update(self, update_id: int, at: float) -> bool: ...
 

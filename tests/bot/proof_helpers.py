@@ -254,7 +254,8 @@ class BotProcess:
         return "\n".join(text.splitlines()[-lines:])
 
     def duplicates(self) -> int:
-        """Updates a restarted bot got again and skipped (``bot/updates.py``, OnceOnly)."""
+        """Updates a restarted bot got again and skipped (OnceOnly,
+        ``bot/middlewares/updates.py``)."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return text.count("outcome=duplicate")
 
@@ -271,8 +272,8 @@ async def step(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> None:
     """The player to act presses the chooser's button; wait until its effect shows, through
     kills and restarts. Whenever the press did not count — refused because the screens read
     were not all up to date, or lost with a killed bot (its update claimed, not yet committed:
-    ``bot/updates.py`` OnceOnly) — the chooser's draw is undone and the player looks again,
-    as a person would: the same state gives the same press."""
+    ``bot/middlewares/updates.py`` OnceOnly) — the chooser's draw is undone and the player looks
+    again, as a person would: the same state gives the same press."""
     for _ in range(8):
         user = await _to_act(fake, proc, game)
         if user is None:

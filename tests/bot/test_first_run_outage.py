@@ -19,7 +19,7 @@ from aiogram.types import Chat, Message
 
 from bot.app import running_bot
 from bot.config import Settings
-from bot.outage import DISPATCHER, Outage, OutageLog
+from bot.sending.outage import DISPATCHER, Outage, OutageLog
 from bot.sending.session import TelegramLimits
 from tests.bot.helpers import fixed_seeds, lobby_message, open_table, watched
 from tests.fakeapi import FakeTelegram

@@ -17,7 +17,7 @@ from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.konchinka import KONCHINKA_UI
+from bot.render.games.konchinka.screen import KONCHINKA_UI
 from engine.cards import Card
 from engine.games import new_game
 from engine.players import random_action

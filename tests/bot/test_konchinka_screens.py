@@ -17,9 +17,9 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
+from bot.presses.konchinka import CHOOSE
 from bot.render.context import HandUI
-from bot.render.games.konchinka import KONCHINKA_UI
-from bot.render.games.konchinka_press import CHOOSE
+from bot.render.games.konchinka.screen import KONCHINKA_UI
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
 from engine.konchinka.view import KonchinkaView

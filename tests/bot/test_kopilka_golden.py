@@ -16,7 +16,7 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI, Standing, TableContext
-from bot.render.games.kopilka import KOPILKA_UI
+from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import Line

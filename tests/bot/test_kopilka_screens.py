@@ -2,7 +2,7 @@
 action is reachable by presses (and nothing else is ever sent to the engine).
 
 Pure (no Telegram): seeded partias are played by the engine's random player, under both values
-of ``hold_pass``, and every screen of ``bot.render.games.kopilka.KOPILKA_UI`` is rendered at
+of ``hold_pass``, and every screen of ``bot.render.games.kopilka.screen.KOPILKA_UI`` is rendered at
 every step, in ru and en. Where a card is comes from the engine's ``places()``:
 
 * the group's screens (``table``, ``ended_table``, ``deal_result``, ``match_result``) never name a
@@ -27,7 +27,7 @@ from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.kopilka import KOPILKA_UI
+from bot.render.games.kopilka.screen import KOPILKA_UI
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import new_game

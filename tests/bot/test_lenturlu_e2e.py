@@ -16,8 +16,8 @@ import pytest
 
 from bot.app import running_bot
 from bot.config import Settings
+from bot.presses import lenturlu as lp
 from bot.render.cards import card_name
-from bot.render.games import lenturlu_press as lp
 from engine.cards import Card
 from engine.games import new_game
 from tests.bot.helpers import (

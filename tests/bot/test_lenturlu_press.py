@@ -11,7 +11,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.lenturlu import LENTURLU_UI
+from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.actions import Buy, Pass
 from engine.games import new_game
 from engine.lenturlu.actions import LenturluAction, Run

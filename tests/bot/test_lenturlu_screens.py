@@ -21,11 +21,11 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.presses import lenturlu as lp
 from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
-from bot.render.games import lenturlu_press as lp
-from bot.render.games.lenturlu import LENTURLU_UI
+from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.cards import Card
 from engine.core import Line, Places
 from engine.games import new_game

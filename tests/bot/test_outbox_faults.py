@@ -17,11 +17,11 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
+from bot.coordination.redis_locks import connect
 from bot.render.common import Rendered
 from bot.sending.outbox import Outbox, OutboxLimits
+from bot.sending.redis_book import RedisBook, RedisRates
 from bot.sending.session import TelegramLimits
-from bot.sending.shared import RedisBook, RedisRates
-from bot.services.shared import connect
 from bot.storage.protocol import Store
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import ApiCall

@@ -10,7 +10,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.trick import TRICK_UI
+from bot.render.games.trick.screen import TRICK_UI
 from engine.core import State
 from engine.games import new_game
 from engine.players import policy_for

@@ -17,7 +17,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standing, TableContext
-from bot.render.games.trick import TRICK_UI
+from bot.render.games.trick.screen import TRICK_UI
 from bot.render.lobby import Pane, lobby
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line

@@ -1,7 +1,7 @@
 """PRODUCT.md §14, RULES.md §1: the trick family's screens never show a hidden card.
 
 Pure (no Telegram): seeded pulkas of Мушка, Памфил, Шутиха and Мистигри are played by the
-engine's computer player, and every screen of ``bot.render.games.trick.TRICK_UI`` is
+engine's computer player, and every screen of ``bot.render.games.trick.screen.TRICK_UI`` is
 rendered at every step, in ru and en. Where a card is depends on the engine's ``places()``:
 
 * the group's screens (``table``, ``ended_table``, ``deal_result``, ``match_result``) never name a
@@ -22,11 +22,11 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.presses.trick import discardable
 from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.context import HandUI, TableContext
-from bot.render.games.trick import TRICK_UI
-from bot.render.games.trick_press import discardable
+from bot.render.games.trick.screen import TRICK_UI
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import GAMES, new_game

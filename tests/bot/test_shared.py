@@ -16,12 +16,12 @@ from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 
+from bot.coordination.redis_locks import PREFIX, RedisLeader, RedisLocks, UpdateGate, connect
 from bot.render.common import Rendered
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Outbox
 from bot.sending.rates import OutboxLimits
-from bot.sending.shared import RedisBook, RedisRates
-from bot.services.shared import PREFIX, RedisLeader, RedisLocks, UpdateGate, connect
+from bot.sending.redis_book import RedisBook, RedisRates
 from bot.storage.db import Database
 from bot.storage.rows import Deadline
 from bot.storage.sqlite import SqliteRepository

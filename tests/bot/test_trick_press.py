@@ -12,7 +12,7 @@ from bot.refused import Refused
 from bot.render.cards import card_name
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.trick import TRICK_UI
+from bot.render.games.trick.screen import TRICK_UI
 from bot.render.refusals import refusal_text
 from engine.cards import Card, Suit
 from engine.games import new_game

@@ -15,16 +15,16 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
+from bot.caches.members import Members, Membership
+from bot.caches.people import People
 from bot.callbacks import Kind, Press
+from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import Refused
 from bot.render.common import Button, Keyboard, Rendered
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox, OutboxLimits
-from bot.sending.shared import RedisBook, RedisRates
-from bot.services.members import Members, Membership
-from bot.services.people import People
-from bot.services.shared import RedisLocks, connect
+from bot.sending.redis_book import RedisBook, RedisRates
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from bot.storage.rows import DeadlineKind, TableRow

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.render.games.base import GameUI
-from bot.render.games.konchinka import KONCHINKA_UI
-from bot.render.games.kopilka import KOPILKA_UI
-from bot.render.games.lenturlu import LENTURLU_UI
-from bot.render.games.trick import TRICK_UI
+from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.render.games.kopilka.screen import KOPILKA_UI
+from bot.render.games.lenturlu.screen import LENTURLU_UI
+from bot.render.games.trick.screen import TRICK_UI
 from engine.games import GAMES
 
 FAMILIES: Final[dict[str, GameUI[Any]]] = {

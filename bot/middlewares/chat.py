@@ -12,8 +12,8 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import Chat, TelegramObject, Update, User
 
+from bot.caches.people import People
 from bot.i18n import Catalogues
-from bot.services.people import People
 
 logger = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]

@@ -1,7 +1,7 @@
 """Per-table locks: one update per table at a time, tables in parallel; idle locks are dropped.
 Also the scheduler's :class:`Leadership` of one process (it always leads).
 
-:class:`TableLocks` serializes one process's tasks; :class:`bot.services.shared.RedisLocks`
+:class:`TableLocks` serializes one process's tasks; :class:`bot.coordination.redis_locks.RedisLocks`
 (``BOT_REDIS_URL``) serializes every worker's, behind the same small :class:`Locks` protocol.
 A hold yields its :class:`Turn`: with shared locks the table's turn counter, which tells the
 runtime whether another worker held the table since its own last turn (its copy is stale).

@@ -14,11 +14,14 @@ from typing import Final
 
 from bot.callbacks import b36
 from bot.i18n import Translator
+from bot.presses import kopilka as kopilka_press
 from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
-from bot.render.games import kopilka_hand, kopilka_press, kopilka_results, kopilka_texts
 from bot.render.games.base import GameUI
-from bot.render.games.kopilka_lines import (
+from bot.render.games.kopilka import hand as kopilka_hand
+from bot.render.games.kopilka import results as kopilka_results
+from bot.render.games.kopilka import texts as kopilka_texts
+from bot.render.games.kopilka.lines import (
     deal_text,
     last_trick_line,
     layout_line,

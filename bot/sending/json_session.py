@@ -4,7 +4,7 @@ aiogram encodes every method as a ``multipart``-capable ``FormData`` (every nest
 JSON-dumped, URL-quoted field by field) and validates every answer into its pydantic type, an
 edited message coming back whole, keyboard and all, though nobody reads it. On the calls a
 press makes that encoding and decoding, not the HTTP, is most of the request's CPU.
-:class:`LeanSession` changes only those two:
+:class:`JsonSession` changes only those two:
 
 * a method without files is sent as one ``application/json`` body (the Bot API takes JSON), its
   values prepared by aiogram's own ``prepare_value`` (defaults such as ``parse_mode`` resolved
@@ -130,7 +130,7 @@ def _trim(message: object) -> None:
             message.pop(part, None)
 
 
-class LeanSession(AiohttpSession):
+class JsonSession(AiohttpSession):
     """:class:`AiohttpSession` with JSON bodies and unread results left unparsed."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

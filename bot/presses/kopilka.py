@@ -7,9 +7,9 @@ engine's own reason, before the engine sees it.
 
 from __future__ import annotations
 
+from bot.presses.trick import card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
-from bot.render.games.trick_press import card_of
 from engine.actions import Buy, Pass, PlayCard
 from engine.errors import Refusal
 from engine.kopilka.state import Phase

@@ -1,6 +1,6 @@
 """What a press on a trick-family hand message means (PRODUCT.md §6.3, §7.2 step 7).
 
-The screens of the family are :mod:`bot.render.games.trick`; this module only reads presses,
+The screens of the family are :mod:`bot.render.games.trick.screen`; this module only reads presses,
 into the engine's typed actions (:mod:`engine.trick.actions`).
 """
 

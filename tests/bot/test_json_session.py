@@ -1,6 +1,6 @@
-"""The bot's HTTP session (bot/sending/lean.py) sends what aiogram's own form would send, as one
-JSON body: the same fields with the same values, defaults resolved alike, ``0`` and ``false``
-kept, ``None`` and ``""`` left out; a method with a file takes aiogram's form."""
+"""The bot's HTTP session (bot/sending/json_session.py) sends what aiogram's own form would
+send, as one JSON body: the same fields with the same values, defaults resolved alike, ``0`` and
+``false`` kept, ``None`` and ``""`` left out; a method with a file takes aiogram's form."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from aiogram.types import (
 )
 
 from bot.render.common import Button, Keyboard
-from bot.sending.lean import EditText, LeanSession, SendText
+from bot.sending.json_session import EditText, JsonSession, SendText
 
 MARKUP = InlineKeyboardMarkup(
     inline_keyboard=[[InlineKeyboardButton(text="Д♠", callback_data="h:1:0:5:p:QS~ab")]]
@@ -86,12 +86,12 @@ OURS: list[tuple[TelegramMethod[Any], TelegramMethod[Any]]] = [
 def bot() -> Bot:
     return Bot(
         "1:test",
-        session=LeanSession(),
+        session=JsonSession(),
         default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True),
     )
 
 
-def form_fields(session: LeanSession, bot: Bot, method: TelegramMethod[Any]) -> dict[str, str]:
+def form_fields(session: JsonSession, bot: Bot, method: TelegramMethod[Any]) -> dict[str, str]:
     form = session.build_form_data(bot, method)
     return {str(options["name"]): str(value) for options, _headers, value in form._fields}
 
@@ -99,7 +99,7 @@ def form_fields(session: LeanSession, bot: Bot, method: TelegramMethod[Any]) -> 
 @pytest.mark.parametrize("method", METHODS, ids=lambda m: m.__api_method__)
 def test_the_json_body_carries_what_the_form_would(bot: Bot, method: TelegramMethod[Any]) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     body = session.json_body(bot, method)
     assert body is not None
     sent = json.loads(body)
@@ -112,7 +112,7 @@ def test_the_json_body_carries_what_the_form_would(bot: Bot, method: TelegramMet
 @pytest.mark.parametrize("method", METHODS, ids=lambda m: m.__api_method__)
 def test_the_quick_body_is_the_dumped_one(bot: Bot, method: TelegramMethod[Any]) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     quick, dumped = session.json_body(bot, method), session.dumped_body(bot, method)
     assert quick is not None and dumped is not None
     assert json.loads(quick) == json.loads(dumped)
@@ -123,7 +123,7 @@ def test_a_screens_keyboard_is_sent_as_aiograms_markup_would_be(
     bot: Bot, ours: TelegramMethod[Any], theirs: TelegramMethod[Any]
 ) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     mine = json.loads(session.json_body(bot, ours) or "{}")
     assert mine == json.loads(session.dumped_body(bot, theirs) or "{}")
     assert mine["parse_mode"] == "HTML"
@@ -140,7 +140,7 @@ def test_a_screens_keyboard_is_kept_as_it_is() -> None:
 
 def test_defaults_and_zeros_are_sent(bot: Bot) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     answer = json.loads(session.json_body(bot, METHODS[3]) or "{}")
     assert answer["cache_time"] == 0 and answer["show_alert"] is False and "text" not in answer
     edit = json.loads(session.json_body(bot, METHODS[2]) or "{}")
@@ -149,7 +149,7 @@ def test_defaults_and_zeros_are_sent(bot: Bot) -> None:
 
 def test_a_file_takes_aiograms_form(bot: Bot) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     record = SendDocument(chat_id=5, document=BufferedInputFile(b"{}", filename="game.jsonl"))
     assert session.json_body(bot, record) is None
 
@@ -168,7 +168,7 @@ def bot_message(message_id: int, chat: dict[str, Any], text: str) -> dict[str, A
 
 def test_updates_are_read_without_the_pressed_messages_keyboard_and_formatting(bot: Bot) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     message = bot_message(5, {"id": 7, "type": "private", "first_name": "Вера"}, "рука")
     query = {
         "id": "q",
@@ -193,7 +193,7 @@ def test_updates_are_read_without_the_pressed_messages_keyboard_and_formatting(b
 
 def test_a_sent_message_is_read_for_its_id_without_its_keyboard(bot: Bot) -> None:
     session = bot.session
-    assert isinstance(session, LeanSession)
+    assert isinstance(session, JsonSession)
     sent = bot_message(41, {"id": -1001, "type": "supergroup", "title": "Пятница"}, "стол")
     raw = json.dumps({"ok": True, "result": sent})
     theirs = session.check_response(bot, SendMessage(chat_id=-1001, text="x"), 200, raw).result

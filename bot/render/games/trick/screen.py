@@ -13,13 +13,16 @@ from typing import Final
 
 from bot.callbacks import b36
 from bot.i18n import Translator
+from bot.presses import trick as trick_press
 from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
-from bot.render.games import trick_hand, trick_press, trick_results, trick_texts
 from bot.render.games.base import GameUI
-from bot.render.games.trick_events import event_lines, table_events
-from bot.render.games.trick_lines import (
+from bot.render.games.trick import hand as trick_hand
+from bot.render.games.trick import results as trick_results
+from bot.render.games.trick import texts as trick_texts
+from bot.render.games.trick.events import event_lines, table_events
+from bot.render.games.trick.lines import (
     declarations_line,
     declared,
     last_trick_line,

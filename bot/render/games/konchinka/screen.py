@@ -11,12 +11,12 @@ from typing import Any, Final
 
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
+from bot.presses import konchinka as konchinka_press
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
-from bot.render.games import konchinka_press
 from bot.render.games.base import GameUI
-from bot.render.games.shared import hand_button, hand_head
+from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, Card, canonical
 from engine.core import Line, Seat

@@ -24,8 +24,8 @@ from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
 
+from bot.coordination.redis_locks import PREFIX, kept, script
 from bot.sending.rates import OutboxLimits
-from bot.services.shared import PREFIX, kept, script
 from bot.storage.rows import StoredMessage
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import Rendered, esc, num
 from bot.render.context import Standing, TableContext
 from bot.render.games.ended import EndedDeal, ended_deals
-from bot.render.games.trick_lines import privileged_name
+from bot.render.games.trick.lines import privileged_name
 from bot.render.results import match_tail, signed_list
 from engine.cards import Card, Suit
 from engine.core import Line, Seat

@@ -6,23 +6,23 @@ from collections.abc import Sequence
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.presses.trick import (
+    discard_count,
+    discardable,
+    exchange_limit,
+    may_take_up,
+)
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, TableContext
-from bot.render.games.shared import hand_button, hand_head
-from bot.render.games.trick_events import HAND
-from bot.render.games.trick_lines import (
+from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.trick.events import HAND
+from bot.render.games.trick.lines import (
     ORDERS,
     exchange_line,
     privileged_name,
     trick_line,
     trump_text,
-)
-from bot.render.games.trick_press import (
-    discard_count,
-    discardable,
-    exchange_limit,
-    may_take_up,
 )
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard

@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
 
-from bot.services.locks import Leadership, TableLocks, Turn
+from bot.coordination.locks import Leadership, TableLocks, Turn
 
 logger = logging.getLogger(__name__)
 PREFIX = "mushka:"

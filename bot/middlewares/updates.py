@@ -2,7 +2,7 @@
 an update Telegram delivers again acts once.
 
 Order (outermost first): :class:`UpdateLog` → :class:`OnceOnly` →
-:class:`~bot.middlewares.ChatContext` → the routers; aiogram's own error middleware sits
+:class:`~bot.middlewares.chat.ChatContext` → the routers; aiogram's own error middleware sits
 outside them all, so an exception is logged here (``outcome=error``) and then by
 ``bot/routers/errors.py`` with its traceback — never swallowed. A refusal
 (:class:`~bot.refused.Refused`) is no error: logged here as ``outcome=refused``, it is shown
@@ -23,7 +23,7 @@ from aiogram.types import Chat, TelegramObject, Update, User
 from bot.callbacks import PressCodec
 from bot.refused import Refused
 
-logger = logging.getLogger("bot.updates")
+logger = logging.getLogger("bot.middlewares.updates")
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 KEEP_S = 86400.0  # Telegram keeps an undelivered update for 24 hours at most
 PRUNE_EVERY_S = 3600.0

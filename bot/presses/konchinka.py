@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.presses.trick import card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
-from bot.render.games.trick_press import card_of
 from engine.cards import Card
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
 from engine.konchinka.view import KonchinkaView

@@ -12,12 +12,12 @@ from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import HandUI, TableContext, game_name
-from bot.render.games.kopilka_lines import (
+from bot.render.games.hand_head import hand_button
+from bot.render.games.kopilka.lines import (
     deal_text,
     takeback_line,
     trick_line,
 )
-from bot.render.games.shared import hand_button
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES

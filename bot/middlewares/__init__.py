@@ -1,0 +1,1 @@
+"""aiogram outer middlewares: the update log and once-only handling, the chat context."""

@@ -1,0 +1,1 @@
+"""The trick-taking family's screens (Мушка, Памфил, Шутиха, Мистигри)."""
