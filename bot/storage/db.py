@@ -4,8 +4,8 @@ Migrations are ``migrations/NNNN_*.sql`` files; ``PRAGMA user_version`` says how
 runs in its own transaction at start-up.
 
 Every call of aiosqlite is a trip to its thread and back (a queue, a future, a wake-up of the
-event loop), and a card press used to make six: ``BEGIN IMMEDIATE``, three statements,
-``COMMIT``, and its update's claim. A :meth:`Database.transaction` therefore collects its
+event loop), and a card press writes in several statements (``BEGIN IMMEDIATE``, its rows,
+``COMMIT``, its update's claim). A :meth:`Database.transaction` therefore collects its
 statements and runs them, with ``BEGIN IMMEDIATE`` and ``COMMIT``, in one trip when it ends;
 a read or an insert whose row id is wanted inside it starts it for real first (the statements
 so far, in one trip), so the transaction reads its own writes. Group-committed writes
