@@ -9,6 +9,7 @@ fixed); ``z`` back to the hand; ``u`` refresh.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from bot.presses.trick import card_of
 from bot.render.context import HandUI
@@ -16,6 +17,16 @@ from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
 from engine.konchinka.view import KonchinkaView
+
+
+class KonchinkaAct(StrEnum):
+    """What a Кончинка hand button does (its wire code)."""
+
+    CARD = "c"  # play the card (or ask which capture)
+    CAPTURE = "k"  # take the capture of this index
+    BACK = "z"  # back to the plain hand
+    REFRESH = "u"  # draw the hand again
+
 
 UNKNOWN = Deny("Unknown button.")
 CHOOSE = "c:"  # the mode prefix: a card with several captures is chosen
@@ -33,7 +44,7 @@ def chosen(ui: HandUI) -> Card | None:
 
 def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     legal = view.legal
-    if act == "c" and arg is not None:
+    if act == KonchinkaAct.CARD and arg is not None:
         card = card_of(arg)
         if card is None or card not in view.hand:
             return UNKNOWN
@@ -43,20 +54,24 @@ def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Int
         if len(moves) == 1:
             return Apply(moves[0])
         return SetUI(HandUI((), CHOOSE + arg))
-    if act == "k" and arg is not None and arg.isdigit():
+    if act == KonchinkaAct.CAPTURE and arg is not None and arg.isdigit():
         index = int(arg)
         if index < len(legal) and isinstance(legal[index], Capture):
             return Apply(legal[index])
         return UNKNOWN
-    if act == "z":
+    if act == KonchinkaAct.BACK:
         return SetUI(HandUI())
-    if act == "u":
+    if act == KonchinkaAct.REFRESH:
         return SetUI(ui)
     return UNKNOWN
 
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
     """A card press drawn before the presser's own last move that played this very card."""
-    if act == "c" and isinstance(last, Capture | Sweep | Trail) and str(last.card) == arg:
+    if (
+        act == KonchinkaAct.CARD
+        and isinstance(last, Capture | Sweep | Trail)
+        and str(last.card) == arg
+    ):
         return Deny("Already played: {card}.", {"card": arg})
     return None

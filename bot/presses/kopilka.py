@@ -7,6 +7,8 @@ engine's own reason, before the engine sees it.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from bot.presses.trick import card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
@@ -14,6 +16,16 @@ from engine.actions import Buy, Pass, PlayCard
 from engine.errors import Refusal
 from engine.kopilka.state import Phase
 from engine.kopilka.view import KopilkaView
+
+
+class KopilkaAct(StrEnum):
+    """What a Копилка hand button does (its wire code)."""
+
+    PLAY = "p"  # play the card
+    BUY = "b"  # buy from the stock (arg: how many)
+    PASS = "n"  # pass
+    REFRESH = "u"  # draw the hand again
+
 
 UNKNOWN = Deny("Unknown button.")
 NOT_ALLOWED = "Not allowed: {reason}."
@@ -29,9 +41,9 @@ def _holds_led(view: KopilkaView) -> bool:
 
 def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     legal = view.legal
-    if act == "u":
+    if act == KopilkaAct.REFRESH:
         return SetUI(ui)
-    if act == "p":
+    if act == KopilkaAct.PLAY:
         card = card_of(arg or "")
         if card is None:
             return UNKNOWN
@@ -49,7 +61,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
         if _holds_led(view):
             return _refuse(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
         return _refuse(Refusal.OTHER_SUIT_FORBIDDEN, suit=led.value)
-    if act == "b":
+    if act == KopilkaAct.BUY:
         if arg not in ("1", "2"):
             return UNKNOWN
         k = int(arg)
@@ -64,7 +76,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
         if view.bought:
             return _refuse(Refusal.ALREADY_BOUGHT)
         return _refuse(Refusal.STOCK_TOO_SMALL, stock=view.stock_size)
-    if act == "n":
+    if act == KopilkaAct.PASS:
         passing = next((a for a in legal if isinstance(a, Pass)), None)
         if passing is not None:
             return Apply(passing)
@@ -77,10 +89,15 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
     """A press drawn before the presser's own last action that repeats it."""
-    if act == "p" and isinstance(last, PlayCard) and arg is not None and str(last.card) == arg:
+    if (
+        act == KopilkaAct.PLAY
+        and isinstance(last, PlayCard)
+        and arg is not None
+        and str(last.card) == arg
+    ):
         return Deny("Already played: {card}.", {"card": arg})
-    if act == "b" and isinstance(last, Buy):
+    if act == KopilkaAct.BUY and isinstance(last, Buy):
         return Deny("Already done: you bought {n}.", {"n": last.k})
-    if act == "n" and isinstance(last, Pass):
+    if act == KopilkaAct.PASS and isinstance(last, Pass):
         return Deny("Already done: you passed.")
     return None

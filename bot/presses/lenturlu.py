@@ -16,6 +16,7 @@ card codes tapped so far, ``mode`` says what the next tap picks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
@@ -24,6 +25,19 @@ from engine.cards import RANK_VALUE, SUIT_ORDER, Card
 from engine.errors import InvalidNotation
 from engine.lenturlu.actions import LenturluAction, Run
 from engine.lenturlu.view import LenturluView
+
+
+class LenturluAct(StrEnum):
+    """What a Лентюрлю hand button does (its wire code)."""
+
+    FIRST = "f"  # pick a run's first card
+    LAST = "l"  # pick a run's last card
+    MIDDLE = "c"  # pick a middle card of the run
+    BACK = "z"  # undo the last tap
+    BUY = "b"  # buy (arg ``1`` or ``2``)
+    PASS = "n"  # pass
+    REFRESH = "u"  # draw the hand again
+
 
 UNKNOWN = Deny("Unknown button.")
 
@@ -137,12 +151,12 @@ def _after_last(view: LenturluView, marks: list[Card]) -> Interpretation:
 
 def interpret(view: LenturluView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     """What a press on a Лентюрлю hand means (see the module's note)."""
-    if act == "n":
+    if act == LenturluAct.PASS:
         return Apply(Pass()) if Pass() in view.legal else Deny("You can't pass now.")
-    if act == "b" and arg in ("1", "2"):
+    if act == LenturluAct.BUY and arg in ("1", "2"):
         buy = Buy(int(arg))
         return Apply(buy) if buy in view.legal else Deny("You can't buy now.")
-    if act == "z":
+    if act == LenturluAct.BACK:
         marks = marked(view, ui) or []
         if len(marks) <= 1:
             return SetUI(HandUI())
@@ -152,18 +166,18 @@ def interpret(view: LenturluView, act: str, arg: str | None, ui: HandUI) -> Inte
     card = card_of(arg or "")
     if card is None or card not in view.hand:
         return UNKNOWN
-    if act == "f":
+    if act == LenturluAct.FIRST:
         if card not in starts(view):
             return _no_start(view)
         if reach(view.hand, card) == value(card):
             return _play(view, Run((card,)))  # the only run that starts there
         return SetUI(HandUI((str(card),), "r"))
     picked = marked(view, ui)
-    if act == "l" and picked is not None and len(picked) == 1:
+    if act == LenturluAct.LAST and picked is not None and len(picked) == 1:
         if card not in lasts(view.hand, picked[0]):
             return Deny("A run goes up by one rank at a time, from its first card.")
         return _after_last(view, [picked[0], card])
-    if act == "c" and picked is not None and len(picked) >= 2:
+    if act == LenturluAct.MIDDLE and picked is not None and len(picked) >= 2:
         row = open_rank(view.hand, picked)
         if row is None or card not in row:
             return UNKNOWN
@@ -179,11 +193,15 @@ def _no_start(view: LenturluView) -> Deny:
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
     """A press repeating the presser's own last action."""
-    if act in ("f", "l", "c") and isinstance(last, Run) and arg in {str(c) for c in last.cards}:
+    if (
+        act in (LenturluAct.FIRST, LenturluAct.LAST, LenturluAct.MIDDLE)
+        and isinstance(last, Run)
+        and arg in {str(c) for c in last.cards}
+    ):
         return Deny("Already played: {card}.", {"card": arg})
-    if act == "b" and isinstance(last, Buy):
+    if act == LenturluAct.BUY and isinstance(last, Buy):
         return Deny("Already done: you bought {n}.", {"n": last.k})
-    if act == "n" and isinstance(last, Pass):
+    if act == LenturluAct.PASS and isinstance(last, Pass):
         return Deny("Already done: you passed.")
     return None
 

@@ -7,6 +7,7 @@ into the engine's typed actions (:mod:`engine.trick.actions`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
@@ -24,6 +25,22 @@ from engine.trick.actions import (
 )
 from engine.trick.rules import Phase
 from engine.trick.view import TrickView
+
+
+class TrickAct(StrEnum):
+    """What a trick-family hand button does (its wire code)."""
+
+    PLAY = "p"  # play the card
+    PASS = "n"  # pass the deal
+    ANNOUNCE = "a"  # announce pamfil
+    PLAY_DEAL = "y"  # play the deal (then exchange, if any may be)
+    MARK = "m"  # mark or unmark a card (exchange, discard)
+    EXCHANGE = "x"  # exchange the marked cards (``u``: and take the turn-up)
+    DISCARD = "q"  # discard the marked cards
+    RETRUMP = "t"  # name a new trump (a discard, then a suit)
+    BACK = "z"  # back to the plain hand
+    REFRESH = "u"  # draw the hand again
+
 
 UNKNOWN = Deny("Unknown button.")
 
@@ -48,40 +65,40 @@ def interpret(view: TrickView, act: str, arg: str | None, ui: HandUI) -> Interpr
     mark or mode on the hand message, or a refusal before the engine sees it."""
     legal = view.legal
     codes = [c for c in (arg or "").split(".") if c]
-    if act == "p" and len(codes) == 1:
+    if act == TrickAct.PLAY and len(codes) == 1:
         card = card_of(codes[0])
         return Apply(PLAY_CARD[card]) if card is not None else UNKNOWN
-    if act == "n":
+    if act == TrickAct.PASS:
         return Apply(PASS)
-    if act == "a":
+    if act == TrickAct.ANNOUNCE:
         return Apply(ANNOUNCE)
-    if act == "y":
+    if act == TrickAct.PLAY_DEAL:
         if any(isinstance(a, Exchange) and a.cards for a in legal):
             return SetUI(HandUI((), "x"))
         return Apply(_legal_twin(legal, Exchange(())))
-    if act == "m" and len(codes) == 1:
+    if act == TrickAct.MARK and len(codes) == 1:
         return _mark(view, codes[0], ui)
-    if act == "x":
+    if act == TrickAct.EXCHANGE:
         chosen = cards_of(c for c in codes if c != "u")
         if chosen is None:
             return UNKNOWN
         return Apply(_legal_twin(legal, Exchange(chosen, up="u" in codes)))
-    if act == "q":
+    if act == TrickAct.DISCARD:
         discards = cards_of(codes or ui.marks)
         if not discards:
             return UNKNOWN
         return Apply(Discard(discards))
-    if act == "t" and len(codes) == 1:
+    if act == TrickAct.RETRUMP and len(codes) == 1:
         return SetUI(HandUI((), f"t:{codes[0]}"))
-    if act == "t" and len(codes) == 2:
+    if act == TrickAct.RETRUMP and len(codes) == 2:
         suit = next((s for s in Suit if s.value == codes[0]), None)
         discard = card_of(codes[1])
         if suit is None or discard is None:
             return UNKNOWN
         return Apply(Retrump(suit, discard))
-    if act == "z":
+    if act == TrickAct.BACK:
         return SetUI(HandUI())
-    if act == "u":
+    if act == TrickAct.REFRESH:
         return SetUI(ui)
     return UNKNOWN
 
@@ -133,9 +150,14 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
     """A press drawn before the presser's own last action that repeats it: the card he played,
     or a second exchange or "no exchange" (or "play") after his own exchange, which can only
     have been this deal's (he plays a card after it before the deal can end)."""
-    if act == "p" and isinstance(last, PlayCard) and arg is not None and str(last.card) == arg:
+    if (
+        act == TrickAct.PLAY
+        and isinstance(last, PlayCard)
+        and arg is not None
+        and str(last.card) == arg
+    ):
         return Deny("Already played: {card}.", {"card": arg})
-    if act in ("x", "y") and isinstance(last, Exchange):
+    if act in (TrickAct.EXCHANGE, TrickAct.PLAY_DEAL) and isinstance(last, Exchange):
         if last.cards:
             return Deny("Already done: your cards are exchanged.")
         return Deny("Already done: no exchange.")

@@ -12,6 +12,7 @@ from typing import Any, Final
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
 from bot.presses import konchinka as konchinka_press
+from bot.presses.konchinka import KonchinkaAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
@@ -124,8 +125,8 @@ def hand(
         lines.append(tr("{card}: which cards to take?", card=card_name(chosen, loc)))
         for i, action in enumerate(legal):
             if isinstance(action, Capture) and action.card == chosen:
-                rows.append([button(capture_label(action, tr), "k", str(i))])
-        rows.append([button(tr("↩️ Back"), "z")])
+                rows.append([button(capture_label(action, tr), KonchinkaAct.CAPTURE, str(i))])
+        rows.append([button(tr("↩️ Back"), KonchinkaAct.BACK)])
     else:
         trails = all(isinstance(a, Trail) for a in legal)
         if trails and not view.table:
@@ -145,9 +146,9 @@ def hand(
                 label += " ⇒ " + tr("all")
             elif trails:
                 label = "⬇ " + label
-            cards.append(button(label, "c", str(card)))
+            cards.append(button(label, KonchinkaAct.CARD, str(card)))
         rows.extend(cards[i : i + 4] for i in range(0, len(cards), 4))
-    rows.append([button(tr("↻ Refresh"), "u")])
+    rows.append([button(tr("↻ Refresh"), KonchinkaAct.REFRESH)])
     return Rendered("\n".join(lines), keyboard(rows))
 
 

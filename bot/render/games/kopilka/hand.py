@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.presses.kopilka import KopilkaAct
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import HandUI, TableContext, game_name
@@ -103,16 +104,16 @@ def hand(
             label = card_name(c, loc)
             if my_turn and c not in playable:
                 label = f"·{label}·"
-            buttons.append(button(label, "p", str(c)))
+            buttons.append(button(label, KopilkaAct.PLAY, str(c)))
         card_rows.append(buttons)
-    actions = [button(tr("🛒 Buy {n}", n=b.k), "b", str(b.k)) for b in buys]
+    actions = [button(tr("🛒 Buy {n}", n=b.k), KopilkaAct.BUY, str(b.k)) for b in buys]
     if may_pass:
         fine = ctx.options.get("hold_pass_fine")
         if _holds_led(view) and isinstance(fine, int) and fine:  # §2.4.3 a, §2.6.4
-            actions.append(button(tr("🙅 Pass (fine {n})", n=fine), "n"))
+            actions.append(button(tr("🙅 Pass (fine {n})", n=fine), KopilkaAct.PASS))
         else:
-            actions.append(button(tr("🙅 Pass"), "n"))
-    tail = [button(tr("↻ Refresh"), "u")]
+            actions.append(button(tr("🙅 Pass"), KopilkaAct.PASS))
+    tail = [button(tr("↻ Refresh"), KopilkaAct.REFRESH)]
     return Rendered("\n".join(lines), keyboard([*card_rows, actions, tail]))
 
 

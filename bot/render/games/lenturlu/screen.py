@@ -13,6 +13,7 @@ from typing import Any, Final
 from bot.callbacks import PressCodec, b36
 from bot.i18n import Translator
 from bot.presses import lenturlu as lp
+from bot.presses.lenturlu import LenturluAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name
@@ -201,7 +202,7 @@ def hand(
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
         else:
             lines.extend(_over_lines(ctx, view, tr))
-        rows = _card_rows([button(label(c), "f", str(c)) for c in cards])
+        rows = _card_rows([button(label(c), LenturluAct.FIRST, str(c)) for c in cards])
     elif marks is not None and ui.mode == "m":
         row = lp.open_rank(view.hand, marks) or []
         lines.append(
@@ -214,8 +215,8 @@ def hand(
         )
         if marks[2:]:
             lines.append(tr("Chosen: {cards}", cards=card_names(marks[2:], loc)))
-        rows = [[button(label(c), "c", str(c)) for c in row]]
-        tail.append(button(tr("↩️ Back"), "z"))
+        rows = [[button(label(c), LenturluAct.MIDDLE, str(c)) for c in row]]
+        tail.append(button(tr("↩️ Back"), LenturluAct.BACK))
     elif marks is not None:
         first = marks[0]
         ends = set(lp.lasts(view.hand, first))
@@ -228,21 +229,24 @@ def hand(
         buttons = []
         for c in cards:
             text = label(c) + ("◀" if c == first else "")
-            buttons.append(button(text if c in ends else f"·{text}·", "l", str(c)))
+            buttons.append(button(text if c in ends else f"·{text}·", LenturluAct.LAST, str(c)))
         rows = _card_rows(buttons)
-        tail.append(button(tr("↩️ Back"), "z"))
+        tail.append(button(tr("↩️ Back"), LenturluAct.BACK))
     else:
         lines.append(_turn_line(view, tr))
         can = set(lp.starts(view))
         rows = _card_rows(
-            [button(label(c) if c in can else f"·{label(c)}·", "f", str(c)) for c in cards]
+            [
+                button(label(c) if c in can else f"·{label(c)}·", LenturluAct.FIRST, str(c))
+                for c in cards
+            ]
         )
         buys, may_pass = lp.legal_kinds(view.legal)
-        actions = [button(tr("🛒 Buy {n}", n=k), "b", str(k)) for k in buys]
+        actions = [button(tr("🛒 Buy {n}", n=k), LenturluAct.BUY, str(k)) for k in buys]
         if may_pass:
-            actions.append(button(tr("🙅 Pass"), "n"))
+            actions.append(button(tr("🙅 Pass"), LenturluAct.PASS))
         rows.append(actions)
-    tail.append(button(tr("↻ Refresh"), "u"))
+    tail.append(button(tr("↻ Refresh"), LenturluAct.REFRESH))
     return Rendered("\n".join(lines), keyboard([*rows, tail]))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.presses.trick import (
+    TrickAct,
     discard_count,
     discardable,
     exchange_limit,
@@ -84,7 +85,7 @@ def hand(
 
     button = hand_button(ctx, seat, codec)
 
-    card_act = "p"
+    card_act = TrickAct.PLAY
     playable: set[str] = set()
     actions: list[Button] = []
     extra_rows: list[list[Button]] = []
@@ -105,14 +106,14 @@ def hand(
         if ui.mode.startswith("t:"):
             discard = ui.mode[2:]
             lines.append(tr("Discard: {card}. Trump?", card=card_name(discard, loc)))
-            suits = [button(SUIT_SYMBOL[s], "t", f"{s.value}.{discard}") for s in Suit]
+            suits = [button(SUIT_SYMBOL[s], TrickAct.RETRUMP, f"{s.value}.{discard}") for s in Suit]
             extra_rows.append(suits)
-            extra_rows.append([button(tr("↩️ Another discard"), "z")])
+            extra_rows.append([button(tr("↩️ Another discard"), TrickAct.BACK)])
         else:
             lines.append(
                 tr("The pamfil (J♣) was turned up — it's yours. Discard a card and name trump.")
             )
-        card_act = "t"
+        card_act = TrickAct.RETRUMP
     elif view.phase == Phase.DISCARD:
         need = discard_count(legal)
         lines.append(
@@ -123,14 +124,14 @@ def hand(
                 k=len(marks),
             )
         )
-        card_act = "m"
+        card_act = TrickAct.MARK
         if len(marks) == need:  # the marks are stored: a long discard fits in 64 bytes
-            actions.append(button(tr("🗑 Discard {n}", n=need), "q"))
+            actions.append(button(tr("🗑 Discard {n}", n=need), TrickAct.DISCARD))
     elif view.phase == Phase.DECLARE:
-        card_act = "m"
+        card_act = TrickAct.MARK
         limit = exchange_limit(legal)
         if any(isinstance(a, Announce) for a in legal):
-            extra_rows.append([button(tr("📣 Announce pamfil"), "a")])
+            extra_rows.append([button(tr("📣 Announce pamfil"), TrickAct.ANNOUNCE)])
         if ui.mode == "x" or (not may_pass and limit):
             # marking; with no pass to choose, the declaration is only which cards to exchange
             lines.append(
@@ -143,24 +144,24 @@ def hand(
             )
             arg = ".".join(str(c) for row in rows for c in row if str(c) in marks)
             if marks:
-                actions.append(button(tr("🔄 Exchange {n}", n=len(marks)), "x", arg))
+                actions.append(button(tr("🔄 Exchange {n}", n=len(marks)), TrickAct.EXCHANGE, arg))
                 if may_take_up(legal, len(marks)):
                     label = tr("🔄 Exchange {n} with the turn-up", n=len(marks))
-                    actions.append(button(label, "x", arg + ".u"))
-            actions.append(button(tr("Keep all"), "x", ""))
+                    actions.append(button(label, TrickAct.EXCHANGE, arg + ".u"))
+            actions.append(button(tr("Keep all"), TrickAct.EXCHANGE, ""))
             if may_pass:
-                back.append(button(tr("↩️ Back"), "z"))
+                back.append(button(tr("↩️ Back"), TrickAct.BACK))
         else:
             if may_pass:
                 lines.append(tr("Play or pass?"))
             if limit:  # a card tap marks it and opens the exchange (↩️ returns)
                 lines.append(tr("To exchange cards, tap them."))
             if any(isinstance(a, Exchange) for a in legal):
-                actions.append(button(tr("✅ Play"), "y"))
+                actions.append(button(tr("✅ Play"), TrickAct.PLAY_DEAL))
             if may_pass:
-                actions.append(button(tr("🙅 Pass"), "n"))
+                actions.append(button(tr("🙅 Pass"), TrickAct.PASS))
 
-    can_give = discardable(legal) if card_act == "m" and my_turn else set()
+    can_give = discardable(legal) if card_act == TrickAct.MARK and my_turn else set()
     card_rows: list[list[Button]] = []
     for row in rows:
         buttons = []
@@ -172,12 +173,12 @@ def hand(
             if code in marks:
                 label = "✓" + label
             if (my_turn and view.phase == Phase.PLAY and code not in playable) or (
-                card_act == "m" and my_turn and code not in can_give
+                card_act == TrickAct.MARK and my_turn and code not in can_give
             ):
                 label = f"·{label}·"
             buttons.append(button(label, card_act, code))
         card_rows.append(buttons)
-    tail = [*back, button(tr("↻ Refresh"), "u")]
+    tail = [*back, button(tr("↻ Refresh"), TrickAct.REFRESH)]
     return Rendered("\n".join(lines), keyboard([*card_rows, *extra_rows, actions, tail]))
 
 
