@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from bot.presses.trick import card_of
+from bot.presses.common import UNKNOWN, card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card
@@ -28,7 +28,6 @@ class KonchinkaAct(StrEnum):
     REFRESH = "u"  # draw the hand again
 
 
-UNKNOWN = Deny("Unknown button.")
 CHOOSE = "c:"  # the mode prefix: a card with several captures is chosen
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.presses.trick import card_of
+from bot.presses.common import UNKNOWN, card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass, PlayCard
@@ -27,7 +27,6 @@ class KopilkaAct(StrEnum):
     REFRESH = "u"  # draw the hand again
 
 
-UNKNOWN = Deny("Unknown button.")
 NOT_ALLOWED = "Not allowed: {reason}."
 
 

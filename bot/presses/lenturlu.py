@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from bot.presses.common import UNKNOWN, card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass
 from engine.cards import RANK_VALUE, SUIT_ORDER, Card
-from engine.errors import InvalidNotation
 from engine.lenturlu.actions import LenturluAction, Run
 from engine.lenturlu.view import LenturluView
 
@@ -37,18 +37,6 @@ class LenturluAct(StrEnum):
     BUY = "b"  # buy (arg ``1`` or ``2``)
     PASS = "n"  # pass
     REFRESH = "u"  # draw the hand again
-
-
-UNKNOWN = Deny("Unknown button.")
-
-
-def card_of(code: str) -> Card | None:
-    """The card of a RECORD.md code exactly as written; None if it is none."""
-    try:
-        card = Card.parse(code)
-    except InvalidNotation:
-        return None
-    return card if str(card) == code else None
 
 
 def value(card: Card) -> int:

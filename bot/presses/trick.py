@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
+from bot.presses.common import UNKNOWN, card_of
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card, Suit
-from engine.errors import InvalidNotation
 from engine.trick.actions import (
     ANNOUNCE,
     PASS,
@@ -40,18 +40,6 @@ class TrickAct(StrEnum):
     RETRUMP = "t"  # name a new trump (a discard, then a suit)
     BACK = "z"  # back to the plain hand
     REFRESH = "u"  # draw the hand again
-
-
-UNKNOWN = Deny("Unknown button.")
-
-
-def card_of(code: str) -> Card | None:
-    """The card of a RECORD.md code exactly as written (``AS``, ``10H``); None if it is none."""
-    try:
-        card = Card.parse(code)
-    except InvalidNotation:
-        return None
-    return card if str(card) == code else None
 
 
 def cards_of(codes: Iterable[str]) -> tuple[Card, ...] | None:
