@@ -10,7 +10,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.caches.members import Members
-from bot.callbacks import Kind, Press, PressFilter
+from bot.callbacks import Kind, LobbyAct, Press, PressFilter
 from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.refused import Refused
@@ -125,12 +125,12 @@ def make_router() -> Router:
             press, user.id, user.first_name, key, members.admin_check(chat_id, user.id)
         )
         waits = delivery(outcome)  # queued only: the answer still goes at once
-        if press.act == "j":
+        if press.act == LobbyAct.JOIN:
             await query.answer(user_tr("You're seated. Your cards will come in our private chat."))
         else:
             await query.answer()
         if (
-            press.act == "s"
+            press.act == LobbyAct.START
             and outcome.screens
             and all(isinstance(s, Note) for s in outcome.screens)
         ):

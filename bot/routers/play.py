@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.caches.members import Members
-from bot.callbacks import Kind, Press, PressFilter
+from bot.callbacks import REFRESH, Kind, Press, PressFilter
 from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
@@ -50,7 +50,8 @@ def make_router() -> Router:
             return
         delivery.defer(outcome)  # rendered right after the answer, in commit order
         try:
-            await query.answer(user_tr("Your cards are up to date.") if press.act == "u" else None)
+            fresh = press.act == REFRESH
+            await query.answer(user_tr("Your cards are up to date.") if fresh else None)
         finally:
             delivery.flush()
 
