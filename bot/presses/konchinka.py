@@ -43,26 +43,30 @@ def chosen(ui: HandUI) -> Card | None:
 
 def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     legal = view.legal
-    if act == KonchinkaAct.CARD and arg is not None:
-        card = card_of(arg)
-        if card is None or card not in view.hand:
+    match act:
+        case KonchinkaAct.CARD if arg is not None:
+            card = card_of(arg)
+            if card is None or card not in view.hand:
+                return UNKNOWN
+            moves = moves_of(legal, card)
+            if not moves:  # §4.3.5: another card can capture, so this one may not be trailed
+                return Deny(
+                    "{card} captures nothing, and a move that can capture must.", {"card": arg}
+                )
+            if len(moves) == 1:
+                return Apply(moves[0])
+            return SetUI(HandUI((), CHOOSE + arg))
+        case KonchinkaAct.CAPTURE if arg is not None and arg.isdigit():
+            index = int(arg)
+            if index < len(legal) and isinstance(legal[index], Capture):
+                return Apply(legal[index])
             return UNKNOWN
-        moves = moves_of(legal, card)
-        if not moves:  # §4.3.5: another card can capture, so this one may not be trailed
-            return Deny("{card} captures nothing, and a move that can capture must.", {"card": arg})
-        if len(moves) == 1:
-            return Apply(moves[0])
-        return SetUI(HandUI((), CHOOSE + arg))
-    if act == KonchinkaAct.CAPTURE and arg is not None and arg.isdigit():
-        index = int(arg)
-        if index < len(legal) and isinstance(legal[index], Capture):
-            return Apply(legal[index])
-        return UNKNOWN
-    if act == KonchinkaAct.BACK:
-        return SetUI(HandUI())
-    if act == KonchinkaAct.REFRESH:
-        return SetUI(ui)
-    return UNKNOWN
+        case KonchinkaAct.BACK:
+            return SetUI(HandUI())
+        case KonchinkaAct.REFRESH:
+            return SetUI(ui)
+        case _:
+            return UNKNOWN
 
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:

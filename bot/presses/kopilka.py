@@ -40,50 +40,52 @@ def _holds_led(view: KopilkaView) -> bool:
 
 def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     legal = view.legal
-    if act == KopilkaAct.REFRESH:
-        return SetUI(ui)
-    if act == KopilkaAct.PLAY:
-        card = card_of(arg or "")
-        if card is None:
+    match act:
+        case KopilkaAct.REFRESH:
+            return SetUI(ui)
+        case KopilkaAct.PLAY:
+            card = card_of(arg or "")
+            if card is None:
+                return UNKNOWN
+            play = next((a for a in legal if isinstance(a, PlayCard) and a.card == card), None)
+            if play is not None:
+                return Apply(play)
+            if card not in view.hand:
+                return _refuse(Refusal.NOT_IN_HAND, card=str(card))
+            if view.phase == Phase.LEAD:
+                banned = view.forbidden_suit or card.suit
+                return _refuse(Refusal.LEAD_SUIT_REPEATED, suit=banned.value)
+            led = view.led_suit
+            if led is None:
+                return _refuse(Refusal.NOT_NOW, action=f"card {card}")
+            if _holds_led(view):
+                return _refuse(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
+            return _refuse(Refusal.OTHER_SUIT_FORBIDDEN, suit=led.value)
+        case KopilkaAct.BUY:
+            if arg not in ("1", "2"):
+                return UNKNOWN
+            k = int(arg)
+            buy = next((a for a in legal if isinstance(a, Buy) and a.k == k), None)
+            if buy is not None:
+                return Apply(buy)
+            if view.phase == Phase.LEAD:
+                return _refuse(Refusal.LEADER_MUST_LEAD)
+            led = view.led_suit
+            if led is not None and _holds_led(view):
+                return _refuse(Refusal.NO_BUY_HOLDING_SUIT, suit=led.value)
+            if view.bought:
+                return _refuse(Refusal.ALREADY_BOUGHT)
+            return _refuse(Refusal.STOCK_TOO_SMALL, stock=view.stock_size)
+        case KopilkaAct.PASS:
+            passing = next((a for a in legal if isinstance(a, Pass)), None)
+            if passing is not None:
+                return Apply(passing)
+            if view.phase == Phase.LEAD:
+                return _refuse(Refusal.LEADER_MUST_LEAD)
+            led = view.led_suit
+            return _refuse(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value if led is not None else "")
+        case _:
             return UNKNOWN
-        play = next((a for a in legal if isinstance(a, PlayCard) and a.card == card), None)
-        if play is not None:
-            return Apply(play)
-        if card not in view.hand:
-            return _refuse(Refusal.NOT_IN_HAND, card=str(card))
-        if view.phase == Phase.LEAD:
-            banned = view.forbidden_suit or card.suit
-            return _refuse(Refusal.LEAD_SUIT_REPEATED, suit=banned.value)
-        led = view.led_suit
-        if led is None:
-            return _refuse(Refusal.NOT_NOW, action=f"card {card}")
-        if _holds_led(view):
-            return _refuse(Refusal.MUST_FOLLOW_SUIT, suit=led.value)
-        return _refuse(Refusal.OTHER_SUIT_FORBIDDEN, suit=led.value)
-    if act == KopilkaAct.BUY:
-        if arg not in ("1", "2"):
-            return UNKNOWN
-        k = int(arg)
-        buy = next((a for a in legal if isinstance(a, Buy) and a.k == k), None)
-        if buy is not None:
-            return Apply(buy)
-        if view.phase == Phase.LEAD:
-            return _refuse(Refusal.LEADER_MUST_LEAD)
-        led = view.led_suit
-        if led is not None and _holds_led(view):
-            return _refuse(Refusal.NO_BUY_HOLDING_SUIT, suit=led.value)
-        if view.bought:
-            return _refuse(Refusal.ALREADY_BOUGHT)
-        return _refuse(Refusal.STOCK_TOO_SMALL, stock=view.stock_size)
-    if act == KopilkaAct.PASS:
-        passing = next((a for a in legal if isinstance(a, Pass)), None)
-        if passing is not None:
-            return Apply(passing)
-        if view.phase == Phase.LEAD:
-            return _refuse(Refusal.LEADER_MUST_LEAD)
-        led = view.led_suit
-        return _refuse(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value if led is not None else "")
-    return UNKNOWN
 
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:

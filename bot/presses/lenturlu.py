@@ -139,38 +139,47 @@ def _after_last(view: LenturluView, marks: list[Card]) -> Interpretation:
 
 def interpret(view: LenturluView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
     """What a press on a Лентюрлю hand means (see the module's note)."""
-    if act == LenturluAct.PASS:
-        return Apply(Pass()) if Pass() in view.legal else Deny("You can't pass now.")
-    if act == LenturluAct.BUY and arg in ("1", "2"):
-        buy = Buy(int(arg))
-        return Apply(buy) if buy in view.legal else Deny("You can't buy now.")
-    if act == LenturluAct.BACK:
-        marks = marked(view, ui) or []
-        if len(marks) <= 1:
-            return SetUI(HandUI())
-        if len(marks) == 2:
-            return SetUI(HandUI((str(marks[0]),), "r"))
-        return SetUI(HandUI(tuple(str(c) for c in marks[:-1]), "m"))
-    card = card_of(arg or "")
-    if card is None or card not in view.hand:
-        return UNKNOWN
-    if act == LenturluAct.FIRST:
-        if card not in starts(view):
-            return _no_start(view)
-        if reach(view.hand, card) == value(card):
-            return _play(view, Run((card,)))  # the only run that starts there
-        return SetUI(HandUI((str(card),), "r"))
+    match act:
+        case LenturluAct.PASS:
+            return Apply(Pass()) if Pass() in view.legal else Deny("You can't pass now.")
+        case LenturluAct.BUY if arg in ("1", "2"):
+            buy = Buy(int(arg))
+            return Apply(buy) if buy in view.legal else Deny("You can't buy now.")
+        case LenturluAct.BACK:
+            marks = marked(view, ui) or []
+            if len(marks) <= 1:
+                return SetUI(HandUI())
+            if len(marks) == 2:
+                return SetUI(HandUI((str(marks[0]),), "r"))
+            return SetUI(HandUI(tuple(str(c) for c in marks[:-1]), "m"))
+        case _:
+            card = card_of(arg or "")
+            if card is None or card not in view.hand:
+                return UNKNOWN
+            return _tap(view, act, card, ui)
+
+
+def _tap(view: LenturluView, act: str, card: Card, ui: HandUI) -> Interpretation:
+    """A card of the hand tapped: a run's first card, its last, or one of its middle cards."""
     picked = marked(view, ui)
-    if act == LenturluAct.LAST and picked is not None and len(picked) == 1:
-        if card not in lasts(view.hand, picked[0]):
-            return Deny("A run goes up by one rank at a time, from its first card.")
-        return _after_last(view, [picked[0], card])
-    if act == LenturluAct.MIDDLE and picked is not None and len(picked) >= 2:
-        row = open_rank(view.hand, picked)
-        if row is None or card not in row:
+    match act:
+        case LenturluAct.FIRST:
+            if card not in starts(view):
+                return _no_start(view)
+            if reach(view.hand, card) == value(card):
+                return _play(view, Run((card,)))  # the only run that starts there
+            return SetUI(HandUI((str(card),), "r"))
+        case LenturluAct.LAST if picked is not None and len(picked) == 1:
+            if card not in lasts(view.hand, picked[0]):
+                return Deny("A run goes up by one rank at a time, from its first card.")
+            return _after_last(view, [picked[0], card])
+        case LenturluAct.MIDDLE if picked is not None and len(picked) >= 2:
+            row = open_rank(view.hand, picked)
+            if row is None or card not in row:
+                return UNKNOWN
+            return _after_last(view, [*picked, card])
+        case _:
             return UNKNOWN
-        return _after_last(view, [*picked, card])
-    return UNKNOWN
 
 
 def _no_start(view: LenturluView) -> Deny:

@@ -53,42 +53,44 @@ def interpret(view: TrickView, act: str, arg: str | None, ui: HandUI) -> Interpr
     mark or mode on the hand message, or a refusal before the engine sees it."""
     legal = view.legal
     codes = [c for c in (arg or "").split(".") if c]
-    if act == TrickAct.PLAY and len(codes) == 1:
-        card = card_of(codes[0])
-        return Apply(PLAY_CARD[card]) if card is not None else UNKNOWN
-    if act == TrickAct.PASS:
-        return Apply(PASS)
-    if act == TrickAct.ANNOUNCE:
-        return Apply(ANNOUNCE)
-    if act == TrickAct.PLAY_DEAL:
-        if any(isinstance(a, Exchange) and a.cards for a in legal):
-            return SetUI(HandUI((), "x"))
-        return Apply(_legal_twin(legal, Exchange(())))
-    if act == TrickAct.MARK and len(codes) == 1:
-        return _mark(view, codes[0], ui)
-    if act == TrickAct.EXCHANGE:
-        chosen = cards_of(c for c in codes if c != "u")
-        if chosen is None:
+    match act:
+        case TrickAct.PLAY if len(codes) == 1:
+            card = card_of(codes[0])
+            return Apply(PLAY_CARD[card]) if card is not None else UNKNOWN
+        case TrickAct.PASS:
+            return Apply(PASS)
+        case TrickAct.ANNOUNCE:
+            return Apply(ANNOUNCE)
+        case TrickAct.PLAY_DEAL:
+            if any(isinstance(a, Exchange) and a.cards for a in legal):
+                return SetUI(HandUI((), "x"))
+            return Apply(_legal_twin(legal, Exchange(())))
+        case TrickAct.MARK if len(codes) == 1:
+            return _mark(view, codes[0], ui)
+        case TrickAct.EXCHANGE:
+            chosen = cards_of(c for c in codes if c != "u")
+            if chosen is None:
+                return UNKNOWN
+            return Apply(_legal_twin(legal, Exchange(chosen, up="u" in codes)))
+        case TrickAct.DISCARD:
+            discards = cards_of(codes or ui.marks)
+            if not discards:
+                return UNKNOWN
+            return Apply(Discard(discards))
+        case TrickAct.RETRUMP if len(codes) == 1:
+            return SetUI(HandUI((), f"t:{codes[0]}"))
+        case TrickAct.RETRUMP if len(codes) == 2:
+            suit = next((s for s in Suit if s.value == codes[0]), None)
+            discard = card_of(codes[1])
+            if suit is None or discard is None:
+                return UNKNOWN
+            return Apply(Retrump(suit, discard))
+        case TrickAct.BACK:
+            return SetUI(HandUI())
+        case TrickAct.REFRESH:
+            return SetUI(ui)
+        case _:
             return UNKNOWN
-        return Apply(_legal_twin(legal, Exchange(chosen, up="u" in codes)))
-    if act == TrickAct.DISCARD:
-        discards = cards_of(codes or ui.marks)
-        if not discards:
-            return UNKNOWN
-        return Apply(Discard(discards))
-    if act == TrickAct.RETRUMP and len(codes) == 1:
-        return SetUI(HandUI((), f"t:{codes[0]}"))
-    if act == TrickAct.RETRUMP and len(codes) == 2:
-        suit = next((s for s in Suit if s.value == codes[0]), None)
-        discard = card_of(codes[1])
-        if suit is None or discard is None:
-            return UNKNOWN
-        return Apply(Retrump(suit, discard))
-    if act == TrickAct.BACK:
-        return SetUI(HandUI())
-    if act == TrickAct.REFRESH:
-        return SetUI(ui)
-    return UNKNOWN
 
 
 def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
