@@ -23,7 +23,7 @@ from aiogram.types import Chat, TelegramObject, Update, User
 from bot.callbacks import PressCodec
 from bot.refused import Refused
 
-logger = logging.getLogger("bot.middlewares.updates")
+logger = logging.getLogger("bot.updates")  # the log lines' name, kept when the module moved
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 KEEP_S = 86400.0  # Telegram keeps an undelivered update for 24 hours at most
 PRUNE_EVERY_S = 3600.0

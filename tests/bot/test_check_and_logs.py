@@ -128,14 +128,14 @@ async def test_bad_webhook_settings_stop_with_one_line_exit_2(
 
 
 def update_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "bot.middlewares.updates"]
+    return [r.getMessage() for r in caplog.records if r.name == "bot.updates"]
 
 
 async def test_one_log_line_per_update_for_a_command_and_presses(
     fake_telegram: FakeTelegram, bot: RunningBot, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = fake_telegram
-    caplog.set_level(logging.INFO, logger="bot.middlewares.updates")
+    caplog.set_level(logging.INFO, logger="bot.updates")
     anna = fake.add_user(101, "Anna", language_code="ru")
     boris = fake.add_user(102, "Boris", language_code="ru")
     group = fake.add_group(-1001, "Пятница", members=[101, 102])

@@ -31,7 +31,7 @@ async def test_a_failing_press_is_answered_logged_and_the_bot_carries_on(
     assert lobby is not None
     await fake.settle(quiet=0.2)  # the bot is idle
     db_execute(database, "ALTER TABLE seats RENAME TO seats_gone")  # it breaks under the bot
-    caplog.set_level(logging.INFO, logger="bot.middlewares.updates")
+    caplog.set_level(logging.INFO, logger="bot.updates")
     with caplog.at_level(logging.ERROR, logger="bot.routers.errors"):
         answer = await boris.press(lobby, "✋")
     assert answer.text == "Something went wrong. Please try again."
@@ -42,7 +42,7 @@ async def test_a_failing_press_is_answered_logged_and_the_bot_carries_on(
     lines = [
         r
         for r in caplog.records
-        if r.name == "bot.middlewares.updates" and f"update={update_id} " in r.getMessage()
+        if r.name == "bot.updates" and f"update={update_id} " in r.getMessage()
     ]
     assert len(lines) == 1 and lines[0].levelno == logging.ERROR
     assert lines[0].getMessage().endswith(" outcome=error")  # the update's own line says so too
