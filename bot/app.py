@@ -7,7 +7,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -343,25 +343,45 @@ async def running_bot(
                 try:
                     yield RunningBot(bot, dp, db, task, services, listening)
                 finally:
-                    try:
-                        await dp.stop_polling()
-                    except RuntimeError:  # webhook mode, or polling had not started yet
-                        task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+                    await stopping("taking updates", _stop_updates(dp, task))
             # the HTTP server (if any) has stopped: no update comes in while the outbox drains
         finally:
-            await heartbeat.stop()  # its last beat while this worker still leads
-            await services.scheduler.stop()
+            await stopping("the heartbeat", heartbeat.stop())  # its last beat while leading
+            await stopping("the scheduler", services.scheduler.stop())
             for pending in list(services.background):
                 pending.cancel()
-            await services.outbox.drain_for(settings.drain_s)
-            await services.outbox.close()
-            await services.coordination.close()
+            drained = services.outbox.drain_for(settings.drain_s)
+            await stopping("the outbox", drained, settings.drain_s + STOP_S)
+            await stopping("the outbox's workers", services.outbox.close())
+            await stopping("Redis", services.coordination.close())
     finally:
         logging.getLogger(DISPATCHER).removeFilter(outages)
-        await bot.session.close()
-        await db.close()
+        await stopping("the Bot API session", bot.session.close())
+        await stopping("the database", db.close())
+
+
+STOP_S = 15.0  # each step of a stop has this long (the outbox's drain: its own time, then more)
+
+
+async def stopping(what: str, step: Awaitable[object], seconds: float | None = None) -> None:
+    """One step of a stop, given ``seconds`` (:data:`STOP_S`): a step that hangs (an await that
+    never returns) is logged and left behind, so the process still stops and every later step
+    still runs (the database is closed last, whatever came before)."""
+    limit = STOP_S if seconds is None else seconds
+    try:
+        async with asyncio.timeout(limit):
+            await step
+    except TimeoutError:
+        logger.error("stop: %s did not stop within %.0f s; going on without it", what, limit)
+
+
+async def _stop_updates(dp: Dispatcher, task: asyncio.Task[None]) -> None:
+    try:
+        await dp.stop_polling()
+    except RuntimeError:  # webhook mode, or polling had not started yet
+        task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def _until_cancelled() -> None:

@@ -1,6 +1,7 @@
 """Shared fixtures: the fake Telegram Bot API and the database a test runs against (SQLite, or
 PostgreSQL when ``BOT_TEST_DATABASE`` is set: see :mod:`tests.databases`), a Redis
-server (:mod:`tests.services`)."""
+server (:mod:`tests.services`); a test that hangs is shown where, and stopped
+(:mod:`tests.hangs`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from redis.asyncio import Redis
 
 from tests.databases import PgDatabases, TestDatabase, test_url
 from tests.fakeapi import FakeTelegram
+from tests.hangs import pytest_runtest_protocol, slow_timeouts
 from tests.services import redis_available, redis_server
+
+__all__ = ["pytest_runtest_protocol"]  # a hook of this conftest (tests/hangs.py)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    slow_timeouts(items)
 
 
 @pytest.fixture
