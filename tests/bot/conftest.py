@@ -65,7 +65,7 @@ def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
     """The reliability proofs' figures (issue #17), for the note: kills, forged presses, 429s."""
-    figures = figures_of(config)
+    figures = figures_of(r for reports in terminalreporter.stats.values() for r in reports)
     if figures:
         terminalreporter.section("reliability figures")
         for name, value in figures.items():

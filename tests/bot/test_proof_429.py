@@ -77,7 +77,7 @@ async def play(workdir: Path, kind: Kind, seed: int, rate: float) -> Finals:
 
 
 async def storm_against_calm(
-    tmp_path: Path, config: pytest.Config, kinds: tuple[Kind, ...], seed: int, rate: float
+    tmp_path: Path, request: pytest.FixtureRequest, kinds: tuple[Kind, ...], seed: int, rate: float
 ) -> None:
     total = 0
     for kind in kinds:
@@ -92,18 +92,18 @@ async def storm_against_calm(
         assert storm.presses == calm.presses
         total += storm.storm_429s
         print(f"429 storm, {kind[0]}: {storm.storm_429s} 429s, {len(storm.presses)} presses")  # noqa: T201
-    add_figure(config, "429s injected (games finished, final screens right)", total)
+    add_figure(request, "429s injected (games finished, final screens right)", total)
 
 
 async def test_17_a_429_storm_changes_no_final_screen(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     kinds = tuple(k for k in SEVEN if k[0] in ("mushka", "konchinka"))
-    await storm_against_calm(tmp_path, request.config, kinds, seed=29, rate=0.02)
+    await storm_against_calm(tmp_path, request, kinds, seed=29, rate=0.02)
 
 
 @pytest.mark.slow
 async def test_17_a_429_storm_over_all_seven_games(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await storm_against_calm(tmp_path, request.config, SEVEN, seed=429, rate=0.04)
+    await storm_against_calm(tmp_path, request, SEVEN, seed=429, rate=0.04)

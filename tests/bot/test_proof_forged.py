@@ -187,7 +187,7 @@ async def test_17_forged_presses_are_answered_refused_and_change_nothing(
     database: TestDatabase,
     request: pytest.FixtureRequest,
 ) -> None:
-    await forge(fake_telegram, bot, database, request.config, EXAMPLES)
+    await forge(fake_telegram, bot, database, request, EXAMPLES)
 
 
 @pytest.mark.slow
@@ -197,14 +197,14 @@ async def test_17_many_more_forged_presses(
     database: TestDatabase,
     request: pytest.FixtureRequest,
 ) -> None:
-    await forge(fake_telegram, bot, database, request.config, SOAK_EXAMPLES)
+    await forge(fake_telegram, bot, database, request, SOAK_EXAMPLES)
 
 
 async def forge(
     fake: FakeTelegram,
     bot: RunningBot,
     database: TestDatabase,
-    config: pytest.Config,
+    request: pytest.FixtureRequest,
     examples: int,
 ) -> None:
     world = await build_world(fake, bot, database)
@@ -245,5 +245,5 @@ async def forge(
     await asyncio.to_thread(property_)
     assert world.moves() == moves
     assert len(tried) >= examples // 2, len(tried)
-    add_figure(config, "forged presses tried (answered, refused, nothing changed)", len(tried))
+    add_figure(request, "forged presses tried (answered, refused, nothing changed)", len(tried))
     print(f"forged presses tried: {len(tried)}, every one refused, nothing changed")  # noqa: T201

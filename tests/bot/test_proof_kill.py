@@ -133,7 +133,7 @@ def check_presses(games: list[Game], database: Path) -> None:
 
 async def soak(
     tmp_path: Path,
-    config: pytest.Config,
+    request: pytest.FixtureRequest,
     seed: int,
     kinds: tuple[Kind, ...],
     kills: int,
@@ -177,28 +177,28 @@ async def soak(
             if total_kills >= kills:
                 break
     assert total_kills >= kills, f"only {total_kills} kills in {rounds} rounds"
-    add_figure(config, "kill -9 (bot killed and restarted)", total_kills)
-    add_figure(config, "games killed, resumed and finished", total_games)
-    add_figure(config, "presses lost with a kill and pressed again", more_presses)
-    add_figure(config, "updates redelivered after a kill and skipped", duplicates)
-    add_figure(config, "deal results posted twice around a kill", twice)
+    add_figure(request, "kill -9 (bot killed and restarted)", total_kills)
+    add_figure(request, "games killed, resumed and finished", total_games)
+    add_figure(request, "presses lost with a kill and pressed again", more_presses)
+    add_figure(request, "updates redelivered after a kill and skipped", duplicates)
+    add_figure(request, "deal results posted twice around a kill", twice)
     # a deal's 📋 result is keyed by the move that ended it, and a restart shows it again if
     # the group never got it (test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart)
-    add_figure(config, "deal results lost with a kill", lost)
+    add_figure(request, "deal results lost with a kill", lost)
     assert lost == 0, f"{lost} deal result(s) lost with a kill"
 
 
 async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await soak(tmp_path, request.config, 7, SAMPLE, kills=12, rounds=6, per_round=12)
+    await soak(tmp_path, request, 7, SAMPLE, kills=12, rounds=6, per_round=12)
 
 
 @pytest.mark.slow
 async def test_17_kill_9_soak_of_at_least_100_kills(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await soak(tmp_path, request.config, 1007, SEVEN, kills=100, rounds=12, per_round=30)
+    await soak(tmp_path, request, 1007, SEVEN, kills=100, rounds=12, per_round=30)
 
 
 async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
