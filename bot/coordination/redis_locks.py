@@ -86,6 +86,25 @@ async def kept(every: float, renew: Callable[[], Awaitable[object]]) -> AsyncIte
             await task
 
 
+@contextlib.asynccontextmanager
+async def leased(
+    redis: Redis, name: str, lease: float, poll: float, errors: tuple[type[Exception], ...]
+) -> AsyncIterator[None]:
+    """Hold Redis lock ``name`` (a token, a lease of ``lease`` s renewed while held; polled
+    every ``poll`` s while another holds it). A release that fails with one of ``errors`` (the
+    lease ran out meanwhile, Redis away) is logged: the lease runs out on its own."""
+    lock = Lock(redis, name, timeout=lease, sleep=poll, thread_local=False)
+    await lock.acquire()
+    try:
+        async with kept(lease / 3, lock.reacquire):
+            yield
+    finally:
+        try:
+            await lock.release()
+        except errors as error:
+            logger.warning("lock %s was not released (%s)", name, type(error).__name__)
+
+
 class RedisLocks:
     """A table's lock across processes: the in-process lock first (so one process's tasks
     queue without polling), then a Redis lock with a token and a lease, renewed while held.
@@ -102,24 +121,19 @@ class RedisLocks:
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: int) -> AsyncIterator[Turn]:
-        async with self._local.hold(table_id):
-            lock = Lock(
+        name = f"{PREFIX}lock:{table_id}"
+        async with (
+            self._local.hold(table_id),
+            leased(
                 self.redis,
-                f"{PREFIX}lock:{table_id}",
-                timeout=self.lease,
-                sleep=self.poll,
-                thread_local=False,
-            )
-            await lock.acquire()
-            try:
-                async with kept(self.lease / 3, lock.reacquire):
-                    version = await self.redis.incr(f"{PREFIX}turns:{table_id}")
-                    yield Turn(int(version))
-            finally:
-                try:
-                    await lock.release()
-                except LockError:  # the lease ran out meanwhile (a stall longer than a lease)
-                    logger.warning("table %s: its lock had expired before release", table_id)
+                name,
+                self.lease,
+                self.poll,
+                (LockError,),  # a stall beyond a lease
+            ),
+        ):
+            version = await self.redis.incr(f"{PREFIX}turns:{table_id}")
+            yield Turn(int(version))
 
 
 class RedisLeader(Leadership):

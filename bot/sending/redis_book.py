@@ -21,10 +21,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
-from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
 
-from bot.coordination.redis_locks import PREFIX, kept, script
+from bot.coordination.redis_locks import PREFIX, leased, script
 from bot.sending.rates import OutboxLimits
 from bot.storage.rows import StoredMessage
 
@@ -215,22 +214,9 @@ class RedisBook:
     @contextlib.asynccontextmanager
     async def guard(self, chat_id: int, key: str) -> AsyncIterator[Entry]:
         """The message's lock (a lease, renewed while held) and what the book has of it."""
-        lock = Lock(
-            self.redis,
-            f"{PREFIX}message-lock:{chat_id}:{key}",
-            timeout=self.lease,
-            sleep=self.poll,
-            thread_local=False,
-        )
-        await lock.acquire()
-        try:
-            async with kept(self.lease / 3, lock.reacquire):
-                yield await self.entry(chat_id, key)
-        finally:
-            try:
-                await lock.release()
-            except (LockError, RedisError):  # run out, or Redis away: the lease runs out
-                logger.debug("message lock %s:%s not released", chat_id, key)
+        name = f"{PREFIX}message-lock:{chat_id}:{key}"
+        async with leased(self.redis, name, self.lease, self.poll, (LockError, RedisError)):
+            yield await self.entry(chat_id, key)
 
     async def put(
         self,
