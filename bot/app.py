@@ -40,6 +40,7 @@ from bot.sending.session import TelegramLimits
 from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline, TableStatus
+from bot.tasks import ended
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
 
@@ -380,8 +381,7 @@ async def _stop_updates(dp: Dispatcher, task: asyncio.Task[None]) -> None:
         await dp.stop_polling()
     except RuntimeError:  # webhook mode, or polling had not started yet
         task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    await ended(task)
 
 
 async def _until_cancelled() -> None:

@@ -60,7 +60,8 @@ async def supervise(settings: Settings) -> int:
                     "worker %s exited (%s); restarting in %.0f s", index, code, pause[index]
                 )
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), pause[index])
+                    async with asyncio.timeout(pause[index]):  # not wait_for (3.11)
+                        await stop.wait()
                 if stop.is_set():
                     break
                 pause[index] = min(pause[index] * 2, 30.0)
@@ -77,7 +78,8 @@ async def _stop_all(processes: list[asyncio.subprocess.Process], grace: float) -
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(signal.SIGTERM)
     try:
-        await asyncio.wait_for(asyncio.gather(*(p.wait() for p in processes)), grace)
+        async with asyncio.timeout(grace):
+            await asyncio.gather(*(p.wait() for p in processes))
     except TimeoutError:
         for process in processes:
             if process.returncode is None:

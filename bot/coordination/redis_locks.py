@@ -20,6 +20,7 @@ from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
 
 from bot.coordination.locks import Leadership, TableLocks, Turn
+from bot.tasks import cancelled
 
 logger = logging.getLogger(__name__)
 PREFIX = "mushka:"
@@ -81,9 +82,7 @@ async def kept(every: float, renew: Callable[[], Awaitable[object]]) -> AsyncIte
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await cancelled(task)
 
 
 @contextlib.asynccontextmanager

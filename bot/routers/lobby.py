@@ -160,7 +160,8 @@ async def _start_when_reached(
 ) -> None:
     """Start's second half: once the players' private notes are delivered (or refused)."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), START_WAIT)
+        async with asyncio.timeout(START_WAIT):  # not wait_for: 3.11's may lose a cancel
+            await asyncio.gather(*waits, return_exceptions=True)
     reached = {
         screen.chat_id: _delivered(done)
         for screen, done in zip(notes.screens, waits, strict=True)

@@ -23,16 +23,9 @@ from bot.clock import Clock
 from bot.coordination.locks import Leadership
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, DeadlineKind
+from bot.tasks import cancelled
 
 logger = logging.getLogger(__name__)
-
-
-async def cancelled(task: asyncio.Task[None] | None) -> None:
-    """Cancel a background task and wait until it has stopped."""
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 class Scheduler:
@@ -157,11 +150,11 @@ class Scheduler:
                     self.firing = False
             due = max(0.0, self._heap[0][0] - self._clock()) if self._heap else None
             pause = self._waited(due)
-            if pause is not None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=pause)
-            else:
-                await self._wake.wait()
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns when the event is
+            # set in the same loop step as a cancel (a stop), and the cancel is lost
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(pause):
+                    await self._wake.wait()
 
 
 class Heartbeat:

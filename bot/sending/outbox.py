@@ -73,6 +73,7 @@ from bot.sending.calls import (
 from bot.sending.rates import OutboxLimits, Rates
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage
+from bot.tasks import cancelled
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.sending.redis_book import RedisBook
@@ -314,7 +315,8 @@ class Outbox:
         if seconds <= 0:
             return self.pending() == 0
         try:
-            await asyncio.wait_for(self.drain(), seconds)
+            async with asyncio.timeout(seconds):  # not wait_for: 3.11's may lose a cancel
+                await self.drain()
         except TimeoutError:
             return False
         return True
@@ -325,9 +327,7 @@ class Outbox:
             task.cancel()
         for chat in list(self._chats.values()):
             if chat.worker is not None:
-                chat.worker.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await chat.worker
+                await cancelled(chat.worker)
         self._chats.clear()
 
     # --- delivery ---------------------------------------------------------------------------
