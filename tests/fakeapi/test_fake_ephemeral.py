@@ -1,0 +1,567 @@
+"""Ephemeral messages in the fake (Bot API 10.2–10.3): over raw HTTP and through aiogram."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from aiogram import Dispatcher, F, Router
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import (
+    BotCommand,
+    CallbackQuery,
+    DisabledButton,
+    EphemeralMessageParameters,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+)
+
+from tests.fakeapi import FakeTelegram, FakeUsageError, SimGroup, SimUser
+from tests.fakeapi.ephemeral import (
+    NO_RECEIVER,
+    NO_RIGHTS,
+    NOT_GROUP,
+    QUERY_MISMATCH,
+    QUERY_NOT_FOUND,
+    RECEIVER_BOT,
+    REPLACE_EPHEMERAL,
+    REPLACE_NEEDS_QUERY,
+    EphemeralSend,
+)
+from tests.fakeapi.methods import NOT_MODIFIED
+from tests.fakeapi.test_fake_api import err, keyboard, ok
+from tests.fakeapi.test_fake_with_aiogram import make_bot
+
+GROUP = -1001
+
+
+def people(
+    fake: FakeTelegram, *, bot_admin: bool = True
+) -> tuple[SimUser, SimUser, SimUser, SimGroup]:
+    anna = fake.add_user(101, "Anna")
+    boris = fake.add_user(102, "Boris")
+    carl = fake.add_user(103, "Carl")  # not in the group
+    group = fake.add_group(GROUP, "Club", members=[101, 102], bot_admin=bot_admin)
+    return anna, boris, carl, group
+
+
+async def send_eph(
+    fake: FakeTelegram, receiver: int, text: str = "your hand", *, html: bool = False, **eph: Any
+) -> Any:
+    more: dict[str, Any] = {"parse_mode": "HTML"} if html else {}
+    return await ok(
+        fake,
+        "sendMessage",
+        chat_id=GROUP,
+        text=text,
+        ephemeral_message_parameters={"receiver_user_id": receiver, **eph},
+        reply_markup=keyboard([("K♥", "h:K"), ("Q♠", "h:Q")]),
+        **more,
+    )
+
+
+async def eph_err(fake: FakeTelegram, receiver: int, **more: Any) -> str:
+    status, description = await err(
+        fake,
+        "sendMessage",
+        chat_id=more.pop("chat_id", GROUP),
+        text="x",
+        ephemeral_message_parameters={"receiver_user_id": receiver, **more},
+    )
+    assert status == 400
+    return description
+
+
+async def pressed(fake: FakeTelegram, user: SimUser, message: Any, text: str) -> Any:
+    """Start ``user``'s press (the bot answers later): (the press task, its callback query)."""
+    before = len(fake.updates)
+    task = asyncio.create_task(user.press(message, text))
+    await fake.wait_until(lambda: len(fake.updates) > before)
+    return task, fake.updates[-1]["callback_query"]
+
+
+async def answer(fake: FakeTelegram, task: Any, query: dict[str, Any]) -> None:
+    await ok(fake, "answerCallbackQuery", callback_query_id=query["id"])
+    await task
+
+
+# ---------------------------------------------------------------------- sending, visibility
+
+
+async def test_admin_bot_sends_ephemeral_seen_by_receiver_only(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, _, group = people(fake)
+    result = await send_eph(fake, 101, "<b>your</b> hand", html=True)
+    assert result["message_id"] == 0 and result["ephemeral_message_id"] == 1
+    assert result["receiver_user"]["id"] == 101 and result["chat"]["id"] == GROUP
+    assert result["text"] == "your hand" and result["entities"][0]["type"] == "bold"
+    assert result["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "h:K"
+    second = await send_eph(fake, 102, "boris's hand")
+    assert second["ephemeral_message_id"] == 2  # unique per chat, whoever receives it
+    assert fake.requests[-1].ephemeral
+    mine = anna.last_ephemeral(group)
+    assert (mine.ephemeral_id, mine.receiver_id, mine.message_id) == (1, 101, 0)
+    assert mine.html == "<b>your</b> hand" and mine.delivered
+    assert [m.text for m in anna.ephemeral(group)] == ["your hand"]
+    assert [m.text for m in boris.ephemeral(group)] == ["boris's hand"]
+    # nobody sees them as group messages
+    assert group.messages == [] and group.visible == [] and fake.messages(GROUP) == []
+    with pytest.raises(FakeUsageError):
+        _ = group.last
+    assert [m.text for m in anna.view(group)] == ["your hand"]
+    assert fake.ephemeral_sends() == [
+        EphemeralSend(GROUP, 101, "your hand"),
+        EphemeralSend(GROUP, 102, "boris's hand"),
+    ]
+    assert len(fake.ephemeral(GROUP)) == 2
+    # a normal group message is still seen by all, and not counted as ephemeral
+    await ok(fake, "sendMessage", chat_id=GROUP, text="table")
+    assert [m.text for m in group.visible] == ["table"] and not fake.requests[-1].ephemeral
+    assert [m.text for m in boris.view(group)] == ["table", "boris's hand"]
+
+
+async def test_ephemeral_refusals(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, carl, group = people(fake)
+    await anna.start_bot()
+    assert await eph_err(fake, 101, chat_id=101) == f"Bad Request: {NOT_GROUP}"
+    assert await eph_err(fake, 103) == f"Bad Request: {NO_RECEIVER}"  # Carl is not in it
+    assert await eph_err(fake, 999) == f"Bad Request: {NO_RECEIVER}"  # nobody
+    assert await eph_err(fake, fake.bot_id) == f"Bad Request: {RECEIVER_BOT}"
+    assert await eph_err(fake, 1087968824) == f"Bad Request: {RECEIVER_BOT}"
+    boris.leave(group)
+    assert await eph_err(fake, 102) == f"Bad Request: {NO_RECEIVER}"
+    group.restrict(anna, is_member=False)
+    assert await eph_err(fake, 101) == f"Bad Request: {NO_RECEIVER}"
+    group.restrict(anna, is_member=True)  # restricted but in the group: may receive
+    await send_eph(fake, 101)
+    assert "receiver_user_id" in await eph_err(fake, "101")  # type: ignore[arg-type]
+    status, description = await err(
+        fake, "sendMessage", chat_id=GROUP, text="x", ephemeral_message_parameters="[1]"
+    )
+    assert status == 400 and "ephemeral" in description
+    assert await eph_err(fake, 101, replace_callback_query_message=True) == (
+        f"Bad Request: {REPLACE_NEEDS_QUERY}"
+    )
+    fake.set_bot_admin(GROUP, False)
+    assert await eph_err(fake, 101) == f"Bad Request: {NO_RIGHTS}"
+    fake.set_bot_admin(GROUP)
+    await send_eph(fake, 101)
+    assert carl.ephemeral(group) == [] and len(anna.ephemeral(group)) == 2
+    assert fake.count("sendMessage", ok=False) == 11
+
+
+async def test_deprecated_top_level_receiver_is_read(fake_telegram: FakeTelegram) -> None:
+    anna, _, _, group = people(fake_telegram)
+    result = await ok(fake_telegram, "sendMessage", chat_id=GROUP, text="hi", receiver_user_id=101)
+    assert result["ephemeral_message_id"] == 1 and anna.last_ephemeral(group).text == "hi"
+    assert fake_telegram.messages(GROUP) == []
+
+
+async def test_callback_query_lets_a_plain_member_bot_send(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, _, group = people(fake, bot_admin=False)
+    other = fake.add_group(-1002, "Other", members=[101])
+    await ok(fake, "sendMessage", chat_id=GROUP, text="table", reply_markup=keyboard([("🂠", "t")]))
+    await ok(fake, "sendMessage", chat_id=-1002, text="other", reply_markup=keyboard([("🂠", "t")]))
+    assert await eph_err(fake, 101) == f"Bad Request: {NO_RIGHTS}"
+    task, query = await pressed(fake, anna, group.last, "🂠")
+    await send_eph(fake, 101, "before the answer", callback_query_id=query["id"])
+    await answer(fake, task, query)
+    await send_eph(fake, 101, "after the answer", callback_query_id=query["id"])
+    assert [m.text for m in anna.ephemeral(group)] == ["before the answer", "after the answer"]
+    # the query must be the receiver's, from this chat, known and fresh
+    assert await eph_err(fake, 102, callback_query_id=query["id"]) == (
+        f"Bad Request: {QUERY_MISMATCH}"
+    )
+    task2, query2 = await pressed(fake, anna, other.last, "🂠")
+    await answer(fake, task2, query2)
+    assert await eph_err(fake, 101, callback_query_id=query2["id"]) == (
+        f"Bad Request: {QUERY_MISMATCH}"
+    )
+    assert await eph_err(fake, 101, callback_query_id="404") == f"Bad Request: {QUERY_NOT_FOUND}"
+    fake.ephemeral_callback_validity = 0.0
+    assert await eph_err(fake, 101, callback_query_id=query["id"]) == (
+        f"Bad Request: {QUERY_NOT_FOUND}"
+    )
+    fake.set_bot_admin(GROUP)  # even an admin bot may not name a stale query
+    assert await eph_err(fake, 101, callback_query_id=query["id"]) == (
+        f"Bad Request: {QUERY_NOT_FOUND}"
+    )
+    assert boris.ephemeral(group) == []
+
+
+# ---------------------------------------------------------------------- presses, replacing
+
+
+async def test_press_on_ephemeral_round_trip(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, _, group = people(fake)
+    await send_eph(fake, 101)
+    hand = anna.last_ephemeral(group)
+    task, query = await pressed(fake, anna, hand, "Q♠")
+    message = query["message"]
+    assert query["data"] == "h:Q" and query["from"]["id"] == 101
+    assert message["message_id"] == 0 and message["ephemeral_message_id"] == hand.ephemeral_id
+    assert message["receiver_user"]["id"] == 101 and message["chat"]["id"] == GROUP
+    assert message["reply_markup"]["inline_keyboard"][0][1]["text"] == "Q♠"
+    await answer(fake, task, query)
+    with pytest.raises(FakeUsageError, match="cannot see ephemeral"):
+        await boris.press(hand, "Q♠")
+    # the query of an ephemeral message authorises a reply, but not a replacing one
+    assert await eph_err(
+        fake, 101, callback_query_id=query["id"], replace_callback_query_message=True
+    ) == (f"Bad Request: {REPLACE_EPHEMERAL}")
+    await send_eph(fake, 101, "again", callback_query_id=query["id"])
+    await ok(
+        fake,
+        "deleteEphemeralMessage",
+        chat_id=GROUP,
+        receiver_user_id=101,
+        ephemeral_message_id=hand.ephemeral_id,
+    )
+    with pytest.raises(FakeUsageError, match="deleted"):
+        await anna.press(hand, "Q♠")
+
+
+async def test_replace_callback_query_message(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, _, group = people(fake, bot_admin=False)
+    await ok(fake, "sendMessage", chat_id=GROUP, text="table", reply_markup=keyboard([("🂠", "t")]))
+    table = group.last
+    task, query = await pressed(fake, anna, table, "🂠")
+    result = await send_eph(
+        fake, 101, "your cards", callback_query_id=query["id"], replace_callback_query_message=True
+    )
+    await answer(fake, task, query)
+    stand_in = anna.shown_in_place_of(table)
+    assert stand_in is not None and stand_in.replaces == table.message_id
+    assert stand_in.ephemeral_id == result["ephemeral_message_id"]
+    assert boris.shown_in_place_of(table) is None
+    assert [m.text for m in anna.view(group)] == ["your cards"]
+    assert [m.text for m in boris.view(group)] == ["table"]
+    assert group.last is table  # the group's message itself is untouched
+    with pytest.raises(FakeUsageError, match="in place of"):
+        await anna.press(table, "🂠")
+    await ok(
+        fake,
+        "deleteEphemeralMessage",
+        chat_id=GROUP,
+        receiver_user_id=101,
+        ephemeral_message_id=stand_in.ephemeral_id,
+    )
+    assert anna.shown_in_place_of(table) is None
+    assert [m.text for m in anna.view(group)] == ["table"]
+
+
+# ---------------------------------------------------------------------- edits, deletes
+
+
+async def test_edit_and_delete_ephemeral(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, _, _, group = people(fake)
+    await send_eph(fake, 101, "hand: K♥ Q♠")
+    hand = anna.last_ephemeral(group)
+    where = {"chat_id": GROUP, "receiver_user_id": 101, "ephemeral_message_id": 1}
+    assert await ok(fake, "editEphemeralMessageText", **where, text="hand: K♥") is True
+    assert hand.text == "hand: K♥" and hand.edits == 1 and hand.buttons == []  # keyboard gone
+    assert [v.text for v in hand.history] == ["hand: K♥ Q♠", "hand: K♥"]
+    status, description = await err(fake, "editEphemeralMessageText", **where, text="hand: K♥")
+    assert (status, description) == (400, NOT_MODIFIED)
+    markup = keyboard([("K♥", "h:K")])
+    assert await ok(fake, "editEphemeralMessageReplyMarkup", **where, reply_markup=markup)
+    assert hand.text == "hand: K♥" and hand.all_buttons[0].callback_data == "h:K"
+    status, description = await err(
+        fake, "editEphemeralMessageReplyMarkup", **where, reply_markup=markup
+    )
+    assert (status, description) == (400, NOT_MODIFIED)
+    assert await ok(fake, "editEphemeralMessageReplyMarkup", **where) is True
+    assert hand.buttons == [] and hand.edits == 3
+    wrong = {**where, "receiver_user_id": 102}
+    assert await err(fake, "editEphemeralMessageText", **wrong, text="x") == (
+        400,
+        "Bad Request: message to edit not found",
+    )
+    assert await err(fake, "deleteEphemeralMessage", **{**where, "ephemeral_message_id": 9}) == (
+        400,
+        "Bad Request: message to delete not found",
+    )
+    assert await ok(fake, "deleteEphemeralMessage", **where) is True
+    assert hand.deleted and anna.ephemeral(group) == [] and anna.ephemeral(group, deleted=True)
+    assert await err(fake, "deleteEphemeralMessage", **where) == (
+        400,
+        "Bad Request: message to delete not found",
+    )
+    assert await err(fake, "editEphemeralMessageText", **where, text="y") == (
+        400,
+        "Bad Request: message to edit not found",
+    )
+    # a normal edit can't reach an ephemeral message by its message_id 0
+    assert (await err(fake, "editMessageText", chat_id=GROUP, message_id=0, text="z"))[0] == 400
+    assert [s.text for s in fake.ephemeral_sends()] == ["hand: K♥ Q♠", "hand: K♥"]
+    assert group.messages == []
+
+
+# ---------------------------------------------------------------------- undelivered, rate
+
+
+async def test_drop_switch_is_seeded_and_silent(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, _, group = people(fake)
+    fake.drop_ephemeral(0.5, seed=7)
+    for i in range(20):
+        await send_eph(fake, 101, f"hand {i}")  # every send succeeds at the API
+    rng = random.Random(7)
+    expected = [f"hand {i}" for i in range(20) if not rng.random() < 0.5]
+    assert 0 < len(expected) < 20
+    assert [m.text for m in anna.ephemeral(group)] == expected
+    lost = next(m for m in fake.ephemeral(GROUP) if not m.delivered)
+    with pytest.raises(FakeUsageError, match="never delivered"):
+        await anna.press(lost, "K♥")
+    where = {"chat_id": GROUP, "receiver_user_id": 101, "ephemeral_message_id": lost.ephemeral_id}
+    assert await ok(fake, "editEphemeralMessageText", **where, text="edited") is True
+    assert await ok(fake, "deleteEphemeralMessage", **where) is True
+    fake.drop_ephemeral(0.0)
+    boris.offline = True
+    await send_eph(fake, 102, "to boris")
+    assert boris.ephemeral(group) == [] and fake.ephemeral(GROUP)[-1].delivered is False
+    boris.offline = False
+    await send_eph(fake, 102, "to boris again")
+    assert [m.text for m in boris.ephemeral(group)] == ["to boris again"]
+    with pytest.raises(FakeUsageError):
+        fake.drop_ephemeral(1.5)
+
+
+async def test_ephemeral_rate_budget_is_per_receiver(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    people(fake)
+    fake.rate_limit(per_chat=4, window=60.0, groups_only=True)  # the group's window
+    limit, _ = fake.ephemeral_rate or (0, 0.0)
+    assert limit == 3
+    for _ in range(limit):
+        await send_eph(fake, 101)
+    status, description = await err(
+        fake,
+        "sendMessage",
+        chat_id=GROUP,
+        text="x",
+        ephemeral_message_parameters={"receiver_user_id": 101},
+    )
+    assert status == 429 and description.startswith("Too Many Requests: retry after")
+    where = {"chat_id": GROUP, "receiver_user_id": 101, "ephemeral_message_id": 1}
+    assert (await err(fake, "editEphemeralMessageText", **where, text="e"))[0] == 429
+    for _ in range(limit):  # another receiver has a budget of his own
+        await send_eph(fake, 102)
+    for i in range(4):  # and the group's window was not touched
+        await ok(fake, "sendMessage", chat_id=GROUP, text=f"table {i}")
+    assert (await err(fake, "sendMessage", chat_id=GROUP, text="one more"))[0] == 429
+    fake.ephemeral_rate = (10, 1.0)  # easy to change
+    await send_eph(fake, 101)
+
+
+# ---------------------------------------------------------------------- buttons, commands
+
+
+async def test_button_style_and_disabled(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, _, _, group = people(fake)
+    row = [
+        {"text": "Play", "callback_data": "p", "style": "success"},
+        {"text": "Pass", "callback_data": "x", "style": "danger", "disabled": {}},
+        {"text": "—", "disabled": {}},
+    ]
+    await ok(fake, "sendMessage", chat_id=GROUP, text="t", reply_markup={"inline_keyboard": [row]})
+    play, passed, dash = group.last.all_buttons
+    assert (play.style, play.disabled) == ("success", False)
+    assert (passed.style, passed.disabled) == ("danger", True)
+    assert (dash.style, dash.disabled, dash.callback_data) == (None, True, None)
+    await send_eph(fake, 101)  # ephemeral keyboards go through the same checks
+    await ok(
+        fake,
+        "editEphemeralMessageReplyMarkup",
+        chat_id=GROUP,
+        receiver_user_id=101,
+        ephemeral_message_id=1,
+        reply_markup={"inline_keyboard": [[{**row[0], "style": "primary"}, row[1]]]},
+    )
+    assert [(b.style, b.disabled) for b in anna.last_ephemeral(group).all_buttons] == [
+        ("primary", False),
+        ("danger", True),
+    ]
+    for bad in ({"style": "blue"}, {"style": 1}):
+        markup = {"inline_keyboard": [[{"text": "a", "callback_data": "a", **bad}]]}
+        assert await err(fake, "sendMessage", chat_id=GROUP, text="t", reply_markup=markup) == (
+            400,
+            "Bad Request: BUTTON_STYLE_INVALID",
+        )
+    markup = {"inline_keyboard": [[{"text": "a", "callback_data": "a", "disabled": True}]]}
+    status, description = await err(
+        fake, "sendMessage", chat_id=GROUP, text="t", reply_markup=markup
+    )
+    assert status == 400 and "disabled" in description
+    login = {"inline_keyboard": [[{"text": "in", "login_url": {"url": "https://x.example"}}]]}
+    status, description = await err(
+        fake,
+        "sendMessage",
+        chat_id=GROUP,
+        text="t",
+        reply_markup=login,
+        ephemeral_message_parameters={"receiver_user_id": 101},
+    )
+    assert (status, description) == (400, "Bad Request: BUTTON_TYPE_INVALID")
+    # pressing a disabled callback button is allowed (an older client ignores the flag)
+    task = asyncio.create_task(anna.press(group.messages[0], "Pass"))
+    polled = await ok(fake, "getUpdates", timeout=2)
+    query = polled[-1]["callback_query"]
+    assert query["data"] == "x"
+    assert query["message"]["reply_markup"]["inline_keyboard"][0][1]["disabled"] == {}
+    await answer(fake, task, query)
+    with pytest.raises(FakeUsageError, match="not a callback button"):
+        await anna.press(group.messages[0], "—")
+
+
+async def test_set_my_commands_keeps_is_ephemeral(fake_telegram: FakeTelegram) -> None:
+    commands = [
+        {"command": "hand", "description": "Show my hand", "is_ephemeral": True},
+        {"command": "newgame", "description": "New game"},
+    ]
+    assert await ok(fake_telegram, "setMyCommands", commands=commands) is True
+    got = await ok(fake_telegram, "getMyCommands")
+    assert got[0]["is_ephemeral"] is True and "is_ephemeral" not in got[1]
+    bad = [{"command": "hand", "description": "d", "is_ephemeral": "yes"}]
+    assert (await err(fake_telegram, "setMyCommands", commands=bad))[0] == 400
+    assert fake_telegram.commands_for()[0]["is_ephemeral"] is True
+
+
+# ---------------------------------------------------------------------- through aiogram
+
+
+def ephemeral_router(replies: list[Message]) -> Router:
+    router = Router()
+
+    @router.callback_query(F.data == "show")
+    async def show(query: CallbackQuery) -> None:
+        assert isinstance(query.message, Message)
+        sent = await query.message.answer(
+            "your cards",
+            ephemeral_message_parameters=EphemeralMessageParameters(
+                receiver_user_id=query.from_user.id,
+                callback_query_id=query.id,
+                replace_callback_query_message=True,
+            ),
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [
+                        InlineKeyboardButton(text="K♥", callback_data="card", style="success"),
+                        InlineKeyboardButton(text="—", disabled=DisabledButton()),
+                    ]
+                ]
+            ),
+        )
+        replies.append(sent)
+        await query.answer()
+
+    @router.callback_query(F.data == "card")
+    async def card(query: CallbackQuery) -> None:
+        message = query.message
+        assert isinstance(message, Message) and message.ephemeral_message_id is not None
+        replies.append(message)
+        await query.answer("played")
+        await message.edit_ephemeral_text(f"played by {query.from_user.first_name}")
+
+    return router
+
+
+async def test_aiogram_bot_ephemeral_round_trip(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, boris, _, group = people(fake, bot_admin=False)
+    replies: list[Message] = []
+    bot = make_bot(fake)
+    dispatcher = Dispatcher()
+    dispatcher.include_router(ephemeral_router(replies))
+    task = asyncio.create_task(
+        dispatcher.start_polling(bot, polling_timeout=2, handle_signals=False)
+    )
+    try:
+        await fake.wait_until(lambda: fake.count("getUpdates") > 0)
+        show = InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text="🂠 Show", callback_data="show")]]
+        )
+        await bot.send_message(GROUP, "table", reply_markup=show)
+        table = group.last
+        await anna.press(table, "Show")
+        await fake.settle()
+        sent = replies[0]
+        assert sent.message_id == 0 and sent.ephemeral_message_id == 1
+        assert sent.receiver_user is not None and sent.receiver_user.id == anna.id
+        assert sent.reply_markup is not None
+        assert sent.reply_markup.inline_keyboard[0][0].style == "success"
+        assert sent.reply_markup.inline_keyboard[0][1].disabled is not None
+        stand_in = anna.shown_in_place_of(table)
+        assert stand_in is not None and stand_in.text == "your cards"
+        assert [b.disabled for b in stand_in.all_buttons] == [False, True]
+        assert boris.view(group) == [table] and boris.ephemeral(group) == []
+        played = await anna.press(stand_in, "K♥")
+        await fake.settle()
+        assert played.text == "played"
+        assert replies[1].ephemeral_message_id == 1 and replies[1].chat.id == GROUP
+        assert stand_in.text == "played by Anna" and stand_in.buttons == []
+        assert group.messages == [table] and table.text == "table"
+    finally:
+        await asyncio.wait_for(dispatcher.stop_polling(), 5)
+        await asyncio.wait_for(task, 5)
+        await bot.session.close()
+
+
+async def test_aiogram_bot_methods_and_errors(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, _, _, group = people(fake)
+    bot = make_bot(fake)
+    try:
+        params = EphemeralMessageParameters(receiver_user_id=anna.id)
+        sent = await bot.send_message(GROUP, "hand", ephemeral_message_parameters=params)
+        assert sent.message_id == 0 and sent.ephemeral_message_id == 1
+        assert sent.receiver_user is not None and sent.receiver_user.id == anna.id
+        assert await bot.edit_ephemeral_message_text(
+            chat_id=GROUP, receiver_user_id=anna.id, ephemeral_message_id=1, text="hand 2"
+        )
+        assert anna.last_ephemeral(group).text == "hand 2"
+        with pytest.raises(TelegramBadRequest, match="message is not modified"):
+            await bot.edit_ephemeral_message_text(
+                chat_id=GROUP, receiver_user_id=anna.id, ephemeral_message_id=1, text="hand 2"
+            )
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text="ok", callback_data="ok")]]
+        )
+        assert await sent.edit_ephemeral_reply_markup(reply_markup=markup).as_(bot)
+        assert anna.last_ephemeral(group).all_buttons[0].text == "ok"
+        assert await sent.delete_ephemeral().as_(bot)
+        assert anna.ephemeral(group) == []
+        with pytest.raises(TelegramBadRequest, match="message to delete not found"):
+            await bot.delete_ephemeral_message(
+                chat_id=GROUP, receiver_user_id=anna.id, ephemeral_message_id=1
+            )
+        with pytest.raises(TelegramBadRequest, match="receiver not found"):
+            await bot.send_message(
+                GROUP,
+                "x",
+                ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=103),
+            )
+        with pytest.raises(TelegramBadRequest, match="BUTTON_STYLE_INVALID"):
+            bad = InlineKeyboardButton(text="a", callback_data="a", style="blue")
+            await bot.send_message(
+                GROUP, "x", reply_markup=InlineKeyboardMarkup(inline_keyboard=[[bad]])
+            )
+        assert await bot.set_my_commands(
+            [BotCommand(command="hand", description="My hand", is_ephemeral=True)]
+        )
+        assert (await bot.get_my_commands())[0].is_ephemeral is True
+        assert fake.ephemeral_sends() == [
+            EphemeralSend(GROUP, anna.id, "hand"),
+            EphemeralSend(GROUP, anna.id, "hand 2"),
+        ]
+    finally:
+        await bot.session.close()
