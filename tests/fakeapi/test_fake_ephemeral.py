@@ -368,7 +368,7 @@ async def test_ephemeral_rate_budget_is_per_receiver(fake_telegram: FakeTelegram
 async def test_button_style_and_disabled(fake_telegram: FakeTelegram) -> None:
     fake = fake_telegram
     anna, _, _, group = people(fake)
-    row = [
+    row: list[dict[str, Any]] = [
         {"text": "Play", "callback_data": "p", "style": "success"},
         {"text": "Pass", "callback_data": "x", "style": "danger", "disabled": {}},
         {"text": "—", "disabled": {}},
