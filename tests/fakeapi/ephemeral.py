@@ -26,6 +26,11 @@ replace_callback_query_message?}`` (the deprecated top-level ``receiver_user_id`
   (400 "Bad Request: the message of an ephemeral callback query can't be replaced; edit it
   instead"). The receiver then sees the new message in place of the pressed one
   (``SentMessage.replaces``; :meth:`EphemeralViews.shown_in_place_of`) until it is deleted.
+* Replies: an ephemeral message may reply to a group message (``reply_parameters.message_id``,
+  checked as for any send: "message to be replied not found"). ``reply_parameters.
+  ephemeral_message_id`` names an *incoming* ephemeral message, which no simulated user sends:
+  400 "Bad Request: message to be replied not found"; on a non-ephemeral send it is 400
+  "Bad Request: a reply to an ephemeral message must be an ephemeral message".
 * Buttons of ephemeral messages: ``login_url`` is refused (400 "Bad Request: BUTTON_TYPE_INVALID").
 * Edits: "message is not modified" when nothing changes, "message to edit not found" for an
   unknown, deleted or other receiver's message; without ``reply_markup`` the keyboard goes (as
@@ -91,6 +96,7 @@ QUERY_NOT_FOUND = "callback query not found"
 QUERY_MISMATCH = "callback query was sent by another user or in another chat"
 REPLACE_NEEDS_QUERY = "replace_callback_query_message needs callback_query_id"
 REPLACE_EPHEMERAL = "the message of an ephemeral callback query can't be replaced; edit it instead"
+REPLY_NOT_EPHEMERAL = "a reply to an ephemeral message must be an ephemeral message"
 
 
 def _bad(description: str) -> ApiError:
@@ -204,7 +210,11 @@ class EphemeralMethods(ApiMethods):
                 "receiver_user_id": params.get("receiver_user_id"),
                 "callback_query_id": params.get("callback_query_id"),
             }
+        reply = params.get("reply_parameters")
+        to_ephemeral = isinstance(reply, dict) and reply.get("ephemeral_message_id") is not None
         if eph is None:
+            if to_ephemeral:
+                raise _bad(REPLY_NOT_EPHEMERAL)
             return super()._m_sendMessage(params)
         if not isinstance(eph, dict):
             raise _bad("can't parse ephemeral message parameters JSON object")
@@ -233,6 +243,7 @@ class EphemeralMethods(ApiMethods):
             if not isinstance(pressed, dict) or "ephemeral_message_id" in pressed:
                 raise _bad(REPLACE_EPHEMERAL)
             replaces = int(pressed["message_id"])
+        reply_to = self._ephemeral_reply(chat, params)
         self._check_ephemeral_rate(chat, receiver_id)
         version = MessageVersion(plain, source, tuple(entities), markup)
         message = SentMessage(
@@ -243,7 +254,8 @@ class EphemeralMethods(ApiMethods):
             version=version,
             history=[version],
             parse_mode=mode,
-            thread_id=self._thread(chat, params, None),
+            reply_to=reply_to,
+            thread_id=self._thread(chat, params, reply_to),
             disable_notification=bool(params.get("disable_notification")),
             link_preview_options=params.get("link_preview_options"),
             ephemeral_id=chat.next_ephemeral_id,
@@ -254,6 +266,25 @@ class EphemeralMethods(ApiMethods):
         chat.ephemeral[chat.next_ephemeral_id] = message
         chat.next_ephemeral_id += 1
         return self.message_dict(message)
+
+    def _ephemeral_reply(self, chat: ChatState, params: JsonDict) -> int | None:
+        """The group message an ephemeral send replies to (checked as for any send)."""
+        reply = params.get("reply_parameters")
+        reply_to = params.get("reply_to_message_id")
+        allow_missing = bool(params.get("allow_sending_without_reply"))
+        if isinstance(reply, dict):
+            if reply.get("ephemeral_message_id") is not None:  # no user sends ephemeral here
+                raise _bad("message to be replied not found")
+            reply_to = reply.get("message_id")
+            allow_missing = bool(reply.get("allow_sending_without_reply"))
+        if reply_to is None:
+            return None
+        target = chat.messages.get(reply_to) if isinstance(reply_to, int) else None
+        if target is None or target.deleted:
+            if not allow_missing:
+                raise _bad("message to be replied not found")
+            return None
+        return target.message_id
 
     def _receiver(self, chat: ChatState, raw: object) -> int:
         if not isinstance(raw, int) or isinstance(raw, bool):

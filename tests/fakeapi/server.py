@@ -362,7 +362,8 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
     # ------------------------------------------------------------------ test-side queries
 
     def messages(self, chat_id: int) -> list[SentMessage]:
-        """Every message the bot sent (or a user sent via the bot) to the chat, deleted too."""
+        """Every message the bot sent (or a user sent via the bot) to the chat, deleted too;
+        never the ephemeral ones (``ephemeral()``: only their receiver sees them)."""
         chat = self.chats.get(chat_id)
         if chat is None:
             return []

@@ -29,6 +29,7 @@ from tests.fakeapi.ephemeral import (
     RECEIVER_BOT,
     REPLACE_EPHEMERAL,
     REPLACE_NEEDS_QUERY,
+    REPLY_NOT_EPHEMERAL,
     EphemeralSend,
 )
 from tests.fakeapi.methods import NOT_MODIFIED
@@ -52,6 +53,8 @@ async def send_eph(
     fake: FakeTelegram, receiver: int, text: str = "your hand", *, html: bool = False, **eph: Any
 ) -> Any:
     more: dict[str, Any] = {"parse_mode": "HTML"} if html else {}
+    if "reply_parameters" in eph:  # a field of the send, not of the ephemeral parameters
+        more["reply_parameters"] = eph.pop("reply_parameters")
     return await ok(
         fake,
         "sendMessage",
@@ -64,12 +67,14 @@ async def send_eph(
 
 
 async def eph_err(fake: FakeTelegram, receiver: int, **more: Any) -> str:
+    top = {k: more.pop(k) for k in ("reply_parameters",) if k in more}
     status, description = await err(
         fake,
         "sendMessage",
         chat_id=more.pop("chat_id", GROUP),
         text="x",
         ephemeral_message_parameters={"receiver_user_id": receiver, **more},
+        **top,
     )
     assert status == 400
     return description
@@ -565,3 +570,29 @@ async def test_aiogram_bot_methods_and_errors(fake_telegram: FakeTelegram) -> No
         ]
     finally:
         await bot.session.close()
+
+
+async def test_ephemeral_replies(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    anna, _, _, group = people(fake)
+    asked = await anna.send(group, "/hand")
+    result = await send_eph(fake, 101, "K♥ Q♠", reply_parameters={"message_id": asked.message_id})
+    assert result["reply_to_message"]["text"] == "/hand"
+    assert anna.last_ephemeral(group).reply_to == asked.message_id
+    assert await eph_err(fake, 101, reply_parameters={"message_id": 999}) == (
+        "Bad Request: message to be replied not found"
+    )
+    lenient = {"message_id": 999, "allow_sending_without_reply": True}
+    assert "reply_to_message" not in await send_eph(fake, 101, reply_parameters=lenient)
+    assert await eph_err(fake, 101, reply_parameters={"ephemeral_message_id": 1}) == (
+        "Bad Request: message to be replied not found"
+    )
+    status, description = await err(
+        fake,
+        "sendMessage",
+        chat_id=GROUP,
+        text="x",
+        reply_parameters={"ephemeral_message_id": 1},
+    )
+    assert (status, description) == (400, f"Bad Request: {REPLY_NOT_EPHEMERAL}")
+    assert group.messages == []
