@@ -75,6 +75,7 @@ __all__ = [
     "BUTTON_STYLES",
     "CALLBACK_VALIDITY_S",
     "EPHEMERAL_RATE",
+    "EPHEMERAL_WRITES",
     "EphemeralMethods",
     "EphemeralSend",
     "EphemeralViews",
@@ -86,6 +87,9 @@ EPHEMERAL_RATE: tuple[int, float] = (3, 1.0)  # sends+edits per (chat, receiver)
 CALLBACK_VALIDITY_S = 15 * 60.0
 BUTTON_STYLES = frozenset({"primary", "success", "danger"})
 _MEMBER = frozenset({"member", "administrator", "creator", "restricted"})
+EPHEMERAL_WRITES = frozenset(  # in FakeTelegram.storm's default methods
+    ("editephemeralmessagetext", "editephemeralmessagereplymarkup", "deleteephemeralmessage")
+)
 _BOT_IDS = frozenset({1087968824, 136817688})  # GroupAnonymousBot, Channel_Bot
 
 NOT_GROUP = "ephemeral messages can be sent only to group and supergroup chats"
@@ -123,12 +127,9 @@ class EphemeralMethods(ApiMethods):
         self._ephemeral_times: dict[tuple[int, int], list[float]] = {}
         self._ephemeral_drop: tuple[random.Random, float] | None = None
         self._answered_pressed_at: dict[str, float] = {}
-        for name in (
-            "editEphemeralMessageText",
-            "editEphemeralMessageReplyMarkup",
-            "deleteEphemeralMessage",
-        ):
-            self._methods[name.lower()] = getattr(self, f"_m_{name}")
+        self._methods["editephemeralmessagetext"] = self._m_editEphemeralMessageText
+        self._methods["editephemeralmessagereplymarkup"] = self._m_editEphemeralMessageReplyMarkup
+        self._methods["deleteephemeralmessage"] = self._m_deleteEphemeralMessage
 
     # ------------------------------------------------------------------ test-side
 

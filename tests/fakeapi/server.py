@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.fakeapi.ephemeral import EphemeralMethods
+from tests.fakeapi.ephemeral import EPHEMERAL_WRITES, EphemeralMethods
 from tests.fakeapi.methods import CONFLICT, scope_key
 from tests.fakeapi.model import (
     ApiCall,
@@ -62,22 +62,22 @@ _STRING_FIELDS = frozenset(
 )
 
 
-WRITE_METHODS = frozenset(
-    m.lower()
-    for m in (
-        "sendMessage",
-        "editMessageText",
-        "editMessageReplyMarkup",
-        "deleteMessage",
-        "deleteMessages",
-        "answerCallbackQuery",
-        "answerInlineQuery",
-        "sendDocument",
-        "sendChatAction",
-        "editEphemeralMessageText",
-        "editEphemeralMessageReplyMarkup",
-        "deleteEphemeralMessage",
+WRITE_METHODS = (
+    frozenset(
+        m.lower()
+        for m in (
+            "sendMessage",
+            "editMessageText",
+            "editMessageReplyMarkup",
+            "deleteMessage",
+            "deleteMessages",
+            "answerCallbackQuery",
+            "answerInlineQuery",
+            "sendDocument",
+            "sendChatAction",
+        )
     )
+    | EPHEMERAL_WRITES
 )
 
 
@@ -362,8 +362,7 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
     # ------------------------------------------------------------------ test-side queries
 
     def messages(self, chat_id: int) -> list[SentMessage]:
-        """Every message the bot sent (or a user sent via the bot) to the chat, deleted too;
-        never the ephemeral ones (``ephemeral()``: only their receiver sees them)."""
+        """Every message the bot sent (or a user sent via the bot) to the chat, deleted too."""
         chat = self.chats.get(chat_id)
         if chat is None:
             return []
