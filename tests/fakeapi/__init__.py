@@ -10,6 +10,11 @@
     answer = await anna.press(group.last, "Join")   # -> CallbackAnswer(text, show_alert, url)
     anna.last.buttons / anna.last.text / anna.last.html / group.messages / fake.count("sendMessage")
 
+Ephemeral messages (tests/fakeapi/ephemeral.py): ``anna.ephemeral(group)`` /
+``anna.last_ephemeral(group)`` / ``anna.view(group)`` / ``anna.shown_in_place_of(table)``,
+``fake.ephemeral_sends()``, ``fake.drop_ephemeral(share, seed)``, ``anna.offline = True``,
+``fake.set_bot_admin(chat_id)``; ``group.messages`` never holds them.
+
 Behaviour worth knowing (it is Telegram's): ``editMessageText`` without ``reply_markup``
 removes the inline keyboard; an edit that changes nothing is 400 "message is not modified";
 unconfirmed updates are delivered again to the next poller (a restarted bot sees them again);
@@ -18,6 +23,7 @@ MarkdownV2 is accepted but not parsed. Test helpers raise :class:`FakeUsageError
 AssertionError) for impossible presses and for answers that never come.
 """
 
+from tests.fakeapi.ephemeral import EphemeralSend
 from tests.fakeapi.html import HtmlError, parse_html
 from tests.fakeapi.model import (
     ApiCall,
@@ -38,6 +44,7 @@ __all__ = [
     "Button",
     "CallbackAnswer",
     "ChatState",
+    "EphemeralSend",
     "FakeTelegram",
     "FakeUsageError",
     "HtmlError",

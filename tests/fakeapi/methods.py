@@ -50,6 +50,7 @@ _ACTION_KEYS = frozenset(
         "copy_text",
         "callback_game",
         "pay",
+        "disabled",
     }
 )
 

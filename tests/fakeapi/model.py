@@ -62,6 +62,15 @@ class ApiCall:
     def chat_id(self) -> Any:
         return self.params.get("chat_id")
 
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the call was about an ephemeral message (only its receiver sees the text)."""
+        return (
+            "ephemeral_message_parameters" in self.params
+            or "receiver_user_id" in self.params
+            or "ephemeral" in self.method.lower()
+        )
+
 
 @dataclass(frozen=True)
 class Button:
@@ -72,6 +81,8 @@ class Button:
     url: str | None = None
     switch_inline_query: str | None = None
     switch_inline_query_current_chat: str | None = None
+    style: str | None = None  # "primary" | "success" | "danger" (Bot API 10.2)
+    disabled: bool = False  # the button carries a ``disabled`` object (it does nothing)
     raw: JsonDict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -82,6 +93,8 @@ class Button:
             url=raw.get("url"),
             switch_inline_query=raw.get("switch_inline_query"),
             switch_inline_query_current_chat=raw.get("switch_inline_query_current_chat"),
+            style=raw.get("style"),
+            disabled=raw.get("disabled") is not None,
             raw=raw,
         )
 
@@ -146,6 +159,11 @@ class SentMessage:
     history: list[MessageVersion] = field(default_factory=list)
     extra: JsonDict = field(default_factory=dict)  # service fields of user messages
     document: Upload | None = None  # a sendDocument's file
+    # ephemeral messages (tests/fakeapi/ephemeral.py): message_id is 0, these say which one
+    ephemeral_id: int | None = None
+    receiver_id: int | None = None
+    replaces: int | None = None  # the message its receiver sees it in place of
+    delivered: bool = True  # False: accepted by the API, never shown to the receiver
 
     @property
     def text(self) -> str:
@@ -199,6 +217,8 @@ class SentMessage:
 
     def __str__(self) -> str:
         flag = " [deleted]" if self.deleted else ""
+        if self.ephemeral_id is not None:
+            flag += f" [ephemeral {self.ephemeral_id} for {self.receiver_id}]"
         return f"#{self.message_id}@{self.chat_id}{flag}: {self.text}"
 
 
@@ -232,6 +252,8 @@ class ChatState:
     migrated_to: int | None = None
     menu_button: JsonDict | None = None
     topics: dict[int, str] = field(default_factory=dict)  # a forum's topics: thread id -> name
+    ephemeral: dict[int, SentMessage] = field(default_factory=dict)  # ephemeral id -> message
+    next_ephemeral_id: int = 1
 
     def as_chat(self) -> JsonDict:
         chat: JsonDict = {"id": self.id, "type": self.type}

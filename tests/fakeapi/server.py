@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.fakeapi.methods import CONFLICT, ApiMethods, scope_key
+from tests.fakeapi.ephemeral import EPHEMERAL_WRITES, EphemeralMethods
+from tests.fakeapi.methods import CONFLICT, scope_key
 from tests.fakeapi.model import (
     ApiCall,
     ApiError,
@@ -61,19 +62,22 @@ _STRING_FIELDS = frozenset(
 )
 
 
-WRITE_METHODS = frozenset(
-    m.lower()
-    for m in (
-        "sendMessage",
-        "editMessageText",
-        "editMessageReplyMarkup",
-        "deleteMessage",
-        "deleteMessages",
-        "answerCallbackQuery",
-        "answerInlineQuery",
-        "sendDocument",
-        "sendChatAction",
+WRITE_METHODS = (
+    frozenset(
+        m.lower()
+        for m in (
+            "sendMessage",
+            "editMessageText",
+            "editMessageReplyMarkup",
+            "deleteMessage",
+            "deleteMessages",
+            "answerCallbackQuery",
+            "answerInlineQuery",
+            "sendDocument",
+            "sendChatAction",
+        )
     )
+    | EPHEMERAL_WRITES
 )
 
 
@@ -85,7 +89,7 @@ class _Fault:
     times: int
 
 
-class FakeTelegram(WebhookMethods, ApiMethods):
+class FakeTelegram(WebhookMethods, EphemeralMethods):
     """The fake server. ``await start()``, point the bot at ``base_url``, ``await stop()``."""
 
     def __init__(
@@ -167,6 +171,7 @@ class FakeTelegram(WebhookMethods, ApiMethods):
                 "sendChatAction",
             )
         }
+        self._init_ephemeral()  # its methods, its switches (tests/fakeapi/ephemeral.py)
 
     # ------------------------------------------------------------------ lifecycle
 

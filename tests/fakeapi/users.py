@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from tests.fakeapi.ephemeral import EphemeralViews
 from tests.fakeapi.html import utf16_len
 from tests.fakeapi.model import (
     CallbackAnswer,
@@ -155,7 +156,7 @@ class SimGroup(_ChatReader):
         return f"SimGroup({self.id}, {self.title!r})"
 
 
-class SimUser(_ChatReader):
+class SimUser(_ChatReader, EphemeralViews):
     """A person using Telegram: starts the bot, writes commands, presses buttons."""
 
     def __init__(
@@ -435,6 +436,7 @@ class SimUser(_ChatReader):
     # ------------------------------------------------------------------ internals
 
     def _check_can_see(self, message: SentMessage) -> None:
+        self._check_ephemeral_view(message)
         chat = self.fake.chat(message.chat_id)
         if chat.type == "private":
             if chat.id != self.id:
