@@ -6,14 +6,28 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic_core import CoreSchema, core_schema
 
 from bot.markup import Html, esc
 
-__all__ = ["Button", "Html", "Keyboard", "Rendered", "esc", "keyboard", "num", "signed"]
+__all__ = [
+    "Button",
+    "ButtonStyle",
+    "Html",
+    "Keyboard",
+    "Rendered",
+    "esc",
+    "keyboard",
+    "num",
+    "signed",
+]
+
+
+ButtonStyle = Literal["primary", "success", "danger"]
+"""A button's colour (Bot API 9.4): blue, green, red; none, the app's own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,22 +38,33 @@ class Button:
     cards is ten validated models, and the outbox only ever needs their JSON (measured in
     ``bench/side_by_side.py``: building and encoding pydantic keyboards was about a fifth of
     the CPU of a press). :meth:`as_json` is exactly what the Bot API takes.
+
+    ``style`` colours it (the main action ``success``, a destructive one ``danger``);
+    ``disabled`` greys it out where the client knows the field (Bot API 10.3) — a disabled
+    card keeps its ``callback_data``, so an older client's press still gets its refusal.
     """
 
     text: str
     url: str | None = None
     callback_data: str | None = None
     switch_inline_query: str | None = None
+    style: ButtonStyle | None = None
+    disabled: bool = False
 
-    def as_json(self) -> dict[str, str]:
-        # The field order of aiogram's InlineKeyboardButton, so a digest stays what it was.
-        out = {"text": self.text}
+    def as_json(self) -> dict[str, Any]:
+        # The field order of aiogram's InlineKeyboardButton, so a digest stays what it was; the
+        # newer fields after them and only when set, so a plain button's JSON never changes.
+        out: dict[str, Any] = {"text": self.text}
         if self.url is not None:
             out["url"] = self.url
         if self.callback_data is not None:
             out["callback_data"] = self.callback_data
         if self.switch_inline_query is not None:
             out["switch_inline_query"] = self.switch_inline_query
+        if self.style is not None:
+            out["style"] = self.style
+        if self.disabled:
+            out["disabled"] = {}  # the Bot API's DisabledButton: an object holding nothing yet
         return out
 
 
@@ -65,10 +90,7 @@ class Keyboard:
     def to_aiogram(self) -> InlineKeyboardMarkup:
         """aiogram's model of it, for the few places that hand a keyboard to aiogram itself
         (an inline query's result)."""
-        rows = [
-            [InlineKeyboardButton(**b.as_json()) for b in row]  # type: ignore[arg-type]
-            for row in self.inline_keyboard
-        ]
+        rows = [[InlineKeyboardButton(**b.as_json()) for b in row] for row in self.inline_keyboard]
         return InlineKeyboardMarkup(inline_keyboard=rows)
 
     def buttons(self) -> Iterable[Button]:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from bot.callbacks import Kind, LobbyAct, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import card_name
-from bot.render.common import Button, Keyboard, Rendered, esc, keyboard
+from bot.render.common import Button, ButtonStyle, Keyboard, Rendered, esc, keyboard
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.games import game_ui
@@ -90,10 +90,13 @@ def lobby(
 ) -> Rendered:
     """``computers``: the chat allows computer players (its /settings); else no 🤖 button."""
 
-    def button(text: str, act: LobbyAct, arg: str | None = None) -> Button:
+    def button(
+        text: str, act: LobbyAct, arg: str | None = None, style: ButtonStyle | None = None
+    ) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act, arg)
-        return Button(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press), style=style)
 
+    cancel = button(tr("✖️ Cancel"), LobbyAct.ASK_CANCEL, style="danger")
     if table.status == TableStatus.CLOSED:  # §4.2: nobody started it in time; the keyboard goes
         return Rendered(tr("Table closed: nobody started the game."))
     creator = next((s.name for s in seats if s.user_id == table.creator_id), "?")
@@ -103,7 +106,7 @@ def lobby(
             return Rendered(f"{text}\n{tr('Close this table?')}", cancel_keyboard(table, tr, codec))
         games = [button(game_name(g, tr.locale), LobbyAct.PICK, g) for g in GAME_NAMES]
         rows = [games[i : i + 4] for i in range(0, len(games), 4)]
-        return Rendered(text, keyboard([*rows, [button(tr("✖️ Cancel"), LobbyAct.ASK_CANCEL)]]))
+        return Rendered(text, keyboard([*rows, [cancel]]))
     counts = GAMES[table.game].seat_counts
     lines = [
         tr("🃏 <b>{game}</b> — seating", game=game_name(table.game, tr.locale)),
@@ -166,16 +169,13 @@ def lobby(
         "\n".join(lines),
         keyboard(
             [
-                [*join, button(tr("🚪 Leave"), LobbyAct.LEAVE)],
+                [*join, button(tr("🚪 Leave"), LobbyAct.LEAVE, style="danger")],
                 [
                     *([button(tr("🤖 Add computer"), LobbyAct.COMPUTERS)] if computers else []),
                     button(tr("⚙️ Options"), LobbyAct.OPTIONS),
                 ],
                 [invite_button(tr)],
-                [
-                    button(tr("▶️ Start"), LobbyAct.START),
-                    button(tr("✖️ Cancel"), LobbyAct.ASK_CANCEL),
-                ],
+                [button(tr("▶️ Start"), LobbyAct.START, style="success"), cancel],
             ]
         ),
     )
@@ -189,13 +189,12 @@ def invite_button(tr: Translator) -> Button:
 def cancel_keyboard(table: TableRow, tr: Translator, codec: PressCodec) -> Keyboard | None:
     """Cancel asks once (§4.2, §4.9): yes closes the table, no keeps it."""
 
-    def button(text: str, act: LobbyAct) -> Button:
+    def button(text: str, act: LobbyAct, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act)
-        return Button(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press), style=style)
 
-    return keyboard(
-        [[button(tr("✖️ Yes, close it"), LobbyAct.CANCEL), button(tr("↩️ No"), LobbyAct.WAIT)]]
-    )
+    yes = button(tr("✖️ Yes, close it"), LobbyAct.CANCEL, style="danger")
+    return keyboard([[yes, button(tr("↩️ No"), LobbyAct.WAIT)]])
 
 
 def cancel_question(table: TableRow, tr: Translator, codec: PressCodec) -> Rendered:
@@ -208,16 +207,18 @@ def unreachable_notice(
 ) -> Rendered:
     """Start found seats it can't write to (§4.3): start without them, or wait."""
 
-    def button(text: str, act: LobbyAct) -> Button:
+    def button(text: str, act: LobbyAct, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.LOBBY, table.id, None, table.generation, act)
-        return Button(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press), style=style)
 
     listed = ", ".join(names)
     text = tr.html(
         "I can't write to {names} in private. Open a chat with me: {link}", names=listed, link=link
     )
     without = button(
-        label(tr("▶️ Start anyway without {names}", names=listed), LABEL), LobbyAct.WITHOUT
+        label(tr("▶️ Start anyway without {names}", names=listed), LABEL),
+        LobbyAct.WITHOUT,
+        style="success",
     )
     return Rendered(text, keyboard([[without, button(tr("⏳ Wait"), LobbyAct.WAIT)]]))
 

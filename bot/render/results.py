@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.callbacks import EndAct, Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import Button, Rendered, esc, keyboard, signed
+from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard, signed
 from bot.render.context import Standing, TableContext, game_name
 
 
@@ -36,9 +36,10 @@ def match_tail(
             )
         )
 
-    def button(text: str, act: EndAct) -> Button:
+    def button(text: str, act: EndAct, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.END, ctx.table_id, None, generation, act)
-        return Button(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press), style=style)
 
-    markup = keyboard([[button(again, EndAct.ANOTHER), button(tr("🏁 Finish"), EndAct.FINISH)]])
+    another = button(again, EndAct.ANOTHER, style="success")  # the main action: play on
+    markup = keyboard([[another, button(tr("🏁 Finish"), EndAct.FINISH)]])
     return Rendered("\n".join(lines), markup)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.callbacks import REFRESH, Kind, Press, PressCodec, SeatAct
 from bot.i18n import Translator
-from bot.render.common import Button, Rendered, keyboard
+from bot.render.common import Button, ButtonStyle, Rendered, keyboard
 from bot.render.context import TableContext
 
 MOST_IN_ROW = 8
@@ -22,13 +22,14 @@ def dress(
     away: bool,
     menu: bool,
 ) -> Rendered:
-    def button(text: str, act: str) -> Button:
+    def button(text: str, act: str, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act)
-        return Button(text=text, callback_data=codec.pack(press))
+        return Button(text=text, callback_data=codec.pack(press), style=style)
 
     if away:
         text = f"{rendered.text}\n\n{tr('🤖 The computer is playing for you.')}"
-        return Rendered(text, keyboard([[button(tr("🙋 I'm back"), SeatAct.BACK)]]))
+        back = button(tr("🙋 I'm back"), SeatAct.BACK, style="success")
+        return Rendered(text, keyboard([[back]]))
     if menu:
         rows = [
             [button(tr("🤖 Let the computer play"), SeatAct.HAND_OVER)],

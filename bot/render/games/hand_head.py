@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import Button, esc
+from bot.render.common import Button, ButtonStyle, esc
 from bot.render.context import TableContext, game_name
 
-MakeButton = Callable[..., Button]
+
+class MakeButton(Protocol):
+    """What :func:`hand_button` returns: ``button(text, act, arg=None)``."""
+
+    def __call__(
+        self,
+        text: str,
+        act: str,
+        arg: str | None = None,
+        *,
+        style: ButtonStyle | None = None,
+        playable: bool = True,
+    ) -> Button: ...
 
 
 def hand_head(ctx: TableContext, deal: int, seat: int, tr: Translator) -> str:
@@ -25,10 +37,24 @@ def hand_head(ctx: TableContext, deal: int, seat: int, tr: Translator) -> str:
 
 def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:
     """``button(text, act, arg=None)``: a button of the seat's hand message, drawn at the
-    table's current move (PRODUCT.md §7.1)."""
+    table's current move (PRODUCT.md §7.1).
 
-    def button(text: str, act: str, arg: str | None = None) -> Button:
+    ``playable=False`` (a card the seat may not play now, on his turn only): dotted,
+    ``·7♣·``, and sent disabled (Bot API 10.3) — with its press kept, so an older client that
+    shows it live still gets the refusal that says why (§7). ``style``: its colour."""
+
+    def button(
+        text: str,
+        act: str,
+        arg: str | None = None,
+        *,
+        style: ButtonStyle | None = None,
+        playable: bool = True,
+    ) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
-        return Button(text=text, callback_data=codec.pack(press))
+        label = text if playable else f"·{text}·"
+        return Button(
+            text=label, callback_data=codec.pack(press), style=style, disabled=not playable
+        )
 
     return button

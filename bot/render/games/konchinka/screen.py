@@ -135,18 +135,15 @@ def hand(
             lines.append(tr("<b>Your move.</b> Nothing to capture: tap a card to lay it out."))
         else:
             lines.append(tr("<b>Your move.</b> You must capture: tap a card."))
-        playable = {a.card for a in legal}
         cards = []
         for card in view.hand:
             moves = [a for a in legal if a.card == card]
             label = card_name(card, loc)
-            if card not in playable:
-                label = f"·{label}·"
-            elif any(isinstance(a, Sweep) for a in moves):
+            if any(isinstance(a, Sweep) for a in moves):
                 label += " ⇒ " + tr("all")
-            elif trails:
+            elif trails and moves:
                 label = "⬇ " + label
-            cards.append(button(label, KonchinkaAct.CARD, str(card)))
+            cards.append(button(label, KonchinkaAct.CARD, str(card), playable=bool(moves)))
         rows.extend(cards[i : i + 4] for i in range(0, len(cards), 4))
     rows.append([button(tr("↻ Refresh"), KonchinkaAct.REFRESH)])
     return Rendered("\n".join(lines), keyboard(rows))

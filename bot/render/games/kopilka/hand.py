@@ -101,10 +101,8 @@ def hand(
     for row in rows if view.to_act is not None else ():  # the partia over: nothing to tap
         buttons = []
         for c in row:
-            label = card_name(c, loc)
-            if my_turn and c not in playable:
-                label = f"·{label}·"
-            buttons.append(button(label, KopilkaAct.PLAY, str(c)))
+            may = not my_turn or c in playable
+            buttons.append(button(card_name(c, loc), KopilkaAct.PLAY, str(c), playable=may))
         card_rows.append(buttons)
     actions = [button(tr("🛒 Buy {n}", n=b.k), KopilkaAct.BUY, str(b.k)) for b in buys]
     if may_pass:

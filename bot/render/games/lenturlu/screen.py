@@ -229,17 +229,14 @@ def hand(
         buttons = []
         for c in cards:
             text = label(c) + ("◀" if c == first else "")
-            buttons.append(button(text if c in ends else f"·{text}·", LenturluAct.LAST, str(c)))
+            buttons.append(button(text, LenturluAct.LAST, str(c), playable=c in ends))
         rows = _card_rows(buttons)
         tail.append(button(tr("↩️ Back"), LenturluAct.BACK))
     else:
         lines.append(_turn_line(view, tr))
         can = set(lp.starts(view))
         rows = _card_rows(
-            [
-                button(label(c) if c in can else f"·{label(c)}·", LenturluAct.FIRST, str(c))
-                for c in cards
-            ]
+            [button(label(c), LenturluAct.FIRST, str(c), playable=c in can) for c in cards]
         )
         buys, may_pass = lp.legal_kinds(view.legal)
         actions = [button(tr("🛒 Buy {n}", n=k), LenturluAct.BUY, str(k)) for k in buys]

@@ -126,7 +126,8 @@ def hand(
         )
         card_act = TrickAct.MARK
         if len(marks) == need:  # the marks are stored: a long discard fits in 64 bytes
-            actions.append(button(tr("🗑 Discard {n}", n=need), TrickAct.DISCARD))
+            label = tr("🗑 Discard {n}", n=need)
+            actions.append(button(label, TrickAct.DISCARD, style="success"))
     elif view.phase == Phase.DECLARE:
         card_act = TrickAct.MARK
         limit = exchange_limit(legal)
@@ -144,7 +145,8 @@ def hand(
             )
             arg = ".".join(str(c) for row in rows for c in row if str(c) in marks)
             if marks:
-                actions.append(button(tr("🔄 Exchange {n}", n=len(marks)), TrickAct.EXCHANGE, arg))
+                label = tr("🔄 Exchange {n}", n=len(marks))
+                actions.append(button(label, TrickAct.EXCHANGE, arg, style="success"))
                 if may_take_up(legal, len(marks)):
                     label = tr("🔄 Exchange {n} with the turn-up", n=len(marks))
                     actions.append(button(label, TrickAct.EXCHANGE, arg + ".u"))
@@ -157,7 +159,7 @@ def hand(
             if limit:  # a card tap marks it and opens the exchange (↩️ returns)
                 lines.append(tr("To exchange cards, tap them."))
             if any(isinstance(a, Exchange) for a in legal):
-                actions.append(button(tr("✅ Play"), TrickAct.PLAY_DEAL))
+                actions.append(button(tr("✅ Play"), TrickAct.PLAY_DEAL, style="success"))
             if may_pass:
                 actions.append(button(tr("🙅 Pass"), TrickAct.PASS))
 
@@ -172,11 +174,10 @@ def hand(
             label = card_name(c, loc)
             if code in marks:
                 label = "✓" + label
-            if (my_turn and view.phase == Phase.PLAY and code not in playable) or (
+            barred = (my_turn and view.phase == Phase.PLAY and code not in playable) or (
                 card_act == TrickAct.MARK and my_turn and code not in can_give
-            ):
-                label = f"·{label}·"
-            buttons.append(button(label, card_act, code))
+            )
+            buttons.append(button(label, card_act, code, playable=not barred))
         card_rows.append(buttons)
     tail = [*back, button(tr("↻ Refresh"), TrickAct.REFRESH)]
     return Rendered("\n".join(lines), keyboard([*card_rows, *extra_rows, actions, tail]))
