@@ -40,8 +40,8 @@ class Button:
     the CPU of a press). :meth:`as_json` is exactly what the Bot API takes.
 
     ``style`` colours it (the main action ``success``, a destructive one ``danger``);
-    ``disabled`` greys it out where the client knows the field (Bot API 10.3) — a disabled
-    card keeps its ``callback_data``, so an older client's press still gets its refusal.
+    ``disabled`` makes it a button that does nothing (Bot API 10.3's ``DisabledButton``, a
+    kind of button of its own: it has no ``callback_data``, as a button has one kind only).
     """
 
     text: str

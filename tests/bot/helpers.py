@@ -131,7 +131,10 @@ def result_message(group: Shown) -> SentMessage | None:
 
 
 def act_of(button: Button) -> tuple[str, str | None]:
+    """A hand button's act and argument (``("", None)``: no press, a disabled card)."""
     body = (button.callback_data or "").split("~")[0].split(":")
+    if len(body) < 5:
+        return "", None
     return body[4], body[5] if len(body) > 5 else None
 
 

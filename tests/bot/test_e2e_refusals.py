@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 from bot.app import RunningBot
+from bot.callbacks import PressCodec
+from bot.render.cards import card_name
+from engine.cards import DECK_52
 from tests.bot.helpers import (
     act_of,
     db_rows,
@@ -18,6 +22,8 @@ from tests.bot.helpers import (
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
+
+CARD_OF_LABEL = {card_name(c, "ru"): str(c) for c in DECK_52}  # "Т♥" → "AH"
 
 
 def actions_logged(database: TestDatabase) -> int:
@@ -92,9 +98,13 @@ async def test_7_2_refusals_change_nothing(
     assert actions_logged(database) == logged
 
 
-async def test_7_2_illegal_card_gets_engine_reason(
+async def test_7_2_an_illegal_card_is_disabled_with_the_reason_and_its_forged_press_refused(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
+    """An illegal card is a disabled button (Bot API 10.3: it does nothing) and the hand's
+    playable line gives the engine's reason; a press of it all the same (forged, or from a
+    client that sends it) is refused as a button the hand does not offer, and changes
+    nothing."""
     fake = fake_telegram
     group, players = await three(fake)
     rng = random.Random(5)
@@ -103,12 +113,22 @@ async def test_7_2_illegal_card_gets_engine_reason(
         assert actor is not None
         hand = hand_message(actor)
         assert hand is not None
-        illegal = [b for b in hand.all_buttons if b.text.startswith("·") and act_of(b)[0] == "p"]
-        if illegal:
+        illegal = [b for b in hand.all_buttons if b.text.startswith("·") and b.disabled]
+        live = [b for b in hand.all_buttons if act_of(b)[0] == "p"]
+        if illegal and live:
+            assert all(b.callback_data is None for b in illegal)
+            assert "Можно:" in hand.text or "Playable:" in hand.text, hand.text
+            codec: PressCodec = bot.dispatcher["codec"]
+            press = codec.parse(live[0].callback_data or "")
+            assert press is not None
+            card = CARD_OF_LABEL[illegal[0].text.strip("·")]
+            data = codec.pack(dataclasses.replace(press, arg=card))  # signed, at this move
+            assert all(b.callback_data != data for b in hand.all_buttons)
             logged = actions_logged(database)
-            answer = await actor.press(hand, data=illegal[0].callback_data)
+            answer = await actor.press_raw(hand, data=data)
             assert answer.text is not None
-            assert answer.text.startswith(("Так нельзя: надо", "Not allowed: you must"))
+            assert answer.text.startswith(("Эта кнопка устарела", "This button is out of date"))
+            await fake.settle(quiet=0.05)
             assert actions_logged(database) == logged
             return
         await play_step(fake, group, players, rng)

@@ -562,6 +562,10 @@ def _check_button(button: object) -> None:
     actions = _ACTION_KEYS & set(button)
     if not actions:
         raise _bad("text buttons are unallowed in the inline keyboard")
+    if len(actions) > 1:  # exactly one field besides text, icon_custom_emoji_id and style
+        raise _bad("BUTTON_TYPE_INVALID")
+    if "disabled" in button and button["disabled"] != {}:
+        raise _bad("can't parse DisabledButton: an object is expected")
     if "callback_data" in button:
         data = button["callback_data"]
         if not isinstance(data, str) or not 1 <= len(data.encode("utf-8")) <= 64:

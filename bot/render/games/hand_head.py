@@ -40,8 +40,9 @@ def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:
     table's current move (PRODUCT.md §7.1).
 
     ``playable=False`` (a card the seat may not play now, on his turn only): dotted,
-    ``·7♣·``, and sent disabled (Bot API 10.3) — with its press kept, so an older client that
-    shows it live still gets the refusal that says why (§7). ``style``: its colour."""
+    ``·7♣·``, and sent as a disabled button (Bot API 10.3), which does nothing when pressed:
+    a button has exactly one kind, so it carries no press. The playable line still says why;
+    a press of the card from an older message gets the refusal of §7. ``style``: its colour."""
 
     def button(
         text: str,
@@ -53,8 +54,8 @@ def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:
     ) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
         label = text if playable else f"·{text}·"
-        return Button(
-            text=label, callback_data=codec.pack(press), style=style, disabled=not playable
-        )
+        if not playable:
+            return Button(text=label, style=style, disabled=True)
+        return Button(text=label, callback_data=codec.pack(press), style=style)
 
     return button
