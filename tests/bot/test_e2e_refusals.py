@@ -127,7 +127,7 @@ async def test_7_2_an_illegal_card_is_disabled_with_the_reason_and_its_forged_pr
             logged = actions_logged(database)
             answer = await actor.press_raw(hand, data=data)
             assert answer.text is not None
-            assert answer.text.startswith(("Эта кнопка устарела", "This button is out of date"))
+            assert answer.text.startswith(("Эта кнопка устарела", "That button is out of date"))
             await fake.settle(quiet=0.05)
             assert actions_logged(database) == logged
             return
