@@ -85,8 +85,8 @@ ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz") | SEAT_ACTS,
     Kind.LOBBY: frozenset(LobbyAct),
     Kind.END: frozenset(EndAct),
-    Kind.GROUP: frozenset("l") | frozenset("ntcgvb"),  # l: /language; the rest: /settings
-    Kind.PRIVATE: frozenset("l") | frozenset("npw"),
+    Kind.GROUP: frozenset("l") | frozenset("ntcgvbh"),  # l: /language; the rest: /settings
+    Kind.PRIVATE: frozenset("l") | frozenset("npwh"),
 }
 
 

@@ -12,13 +12,31 @@ from bot.i18n import LOCALES, Translator
 from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.lobby import next_value, option_text
-from bot.storage.settings import TURN_TIMEOUTS, ChatSettings, UserSettings
+from bot.storage.settings import (
+    CHAT_HANDS,
+    TURN_TIMEOUTS,
+    USER_HANDS,
+    ChatSettings,
+    UserSettings,
+)
 
 LANGUAGE_NAMES: Final = {"ru": "Русский", "en": "English"}  # each in its own language
 
 # the acts of the settings buttons (bot.callbacks.ACTS)
-LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS = "ntcgvbpw"
+LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS, HANDS = "ntcgvbpwh"
 PINGS_WORDS: Final = {"on": "on", "reminders": "only reminders"}
+# where hands go (§19), as the group's row and a person's own row name each value
+CHAT_HANDS_WORDS: Final = {
+    "auto": "auto",
+    "group": "in the group (only you see them)",
+    "private": "in private",
+}
+USER_HANDS_WORDS: Final = {"group": "as the group says", "private": "always in private"}
+
+
+def next_in(cycle: tuple[str, ...], value: str) -> str:
+    """The value after ``value`` in ``cycle`` (the first one after the last, or if unknown)."""
+    return cycle[(cycle.index(value) + 1) % len(cycle)] if value in cycle else cycle[0]
 
 
 def next_language(locale: str) -> str:
@@ -68,11 +86,14 @@ def group_settings(
     language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
     turn = tr("Turn time: {seconds} s", seconds=round(timeout))
     computers = tr("Computer players: {value}", value=_yes_no(settings.computers, tr))
+    hands = tr("Hands: {value}", value=tr(CHAT_HANDS_WORDS[settings.hands]))
     lines = [
         head,
         language,
         turn,
         computers,
+        hands,
+        tr("Hands «auto»: in the group when the bot is an admin here, in private otherwise."),
         tr("Default options: pick a game below."),
         tr("Changes apply to tables opened from now on; the language at once."),
     ]
@@ -81,6 +102,7 @@ def group_settings(
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("⏱ " + turn, TIMEOUT, str(next_timeout(timeout)))],
         [button("🤖 " + computers, COMPUTERS, "0" if settings.computers else "1")],
+        [button("🃏 " + hands, HANDS, next_in(CHAT_HANDS, settings.hands))],
         *(games[i : i + 4] for i in range(0, len(games), 4)),
     ]
     return Rendered("\n".join(lines), keyboard(rows))
@@ -98,17 +120,21 @@ def user_settings(
     language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
     pings = tr("Turn pings: {value}", value=tr(PINGS_WORDS[settings.pings]))
     words = tr("Cards in words: {value}", value=tr("on") if settings.words else tr("off"))
+    hands = tr("My hands: {value}", value=tr(USER_HANDS_WORDS[settings.hands]))
     lines = [
         tr("⚙️ Your settings"),
         language,
         pings,
         words,
+        hands,
         tr("Only reminders: no message at each turn, only when a third of the time is left."),
         tr("Cards in words: your hand message also names the cards in full."),
+        tr("Always in private: your cards come here even where a group shows them in the group."),
     ]
     rows = [
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("🔔 " + pings, PINGS, "reminders" if settings.pings == "on" else "on")],
         [button("🗣 " + words, WORDS, "0" if settings.words else "1")],
+        [button("🃏 " + hands, HANDS, next_in(USER_HANDS, settings.hands))],
     ]
     return Rendered("\n".join(lines), keyboard(rows))

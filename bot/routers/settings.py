@@ -22,14 +22,14 @@ from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
-from bot.storage.settings import TURN_TIMEOUTS
+from bot.storage.settings import CHAT_HANDS, TURN_TIMEOUTS, USER_HANDS
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
 KEY = "settings"  # the outbox key of the settings message, in the group or the private chat
 ADMINS_ONLY = "Only the group's admins change its settings."
-GROUP_ACTS = frozenset("ntcgvb")  # bot.render.settings: language … back
-PRIVATE_ACTS = frozenset("npw")
+GROUP_ACTS = frozenset("ntcgvbh")  # bot.render.settings: language … back, hands
+PRIVATE_ACTS = frozenset("npwh")
 
 
 class Settings:
@@ -79,6 +79,9 @@ class Settings:
                 chat_id, settings.model_copy(update={"computers": arg == "1"})
             )
             return "", None
+        if press.act == screens.HANDS and arg in CHAT_HANDS:
+            await people.set_chat_settings(chat_id, settings.model_copy(update={"hands": arg}))
+            return "", None
         if press.act == screens.GAME and _game(arg):
             return arg, None
         if press.act == screens.BACK and arg == "":
@@ -109,6 +112,8 @@ class Settings:
             await people.set_user_settings(
                 user_id, settings.model_copy(update={"words": arg == "1"})
             )
+        elif press.act == screens.HANDS and arg in USER_HANDS:
+            await people.set_user_settings(user_id, settings.model_copy(update={"hands": arg}))
         else:
             raise Refused("Unknown button.")
 

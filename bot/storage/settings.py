@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 
 TURN_TIMEOUTS: Final = (30, 60, 90, 180, 300)  # PRODUCT.md §15, seconds
 OptionValue = int | bool | str
+ChatHands = Literal["auto", "group", "private"]  # where a group's hands go (§19)
+UserHands = Literal["group", "private"]  # a person's own: as the group says, always in private
+CHAT_HANDS: Final[tuple[ChatHands, ...]] = ("auto", "group", "private")
+USER_HANDS: Final[tuple[UserHands, ...]] = ("group", "private")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -28,6 +32,10 @@ class ChatSettings(BaseModel):
     computers: bool = True  # computer players may be seated in the lobby
     # game code → its default options (name → value), checked against the game when used
     options: dict[str, dict[str, OptionValue]] = Field(default_factory=dict)
+    # where the hands of this group's tables go (§19): "group" in the group, as ephemeral
+    # messages only their owner sees; "private" in each player's private chat; "auto" in the
+    # group when the bot is an administrator there (it may then send them at any time)
+    hands: ChatHands = "auto"
 
 
 class UserSettings(BaseModel):
@@ -37,6 +45,20 @@ class UserSettings(BaseModel):
 
     pings: Literal["on", "reminders"] = "on"  # "reminders": no ping per turn, only the reminder
     words: bool = False  # «Cards in words»: the hand message names its cards in full (§12)
+    hands: UserHands = "group"  # "group": as each group says; "private": always in private (§19)
+
+
+def hands_in_group(
+    chat: ChatSettings, bot_is_admin: bool, user: UserSettings | None = None
+) -> bool:
+    """Whether hands go to the group as ephemeral messages (§19): a table's (``user`` None) or
+    one player's, whose "always in private" overrides the group. "auto" follows whether the bot
+    is an administrator of the group."""
+    if user is not None and user.hands == "private":
+        return False
+    if chat.hands == "auto":
+        return bot_is_admin
+    return chat.hands == "group"
 
 
 def chat_settings(text: str | None, chat_id: int = 0) -> ChatSettings:
