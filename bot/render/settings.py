@@ -62,8 +62,10 @@ def group_settings(
     *,
     game: str = "",
     options: Mapping[str, Any] | None = None,
+    hands: bool = False,
 ) -> Rendered:
-    """The group's settings; ``game``: that game's default options (``options``) instead."""
+    """The group's settings; ``game``: that game's default options (``options``) instead;
+    ``hands``: with the row of where hands go (§19; the operator's ``BOT_HANDS_IN_GROUP``)."""
 
     def button(text: str, act: str, arg: str | None = None) -> Button:
         press = Press(Kind.GROUP, 0, None, 0, act, arg)
@@ -86,32 +88,30 @@ def group_settings(
     language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
     turn = tr("Turn time: {seconds} s", seconds=round(timeout))
     computers = tr("Computer players: {value}", value=_yes_no(settings.computers, tr))
-    hands = tr("Hands: {value}", value=tr(CHAT_HANDS_WORDS[settings.hands]))
-    lines = [
-        head,
-        language,
-        turn,
-        computers,
-        hands,
-        tr("Hands «auto»: in the group when the bot is an admin here, in private otherwise."),
-        tr("Default options: pick a game below."),
-        tr("Changes apply to tables opened from now on; the language at once."),
-    ]
+    where = tr("Hands: {value}", value=tr(CHAT_HANDS_WORDS[settings.hands]))
+    lines = [head, language, turn, computers]
+    if hands:
+        lines.append(where)
+        lines.append(
+            tr("Hands «auto»: in the group when the bot is an admin here, in private otherwise.")
+        )
+    lines.append(tr("Default options: pick a game below."))
+    lines.append(tr("Changes apply to tables opened from now on; the language at once."))
     games = [button(game_name(g, tr.locale), GAME, g) for g in GAME_NAMES]
     rows = [
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("⏱ " + turn, TIMEOUT, str(next_timeout(timeout)))],
         [button("🤖 " + computers, COMPUTERS, "0" if settings.computers else "1")],
-        [button("🃏 " + hands, HANDS, next_in(CHAT_HANDS, settings.hands))],
+        [button("🃏 " + where, HANDS, next_in(CHAT_HANDS, settings.hands))] if hands else [],
         *(games[i : i + 4] for i in range(0, len(games), 4)),
     ]
     return Rendered("\n".join(lines), keyboard(rows))
 
 
 def user_settings(
-    locale: str, settings: UserSettings, tr: Translator, codec: PressCodec
+    locale: str, settings: UserSettings, tr: Translator, codec: PressCodec, hands: bool = False
 ) -> Rendered:
-    """A person's own settings, in private."""
+    """A person's own settings, in private (``hands``: with the row of where his go, §19)."""
 
     def button(text: str, act: str, arg: str) -> Button:
         press = Press(Kind.PRIVATE, 0, None, 0, act, arg)
@@ -120,21 +120,25 @@ def user_settings(
     language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
     pings = tr("Turn pings: {value}", value=tr(PINGS_WORDS[settings.pings]))
     words = tr("Cards in words: {value}", value=tr("on") if settings.words else tr("off"))
-    hands = tr("My hands: {value}", value=tr(USER_HANDS_WORDS[settings.hands]))
-    lines = [
-        tr("⚙️ Your settings"),
-        language,
-        pings,
-        words,
-        hands,
-        tr("Only reminders: no message at each turn, only when a third of the time is left."),
-        tr("Cards in words: your hand message also names the cards in full."),
-        tr("Always in private: your cards come here even where a group shows them in the group."),
-    ]
+    mine = tr("My hands: {value}", value=tr(USER_HANDS_WORDS[settings.hands]))
+    lines = [tr("⚙️ Your settings"), language, pings, words]
+    if hands:
+        lines.append(mine)
+    lines.append(
+        tr("Only reminders: no message at each turn, only when a third of the time is left.")
+    )
+    lines.append(tr("Cards in words: your hand message also names the cards in full."))
+    if hands:
+        lines.append(
+            tr(
+                "Always in private: your cards come here even where a group"
+                " shows them in the group."
+            )
+        )
     rows = [
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("🔔 " + pings, PINGS, "reminders" if settings.pings == "on" else "on")],
         [button("🗣 " + words, WORDS, "0" if settings.words else "1")],
-        [button("🃏 " + hands, HANDS, next_in(USER_HANDS, settings.hands))],
+        [button("🃏 " + mine, HANDS, next_in(USER_HANDS, settings.hands))] if hands else [],
     ]
     return Rendered("\n".join(lines), keyboard(rows))

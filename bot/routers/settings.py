@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter
+from bot.config import Settings as Config
 from bot.delivery import Delivery
 from bot.i18n import LOCALES, Catalogues, Translator
 from bot.refused import Refused
@@ -36,9 +37,15 @@ class Settings:
     """What the settings handlers share: the services and how each screen is drawn."""
 
     def __init__(
-        self, runtime: TableRuntime, people: People, catalogues: Catalogues, codec: PressCodec
+        self,
+        runtime: TableRuntime,
+        people: People,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        hands: bool = False,
     ) -> None:
         self.runtime, self.people, self.catalogues, self.codec = runtime, people, catalogues, codec
+        self.hands = hands  # where hands go is offered (the operator's BOT_HANDS_IN_GROUP)
 
     async def group(self, chat_id: int, game: str = "") -> Rendered:
         chat = await self.people.chat(chat_id)
@@ -55,12 +62,14 @@ class Settings:
             self.codec,
             game=game,
             options=options,
+            hands=self.hands,
         )
 
     async def private(self, user_id: int) -> Rendered:
         locale = await self.people.user_locale(user_id)
         settings = await self.people.user_settings(user_id)
-        return screens.user_settings(locale, settings, self.catalogues.tr(locale), self.codec)
+        tr = self.catalogues.tr(locale)
+        return screens.user_settings(locale, settings, tr, self.codec, hands=self.hands)
 
     async def change_group(self, chat_id: int, press: Press) -> tuple[str, Delivered]:
         """Apply a group press; the pane to show next ("" the main one, else a game's)."""
@@ -79,7 +88,7 @@ class Settings:
                 chat_id, settings.model_copy(update={"computers": arg == "1"})
             )
             return "", None
-        if press.act == screens.HANDS and arg in CHAT_HANDS:
+        if press.act == screens.HANDS and self.hands and arg in CHAT_HANDS:
             await people.set_chat_settings(chat_id, settings.model_copy(update={"hands": arg}))
             return "", None
         if press.act == screens.GAME and _game(arg):
@@ -112,7 +121,7 @@ class Settings:
             await people.set_user_settings(
                 user_id, settings.model_copy(update={"words": arg == "1"})
             )
-        elif press.act == screens.HANDS and arg in USER_HANDS:
+        elif press.act == screens.HANDS and self.hands and arg in USER_HANDS:
             await people.set_user_settings(user_id, settings.model_copy(update={"hands": arg}))
         else:
             raise Refused("Unknown button.")
@@ -129,9 +138,13 @@ def make_router() -> Router:
     router = Router(name="settings")
 
     def service(
-        runtime: TableRuntime, people: People, catalogues: Catalogues, codec: PressCodec
+        runtime: TableRuntime,
+        people: People,
+        catalogues: Catalogues,
+        codec: PressCodec,
+        settings: Config,
     ) -> Settings:
-        return Settings(runtime, people, catalogues, codec)
+        return Settings(runtime, people, catalogues, codec, settings.hands_in_group)
 
     @router.message(Command("settings"), GROUPS)
     async def group_settings(
@@ -143,13 +156,14 @@ def make_router() -> Router:
         codec: PressCodec,
         delivery: Delivery,
         chat_tr: Translator,
+        settings: Config,
     ) -> None:
         assert message.from_user is not None
         chat_id = message.chat.id
         if not await members.is_admin(chat_id, message.from_user.id):
             say(delivery, message, chat_tr.html(ADMINS_ONLY), reply=True)
             return
-        rendered = await service(runtime, people, catalogues, codec).group(chat_id)
+        rendered = await service(runtime, people, catalogues, codec, settings).group(chat_id)
         box = delivery.presenter.outbox
         box.show(
             chat_id,
@@ -169,9 +183,11 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         delivery: Delivery,
+        settings: Config,
     ) -> None:
         assert message.from_user is not None
-        rendered = await service(runtime, people, catalogues, codec).private(message.from_user.id)
+        screen = service(runtime, people, catalogues, codec, settings)
+        rendered = await screen.private(message.from_user.id)
         delivery.presenter.outbox.show(message.chat.id, KEY, rendered, fresh=True, old=Old.STRIP)
 
     @router.callback_query(PressFilter(Kind.GROUP), F.data.func(lambda d: _act(d) in GROUP_ACTS))
@@ -184,6 +200,7 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         delivery: Delivery,
+        settings: Config,
     ) -> None:
         message = query.message
         if message is None or message.chat.type == "private":
@@ -193,9 +210,9 @@ def make_router() -> Router:
             raise Refused("That button is out of date.")
         if not await members.is_admin(chat_id, query.from_user.id):
             raise Refused(ADMINS_ONLY)
-        settings = service(runtime, people, catalogues, codec)
-        pane, redraw = await settings.change_group(chat_id, press)
-        delivery.presenter.outbox.show(chat_id, KEY, await settings.group(chat_id, pane))
+        screen = service(runtime, people, catalogues, codec, settings)
+        pane, redraw = await screen.change_group(chat_id, press)
+        delivery.presenter.outbox.show(chat_id, KEY, await screen.group(chat_id, pane))
         if redraw == "chat":  # the language applies at once: the open table is drawn again
             delivery(await runtime.refresh_chat(chat_id))
         await query.answer()
@@ -211,6 +228,7 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         delivery: Delivery,
+        settings: Config,
     ) -> None:
         message = query.message
         user_id = query.from_user.id
@@ -218,9 +236,9 @@ def make_router() -> Router:
             raise Refused("Unknown button.")
         if await delivery.message_key(user_id, message.message_id) != KEY:
             raise Refused("That button is out of date.")
-        settings = service(runtime, people, catalogues, codec)
-        await settings.change_private(user_id, press)
-        delivery.presenter.outbox.show(user_id, KEY, await settings.private(user_id))
+        screen = service(runtime, people, catalogues, codec, settings)
+        await screen.change_private(user_id, press)
+        delivery.presenter.outbox.show(user_id, KEY, await screen.private(user_id))
         delivery(await runtime.refresh_hands(user_id))  # language, cards in words: at once
         await query.answer()
 

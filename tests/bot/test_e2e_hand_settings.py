@@ -2,7 +2,9 @@
 group's «🃏 Карты» row auto → in the group → in private → auto and the stored settings follow;
 anyone else's press is refused and changes nothing; a person switches his own «🃏 Мои карты» to
 «always in private» in private /settings; settings stored before the field existed read as the
-defaults; :func:`hands_in_group` for every combination; every button fits 64 bytes."""
+defaults; :func:`hands_in_group` for every combination; every button fits 64 bytes. The rows
+are offered only where the operator turned ``BOT_HANDS_IN_GROUP`` on (off until hands can be
+shown in the group): off, neither screen has them and a press of one changes nothing."""
 
 from __future__ import annotations
 
@@ -48,6 +50,11 @@ GROUP_ROW = "Карты: {}"
 SHOWN = {"auto": "авто", "group": "в группе (видны только вам)", "private": "в личке"}
 
 
+def offered(settings: Settings) -> Settings:
+    """The bot's settings with where hands go offered in /settings (BOT_HANDS_IN_GROUP)."""
+    return settings.model_copy(update={"hands_in_group": True})
+
+
 def stored_hands(database: TestDatabase) -> object:
     """The stored chats.settings' "hands" (the defaults are not written: "auto" when missing)."""
     text = chat_row(database)[1]
@@ -66,7 +73,7 @@ async def test_19_an_admin_cycles_the_groups_hands_and_others_change_nothing(
     anna, boris, _, group = people(fake)
     await anna.start_bot()
     codec = PressCodec.from_token(fake.token)
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    async with watched(fake, running_bot(offered(settings), seeds=fixed_seeds())):
         message = await open_settings(fake, anna, group)
         assert "Карты: авто" in message.text
         assert "Карты «авто»: в группе, если бот здесь админ, иначе в личке." in message.text
@@ -96,7 +103,7 @@ async def test_19_an_admin_cycles_the_groups_hands_and_others_change_nothing(
         await press_until(fake, anna, message, "🌐", "Hands: in the group (only you see them)")
 
     # a restart keeps it
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    async with watched(fake, running_bot(offered(settings), seeds=fixed_seeds())):
         message = await open_settings(fake, anna, group)
         assert "Hands: in the group (only you see them)" in message.text
         assert stored_hands(database) == "group"
@@ -109,7 +116,7 @@ async def test_19_a_person_switches_his_own_hands_to_always_in_private(
     anna, _, _, _ = people(fake)
     await anna.start_bot()
     codec = PressCodec.from_token(fake.token)
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    async with watched(fake, running_bot(offered(settings), seeds=fixed_seeds())):
         message = await private_settings(fake, anna)
         assert "Мои карты: как решит группа" in message.text
         await press_until(fake, anna, message, "🃏", "Мои карты: всегда в личке")
@@ -121,7 +128,7 @@ async def test_19_a_person_switches_his_own_hands_to_always_in_private(
         assert (await anna.press_raw(message, data=forged)).text == UNKNOWN
         await fake.settle(quiet=0.05)
         assert user_row(database, 101) == before and "всегда в личке" in message.text
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    async with watched(fake, running_bot(offered(settings), seeds=fixed_seeds())):
         message = await private_settings(fake, anna)
         assert "Мои карты: всегда в личке" in message.text
         await press_until(fake, anna, message, "🃏", "Мои карты: как решит группа")
@@ -134,7 +141,7 @@ async def test_19_settings_stored_before_the_field_read_as_the_defaults(
     fake = fake_telegram
     anna, _, _, group = people(fake)
     await anna.start_bot()
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    async with watched(fake, running_bot(offered(settings), seeds=fixed_seeds())):
         await open_settings(fake, anna, group)
         await private_settings(fake, anna)
     # what an earlier version wrote: every field it knew, no "hands"
@@ -146,7 +153,7 @@ async def test_19_settings_stored_before_the_field_read_as_the_defaults(
     db_execute(
         database, "UPDATE users SET settings = ? WHERE id = 101", '{"pings": "on", "words": true}'
     )
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    async with watched(fake, running_bot(offered(settings), seeds=fixed_seeds())):
         message = await open_settings(fake, anna, group)
         assert "Время на ход: 60 с" in message.text and "Карты: авто" in message.text
         assert "Компьютерные игроки: нет" in message.text
@@ -203,7 +210,7 @@ def test_7_1_every_hands_button_fits_64_bytes_and_is_translated(settings: Settin
         assert all(tr.has(w) for w in (*CHAT_HANDS_WORDS.values(), *USER_HANDS_WORDS.values()))
         for value in CHAT_HANDS:  # pack raises over 64 bytes
             chat = ChatSettings.model_validate({"hands": value})
-            shown = group_settings("x" * 128, locale, chat, 300, tr, codec)
+            shown = group_settings("x" * 128, locale, chat, 300, tr, codec, hands=True)
             assert shown.markup is not None
             data = [b.callback_data or "" for row in shown.markup.inline_keyboard for b in row]
             (hands,) = [d for d in data if d.startswith("g:0:-:0:h:")]
@@ -212,10 +219,33 @@ def test_7_1_every_hands_button_fits_64_bytes_and_is_translated(settings: Settin
             assert all(len(d.encode()) <= 64 for d in data)
         for own in USER_HANDS:
             user = UserSettings.model_validate({"hands": own})
-            mine = user_settings(locale, user, tr, codec)
+            mine = user_settings(locale, user, tr, codec, hands=True)
             assert mine.markup is not None
             data = [b.callback_data or "" for row in mine.markup.inline_keyboard for b in row]
             (hands,) = [d for d in data if d.startswith("s:0:-:0:h:")]
             other = next(h for h in USER_HANDS if h != own)
             assert hands.split("~")[0] == f"s:0:-:0:h:{other}"
             assert all(len(d.encode()) <= 64 for d in data)
+
+
+async def test_19_without_bot_hands_in_group_neither_screen_offers_where_hands_go(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    anna, _, _, group = people(fake)
+    await anna.start_bot()
+    codec = PressCodec.from_token(fake.token)
+    assert settings.hands_in_group is False  # the default
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        message = await open_settings(fake, anna, group)
+        assert "🃏" not in message.text and not [b for b in message.all_buttons if "🃏" in b.text]
+        forged = codec.pack(Press(Kind.GROUP, 0, None, 0, "h", "group"))
+        answer = await anna.press_raw(message, data=forged)
+        assert answer.text == UNKNOWN
+        mine = await private_settings(fake, anna)
+        assert "🃏" not in mine.text and not [b for b in mine.all_buttons if "🃏" in b.text]
+        forged = codec.pack(Press(Kind.PRIVATE, 0, None, 0, "h", "private"))
+        answer = await anna.press_raw(mine, data=forged)
+        assert answer.text == UNKNOWN
+    assert stored_hands(database) == "auto"
+    assert "hands" not in str(user_row(database, anna.id) or "")
