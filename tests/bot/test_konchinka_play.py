@@ -56,6 +56,9 @@ def reachable(view: Any, ctx: TableContext, tr: Translator) -> set[object]:
         assert len(rows) <= 100 and all(len(r) <= 8 for r in rows)
         for row in rows:
             for b in row:
+                if b.disabled:  # an unplayable card: a button that does nothing (no press)
+                    assert b.callback_data is None
+                    continue
                 assert b.callback_data is not None and len(b.callback_data.encode()) <= 64
                 press = CODEC.parse(b.callback_data)
                 assert press is not None

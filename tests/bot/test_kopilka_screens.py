@@ -113,6 +113,9 @@ def reachable(view: KopilkaView, ctx: TableContext) -> set[object]:
         assert len(rows) <= 100 and all(len(r) <= 8 for r in rows)
         assert sum(len(r) for r in rows) <= 100
         for button in (b for row in rows for b in row):
+            if button.disabled:  # an unplayable card: a button that does nothing (no press)
+                assert button.callback_data is None
+                continue
             data = button.callback_data
             assert data is not None and len(data.encode()) <= 64
             press = CODEC.parse(data)

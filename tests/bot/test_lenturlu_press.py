@@ -45,6 +45,9 @@ def reachable(state: LenturluState, seat: int) -> tuple[set[str], int]:
         assert count <= 100 and all(len(r) <= 8 for r in rows)
         for row in rows:
             for b in row:
+                if b.disabled:  # an unplayable card: a button that does nothing (no press)
+                    assert b.callback_data is None
+                    continue
                 press = CODEC.parse(b.callback_data or "")
                 assert press is not None and press.seat == seat
                 meaning = UI.interpret(view, press.act, press.arg, ui)

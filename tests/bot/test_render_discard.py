@@ -77,7 +77,7 @@ def test_6_3_big_discard_is_marked_card_by_card_then_confirmed() -> None:
         b
         for row in rendered.markup.inline_keyboard
         for b in row
-        if (b.callback_data or "").split("~")[0].split(":")[4] == "q"
+        if b.callback_data and b.callback_data.split("~")[0].split(":")[4] == "q"
     ]
     assert len(confirm) == 1 and len((confirm[0].callback_data or "").encode()) <= 64
     press = CODEC.parse(confirm[0].callback_data or "")

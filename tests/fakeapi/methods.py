@@ -565,7 +565,7 @@ def _check_button(button: object) -> None:
     if len(actions) > 1:  # exactly one field besides text, icon_custom_emoji_id and style
         raise _bad("BUTTON_TYPE_INVALID")
     if "disabled" in button and button["disabled"] != {}:
-        raise _bad("can't parse DisabledButton: an object is expected")
+        raise _bad('field "disabled" must be a DisabledButton object')
     if "callback_data" in button:
         data = button["callback_data"]
         if not isinstance(data, str) or not 1 <= len(data.encode("utf-8")) <= 64:

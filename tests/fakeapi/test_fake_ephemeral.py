@@ -364,7 +364,7 @@ async def test_button_style_and_disabled(fake_telegram: FakeTelegram) -> None:
     anna, _, _, group = people(fake)
     row: list[dict[str, Any]] = [
         {"text": "Play", "callback_data": "p", "style": "success"},
-        {"text": "Pass", "callback_data": "x", "style": "danger", "disabled": {}},
+        {"text": "Pass", "style": "danger", "disabled": {}},
         {"text": "—", "disabled": {}},
     ]
     await ok(fake, "sendMessage", chat_id=GROUP, text="t", reply_markup={"inline_keyboard": [row]})
@@ -391,7 +391,12 @@ async def test_button_style_and_disabled(fake_telegram: FakeTelegram) -> None:
             400,
             "Bad Request: BUTTON_STYLE_INVALID",
         )
-    markup = {"inline_keyboard": [[{"text": "a", "callback_data": "a", "disabled": True}]]}
+    two = {"inline_keyboard": [[{"text": "a", "callback_data": "a", "disabled": {}}]]}
+    assert await err(fake, "sendMessage", chat_id=GROUP, text="t", reply_markup=two) == (
+        400,
+        "Bad Request: BUTTON_TYPE_INVALID",  # a button has exactly one kind
+    )
+    markup = {"inline_keyboard": [[{"text": "a", "disabled": True}]]}
     status, description = await err(
         fake, "sendMessage", chat_id=GROUP, text="t", reply_markup=markup
     )
@@ -406,13 +411,9 @@ async def test_button_style_and_disabled(fake_telegram: FakeTelegram) -> None:
         ephemeral_message_parameters={"receiver_user_id": 101},
     )
     assert (status, description) == (400, "Bad Request: BUTTON_TYPE_INVALID")
-    # pressing a disabled callback button is allowed (an older client ignores the flag)
-    task = asyncio.create_task(anna.press(group.messages[0], "Pass"))
-    polled = await ok(fake, "getUpdates", timeout=2)
-    query = polled[-1]["callback_query"]
-    assert query["data"] == "x"
-    assert query["message"]["reply_markup"]["inline_keyboard"][0][1]["disabled"] == {}
-    await answer(fake, task, query)
+    # a disabled button does nothing when pressed: it carries no press to send
+    with pytest.raises(FakeUsageError):
+        await anna.press(group.messages[0], "Pass")
     with pytest.raises(FakeUsageError, match="not a callback button"):
         await anna.press(group.messages[0], "—")
 
