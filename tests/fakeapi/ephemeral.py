@@ -52,8 +52,8 @@ callback query carries the ephemeral ``Message``.
 Inline buttons (any message): ``style`` must be "primary", "success" or "danger" (else 400
 "Bad Request: BUTTON_STYLE_INVALID"); ``disabled`` must be an object (aiogram's
 ``DisabledButton`` is ``{}``; else 400). Both are kept (``Button.style``, ``Button.disabled``).
-A disabled button may carry another action too (the fake does not enforce "exactly one"), and
-pressing a disabled callback button is allowed — an older client ignores ``disabled``.
+A button has exactly one kind, ``disabled`` being one (400 "BUTTON_TYPE_INVALID" for two), so
+a disabled button carries no press: pressing it is a ``FakeUsageError``, as it does nothing.
 ``setMyCommands`` keeps ``is_ephemeral`` of each command (a bool, else 400).
 """
 
