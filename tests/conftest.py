@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
+from tests.bot.proof_figures import figures_of
 from tests.databases import PgDatabases, TestDatabase, test_url
 from tests.fakeapi import FakeTelegram
 from tests.hangs import pytest_runtest_protocol, slow_timeouts
@@ -21,6 +22,17 @@ __all__ = ["pytest_runtest_protocol"]  # a hook of this conftest (tests/hangs.py
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     slow_timeouts(items)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """The reliability proofs' figures (issue #17), for the note: kills, forged presses, 429s."""
+    figures = figures_of(r for reports in terminalreporter.stats.values() for r in reports)
+    if figures:
+        terminalreporter.section("reliability figures")
+        for name, value in figures.items():
+            terminalreporter.write_line(f"{name}: {value}")
 
 
 @pytest.fixture

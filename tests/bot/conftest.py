@@ -18,7 +18,6 @@ from bot.config import Settings
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from tests.bot.helpers import fixed_seeds, watched
-from tests.bot.proof_figures import figures_of
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
@@ -59,14 +58,3 @@ async def store(database: TestDatabase) -> AsyncIterator[Store]:
 async def bot(settings: Settings, fake_telegram: FakeTelegram) -> AsyncIterator[RunningBot]:
     async with watched(fake_telegram, running_bot(settings, seeds=fixed_seeds())) as running:
         yield running
-
-
-def pytest_terminal_summary(
-    terminalreporter: pytest.TerminalReporter, config: pytest.Config
-) -> None:
-    """The reliability proofs' figures (issue #17), for the note: kills, forged presses, 429s."""
-    figures = figures_of(r for reports in terminalreporter.stats.values() for r in reports)
-    if figures:
-        terminalreporter.section("reliability figures")
-        for name, value in figures.items():
-            terminalreporter.write_line(f"{name}: {value}")
