@@ -20,8 +20,19 @@ from tests.services import redis_available, redis_server
 __all__ = ["pytest_runtest_protocol"]  # a hook of this conftest (tests/hangs.py)
 
 
+# Files whose tests run bot processes of their own (several workers, kill -9): with pytest-xdist
+# they go to one worker, one after another (``--dist loadgroup``), so two such fleets never
+# share the two cores with each other
+PROCESS_FILES = frozenset(
+    {"test_workers.py", "test_workers_seats.py", "test_workers_shared.py", "test_proof_kill.py"}
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     slow_timeouts(items)
+    for item in items:
+        if item.path.name in PROCESS_FILES:
+            item.add_marker(pytest.mark.xdist_group("processes"))
 
 
 def pytest_terminal_summary(

@@ -188,6 +188,7 @@ async def soak(
     assert lost == 0, f"{lost} deal result(s) lost with a kill"
 
 
+@pytest.mark.timeout(600)  # twelve kills and restarts: minutes on a loaded 2-core machine
 async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

@@ -31,6 +31,10 @@ from tests.fakeapi.users import SimGroup, SimUser
 Seated = list[tuple[SimGroup, list[SimUser]]]
 SCALE = 0.05  # the outbox's windows × this: a group's budget is 20 calls in 3 s
 GROUP_WINDOW = 60 * SCALE
+# Three bot processes, PostgreSQL or SQLite and Redis on two cores, beside another test worker
+# (pytest-xdist): the games' time is what they need on a loaded machine, not a speed bound
+PLAY_S = 180.0
+FLEET_TIMEOUT_S = 600  # pytest-timeout, for these tests (the suite's default is 300 s)
 GROUP_CALLS = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "senddocument")
 
 
@@ -101,6 +105,7 @@ async def play_all(
     )
 
 
+@pytest.mark.timeout(FLEET_TIMEOUT_S)
 async def test_three_workers_play_many_tables_at_once(
     fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
@@ -112,7 +117,7 @@ async def test_three_workers_play_many_tables_at_once(
         assert len(running.pids()) == 3
         await open_all(fake, seated)
         presses = Presses()
-        finished = await play_all(fake, seated, presses, 90, seed=11)
+        finished = await play_all(fake, seated, presses, PLAY_S, seed=11)
         await fake.settle(quiet=0.3, timeout=30)
         log = running.tail(200_000)
     assert all(finished), (finished, presses)
@@ -128,6 +133,7 @@ async def test_three_workers_play_many_tables_at_once(
     assert "Traceback" not in log, log[-4000:]
 
 
+@pytest.mark.timeout(FLEET_TIMEOUT_S)
 async def test_a_worker_killed_mid_game_loses_nothing(
     fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
@@ -136,7 +142,7 @@ async def test_a_worker_killed_mid_game_loses_nothing(
     async with fleet(fake, tmp_path, redis_url, 2, BOT_DATABASE=str(database)) as running:
         await open_all(fake, seated)
         presses = Presses()
-        game = asyncio.create_task(play_all(fake, seated, presses, 120, seed=5))
+        game = asyncio.create_task(play_all(fake, seated, presses, PLAY_S + 30, seed=5))
         await fake.wait_until(lambda: presses.accepted >= 20, timeout=60)
         victim = running.pids()[0]
         os.kill(victim, signal.SIGKILL)  # mid-game, mid-update perhaps
