@@ -2,9 +2,10 @@
 
 Every test has ``pytest-timeout``'s time (``timeout`` in ``pyproject.toml``; a ``slow`` soak
 gets :data:`SLOW_S`), so one await that never returns fails one test instead of holding the
-whole run until CI gives up on it. Before that, at :data:`DUMP_S`, every thread's stack and
-every asyncio task's stack go to stderr: the failed test's report then shows which await
-never returned (a thread dump alone shows only the event loop waiting in ``select``).
+whole run until CI gives up on it. Before that, at :data:`DUMP_S` (at ⅔ of a test's own
+limit), every thread's stack and every asyncio task's await chain go to stderr: the failed
+test's report then shows which await never returned (a thread dump alone shows only the event
+loop waiting in ``select``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def slow_timeouts(items: list[pytest.Item]) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     marker = item.get_closest_marker("timeout")
     limit = None if marker is None else marker.kwargs.get("timeout", *marker.args[:1])
-    after = DUMP_S if limit is None else max(DUMP_S, float(limit) * 2 / 3)
+    after = DUMP_S if not limit else float(limit) * 2 / 3  # a test's own limit: before it
     timer = threading.Timer(after, _dump, args=(item.nodeid, threading.get_ident(), after))
     timer.daemon = True
     timer.start()
