@@ -144,7 +144,9 @@ class Database:
             # turn, the journal mode's switch on a new file and each migration too
             await conn.execute("PRAGMA busy_timeout=30000")
             if not readonly:
-                await conn.execute("PRAGMA journal_mode=WAL")
+                # SQLite answers "locked" at once, without the busy timeout, when another
+                # connection is opening the same new file and holds its lock: tried again
+                await _when_free(lambda: conn.execute("PRAGMA journal_mode=WAL"))
                 await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
             db = cls(conn)
