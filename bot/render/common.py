@@ -6,7 +6,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic_core import CoreSchema, core_schema
@@ -21,10 +21,13 @@ __all__ = [
     "Rendered",
     "esc",
     "keyboard",
+    "next_in",
     "num",
     "signed",
 ]
 
+
+T = TypeVar("T")
 
 ButtonStyle = Literal["primary", "success", "danger"]
 """A button's colour (Bot API 9.4): blue, green, red; none, the app's own."""
@@ -127,6 +130,12 @@ class Rendered:
 def keyboard(rows: Iterable[Sequence[Button]]) -> Keyboard | None:
     kept = tuple(tuple(r) for r in rows if r)
     return Keyboard(kept) if kept else None
+
+
+def next_in(cycle: Sequence[T], value: object) -> T:
+    """The value after ``value`` in ``cycle`` (the first after the last, or for an unknown
+    one): what a button that steps through a setting's values sets next."""
+    return cycle[(cycle.index(value) + 1) % len(cycle)] if value in cycle else cycle[0]
 
 
 def num(value: int) -> str:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from bot.callbacks import Kind, LobbyAct, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.cards import card_name
-from bot.render.common import Button, ButtonStyle, Keyboard, Rendered, esc, keyboard
+from bot.render.common import Button, ButtonStyle, Keyboard, Rendered, esc, keyboard, next_in
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.games import game_ui
@@ -47,16 +47,14 @@ def next_value(game: str, name: str, value: Any) -> str:
         return "false" if value else "true"
     if meta["kind"] == "enum":
         choices: tuple[str, ...] = meta["choices"]
-        return (
-            choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
-        )
+        return next_in(choices, value)
     low, high = meta["range"]
     default = fields[name].default
     fallback = (low, default, high) if isinstance(default, int) else (low, high)
     ui = game_ui(game)
     steps = tuple(dict.fromkeys((ui.option_steps(name) if ui else None) or fallback))
     steps = tuple(s for s in steps if low <= s <= high) or (low,)
-    return str(steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0])
+    return str(next_in(steps, value))
 
 
 def option_text(game: str, name: str, value: Any, tr: Translator) -> str:

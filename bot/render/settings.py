@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import LOCALES, Translator
-from bot.render.common import Button, Rendered, esc, keyboard
+from bot.render.common import Button, Rendered, esc, keyboard, next_in
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.lobby import next_value, option_text
 from bot.storage.settings import (
@@ -34,13 +34,8 @@ CHAT_HANDS_WORDS: Final = {
 USER_HANDS_WORDS: Final = {"group": "as the group says", "private": "always in private"}
 
 
-def next_in(cycle: tuple[str, ...], value: str) -> str:
-    """The value after ``value`` in ``cycle`` (the first one after the last, or if unknown)."""
-    return cycle[(cycle.index(value) + 1) % len(cycle)] if value in cycle else cycle[0]
-
-
 def next_language(locale: str) -> str:
-    return LOCALES[(LOCALES.index(locale) + 1) % len(LOCALES)] if locale in LOCALES else "ru"
+    return next_in(LOCALES, locale)
 
 
 def next_timeout(seconds: float) -> int:

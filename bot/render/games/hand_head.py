@@ -52,10 +52,9 @@ def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:
         style: ButtonStyle | None = None,
         playable: bool = True,
     ) -> Button:
+        if not playable:  # no press to pack
+            return Button(text=f"·{text}·", style=style, disabled=True)
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act, arg)
-        label = text if playable else f"·{text}·"
-        if not playable:
-            return Button(text=label, style=style, disabled=True)
-        return Button(text=label, callback_data=codec.pack(press), style=style)
+        return Button(text=text, callback_data=codec.pack(press), style=style)
 
     return button
