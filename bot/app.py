@@ -146,6 +146,8 @@ def build_services(
         away_level=settings.away_level,
         ping_quiet=settings.ping_quiet_s,
         locks=shared.locks,
+        hands_in_group=settings.hands_in_group,
+        bot_id=bot.id,
     )
     outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
     presenter = Presenter(outbox, catalogues, codec, bot_username)
@@ -170,12 +172,18 @@ def build_services(
 
     def refused(chat_id: int, key: str, why: Undeliverable) -> None:
         """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
-        or a table's forum topic was closed or deleted (the table closes)."""
+        a hand or ping in the group could not be sent for him alone (his hands go to private,
+        #32), or a table's forum topic was closed or deleted (the table closes)."""
         parsed = MessageKey.parse(key)
         if parsed is None:
             return
         table_id, seat = parsed.table_id, parsed.seat
-        if seat is not None and why == "forbidden":
+        if seat is not None and parsed.ephemeral:  # his hands go to private (#32)
+
+            async def handle() -> None:
+                delivery(await runtime.ephemeral_failed(table_id, seat))
+
+        elif seat is not None and why == "forbidden":
 
             async def handle() -> None:
                 delivery(await runtime.unreachable(table_id, seat))

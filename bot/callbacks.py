@@ -22,6 +22,7 @@ _B36: Final = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 class Kind(StrEnum):
     HAND = "h"
+    TABLE = "t"  # the table message's own buttons (🂠 My cards, where hands are in the group)
     LOBBY = "l"
     END = "e"
     GROUP = "g"
@@ -60,6 +61,7 @@ class SeatAct(StrEnum):
     MENU_BACK = "R"  # ↩️ Back out of the menu
     HAND_OVER = "O"  # 🤖 Let the computer play
     BACK = "W"  # 🙋 I'm back
+    TO_PRIVATE = "P"  # 💬 To private: the hand in the group goes to the private chat (#32)
 
 
 class EndAct(StrEnum):
@@ -70,6 +72,7 @@ class EndAct(StrEnum):
 
 
 REFRESH: Final = "u"  # ↻ Refresh, in the seat menu: the hand drawn again
+MY_CARDS: Final = "c"  # 🂠 My cards on the table message: the presser's hand, for him alone
 
 SEAT_ACTS: Final = frozenset(SeatAct)
 
@@ -85,6 +88,7 @@ ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.HAND: frozenset("abcdefghijklmnopqrstuvwxyz") | SEAT_ACTS,
     Kind.LOBBY: frozenset(LobbyAct),
     Kind.END: frozenset(EndAct),
+    Kind.TABLE: frozenset({MY_CARDS}),
     Kind.GROUP: frozenset("l") | frozenset("ntcgvbh"),  # l: /language; the rest: /settings
     Kind.PRIVATE: frozenset("l") | frozenset("npwh"),
 }

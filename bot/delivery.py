@@ -8,7 +8,7 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from bot.callbacks import STILL, PressCodec
+from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
 from bot.render import lobby as lobby_render
@@ -23,8 +23,10 @@ from bot.runtime.outcome import (
     CancelQuestion,
     DealResult,
     EndedTable,
+    EphemeralGone,
     Facts,
     Gone,
+    HandGone,
     HandScreen,
     LobbyClosed,
     LobbyScreen,
@@ -40,6 +42,8 @@ from bot.runtime.outcome import (
     TableScreen,
     TurnPing,
     UnreachableNotice,
+    ehand_key,
+    eping_key,
     hand_key,
     keys,
     ping_key,
@@ -47,7 +51,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
-from bot.storage.rows import TableStatus
+from bot.storage.rows import Hands, TableStatus
 
 
 class Presenter:
@@ -74,6 +78,9 @@ class Presenter:
             bot_username=self.bot_username,
             options=row.options,
             away=tuple(s.away for s in facts.seats),  # a person the computer stands in for
+            my_cards=self.codec.pack(Press(Kind.TABLE, row.id, None, 0, MY_CARDS))
+            if row.hands is Hands.GROUP
+            else None,
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
@@ -105,8 +112,19 @@ class Presenter:
                 box.delete(screen.chat_id, screen.key)
             case TurnPing():
                 self._turn_ping(screen)
-            case PingGone():
+            case PingGone():  # wherever it is: a step on a key never sent is needless
                 box.delete(screen.user_id, ping_key(screen.table_id))
+                eping = eping_key(screen.table_id, screen.seat)
+                box.delete(screen.chat_id, eping, receiver=screen.user_id)
+            case HandGone():
+                box.strip(screen.user_id, hand_key(screen.table_id, screen.seat), forget=True)
+                ehand = ehand_key(screen.table_id, screen.seat)
+                box.strip(screen.chat_id, ehand, forget=True, receiver=screen.user_id)
+            case EphemeralGone():
+                for key in (ehand_key, eping_key):
+                    box.delete(
+                        screen.chat_id, key(screen.table_id, screen.seat), receiver=screen.user_id
+                    )
             case Note():
                 return self._note(screen)
             case Strip():
@@ -147,16 +165,53 @@ class Presenter:
             rendered = Rendered(text, rendered.markup)
         if screen.facts.table.status == TableStatus.RUNNING:  # a finished game's hand: nothing
             rendered = seat_menu.dress(
-                rendered, ctx, screen.seat, tr, self.codec, away=screen.away, menu=screen.menu
+                rendered,
+                ctx,
+                screen.seat,
+                tr,
+                self.codec,
+                away=screen.away,
+                menu=screen.menu,
+                in_group=screen.in_group,
             )
-        key = hand_key(screen.facts.table.id, screen.seat)
-        self.outbox.show(
-            screen.user_id,
-            key,
+        facts = screen.facts
+        if not screen.in_group:
+            key = hand_key(facts.table.id, screen.seat)
+            self.outbox.show(
+                screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE, rev=facts.rev
+            )
+            return
+        self.outbox.show(  # in the group, for its owner alone (#32)
+            facts.chat_id,
+            ehand_key(facts.table.id, screen.seat),
             rendered,
             fresh=screen.fresh,
             old=Old.DELETE,
-            rev=screen.facts.rev,
+            thread=facts.table.thread_id,
+            rev=facts.rev,
+            receiver=screen.user_id,
+            answering=screen.answering,
+            replace=screen.replace,
+        )
+
+    def _to_player(
+        self, facts: Facts, user_id: int, seat: int, in_group: bool, rendered: Rendered
+    ) -> None:
+        """A new ping or reminder for the player (so his phone notifies): in his private chat,
+        or in the group for him alone (#32); the one before it goes."""
+        if not in_group:
+            key = ping_key(facts.table.id)
+            self.outbox.show(user_id, key, rendered, fresh=True, old=Old.DELETE, rev=facts.rev)
+            return
+        self.outbox.show(
+            facts.chat_id,
+            eping_key(facts.table.id, seat),
+            rendered,
+            fresh=True,
+            old=Old.DELETE,
+            thread=facts.table.thread_id,
+            rev=facts.rev,
+            receiver=user_id,
         )
 
     def _turn_ping(self, screen: TurnPing) -> None:
@@ -167,10 +222,7 @@ class Presenter:
             game=game_name(facts.table.game, tr.locale),
             chat=facts.chat_title,
         )
-        key = ping_key(facts.table.id)
-        self.outbox.show(
-            screen.user_id, key, Rendered(text), fresh=True, old=Old.DELETE, rev=facts.rev
-        )
+        self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text))
 
     def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
         tr = self.catalogues.tr(screen.locale)
@@ -197,14 +249,7 @@ class Presenter:
             seconds=screen.seconds,
             chat=facts.chat_title,
         )
-        self.outbox.show(
-            screen.user_id,
-            ping_key(facts.table.id),
-            Rendered(text),
-            fresh=True,
-            old=Old.DELETE,
-            rev=facts.rev,
-        )
+        self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text))
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)
         mention = ctr.html(
@@ -369,13 +414,16 @@ class Delivery:
 
     # Several workers: what every worker knows (the outbox's shared book); else this one's.
 
-    async def message_key(self, chat_id: int, message_id: int) -> str | None:
-        """Which keyed message of the chat this id is now (None: none, or an old one)."""
+    async def message_key(
+        self, chat_id: int, message_id: int, *, ephemeral: bool = False
+    ) -> str | None:
+        """Which keyed message of the chat this id is now (None: none, or an old one);
+        ``ephemeral``: the id is an ephemeral message's (a namespace apart, #32)."""
         box = self.presenter.outbox
         if box.book is None:
-            return box.key_of(chat_id, message_id)
+            return box.key_of(chat_id, message_id, ephemeral=ephemeral)
         for _ in range(LOOKUPS):  # a message another worker sent a moment ago: in the book soon
-            key = await box.book.key_of(chat_id, message_id)
+            key = await box.book.key_of(chat_id, message_id, ephemeral=ephemeral)
             if key is not None:
                 return key
             await asyncio.sleep(LOOKUP_PAUSE_S)

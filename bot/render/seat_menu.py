@@ -1,5 +1,6 @@
 """The buttons every hand message has whatever the game (PRODUCT.md §5.3, §13): ``⋯`` opens a
-small menu in place (🤖 Let the computer play, ↻ Refresh, ↩️ back); while the computer holds
+small menu in place (🤖 Let the computer play, 💬 To private where the hand is in the group,
+↻ Refresh, ↩️ back); while the computer holds
 the seat the message offers only 🙋 I'm back. Pure: a family's rendered hand in, dressed out."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def dress(
     *,
     away: bool,
     menu: bool,
+    in_group: bool = False,
 ) -> Rendered:
     def button(text: str, act: str, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act)
@@ -35,6 +37,8 @@ def dress(
             [button(tr("🤖 Let the computer play"), SeatAct.HAND_OVER)],
             [button(tr("↻ Refresh"), REFRESH), button(tr("↩️ Back"), SeatAct.MENU_BACK)],
         ]
+        if in_group:  # the hand is an ephemeral message: it may go to the private chat (#32)
+            rows.insert(1, [button(tr("💬 To private"), SeatAct.TO_PRIVATE)])
         return Rendered(rendered.text, keyboard(rows))
     more = button("⋯", SeatAct.MENU)
     rows = [list(r) for r in rendered.markup.inline_keyboard] if rendered.markup else []

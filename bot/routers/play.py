@@ -6,13 +6,13 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.caches.members import Members
-from bot.callbacks import REFRESH, Kind, Press, PressFilter
+from bot.callbacks import MY_CARDS, REFRESH, Kind, Press, PressFilter
 from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
 from bot.refused import Refused
 from bot.routers.errors import answer_refusal
-from bot.runtime.outcome import hand_key
+from bot.runtime.outcome import is_hand_key, keys
 from bot.runtime.runtime import PressSource, TableRuntime
 
 
@@ -30,14 +30,20 @@ def make_router() -> Router:
     ) -> None:
         message = query.message
         chat_id = message.chat.id if message else 0
-        message_id = message.message_id if message else 0
-        key = await delivery.message_key(chat_id, message_id) if message else None
-        offers = (
-            await delivery.offers(chat_id, key)
-            if key is not None and key == hand_key(press.table, press.seat or 0)
+        # a hand in the group only its owner sees (#32): its id is an ephemeral one
+        ephemeral = getattr(message, "ephemeral_message_id", None)
+        message_id = ephemeral or (message.message_id if message else 0)
+        key = (
+            await delivery.message_key(chat_id, message_id, ephemeral=ephemeral is not None)
+            if message
             else None
         )
-        source = PressSource(chat_id, message_id, key, offers)
+        offers = (
+            await delivery.offers(chat_id, key)
+            if is_hand_key(key, press.table, press.seat or 0) and key is not None
+            else None
+        )
+        source = PressSource(chat_id, message_id, key, offers, ephemeral is not None)
         try:
             outcome = await runtime.press(press, query.data or "", query.from_user.id, source)
         except Refused as refused:
@@ -54,6 +60,25 @@ def make_router() -> Router:
             await query.answer(user_tr("Your cards are up to date.") if fresh else None)
         finally:
             delivery.flush()
+
+    @router.callback_query(PressFilter(Kind.TABLE))
+    async def on_my_cards(
+        query: CallbackQuery,
+        press: Press,
+        runtime: TableRuntime,
+        delivery: Delivery,
+        user_tr: Translator,
+    ) -> None:
+        """🂠 My cards on the table message where hands are in the group (#32): the hand
+        comes in place of the table for the presser alone (sent in answer to this very press,
+        so the bot needs no admin rights for it)."""
+        message = query.message
+        key = await delivery.message_key(message.chat.id, message.message_id) if message else None
+        if press.act != MY_CARDS or key != keys(press.table).table:
+            raise Refused("Unknown button.")
+        outcome, said = await runtime.my_cards(press.table, query.from_user.id, query.id)
+        delivery(outcome)  # before the answer: the hand is sent with this press's id
+        await query.answer(user_tr(said) if said else None)
 
     @router.callback_query(PressFilter(Kind.END))
     async def on_end_pressed(

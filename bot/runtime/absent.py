@@ -20,8 +20,10 @@ from bot.refused import Refused
 from bot.runtime.core import Context, Table, is_running
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
+    EphemeralGone,
     Facts,
     Gone,
+    HandGone,
     Note,
     Outcome,
     PingGone,
@@ -29,7 +31,7 @@ from bot.runtime.outcome import (
     Screen,
     Strip,
     TableScreen,
-    hand_key,
+    is_hand_key,
     keys,
     reminder_key,
 )
@@ -113,7 +115,12 @@ class Absent:
         facts = await self.ctx.facts(table)
         table.reminded = True
         screen = Reminder(
-            facts, owner.user_id, await self.ctx.people.user_locale(owner.user_id), seat, left
+            facts,
+            owner.user_id,
+            await self.ctx.people.user_locale(owner.user_id),
+            seat,
+            left,
+            in_group=await self.ctx.in_group(table, owner),
         )
         return Outcome((screen,), (expiry,))
 
@@ -177,8 +184,8 @@ class Absent:
         if table.match is not None:
             for s in table.seats:
                 if s.user_id is not None:
-                    screens.append(Strip(s.user_id, hand_key(table.id, s.seat), forget=True))
-                    screens.append(PingGone(s.user_id, table.id))
+                    screens.append(HandGone(table.row.chat_id, s.user_id, table.id, s.seat))
+                    screens.append(PingGone(s.user_id, table.id, table.row.chat_id, s.seat))
         undue = tuple((table.id, k) for k in CLOSING_KINDS)
         return facts, Outcome(tuple(screens), undue=undue)
 
@@ -239,14 +246,14 @@ class Absent:
             )
         screens += [
             TableScreen(facts, table.match.state.view(None)),
-            PingGone(owner.user_id, table.id),
+            PingGone(owner.user_id, table.id, table.row.chat_id, seat),
         ]
         if bar is Bar.NONE:
             screens += await self.play.hands(table, facts, only=seat)
             return Outcome(tuple(screens), due)
         locale = await self.ctx.people.user_locale(owner.user_id)
         chat = {"chat": facts.chat_title}
-        screens.append(Strip(owner.user_id, hand_key(table.id, seat), forget=True))
+        screens.append(HandGone(table.row.chat_id, owner.user_id, table.id, seat))
         screens.append(Note(owner.user_id, locale, BAR_NOTES[bar], chat))
         return Outcome(tuple(screens), due)
 
@@ -365,13 +372,59 @@ class Absent:
             )
             return Outcome((note, TableScreen(facts, view)), due)
 
+    # --- hands to private (#32) -----------------------------------------------------------------
+
+    async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
+        """An ephemeral message of the seat could not be sent (the bot no admin and no press
+        to answer, the member gone, an error): its hands go to private, the group told once."""
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
+            if not is_running(table) or seat >= len(table.seats):
+                return Outcome()
+            return await self.to_private(table, seat, failed=True)
+
+    async def to_private(self, table: Table, seat: int, *, failed: bool) -> Outcome:
+        """The seat's hands go to its owner's private chat for the rest of the table: an
+        ephemeral send failed (``failed``: the group is told, once), or he chose ⋯ «В личку»
+        (only once the bot can write to him there)."""
+        owner = table.seats[seat]
+        if owner.private or owner.user_id is None:
+            return Outcome()
+        if not failed and not await self.ctx.people.private_ok(owner.user_id):
+            raise Refused(
+                "First open a chat with me — button below.",
+                alert=True,
+                link=f"h_{b36(table.id)}",
+            )
+        async with self.ctx.repo.unit() as tx:
+            await tx.set_seat_private(table.id, seat)
+        table.seats[seat] = dataclasses.replace(owner, private=True)
+        facts = await self.ctx.facts(table)
+        chat = table.row.chat_id
+        screens: list[Screen] = [EphemeralGone(chat, owner.user_id, table.id, seat)]
+        if failed:
+            screens.append(
+                Note(
+                    chat,
+                    facts.chat_locale,
+                    "{name}: I can't show your cards in the group, so they come to our "
+                    "private chat from now on.",
+                    {"name": owner.name},
+                    link=f"h_{b36(table.id)}",
+                    button="💬 Open the chat",
+                    thread=table.row.thread_id,
+                )
+            )
+        screens += await self.play.hands(table, facts, only=seat, fresh=True)
+        return Outcome(tuple(screens))
+
     async def seat_press(
         self, table: Table, seat: int, act: SeatAct, data: str, source: PressSource
     ) -> Outcome:
         """The runtime's own buttons of a hand message (the table running, the seat his, he may
         act: :meth:`bot.runtime.press.Presses.press`): ⋯ (the menu) and its ↩️, 🤖 Let the
         computer play, 🙋 I'm back."""
-        if source.key != hand_key(table.id, seat):
+        if not is_hand_key(source.key, table.id, seat):
             raise Refused("These aren't your cards.")
         if source.offers is None or data not in source.offers:
             raise Refused("That button is out of date — here are your current cards.", refresh=seat)
@@ -394,3 +447,6 @@ class Absent:
                     return await self.play.one_hand(table, seat)
                 self._may_toggle(table, seat)
                 return await self._back(table, seat)
+            case SeatAct.TO_PRIVATE:
+                table.menus.discard(seat)
+                return await self.to_private(table, seat, failed=False)

@@ -30,12 +30,14 @@ from bot.storage.rows import (
     Deadline,
     DeadlineKind,
     HandRow,
+    Hands,
     LedgerRow,
     MatchRow,
     SeatRow,
     TableRow,
     TableStatus,
 )
+from bot.storage.settings import ChatSettings, hands_in_group
 from engine.chance import Chance
 from engine.core import Line, State
 from engine.games import GAMES, new_game
@@ -113,12 +115,16 @@ def is_running(table: Table | None) -> TypeGuard[Table]:
     return table is not None and table.row.status == TableStatus.RUNNING and table.match is not None
 
 
-def own_seat(table: Table, seat: int | None, user_id: int, chat_id: int) -> int:
+def own_seat(
+    table: Table, seat: int | None, user_id: int, chat_id: int, ephemeral: bool = False
+) -> int:
     """The seat a hand button was drawn for, which must be the presser's own, pressed in his
-    private chat: else "These aren't your cards." (card presses and the seat menu alike)."""
+    private chat or on a message of the table's group only he sees (``ephemeral``): else
+    "These aren't your cards." (card presses and the seat menu alike)."""
     if seat is None or seat >= len(table.seats):
         raise Refused("These aren't your cards.")
-    if table.seats[seat].user_id != user_id or chat_id != user_id:
+    where = table.row.chat_id if ephemeral else user_id
+    if table.seats[seat].user_id != user_id or chat_id != where:
         raise Refused("These aren't your cards.")
     return seat
 
@@ -137,6 +143,8 @@ class RuntimeOptions(TypedDict, total=False):
     away_level: str
     ping_quiet: float
     locks: Locks | None
+    hands_in_group: bool
+    bot_id: int
 
 
 class Context:
@@ -159,6 +167,8 @@ class Context:
         away_level: str = "normal",
         ping_quiet: float = 0.0,
         locks: Locks | None = None,
+        hands_in_group: bool = False,
+        bot_id: int = 0,
     ) -> None:
         self.repo = repo
         self.people = people
@@ -173,6 +183,8 @@ class Context:
         self.idle_timeout = idle_timeout
         self.away_level = away_level
         self.ping_quiet = ping_quiet  # no turn ping for a person who moved this recently
+        self.hands_in_group = hands_in_group  # the operator's BOT_HANDS_IN_GROUP (#32)
+        self.bot_id = bot_id  # whether the bot is an admin of a group decides "auto" (#32)
         self.tables: dict[int, Table] = {}  # the open tables in memory
         self._turns: dict[int, int] = {}  # table → the turn held now (shared locks)
         self._stale: dict[int, Table] = {}  # a copy dropped as stale: its in-memory marks
@@ -302,6 +314,25 @@ class Context:
 
     async def deadlines(self) -> list[Deadline]:
         return await self.repo.deadlines()
+
+    # --- where hands go (#32) ----------------------------------------------------------------
+
+    async def hands_of(self, chat_id: int, settings: ChatSettings) -> Hands:
+        """Where the hands of a table opened now in the group go: the group's setting ("auto":
+        in the group when the bot is an administrator there, so it may send them at any
+        time), only where the operator offers it (``BOT_HANDS_IN_GROUP``)."""
+        if not self.hands_in_group:
+            return Hands.PRIVATE
+        admin = settings.hands == "auto" and await self.members.is_admin(chat_id, self.bot_id)
+        return Hands.GROUP if hands_in_group(settings, admin) else Hands.PRIVATE
+
+    async def in_group(self, table: Table, seat: SeatRow) -> bool:
+        """Whether the seat's hand is an ephemeral message in the group: the table's hands go
+        there, the seat's did not go to private (a failed send, ⋯ «В личку»), and its owner
+        did not choose "always in private"."""
+        if table.row.hands is not Hands.GROUP or seat.private or seat.user_id is None:
+            return False
+        return (await self.people.user_settings(seat.user_id)).hands != "private"
 
     def turn_time(self, table: Table) -> float:
         """A person's time for one turn at this table: the chat's setting when it was opened

@@ -126,15 +126,17 @@ class Lobby:
                 raise Refused("There's already a table here: ↑", reply_to_key=here)
             chosen = await self.seeded_options(chat_id, game, options) if game else {}
             settings = await self.ctx.people.chat_settings(chat_id)
+            hands = await self.ctx.hands_of(chat_id, settings)
             async with self.ctx.repo.unit() as tx:
                 if current is not None:
                     await tx.update_table(current.id, status=TableStatus.CLOSED)
                 tid = await tx.create_table(
                     chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
                 )
-                # the table keeps the turn time it opened with (PRODUCT.md §15)
+                # the table keeps the turn time it opened with (PRODUCT.md §15), and where
+                # its hands go (#32)
                 timeout = settings.turn_timeout_s or self.ctx.turn_timeout
-                await tx.update_table(tid, turn_timeout_s=timeout)
+                await tx.update_table(tid, turn_timeout_s=timeout, hands=hands)
                 await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
                 expiry = Deadline(
                     tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0
@@ -323,8 +325,8 @@ class Lobby:
         chat = await self.ctx.people.chat(table.row.chat_id)
         notes = []
         for seat in table.seats:
-            if seat.user_id is None:
-                continue
+            if seat.user_id is None or await self.ctx.in_group(table, seat):
+                continue  # a hand in the group needs no private chat (#32)
             locale = await self.ctx.people.user_locale(seat.user_id)
             notes.append(
                 Note(
@@ -381,12 +383,18 @@ class Lobby:
         if reached is None:
             reached = {}
             for s in table.seats:
-                if s.user_id is not None:
+                if s.user_id is not None and not await self.ctx.in_group(table, s):
                     user = await self.ctx.people.user(s.user_id)
                     reached[s.user_id] = user is not None and user.private_ok
         for user_id, ok in reached.items():
             await self.ctx.people.set_private_ok(user_id, ok)
-        missing = [s for s in table.seats if s.user_id is not None and not reached.get(s.user_id)]
+        missing = [
+            s
+            for s in table.seats
+            if s.user_id is not None
+            and not reached.get(s.user_id)
+            and not await self.ctx.in_group(table, s)
+        ]
         if missing and not without:
             names = tuple(s.name for s in missing)
             facts = await self.ctx.facts(table)

@@ -115,15 +115,21 @@ class HandScreen:
     away: bool = False  # the computer plays the seat: the message offers 🙋 I'm back
     menu: bool = False  # the ⋯ menu is open
     words: bool = False  # the owner's «Cards in words» (PRODUCT.md §12): cards named in full
+    in_group: bool = False  # an ephemeral message in the group, only its owner sees it (#32)
+    answering: str | None = None  # the press it answers (a bot no admin may send it then)
+    replace: bool = False  # shown in place of the pressed message, for its owner alone
 
 
 @dataclass(frozen=True, slots=True)
 class TurnPing:
-    """A short new private message when a player's turn starts (so the phone notifies)."""
+    """A short new private message when a player's turn starts (so the phone notifies);
+    ``in_group``: an ephemeral one in the group instead (#32)."""
 
     facts: Facts
     user_id: int
     locale: str
+    seat: int = 0
+    in_group: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +142,7 @@ class Reminder:
     locale: str
     seat: int
     seconds: int
+    in_group: bool = False  # the reminder itself ephemeral in the group (#32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +155,35 @@ class Gone:
 
 @dataclass(frozen=True, slots=True)
 class PingGone:
-    """The player acted (or the turn passed): his turn ping is deleted."""
+    """The player acted (or the turn passed): his turn ping is deleted, wherever it is (a
+    private message, or an ephemeral one in group ``chat_id`` for seat ``seat``)."""
 
     user_id: int
     table_id: int
+    chat_id: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandGone:
+    """A seat's hand loses its buttons and its key is let go, wherever it is (private, or an
+    ephemeral message in group ``chat_id``): the table closed, or its owner may no longer act."""
+
+    chat_id: int
+    user_id: int
+    table_id: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class EphemeralGone:
+    """A seat's ephemeral hand (and turn ping) in the group is deleted: its hands go to the
+    owner's private chat from now on."""
+
+    chat_id: int
+    user_id: int
+    table_id: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +246,8 @@ Screen = (
     | Reminder
     | Gone
     | PingGone
+    | HandGone
+    | EphemeralGone
     | Note
     | CancelQuestion
     | UnreachableNotice
@@ -272,6 +306,21 @@ def reminder_key(table_id: int) -> str:
 
 def hand_key(table_id: int, seat: int) -> str:
     return str(MessageKey.hand(table_id, seat))
+
+
+def ehand_key(table_id: int, seat: int) -> str:
+    """A seat's hand as an ephemeral message in the group (#32)."""
+    return str(MessageKey.ehand(table_id, seat))
+
+
+def eping_key(table_id: int, seat: int) -> str:
+    """A seat's turn ping (and reminder) as an ephemeral message in the group (#32)."""
+    return str(MessageKey.eping(table_id, seat))
+
+
+def is_hand_key(key: str | None, table_id: int, seat: int) -> bool:
+    """Whether ``key`` is the seat's hand message, private or in the group."""
+    return key is not None and key in (hand_key(table_id, seat), ehand_key(table_id, seat))
 
 
 def ping_key(table_id: int) -> str:

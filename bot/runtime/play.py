@@ -34,7 +34,7 @@ from bot.runtime.outcome import (
     TableScreen,
     TurnPing,
     events_of,
-    hand_key,
+    is_hand_key,
     reminder_key,
 )
 from bot.storage.protocol import Writes
@@ -46,17 +46,25 @@ from engine.players import computer
 
 
 class PressSource:
-    """Where a press came from: its chat, message id, and the key the outbox knows it by."""
+    """Where a press came from: its chat, message id, and the key the outbox knows it by;
+    ``ephemeral``: a message in the group only the presser sees (``message_id`` is then its
+    ephemeral id, #32)."""
 
-    __slots__ = ("chat_id", "key", "message_id", "offers")
+    __slots__ = ("chat_id", "ephemeral", "key", "message_id", "offers")
 
     def __init__(
-        self, chat_id: int, message_id: int, key: str | None, offers: frozenset[str] | None
+        self,
+        chat_id: int,
+        message_id: int,
+        key: str | None,
+        offers: frozenset[str] | None,
+        ephemeral: bool = False,
     ) -> None:
         self.chat_id = chat_id
         self.message_id = message_id
         self.key = key
         self.offers = offers
+        self.ephemeral = ephemeral
 
 
 class Play:
@@ -120,7 +128,7 @@ class Play:
         (or only the marks changed)."""
         assert table.match is not None
         stale = Refused("That button is out of date — here are your current cards.", refresh=seat)
-        if source.key != hand_key(table.id, seat):
+        if not is_hand_key(source.key, table.id, seat):
             raise stale  # an older hand message of his (re-sent since)
         state = table.match.state
         ui_game = family_ui(table.row.game)
@@ -177,7 +185,7 @@ class Play:
         if not is_running(table):
             return Outcome()
         out = Outcome()
-        if source.key is None:
+        if source.key is None and not source.ephemeral:  # an unknown ephemeral one: left be
             out += Outcome.of(StripMessage(source.chat_id, source.message_id))
         return out + await self.one_hand(table, seat)
 
@@ -186,16 +194,30 @@ class Play:
         return Outcome(tuple(await self.hands(table, facts, only=seat, fresh=fresh)))
 
     async def hands(
-        self, table: Table, facts: Facts, *, only: int | None = None, fresh: bool = False
+        self,
+        table: Table,
+        facts: Facts,
+        *,
+        only: int | None = None,
+        fresh: bool = False,
+        answering: str | None = None,
     ) -> list[Screen]:
-        """Every reachable seat's hand (or only one seat's, shown even if away)."""
+        """Every reachable seat's hand (or only one seat's, shown even if away); ``answering``:
+        the press of 🂠 it answers — a hand in the group is then sent anew in place of the
+        pressed table message, for its owner alone (#32)."""
         assert table.match is not None
         state = table.match.state
         out: list[Screen] = []
         for s in table.seats:
             if s.user_id is None or (only is not None and s.seat != only) or s.barred:
                 continue  # a barred seat's owner no longer sees it (his last hand lost its buttons)
-            if s.away and only is None and not await self.ctx.people.private_ok(s.user_id):
+            here = await self.ctx.in_group(table, s)
+            if (
+                s.away
+                and only is None
+                and not here
+                and not await self.ctx.people.private_ok(s.user_id)
+            ):
                 continue  # the owner can't be reached; /hand in private brings him back
             out.append(
                 HandScreen(
@@ -205,10 +227,13 @@ class Play:
                     await self.ctx.people.user_locale(s.user_id),
                     state.view(s.seat),
                     table.hands.get(s.seat, HandUI()),
-                    fresh=fresh,
+                    fresh=fresh or (answering is not None and here),
                     away=s.away,
                     menu=s.seat in table.menus,
                     words=(await self.ctx.people.user_settings(s.user_id)).words,
+                    in_group=here,
+                    answering=answering if here else None,
+                    replace=answering is not None and here,
                 )
             )
         return out
@@ -393,7 +418,7 @@ class Play:
         if nxt == actor and actor is not None:
             return out  # still his turn (e.g. declare, then exchange): his ping stays
         if actor is not None and (owner := table.seats[actor].user_id) is not None:
-            out.append(PingGone(owner, table.id))
+            out.append(PingGone(owner, table.id, table.row.chat_id, actor))
         if nxt is not None:
             seat = table.seats[nxt]
             # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes;
@@ -407,7 +432,8 @@ class Play:
                 and await self._pinged(seat.user_id)
             ):
                 locale = await self.ctx.people.user_locale(seat.user_id)
-                out.append(TurnPing(facts, seat.user_id, locale))
+                here = await self.ctx.in_group(table, seat)
+                out.append(TurnPing(facts, seat.user_id, locale, nxt, here))
         return out
 
     async def _pinged(self, user_id: int) -> bool:

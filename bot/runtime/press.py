@@ -18,7 +18,7 @@ from bot.runtime.core import Context, IsAdmin, Table, own_seat
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Outcome
 from bot.runtime.play import Play, PressSource
-from bot.storage.rows import Deadline, DeadlineKind, TableStatus
+from bot.storage.rows import Bar, Deadline, DeadlineKind, Hands, TableStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,12 @@ class Presses:
             return await handler(call)
 
     async def _join(self, c: LobbyCall) -> Outcome:
-        """✋ Join: only someone the bot can write to in private (his cards go there)."""
+        """✋ Join: at once where the table's hands go to the group (and his do: not "always
+        in private"), else only someone the bot can write to in private (his cards go there)."""
+        if c.table.row.hands is Hands.GROUP:
+            mine = await self.ctx.people.user_settings(c.user_id)
+            if mine.hands != "private":
+                return await self.lobby.join(c.table, c.generation, c.user_id, c.name)
         user = await self.ctx.people.user(c.user_id)
         if user is None or not user.private_ok:
             self.ctx.lobby_at(c.table, c.generation)  # still the same lobby?
@@ -145,13 +150,33 @@ class Presses:
         ``absent``, a family's to ``play``."""
         async with self.ctx.hold(press.table):
             table = await self.ctx.running(press.table)
-            seat = own_seat(table, press.seat, user_id, source.chat_id)
+            seat = own_seat(table, press.seat, user_id, source.chat_id, source.ephemeral)
             gone = await self.absent.gate(table, seat, user_id)
             if gone is not None:
                 return gone
             if press.act in SEAT_ACTS:
                 return await self.absent.seat_press(table, seat, SeatAct(press.act), data, source)
             return await self.play.card_press(table, seat, press, data, source)
+
+    async def my_cards(self, table_id: int, user_id: int, query_id: str) -> tuple[Outcome, str]:
+        """🂠 My cards on the table message, where its hands are in the group (#32): the
+        presser's hand sent anew, for him alone in place of the table message (so one tap
+        brings back a hand his client lost); a hand that goes to private is sent anew there.
+        What the press is answered with comes back too."""
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.running(table_id)
+            mine = next((s for s in table.seats if s.user_id == user_id), None)
+            if mine is None or mine.barred is not Bar.NONE:
+                raise Refused("You're not playing at this table.")
+            gone = await self.absent.gate(table, mine.seat, user_id)
+            if gone is not None:
+                return gone, ""
+            facts = await self.ctx.facts(table)
+            if not await self.ctx.in_group(table, mine):
+                hand = await self.play.hands(table, facts, only=mine.seat, fresh=True)
+                return Outcome(tuple(hand)), "Your cards are in our private chat."
+            hand = await self.play.hands(table, facts, only=mine.seat, answering=query_id)
+            return Outcome(tuple(hand)), ""
 
     # --- stored deadlines --------------------------------------------------------------------
 

@@ -148,6 +148,12 @@ class TableRuntime:
     async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
         return await self.presses.press(press, data, user_id, source)
 
+    async def my_cards(self, table_id: int, user_id: int, query_id: str) -> tuple[Outcome, str]:
+        return await self.presses.my_cards(table_id, user_id, query_id)
+
+    async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
+        return await self.absent.ephemeral_failed(table_id, seat)
+
     async def due(self, deadline: Deadline) -> Outcome:
         return await self.presses.due(deadline)
 

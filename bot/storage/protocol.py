@@ -165,6 +165,10 @@ class Writes(Reads, Protocol):
         """A seat's bar, its last group line's deal and its owner's last toggle (#28)."""
         ...
 
+    async def set_seat_private(self, table_id: int, seat: int) -> None:
+        """The seat's hands go to its owner's private chat for the rest of the table (#32)."""
+        ...
+
     async def add_match(
         self, table_id: int, no: int, seed: int, prev_dealer: int | None, first_seq: int
     ) -> None: ...

@@ -19,6 +19,13 @@ class TableStatus(StrEnum):
     CLOSED = "closed"  # gone: cancelled, timed out, or its topic closed
 
 
+class Hands(StrEnum):
+    """Where a table's hands go (the ``tables.hands`` column, fixed when it is opened, #32)."""
+
+    PRIVATE = "private"  # each player's private chat
+    GROUP = "group"  # the group, as ephemeral messages each seen only by its owner
+
+
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
 OPEN_SQL = "(" + ", ".join(f"'{s.value}'" for s in OPEN_STATUSES) + ")"
 """``OPEN_STATUSES`` as an SQL list, for ``status IN …``."""
@@ -73,6 +80,7 @@ class TableRow:
     moves: int
     thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
+    hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened (#32)
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
@@ -91,6 +99,7 @@ class SeatRow:
     barred: Bar = Bar.NONE  # the owner may no longer act here (left, banned, /kick)
     noticed: int = 0  # the deal (``deal_mark``) of the last group line about this seat
     toggled_at: float = 0.0  # when the owner last handed the seat over or took it back
+    private: bool = False  # his hands go to private at this table all the same (#32)
 
     def marks(self) -> SeatMarks:
         return SeatMarks(self.barred, self.noticed, self.toggled_at)
@@ -194,13 +203,14 @@ class TableFields(TypedDict, total=False):
     generation: int
     moves: int
     turn_timeout_s: float | None
+    hands: Hands
 
 
 TABLE_FIELDS = frozenset(TableFields.__annotations__)
 """The names of :class:`TableFields`, checked before they go into SQL."""
 TABLE_COLUMNS = (
     "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
-    " turn_timeout_s"
+    " turn_timeout_s, hands"
 )
 """The ``tables`` columns :func:`table_row` reads, in every backend."""
 T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
@@ -226,6 +236,7 @@ def table_row(row: Row) -> TableRow:
         moves=row["moves"],
         thread_id=row["thread_id"],
         turn_timeout_s=row["turn_timeout_s"],
+        hands=Hands(row["hands"]),
     )
 
 

@@ -40,7 +40,9 @@ from bot.storage.rows import (
 )
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
-_SEAT_COLUMNS = "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at"
+_SEAT_COLUMNS = (
+    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private"
+)
 _LEDGER_COLUMNS = "l.chat_id, l.game, l.user_id, u.first_name, l.balance, l.played, l.won, l.points"
 _LEDGER_ADD = (
     " ON CONFLICT(chat_id, game, user_id) DO UPDATE SET"
@@ -62,6 +64,7 @@ def seat_row(r: Row) -> SeatRow:
         Bar(r["barred"]),
         int(r["noticed"]),
         float(r["toggled_at"]),
+        bool(r["private"]),
     )
 
 
@@ -260,6 +263,10 @@ class SqlStatements:
             " WHERE table_id = ? AND seat = ?",
             (marks.barred.value, marks.noticed, marks.toggled_at, table_id, seat),
         )
+
+    async def set_seat_private(self, table_id: int, seat: int) -> None:
+        sql = "UPDATE seats SET private = ? WHERE table_id = ? AND seat = ?"
+        await self._run(sql, (True, table_id, seat))
 
     async def replace_seats(self, table_id: int, seats: Sequence[SeatSpec]) -> None:
         await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))

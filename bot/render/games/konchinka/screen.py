@@ -9,13 +9,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.callbacks import PressCodec, b36
+from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.context import HandUI, Standing, TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.results import match_tail, signed_list
@@ -84,7 +84,7 @@ def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
         lines.append(tr("Last capture: {name}", name=esc(ctx.names[view.last_capturer])))
     if view.to_act is not None:
         lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
-    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = my_cards_button(ctx, tr)
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from bot.callbacks import b36
 from bot.i18n import Translator
 from bot.presses import kopilka as kopilka_press
-from bot.render.common import Button, Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.kopilka import hand as kopilka_hand
 from bot.render.games.kopilka import results as kopilka_results
@@ -74,7 +73,7 @@ def table(ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
         lines.append(last)
     if lines[-1] == "":
         lines.pop()
-    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = my_cards_button(ctx, tr)
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 

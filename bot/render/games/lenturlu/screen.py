@@ -10,13 +10,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Final
 
-from bot.callbacks import PressCodec, b36
+from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standing, TableContext, game_name
+from bot.render.context import HandUI, Standing, TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
@@ -124,7 +124,7 @@ def table(
         who = tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act]))
         who += " · " + (tr("a new pile") if view.leading else tr("follows"))
         lines.append(who)
-    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = my_cards_button(ctx, tr)
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from bot.callbacks import b36
 from bot.i18n import Translator
 from bot.presses import trick as trick_press
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.common import Button, Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name
+from bot.render.common import Rendered, esc, keyboard
+from bot.render.context import TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.trick import hand as trick_hand
 from bot.render.games.trick import results as trick_results
@@ -91,7 +90,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     last = last_trick_line(ctx, view, tr)
     if last:
         lines.append(last)
-    button = Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+    button = my_cards_button(ctx, tr)
     return Rendered("\n".join(lines), keyboard([[button]]))
 
 
