@@ -20,8 +20,9 @@ from bot.routers.common import say, topic
 from bot.routers.identity import unsigned
 from bot.runtime.core import family_ui
 from bot.runtime.lobby import SHOWN
-from bot.runtime.outcome import Note, Outcome
+from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
+from bot.storage.rows import Hands
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 START_WAIT = 30.0  # seconds Start waits to learn whether the players' private notes got through
@@ -126,17 +127,23 @@ def make_router() -> Router:
         )
         waits = delivery(outcome)  # queued only: the answer still goes at once
         if press.act == LobbyAct.JOIN:
-            await query.answer(user_tr("You're seated. Your cards will come in our private chat."))
+            await query.answer(user_tr(_seated(outcome)))
         else:
             await query.answer()
-        if (
-            press.act == LobbyAct.START
-            and outcome.screens
-            and all(isinstance(s, Note) for s in outcome.screens)
-        ):
+        # Start's first half is its private notes only (none at all where every hand goes to
+        # the group, #32: the second half follows at once)
+        if press.act == LobbyAct.START and all(isinstance(s, Note) for s in outcome.screens):
             await _start_when_reached(press, outcome, waits, runtime, delivery, user_tr)
 
     return router
+
+
+def _seated(outcome: Outcome) -> str:
+    """What a player who joined is told: where his cards will come (#32)."""
+    lobby = next((s for s in outcome.screens if isinstance(s, LobbyScreen)), None)
+    if lobby is not None and lobby.facts.table.hands is Hands.GROUP:
+        return "You're seated. Your cards will be shown to you here, in the group."
+    return "You're seated. Your cards will come in our private chat."
 
 
 def replied_to(message: Message) -> tuple[int, str] | None:
