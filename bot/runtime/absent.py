@@ -36,6 +36,8 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.runtime.play import Play, PressSource
+
+ENDED = TableStatus.ENDED
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})
@@ -279,7 +281,10 @@ class Absent:
         for him is his again, if he may still act there); how many tables answered."""
         out, shown = Outcome(), 0
         for row in await self.ctx.repo.tables_of_user(user_id):
-            if row.status != TableStatus.RUNNING or (only is not None and row.id != only):
+            if only is not None and row.id != only:
+                continue
+            # a table between matches: its last hand, from the table's 🂠 only (#37)
+            if row.status != TableStatus.RUNNING and (only is None or row.status != ENDED):
                 continue
             async with self.ctx.hold(row.id):
                 table = await self.ctx.load(row.id)
@@ -287,6 +292,9 @@ class Absent:
                 if table is None or table.match is None or mine is None:
                     continue
                 shown += 1
+                if table.row.status == ENDED:
+                    out += await self.play.one_hand(table, mine.seat, fresh=True)
+                    continue
                 try:
                     gone = await self.gate(table, mine.seat, user_id)
                 except Refused as refused:  # barred, or Telegram unsure: said in private

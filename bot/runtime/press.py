@@ -164,11 +164,14 @@ class Presses:
         brings back a hand his client lost); a hand that goes to private is sent anew there.
         What the press is answered with comes back too."""
         async with self.ctx.hold(table_id):
-            table = await self.ctx.running(table_id)
-            mine = next((s for s in table.seats if s.user_id == user_id), None)
+            table = await self.ctx.opened(table_id)
+            if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now
+                raise Refused("This table is closed.")
+            mine = table.seat_of(user_id)
             if mine is None or mine.barred is not Bar.NONE:
                 raise Refused("You're not playing at this table.")
-            gone = await self.absent.gate(table, mine.seat, user_id)
+            ended = table.row.status == TableStatus.ENDED  # his last hand, as it ended (#37)
+            gone = None if ended else await self.absent.gate(table, mine.seat, user_id)
             if gone is not None:
                 return gone, ""
             facts = await self.ctx.facts(table)
