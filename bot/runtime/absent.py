@@ -36,9 +36,9 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.runtime.play import Play, PressSource
+from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 ENDED = TableStatus.ENDED
-from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})
 CLOSING_KINDS = (
