@@ -23,10 +23,17 @@ class MessageKind(StrEnum):
     HAND = "hand"  # a seat's hand, in its owner's private chat
     PING = "ping"  # a player's turn ping, in his private chat
     DEAL = "deal"  # a deal's result in the group: once per match and move
+    EHAND = "ehand"  # a seat's hand in the group, for its owner alone (an ephemeral message)
+    EPING = "eping"  # a seat's turn ping (or reminder) in the group, for its owner alone
 
 
 GROUP_KINDS = frozenset({MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESULT})
 """The group messages that live in the table's forum topic."""
+
+EPHEMERAL_KINDS = frozenset({MessageKind.EHAND, MessageKind.EPING})
+"""The messages sent in the group for one member alone (#32): ephemeral messages, whose ids are
+a namespace apart from the chat's messages (:func:`bot.storage.rows.stored_id`)."""
+_SEATED = frozenset({MessageKind.HAND, *EPHEMERAL_KINDS})
 
 _KINDS = {kind.value: kind for kind in MessageKind}
 
@@ -37,7 +44,7 @@ class MessageKey:
 
     kind: MessageKind
     table_id: int
-    extra: tuple[int, ...] = ()  # HAND: (seat,); DEAL: (match_no, moves)
+    extra: tuple[int, ...] = ()  # HAND, EHAND, EPING: (seat,); DEAL: (match_no, moves)
 
     def __str__(self) -> str:
         head = f"{self.kind.value}:{self.table_id}"
@@ -48,13 +55,26 @@ class MessageKey:
         return MessageKey(MessageKind.HAND, table_id, (seat,))
 
     @staticmethod
+    def ehand(table_id: int, seat: int) -> MessageKey:
+        return MessageKey(MessageKind.EHAND, table_id, (seat,))
+
+    @staticmethod
+    def eping(table_id: int, seat: int) -> MessageKey:
+        return MessageKey(MessageKind.EPING, table_id, (seat,))
+
+    @staticmethod
     def deal(table_id: int, match_no: int, moves: int) -> MessageKey:
         return MessageKey(MessageKind.DEAL, table_id, (match_no, moves))
 
     @property
     def seat(self) -> int | None:
-        """A hand's seat (``None`` for other kinds)."""
-        return self.extra[0] if self.kind is MessageKind.HAND and self.extra else None
+        """A hand's (or an ephemeral ping's) seat (``None`` for other kinds)."""
+        return self.extra[0] if self.kind in _SEATED and self.extra else None
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the message is sent in the group for one member alone (#32)."""
+        return self.kind in EPHEMERAL_KINDS
 
     @staticmethod
     def parse(text: str) -> MessageKey | None:

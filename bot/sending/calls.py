@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import time
@@ -18,22 +19,26 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import BufferedInputFile, Message
+from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMarkup
+from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message
 
 from bot.clock import Clock
 from bot.render.common import Rendered
-from bot.sending.json_session import EditText, SendText
+from bot.sending.json_session import EditEphemeralText, EditText, SendText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
+from bot.sending.session import is_cant_edit
 from bot.storage.protocol import MessageStore
-from bot.storage.rows import StoredMessage
+from bot.storage.rows import StoredMessage, stored_id
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.sending.redis_book import Entry, RedisBook
 
 logger = logging.getLogger("bot.sending.outbox")  # one log for the outbox, whichever part
 
-Undeliverable = Literal["forbidden", "topic"]  # why a keyed message can't go: a 403, a gone topic
+Undeliverable = Literal["forbidden", "topic", "ephemeral"]
+"""Why a keyed message can't go: a 403, a gone forum topic, a message for one member of a group
+that Telegram would not take (#32: not a member, no rights, a press too old)."""
 _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -70,6 +75,8 @@ class Show:
     reply_to: int | None = None
     thread: int | None = None  # the forum topic it is sent (or sent anew) in
     rev: int | None = None  # the table's turn it shows (several workers: never older wins)
+    answering: str | None = None  # the press it answers (an ephemeral send: its callback query)
+    replace: bool = False  # an ephemeral send shown in place of the pressed message, for him
     label: ClassVar[str] = "show"
 
 
@@ -155,8 +162,10 @@ class Held:
 
 @dataclass(slots=True)
 class ChatQueue:
-    """A chat's queued steps and the task delivering them."""
+    """A chat's queued steps and the task delivering them; ``receiver``: the queue of a group's
+    messages for that member alone (ephemeral messages, #32), a lane of its own."""
 
+    receiver: int | None = None
     queue: deque[Step] = field(default_factory=deque)
     worker: asyncio.Task[None] | None = None
     taken: int = 0  # steps taken off the queue so far: whether the head is still the same one
@@ -196,6 +205,7 @@ class Calls:
         self.on_refused = on_refused
         self.closed: dict[int, None] = {}  # in the order they closed (at most CLOSED_KEPT)
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
+        self.ephemeral_calls = 0  # of them, about messages for one member of a group
 
     @staticmethod
     def settle(step: Step, sent: int | None) -> None:
@@ -204,13 +214,15 @@ class Calls:
             step.done.set_result(sent)
 
     @contextlib.asynccontextmanager
-    async def _counted(self, chat_id: int) -> AsyncIterator[None]:
+    async def _counted(self, chat_id: int, receiver: int | None = None) -> AsyncIterator[None]:
         """Count one API call at the moment its answer came (later than Telegram saw it)."""
         try:
             yield
         finally:
             self.calls += 1
-            await self.patience("counting a call", lambda: self.rates.spent(chat_id))
+            if receiver is not None:
+                self.ephemeral_calls += 1
+            await self.patience("counting a call", lambda: self.rates.spent(chat_id, receiver))
 
     async def deliver(
         self, chat_id: int, chat: ChatQueue, step: Step, held: Held | None = None
@@ -231,7 +243,7 @@ class Calls:
             case Delete(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a delete of a message never sent is needless
-                await self._delete(chat_id, known.message_id)
+                await self._delete(chat_id, known.message_id, chat.receiver)
                 self._let_go(chat_id, chat, key)
                 await self.store.drop_message(chat_id, key)
             case DeleteMessage(message_id=message_id):
@@ -257,10 +269,23 @@ class Calls:
         except TelegramAPIError as error:
             logger.warning("document to chat=%s failed: %s", chat_id, error.message)
 
-    async def _delete(self, chat_id: int, message_id: int) -> None:
-        async with self._counted(chat_id):
+    async def _delete(self, chat_id: int, message_id: int, receiver: int | None = None) -> None:
+        """Delete a message (``message_id`` as stored: an ephemeral one's needs its receiver)."""
+        if message_id < 0 and receiver is None:
+            logger.warning("chat=%s: an ephemeral message without its receiver stays", chat_id)
+            return
+        async with self._counted(chat_id, receiver):
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-                await self.bot.delete_message(chat_id, message_id)
+                if receiver is not None and message_id < 0:
+                    await self.bot(
+                        DeleteEphemeralMessage(
+                            chat_id=chat_id,
+                            receiver_user_id=receiver,
+                            ephemeral_message_id=-message_id,
+                        )
+                    )
+                else:
+                    await self.bot.delete_message(chat_id, message_id)
 
     async def _send_anew(
         self,
@@ -288,14 +313,18 @@ class Calls:
         if known is not None and known.message_id != sent:
             if step.old is Old.STRIP and known.keyboard:
                 # a second call of this step: its own turn
-                await self.patience("a rate turn", lambda: self.rates.turn(chat_id, None))
+                lane = chat.receiver
+                await self.patience("a rate turn", lambda: self.rates.turn(chat_id, None, lane))
                 await self._strip(chat_id, chat, known)
             elif step.old is Old.DELETE:
-                await self._delete(chat_id, known.message_id)
+                await self._delete(chat_id, known.message_id, chat.receiver)
 
     async def _send(
         self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
     ) -> int | None:
+        """Send the step's message; its id as stored (None: refused or failed)."""
+        if chat.receiver is not None:
+            return await self._send_ephemeral(chat_id, chat.receiver, step, held)
         try:
             async with self._counted(chat_id):
                 message = await self.bot(
@@ -322,26 +351,101 @@ class Calls:
         self.closed.pop(chat_id, None)
         return message.message_id
 
+    async def _send_ephemeral(
+        self, chat_id: int, receiver: int, step: Show | Post, held: Held | None
+    ) -> int | None:
+        """A message in group ``chat_id`` for ``receiver`` alone (#32). In answer to his press
+        when the step names one (a bot that is no administrator may send only so; it shows in
+        place of the pressed message when ``replace``); a press Telegram no longer knows (too
+        old) is let go and the message sent without it, as an administrator may. Refused: the
+        key's owner is told (``"ephemeral"``), his messages then go to his private chat."""
+        answering = step.answering if isinstance(step, Show) else None
+        replace = isinstance(step, Show) and step.replace and answering is not None
+        tries = [(answering, replace), (None, False)] if answering is not None else [(None, False)]
+        for at, (query, in_place) in enumerate(tries):
+            try:
+                async with self._counted(chat_id, receiver):
+                    message = await self.bot(
+                        SendText(
+                            chat_id=chat_id,
+                            text=step.rendered.text,
+                            message_thread_id=step.thread,
+                            reply_markup=step.rendered.markup,
+                            ephemeral_message_parameters=EphemeralMessageParameters(
+                                receiver_user_id=receiver,
+                                callback_query_id=query,
+                                replace_callback_query_message=True if in_place else None,
+                            ),
+                        )
+                    )
+                    sent = stored_id(message.ephemeral_message_id or 0, ephemeral=True)
+                    if step.key is not None:  # its id stored before anything else is awaited
+                        await self._remember(chat_id, step.key, sent, step.rendered, held)
+            except TelegramBadRequest as error:
+                if at + 1 < len(tries):
+                    logger.info(
+                        "ephemeral send to chat=%s for %s: %s; again without the press",
+                        chat_id,
+                        receiver,
+                        error.message,
+                    )
+                    continue
+                logger.info(
+                    "ephemeral send to chat=%s for %s refused: %s", chat_id, receiver, error.message
+                )
+                self._refused(chat_id, step.key, "ephemeral")
+                return None
+            except TelegramForbiddenError as error:  # the group itself refuses the bot
+                logger.info("ephemeral send to chat=%s refused: %s", chat_id, error.message)
+                self._close(chat_id)
+                self._refused(chat_id, step.key, "ephemeral")
+                return None
+            except TelegramAPIError as error:
+                logger.warning("ephemeral send to chat=%s failed: %s", chat_id, error.message)
+                return None
+            return sent
+        return None
+
     async def _edit(
         self, chat_id: int, chat: ChatQueue, step: Show, known: StoredMessage, held: Held | None
     ) -> None:
+        receiver = chat.receiver
+        method: EditText | EditEphemeralText
+        if known.ephemeral and receiver is not None:
+            method = EditEphemeralText(
+                chat_id=chat_id,
+                receiver_user_id=receiver,
+                ephemeral_message_id=known.telegram_id,
+                text=step.rendered.text,
+                reply_markup=step.rendered.markup,
+            )
+        else:
+            method = EditText(
+                text=step.rendered.text,
+                chat_id=chat_id,
+                message_id=known.message_id,
+                reply_markup=step.rendered.markup,
+                topic=step.thread,  # a re-send (can't edit) goes to the same topic
+            )
         try:
-            async with self._counted(chat_id):
-                result = await self.bot(
-                    EditText(
-                        text=step.rendered.text,
-                        chat_id=chat_id,
-                        message_id=known.message_id,
-                        reply_markup=step.rendered.markup,
-                        topic=step.thread,  # a re-send (can't edit) goes to the same topic
-                    )
-                )
+            async with self._counted(chat_id, receiver):
+                result: Message | bool
+                if isinstance(method, EditText):
+                    result = await self.bot(method)
+                else:  # an ephemeral message's edit answers True (it is never re-sent)
+                    result = await self.bot(method)
         except TelegramForbiddenError as error:
             logger.info("edit in chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
             self._refused(chat_id, step.key)
             return
         except TelegramAPIError as error:
+            ephemeral = isinstance(method, EditEphemeralText)
+            if ephemeral and isinstance(error, TelegramBadRequest) and is_cant_edit(error):
+                # gone for him (deleted, or never shown): sent anew
+                anew = dataclasses.replace(step, fresh=True, old=Old.KEEP)
+                await self._send_anew(chat_id, chat, anew, known, held)
+                return
             logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
             self._topic_gone(chat_id, step, error)  # deleted with its topic, and not re-sent
             return
@@ -353,11 +457,24 @@ class Calls:
         await self._remember(chat_id, step.key, now, step.rendered, held)  # re-sent: its new id
 
     async def _strip(self, chat_id: int, chat: ChatQueue, known: StoredMessage) -> None:
+        receiver = chat.receiver
+        if known.ephemeral and receiver is None:
+            return  # an ephemeral message's receiver is its lane's (Outbox.strip)
         try:
-            async with self._counted(chat_id):
-                await self.bot.edit_message_reply_markup(
-                    chat_id=chat_id, message_id=known.message_id, reply_markup=None
-                )
+            async with self._counted(chat_id, receiver):
+                if known.ephemeral and receiver is not None:
+                    await self.bot(
+                        EditEphemeralMessageReplyMarkup(
+                            chat_id=chat_id,
+                            receiver_user_id=receiver,
+                            ephemeral_message_id=known.telegram_id,
+                            reply_markup=None,
+                        )
+                    )
+                else:
+                    await self.bot.edit_message_reply_markup(
+                        chat_id=chat_id, message_id=known.message_id, reply_markup=None
+                    )
         except TelegramAPIError as error:
             logger.debug("could not strip %s/%s: %s", chat_id, known.message_id, error)
             return

@@ -23,7 +23,8 @@ press makes that encoding and decoding, not the HTTP, is most of the request's C
 The body is built from the method's own fields without dumping the model: a plain value is
 taken as is, a default (``parse_mode``) resolved by ``prepare_value``, and the screens'
 :class:`~bot.render.common.Keyboard` written as its JSON. :class:`EditText` and
-:class:`SendText` are aiogram's ``editMessageText`` and ``sendMessage`` that carry such a
+:class:`SendText` (and :class:`EditEphemeralText`) are aiogram's ``editMessageText`` and
+``sendMessage`` (``editEphemeralMessageText``) that carry such a
 keyboard instead of the pydantic ``InlineKeyboardMarkup`` (checked by ``isinstance`` only, and
 dumped right by any aiogram session). A method with any other kind of value (a list, a nested
 model) is dumped and prepared whole, as aiogram does; methods with files (``sendDocument``: a
@@ -41,7 +42,10 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import (
     AnswerCallbackQuery,
+    DeleteEphemeralMessage,
     DeleteMessage,
+    EditEphemeralMessageReplyMarkup,
+    EditEphemeralMessageText,
     EditMessageReplyMarkup,
     EditMessageText,
     GetUpdates,
@@ -60,7 +64,15 @@ if TYPE_CHECKING:
     from aiogram.methods import TelegramMethod
 
 JSON_HEADERS: Final = {"Content-Type": "application/json"}
-UNREAD: Final = (EditMessageText, EditMessageReplyMarkup, DeleteMessage, AnswerCallbackQuery)
+UNREAD: Final = (
+    EditMessageText,
+    EditMessageReplyMarkup,
+    DeleteMessage,
+    AnswerCallbackQuery,
+    EditEphemeralMessageText,
+    EditEphemeralMessageReplyMarkup,
+    DeleteEphemeralMessage,
+)
 """Methods whose successful result nobody reads beyond "it worked" (see the module's doc)."""
 LIGHTER: Final = (*UNREAD, GetUpdates, SendMessage)
 UPDATES: Final = Response[list[Update]]
@@ -104,6 +116,26 @@ class EditText(EditMessageText):
     def topic(self) -> int | None:
         """The forum topic the edited message is in (None: none, or a private chat)."""
         return self._topic
+
+
+class EditEphemeralText(EditEphemeralMessageText):
+    """``editEphemeralMessageText`` (#32) with a screen's :class:`Keyboard`, as in
+    :class:`EditText`."""
+
+    reply_markup: Markup | None = None  # type: ignore[assignment]
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            chat_id: int | str,
+            receiver_user_id: int,
+            ephemeral_message_id: int,
+            text: str,
+            reply_markup: Markup | None = None,
+            **rest: Any,
+        ) -> None: ...
 
 
 class SendText(SendMessage):

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -72,7 +73,7 @@ from bot.sending.calls import (
 )
 from bot.sending.rates import OutboxLimits, Rates
 from bot.storage.protocol import MessageStore
-from bot.storage.rows import StoredMessage
+from bot.storage.rows import StoredMessage, stored_id
 from bot.tasks import cancelled
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
@@ -84,7 +85,13 @@ logger = logging.getLogger(__name__)
 GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
 
 
-def _coalesced(queue: deque[Step], key: str, rendered: Rendered, rev: int | None) -> bool:
+Lane = tuple[int, int | None]
+"""A queue's chat, and the member a group's messages in it are for alone (None: everyone's)."""
+
+
+def _coalesced(
+    queue: deque[Step], key: str, rendered: Rendered, rev: int | None, answering: str | None
+) -> bool:
     """Whether an edit of ``key`` still queued took ``rendered`` in its place (the latest state
     wins, in the earlier place); never past a message sent after it."""
     for at in range(len(queue) - 1, -1, -1):
@@ -92,7 +99,9 @@ def _coalesced(queue: deque[Step], key: str, rendered: Rendered, rev: int | None
         if isinstance(step, Show):
             if step.key == key and not step.fresh:
                 newest = rev if step.rev is None or rev is None else max(step.rev, rev)
-                queue[at] = Show(key, rendered, False, step.old, step.reply_to, step.thread, newest)
+                queue[at] = dataclasses.replace(
+                    step, rendered=rendered, rev=newest, answering=answering or step.answering
+                )
                 return True
             if step.key == key or step.fresh:
                 return False
@@ -127,7 +136,7 @@ class Outbox:
             book=book,
             on_refused=self._refused,
         )
-        self._chats: dict[int, ChatQueue] = {}
+        self._chats: dict[Lane, ChatQueue] = {}
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
         self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
 
@@ -144,7 +153,7 @@ class Outbox:
         """Read what every keyed message shows (at start-up, before anything is shown)."""
         for message in await self.wire.store.messages():
             self.wire.known[(message.chat_id, message.key)] = message
-            self.wire.keys[(message.chat_id, message.message_id)] = message.key
+            self.wire.keys[(message.chat_id, message.message_id)] = message.key  # as stored
         if self.wire.book is not None:
             await self.wire.book.seed(list(self.wire.known.values()))
         for chat_id, key in await self.wire.store.intents():  # the module: exactly once
@@ -168,18 +177,27 @@ class Outbox:
         reply_to: int | None = None,
         thread: int | None = None,
         rev: int | None = None,
+        receiver: int | None = None,
+        answering: str | None = None,
+        replace: bool = False,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
         it is sent in; ``rev``: the table's turn it shows — several workers: an older turn
-        never takes a newer one's place)."""
+        never takes a newer one's place).
+
+        ``receiver``: the message is the group's for that member alone (an ephemeral message,
+        #32), in a queue of its own; ``answering``: the callback query of his press it answers,
+        ``replace``: shown in place of the message he pressed (a fresh send only)."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted, rev)
-        if not fresh and _coalesced(self._chat(chat_id).queue, key, rendered, rev):
+        lane = self._chat(chat_id, receiver)
+        if not fresh and _coalesced(lane.queue, key, rendered, rev, answering):
             return
-        self._enqueue(chat_id, Show(key, rendered, fresh, old, reply_to, thread, rev))
+        show = Show(key, rendered, fresh, old, reply_to, thread, rev, answering, replace)
+        self._enqueue(chat_id, show, receiver)
 
     def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
@@ -233,22 +251,26 @@ class Outbox:
         """Send a file (a game record) in order with the chat's messages."""
         self._enqueue(chat_id, Document(filename, data, reply_to, thread))
 
-    def strip(self, chat_id: int, key: str, *, forget: bool = False) -> None:
+    def strip(
+        self, chat_id: int, key: str, *, forget: bool = False, receiver: int | None = None
+    ) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: then the
-        key is let go (its buttons no longer count; a later message may take the key)."""
+        key is let go (its buttons no longer count; a later message may take the key);
+        ``receiver``: the member an ephemeral message is for (see :meth:`show`)."""
         # in queue order: a send of this key still queued (a hand sent anew) is stripped too,
         # and the key is let go when the queue gets there
-        self._enqueue(chat_id, Strip(key))
+        self._enqueue(chat_id, Strip(key), receiver)
         if forget:
-            self._enqueue(chat_id, Drop(key))
+            self._enqueue(chat_id, Drop(key), receiver)
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
         if (chat_id, message_id) not in self.wire.keys:
             self._enqueue(chat_id, StripMessage(message_id))
 
-    def delete(self, chat_id: int, key: str) -> None:
-        self._enqueue(chat_id, Delete(key))
+    def delete(self, chat_id: int, key: str, *, receiver: int | None = None) -> None:
+        """Delete message ``key`` (``receiver``: the member an ephemeral message is for)."""
+        self._enqueue(chat_id, Delete(key), receiver)
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """Delete a message by id (a user's own command line in the private chat, say)."""
@@ -257,9 +279,10 @@ class Outbox:
     def forget_chat(self, chat_id: int) -> None:
         """A group that became a supergroup (issue #17): its queue and keyed messages go (the
         database's rows went in the migration's unit of work)."""
-        chat = self._chats.pop(chat_id, None)
-        if chat is not None and chat.worker is not None:
-            chat.worker.cancel()
+        for lane in [lane for lane in self._chats if lane[0] == chat_id]:
+            chat = self._chats.pop(lane)
+            if chat.worker is not None:
+                chat.worker.cancel()
         self.wire.known = {k: v for k, v in self.wire.known.items() if k[0] != chat_id}
         self.wire.keys = {k: v for k, v in self.wire.keys.items() if k[0] != chat_id}
         self.wire.wanted = {k: v for k, v in self.wire.wanted.items() if k[0] != chat_id}
@@ -269,13 +292,15 @@ class Outbox:
     def message_id(self, chat_id: int, key: str) -> int | None:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
         known = self.wire.known.get((chat_id, key))
-        return known.message_id if known else None
+        return known.telegram_id if known else None
 
-    def key_of(self, chat_id: int, message_id: int) -> str | None:
-        """Which keyed message of the chat this id is now (None: none, or an old one)."""
-        key = self.wire.keys.get((chat_id, message_id))
+    def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+        """Which keyed message of the chat this id is now (None: none, or an old one);
+        ``ephemeral``: Telegram's ``ephemeral_message_id``, a namespace apart."""
+        stored = stored_id(message_id, ephemeral=ephemeral)
+        key = self.wire.keys.get((chat_id, stored))
         known = self.wire.known.get((chat_id, key)) if key is not None else None
-        return key if known is not None and known.message_id == message_id else None
+        return key if known is not None and known.message_id == stored else None
 
     def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
@@ -288,8 +313,7 @@ class Outbox:
 
     def pending(self, chat_id: int | None = None) -> int:
         """Queued steps not delivered yet (of one chat, or of all)."""
-        one = self._chats.get(chat_id) if chat_id is not None else None
-        chats = self._chats.values() if chat_id is None else [one] if one else []
+        chats = [c for lane, c in self._chats.items() if chat_id is None or lane[0] == chat_id]
         return sum(len(c.queue) + (c.worker is not None and not c.worker.done()) for c in chats)
 
     def tracked(self) -> dict[str, int]:
@@ -332,17 +356,18 @@ class Outbox:
 
     # --- delivery ---------------------------------------------------------------------------
 
-    def _chat(self, chat_id: int) -> ChatQueue:
-        chat = self._chats.get(chat_id)
+    def _chat(self, chat_id: int, receiver: int | None = None) -> ChatQueue:
+        chat = self._chats.get((chat_id, receiver))
         if chat is None:
-            chat = self._chats[chat_id] = ChatQueue()
+            chat = self._chats[(chat_id, receiver)] = ChatQueue(receiver)
         return chat
 
-    def _enqueue(self, chat_id: int, step: Step) -> None:
-        chat = self._chat(chat_id)
+    def _enqueue(self, chat_id: int, step: Step, receiver: int | None = None) -> None:
+        chat = self._chat(chat_id, receiver)
         chat.queue.append(step)
         if chat.worker is None or chat.worker.done():
-            chat.worker = asyncio.create_task(self._run(chat_id, chat), name=f"outbox:{chat_id}")
+            name = f"outbox:{chat_id}" if receiver is None else f"outbox:{chat_id}:{receiver}"
+            chat.worker = asyncio.create_task(self._run(chat_id, chat), name=name)
 
     async def _run(self, chat_id: int, chat: ChatQueue) -> None:
         failed = 0  # the head step's failures in a row
@@ -366,8 +391,9 @@ class Outbox:
             if failed:
                 failed = 0
                 self.wire.patience.recovered()
-        if self._chats.get(chat_id) is chat:  # idle: nothing of the chat is kept in memory
-            del self._chats[chat_id]
+        lane = (chat_id, chat.receiver)
+        if self._chats.get(lane) is chat:  # idle: nothing of the chat is kept in memory
+            del self._chats[lane]
 
     async def _next(self, chat_id: int, chat: ChatQueue) -> None:
         """Deliver the chat's first step; several workers: under the message's shared lock."""
@@ -398,13 +424,14 @@ class Outbox:
         if self._needless(chat_id, chat.queue[0]):
             chat.take()
             return
-        head = chat.queue[0]
+        head, receiver = chat.queue[0], chat.receiver
         if not isinstance(head, Drop):
-            edit_key = (
-                head.key if chat_id < 0 and isinstance(head, Show) and not head.fresh else None
-            )
+            group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
+            edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
             # the show may take newer text meanwhile
-            await self.wire.patience("a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key))
+            await self.wire.patience(
+                "a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key, receiver)
+            )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
             await self.wire.deliver(chat_id, chat, step, held)
@@ -412,7 +439,9 @@ class Outbox:
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
             self.wire.settle(step, None)
         # not when cancelled (a stop): an unused turn then runs out with its window
-        await self.wire.patience("a rate turn's end", lambda: self.wire.rates.done(chat_id))
+        await self.wire.patience(
+            "a rate turn's end", lambda: self.wire.rates.done(chat_id, receiver)
+        )
 
     def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
         """What the shared book says the message shows replaces this worker's memory of it."""

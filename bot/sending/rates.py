@@ -3,6 +3,10 @@
 :class:`LocalRates` counts one process's calls; :class:`bot.sending.redis_book.RedisRates` counts
 every worker's (``BOT_REDIS_URL``), behind the same :class:`Rates` protocol — a group's budget
 of about 20 sends+edits a minute is the group's, not each worker's.
+
+A message shown in a group to one member alone (an ephemeral message, #32) is counted apart from
+the group's: in a window per (group, receiver) with a private chat's budget — it is a message to
+one person, and a group's 20 a minute could not carry four players' hands.
 """
 
 from __future__ import annotations
@@ -41,25 +45,31 @@ class OutboxLimits:
             self.global_ops if factor >= 1 else self.global_ops * 1000,
         )
 
-    def of(self, chat_id: int) -> tuple[int, float]:
-        """A chat's budget: calls per window (groups have negative ids)."""
-        if chat_id < 0:
+    def of(self, chat_id: int, receiver: int | None = None) -> tuple[int, float]:
+        """A chat's budget: calls per window (groups have negative ids; ``receiver``: the
+        group's messages for that member alone, counted as a private chat's)."""
+        if chat_id < 0 and receiver is None:
             return self.group_ops, self.group_window
         return self.private_ops, self.private_window
 
 
-class Rates(Protocol):
-    async def turn(self, chat_id: int, edit_key: str | None) -> None:
-        """Wait until the chat (and all chats together, and message ``edit_key``'s edit gap,
-        if given) may have one more call; that call is then counted as made now."""
+Lane = tuple[int, int | None]
+"""What one window counts: a chat, or a group's messages for one member alone (the receiver)."""
 
-    async def spent(self, chat_id: int) -> None:
+
+class Rates(Protocol):
+    async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
+        """Wait until the chat (and all chats together, and message ``edit_key``'s edit gap,
+        if given) may have one more call; that call is then counted as made now.
+        ``receiver``: a call about the group's messages for that member alone (the module)."""
+
+    async def spent(self, chat_id: int, receiver: int | None = None) -> None:
         """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
 
     async def edited(self, chat_id: int, key: str) -> None:
         """Message ``key`` was just edited: its next edit waits ``edit_gap``."""
 
-    async def done(self, chat_id: int) -> None:
+    async def done(self, chat_id: int, receiver: int | None = None) -> None:
         """The step that took a turn is over: a turn no call used counts no more (so a later
         call's answer can't move an earlier turn's time instead of its own)."""
 
@@ -81,14 +91,14 @@ class LocalRates:
         self.limits = limits
         self.clock = clock
         self.sleep = sleep
-        self._sent: dict[int, deque[float]] = {}
+        self._sent: dict[Lane, deque[float]] = {}
         self._edited: dict[tuple[int, str], float] = {}
         self._global: deque[float] = deque()
         self._next_sweep = 0.0
 
-    async def turn(self, chat_id: int, edit_key: str | None) -> None:
-        ops, window = self.limits.of(chat_id)
-        sent = self._sent.setdefault(chat_id, deque())
+    async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
+        ops, window = self.limits.of(chat_id, receiver)
+        sent = self._sent.setdefault((chat_id, receiver), deque())
         while True:
             now = self.clock()
             while sent and now - sent[0] >= window:
@@ -107,9 +117,9 @@ class LocalRates:
                 return
             await self.sleep(wait)
 
-    async def spent(self, chat_id: int) -> None:
+    async def spent(self, chat_id: int, receiver: int | None = None) -> None:
         now = self.clock()
-        self._sent.setdefault(chat_id, deque()).append(now)
+        self._sent.setdefault((chat_id, receiver), deque()).append(now)
         self._global.append(now)
         if now >= self._next_sweep:
             self._sweep(now)
@@ -118,20 +128,20 @@ class LocalRates:
         limits = self.limits
         self._next_sweep = now + max(limits.group_window, limits.private_window)
         self._sent = {
-            chat: times
-            for chat, times in self._sent.items()
-            if times and now - times[-1] < limits.of(chat)[1]
+            lane: times
+            for lane, times in self._sent.items()
+            if times and now - times[-1] < limits.of(*lane)[1]
         }
         self._edited = {k: at for k, at in self._edited.items() if now - at < limits.edit_gap}
 
     async def edited(self, chat_id: int, key: str) -> None:
         self._edited[(chat_id, key)] = self.clock()
 
-    async def done(self, chat_id: int) -> None:
+    async def done(self, chat_id: int, receiver: int | None = None) -> None:
         return  # a turn reserves nothing here
 
     def forget(self, chat_id: int) -> None:
-        self._sent.pop(chat_id, None)
+        self._sent = {lane: times for lane, times in self._sent.items() if lane[0] != chat_id}
         self._edited = {k: v for k, v in self._edited.items() if k[0] != chat_id}
 
     def tracked(self) -> int:

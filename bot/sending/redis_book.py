@@ -24,8 +24,8 @@ from redis.asyncio import Redis
 from redis.exceptions import LockError, RedisError
 
 from bot.coordination.redis_locks import PREFIX, leased, script
-from bot.sending.rates import OutboxLimits
-from bot.storage.rows import StoredMessage
+from bot.sending.rates import Lane, OutboxLimits
+from bot.storage.rows import StoredMessage, stored_id
 
 logger = logging.getLogger(__name__)
 
@@ -74,14 +74,15 @@ class RedisRates:
         self.limits = limits
         self._me = uuid.uuid4().hex[:12]
         self._serial = itertools.count()
-        self._reserved: dict[int, list[str]] = {}
+        self._reserved: dict[Lane, list[str]] = {}
 
-    def _keys(self, chat_id: int) -> tuple[str, str]:
-        return f"{PREFIX}calls:{chat_id}", f"{PREFIX}calls:all"
+    def _keys(self, chat_id: int, receiver: int | None) -> tuple[str, str]:
+        lane = f"{chat_id}" if receiver is None else f"{chat_id}:{receiver}"
+        return f"{PREFIX}calls:{lane}", f"{PREFIX}calls:all"
 
-    async def turn(self, chat_id: int, edit_key: str | None) -> None:
-        ops, window = self.limits.of(chat_id)
-        chat_key, all_key = self._keys(chat_id)
+    async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
+        ops, window = self.limits.of(chat_id, receiver)
+        chat_key, all_key = self._keys(chat_id, receiver)
         gap = f"{PREFIX}edited:{chat_id}:{edit_key}" if edit_key is not None else ""
         member = f"{self._me}:{next(self._serial)}"
         while True:
@@ -92,40 +93,42 @@ class RedisRates:
                 [ops, int(window * 1000), self.limits.global_ops, member],
             )
             if int(wait) <= 0:
-                self._reserved.setdefault(chat_id, []).append(member)
+                self._reserved.setdefault((chat_id, receiver), []).append(member)
                 return
             await asyncio.sleep(int(wait) / 1000)
 
-    async def spent(self, chat_id: int) -> None:
+    async def spent(self, chat_id: int, receiver: int | None = None) -> None:
         # each of these three can be tried again after a failure (bot.sending.patience): what
         # they took is let go only once Redis has it
-        reserved = self._reserved.setdefault(chat_id, [])
+        lane = (chat_id, receiver)
+        reserved = self._reserved.setdefault(lane, [])
         if not reserved:
             reserved.append(f"{self._me}:{next(self._serial)}")
-        _, window = self.limits.of(chat_id)
-        chat_key, all_key = self._keys(chat_id)
+        _, window = self.limits.of(chat_id, receiver)
+        chat_key, all_key = self._keys(chat_id, receiver)
         await script(self.redis, _SPENT, [chat_key, all_key], [reserved[0], int(window * 1000)])
         reserved.pop(0)
         if not reserved:
-            del self._reserved[chat_id]
+            del self._reserved[lane]
 
     async def edited(self, chat_id: int, key: str) -> None:
         gap = int(self.limits.edit_gap * 1000)
         if gap > 0:
             await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
 
-    async def done(self, chat_id: int) -> None:
-        unused = self._reserved.get(chat_id)
+    async def done(self, chat_id: int, receiver: int | None = None) -> None:
+        lane = (chat_id, receiver)
+        unused = self._reserved.get(lane)
         if unused:
-            chat_key, all_key = self._keys(chat_id)
+            chat_key, all_key = self._keys(chat_id, receiver)
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zrem(chat_key, *unused)
                 pipe.zrem(all_key, *unused)
                 await pipe.execute()
-        self._reserved.pop(chat_id, None)
+        self._reserved.pop(lane, None)
 
     def forget(self, chat_id: int) -> None:
-        self._reserved.pop(chat_id, None)
+        self._reserved = {lane: m for lane, m in self._reserved.items() if lane[0] != chat_id}
 
     def tracked(self) -> int:
         return len(self._reserved)  # the windows themselves are Redis's, with their expiry
@@ -204,12 +207,15 @@ class RedisBook:
             return frozenset(json.loads(wanted)["offers"])
         return _load(chat_id, key, shown).offers
 
-    async def key_of(self, chat_id: int, message_id: int) -> str | None:
-        key = await self.redis.hget(self._keys(chat_id)[1], str(message_id))  # type: ignore[misc]
+    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+        """Which keyed message of the chat Telegram's id ``message_id`` is now (``ephemeral``:
+        an ephemeral message's id, a namespace apart)."""
+        stored = stored_id(message_id, ephemeral=ephemeral)
+        key = await self.redis.hget(self._keys(chat_id)[1], str(stored))  # type: ignore[misc]
         if key is None:
             return None
         known = await self.message(chat_id, key)
-        return key if known is not None and known.message_id == message_id else None
+        return key if known is not None and known.message_id == stored else None
 
     @contextlib.asynccontextmanager
     async def guard(self, chat_id: int, key: str) -> AsyncIterator[Entry]:

@@ -7,12 +7,14 @@
   back-off (1 s doubling to 30 s, for at most ``network_wait`` seconds in all), the outage logged
   once when it starts and once when a call gets through; ``getUpdates`` (aiogram's polling retries
   it), ``getMe`` and the webhook calls (the start-up probes fail at once) are never retried.
-* 400 "message is not modified" on an edit: success (the message already shows it).
+* 400 "message is not modified" on an edit (an ephemeral message's too): success (the message
+  already shows it).
 * 400 "message can't be edited" / "message to edit not found" on ``editMessageText``: the text is
   sent as a new message (in the forum topic an :class:`~bot.sending.json_session.EditText` names),
   whose ``Message`` is returned instead; later text edits of the old id
   go to the new one (the caller also learns the new id from the returned message). Keyboard
-  edits and deletes are never redirected: they mean the old message itself.
+  edits and deletes are never redirected: they mean the old message itself. An ephemeral
+  message's edit is not redirected either: the outbox sends it anew (:mod:`bot.sending.calls`).
 
 Registered with ``bot.session.middleware(TelegramLimits())``; nothing is monkey-patched.
 """
@@ -32,6 +34,8 @@ from aiogram.client.session.middlewares.base import (
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import (
     DeleteWebhook,
+    EditEphemeralMessageReplyMarkup,
+    EditEphemeralMessageText,
     EditMessageReplyMarkup,
     EditMessageText,
     GetMe,
@@ -58,6 +62,14 @@ REDIRECTS_KEPT: Final = 1024
 NOT_RETRIED: Final = frozenset(
     m.__api_method__ for m in (GetUpdates, GetMe, GetWebhookInfo, SetWebhook, DeleteWebhook)
 )
+
+EDITS: Final = (
+    EditMessageText,
+    EditMessageReplyMarkup,
+    EditEphemeralMessageText,
+    EditEphemeralMessageReplyMarkup,
+)
+"""The edits whose "message is not modified" is a success."""
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -119,7 +131,7 @@ class TelegramLimits(BaseRequestMiddleware):
         try:
             return await self._with_retries(make_request, bot, method)
         except TelegramBadRequest as error:
-            edit = isinstance(method, EditMessageText | EditMessageReplyMarkup)
+            edit = isinstance(method, EDITS)
             if edit and is_not_modified(error):
                 return cast("Response[TelegramType]", True)
             if isinstance(method, EditMessageText) and is_cant_edit(error):

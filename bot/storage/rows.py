@@ -184,13 +184,30 @@ class Deadline:
 
 @dataclass(frozen=True, slots=True)
 class StoredMessage:
-    """What a keyed message is and shows: its Telegram id and the digest of its content."""
+    """What a keyed message is and shows: its Telegram id and the digest of its content.
+
+    An ephemeral message (#32: shown in a group to one member alone) is numbered apart from the
+    chat's messages; its id is kept negated (:func:`stored_id`), so both live in one table."""
 
     chat_id: int
     key: str
-    message_id: int
+    message_id: int  # as stored: an ephemeral message's id negated
     digest: str
     keyboard: bool = True  # whether it (may) still show buttons
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.message_id < 0
+
+    @property
+    def telegram_id(self) -> int:
+        """The id Telegram knows it by (``message_id``, or ``ephemeral_message_id``)."""
+        return -self.message_id if self.message_id < 0 else self.message_id
+
+
+def stored_id(message_id: int, *, ephemeral: bool = False) -> int:
+    """A message's id as stored: an ephemeral message's negated (see :class:`StoredMessage`)."""
+    return -message_id if ephemeral else message_id
 
 
 class TableFields(TypedDict, total=False):
