@@ -107,18 +107,40 @@ class Handling(BaseMiddleware):
             self.now -= 1
 
 
+def _is_hand(message: SentMessage) -> bool:
+    return any((b.callback_data or "").startswith("h:") for b in message.all_buttons)
+
+
 def hand_message(user: SimUser) -> SentMessage | None:
-    """The user's live hand message: the newest private message with hand buttons."""
+    """The user's live hand message: the newest one with hand buttons shown to him alone in a
+    group (an ephemeral message, #32), else the newest such private message."""
+    shown = [
+        m
+        for chat in user.fake.chats.values()
+        for m in chat.ephemeral.values()
+        if m.receiver_id == user.id and m.delivered and not m.deleted and _is_hand(m)
+    ]
+    if shown:
+        return shown[-1]
     for message in reversed(user.visible):
-        if any((b.callback_data or "").startswith("h:") for b in message.all_buttons):
+        if _is_hand(message):
             return message
     return None
 
 
+def my_cards(message: SentMessage) -> bool:
+    """Whether the message has the table's 🂠 «Мои карты» (a deep link, or a press #32)."""
+    return any(
+        b.text.startswith("🂠")
+        and ("start=h_" in (b.url or "") or (b.callback_data or "").startswith("t:"))
+        for b in message.all_buttons
+    )
+
+
 def table_message(group: Shown) -> SentMessage | None:
-    """The newest group message with the 'My cards' URL button."""
+    """The newest group message with the table's 🂠 «Мои карты» button."""
     for message in reversed(group.visible):
-        if any("start=h_" in (b.url or "") and b.text.startswith("🂠") for b in message.all_buttons):
+        if my_cards(message):
             return message
     return None
 

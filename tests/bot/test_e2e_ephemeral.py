@@ -1,0 +1,325 @@
+"""Hands in the group itself (#32) through the fake Bot API and the real dispatcher: a table
+whose hands go to the group seats a member at ✋ with no private chat, deals every hand as a
+message only its owner sees, pings him the same way, and plays from those messages — every
+family to its end; nothing of a hand reaches a message others see; 🂠 «Мои карты» gives a lost
+hand back in place of the table; a restart mid-deal goes on from the same messages; a bot that
+stops being an administrator moves the hands to private chats; one Мушка deal's Bot API calls
+in both modes (figures)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+import pytest
+
+from bot.app import running_bot
+from bot.config import Settings
+from tests.bot.helpers import (
+    deal_results,
+    fixed_seeds,
+    hand_message,
+    lobby_message,
+    play_step,
+    result_message,
+    table_message,
+    watched,
+)
+from tests.bot.proof_figures import add_figure
+from tests.bot.test_kopilka_e2e import choose as kopilka_choice
+from tests.bot.test_konchinka_e2e import choose as konchinka_choice
+from tests.bot.test_lenturlu_e2e import choose as lenturlu_choice
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import Button, SentMessage
+from tests.fakeapi.users import SimGroup, SimUser
+
+NAMES = ["Anna", "Boris", "Vera", "Gleb"]
+SEAT = re.compile(r"· место (\d+)$", re.MULTILINE)  # a hand's first line names its seat
+SEATED = "Вы за столом. Карты будут здесь, в группе: их увидите только вы."
+NOT_PLAYING = "Вы не играете за этим столом."
+PRESS_LIMIT = 3000
+Pick = Callable[[SentMessage, random.Random], Button]
+
+
+def in_group(settings: Settings) -> Settings:
+    """The bot's settings with hands in the group offered (the operator's BOT_HANDS_IN_GROUP)."""
+    return settings.model_copy(update={"hands_in_group": True})
+
+
+def seated(
+    fake: FakeTelegram, seats: int, *, bot_admin: bool = True
+) -> tuple[list[SimUser], SimGroup]:
+    players = [fake.add_user(101 + i, n, language_code="ru") for i, n in enumerate(NAMES[:seats])]
+    members = [p.id for p in players[1:]] + [199]
+    fake.add_user(199, "Zoya", language_code="ru")  # a member who watches
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=members, bot_admin=bot_admin)
+    return players, group
+
+
+async def open_in_group(
+    fake: FakeTelegram, group: SimGroup, players: list[SimUser], game: str, options: str
+) -> SentMessage:
+    """The first opens the table, the others join — nobody has a private chat with the bot —
+    and the first starts; every hand is shown to its owner in the group."""
+    await players[0].send(group, f"/newgame {game} {options}".strip())
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    for user in players[1:]:
+        answer = await user.press(lobby, "✋")
+        assert answer.text == SEATED and not answer.show_alert
+    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
+    await players[0].press(lobby, "▶️")
+    await fake.wait_until(
+        lambda: table_message(group) is not None and all(hand_message(u) for u in players),
+        timeout=10,
+    )
+    await fake.settle(quiet=0.05)
+    table = table_message(group)
+    assert table is not None
+    return table
+
+
+def check_privacy(fake: FakeTelegram, group: SimGroup, players: list[SimUser]) -> None:
+    """No message everyone in the group sees ever showed a hand; every hand text the bot sent
+    went to one player alone, each player's always his own seat's; no private chat was used."""
+    everyone = "\n".join(v.text for m in group.messages for v in m.history)
+    assert SEAT.search(everyone) is None, everyone[-400:]
+    seats: dict[int, set[str]] = {}
+    for send in fake.ephemeral_sends():
+        assert send.chat_id == group.id
+        if (found := SEAT.search(send.text)) is not None:
+            seats.setdefault(send.receiver_id, set()).add(found.group(1))
+    assert set(seats) == {p.id for p in players}, seats
+    assert all(len(s) == 1 for s in seats.values()), seats
+    assert len({min(s) for s in seats.values()}) == len(players), seats
+    assert all(not p.messages for p in players), "a private chat was written to"
+
+
+def live_hands(user: SimUser, group: SimGroup) -> list[SentMessage]:
+    return [
+        m
+        for m in user.ephemeral(group)
+        if any((b.callback_data or "").startswith("h:") for b in m.all_buttons)
+    ]
+
+
+async def play_to(
+    fake: FakeTelegram,
+    group: SimGroup,
+    players: list[SimUser],
+    rng: random.Random,
+    done: Callable[[], bool],
+    pick: Pick | None = None,
+) -> int:
+    """Play until ``done``; the number of presses."""
+    for presses in range(PRESS_LIMIT):
+        if done():
+            return presses
+        assert await play_step(fake, group, players, rng, pick), "nobody to act, but not done"
+    raise AssertionError("the game did not get there")
+
+
+FAMILIES: list[tuple[str, int, str, Pick | None]] = [
+    ("mushka", 3, "target=5", None),
+    ("kopilka", 4, "hold_pass=true", kopilka_choice),
+    ("lenturlu", 3, "manner=king", lenturlu_choice),
+    ("konchinka", 2, "target=5", konchinka_choice),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options", "pick"), FAMILIES, ids=[f[0] for f in FAMILIES]
+)
+async def test_32_every_family_plays_a_deal_from_hands_in_the_group(
+    fake_telegram: FakeTelegram,
+    settings: Settings,
+    game: str,
+    seats: int,
+    options: str,
+    pick: Pick | None,
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, seats)
+    rng = random.Random(f"{game}-{seats}")
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        table = await open_in_group(fake, group, players, game, options)
+        assert "🂠" in table.describe_buttons()
+        for user in players:  # one hand each, in the group, for him alone
+            assert len(live_hands(user, group)) == 1
+        pings = [m for u in players for m in u.ephemeral(group) if m.text.startswith("🔔")]
+        assert len(pings) == 1  # the one to act is told so, for him alone
+        await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1, pick)
+        await fake.settle(quiet=0.05)
+        check_privacy(fake, group, players)
+        for user in players:  # still one hand each: edited in place, never piled up
+            assert len(live_hands(user, group)) <= 1, user.first_name
+        assert all(m.receiver_id in {p.id for p in players} for m in group.state.ephemeral.values())
+
+
+async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    anna, zoya = players[0], fake.users[199]
+    anna.offline = True  # her phone shows none of the hands sent to her
+    rng = random.Random(3)
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        await players[0].send(group, "/newgame mushka target=5")
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+        lobby = lobby_message(group)
+        assert lobby is not None
+        for user in players[1:]:
+            await user.press(lobby, "✋")
+        await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
+        await anna.press(lobby, "▶️")
+        await fake.wait_until(
+            lambda: table_message(group) is not None and all(hand_message(u) for u in players[1:]),
+            timeout=10,
+        )
+        await fake.settle(quiet=0.05)
+        assert hand_message(anna) is None  # sent, never shown
+        anna.offline = False
+        table = table_message(group)
+        assert table is not None
+
+        answer = await zoya.press(table, "🂠")  # a member who is not playing
+        assert answer.text == NOT_PLAYING
+        assert zoya.shown_in_place_of(table) is None
+
+        answer = await anna.press(table, "🂠")
+        assert not answer.text
+        await fake.wait_until(lambda: anna.shown_in_place_of(table) is not None, timeout=10)
+        back = anna.shown_in_place_of(table)
+        assert back is not None and back is hand_message(anna)
+        assert SEAT.search(back.text) is not None
+        assert all(anna.shown_in_place_of(table) is None for anna in players[1:])
+        # the others still see the table; her old, never shown hand is gone for good
+        assert (
+            len(
+                [
+                    m
+                    for m in group.state.ephemeral.values()
+                    if m.receiver_id == anna.id and not m.deleted and "место" in m.text
+                ]
+            )
+            == 1
+        )
+        await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
+        check_privacy(fake, group, players)
+
+
+async def test_32_a_restart_mid_deal_plays_on_from_the_same_messages(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    rng = random.Random(8)
+    on = in_group(settings)
+    async with watched(fake, running_bot(on, seeds=fixed_seeds())):
+        await open_in_group(fake, group, players, "mushka", "target=5")
+        for _ in range(6):
+            assert await play_step(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+    before = {u.id: hand_message(u) for u in players}
+    sent = len(group.state.ephemeral)
+    async with watched(fake, running_bot(on, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+        assert {u.id: hand_message(u) for u in players} == before  # found and edited, not re-sent
+        await play_to(fake, group, players, rng, lambda: result_message(group) is not None)
+    assert len(group.state.ephemeral) > sent
+    check_privacy(fake, group, players)
+    result = result_message(group)
+    assert result is not None and "Пулька 1" in result.text
+
+
+async def test_32_a_bot_no_longer_admin_moves_the_hands_to_private_chats(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    rng = random.Random(4)
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        for user in players:  # they can be written to privately
+            await user.start_bot()
+        await fake.settle(quiet=0.05)
+        await players[0].send(group, "/newgame mushka target=5")
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+        lobby = lobby_message(group)
+        assert lobby is not None
+        for user in players[1:]:
+            assert (await user.press(lobby, "✋")).text == SEATED
+        await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
+        fake.set_bot_admin(group.id, False)  # the hands can't be sent unasked any more
+        await players[0].press(lobby, "▶️")
+        await fake.wait_until(
+            lambda: all((h := hand_message(u)) is not None and h.chat_id == u.id for u in players),
+            timeout=10,
+        )
+        await fake.settle(quiet=0.05)
+        told = [m for m in group.messages if "💬" in m.describe_buttons()]
+        assert told, [m.text for m in group.messages]
+        await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
+        everyone = "\n".join(v.text for m in group.messages for v in m.history)
+        assert SEAT.search(everyone) is None
+
+
+async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
+    fake_telegram: FakeTelegram, settings: Settings, request: pytest.FixtureRequest
+) -> None:
+    """The same Мушка deal (the same seeds, the same presses) with hands in the group and in
+    private chats: what it costs in Bot API calls, the group's and the rest."""
+    fake = fake_telegram
+    players = [fake.add_user(101 + i, n, language_code="ru") for i, n in enumerate(NAMES[:3])]
+    ids = [p.id for p in players]
+    figures: dict[str, int] = {}
+    # in private first: a hand found in the group is taken over a private one (hand_message)
+    for mode, chat_id in (("private", -1002), ("group", -1001)):
+        group = fake.add_group(chat_id, mode, admins=[101], members=ids[1:], bot_admin=True)
+        chosen = in_group(settings) if mode == "group" else settings
+        rng = random.Random(12)
+        async with watched(fake, running_bot(chosen, seeds=fixed_seeds())):
+            if mode == "private":
+                for user in players:
+                    await user.start_bot()
+                await fake.settle(quiet=0.05)
+            start = fake.mark()
+            if mode == "group":
+                await open_in_group(fake, group, players, "mushka", "target=5")
+            else:
+                await _open_private(fake, group, players)
+            presses = await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
+            await fake.settle(quiet=0.05)
+            calls = fake.requests[start:]
+        figures[f"{mode}: calls"] = len(calls)
+        figures[f"{mode}: to the group, seen by all"] = sum(
+            1 for c in calls if c.params.get("chat_id") == chat_id and not c.ephemeral
+        )
+        figures[f"{mode}: ephemeral"] = sum(1 for c in calls if c.ephemeral)
+        figures[f"{mode}: private"] = sum(
+            1 for c in calls if isinstance(c.params.get("chat_id"), int) and c.params["chat_id"] > 0
+        )
+        figures[f"{mode}: presses"] = presses
+    for name, value in figures.items():
+        add_figure(request, f"#32 one Мушка deal, {name}", value)
+    print("#32 one Мушка deal:", figures)  # noqa: T201
+    assert figures["group: private"] == 0 and figures["private: ephemeral"] == 0
+    assert figures["group: ephemeral"] > 0 and figures["private: private"] > 0
+
+
+async def _open_private(fake: FakeTelegram, group: SimGroup, players: list[SimUser]) -> None:
+    await players[0].send(group, "/newgame mushka target=5")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    for user in players[1:]:
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
+    await players[0].press(lobby, "▶️")
+    await fake.wait_until(
+        lambda: table_message(group) is not None and all(hand_message(u) for u in players),
+        timeout=10,
+    )
+    await fake.settle(quiet=0.05)
