@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -27,8 +28,8 @@ from tests.bot.helpers import (
     watched,
 )
 from tests.bot.proof_figures import add_figure
-from tests.bot.test_kopilka_e2e import choose as kopilka_choice
 from tests.bot.test_konchinka_e2e import choose as konchinka_choice
+from tests.bot.test_kopilka_e2e import choose as kopilka_choice
 from tests.bot.test_lenturlu_e2e import choose as lenturlu_choice
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
@@ -290,7 +291,7 @@ async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
                 await open_in_group(fake, group, players, "mushka", "target=5")
             else:
                 await _open_private(fake, group, players)
-            presses = await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
+            presses = await play_to(fake, group, players, rng, partial(dealt, group))
             await fake.settle(quiet=0.05)
             calls = fake.requests[start:]
         figures[f"{mode}: calls"] = len(calls)
@@ -307,6 +308,10 @@ async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
     print("#32 one Мушка deal:", figures)  # noqa: T201
     assert figures["group: private"] == 0 and figures["private: ephemeral"] == 0
     assert figures["group: ephemeral"] > 0 and figures["private: private"] > 0
+
+
+def dealt(group: SimGroup) -> bool:
+    return deal_results(group) >= 1
 
 
 async def _open_private(fake: FakeTelegram, group: SimGroup, players: list[SimUser]) -> None:
