@@ -57,9 +57,10 @@ class Settings(BaseSettings):
     away_level: Literal["easy", "normal"] = "normal"  # how the computer plays an absent person
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)
     drain_s: float = Field(5.0, ge=0, le=60)  # on a clean stop, queued messages get this long
-    # /settings offers where hands go (PRODUCT.md §19, issue #32); off until hands can be shown
-    # in the group itself, so no screen offers a choice the bot can't yet keep
-    hands_in_group: bool = False
+    # hands may be shown in the group itself (issue #32, PRODUCT.md §19): /settings offers
+    # where they go, a group's "auto" means the group where the bot is an admin; off: every
+    # table's hands go to private chats, and no screen offers the choice
+    hands_in_group: bool = True
     # tests only: new matches get this seed, then +1 each (the same deals in a subprocess bot);
     # unset in production: every match draws a random seed
     test_seed: int | None = Field(None, ge=0)

@@ -18,6 +18,7 @@ import pytest
 from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
+    choose,
     deal_results,
     fixed_seeds,
     hand_message,
@@ -25,6 +26,7 @@ from tests.bot.helpers import (
     play_step,
     result_message,
     table_message,
+    to_act,
     watched,
 )
 from tests.bot.proof_figures import add_figure
@@ -210,6 +212,53 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
         )
         await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
         check_privacy(fake, group, players)
+
+
+async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
+    fake_telegram: FakeTelegram, settings: Settings, request: pytest.FixtureRequest
+) -> None:
+    """Telegram does not promise to deliver an ephemeral message: with a third of them lost
+    (accepted, never shown), whoever is to act and sees no hand taps 🂠 until it shows, and
+    the match plays to its end."""
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    fake.drop_ephemeral(0.3, seed=8)  # the first and the third hand among the lost
+    rng = random.Random(6)
+    taps = 0
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        await players[0].send(group, "/newgame mushka target=5")
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+        lobby = lobby_message(group)
+        assert lobby is not None
+        for user in players[1:]:
+            await user.press(lobby, "✋")
+        await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
+        await players[0].press(lobby, "▶️")
+        await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
+        await fake.settle(quiet=0.05)
+        for _ in range(PRESS_LIMIT):
+            if result_message(group) is not None:
+                break
+            user = to_act(group, players)
+            assert user is not None, "nobody to act, but no result"
+            if hand_message(user) is None:  # never shown: 🂠 on the table brings it
+                table = table_message(group)
+                assert table is not None and user.shown_in_place_of(table) is None
+                assert not (await user.press(table, "🂠")).text
+                taps += 1
+                await fake.settle(quiet=0.02)
+                continue
+            hand = hand_message(user)
+            assert hand is not None
+            button = choose(hand, rng)
+            answer = await user.press(hand, data=button.callback_data)
+            assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
+            await fake.settle(quiet=0.03)  # not every hand is there to show the move
+        else:
+            raise AssertionError("the match did not end")
+        assert taps > 0
+        check_privacy(fake, group, players)
+    add_figure(request, "#32 🂠 taps that brought back a hand Telegram lost", taps)
 
 
 async def test_32_a_restart_mid_deal_plays_on_from_the_same_messages(

@@ -3,8 +3,8 @@ group's «🃏 Карты» row auto → in the group → in private → auto an
 anyone else's press is refused and changes nothing; a person switches his own «🃏 Мои карты» to
 «always in private» in private /settings; settings stored before the field existed read as the
 defaults; :func:`hands_in_group` for every combination; every button fits 64 bytes. The rows
-are offered only where the operator turned ``BOT_HANDS_IN_GROUP`` on (off until hands can be
-shown in the group): off, neither screen has them and a press of one changes nothing."""
+are offered only where the operator left ``BOT_HANDS_IN_GROUP`` on (the default): off, neither
+screen has them and a press of one changes nothing."""
 
 from __future__ import annotations
 
@@ -235,8 +235,8 @@ async def test_19_without_bot_hands_in_group_neither_screen_offers_where_hands_g
     anna, _, _, group = people(fake)
     await anna.start_bot()
     codec = PressCodec.from_token(fake.token)
-    assert settings.hands_in_group is False  # the default
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+    off = settings.model_copy(update={"hands_in_group": False})
+    async with watched(fake, running_bot(off, seeds=fixed_seeds())):
         message = await open_settings(fake, anna, group)
         assert "🃏" not in message.text and not [b for b in message.all_buttons if "🃏" in b.text]
         forged = codec.pack(Press(Kind.GROUP, 0, None, 0, "h", "group"))
