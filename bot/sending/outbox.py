@@ -53,8 +53,9 @@ from aiogram import Bot
 from bot.clock import Clock
 from bot.render.common import Rendered
 from bot.render.limits import fit
-from bot.sending.calls import (
-    Calls,
+from bot.sending.calls import Calls, Sleep, Undeliverable
+from bot.sending.rates import OutboxLimits, Rates
+from bot.sending.steps import (
     ChatQueue,
     Delete,
     DeleteMessage,
@@ -64,14 +65,11 @@ from bot.sending.calls import (
     Old,
     Post,
     Show,
-    Sleep,
     Step,
     Strip,
     StripMessage,
-    Undeliverable,
     offers,
 )
-from bot.sending.rates import OutboxLimits, Rates
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import StoredMessage, stored_id
 from bot.tasks import cancelled

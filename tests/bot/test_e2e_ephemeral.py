@@ -239,20 +239,20 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
         for _ in range(PRESS_LIMIT):
             if result_message(group) is not None:
                 break
-            user = to_act(group, players)
-            assert user is not None, "nobody to act, but no result"
-            if hand_message(user) is None:  # never shown: 🂠 on the table brings it
+            who = to_act(group, players)
+            assert who is not None, "nobody to act, but no result"
+            if hand_message(who) is None:  # never shown: 🂠 on the table brings it
                 table = table_message(group)
-                assert table is not None and user.shown_in_place_of(table) is None
-                assert not (await user.press(table, "🂠")).text
+                assert table is not None and who.shown_in_place_of(table) is None
+                assert not (await who.press(table, "🂠")).text
                 taps += 1
                 await fake.settle(quiet=0.02)
                 continue
-            hand = hand_message(user)
+            hand = hand_message(who)
             assert hand is not None
             button = choose(hand, rng)
-            answer = await user.press(hand, data=button.callback_data)
-            assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
+            answer = await who.press(hand, data=button.callback_data)
+            assert not answer.text, f"{who.first_name} pressed {button.text}: {answer.text}"
             await fake.settle(quiet=0.03)  # not every hand is there to show the move
         else:
             raise AssertionError("the match did not end")

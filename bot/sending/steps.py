@@ -1,0 +1,146 @@
+"""The outbox's queued steps: one frozen class per kind of thing a chat's queue holds, and the
+queue itself (:mod:`bot.sending.outbox` queues them, :mod:`bot.sending.calls` makes them)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
+
+from bot.render.common import Rendered
+
+if TYPE_CHECKING:  # Redis is an optional extra (several workers)
+    from bot.sending.redis_book import Entry
+
+
+class Old(StrEnum):
+    """What happens to the previous message of a key that is sent anew (``fresh``)."""
+
+    KEEP = "keep"  # it stays as it was (its final state was shown before)
+    STRIP = "strip"  # its keyboard is removed
+    DELETE = "delete"  # it is deleted (an old hand message)
+
+
+def offers(rendered: Rendered) -> frozenset[str]:
+    """The callback data of a message's buttons: what pressing it may send."""
+    buttons = rendered.markup.buttons() if rendered.markup else ()
+    return frozenset(b.callback_data for b in buttons if b.callback_data)
+
+
+# One queued step of a chat, one frozen class per kind. ``key`` is the keyed message it is
+# about (None: a one-off message, or one named by its Telegram id); ``label`` names the kind in
+# the log.
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Make keyed message ``key`` show ``rendered``: edited, or sent if new or ``fresh``."""
+
+    key: str
+    rendered: Rendered
+    fresh: bool = False
+    old: Old = Old.KEEP  # what becomes of the message the key named before a fresh send
+    reply_to: int | None = None
+    thread: int | None = None  # the forum topic it is sent (or sent anew) in
+    rev: int | None = None  # the table's turn it shows (several workers: never older wins)
+    answering: str | None = None  # the press it answers (an ephemeral send: its callback query)
+    replace: bool = False  # an ephemeral send shown in place of the pressed message, for him
+    label: ClassVar[str] = "show"
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """Send a new message (a result, a notice); ``done`` gets its id (None: not sent)."""
+
+    rendered: Rendered
+    done: asyncio.Future[int | None]
+    key: str | None = None
+    reply_to: int | None = None
+    thread: int | None = None
+    label: ClassVar[str] = "post"
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """Send a file (a game record)."""
+
+    filename: str
+    data: bytes
+    reply_to: int | None = None
+    thread: int | None = None
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "doc"
+
+
+@dataclass(frozen=True, slots=True)
+class Strip:
+    """Remove keyed message ``key``'s keyboard (its text stays as shown)."""
+
+    key: str
+    label: ClassVar[str] = "strip"
+
+
+@dataclass(frozen=True, slots=True)
+class StripMessage:
+    """Remove the keyboard of a message by id (an old one no key names any more)."""
+
+    message_id: int
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "strip"
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    """Delete keyed message ``key``; the key is let go."""
+
+    key: str
+    label: ClassVar[str] = "delete"
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteMessage:
+    """Delete a message by id (a user's own command line in the private chat, say)."""
+
+    message_id: int
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "delete"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Let key ``key`` go (its buttons no longer count; a later message may take it)."""
+
+    key: str
+    label: ClassVar[str] = "drop"
+
+
+Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Several workers: a keyed message's shared lock, held while its step is made — the book's
+    entry, the turn the step shows, what it offers. A message sent (or sent anew) under it is
+    told to the book at once, before the lock is let go."""
+
+    entry: Entry
+    rev: int | None
+    wanted: frozenset[str] | None
+
+
+@dataclass(slots=True)
+class ChatQueue:
+    """A chat's queued steps and the task delivering them; ``receiver``: the queue of a group's
+    messages for that member alone (ephemeral messages, #32), a lane of its own."""
+
+    receiver: int | None = None
+    queue: deque[Step] = field(default_factory=deque)
+    worker: asyncio.Task[None] | None = None
+    taken: int = 0  # steps taken off the queue so far: whether the head is still the same one
+
+    def take(self) -> Step:
+        """The head step, off the queue (as it is now: a show may have taken newer text)."""
+        self.taken += 1
+        return self.queue.popleft()
