@@ -20,6 +20,7 @@ from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
 from bot.routers.common import say, topic
 from bot.runtime.core import family_ui
+from bot.runtime.outcome import HandScreen
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
 from bot.storage.rows import LedgerRow
@@ -245,14 +246,14 @@ def make_router() -> Router:
         outcome, shown = await runtime.my_hands(message.from_user.id, only=only)
         delivery(outcome)
         if message.chat.type != "private":
-            say(
-                delivery,
-                message,
-                chat_tr.html("Your cards are in our private chat.")
-                if shown
-                else chat_tr.html("You're not playing at any table."),
-                reply=True,
-            )
+            here = any(isinstance(s, HandScreen) and s.in_group for s in outcome.screens)
+            if not shown:
+                said = chat_tr.html("You're not playing at any table.")
+            elif here:  # shown to him alone in the group (#32)
+                said = chat_tr.html("Your cards are shown to you here, in the group.")
+            else:
+                said = chat_tr.html("Your cards are in our private chat.")
+            say(delivery, message, said, reply=True)
         elif not shown:
             say(delivery, message, user_tr.html("You're not playing at any table."))
 

@@ -25,6 +25,7 @@ from tests.bot.helpers import (
     lobby_message,
     play_step,
     result_message,
+    say,
     table_message,
     to_act,
     watched,
@@ -41,6 +42,7 @@ NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 SEAT = re.compile(r"· место (\d+)$", re.MULTILINE)  # a hand's first line names its seat
 SEATED = "Вы за столом. Карты будут здесь, в группе: их увидите только вы."
 NOT_PLAYING = "Вы не играете за этим столом."
+HERE = "Ваши карты показаны вам здесь, в группе: их видите только вы."
 PRESS_LIMIT = 3000
 Pick = Callable[[SentMessage, random.Random], Button]
 
@@ -198,7 +200,8 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
         back = anna.shown_in_place_of(table)
         assert back is not None and back is hand_message(anna)
         assert SEAT.search(back.text) is not None
-        assert all(anna.shown_in_place_of(table) is None for anna in players[1:])
+        assert all(other.shown_in_place_of(table) is None for other in players[1:])
+        await fake.settle(quiet=0.05)
         # the others still see the table; her old, never shown hand is gone for good
         assert (
             len(
@@ -211,6 +214,17 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
             == 1
         )
         await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
+        check_privacy(fake, group, players)
+
+        # /hand in the group: the hand again, for him alone, and the group told where it is
+        boris = players[1]
+        old = hand_message(boris)
+        reply = await say(fake, boris, "/hand", group)
+        assert reply.text == HERE
+        await fake.settle(quiet=0.05)
+        new = hand_message(boris)
+        assert new is not None and new is not old and new.chat_id == group.id
+        assert len(live_hands(boris, group)) == 1 and not boris.messages
         check_privacy(fake, group, players)
 
 
