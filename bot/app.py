@@ -127,7 +127,9 @@ def build_services(
     monotonic: Callable[[], float] = time.monotonic,
     clock: Callable[[], float] = time.time,
 ) -> Services:
-    limits = OutboxLimits().scaled(settings.outbox_time_scale)
+    limits = OutboxLimits(ephemeral_ops=settings.ephemeral_per_minute).scaled(
+        settings.outbox_time_scale
+    )
     shared = Coordination.of(settings, limits)
     keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
     people = People(repo, catalogues.default, keep=keep, clock=monotonic)

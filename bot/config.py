@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     # where they go, a group's "auto" means the group where the bot is an admin; off: every
     # table's hands go to private chats, and no screen offers the choice
     hands_in_group: bool = True
+    # a group's messages for one member alone (hands, pings), all members together, a minute:
+    # Telegram has not said what it allows (an estimate to tune); each member's own are about
+    # one a second, as a private chat's
+    ephemeral_per_minute: int = Field(120, ge=1, le=6000)
     # tests only: new matches get this seed, then +1 each (the same deals in a subprocess bot);
     # unset in production: every match draws a random seed
     test_seed: int | None = Field(None, ge=0)

@@ -5,8 +5,11 @@ every worker's (``BOT_REDIS_URL``), behind the same :class:`Rates` protocol — 
 of about 20 sends+edits a minute is the group's, not each worker's.
 
 A message shown in a group to one member alone (an ephemeral message, #32) is counted apart from
-the group's: in a window per (group, receiver) with a private chat's budget — it is a message to
-one person, and a group's 20 a minute could not carry four players' hands.
+the group's, so that a 429 on one never delays the group's table and results: in a window per
+(group, receiver) with a private chat's budget — it is a message to one person, and a group's 20
+a minute could not carry four players' hands — and in one for all receivers of the group
+together, ``ephemeral_ops`` a group window (``BOT_EPHEMERAL_PER_MINUTE``: Telegram has not said
+what it allows; an estimate to tune).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class OutboxLimits:
     private_ops: int = 3  # a burst of private messages …
     private_window: float = 3.0  # … then about one a second
     global_ops: int = 30  # all chats together, per second
+    ephemeral_ops: int = 120  # a group's messages for one member alone, all members, per window
 
     def scaled(self, factor: float) -> OutboxLimits:
         """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
@@ -43,11 +47,15 @@ class OutboxLimits:
             self.private_ops,
             self.private_window * factor,
             self.global_ops if factor >= 1 else self.global_ops * 1000,
+            self.ephemeral_ops,
         )
 
     def of(self, chat_id: int, receiver: int | None = None) -> tuple[int, float]:
         """A chat's budget: calls per window (groups have negative ids; ``receiver``: the
-        group's messages for that member alone, counted as a private chat's)."""
+        group's messages for that member alone, counted as a private chat's;
+        :data:`EVERY_RECEIVER`: those of all its members together)."""
+        if receiver == EVERY_RECEIVER:
+            return self.ephemeral_ops, self.group_window
         if chat_id < 0 and receiver is None:
             return self.group_ops, self.group_window
         return self.private_ops, self.private_window
@@ -55,6 +63,14 @@ class OutboxLimits:
 
 Lane = tuple[int, int | None]
 """What one window counts: a chat, or a group's messages for one member alone (the receiver)."""
+EVERY_RECEIVER = 0  # no user's id: the lane of a group's messages for any one member, together
+
+
+def lanes(chat_id: int, receiver: int | None) -> list[Lane]:
+    """The windows a call counts in (all chats' window aside)."""
+    if receiver is None:
+        return [(chat_id, None)]
+    return [(chat_id, receiver), (chat_id, EVERY_RECEIVER)]
 
 
 class Rates(Protocol):
@@ -97,17 +113,20 @@ class LocalRates:
         self._next_sweep = 0.0
 
     async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
-        ops, window = self.limits.of(chat_id, receiver)
-        sent = self._sent.setdefault((chat_id, receiver), deque())
+        counted = [
+            (self._sent.setdefault(lane, deque()), *self.limits.of(*lane))
+            for lane in lanes(chat_id, receiver)
+        ]
         while True:
             now = self.clock()
-            while sent and now - sent[0] >= window:
-                sent.popleft()
             while self._global and now - self._global[0] >= 1.0:
                 self._global.popleft()
             wait = 0.0
-            if len(sent) >= ops:
-                wait = sent[0] + window - now
+            for sent, ops, window in counted:
+                while sent and now - sent[0] >= window:
+                    sent.popleft()
+                if len(sent) >= ops:
+                    wait = max(wait, sent[0] + window - now)
             if len(self._global) >= self.limits.global_ops:
                 wait = max(wait, self._global[0] + 1.0 - now)
             edited = self._edited.get((chat_id, edit_key)) if edit_key is not None else None
@@ -119,7 +138,8 @@ class LocalRates:
 
     async def spent(self, chat_id: int, receiver: int | None = None) -> None:
         now = self.clock()
-        self._sent.setdefault((chat_id, receiver), deque()).append(now)
+        for lane in lanes(chat_id, receiver):
+            self._sent.setdefault(lane, deque()).append(now)
         self._global.append(now)
         if now >= self._next_sweep:
             self._sweep(now)

@@ -24,13 +24,15 @@ from redis.asyncio import Redis
 from redis.exceptions import LockError, RedisError
 
 from bot.coordination.redis_locks import PREFIX, leased, script
-from bot.sending.rates import Lane, OutboxLimits
+from bot.sending.rates import EVERY_RECEIVER, Lane, OutboxLimits
 from bot.storage.rows import StoredMessage, stored_id
 
 logger = logging.getLogger(__name__)
 
-# KEYS: the chat's window, all chats' window, the edit gap key ('' for none)
-# ARGV: calls per window, window ms, calls per second for all chats, this call's member
+# KEYS: the chat's window, all chats' window, the edit gap key ('' for none), a second window
+# ('' for none: a group's messages for any one member, together)
+# ARGV: calls per window, window ms, calls per second for all chats, this call's member, the
+# second window's calls per window and ms
 _TURN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -47,14 +49,27 @@ if redis.call('ZCARD', KEYS[2]) >= all then
   wait = math.max(wait, tonumber(first[2]) + 1000 - now)
 end
 if KEYS[3] ~= '' then wait = math.max(wait, redis.call('PTTL', KEYS[3])) end
+local ops2, window2 = tonumber(ARGV[5]), tonumber(ARGV[6])
+if KEYS[4] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - window2)
+  if redis.call('ZCARD', KEYS[4]) >= ops2 then
+    local first = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+    wait = math.max(wait, tonumber(first[2]) + window2 - now)
+  end
+end
 if wait > 0 then return wait end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], window + 1000)
 redis.call('ZADD', KEYS[2], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[2], 2000)
+if KEYS[4] ~= '' then
+  redis.call('ZADD', KEYS[4], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[4], window2 + 1000)
+end
 return 0
 """
 # A call was answered: its reserved time moves to now (or, unreserved, it is added now).
+# KEYS: as _TURN's first, second and fourth; ARGV: the member, the two windows' ms
 _SPENT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -62,6 +77,10 @@ redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
 redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('PEXPIRE', KEYS[2], 2000)
+if KEYS[3] ~= '' then
+  redis.call('ZADD', KEYS[3], now, ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[3]) + 1000)
+end
 return now
 """
 
@@ -76,21 +95,31 @@ class RedisRates:
         self._serial = itertools.count()
         self._reserved: dict[Lane, list[str]] = {}
 
-    def _keys(self, chat_id: int, receiver: int | None) -> tuple[str, str]:
+    def _keys(self, chat_id: int, receiver: int | None) -> tuple[str, str, str]:
+        """The call's window, all chats' window, and the second window ('': none)."""
         lane = f"{chat_id}" if receiver is None else f"{chat_id}:{receiver}"
-        return f"{PREFIX}calls:{lane}", f"{PREFIX}calls:all"
+        every = f"{PREFIX}calls:{chat_id}:{EVERY_RECEIVER}" if receiver is not None else ""
+        return f"{PREFIX}calls:{lane}", f"{PREFIX}calls:all", every
 
     async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
         ops, window = self.limits.of(chat_id, receiver)
-        chat_key, all_key = self._keys(chat_id, receiver)
+        ops2, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
+        chat_key, all_key, every = self._keys(chat_id, receiver)
         gap = f"{PREFIX}edited:{chat_id}:{edit_key}" if edit_key is not None else ""
         member = f"{self._me}:{next(self._serial)}"
         while True:
             wait = await script(
                 self.redis,
                 _TURN,
-                [chat_key, all_key, gap],
-                [ops, int(window * 1000), self.limits.global_ops, member],
+                [chat_key, all_key, gap, every],
+                [
+                    ops,
+                    int(window * 1000),
+                    self.limits.global_ops,
+                    member,
+                    ops2,
+                    int(window2 * 1000),
+                ],
             )
             if int(wait) <= 0:
                 self._reserved.setdefault((chat_id, receiver), []).append(member)
@@ -105,8 +134,14 @@ class RedisRates:
         if not reserved:
             reserved.append(f"{self._me}:{next(self._serial)}")
         _, window = self.limits.of(chat_id, receiver)
-        chat_key, all_key = self._keys(chat_id, receiver)
-        await script(self.redis, _SPENT, [chat_key, all_key], [reserved[0], int(window * 1000)])
+        _, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
+        chat_key, all_key, every = self._keys(chat_id, receiver)
+        await script(
+            self.redis,
+            _SPENT,
+            [chat_key, all_key, every],
+            [reserved[0], int(window * 1000), int(window2 * 1000)],
+        )
         reserved.pop(0)
         if not reserved:
             del self._reserved[lane]
@@ -120,10 +155,12 @@ class RedisRates:
         lane = (chat_id, receiver)
         unused = self._reserved.get(lane)
         if unused:
-            chat_key, all_key = self._keys(chat_id, receiver)
+            chat_key, all_key, every = self._keys(chat_id, receiver)
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zrem(chat_key, *unused)
                 pipe.zrem(all_key, *unused)
+                if every:
+                    pipe.zrem(every, *unused)
                 await pipe.execute()
         self._reserved.pop(lane, None)
 
