@@ -260,3 +260,23 @@ async def test_an_update_is_handled_once_and_again_after_its_handler_died(
     assert await b.begin(11) == "new"  # its lease ran out: handled anew, nothing lost
     await b.end(11, False)  # a handler that failed lets go at once
     assert await a.begin(11) == "new"
+
+
+async def test_every_worker_keeps_a_groups_ephemeral_messages_in_one_budget(
+    clients: Callable[[], Redis],
+) -> None:
+    """Two workers' messages for members of one group alone count in the group's ephemeral
+    window (``BOT_EPHEMERAL_PER_MINUTE``), and never in the group's own."""
+    limits = OutboxLimits(group_ops=1, group_window=1.0, ephemeral_ops=2)
+    one, two = RedisRates(clients(), limits), RedisRates(clients(), limits)
+    start = time.monotonic()
+    for rates, receiver in ((one, 1), (two, 2)):
+        await rates.turn(-5, None, receiver)
+        await rates.spent(-5, receiver)
+        await rates.done(-5, receiver)
+    await one.turn(-5, None)  # the group's own window: apart, and empty
+    await one.spent(-5)
+    await one.done(-5)
+    assert time.monotonic() - start < 0.5
+    await two.turn(-5, None, 3)  # a third member: the group's ephemeral window is full
+    assert time.monotonic() - start >= 0.9
