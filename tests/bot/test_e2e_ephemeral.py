@@ -19,6 +19,7 @@ from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
     choose,
+    db_rows,
     deal_results,
     fixed_seeds,
     hand_message,
@@ -31,9 +32,11 @@ from tests.bot.helpers import (
     watched,
 )
 from tests.bot.proof_figures import add_figure
+from tests.bot.test_e2e_settings import open_settings, press_until
 from tests.bot.test_konchinka_e2e import choose as konchinka_choice
 from tests.bot.test_kopilka_e2e import choose as kopilka_choice
 from tests.bot.test_lenturlu_e2e import choose as lenturlu_choice
+from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
@@ -44,6 +47,7 @@ SEATED = "Вы за столом. Карты будут здесь, в груп�
 NOT_PLAYING = "Вы не играете за этим столом."
 HERE = "Ваши карты показаны вам здесь, в группе: их видите только вы."
 PRESS_LIMIT = 3000
+RESTART_AT = 6  # presses before the bot restarts mid-deal
 Pick = Callable[[SentMessage, random.Random], Button]
 
 
@@ -137,9 +141,10 @@ FAMILIES: list[tuple[str, int, str, Pick | None]] = [
 @pytest.mark.parametrize(
     ("game", "seats", "options", "pick"), FAMILIES, ids=[f[0] for f in FAMILIES]
 )
-async def test_32_every_family_plays_a_deal_from_hands_in_the_group(
+async def test_32_every_family_plays_a_whole_game_from_hands_in_the_group_with_a_restart(
     fake_telegram: FakeTelegram,
     settings: Settings,
+    database: TestDatabase,
     game: str,
     seats: int,
     options: str,
@@ -148,19 +153,45 @@ async def test_32_every_family_plays_a_deal_from_hands_in_the_group(
     fake = fake_telegram
     players, group = seated(fake, seats)
     rng = random.Random(f"{game}-{seats}")
-    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+    on = in_group(settings)
+    async with watched(fake, running_bot(on, seeds=fixed_seeds())):
         table = await open_in_group(fake, group, players, game, options)
         assert "🂠" in table.describe_buttons()
         for user in players:  # one hand each, in the group, for him alone
             assert len(live_hands(user, group)) == 1
         pings = [m for u in players for m in u.ephemeral(group) if m.text.startswith("🔔")]
-        assert len(pings) == 1  # the one to act is told so, for him alone
-        await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1, pick)
+        assert len(pings) <= 1  # the one to act is told so, for him alone
+        for _ in range(RESTART_AT):
+            assert await play_step(fake, group, players, rng, pick)
+        await fake.settle(quiet=0.05)
+        assert result_message(group) is None, "the game ended before the restart"
+        if game == "mushka":  # the group now sends hands to private: this table keeps its mode
+            message = await open_settings(fake, players[0], group)
+            for shown in ("в группе", "в личке"):
+                await press_until(fake, players[0], message, "🃏", f"Карты: {shown}")
+    before = {u.id: hand_message(u) for u in players}
+    sent = len(group.state.ephemeral)
+    async with watched(fake, running_bot(on, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+        assert {u.id: hand_message(u) for u in players} == before  # found and edited, not re-sent
+        presses = await play_to(
+            fake, group, players, rng, lambda: result_message(group) is not None, pick
+        )
         await fake.settle(quiet=0.05)
         check_privacy(fake, group, players)
         for user in players:  # still one hand each: edited in place, never piled up
             assert len(live_hands(user, group)) <= 1, user.first_name
-        assert all(m.receiver_id in {p.id for p in players} for m in group.state.ephemeral.values())
+        ids = {p.id for p in players}
+        assert all(m.receiver_id in ids for m in group.state.ephemeral.values())
+        if game == "mushka":  # the next table: hands in private, as the group now says
+            await players[0].send(group, "/newgame mushka")
+            await fake.wait_until(lambda: lobby_message(group) not in (None, table), timeout=10)
+            lobby = lobby_message(group)
+            assert lobby is not None
+            assert (await players[1].press(lobby, "✋")).text != SEATED
+    assert presses > 0 and len(group.state.ephemeral) > sent
+    (ledger,) = db_rows(database, "SELECT SUM(balance) FROM ledger")
+    assert ledger == (0,)
 
 
 async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
@@ -275,48 +306,30 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
     add_figure(request, "#32 🂠 taps that brought back a hand Telegram lost", taps)
 
 
-async def test_32_a_restart_mid_deal_plays_on_from_the_same_messages(
+async def test_32_a_bot_that_is_no_admin_plays_a_whole_game_from_private_hands_with_a_restart(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
+    """The group asks for hands in the group, but the bot is no administrator there: a member
+    is still seated at ✋ at once, and at the deal, where no press of his is there to answer,
+    each hand goes to its owner's private chat, the group told once for each; the game plays
+    to its end across a restart."""
     fake = fake_telegram
-    players, group = seated(fake, 3)
-    rng = random.Random(8)
+    players, group = seated(fake, 3, bot_admin=False)
+    rng = random.Random(4)
     on = in_group(settings)
     async with watched(fake, running_bot(on, seeds=fixed_seeds())):
-        await open_in_group(fake, group, players, "mushka", "target=5")
-        for _ in range(6):
-            assert await play_step(fake, group, players, rng)
-        await fake.settle(quiet=0.05)
-    before = {u.id: hand_message(u) for u in players}
-    sent = len(group.state.ephemeral)
-    async with watched(fake, running_bot(on, seeds=fixed_seeds())):
-        await fake.settle(quiet=0.1)
-        assert {u.id: hand_message(u) for u in players} == before  # found and edited, not re-sent
-        await play_to(fake, group, players, rng, lambda: result_message(group) is not None)
-    assert len(group.state.ephemeral) > sent
-    check_privacy(fake, group, players)
-    result = result_message(group)
-    assert result is not None and "Пулька 1" in result.text
-
-
-async def test_32_a_bot_no_longer_admin_moves_the_hands_to_private_chats(
-    fake_telegram: FakeTelegram, settings: Settings
-) -> None:
-    fake = fake_telegram
-    players, group = seated(fake, 3)
-    rng = random.Random(4)
-    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        message = await open_settings(fake, players[0], group)
+        await press_until(fake, players[0], message, "🃏", "Карты: в группе")
         for user in players:  # they can be written to privately
             await user.start_bot()
         await fake.settle(quiet=0.05)
-        await players[0].send(group, "/newgame mushka target=5")
+        await players[0].send(group, "/newgame mushka target=10")
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
         lobby = lobby_message(group)
         assert lobby is not None
         for user in players[1:]:
             assert (await user.press(lobby, "✋")).text == SEATED
         await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-        fake.set_bot_admin(group.id, False)  # the hands can't be sent unasked any more
         await players[0].press(lobby, "▶️")
         await fake.wait_until(
             lambda: all((h := hand_message(u)) is not None and h.chat_id == u.id for u in players),
@@ -324,10 +337,21 @@ async def test_32_a_bot_no_longer_admin_moves_the_hands_to_private_chats(
         )
         await fake.settle(quiet=0.05)
         told = [m for m in group.messages if "💬" in m.describe_buttons()]
-        assert told, [m.text for m in group.messages]
-        await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
-        everyone = "\n".join(v.text for m in group.messages for v in m.history)
-        assert SEAT.search(everyone) is None
+        assert sorted(m.text.split(":")[0] for m in told) == sorted(NAMES[:3]), told
+        for _ in range(RESTART_AT):
+            assert await play_step(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+        assert result_message(group) is None, "the game ended before the restart"
+    async with watched(fake, running_bot(on, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+        await play_to(fake, group, players, rng, lambda: result_message(group) is not None)
+        await fake.settle(quiet=0.05)
+    assert [m for m in group.messages if "💬" in m.describe_buttons()] == told  # once each
+    assert not [m for m in group.state.ephemeral.values() if m.delivered and not m.deleted]
+    everyone = "\n".join(v.text for m in group.messages for v in m.history)
+    assert SEAT.search(everyone) is None
+    result = result_message(group)
+    assert result is not None and "Пулька 1" in result.text
 
 
 async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
@@ -341,8 +365,9 @@ async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
     figures: dict[str, int] = {}
     # in private first: a hand found in the group is taken over a private one (hand_message)
     for mode, chat_id in (("private", -1002), ("group", -1001)):
-        group = fake.add_group(chat_id, mode, admins=[101], members=ids[1:], bot_admin=True)
-        chosen = in_group(settings) if mode == "group" else settings
+        admin = mode == "group"  # «auto»: in the group where the bot is an admin
+        group = fake.add_group(chat_id, mode, admins=[101], members=ids[1:], bot_admin=admin)
+        chosen = in_group(settings)
         rng = random.Random(12)
         async with watched(fake, running_bot(chosen, seeds=fixed_seeds())):
             if mode == "private":
