@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import random
 
-from bot.app import RunningBot
+from bot.app import RunningBot, running_bot
 from bot.callbacks import Kind, Press, b36
+from bot.config import Settings
 from tests.bot.helpers import (
     db_rows,
+    fixed_seeds,
     hand_message,
     lobby_message,
     open_table,
     play_step,
     table_message,
     to_act,
+    watched,
 )
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
@@ -111,12 +114,25 @@ async def test_28_a_member_who_left_cannot_take_his_seat_back(
 
 
 async def test_28_a_ban_ends_the_seat_told_or_found_at_the_next_press(
-    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     """An admin bot gets the ban as a ``chat_member`` update; a ban nobody told the bot of is
-    found when the banned player next presses (his membership is asked again)."""
+    found when the banned player next presses his private hand (his membership is asked
+    again; hands in the group a banned member can't press at all)."""
     fake = fake_telegram
     players, group = three(fake, bot_admin=True)
+    private = settings.model_copy(update={"hands_in_group": False})
+    async with watched(fake, running_bot(private, seeds=fixed_seeds())) as bot:
+        await _banned(fake, bot, database, players, group)
+
+
+async def _banned(
+    fake: FakeTelegram,
+    bot: RunningBot,
+    database: TestDatabase,
+    players: list[SimUser],
+    group: SimGroup,
+) -> None:
     await open_table(fake, group, players, options="target=25")
     anna, boris, vera = players
     group.ban(boris, by=anna)

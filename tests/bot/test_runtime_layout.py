@@ -34,7 +34,7 @@ def test_no_runtime_class_inherits_another() -> None:
 def test_the_wire_codes_are_the_enums() -> None:
     assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovsckxbnwmd")
     assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rf")
-    assert frozenset(SeatAct) == frozenset("MROW") <= ACTS[Kind.HAND]
+    assert frozenset(SeatAct) == frozenset("MROWP") <= ACTS[Kind.HAND]
 
 
 def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
