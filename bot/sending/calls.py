@@ -12,7 +12,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
@@ -54,6 +54,17 @@ _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECA
 
 Sleep = Callable[[float], Awaitable[None]]
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
+
+
+def _send_text(chat_id: int, step: Show | Post, **rest: Any) -> SendText:
+    """``sendMessage`` of the step's text, keyboard and topic (``rest``: the kind's own)."""
+    return SendText(
+        chat_id=chat_id,
+        text=step.rendered.text,
+        message_thread_id=step.thread,
+        reply_markup=step.rendered.markup,
+        **rest,
+    )
 
 
 class Calls:
@@ -208,11 +219,9 @@ class Calls:
         try:
             async with self._counted(chat_id):
                 message = await self.bot(
-                    SendText(
-                        chat_id=chat_id,
-                        text=step.rendered.text,
-                        message_thread_id=step.thread,
-                        reply_markup=step.rendered.markup,
+                    _send_text(
+                        chat_id,
+                        step,
                         reply_to_message_id=step.reply_to,
                         allow_sending_without_reply=True if step.reply_to else None,
                     )
@@ -246,11 +255,9 @@ class Calls:
             try:
                 async with self._counted(chat_id, receiver):
                     message = await self.bot(
-                        SendText(
-                            chat_id=chat_id,
-                            text=step.rendered.text,
-                            message_thread_id=step.thread,
-                            reply_markup=step.rendered.markup,
+                        _send_text(
+                            chat_id,
+                            step,
                             ephemeral_message_parameters=EphemeralMessageParameters(
                                 receiver_user_id=receiver,
                                 callback_query_id=query,

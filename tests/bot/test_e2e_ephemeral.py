@@ -66,20 +66,33 @@ def seated(
     return players, group
 
 
-async def open_in_group(
-    fake: FakeTelegram, group: SimGroup, players: list[SimUser], game: str, options: str
-) -> SentMessage:
-    """The first opens the table, the others join — nobody has a private chat with the bot —
-    and the first starts; every hand is shown to its owner in the group."""
+async def started(
+    fake: FakeTelegram,
+    group: SimGroup,
+    players: list[SimUser],
+    options: str = "target=5",
+    game: str = "mushka",
+    joined: str | None = SEATED,
+) -> None:
+    """The first opens the table, the others join (each told ``joined``, if given), and the
+    first starts it."""
     await players[0].send(group, f"/newgame {game} {options}".strip())
     await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
     lobby = lobby_message(group)
     assert lobby is not None
     for user in players[1:]:
         answer = await user.press(lobby, "✋")
-        assert answer.text == SEATED and not answer.show_alert
+        assert joined is None or (answer.text == joined and not answer.show_alert), answer.text
     await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
     await players[0].press(lobby, "▶️")
+
+
+async def open_in_group(
+    fake: FakeTelegram, group: SimGroup, players: list[SimUser], game: str, options: str
+) -> SentMessage:
+    """The table started — nobody has a private chat with the bot — and every hand shown to
+    its owner in the group."""
+    await started(fake, group, players, options, game)
     await fake.wait_until(
         lambda: table_message(group) is not None and all(hand_message(u) for u in players),
         timeout=10,
@@ -203,14 +216,7 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
     anna.offline = True  # her phone shows none of the hands sent to her
     rng = random.Random(3)
     async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
-        await players[0].send(group, "/newgame mushka target=5")
-        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-        lobby = lobby_message(group)
-        assert lobby is not None
-        for user in players[1:]:
-            await user.press(lobby, "✋")
-        await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-        await anna.press(lobby, "▶️")
+        await started(fake, group, players)
         await fake.wait_until(
             lambda: table_message(group) is not None and all(hand_message(u) for u in players[1:]),
             timeout=10,
@@ -271,14 +277,7 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
     rng = random.Random(6)
     taps = 0
     async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
-        await players[0].send(group, "/newgame mushka target=5")
-        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-        lobby = lobby_message(group)
-        assert lobby is not None
-        for user in players[1:]:
-            await user.press(lobby, "✋")
-        await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-        await players[0].press(lobby, "▶️")
+        await started(fake, group, players)
         await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
         await fake.settle(quiet=0.05)
         for _ in range(PRESS_LIMIT):
@@ -323,14 +322,7 @@ async def test_32_a_bot_that_is_no_admin_plays_a_whole_game_from_private_hands_w
         for user in players:  # they can be written to privately
             await user.start_bot()
         await fake.settle(quiet=0.05)
-        await players[0].send(group, "/newgame mushka target=10")
-        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-        lobby = lobby_message(group)
-        assert lobby is not None
-        for user in players[1:]:
-            assert (await user.press(lobby, "✋")).text == SEATED
-        await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-        await players[0].press(lobby, "▶️")
+        await started(fake, group, players, "target=10")
         await fake.wait_until(
             lambda: all((h := hand_message(u)) is not None and h.chat_id == u.id for u in players),
             timeout=10,
@@ -403,14 +395,7 @@ def dealt(group: SimGroup) -> bool:
 
 
 async def _open_private(fake: FakeTelegram, group: SimGroup, players: list[SimUser]) -> None:
-    await players[0].send(group, "/newgame mushka target=5")
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
-    assert lobby is not None
-    for user in players[1:]:
-        await user.press(lobby, "✋")
-    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-    await players[0].press(lobby, "▶️")
+    await started(fake, group, players, joined=None)
     await fake.wait_until(
         lambda: table_message(group) is not None and all(hand_message(u) for u in players),
         timeout=10,

@@ -30,13 +30,11 @@ FAST = OutboxLimits(group_ops=2, group_window=1.5, edit_gap=0.1, private_ops=3, 
 
 @pytest.fixture
 async def bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
+    """The fake's Bot with the outbox's session middleware (as in test_outbox)."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(fake_telegram.base_url))
     session.middleware(TelegramLimits())
-    client = Bot(fake_telegram.token, session=session)
-    try:
+    async with Bot(fake_telegram.token, session=session) as client:
         yield client
-    finally:
-        await client.session.close()
 
 
 def table(fake: FakeTelegram, *, admin: bool = True) -> None:
