@@ -234,6 +234,18 @@ class Presenter:
         if screen.moves:  # the moves in the reader's words, as his hand names them
             params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
         rendered = Rendered(tr.html(screen.msgid, **params), markup)
+        if screen.alone is not None:  # in the group, for him alone (#32)
+            receiver, key = screen.alone
+            self.outbox.show(
+                screen.chat_id,
+                key,
+                rendered,
+                fresh=True,
+                old=Old.DELETE,
+                thread=screen.thread,
+                receiver=receiver,
+            )
+            return None
         done = self.outbox.post(
             screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
         )

@@ -31,6 +31,7 @@ from bot.runtime.outcome import (
     Screen,
     Strip,
     TableScreen,
+    eping_key,
     is_hand_key,
     keys,
     reminder_key,
@@ -145,15 +146,15 @@ class Absent:
             played.append(str(action))
             out += await self.play.apply(table, seat, action)
         locale = await self.ctx.people.user_locale(owner.user_id)
-        out += Outcome.of(
-            Note(
-                owner.user_id,
-                locale,
-                "⏰ Time ran out — the computer moved for you: {moves}.",
-                {"moves": "—"},  # none played
-                moves=tuple(played),
-            )
-        )
+        said = "⏰ Time ran out — the computer moved for you: {moves}."
+        none = {"moves": "—"}  # none played
+        if await self.ctx.in_group(table, owner):  # where his ping was: for him alone (#32)
+            alone = (owner.user_id, eping_key(table.id, seat))
+            chat, thread = table.row.chat_id, table.row.thread_id
+            note = Note(chat, locale, said, none, thread=thread, moves=tuple(played), alone=alone)
+        else:
+            note = Note(owner.user_id, locale, said, none, moves=tuple(played))
+        out += Outcome.of(note)
         if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == TableStatus.RUNNING:
             out += await self._hand_over(table, seat, HandOver.EXPIRED)
         return out

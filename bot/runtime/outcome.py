@@ -202,6 +202,8 @@ class Note:
     reply_to: int | None = None
     thread: int | None = None  # a group's forum topic (the table's, or the command's)
     moves: tuple[str, ...] = ()  # actions (RECORD.md notation) said in words as ``{moves}``
+    # shown in group ``chat_id`` to this member alone (#32), as keyed message ``key`` sent anew
+    alone: tuple[int, str] | None = None  # (receiver, key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -401,3 +401,31 @@ async def _open_private(fake: FakeTelegram, group: SimGroup, players: list[SimUs
         timeout=10,
     )
     await fake.settle(quiet=0.05)
+
+
+async def test_32_the_reminder_and_the_expiry_come_to_him_alone_in_the_group(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    quick = in_group(settings).model_copy(update={"turn_timeout_s": 5.0})
+    async with watched(fake, running_bot(quick, seeds=fixed_seeds())):
+        await open_in_group(fake, group, players, "mushka", "target=25")
+        absent = to_act(group, players)
+        assert absent is not None
+
+        def reminded() -> bool:
+            return any(m.text.startswith("⏳ Осталось") for m in absent.ephemeral(group))
+
+        await fake.wait_until(reminded, timeout=7)
+        assert any(m.text.startswith(f"⏳ {absent.first_name}, ваш ход") for m in group.visible)
+        await fake.wait_until(lambda: to_act(group, players) is not absent, timeout=7)
+        await fake.settle(quiet=0.1)
+        told = [m.text for m in absent.ephemeral(group)]
+        # the ping and the reminder gave way to what the computer did for him, for him alone
+        assert [t for t in told if not SEAT.search(t)] == [told[-1]], told
+        assert told[-1].startswith("⏰ Время вышло — за вас сыграл компьютер: ")
+        assert not any("Время вышло" in m.text for m in group.messages)
+        assert not [m for m in group.visible if "ваш ход (" in m.text]  # the mention went
+        assert all(not p.messages for p in players)
+        check_privacy(fake, group, players)
