@@ -446,7 +446,7 @@ class Delivery:
         if box.book is None:
             return box.message_id(chat_id, key)
         known = await box.book.message(chat_id, key)
-        return known.message_id if known else None
+        return known.telegram_id if known else None
 
     async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """What message ``key`` offers: its latest queued text's buttons (several workers:
