@@ -127,9 +127,11 @@ def build_services(
     monotonic: Callable[[], float] = time.monotonic,
     clock: Callable[[], float] = time.time,
 ) -> Services:
-    limits = OutboxLimits(ephemeral_ops=settings.ephemeral_per_minute).scaled(
-        settings.outbox_time_scale
-    )
+    limits = OutboxLimits(
+        global_ops=settings.global_ops,
+        ephemeral_ops=settings.ephemeral_per_minute,
+        paid_broadcast=settings.paid_broadcast,
+    ).scaled(settings.outbox_time_scale)
     shared = Coordination.of(settings, limits)
     keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
     people = People(repo, catalogues.default, keep=keep, clock=monotonic)

@@ -65,6 +65,13 @@ class Settings(BaseSettings):
     # Telegram has not said what it allows (an estimate to tune); each member's own are about
     # one a second, as a private chat's
     ephemeral_per_minute: int = Field(120, ge=1, le=6000)
+    # new messages to all chats together, a second (Telegram's "about 30" for bulk messages;
+    # edits and callback answers are not counted); unset: 30, or 1,000 with paid broadcasts
+    global_per_second: int | None = Field(None, ge=1, le=1000)
+    # new messages go as paid broadcasts (allow_paid_broadcast: Telegram Stars per message, up
+    # to 1,000 a second): an operator's opt-in, off by default
+    paid_broadcast: bool = False
+
     # tests only: new matches get this seed, then +1 each (the same deals in a subprocess bot);
     # unset in production: every match draws a random seed
     test_seed: int | None = Field(None, ge=0)
@@ -82,6 +89,13 @@ class Settings(BaseSettings):
     redis_lease_s: float = Field(10.0, ge=1, le=120)  # a dead worker's locks/leases expire
     workers: int = Field(1, ge=1, le=64)  # webhook worker processes on one port
     worker_index: int | None = Field(None, ge=0, le=63)  # set by the parent for each child
+
+    @property
+    def global_ops(self) -> int:
+        """New messages a second, all chats together (``global_per_second``, or its default)."""
+        if self.global_per_second is not None:
+            return self.global_per_second
+        return 1000 if self.paid_broadcast else 30
 
     @field_validator("token")
     @classmethod

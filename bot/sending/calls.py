@@ -56,13 +56,15 @@ Sleep = Callable[[float], Awaitable[None]]
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
 
 
-def _send_text(chat_id: int, step: Show | Post, **rest: Any) -> SendText:
-    """``sendMessage`` of the step's text, keyboard and topic (``rest``: the kind's own)."""
+def _send_text(chat_id: int, step: Show | Post, paid: bool, **rest: Any) -> SendText:
+    """``sendMessage`` of the step's text, keyboard and topic (``paid``: as a paid broadcast;
+    ``rest``: the kind's own)."""
     return SendText(
         chat_id=chat_id,
         text=step.rendered.text,
         message_thread_id=step.thread,
         reply_markup=step.rendered.markup,
+        allow_paid_broadcast=True if paid else None,
         **rest,
     )
 
@@ -105,15 +107,20 @@ class Calls:
             step.done.set_result(sent)
 
     @contextlib.asynccontextmanager
-    async def _counted(self, chat_id: int, receiver: int | None = None) -> AsyncIterator[None]:
-        """Count one API call at the moment its answer came (later than Telegram saw it)."""
+    async def _counted(
+        self, chat_id: int, receiver: int | None = None, *, new: bool = False
+    ) -> AsyncIterator[None]:
+        """Count one API call at the moment its answer came (later than Telegram saw it);
+        ``new``: a new message (all chats' window counts those alone)."""
         try:
             yield
         finally:
             self.calls += 1
             if receiver is not None:
                 self.ephemeral_calls += 1
-            await self.patience("counting a call", lambda: self.rates.spent(chat_id, receiver))
+            await self.patience(
+                "counting a call", lambda: self.rates.spent(chat_id, receiver, new=new)
+            )
 
     async def deliver(
         self, chat_id: int, chat: ChatQueue, step: Step, held: Held | None = None
@@ -149,10 +156,11 @@ class Calls:
     async def _document(self, chat_id: int, step: Document) -> None:
         file = BufferedInputFile(step.data, filename=step.filename)
         try:
-            async with self._counted(chat_id):
+            async with self._counted(chat_id, new=True):
                 await self.bot.send_document(
                     chat_id,
                     file,
+                    allow_paid_broadcast=True if self.limits.paid_broadcast else None,
                     message_thread_id=step.thread,
                     reply_to_message_id=step.reply_to,
                     allow_sending_without_reply=True if step.reply_to else None,
@@ -205,7 +213,9 @@ class Calls:
             if step.old is Old.STRIP and known.keyboard:
                 # a second call of this step: its own turn
                 lane = chat.receiver
-                await self.patience("a rate turn", lambda: self.rates.turn(chat_id, None, lane))
+                await self.patience(
+                    "a rate turn", lambda: self.rates.turn(chat_id, None, lane, new=False)
+                )
                 await self._strip(chat_id, chat, known)
             elif step.old is Old.DELETE:
                 await self._delete(chat_id, known.message_id, chat.receiver)
@@ -217,11 +227,12 @@ class Calls:
         if chat.receiver is not None:
             return await self._send_ephemeral(chat_id, chat.receiver, step, held)
         try:
-            async with self._counted(chat_id):
+            async with self._counted(chat_id, new=True):
                 message = await self.bot(
                     _send_text(
                         chat_id,
                         step,
+                        self.limits.paid_broadcast,
                         reply_to_message_id=step.reply_to,
                         allow_sending_without_reply=True if step.reply_to else None,
                     )
@@ -253,11 +264,12 @@ class Calls:
         tries = [(answering, replace), (None, False)] if answering is not None else [(None, False)]
         for at, (query, in_place) in enumerate(tries):
             try:
-                async with self._counted(chat_id, receiver):
+                async with self._counted(chat_id, receiver, new=True):
                     message = await self.bot(
                         _send_text(
                             chat_id,
                             step,
+                            self.limits.paid_broadcast,
                             ephemeral_message_parameters=EphemeralMessageParameters(
                                 receiver_user_id=receiver,
                                 callback_query_id=query,

@@ -10,8 +10,9 @@ Callers say what a chat should show, and the outbox decides when Telegram hears 
   and the final state is always delivered.
 * Groups get at most ``group_ops`` sends+edits in any ``group_window`` seconds (Telegram allows
   about 20 a minute), and one message is edited at most once every ``edit_gap`` seconds.
-  Private chats get about one message a second with short bursts; all chats together stay under
-  ``global_ops`` a second.
+  Private chats get about one message a second with short bursts; new messages to all chats
+  together stay under ``global_ops`` a second (edits and deletes are not counted there:
+  :mod:`bot.sending.rates`).
 * What every keyed message shows is remembered (a digest, in the :class:`MessageStore`), across
   restarts too: an edit identical to what a message shows is never sent.
 * Callback answers are not messages: they are answered at once by the handlers, never queued.
@@ -426,9 +427,10 @@ class Outbox:
         if not isinstance(head, Drop):
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
+            new = self._new(chat_id, head)
             # the show may take newer text meanwhile
             await self.wire.patience(
-                "a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key, receiver)
+                "a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new)
             )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
@@ -447,6 +449,12 @@ class Outbox:
         if known is not None:
             self.wire.known[(chat_id, key)] = known
             self.wire.keys[(chat_id, known.message_id)] = key
+
+    def _new(self, chat_id: int, step: Step) -> bool:
+        """Whether the step sends a new message (all chats' window counts those alone)."""
+        if isinstance(step, Show):
+            return step.fresh or (chat_id, step.key) not in self.wire.known
+        return isinstance(step, Post | Document)
 
     def _needless(self, chat_id: int, step: Step) -> bool:
         """An edit to what the message already shows, or a step on a message never sent."""

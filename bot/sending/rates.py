@@ -1,5 +1,12 @@
 """Telegram's rate limits as the outbox keeps them: per chat, per message edit, all chats.
 
+All chats together: Telegram's FAQ limits *bulk notifications to many users* to about 30 messages
+a second; it says nothing of edits made in answer to presses. So the global window counts new
+messages only (a send, a document); edits, keyboard edits and deletes are paced by their chat's
+window alone, and callback answers by nothing (the handlers answer them at once). An operator may
+opt in to paid broadcasts (``BOT_PAID_BROADCAST``: Telegram Stars per message, up to 1,000 a
+second); ``BOT_GLOBAL_PER_SECOND`` sets the window.
+
 :class:`LocalRates` counts one process's calls; :class:`bot.sending.redis_book.RedisRates` counts
 every worker's (``BOT_REDIS_URL``), behind the same :class:`Rates` protocol — a group's budget
 of about 20 sends+edits a minute is the group's, not each worker's.
@@ -15,6 +22,7 @@ what it allows; an estimate to tune).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -35,8 +43,9 @@ class OutboxLimits:
     edit_gap: float = 3.0  # between two edits of one group message
     private_ops: int = 3  # a burst of private messages …
     private_window: float = 3.0  # … then about one a second
-    global_ops: int = 30  # all chats together, per second
+    global_ops: int = 30  # new messages to all chats together, per second (not edits, deletes)
     ephemeral_ops: int = 120  # a group's messages for one member alone, all members, per window
+    paid_broadcast: bool = False  # new messages are sent as paid broadcasts (global_ops ≤ 1000)
 
     def scaled(self, factor: float) -> OutboxLimits:
         """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
@@ -48,6 +57,7 @@ class OutboxLimits:
             self.private_window * factor,
             self.global_ops if factor >= 1 else self.global_ops * 1000,
             self.ephemeral_ops,
+            self.paid_broadcast,
         )
 
     def of(self, chat_id: int, receiver: int | None = None) -> tuple[int, float]:
@@ -74,12 +84,14 @@ def lanes(chat_id: int, receiver: int | None) -> list[Lane]:
 
 
 class Rates(Protocol):
-    async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
-        """Wait until the chat (and all chats together, and message ``edit_key``'s edit gap,
-        if given) may have one more call; that call is then counted as made now.
-        ``receiver``: a call about the group's messages for that member alone (the module)."""
+    async def turn(
+        self, chat_id: int, edit_key: str | None, receiver: int | None = None, *, new: bool = True
+    ) -> None:
+        """Wait until the chat (and message ``edit_key``'s edit gap, if given; and for a new
+        message, ``new``, all chats together) may have one more call; that call is then counted
+        as made now. ``receiver``: a call about the group's messages for that member alone."""
 
-    async def spent(self, chat_id: int, receiver: int | None = None) -> None:
+    async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
 
     async def edited(self, chat_id: int, key: str) -> None:
@@ -96,8 +108,10 @@ class Rates(Protocol):
 
 
 class LocalRates:
-    """One process's windows (the outbox delivers each chat from one task: a turn reserves
-    nothing, the call is counted when its answer comes). A chat's window and a message's edit
+    """One process's windows (the outbox delivers each chat from one task: a chat's turn
+    reserves nothing, the call is counted when its answer comes; a new message's place in the
+    window of all chats, which every chat's task checks at once, is taken at its turn and moved
+    to its answer's time). A chat's window and a message's edit
     gap are let go once they have passed (swept at most once a group window), so only the
     chats called within the last window are kept."""
 
@@ -110,9 +124,12 @@ class LocalRates:
         self._sent: dict[Lane, deque[float]] = {}
         self._edited: dict[tuple[int, str], float] = {}
         self._global: deque[float] = deque()
+        self._reserved: dict[Lane, float] = {}  # a new message's place in the global window
         self._next_sweep = 0.0
 
-    async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
+    async def turn(
+        self, chat_id: int, edit_key: str | None, receiver: int | None = None, *, new: bool = True
+    ) -> None:
         counted = [
             (self._sent.setdefault(lane, deque()), *self.limits.of(*lane))
             for lane in lanes(chat_id, receiver)
@@ -127,20 +144,25 @@ class LocalRates:
                     sent.popleft()
                 if len(sent) >= ops:
                     wait = max(wait, sent[0] + window - now)
-            if len(self._global) >= self.limits.global_ops:
+            if new and len(self._global) >= self.limits.global_ops:
                 wait = max(wait, self._global[0] + 1.0 - now)
             edited = self._edited.get((chat_id, edit_key)) if edit_key is not None else None
             if edited is not None:
                 wait = max(wait, edited + self.limits.edit_gap - now)
             if wait <= 0:
+                if new:  # every chat's worker checks at once: the place is taken now
+                    self._global.append(now)
+                    self._reserved[(chat_id, receiver)] = now
                 return
             await self.sleep(wait)
 
-    async def spent(self, chat_id: int, receiver: int | None = None) -> None:
+    async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         now = self.clock()
         for lane in lanes(chat_id, receiver):
             self._sent.setdefault(lane, deque()).append(now)
-        self._global.append(now)
+        if new:
+            self._unreserve((chat_id, receiver))
+            self._global.append(now)
         if now >= self._next_sweep:
             self._sweep(now)
 
@@ -158,7 +180,13 @@ class LocalRates:
         self._edited[(chat_id, key)] = self.clock()
 
     async def done(self, chat_id: int, receiver: int | None = None) -> None:
-        return  # a turn reserves nothing here
+        self._unreserve((chat_id, receiver))  # a place no call used
+
+    def _unreserve(self, lane: Lane) -> None:
+        at = self._reserved.pop(lane, None)
+        if at is not None:
+            with contextlib.suppress(ValueError):  # passed out of the window meanwhile
+                self._global.remove(at)
 
     def forget(self, chat_id: int) -> None:
         self._sent = {lane: times for lane, times in self._sent.items() if lane[0] != chat_id}

@@ -29,7 +29,8 @@ from bot.storage.rows import StoredMessage, stored_id
 
 logger = logging.getLogger(__name__)
 
-# KEYS: the chat's window, all chats' window, the edit gap key ('' for none), a second window
+# KEYS: the chat's window, all chats' window ('' for none: not a new message), the edit gap key
+# ('' for none), a second window
 # ('' for none: a group's messages for any one member, together)
 # ARGV: calls per window, window ms, calls per second for all chats, this call's member, the
 # second window's calls per window and ms
@@ -38,15 +39,17 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ops, window, all = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
 local wait = 0
 if redis.call('ZCARD', KEYS[1]) >= ops then
   local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   wait = tonumber(first[2]) + window - now
 end
-if redis.call('ZCARD', KEYS[2]) >= all then
-  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  wait = math.max(wait, tonumber(first[2]) + 1000 - now)
+if KEYS[2] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
+  if redis.call('ZCARD', KEYS[2]) >= all then
+    local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+    wait = math.max(wait, tonumber(first[2]) + 1000 - now)
+  end
 end
 if KEYS[3] ~= '' then wait = math.max(wait, redis.call('PTTL', KEYS[3])) end
 local ops2, window2 = tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -60,8 +63,10 @@ end
 if wait > 0 then return wait end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], window + 1000)
-redis.call('ZADD', KEYS[2], now, ARGV[4])
-redis.call('PEXPIRE', KEYS[2], 2000)
+if KEYS[2] ~= '' then
+  redis.call('ZADD', KEYS[2], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], 2000)
+end
 if KEYS[4] ~= '' then
   redis.call('ZADD', KEYS[4], now, ARGV[4])
   redis.call('PEXPIRE', KEYS[4], window2 + 1000)
@@ -75,8 +80,10 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
-redis.call('ZADD', KEYS[2], now, ARGV[1])
-redis.call('PEXPIRE', KEYS[2], 2000)
+if KEYS[2] ~= '' then
+  redis.call('ZADD', KEYS[2], now, ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], 2000)
+end
 if KEYS[3] ~= '' then
   redis.call('ZADD', KEYS[3], now, ARGV[1])
   redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[3]) + 1000)
@@ -101,10 +108,13 @@ class RedisRates:
         every = f"{PREFIX}calls:{chat_id}:{EVERY_RECEIVER}" if receiver is not None else ""
         return f"{PREFIX}calls:{lane}", f"{PREFIX}calls:all", every
 
-    async def turn(self, chat_id: int, edit_key: str | None, receiver: int | None = None) -> None:
+    async def turn(
+        self, chat_id: int, edit_key: str | None, receiver: int | None = None, *, new: bool = True
+    ) -> None:
         ops, window = self.limits.of(chat_id, receiver)
         ops2, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
         chat_key, all_key, every = self._keys(chat_id, receiver)
+        all_key = all_key if new else ""  # all chats' window: new messages only
         gap = f"{PREFIX}edited:{chat_id}:{edit_key}" if edit_key is not None else ""
         member = f"{self._me}:{next(self._serial)}"
         while True:
@@ -126,7 +136,7 @@ class RedisRates:
                 return
             await asyncio.sleep(int(wait) / 1000)
 
-    async def spent(self, chat_id: int, receiver: int | None = None) -> None:
+    async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         # each of these three can be tried again after a failure (bot.sending.patience): what
         # they took is let go only once Redis has it
         lane = (chat_id, receiver)
@@ -136,6 +146,7 @@ class RedisRates:
         _, window = self.limits.of(chat_id, receiver)
         _, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
         chat_key, all_key, every = self._keys(chat_id, receiver)
+        all_key = all_key if new else ""
         await script(
             self.redis,
             _SPENT,

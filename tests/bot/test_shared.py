@@ -280,3 +280,28 @@ async def test_every_worker_keeps_a_groups_ephemeral_messages_in_one_budget(
     assert time.monotonic() - start < 0.5
     await two.turn(-5, None, 3)  # a third member: the group's ephemeral window is full
     assert time.monotonic() - start >= 0.9
+
+
+async def test_every_worker_counts_only_new_messages_in_the_window_of_all_chats(
+    clients: Callable[[], Redis],
+) -> None:
+    """Edits and deletes never wait for the window of all chats together (#33); new messages
+    from two workers share it."""
+    limits = OutboxLimits(private_ops=100, private_window=1.0, global_ops=3)
+    one, two = RedisRates(clients(), limits), RedisRates(clients(), limits)
+    start = time.monotonic()
+    for chat in range(1, 11):  # ten edits at once
+        rates = one if chat % 2 else two
+        await rates.turn(chat, None, new=False)
+        await rates.spent(chat, new=False)
+        await rates.done(chat)
+    for chat in range(11, 14):  # three new messages fill the window …
+        rates = one if chat % 2 else two
+        await rates.turn(chat, None)
+        await rates.spent(chat)
+        await rates.done(chat)
+    assert time.monotonic() - start < 0.5
+    await two.turn(20, None, new=False)  # … an edit still goes at once …
+    assert time.monotonic() - start < 0.5
+    await one.turn(21, None)  # … and a fourth new message waits for the window
+    assert time.monotonic() - start >= 0.9
