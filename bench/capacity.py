@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import functools
 import json
+import os
 import random
 import statistics
 import sys
@@ -224,6 +225,8 @@ async def measure(
     await fake.start()
     fake.rate_limit(GROUP_PER_MINUTE, 60.0, groups_only=True)
     child = None
+    scale = os.environ.get("BENCH_TIME_SCALE")
+    os.environ["BENCH_TIME_SCALE"] = "1"  # Telegram's limits at their real values
     try:
         with tempfile.TemporaryDirectory(prefix="capacity-") as tmp_name:
             tmp = Path(tmp_name)
@@ -254,6 +257,10 @@ async def measure(
             too_many, group_peak, new_peak = peaks(fake, mark)
             await stop_child(child)
     finally:
+        if scale is None:
+            os.environ.pop("BENCH_TIME_SCALE", None)
+        else:
+            os.environ["BENCH_TIME_SCALE"] = scale
         if child is not None:
             await stop_child(child)
         await fake.stop()
@@ -326,17 +333,30 @@ def table(sizes: list[Size]) -> str:
     return "\n".join([head, rule, *rows])
 
 
-async def run(args: argparse.Namespace) -> list[Size]:
-    pace = tuple(float(x) for x in args.pace.split(","))
-    assert len(pace) == 2 and 0 < pace[0] <= pace[1], "--pace takes two seconds: low,high"
+async def search(
+    sizes: list[int],
+    seats: int,
+    seconds: float,
+    hands: str = "private",
+    pace: tuple[float, float] = (2.0, 8.0),
+    seed: int = 1,
+) -> list[Size]:
+    """Each size in turn, smallest first, until one fails."""
     done: list[Size] = []
-    for n in (int(x) for x in args.sizes.split(",")):
-        size = await measure(n, args.seats, args.seconds, args.hands, (pace[0], pace[1]), args.seed)
+    for n in sizes:
+        size = await measure(n, seats, seconds, hands, pace, seed)
         done.append(size)
-        print(table([size]).splitlines()[-1], flush=True)
+        print(table([size]).splitlines()[-1], file=sys.stderr, flush=True)
         if not size.passed:
             break
     return done
+
+
+async def run(args: argparse.Namespace) -> list[Size]:
+    pace = tuple(float(x) for x in args.pace.split(","))
+    assert len(pace) == 2 and 0 < pace[0] <= pace[1], "--pace takes two seconds: low,high"
+    sizes = [int(x) for x in args.sizes.split(",")]
+    return await search(sizes, args.seats, args.seconds, args.hands, (pace[0], pace[1]), args.seed)
 
 
 def main() -> None:

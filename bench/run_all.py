@@ -1,8 +1,9 @@
 """Every measurement of issue #18 in one run, printed as one markdown table.
 
-    python bench/run_all.py [--quick] [--only engine,search,e2e,latency,api,restart,storage]
+    python bench/run_all.py [--quick]
+                            [--only engine,search,e2e,latency,api,restart,storage,capacity]
                             [--tables 100] [--seconds 15] [--reps 2] [--latency 1,50,200,1000]
-                            [--restart-tables 1000] [--json FILE]
+                            [--restart-tables 1000] [--capacity 50,200,500,1000] [--json FILE]
 
 ``--quick`` takes a few minutes (fewer and shorter runs, latency at 1 and 50 tables, a restart
 of 100 tables); the full run takes about half an hour on two shared cores. The parts:
@@ -15,7 +16,9 @@ of 100 tables); the full run takes about half an hour on two shared cores. The p
   by method; the peak of group sends+edits in a minute with the limits on, measured at a time
   scale of 0.05 — every window of the outbox and of the peak × 0.05 — so the peak is the one
   Telegram's limits give);
-* restart, storage: :mod:`bench.restart_storage`.
+* restart, storage: :mod:`bench.restart_storage`;
+* capacity: :mod:`bench.capacity` (tables of 3 and of 5 at a human pace, Telegram's limits at
+  their real values: the largest number of tables one process carries, and what bound it).
 
 Absolute figures depend on the machine and what else runs on it; the ratios are measured
 side by side in the same run.
@@ -38,10 +41,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import engine_cost, press_figures, restart_storage, side_by_side  # noqa: E402
+from bench import capacity, engine_cost, press_figures, restart_storage, side_by_side  # noqa: E402
 from engine import GAMES  # noqa: E402
 
-PARTS = ("engine", "search", "e2e", "latency", "api", "restart", "storage")
+PARTS = ("engine", "search", "e2e", "latency", "api", "restart", "storage", "capacity")
 API_GAMES = {  # game: (seats, /newgame options)
     "mushka": (3, "target=15"),
     "pamfil": (3, "target=15"),
@@ -252,6 +255,38 @@ def storage_rows(actions: int) -> list[Row]:
     ]
 
 
+def capacity_rows(sizes: list[int], seconds: float) -> list[Row]:
+    """Tables of 3 and of 5 at a human pace, Telegram's limits at their real values."""
+    rows: list[Row] = []
+    for seats in (3, 5):
+        done = asyncio.run(capacity.search(sizes, seats, seconds))
+        rows.extend(
+            (
+                f"capacity {s.tables} tables ×{seats}: p99 answer / screens ms, 429s,"
+                f" group max/min, new msgs max/s, bot CPU ({s.presses_per_s} presses/s)",
+                f"{s.answer_p99_ms:.0f} / {s.screens_p99_ms:.0f}, {s.answers_429},"
+                f" {s.group_peak_per_min}, {s.new_peak_per_s}, {s.bot_cpu_use:.2f}",
+                "500 / 3000, 0, 20",
+                "",
+                "passed" if s.passed else f"failed: {s.bound}",
+            )
+            for s in done
+        )
+        best = max((s.tables for s in done if s.passed), default=0)
+        last = done[-1]
+        rows.append(
+            (
+                f"capacity: tables ×{seats} one process carries",
+                str(best),
+                "",
+                "",
+                f"≥1000 {met(best >= 1000)}"
+                + ("" if last.passed else f"; {last.tables} bound by {last.bound}"),
+            )
+        )
+    return rows
+
+
 def table(head: str, rows: list[Row]) -> str:
     lines = [
         head,
@@ -272,6 +307,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, help="e2e bot/echo pairs (2; quick 1)")
     parser.add_argument("--latency", help="table counts (1,50,200,1000; quick 1,50)")
     parser.add_argument("--restart-tables", type=int, help="open tables (1000; quick 100)")
+    parser.add_argument("--capacity", help="table counts (50,200,500,1000; quick 20,50)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
     quick = args.quick
@@ -290,6 +326,7 @@ def main() -> None:
         "reps": args.reps or (1 if quick else 2),
         "latency": args.latency or ("1,50" if quick else "1,50,200,1000"),
         "restart": args.restart_tables or (100 if quick else 1000),
+        "capacity": args.capacity or ("20,50" if quick else "50,200,500,1000"),
     }
     jobs: dict[str, Callable[[], list[Row]]] = {
         "engine": lambda: engine_rows(0.3 if quick else 2.0, floor),
@@ -307,6 +344,9 @@ def main() -> None:
         "api": lambda: api_rows(1 if quick else 2),
         "restart": lambda: restart_rows(int(sizes["restart"])),
         "storage": lambda: storage_rows(500 if quick else 3000),
+        "capacity": lambda: capacity_rows(
+            [int(n) for n in str(sizes["capacity"]).split(",")], 20.0 if quick else 60.0
+        ),
     }
     for part in PARTS:
         if part not in parts:
