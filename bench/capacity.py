@@ -6,7 +6,8 @@
 For each size N, smallest first: a fresh fake Telegram (``tests/fakeapi``) in this process, with
 a group's limit on at Telegram's value (20 sends+edits a minute, a 429 past it); the bot as
 deployed in a child process (``python -m bot``, the outbox at its real pace,
-``BOT_OUTBOX_TIME_SCALE=1``, a fresh SQLite file); N tables of ``--seats`` people opened
+``BOT_OUTBOX_TIME_SCALE=1``, a fresh SQLite file, an hour's turn timer so that no table waiting
+for the others to open runs out of time); N tables of ``--seats`` people opened
 (``/newgame mushka target=100``, ✋, ▶️), then for ``--seconds`` every table's player to act
 presses a legal button after a pause drawn from ``--pace`` seconds (a person at a human pace).
 
@@ -231,7 +232,9 @@ async def measure(
         with tempfile.TemporaryDirectory(prefix="capacity-") as tmp_name:
             tmp = Path(tmp_name)
             seated = seat(fake, tables, seats, admin=hands == "group")
-            child = await start_child("bot", fake, tmp)
+            # the tables opened first wait minutes for the last (at 30 new messages a second):
+            # no turn timer runs out meanwhile (a person at 2–8 s a move never meets it)
+            child = await start_child("bot", fake, tmp, {"BOT_TURN_TIMEOUT_S": "3600"})
             t_setup = time.monotonic()
             mark = fake.mark()
             jobs: list[Callable[[], Awaitable[None]]] = [

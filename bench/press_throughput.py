@@ -192,7 +192,10 @@ def child_env(fake: FakeTelegram, tmp: Path, time_scale: str | None = None) -> d
     return env
 
 
-async def start_child(kind: str, fake: FakeTelegram, tmp: Path) -> asyncio.subprocess.Process:
+async def start_child(
+    kind: str, fake: FakeTelegram, tmp: Path, extra: dict[str, str] | None = None
+) -> asyncio.subprocess.Process:
+    """The bot (or the echo) child, polling the fake; ``extra``: more of its environment."""
     args = ["-m", "bot"] if kind == "bot" else [str(SCRIPT), "--echo-bot"]
     profile = os.environ.get("BENCH_PROFILE")  # a file: the bot runs under cProfile
     if profile and kind == "bot":
@@ -203,7 +206,7 @@ async def start_child(kind: str, fake: FakeTelegram, tmp: Path) -> asyncio.subpr
             sys.executable,
             *args,
             cwd=tmp,  # no .env of anyone's
-            env=child_env(fake, tmp),
+            env={**child_env(fake, tmp), **(extra or {})},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=log,
             stderr=log,
