@@ -11,10 +11,14 @@ import os
 from collections.abc import AsyncIterator
 
 import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
 from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.sending.session import TelegramLimits
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from tests.bot.helpers import fixed_seeds, watched
@@ -58,3 +62,13 @@ async def store(database: TestDatabase) -> AsyncIterator[Store]:
 async def bot(settings: Settings, fake_telegram: FakeTelegram) -> AsyncIterator[RunningBot]:
     async with watched(fake_telegram, running_bot(settings, seeds=fixed_seeds())) as running:
         yield running
+
+
+@pytest.fixture
+async def outbox_bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
+    """An aiogram Bot on the fake with the outbox's session middleware: for tests that drive an
+    :class:`~bot.sending.outbox.Outbox` themselves, no dispatcher running."""
+    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_telegram.base_url))
+    session.middleware(TelegramLimits())
+    async with Bot(fake_telegram.token, session=session) as client:
+        yield client

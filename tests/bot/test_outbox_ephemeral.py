@@ -8,17 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
-import pytest
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 
 from bot.render.common import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits, Undeliverable
 from bot.sending.rates import LocalRates
-from bot.sending.session import TelegramLimits
 from bot.storage.protocol import Store
 from tests.fakeapi import FakeTelegram
 
@@ -26,15 +21,6 @@ GROUP = -100123
 VERA, GLEB = 1, 2
 KEY = "ehand:1:0"
 FAST = OutboxLimits(group_ops=2, group_window=1.5, edit_gap=0.1, private_ops=3, private_window=0.3)
-
-
-@pytest.fixture
-async def bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
-    """The fake's Bot with the outbox's session middleware (as in test_outbox)."""
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_telegram.base_url))
-    session.middleware(TelegramLimits())
-    async with Bot(fake_telegram.token, session=session) as client:
-        yield client
 
 
 def table(fake: FakeTelegram, *, admin: bool = True) -> None:
@@ -63,11 +49,11 @@ async def outbox(
 
 
 async def test_a_hand_for_one_member_never_waits_for_the_groups_budget(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     table(fake)
-    box = await outbox(bot, store)
+    box = await outbox(outbox_bot, store)
     for k in range(3):  # the third waits for the group's window (2 a window)
         box.post(GROUP, Rendered(f"result {k}"))
     box.show(GROUP, KEY, hand("Vera's hand"), receiver=VERA)
@@ -79,11 +65,11 @@ async def test_a_hand_for_one_member_never_waits_for_the_groups_budget(
 
 
 async def test_an_ephemeral_hand_is_edited_stripped_and_deleted_by_its_own_id_across_a_restart(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     table(fake)
-    box = await outbox(bot, store)
+    box = await outbox(outbox_bot, store)
     box.post(GROUP, Rendered("the table"))  # message 1 of the group: the same number as …
     box.show(GROUP, KEY, hand("one"), receiver=VERA)  # … ephemeral message 1
     await box.drain()
@@ -94,7 +80,7 @@ async def test_an_ephemeral_hand_is_edited_stripped_and_deleted_by_its_own_id_ac
     assert box.message_id(GROUP, KEY) == shown.ephemeral_id
     await box.close()
 
-    box = await outbox(bot, store)  # a restart: what it shows is remembered
+    box = await outbox(outbox_bot, store)  # a restart: what it shows is remembered
     mark = fake.mark()
     box.show(GROUP, KEY, hand("one"), receiver=VERA)
     await box.drain()
@@ -112,11 +98,11 @@ async def test_an_ephemeral_hand_is_edited_stripped_and_deleted_by_its_own_id_ac
 
 
 async def test_a_hand_gone_for_him_is_sent_anew_and_a_fresh_one_replaces_the_old(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     table(fake)
-    box = await outbox(bot, store)
+    box = await outbox(outbox_bot, store)
     box.show(GROUP, KEY, hand("one"), receiver=VERA)
     await box.drain()
     (first,) = fake.chat(GROUP).ephemeral.values()
@@ -132,12 +118,12 @@ async def test_a_hand_gone_for_him_is_sent_anew_and_a_fresh_one_replaces_the_old
 
 
 async def test_a_hand_telegram_will_not_take_is_told_to_its_owner_and_nothing_is_kept(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     table(fake, admin=False)  # no administrator, no press to answer: refused
     refused: list[tuple[int, str, str]] = []
-    box = await outbox(bot, store, refused=refused)
+    box = await outbox(outbox_bot, store, refused=refused)
     box.show(GROUP, KEY, hand("one"), receiver=VERA)
     box.show(GROUP, "table:1", Rendered("the table"))
     await box.drain()
@@ -149,12 +135,12 @@ async def test_a_hand_telegram_will_not_take_is_told_to_its_owner_and_nothing_is
 
 
 async def test_a_press_telegram_no_longer_knows_is_let_go_and_an_admin_sends_anyway(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     table(fake)
     refused: list[tuple[int, str, str]] = []
-    box = await outbox(bot, store, refused=refused)
+    box = await outbox(outbox_bot, store, refused=refused)
     box.show(GROUP, KEY, hand("one"), receiver=VERA, answering="404", replace=True, fresh=True)
     await box.drain()
     (shown,) = fake.chat(GROUP).ephemeral.values()
@@ -190,12 +176,12 @@ async def test_all_members_of_a_group_together_keep_within_its_ephemeral_budget(
 
 
 async def test_ephemeral_steps_of_two_members_do_not_wait_for_each_other(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     table(fake)
     slow = OutboxLimits(group_ops=20, group_window=60, private_ops=1, private_window=2.0)
-    box = await outbox(bot, store, slow)
+    box = await outbox(outbox_bot, store, slow)
     start = time.monotonic()
     box.show(GROUP, "ehand:1:0", hand("Vera 1"), receiver=VERA)
     box.show(GROUP, "eping:1:0", Rendered("Vera, your turn"), receiver=VERA, fresh=True)

@@ -7,33 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from pydantic import SecretStr, ValidationError
 
 from bot.config import Settings
 from bot.render.common import Rendered
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.rates import LocalRates
-from bot.sending.session import TelegramLimits
 from bot.storage.protocol import Store
 from tests.fakeapi import FakeTelegram
 
 CHATS = range(1, 31)  # thirty private chats
 GLOBAL = 10  # new messages a second, all chats together
-
-
-@pytest.fixture
-async def bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
-    """The fake's Bot with the outbox's session middleware (as in test_outbox)."""
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_telegram.base_url))
-    session.middleware(TelegramLimits())
-    async with Bot(fake_telegram.token, session=session) as client:
-        yield client
 
 
 def started(fake: FakeTelegram, user_id: int) -> None:
@@ -48,12 +35,12 @@ def limits(*, paid: bool = False) -> OutboxLimits:
 
 
 async def test_edits_to_many_chats_never_wait_for_the_global_window_and_sends_do(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     for chat in CHATS:
         started(fake, chat)
-    box = Outbox(bot, store, limits())
+    box = Outbox(outbox_bot, store, limits())
     await box.load()
     start = time.monotonic()
     for chat in CHATS:
@@ -73,11 +60,11 @@ async def test_edits_to_many_chats_never_wait_for_the_global_window_and_sends_do
 
 
 async def test_paid_broadcasts_mark_every_new_message_and_no_edit(
-    fake_telegram: FakeTelegram, bot: Bot, store: Store
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
     started(fake, 1)
-    box = Outbox(bot, store, limits(paid=True))
+    box = Outbox(outbox_bot, store, limits(paid=True))
     await box.load()
     box.show(1, "hand:1:0", Rendered("one"))
     box.post(1, Rendered("a note"))
