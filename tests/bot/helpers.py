@@ -114,14 +114,9 @@ def _is_hand(message: SentMessage) -> bool:
 def hand_message(user: SimUser) -> SentMessage | None:
     """The user's live hand message: the newest one with hand buttons shown to him alone in a
     group (an ephemeral message, #32), else the newest such private message."""
-    shown = [
-        m
-        for chat in user.fake.chats.values()
-        for m in chat.ephemeral.values()
-        if m.receiver_id == user.id and m.delivered and not m.deleted and _is_hand(m)
-    ]
-    if shown:
-        return shown[-1]
+    for m in reversed(user.fake.ephemeral_of(user.id)):
+        if m.delivered and not m.deleted and _is_hand(m):
+            return m
     for message in reversed(user.visible):
         if _is_hand(message):
             return message

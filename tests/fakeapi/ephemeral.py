@@ -127,6 +127,7 @@ class EphemeralMethods(ApiMethods):
         self._ephemeral_times: dict[tuple[int, int], list[float]] = {}
         self._ephemeral_drop: tuple[random.Random, float] | None = None
         self._answered_pressed_at: dict[str, float] = {}
+        self._ephemeral_of: dict[int, list[SentMessage]] = {}  # receiver → his, oldest first
         self._methods["editephemeralmessagetext"] = self._m_editEphemeralMessageText
         self._methods["editephemeralmessagereplymarkup"] = self._m_editEphemeralMessageReplyMarkup
         self._methods["deleteephemeralmessage"] = self._m_deleteEphemeralMessage
@@ -153,6 +154,11 @@ class EphemeralMethods(ApiMethods):
         ones too, oldest first."""
         chat = self.chats.get(chat_id)
         return [] if chat is None else list(chat.ephemeral.values())
+
+    def ephemeral_of(self, receiver_id: int) -> list[SentMessage]:
+        """Every ephemeral message sent for this user, in any chat, deleted and undelivered
+        ones too, oldest first (without a walk over every chat)."""
+        return list(self._ephemeral_of.get(receiver_id, ()))
 
     def ephemeral_sends(self) -> list[EphemeralSend]:
         """Every text ever shown ephemerally, with its chat and receiver (edits too)."""
@@ -266,6 +272,7 @@ class EphemeralMethods(ApiMethods):
         )
         chat.ephemeral[chat.next_ephemeral_id] = message
         chat.next_ephemeral_id += 1
+        self._ephemeral_of.setdefault(receiver_id, []).append(message)
         return self.message_dict(message)
 
     def _ephemeral_reply(self, chat: ChatState, params: JsonDict) -> int | None:
