@@ -159,6 +159,8 @@ class Presenter:
         ui = self._ui(screen.facts)
         if ui.still_waiting and screen.view.to_act != screen.seat:
             ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
+        if not screen.in_group and ctx.my_cards is not None:  # a hand in private
+            ctx = dataclasses.replace(ctx, my_cards=None)
         rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)
         if screen.words:  # the text names the cards in full; the buttons stay as they are
             text = with_card_words(rendered.text, screen.view.hand, tr)

@@ -70,6 +70,7 @@ class TableContext:
     options: Mapping[str, object] = field(default_factory=dict)
     away: tuple[bool, ...] = ()  # seats the computer plays for now (PRODUCT.md §13)
     # 🂠's press where the table's hands are in the group (#32); None: a deep link to private
+    # (and, drawing a hand, None unless that hand is shown in the group)
     my_cards: str | None = None
 
     def link(self, payload: str) -> str:

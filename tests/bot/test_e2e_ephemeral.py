@@ -172,6 +172,9 @@ async def test_32_every_family_plays_a_whole_game_from_hands_in_the_group_with_a
         assert "🂠" in table.describe_buttons()
         for user in players:  # one hand each, in the group, for him alone
             assert len(live_hands(user, group)) == 1
+        if game == "mushka":  # a waiting hand points at the table above it
+            waiting = [h for u in players if "Ход не ваш" in (h := live_hands(u, group)[0]).text]
+            assert waiting and all("⏳ Ход не ваш — стол выше." in h.text for h in waiting)
         pings = [m for u in players for m in u.ephemeral(group) if m.text.startswith("🔔")]
         assert len(pings) <= 1  # the one to act is told so, for him alone
         for _ in range(RESTART_AT):
