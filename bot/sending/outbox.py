@@ -268,7 +268,15 @@ class Outbox:
             self._enqueue(chat_id, StripMessage(message_id))
 
     def delete(self, chat_id: int, key: str, *, receiver: int | None = None) -> None:
-        """Delete message ``key`` (``receiver``: the member an ephemeral message is for)."""
+        """Delete message ``key`` (``receiver``: the member an ephemeral message is for). A show
+        of the key still waiting behind another step goes unsent: it would be deleted at once
+        (a turn ping whose turn is over before it could go). The step being made is left be."""
+        lane = self._chats.get((chat_id, receiver))
+        if lane is not None and len(lane.queue) > 1:
+            head, *rest = lane.queue
+            kept = [s for s in rest if not (isinstance(s, Show) and s.key == key)]
+            if len(kept) < len(rest):
+                lane.queue = deque([head, *kept])
         self._enqueue(chat_id, Delete(key), receiver)
 
     def delete_message(self, chat_id: int, message_id: int) -> None:

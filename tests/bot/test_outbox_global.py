@@ -113,3 +113,21 @@ def test_the_global_setting_defaults_to_30_or_1000_with_paid_broadcasts() -> Non
     for bad in (0, 1001, "fast"):
         with pytest.raises(ValidationError, match="global_per_second"):
             settings(global_per_second=bad)
+
+
+async def test_a_ping_deleted_before_it_could_go_is_never_sent(
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
+) -> None:
+    """A turn ping still waiting in a private chat's queue when its turn is over goes unsent
+    (no new message, no delete); the hand's edit queued before it is still made."""
+    fake = fake_telegram
+    started(fake, 1)
+    box = Outbox(outbox_bot, store, OutboxLimits(private_ops=1, private_window=0.5))
+    await box.load()
+    box.show(1, "hand:1:0", Rendered("hand, deal 1"))
+    box.show(1, "hand:1:0", Rendered("hand, your turn"))  # waits for the chat's window …
+    box.show(1, "ping:1", Rendered("🔔 your turn"), fresh=True)  # … and the ping behind it
+    box.delete(1, "ping:1")  # he played before it could go
+    await asyncio.wait_for(box.drain(), 10)
+    assert [m.text for m in fake.messages(1)] == ["hand, your turn"]
+    assert fake.count("sendMessage") == 1 and fake.count("deleteMessage") == 0
