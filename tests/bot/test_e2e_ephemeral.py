@@ -421,7 +421,10 @@ async def test_32_the_reminder_and_the_expiry_come_to_him_alone_in_the_group(
             return any(m.text.startswith("⏳ Осталось") for m in absent.ephemeral(group))
 
         await fake.wait_until(reminded, timeout=7)
-        assert any(m.text.startswith(f"⏳ {absent.first_name}, ваш ход") for m in group.visible)
+        mention = f"⏳ {absent.first_name}, ваш ход"  # the group's, in a queue of its own
+        await fake.wait_until(
+            lambda: any(m.text.startswith(mention) for m in group.visible), timeout=5
+        )
         await fake.wait_until(lambda: to_act(group, players) is not absent, timeout=7)
         await fake.settle(quiet=0.1)
         told = [m.text for m in absent.ephemeral(group)]
