@@ -23,6 +23,7 @@ from tests.bot.helpers import (
     deal_results,
     fixed_seeds,
     hand_message,
+    join_and_start,
     lobby_message,
     play_step,
     result_message,
@@ -76,15 +77,7 @@ async def started(
 ) -> None:
     """The first opens the table, the others join (each told ``joined``, if given), and the
     first starts it."""
-    await players[0].send(group, f"/newgame {game} {options}".strip())
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
-    assert lobby is not None
-    for user in players[1:]:
-        answer = await user.press(lobby, "✋")
-        assert joined is None or (answer.text == joined and not answer.show_alert), answer.text
-    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-    await players[0].press(lobby, "▶️")
+    await join_and_start(fake, group, players, game, options, joined=joined)
 
 
 async def open_in_group(
