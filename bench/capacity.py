@@ -74,6 +74,7 @@ WRITES = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", 
 NEW = frozenset({"sendMessage", "sendDocument"})
 WAIT_S = 30.0  # an answer or a screen later than this counts as lost
 POLL_S = 0.02  # how often a waiting player looks at his screens
+OPENERS = 60  # tables being opened at once (each waits out its group's edit gap: 3 s a join)
 
 
 @dataclass
@@ -243,7 +244,7 @@ async def measure(
                 lambda g=g, ps=ps: _open(fake, g, ps, hands)  # type: ignore[misc]
                 for g, ps in seated
             ]
-            await bounded_gather(jobs, 10)
+            await bounded_gather(jobs, OPENERS)
             await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
             setup_s = time.monotonic() - t_setup
             cpu0, self0, t0 = proc_cpu(child.pid), _self_cpu(), time.monotonic()

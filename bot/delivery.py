@@ -203,7 +203,9 @@ class Presenter:
         or in the group for him alone (#32); the one before it goes."""
         if not in_group:
             key = ping_key(facts.table.id)
-            self.outbox.show(user_id, key, rendered, fresh=True, old=Old.DELETE, rev=facts.rev)
+            self.outbox.show(
+                user_id, key, rendered, fresh=True, old=Old.DELETE, rev=facts.rev, notice=True
+            )
             return
         self.outbox.show(
             facts.chat_id,
@@ -214,6 +216,7 @@ class Presenter:
             thread=facts.table.thread_id,
             rev=facts.rev,
             receiver=user_id,
+            notice=True,
         )
 
     def _turn_ping(self, screen: TurnPing) -> None:

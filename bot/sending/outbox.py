@@ -102,7 +102,7 @@ def _coalesced(
                     step, rendered=rendered, rev=newest, answering=answering or step.answering
                 )
                 return True
-            if step.key == key or step.fresh:
+            if step.key == key or (step.fresh and not step.notice):  # a notice is no bar
                 return False
         elif step.key == key or isinstance(step, Post):
             return False
@@ -179,6 +179,7 @@ class Outbox:
         receiver: int | None = None,
         answering: str | None = None,
         replace: bool = False,
+        notice: bool = False,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
@@ -187,7 +188,11 @@ class Outbox:
 
         ``receiver``: the message is the group's for that member alone (an ephemeral message,
         #32), in a queue of its own; ``answering``: the callback query of his press it answers,
-        ``replace``: shown in place of the message he pressed (a fresh send only)."""
+        ``replace``: shown in place of the message he pressed (a fresh send only).
+
+        ``notice``: a notification (a turn ping, a reminder), whose place among the chat's
+        other steps does not matter: while it would wait for a turn (all chats' window full,
+        #33), the chat's next step goes first — a hand's edit never waits behind a ping."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
@@ -195,7 +200,7 @@ class Outbox:
         lane = self._chat(chat_id, receiver)
         if not fresh and _coalesced(lane.queue, key, rendered, rev, answering):
             return
-        show = Show(key, rendered, fresh, old, reply_to, thread, rev, answering, replace)
+        show = Show(key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice)
         self._enqueue(chat_id, show, receiver)
 
     def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
@@ -436,10 +441,19 @@ class Outbox:
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
             new = self._new(chat_id, head)
-            # the show may take newer text meanwhile
-            await self.wire.patience(
-                "a rate turn", lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new)
-            )
+            if self._yields(chat):
+                rates = self.wire.rates
+                took = await self.wire.patience(
+                    "a rate turn", lambda: rates.turn(chat_id, None, receiver, new=new, wait=False)
+                )
+                if not took:  # the notice would wait: the step behind it goes first
+                    chat.queue[0], chat.queue[1] = chat.queue[1], head
+                    return
+            else:  # the show may take newer text meanwhile
+                await self.wire.patience(
+                    "a rate turn",
+                    lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new),
+                )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
             await self.wire.deliver(chat_id, chat, step, held)
@@ -457,6 +471,16 @@ class Outbox:
         if known is not None:
             self.wire.known[(chat_id, key)] = known
             self.wire.keys[(chat_id, known.message_id)] = key
+
+    @staticmethod
+    def _yields(chat: ChatQueue) -> bool:
+        """Whether the head is a notice that may let the next step go first (not another
+        notice, nor a step about its own message)."""
+        head = chat.queue[0]
+        if not (isinstance(head, Show) and head.notice) or len(chat.queue) < 2:
+            return False
+        after = chat.queue[1]
+        return after.key != head.key and not (isinstance(after, Show) and after.notice)
 
     def _new(self, chat_id: int, step: Step) -> bool:
         """Whether the step sends a new message (all chats' window counts those alone)."""

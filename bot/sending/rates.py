@@ -85,11 +85,18 @@ def lanes(chat_id: int, receiver: int | None) -> list[Lane]:
 
 class Rates(Protocol):
     async def turn(
-        self, chat_id: int, edit_key: str | None, receiver: int | None = None, *, new: bool = True
-    ) -> None:
+        self,
+        chat_id: int,
+        edit_key: str | None,
+        receiver: int | None = None,
+        *,
+        new: bool = True,
+        wait: bool = True,
+    ) -> bool:
         """Wait until the chat (and message ``edit_key``'s edit gap, if given; and for a new
         message, ``new``, all chats together) may have one more call; that call is then counted
-        as made now. ``receiver``: a call about the group's messages for that member alone."""
+        as made now (True). ``receiver``: a call about the group's messages for that member
+        alone; ``wait`` False: False at once, and no turn taken, if it would have to wait."""
 
     async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
@@ -128,8 +135,14 @@ class LocalRates:
         self._next_sweep = 0.0
 
     async def turn(
-        self, chat_id: int, edit_key: str | None, receiver: int | None = None, *, new: bool = True
-    ) -> None:
+        self,
+        chat_id: int,
+        edit_key: str | None,
+        receiver: int | None = None,
+        *,
+        new: bool = True,
+        wait: bool = True,
+    ) -> bool:
         counted = [
             (self._sent.setdefault(lane, deque()), *self.limits.of(*lane))
             for lane in lanes(chat_id, receiver)
@@ -138,23 +151,25 @@ class LocalRates:
             now = self.clock()
             while self._global and now - self._global[0] >= 1.0:
                 self._global.popleft()
-            wait = 0.0
+            due = 0.0
             for sent, ops, window in counted:
                 while sent and now - sent[0] >= window:
                     sent.popleft()
                 if len(sent) >= ops:
-                    wait = max(wait, sent[0] + window - now)
+                    due = max(due, sent[0] + window - now)
             if new and len(self._global) >= self.limits.global_ops:
-                wait = max(wait, self._global[0] + 1.0 - now)
+                due = max(due, self._global[0] + 1.0 - now)
             edited = self._edited.get((chat_id, edit_key)) if edit_key is not None else None
             if edited is not None:
-                wait = max(wait, edited + self.limits.edit_gap - now)
-            if wait <= 0:
+                due = max(due, edited + self.limits.edit_gap - now)
+            if due <= 0:
                 if new:  # every chat's worker checks at once: the place is taken now
                     self._global.append(now)
                     self._reserved[(chat_id, receiver)] = now
-                return
-            await self.sleep(wait)
+                return True
+            if not wait:
+                return False
+            await self.sleep(due)
 
     async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         now = self.clock()

@@ -109,8 +109,14 @@ class RedisRates:
         return f"{PREFIX}calls:{lane}", f"{PREFIX}calls:all", every
 
     async def turn(
-        self, chat_id: int, edit_key: str | None, receiver: int | None = None, *, new: bool = True
-    ) -> None:
+        self,
+        chat_id: int,
+        edit_key: str | None,
+        receiver: int | None = None,
+        *,
+        new: bool = True,
+        wait: bool = True,
+    ) -> bool:
         ops, window = self.limits.of(chat_id, receiver)
         ops2, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
         chat_key, all_key, every = self._keys(chat_id, receiver)
@@ -118,7 +124,7 @@ class RedisRates:
         gap = f"{PREFIX}edited:{chat_id}:{edit_key}" if edit_key is not None else ""
         member = f"{self._me}:{next(self._serial)}"
         while True:
-            wait = await script(
+            due = await script(
                 self.redis,
                 _TURN,
                 [chat_key, all_key, gap, every],
@@ -131,10 +137,12 @@ class RedisRates:
                     int(window2 * 1000),
                 ],
             )
-            if int(wait) <= 0:
+            if int(due) <= 0:
                 self._reserved.setdefault((chat_id, receiver), []).append(member)
-                return
-            await asyncio.sleep(int(wait) / 1000)
+                return True
+            if not wait:
+                return False
+            await asyncio.sleep(int(due) / 1000)
 
     async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         # each of these three can be tried again after a failure (bot.sending.patience): what

@@ -47,6 +47,7 @@ class Show:
     rev: int | None = None  # the table's turn it shows (several workers: never older wins)
     answering: str | None = None  # the press it answers (an ephemeral send: its callback query)
     replace: bool = False  # an ephemeral send shown in place of the pressed message, for him
+    notice: bool = False  # a notification (a turn ping): it lets the steps behind it go first
     label: ClassVar[str] = "show"
 
 

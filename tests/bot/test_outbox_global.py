@@ -131,3 +131,32 @@ async def test_a_ping_deleted_before_it_could_go_is_never_sent(
     await asyncio.wait_for(box.drain(), 10)
     assert [m.text for m in fake.messages(1)] == ["hand, your turn"]
     assert fake.count("sendMessage") == 1 and fake.count("deleteMessage") == 0
+
+
+@pytest.mark.parametrize("notice", [True, False])
+async def test_a_hands_edit_never_waits_behind_a_ping_that_waits_for_the_global_window(
+    fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store, notice: bool
+) -> None:
+    fake = fake_telegram
+    player = 99
+    for chat in [*CHATS, player]:
+        started(fake, chat)
+    box = Outbox(outbox_bot, store, limits())
+    await box.load()
+    box.show(player, "hand:1:0", Rendered("your cards"))
+    await box.drain()
+    await asyncio.sleep(1.1)  # the hand's send has left all chats' window
+    for chat in CHATS:  # three seconds of new messages at ten a second
+        box.post(chat, Rendered("a result"))
+    await asyncio.sleep(0)
+    box.show(player, "ping:1", Rendered("🔔 your turn"), fresh=True, notice=notice)
+    box.show(player, "hand:1:0", Rendered("your cards, your turn"))
+    await asyncio.wait_for(box.drain(), 20)
+    to_him = [c.method for c in fake.requests if c.params.get("chat_id") == player]
+    assert to_him == ["sendMessage"] + (
+        ["editMessageText", "sendMessage"] if notice else ["sendMessage", "editMessageText"]
+    )
+    edit = next(c for c in fake.requests if c.method == "editMessageText")
+    late = [c.at for c in fake.requests if c.method == "sendMessage"][-1]
+    if notice:  # at once, while the ping waits for its place
+        assert edit.at < late - 1.0, (edit.at, late)

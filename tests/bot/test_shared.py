@@ -303,5 +303,7 @@ async def test_every_worker_counts_only_new_messages_in_the_window_of_all_chats(
     assert time.monotonic() - start < 0.5
     await two.turn(20, None, new=False)  # … an edit still goes at once …
     assert time.monotonic() - start < 0.5
+    assert not await two.turn(22, None, wait=False)  # … a notice is told it would wait …
+    assert await two.turn(23, None, new=False, wait=False)  # (an edit is not)
     await one.turn(21, None)  # … and a fourth new message waits for the window
     assert time.monotonic() - start >= 0.9
