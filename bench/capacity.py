@@ -74,7 +74,7 @@ WRITES = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", 
 NEW = frozenset({"sendMessage", "sendDocument"})
 WAIT_S = 30.0  # an answer or a screen later than this counts as lost
 POLL_S = 0.02  # how often a waiting player looks at his screens
-OPENERS = 60  # tables being opened at once (each waits out its group's edit gap: 3 s a join)
+OPENERS = 40  # tables being opened at once (each waits out its group's edit gap: 3 s a join)
 
 
 @dataclass
@@ -312,7 +312,7 @@ async def measure(
 
 async def _open(fake: FakeTelegram, group: SimGroup, players: list[SimUser], hands: str) -> None:
     if hands == "private":
-        await open_table(fake, group, players, "mushka", "target=100")
+        await open_table(fake, group, players, "mushka", "target=100", timeout=WAIT_S)
         return
     from tests.bot.test_e2e_ephemeral import open_in_group  # the in-group flow's own helper
 

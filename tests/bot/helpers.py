@@ -162,6 +162,7 @@ async def open_table(
     game: str = "mushka",
     options: str = "target=5",
     thread: int | None = None,
+    timeout: float = 10.0,  # noqa: ASYNC109 — each wait's (a benchmark's tables queue longer)
 ) -> SentMessage:
     """Everyone starts the bot; the first opens the table (in the forum topic ``thread``, if
     given); the others join; the first starts."""
@@ -169,14 +170,16 @@ async def open_table(
     for user in players:
         await user.start_bot()
     # each /start is handled (answered) before its sender presses Join: updates run side by side
-    await fake.wait_until(lambda: all(len(u.messages) > before[u.id] for u in players), timeout=10)
-    lobby = await join_and_start(fake, group, players, game, options, thread)
+    await fake.wait_until(
+        lambda: all(len(u.messages) > before[u.id] for u in players), timeout=timeout
+    )
+    lobby = await join_and_start(fake, group, players, game, options, thread, timeout=timeout)
     shown: Shown = group if thread is None else Topic(group, thread)
     await fake.wait_until(
         lambda: (
             table_message(shown) is not None and all(hand_message(u) is not None for u in players)
         ),
-        timeout=10,
+        timeout=timeout,
     )
     await fake.settle(quiet=0.05)
     return lobby
@@ -190,20 +193,21 @@ async def join_and_start(
     options: str = "target=5",
     thread: int | None = None,
     joined: str | None = None,
+    timeout: float = 10.0,  # noqa: ASYNC109 — each wait's
 ) -> SentMessage:
     """The first opens the table (in the forum topic ``thread``, if given), the others join —
     each answered with a toast (``joined``: this one) — and the first starts; the lobby."""
     await players[0].send(group, f"/newgame {game} {options}".strip(), thread_id=thread)
     shown: Shown = group if thread is None else Topic(group, thread)
-    await fake.wait_until(lambda: lobby_message(shown) is not None, timeout=10)
+    await fake.wait_until(lambda: lobby_message(shown) is not None, timeout=timeout)
     lobby = lobby_message(shown)
     assert lobby is not None
     for user in players[1:]:
-        answer = await user.press(lobby, "✋")
+        answer = await user.press(lobby, "✋", timeout=timeout)
         assert answer.show_alert is False, answer.text
         assert joined is None or answer.text == joined, answer.text
-    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=10)
-    await players[0].press(lobby, "▶️")
+    await fake.wait_until(lambda: all(u.first_name in lobby.text for u in players), timeout=timeout)
+    await players[0].press(lobby, "▶️", timeout=timeout)
     return lobby
 
 
