@@ -7,9 +7,12 @@ For each size N, smallest first: a fresh fake Telegram (``tests/fakeapi``) in th
 a group's limit on at Telegram's value (20 sends+edits a minute, a 429 past it); the bot as
 deployed in a child process (``python -m bot``, the outbox at its real pace,
 ``BOT_OUTBOX_TIME_SCALE=1``, a fresh SQLite file, an hour's turn timer so that no table waiting
-for the others to open runs out of time); N tables of ``--seats`` people opened
-(``/newgame mushka target=100``, ✋, ▶️), then for ``--seconds`` every table's player to act
-presses a legal button after a pause drawn from ``--pace`` seconds (a person at a human pace).
+for the others to open runs out of time). N tables of ``--seats`` people are opened
+(``/newgame mushka target=100``, ✋, ▶️) with new messages let out at 1,000 a second (some 18 a
+table: at 30 a second the opening alone would take 0.6 s a table), and the bot is restarted on
+the same database at Telegram's real limits (the restart shows nothing again: every screen's
+digest matches); then for ``--seconds`` every table's player to act presses a legal button after
+a pause drawn from ``--pace`` seconds (a person at a human pace).
 
 Measured per size: p99 press → answer (the callback answer) and p99 press → the screens it
 changes (every live hand shows the move), the 429s Telegram gave, the most sends+edits one group
@@ -74,6 +77,7 @@ WRITES = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", 
 NEW = frozenset({"sendMessage", "sendDocument"})
 WAIT_S = 30.0  # an answer or a screen later than this counts as lost
 POLL_S = 0.02  # how often a waiting player looks at his screens
+AS_DEPLOYED = {"BOT_TURN_TIMEOUT_S": "3600"}  # no timer runs out while the others open
 OPENERS = 40  # tables being opened at once (each waits out its group's edit gap: 3 s a join)
 
 
@@ -94,6 +98,7 @@ class Size:
     seats: int
     hands: str
     setup_s: float
+    opening_new: float  # new messages a table's opening took (its lobby, hands, table, pings …)
     seconds: float
     presses: int
     presses_per_s: float
@@ -235,9 +240,10 @@ async def measure(
         with tempfile.TemporaryDirectory(prefix="capacity-") as tmp_name:
             tmp = Path(tmp_name)
             seated = seat(fake, tables, seats, admin=hands == "group")
-            # the tables opened first wait minutes for the last (at 30 new messages a second):
-            # no turn timer runs out meanwhile (a person at 2–8 s a move never meets it)
-            child = await start_child("bot", fake, tmp, {"BOT_TURN_TIMEOUT_S": "3600"})
+            # opened at a thousand new messages a second (a group's limits as Telegram's), then
+            # the bot is restarted on the same database at Telegram's real limits for the load
+            quick = {**AS_DEPLOYED, "BOT_GLOBAL_PER_SECOND": "1000"}
+            child = await start_child("bot", fake, tmp, quick)
             t_setup = time.monotonic()
             mark = fake.mark()
             jobs: list[Callable[[], Awaitable[None]]] = [
@@ -247,6 +253,13 @@ async def measure(
             await bounded_gather(jobs, OPENERS)
             await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
             setup_s = time.monotonic() - t_setup
+            opening = sum(1 for c in fake.requests[mark:] if c.ok and c.method in NEW)
+            await stop_child(child)
+            restarted = fake.mark()
+            child = await start_child("bot", fake, tmp, AS_DEPLOYED)
+            await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
+            again = [c for c in fake.requests[restarted:] if c.method in WRITES]
+            assert not again, f"the restart showed {len(again)} screens again"
             cpu0, self0, t0 = proc_cpu(child.pid), _self_cpu(), time.monotonic()
             loaded = fake.mark()  # the busiest second of new messages: under the load only
             load = Load(deadline=t0 + seconds)
@@ -264,6 +277,13 @@ async def measure(
             too_many, group_peak, _ = peaks(fake, mark)  # the opening included
             _, _, new_peak = peaks(fake, loaded)
             new_mean = sum(1 for c in fake.requests[loaded:] if c.ok and c.method in NEW)
+            if os.environ.get("BENCH_DEBUG"):  # what the new messages under the load were
+                kinds = Counter(
+                    (c.params.get("chat_id", 0) < 0, str(c.params.get("text", c.method))[:14])
+                    for c in fake.requests[loaded:]
+                    if c.ok and c.method in NEW
+                )
+                print(kinds.most_common(12), file=sys.stderr)
             await stop_child(child)
     finally:
         if scale is None:
@@ -279,6 +299,7 @@ async def measure(
         seats=seats,
         hands=hands,
         setup_s=round(setup_s, 1),
+        opening_new=round(opening / tables, 1),
         seconds=round(took, 1),
         presses=len(load.answers),
         presses_per_s=round(len(load.answers) / took, 1),

@@ -200,6 +200,7 @@ async def start_child(
     profile = os.environ.get("BENCH_PROFILE")  # a file: the bot runs under cProfile
     if profile and kind == "bot":
         args = ["-m", "cProfile", "-o", profile, *args]
+    mark = fake.mark()  # a restarted child's first poll is a new one
     log = (tmp / f"{kind}.log").open("wb")
     try:
         child = await asyncio.create_subprocess_exec(
@@ -214,7 +215,7 @@ async def start_child(
     finally:
         log.close()
     deadline = time.monotonic() + START_TIMEOUT
-    while not fake.calls("getUpdates"):
+    while not any(c.method == "getUpdates" for c in fake.requests[mark:]):
         if child.returncode is not None or time.monotonic() > deadline:
             tail = (tmp / f"{kind}.log").read_text(errors="replace")[-2000:]
             raise RuntimeError(f"the {kind} child did not start polling:\n{tail}")

@@ -444,15 +444,19 @@ class Outbox:
             if self._yields(chat):
                 rates = self.wire.rates
                 took = await self.wire.patience(
-                    "a rate turn", lambda: rates.turn(chat_id, None, receiver, new=new, wait=False)
+                    "a rate turn",
+                    lambda: rates.turn(chat_id, None, receiver, new=new, wait=False, notice=True),
                 )
                 if not took:  # the notice would wait: the step behind it goes first
                     chat.queue[0], chat.queue[1] = chat.queue[1], head
                     return
             else:  # the show may take newer text meanwhile
+                notice = isinstance(head, Show) and head.notice
                 await self.wire.patience(
                     "a rate turn",
-                    lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new),
+                    lambda: self.wire.rates.turn(
+                        chat_id, edit_key, receiver, new=new, notice=notice
+                    ),
                 )
         step = chat.take()  # from here on, newer texts queue behind it
         try:

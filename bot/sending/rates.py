@@ -71,6 +71,12 @@ class OutboxLimits:
         return self.private_ops, self.private_window
 
 
+def notice_ops(limits: OutboxLimits, notice: bool) -> int:
+    """The new messages a second all chats' window lets in: for a notification (a turn ping),
+    half of them — the other half is kept for what can't wait (a deal's result, a new table)."""
+    return max(1, limits.global_ops // 2) if notice else limits.global_ops
+
+
 Lane = tuple[int, int | None]
 """What one window counts: a chat, or a group's messages for one member alone (the receiver)."""
 EVERY_RECEIVER = 0  # no user's id: the lane of a group's messages for any one member, together
@@ -92,11 +98,15 @@ class Rates(Protocol):
         *,
         new: bool = True,
         wait: bool = True,
+        notice: bool = False,
     ) -> bool:
         """Wait until the chat (and message ``edit_key``'s edit gap, if given; and for a new
         message, ``new``, all chats together) may have one more call; that call is then counted
         as made now (True). ``receiver``: a call about the group's messages for that member
-        alone; ``wait`` False: False at once, and no turn taken, if it would have to wait."""
+        alone; ``wait`` False: False at once, and no turn taken, if it would have to wait;
+        ``notice``: a notification (a turn ping), which takes a place in all chats' window only
+        while :func:`notice_share` of it is free — results and tables never queue behind
+        pings, and a ping that waits past its turn is deleted unsent."""
 
     async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
@@ -142,7 +152,9 @@ class LocalRates:
         *,
         new: bool = True,
         wait: bool = True,
+        notice: bool = False,
     ) -> bool:
+        cap = notice_ops(self.limits, notice)
         counted = [
             (self._sent.setdefault(lane, deque()), *self.limits.of(*lane))
             for lane in lanes(chat_id, receiver)
@@ -157,8 +169,8 @@ class LocalRates:
                     sent.popleft()
                 if len(sent) >= ops:
                     due = max(due, sent[0] + window - now)
-            if new and len(self._global) >= self.limits.global_ops:
-                due = max(due, self._global[0] + 1.0 - now)
+            if new and len(self._global) >= cap:
+                due = max(due, self._global[-cap] + 1.0 - now)
             edited = self._edited.get((chat_id, edit_key)) if edit_key is not None else None
             if edited is not None:
                 due = max(due, edited + self.limits.edit_gap - now)

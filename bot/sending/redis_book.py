@@ -24,7 +24,7 @@ from redis.asyncio import Redis
 from redis.exceptions import LockError, RedisError
 
 from bot.coordination.redis_locks import PREFIX, leased, script
-from bot.sending.rates import EVERY_RECEIVER, Lane, OutboxLimits
+from bot.sending.rates import EVERY_RECEIVER, Lane, OutboxLimits, notice_ops
 from bot.storage.rows import StoredMessage, stored_id
 
 logger = logging.getLogger(__name__)
@@ -32,8 +32,8 @@ logger = logging.getLogger(__name__)
 # KEYS: the chat's window, all chats' window ('' for none: not a new message), the edit gap key
 # ('' for none), a second window
 # ('' for none: a group's messages for any one member, together)
-# ARGV: calls per window, window ms, calls per second for all chats, this call's member, the
-# second window's calls per window and ms
+# ARGV: calls per window, window ms, calls per second for all chats (fewer for a notice), this
+# call's member, the second window's calls per window and ms
 _TURN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -46,8 +46,9 @@ if redis.call('ZCARD', KEYS[1]) >= ops then
 end
 if KEYS[2] ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
-  if redis.call('ZCARD', KEYS[2]) >= all then
-    local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  local card = redis.call('ZCARD', KEYS[2])
+  if card >= all then  -- until fewer than ``all`` are left in the second
+    local first = redis.call('ZRANGE', KEYS[2], card - all, card - all, 'WITHSCORES')
     wait = math.max(wait, tonumber(first[2]) + 1000 - now)
   end
 end
@@ -116,6 +117,7 @@ class RedisRates:
         *,
         new: bool = True,
         wait: bool = True,
+        notice: bool = False,
     ) -> bool:
         ops, window = self.limits.of(chat_id, receiver)
         ops2, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
@@ -131,7 +133,7 @@ class RedisRates:
                 [
                     ops,
                     int(window * 1000),
-                    self.limits.global_ops,
+                    notice_ops(self.limits, notice),
                     member,
                     ops2,
                     int(window2 * 1000),

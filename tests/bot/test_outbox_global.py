@@ -160,3 +160,20 @@ async def test_a_hands_edit_never_waits_behind_a_ping_that_waits_for_the_global_
     late = [c.at for c in fake.requests if c.method == "sendMessage"][-1]
     if notice:  # at once, while the ping waits for its place
         assert edit.at < late - 1.0, (edit.at, late)
+
+
+async def test_a_ping_takes_a_place_only_while_half_the_global_window_is_free() -> None:
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    rates = LocalRates(limits(), clock=lambda: now[0], sleep=sleep)
+    for chat in range(1, GLOBAL // 2 + 1):  # half the second's new messages are out
+        assert await rates.turn(chat, None)
+        await rates.spent(chat)
+    assert not await rates.turn(50, None, notice=True, wait=False)  # a ping would wait …
+    assert await rates.turn(51, None, wait=False)  # … a deal's result goes
+    await rates.spent(51)
+    await rates.turn(50, None, notice=True)  # the ping, once the first ones are a second old
+    assert now[0] >= 1.0

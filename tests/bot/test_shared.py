@@ -303,7 +303,20 @@ async def test_every_worker_counts_only_new_messages_in_the_window_of_all_chats(
     assert time.monotonic() - start < 0.5
     await two.turn(20, None, new=False)  # … an edit still goes at once …
     assert time.monotonic() - start < 0.5
-    assert not await two.turn(22, None, wait=False)  # … a notice is told it would wait …
+    assert not await two.turn(22, None, wait=False)  # … a new message is told it would wait …
     assert await two.turn(23, None, new=False, wait=False)  # (an edit is not)
     await one.turn(21, None)  # … and a fourth new message waits for the window
     assert time.monotonic() - start >= 0.9
+
+
+async def test_every_worker_lets_a_ping_in_only_while_half_the_window_of_all_chats_is_free(
+    clients: Callable[[], Redis],
+) -> None:
+    limits = OutboxLimits(private_ops=100, private_window=1.0, global_ops=4)
+    one, two = RedisRates(clients(), limits), RedisRates(clients(), limits)
+    for chat, rates in ((1, one), (2, two)):  # half of the second's new messages are out
+        assert await rates.turn(chat, None)
+        await rates.spent(chat)
+        await rates.done(chat)
+    assert not await one.turn(3, None, notice=True, wait=False)  # a ping would wait …
+    assert await two.turn(4, None, wait=False)  # … a deal's result goes
