@@ -84,6 +84,13 @@ logger = logging.getLogger(__name__)
 GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
 
 
+NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
+
+
+def _is_notice(step: Step) -> bool:
+    return isinstance(step, Show) and step.notice
+
+
 Lane = tuple[int, int | None]
 """A queue's chat, and the member a group's messages in it are for alone (None: everyone's)."""
 
@@ -377,6 +384,7 @@ class Outbox:
     def _enqueue(self, chat_id: int, step: Step, receiver: int | None = None) -> None:
         chat = self._chat(chat_id, receiver)
         chat.queue.append(step)
+        chat.arrived.set()  # a notice waiting for its place lets it go first
         if chat.worker is None or chat.worker.done():
             name = f"outbox:{chat_id}" if receiver is None else f"outbox:{chat_id}:{receiver}"
             chat.worker = asyncio.create_task(self._run(chat_id, chat), name=name)
@@ -441,22 +449,13 @@ class Outbox:
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
             new = self._new(chat_id, head)
-            if self._yields(chat):
-                rates = self.wire.rates
-                took = await self.wire.patience(
-                    "a rate turn",
-                    lambda: rates.turn(chat_id, None, receiver, new=new, wait=False, notice=True),
-                )
-                if not took:  # the notice would wait: the step behind it goes first
-                    chat.queue[0], chat.queue[1] = chat.queue[1], head
-                    return
+            if isinstance(head, Show) and head.notice:
+                if not await self._notice_turn(chat_id, chat, new):
+                    return  # it waits aside, or went unsent
             else:  # the show may take newer text meanwhile
-                notice = isinstance(head, Show) and head.notice
                 await self.wire.patience(
                     "a rate turn",
-                    lambda: self.wire.rates.turn(
-                        chat_id, edit_key, receiver, new=new, notice=notice
-                    ),
+                    lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new),
                 )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
@@ -476,15 +475,30 @@ class Outbox:
             self.wire.known[(chat_id, key)] = known
             self.wire.keys[(chat_id, known.message_id)] = key
 
-    @staticmethod
-    def _yields(chat: ChatQueue) -> bool:
-        """Whether the head is a notice that may let the next step go first (not another
-        notice, nor a step about its own message)."""
-        head = chat.queue[0]
-        if not (isinstance(head, Show) and head.notice) or len(chat.queue) < 2:
-            return False
-        after = chat.queue[1]
-        return after.key != head.key and not (isinstance(after, Show) and after.notice)
+    async def _notice_turn(self, chat_id: int, chat: ChatQueue, new: bool) -> bool:
+        """A notice's turn (:meth:`show`), never waited for in the chat's way: while it would
+        wait, a step queued behind it goes first (False: the lane's head changed) and a delete
+        of its own message behind it lets it go unsent (its turn is over)."""
+        head, rates = chat.queue[0], self.wire.rates
+        while True:
+            took = await self.wire.patience(
+                "a rate turn",
+                lambda: rates.turn(chat_id, None, chat.receiver, new=new, wait=False, notice=True),
+            )
+            if took:
+                return True
+            rest = list(chat.queue)[1:]
+            if any(isinstance(step, Delete) and step.key == head.key for step in rest):
+                self.wire.settle(chat.take(), None)
+                return False
+            after = rest[0] if rest else None
+            if after is not None and after.key != head.key and not _is_notice(after):
+                chat.queue[0], chat.queue[1] = after, head
+                return False
+            chat.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(NOTICE_POLL_S):
+                    await chat.arrived.wait()
 
     def _new(self, chat_id: int, step: Step) -> bool:
         """Whether the step sends a new message (all chats' window counts those alone)."""
