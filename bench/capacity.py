@@ -2,6 +2,7 @@
 
     python bench/capacity.py [--sizes 50,200,500,1000] [--seats 3] [--seconds 60]
                              [--hands private|group] [--pace 2,8] [--seed 1] [--json FILE]
+                             [--workers 2 [--database postgresql://…]]
 
 For each size N, smallest first: a fresh fake Telegram (``tests/fakeapi``) in this process, with
 a group's limit on at Telegram's value (20 sends+edits a minute, a 429 past it); the bot as
@@ -13,6 +14,11 @@ table: at 30 a second the opening alone would take 0.6 s a table), and the bot i
 the same database at Telegram's real limits (the restart shows nothing again: every screen's
 digest matches); then for ``--seconds`` every table's player to act presses a legal button after
 a pause drawn from ``--pace`` seconds (a person at a human pace).
+
+``--workers N`` (2 or more): the bot as several webhook workers (``BOT_WORKERS=N``, one Redis
+server of the run's own, ``tests/services.py``; the fake delivers over 40 connections, as Telegram
+does by default) on the temporary SQLite file or, with ``--database``, on a fresh database made
+in that PostgreSQL server for each size; the CPU is that of all the workers together.
 
 Measured per size: p99 press → answer (the callback answer) and p99 press → the screens it
 changes (every live hand shows the move), the 429s Telegram gave, the most sends+edits one group
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -38,7 +45,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -55,6 +62,7 @@ from bench.press_throughput import (  # noqa: E402
     start_child,
     stop_child,
 )
+from tests.bot.fleet import fleet  # noqa: E402
 from tests.bot.helpers import (  # noqa: E402
     _key,
     choose,
@@ -67,6 +75,7 @@ from tests.bot.helpers import (  # noqa: E402
 )
 from tests.fakeapi import FakeTelegram  # noqa: E402
 from tests.fakeapi.users import SimGroup, SimUser  # noqa: E402
+from tests.services import redis_server  # noqa: E402
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
 ANSWER_P99_S = 0.5
@@ -97,6 +106,7 @@ class Size:
     tables: int
     seats: int
     hands: str
+    deployment: str
     setup_s: float
     opening_new: float  # new messages a table's opening took (its lobby, hands, table, pings …)
     seconds: float
@@ -227,77 +237,136 @@ def bound_of(size: Size) -> str:
     return "latency (the database, the event loop)"
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """How the bot runs: one process on SQLite (polling), or ``workers`` webhook workers on
+    Redis and ``database`` (a PostgreSQL DSN: a fresh database is made in it for each size)."""
+
+    workers: int = 1
+    database: str | None = None
+
+    def label(self) -> str:
+        if self.workers == 1 and self.database is None:
+            return "1 process, SQLite"
+        store = "PostgreSQL" if self.database else "SQLite"
+        return f"{self.workers} workers, {store} + Redis"
+
+
+@contextlib.asynccontextmanager
+async def running(
+    fake: FakeTelegram, tmp: Path, how: Deployment, env: dict[str, str], redis_url: str | None
+) -> AsyncIterator[Callable[[], float]]:
+    """The bot up as ``how`` says; yields what its processes' CPU seconds are now."""
+    if how.workers == 1 and redis_url is None:
+        child = await start_child("bot", fake, tmp, env)
+        try:
+            yield lambda: proc_cpu(child.pid)
+        finally:
+            await stop_child(child)
+        return
+    assert redis_url is not None
+    more = {**env, "BOT_OUTBOX_TIME_SCALE": "1", "BOT_LOG_LEVEL": "WARNING"}
+    async with fleet(fake, tmp, redis_url, how.workers, connections=40, **more) as up:
+        pids = up.pids()
+        yield lambda: sum(proc_cpu(pid) for pid in pids)
+
+
+@contextlib.asynccontextmanager
+async def fresh_database(how: Deployment, tables: int) -> AsyncIterator[dict[str, str]]:
+    """The bot's database for one size: SQLite in the temporary directory, or a new database
+    in the PostgreSQL server ``how.database`` names (dropped afterwards)."""
+    if how.database is None:
+        yield {}
+        return
+    import asyncpg
+
+    name = f"capacity_{tables}_{os.getpid()}"
+    admin = await asyncpg.connect(how.database)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        base, _, _ = how.database.rpartition("/")
+        yield {"BOT_DATABASE": f"{base}/{name}"}
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
 async def measure(
-    tables: int, seats: int, seconds: float, hands: str, pace: tuple[float, float], seed: int
+    tables: int,
+    seats: int,
+    seconds: float,
+    hands: str,
+    pace: tuple[float, float],
+    seed: int,
+    how: Deployment = Deployment(),
 ) -> Size:
     fake = FakeTelegram(token=TOKEN, bot_username="mushka_test_bot")
     await fake.start()
     fake.rate_limit(GROUP_PER_MINUTE, 60.0, groups_only=True)
-    child = None
     scale = os.environ.get("BENCH_TIME_SCALE")
     os.environ["BENCH_TIME_SCALE"] = "1"  # Telegram's limits at their real values
     try:
-        with tempfile.TemporaryDirectory(prefix="capacity-") as tmp_name:
-            tmp = Path(tmp_name)
-            seated = seat(fake, tables, seats, admin=hands == "group")
-            # opened at a thousand new messages a second (a group's limits as Telegram's), then
-            # the bot is restarted on the same database at Telegram's real limits for the load
-            quick = {**AS_DEPLOYED, "BOT_GLOBAL_PER_SECOND": "1000"}
-            child = await start_child("bot", fake, tmp, quick)
-            t_setup = time.monotonic()
-            mark = fake.mark()
-            jobs: list[Callable[[], Awaitable[None]]] = [
-                lambda g=g, ps=ps: _open(fake, g, ps, hands)  # type: ignore[misc]
-                for g, ps in seated
-            ]
-            await bounded_gather(jobs, OPENERS)
-            await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
-            setup_s = time.monotonic() - t_setup
-            opening = sum(1 for c in fake.requests[mark:] if c.ok and c.method in NEW)
-            await stop_child(child)
-            restarted = fake.mark()
-            child = await start_child("bot", fake, tmp, AS_DEPLOYED)
-            await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
-            again = [c for c in fake.requests[restarted:] if c.method in WRITES]
-            assert not again, f"the restart showed {len(again)} screens again"
-            cpu0, self0, t0 = proc_cpu(child.pid), _self_cpu(), time.monotonic()
-            loaded = fake.mark()  # the busiest second of new messages: under the load only
-            load = Load(deadline=t0 + seconds)
-            rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
-            await asyncio.wait_for(
-                asyncio.gather(
-                    *(
-                        drive(fake, g, ps, rng, pace, load)
-                        for (g, ps), rng in zip(seated, rngs, strict=True)
+        with contextlib.ExitStack() as stack:
+            tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="capacity-")))
+            redis_url = stack.enter_context(redis_server()) if how.workers > 1 else None
+            async with fresh_database(how, tables) as db_env:
+                env = {**AS_DEPLOYED, **db_env}
+                seated = seat(fake, tables, seats, admin=hands == "group")
+                # opened at a thousand new messages a second (a group's limits as Telegram's),
+                # then restarted on the same database at Telegram's real limits for the load
+                quick = {**env, "BOT_GLOBAL_PER_SECOND": "1000"}
+                async with running(fake, tmp, how, quick, redis_url):
+                    t_setup = time.monotonic()
+                    mark = fake.mark()
+                    jobs: list[Callable[[], Awaitable[None]]] = [
+                        lambda g=g, ps=ps: _open(fake, g, ps, hands)  # type: ignore[misc]
+                        for g, ps in seated
+                    ]
+                    await bounded_gather(jobs, OPENERS)
+                    await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
+                    setup_s = time.monotonic() - t_setup
+                    opening = sum(1 for c in fake.requests[mark:] if c.ok and c.method in NEW)
+                restarted = fake.mark()
+                async with running(fake, tmp, how, env, redis_url) as cpu:
+                    await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
+                    again = [c for c in fake.requests[restarted:] if c.method in WRITES]
+                    assert not again, f"the restart showed {len(again)} screens again"
+                    cpu0, self0, t0 = cpu(), _self_cpu(), time.monotonic()
+                    loaded = fake.mark()  # the busiest second of new messages: the load's
+                    load = Load(deadline=t0 + seconds)
+                    rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
+                    await asyncio.wait_for(
+                        asyncio.gather(
+                            *(
+                                drive(fake, g, ps, rng, pace, load)
+                                for (g, ps), rng in zip(seated, rngs, strict=True)
+                            )
+                        ),
+                        seconds + 2 * WAIT_S,
                     )
-                ),
-                seconds + 2 * WAIT_S,
-            )
-            t1, self1, cpu1 = time.monotonic(), _self_cpu(), proc_cpu(child.pid)
-            too_many, group_peak, _ = peaks(fake, mark)  # the opening included
-            _, _, new_peak = peaks(fake, loaded)
-            new_mean = sum(1 for c in fake.requests[loaded:] if c.ok and c.method in NEW)
-            if os.environ.get("BENCH_DEBUG"):  # what the new messages under the load were
-                kinds = Counter(
-                    (c.params.get("chat_id", 0) < 0, str(c.params.get("text", c.method))[:14])
-                    for c in fake.requests[loaded:]
-                    if c.ok and c.method in NEW
-                )
-                print(kinds.most_common(12), file=sys.stderr)
-            await stop_child(child)
+                    t1, self1, cpu1 = time.monotonic(), _self_cpu(), cpu()
     finally:
         if scale is None:
             os.environ.pop("BENCH_TIME_SCALE", None)
         else:
             os.environ["BENCH_TIME_SCALE"] = scale
-        if child is not None:
-            await stop_child(child)
         await fake.stop()
+    too_many, group_peak, _ = peaks(fake, mark)  # the opening included
+    _, _, new_peak = peaks(fake, loaded)
+    new_mean = sum(1 for c in fake.requests[loaded:] if c.ok and c.method in NEW)
+    if os.environ.get("BENCH_DEBUG"):  # what the new messages under the load were
+        kinds = Counter(
+            (c.params.get("chat_id", 0) < 0, str(c.params.get("text", c.method))[:14])
+            for c in fake.requests[loaded:]
+            if c.ok and c.method in NEW
+        )
+        print(kinds.most_common(12), file=sys.stderr)
     took = t1 - t0
     size = Size(
         tables=tables,
         seats=seats,
         hands=hands,
+        deployment=how.label(),
         setup_s=round(setup_s, 1),
         opening_new=round(opening / tables, 1),
         seconds=round(took, 1),
@@ -372,11 +441,12 @@ async def search(
     hands: str = "private",
     pace: tuple[float, float] = (2.0, 8.0),
     seed: int = 1,
+    how: Deployment = Deployment(),
 ) -> list[Size]:
     """Each size in turn, smallest first, until one fails."""
     done: list[Size] = []
     for n in sizes:
-        size = await measure(n, seats, seconds, hands, pace, seed)
+        size = await measure(n, seats, seconds, hands, pace, seed, how)
         done.append(size)
         print(table([size]).splitlines()[-1], file=sys.stderr, flush=True)
         if not size.passed:
@@ -388,7 +458,10 @@ async def run(args: argparse.Namespace) -> list[Size]:
     pace = tuple(float(x) for x in args.pace.split(","))
     assert len(pace) == 2 and 0 < pace[0] <= pace[1], "--pace takes two seconds: low,high"
     sizes = [int(x) for x in args.sizes.split(",")]
-    return await search(sizes, args.seats, args.seconds, args.hands, (pace[0], pace[1]), args.seed)
+    how = Deployment(args.workers, args.database)
+    assert args.database is None or args.workers > 1, "--database: with --workers 2 or more"
+    lo, hi = pace
+    return await search(sizes, args.seats, args.seconds, args.hands, (lo, hi), args.seed, how)
 
 
 def main() -> None:
@@ -399,6 +472,8 @@ def main() -> None:
     parser.add_argument("--hands", choices=("private", "group"), default="private")
     parser.add_argument("--pace", default="2,8")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="2+: webhook workers on Redis")
+    parser.add_argument("--database", help="with --workers: a PostgreSQL DSN (default SQLite)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     sizes = asyncio.run(run(args))
@@ -407,7 +482,7 @@ def main() -> None:
     last = sizes[-1]
     print(
         f"capacity: {max(passed) if passed else 0} tables of {args.seats} "
-        f"({args.hands} hands); "
+        f"({args.hands} hands; {Deployment(args.workers, args.database).label()}); "
         + (f"{last.tables} failed, bound: {last.bound}" if not last.passed else "every size passed")
     )
     if args.json:
