@@ -1,6 +1,6 @@
 """How many tables one bot carries at Telegram's real limits (issue #33, part 2).
 
-    python bench/capacity.py [--sizes 50,200,500,1000] [--seats 3] [--seconds 60]
+    python bench/capacity.py [--sizes 50,200,500,750,1000] [--seats 3] [--seconds 60]
                              [--hands private|group] [--pace 2,8] [--seed 1] [--json FILE]
                              [--workers 2 [--database postgresql://…]]
 
@@ -40,6 +40,7 @@ import functools
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -265,7 +266,7 @@ async def running(
             await stop_child(child)
         return
     assert redis_url is not None
-    more = {**env, "BOT_OUTBOX_TIME_SCALE": "1", "BOT_LOG_LEVEL": "WARNING"}
+    more = {**env, "BOT_OUTBOX_TIME_SCALE": "1"}  # INFO: the fleet waits for "listening on"
     async with fleet(fake, tmp, redis_url, how.workers, connections=40, **more) as up:
         pids = up.pids()
         yield lambda: sum(proc_cpu(pid) for pid in pids)
@@ -291,6 +292,16 @@ async def fresh_database(how: Deployment, tables: int) -> AsyncIterator[dict[str
         await admin.close()
 
 
+def _keep_logs(tmp: Path, failed: type[BaseException] | None, *_: object) -> None:
+    if failed is None:
+        return
+    kept = Path(tempfile.gettempdir()) / "capacity-logs"
+    kept.mkdir(exist_ok=True)
+    for log in tmp.glob("*.log"):
+        shutil.copy(log, kept / log.name)
+    print(f"the bot's logs: {kept}", file=sys.stderr)
+
+
 async def measure(
     tables: int,
     seats: int,
@@ -309,6 +320,7 @@ async def measure(
         with contextlib.ExitStack() as stack:
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="capacity-")))
             redis_url = stack.enter_context(redis_server()) if how.workers > 1 else None
+            stack.push(functools.partial(_keep_logs, tmp))  # a failed run's logs outlive it
             async with fresh_database(how, tables) as db_env:
                 env = {**AS_DEPLOYED, **db_env}
                 seated = seat(fake, tables, seats, admin=hands == "group")
@@ -466,7 +478,7 @@ async def run(args: argparse.Namespace) -> list[Size]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="50,200,500,1000")
+    parser.add_argument("--sizes", default="50,200,500,750,1000")
     parser.add_argument("--seats", type=int, default=3, choices=range(3, 6))
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--hands", choices=("private", "group"), default="private")

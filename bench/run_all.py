@@ -2,8 +2,8 @@
 
     python bench/run_all.py [--quick]
                             [--only engine,search,e2e,latency,api,restart,storage,capacity]
-                            [--tables 100] [--seconds 15] [--reps 2] [--latency 1,50,200,1000]
-                            [--restart-tables 1000] [--capacity 50,200,500,1000] [--json FILE]
+                            [--tables 100] [--seconds 15] [--reps 3] [--latency 1,50,200,1000]
+                            [--restart-tables 1000] [--capacity 50,200,500,750,1000] [--json FILE]
 
 ``--quick`` takes a few minutes (fewer and shorter runs, latency at 1 and 50 tables, a restart
 of 100 tables); the full run takes about half an hour on two shared cores. The parts:
@@ -304,10 +304,10 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(PARTS), help="parts, comma-separated")
     parser.add_argument("--tables", type=int, help="e2e tables (100; quick 30)")
     parser.add_argument("--seconds", type=float, help="e2e seconds a run (15; quick 6)")
-    parser.add_argument("--reps", type=int, help="e2e bot/echo pairs (2; quick 1)")
+    parser.add_argument("--reps", type=int, help="e2e bot/echo pairs (3; quick 1)")
     parser.add_argument("--latency", help="table counts (1,50,200,1000; quick 1,50)")
     parser.add_argument("--restart-tables", type=int, help="open tables (1000; quick 100)")
-    parser.add_argument("--capacity", help="table counts (50,200,500,1000; quick 20,50)")
+    parser.add_argument("--capacity", help="table counts (50,200,500,750,1000; quick 20,50)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
     quick = args.quick
@@ -323,10 +323,10 @@ def main() -> None:
     sizes = {
         "tables": args.tables or (30 if quick else 100),
         "seconds": args.seconds or (6.0 if quick else 15.0),
-        "reps": args.reps or (1 if quick else 2),
+        "reps": args.reps or (1 if quick else 3),
         "latency": args.latency or ("1,50" if quick else "1,50,200,1000"),
         "restart": args.restart_tables or (100 if quick else 1000),
-        "capacity": args.capacity or ("20,50" if quick else "50,200,500,1000"),
+        "capacity": args.capacity or ("20,50" if quick else "50,200,500,750,1000"),
     }
     jobs: dict[str, Callable[[], list[Row]]] = {
         "engine": lambda: engine_rows(0.3 if quick else 2.0, floor),

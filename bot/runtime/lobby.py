@@ -184,8 +184,8 @@ class Lobby:
             raise Refused("{name} picks the game.", name=table.creator_name())
         if game not in GAMES or family_ui(game) is None:
             raise Refused("This game is not available yet.")
+        options = await self.seeded_options(table.row.chat_id, game)  # read before the unit
         async with self.ctx.repo.unit() as tx:
-            options = await self.seeded_options(table.row.chat_id, game)
             await tx.update_table(table.id, game=game, options=options)
         return await self.ctx.lobby_screen(await self.ctx.reload(table))
 

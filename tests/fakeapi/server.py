@@ -434,9 +434,23 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
                 raise TimeoutError(
                     f"fake Telegram did not settle within {timeout} s: "
                     f"{self.pending_updates} update(s) not fetched, {self._inflight} call(s) "
-                    f"in flight, last call {now - self._last_activity:.2f} s ago"
+                    f"in flight, last call {now - self._last_activity:.2f} s ago; "
+                    f"{self._unsettled()}"
                 )
             await asyncio.sleep(min(0.01, quiet / 4 or 0.01))
+
+    def _unsettled(self) -> str:
+        """What is not fetched yet (a failure's message: which update, and its webhook posts)."""
+        pending = [u for u in self._queue if u["update_id"] > self._delivered_upto][:3]
+        told = []
+        for update in pending:
+            uid = update["update_id"]
+            kind = next((k for k in update if k != "update_id"), "?")
+            event = update.get(kind, {})
+            what = event.get("data") or event.get("text") if isinstance(event, dict) else None
+            posts = [status for u, status in getattr(self, "webhook_posts", []) if u == uid]
+            told.append(f"update {uid} {kind} {what!r}, webhook answers {posts}")
+        return "; ".join(told) or "no update pending"
 
     # ------------------------------------------------------------------ updates
 
