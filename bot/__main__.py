@@ -104,13 +104,28 @@ async def _run(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, dump_tasks)
     async with running_bot(settings) as running:
         waiter = asyncio.create_task(stop.wait())
         await asyncio.wait({waiter, running.task}, return_when=asyncio.FIRST_COMPLETED)
         waiter.cancel()
 
 
+def dump_tasks() -> None:
+    """SIGUSR1: every task of the event loop and where it waits, to the log (an operator's look
+    at a bot that seems stuck: ``kill -USR1 <pid>``)."""
+    import io
+
+    tasks = asyncio.all_tasks()
+    out = io.StringIO()
+    for task in sorted(tasks, key=lambda t: t.get_name()):
+        out.write(f"--- {task.get_name()}\n")
+        task.print_stack(limit=12, file=out)
+    logging.getLogger("bot").warning("SIGUSR1: %d tasks\n%s", len(tasks), out.getvalue())
+
+
 def main() -> int:
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # until the loop dumps its tasks on it
     if sys.argv[1:2] == ["export"]:
         from bot.export import export_main
 

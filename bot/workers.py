@@ -41,7 +41,17 @@ async def supervise(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    workers = {i: await _spawn(i) for i in range(settings.workers)}
+    workers: dict[int, asyncio.subprocess.Process] = {}
+
+    def dump() -> None:  # SIGUSR1 (bot.__main__.dump_tasks): each worker logs its tasks
+        for process in workers.values():
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGUSR1)
+
+    loop.add_signal_handler(signal.SIGUSR1, dump)
+    for i in range(settings.workers):
+        workers[i] = await _spawn(i)
     pause = dict.fromkeys(workers, RESTART_S)
     stopping = asyncio.create_task(stop.wait())
     try:

@@ -66,10 +66,18 @@ async def script(redis: Redis, source: str, keys: list[str], args: list[object])
     return await cast(Awaitable[Any], pending)
 
 
-async def renewing(every: float, renew: Callable[[], Awaitable[object]]) -> None:
-    """Call ``renew`` every ``every`` seconds until cancelled (a lease kept while alive)."""
+async def renewing(
+    every: float, renew: Callable[[], Awaitable[object]], stop: asyncio.Event | None = None
+) -> None:
+    """Call ``renew`` every ``every`` seconds until ``stop`` is set (or cancelled): a lease
+    kept while alive."""
+    stop = asyncio.Event() if stop is None else stop
     while True:
-        await asyncio.sleep(every)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(every):  # not wait_for (3.11)
+                await stop.wait()
+        if stop.is_set():
+            return
         try:
             await renew()
         except (RedisError, LockError):
@@ -78,11 +86,22 @@ async def renewing(every: float, renew: Callable[[], Awaitable[object]]) -> None
 
 @contextlib.asynccontextmanager
 async def kept(every: float, renew: Callable[[], Awaitable[object]]) -> AsyncIterator[None]:
-    task = asyncio.create_task(renewing(every, renew))
+    """Renew a lease every ``every`` seconds while the block runs. At its end a renewal on its
+    way is let finish, never cancelled: redis-py's asyncio client can be left waiting for ever
+    by a command cancelled mid-way (a connection's response unread, its cleanup waiting on
+    it — redis-py issues #2624, #2665, #3847), and with it every later call of this worker on
+    that lock's message or table. A renewal still running ``TIMEOUT_S`` on is cancelled."""
+    stop = asyncio.Event()
+    task = asyncio.create_task(renewing(every, renew, stop))
     try:
         yield
     finally:
-        await cancelled(task)
+        stop.set()
+        done, _ = await asyncio.wait({task}, timeout=TIMEOUT_S + 1)
+        if not done:
+            await cancelled(task)
+        elif not task.cancelled() and task.exception() is not None:  # retrieved: logged
+            logger.error("a lease's renewal failed", exc_info=task.exception())
 
 
 @contextlib.asynccontextmanager
