@@ -101,7 +101,9 @@ async def spawn(
             "-m",
             "bot",
             cwd=tmp,
-            env=child_env(fake, tmp, time_scale="0"),
+            # no turn timer runs out while the last of a thousand tables opens: the first ones'
+            # seats would go to the computers, which would then play on for ever
+            env={**child_env(fake, tmp, time_scale="0"), "BOT_TURN_TIMEOUT_S": "3600"},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=log,
             stderr=log,
