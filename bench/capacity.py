@@ -20,6 +20,9 @@ server of the run's own, ``tests/services.py``; the fake delivers over 40 connec
 does by default) on the temporary SQLite file or, with ``--database``, on a fresh database made
 in that PostgreSQL server for each size; the CPU is that of all the workers together.
 
+``BENCH_DEBUG=1``: the new messages under the load, by kind (group or private, the text's first
+characters), printed to stderr — what the window of all chats carried (mostly turn pings).
+
 Measured per size: p99 press → answer (the callback answer) and p99 press → the screens it
 changes (every live hand shows the move), the 429s Telegram gave, the most sends+edits one group
 got in any minute, the new messages a second under the load (on average and in the busiest

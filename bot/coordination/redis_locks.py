@@ -67,11 +67,10 @@ async def script(redis: Redis, source: str, keys: list[str], args: list[object])
 
 
 async def renewing(
-    every: float, renew: Callable[[], Awaitable[object]], stop: asyncio.Event | None = None
+    every: float, renew: Callable[[], Awaitable[object]], stop: asyncio.Event
 ) -> None:
     """Call ``renew`` every ``every`` seconds until ``stop`` is set (or cancelled): a lease
     kept while alive."""
-    stop = asyncio.Event() if stop is None else stop
     while True:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(every):  # not wait_for (3.11)

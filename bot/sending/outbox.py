@@ -449,7 +449,7 @@ class Outbox:
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
             new = self._new(chat_id, head)
-            if isinstance(head, Show) and head.notice:
+            if _is_notice(head):
                 if not await self._notice_turn(chat_id, chat, new):
                     return  # it waits aside, or went unsent
             else:  # the show may take newer text meanwhile

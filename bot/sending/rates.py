@@ -105,8 +105,8 @@ class Rates(Protocol):
         as made now (True). ``receiver``: a call about the group's messages for that member
         alone; ``wait`` False: False at once, and no turn taken, if it would have to wait;
         ``notice``: a notification (a turn ping), which takes a place in all chats' window only
-        while :func:`notice_share` of it is free — results and tables never queue behind
-        pings, and a ping that waits past its turn is deleted unsent."""
+        while half of it is free (:func:`notice_ops`) — results and tables never queue behind
+        pings."""
 
     async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
         """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
