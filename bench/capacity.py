@@ -20,8 +20,9 @@ server of the run's own, ``tests/services.py``; the fake delivers over 40 connec
 does by default) on the temporary SQLite file or, with ``--database``, on a fresh database made
 in that PostgreSQL server for each size; the CPU is that of all the workers together.
 
-``BENCH_DEBUG=1``: the new messages under the load, by kind (group or private, the text's first
-characters), printed to stderr — what the window of all chats carried (mostly turn pings).
+``BENCH_DEBUG=1``: the Bot API calls a press, by method, and the new messages under the load,
+by kind (group or private, the text's first characters), printed to stderr — what the window of
+all chats carried (mostly turn pings).
 
 Measured per size: p99 press → answer (the callback answer) and p99 press → the screens it
 changes (every live hand shows the move), the 429s Telegram gave, the most sends+edits one group
@@ -376,6 +377,9 @@ async def measure(
             if c.ok and c.method in NEW
         )
         print(kinds.most_common(12), file=sys.stderr)
+        calls = Counter(c.method for c in fake.requests[loaded:])
+        per = {m: round(n / max(1, len(load.answers)), 2) for m, n in calls.most_common()}
+        print(f"calls a press: {per}", file=sys.stderr)
     took = t1 - t0
     size = Size(
         tables=tables,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from typing import Literal
@@ -51,6 +52,8 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     api_base: str = "https://api.telegram.org"
     polling_timeout_s: int = Field(10, ge=0, le=50)
+    # uvloop's event loop (libuv) where it is installed, else asyncio's; "uvloop": it or no start
+    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
     computer_delay_s: float = Field(1.5, ge=0, le=30)  # PRODUCT.md §10: humans can follow
     # no turn ping for a person who moved less than this ago (he is at the table; 0: always)
     ping_quiet_s: float = Field(20, ge=0, le=3600)
@@ -125,6 +128,15 @@ class Settings(BaseSettings):
         if not re.match(r"^https?://[^/\s?#]+(/[^\s?#]*)?$", value):
             raise ValueError(
                 "must be an https:// URL without a query (e.g. https://bot.example.org/tg)"
+            )
+        return value
+
+    @field_validator("event_loop")
+    @classmethod
+    def _loop_installed(cls, value: str) -> str:
+        if value == "uvloop" and importlib.util.find_spec("uvloop") is None:
+            raise ValueError(
+                "uvloop is not installed (pip install uvloop; or auto: uvloop when installed)"
             )
         return value
 

@@ -7,6 +7,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -320,3 +321,44 @@ def test_the_running_bot_freezes_what_it_loaded_and_collects_seldom() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.split() == ["True", "True"]
+
+
+def test_the_running_bot_runs_on_uvloop_unless_told_otherwise() -> None:
+    """``BOT_EVENT_LOOP`` (bot/__main__.py ``event_loop``): auto is uvloop (a dependency where
+    it builds), asyncio is asyncio's own; checked in a child process, whose loop is the one
+    ``python -m bot`` runs on."""
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio; from bot.__main__ import run_on_loop\n"
+        "async def kind() -> str: return type(asyncio.get_running_loop()).__module__\n"
+        "print(run_on_loop(kind(), 'auto'), run_on_loop(kind(), 'asyncio'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    auto, plain = out.stdout.split()
+    assert auto.startswith("uvloop") and plain.startswith("asyncio"), out.stdout
+
+
+def test_an_event_loop_asked_for_by_name_must_be_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from pydantic import ValidationError
+
+    from bot.config import Settings
+
+    def settings(loop: str) -> Settings:
+        return Settings(token="123456:TEST-token", event_loop=loop, _env_file=None)  # type: ignore[arg-type, call-arg]
+
+    assert settings("uvloop").event_loop == "uvloop"  # installed here
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "uvloop" else real(name, *a)
+    )
+    with pytest.raises(ValidationError, match="uvloop is not installed"):
+        settings("uvloop")
+    assert settings("auto").event_loop == "auto"  # then asyncio's
+    with pytest.raises(ValidationError):
+        settings("trio")
