@@ -40,7 +40,7 @@ from bot.sending.session import TelegramLimits
 from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline, TableStatus
-from bot.tasks import ended
+from bot.tasks import Background, ended
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
 
@@ -77,7 +77,7 @@ class Services:
     scheduler: Scheduler
     heartbeat: Heartbeat
     coordination: Coordination
-    background: set[asyncio.Task[None]] = field(default_factory=set)
+    background: Background = field(default_factory=Background)
 
 
 @dataclass(slots=True)
@@ -200,9 +200,7 @@ def build_services(
         else:
             return
 
-        task = asyncio.create_task(handle())
-        services.background.add(task)
-        task.add_done_callback(services.background.discard)
+        services.background.spawn(handle(), name=f"refused:{chat_id}")
 
     outbox.on_refused = refused
     return services
@@ -225,6 +223,7 @@ def build_dispatcher(
         outbox=services.outbox,
         people=services.people,
         members=services.runtime.members,
+        background=services.background,
         records=Records(services.repo, services.runtime.new_game),
     )
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
@@ -361,8 +360,7 @@ async def running_bot(
         finally:
             await stopping("the heartbeat", heartbeat.stop())  # its last beat while leading
             await stopping("the scheduler", services.scheduler.stop())
-            for pending in list(services.background):
-                pending.cancel()
+            services.background.cancel()
             drained = services.outbox.drain_for(settings.drain_s)
             await stopping("the outbox", drained, settings.drain_s + STOP_S)
             await stopping("the outbox's workers", services.outbox.close())

@@ -3,11 +3,17 @@
 ``with contextlib.suppress(asyncio.CancelledError): await task`` swallows the waiting task's own
 cancellation too, when it comes while it waits (a stop whose time ran out, say): the caller
 then goes on as if nothing happened. These swallow only the awaited task's.
+:class:`Background` keeps the tasks that handlers hand off.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+logger = logging.getLogger(__name__)
 
 
 async def ended(task: asyncio.Task[object] | asyncio.Task[None]) -> None:
@@ -25,3 +31,32 @@ async def cancelled(task: asyncio.Task[object] | asyncio.Task[None] | None) -> N
     if task is not None:
         task.cancel()
         await ended(task)
+
+
+class Background:
+    """Work a handler hands off so that its update is answered now (Start's second half waits
+    up to half a minute for the players' notes: in webhook mode it would hold Telegram's
+    request, one of its 40 connections, all that time). A task is kept until it ends (the
+    event loop holds only weak references) and cancelled when the bot stops."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def spawn(self, work: Coroutine[Any, Any, None], *, name: str | None = None) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+    def cancel(self) -> None:
+        """At a stop: whatever is still running is cancelled (what it would have done has a
+        stored deadline of its own)."""
+        for task in list(self._tasks):
+            task.cancel()

@@ -23,6 +23,7 @@ from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.storage.rows import Hands
+from bot.tasks import Background
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 START_WAIT = 30.0  # seconds Start waits to learn whether the players' private notes got through
@@ -117,6 +118,7 @@ def make_router() -> Router:
         delivery: Delivery,
         members: Members,
         user_tr: Translator,
+        background: Background,
     ) -> None:
         user = query.from_user
         pressed = query.message
@@ -131,9 +133,12 @@ def make_router() -> Router:
         else:
             await query.answer()
         # Start's first half is its private notes only (none at all where every hand goes to
-        # the group, #32: the second half follows at once)
+        # the group, #32: the second half follows at once); the press is answered meanwhile
         if press.act == LobbyAct.START and all(isinstance(s, Note) for s in outcome.screens):
-            await _start_when_reached(press, outcome, waits, runtime, delivery, user_tr)
+            background.spawn(
+                _start_when_reached(press, outcome, waits, runtime, delivery),
+                name=f"start:{press.table}",
+            )
 
     return router
 
@@ -163,9 +168,10 @@ async def _start_when_reached(
     waits: list[asyncio.Future[int | None]],
     runtime: TableRuntime,
     delivery: Delivery,
-    tr: Translator,
 ) -> None:
-    """Start's second half: once the players' private notes are delivered (or refused)."""
+    """Start's second half: once the players' private notes are delivered (or refused); a
+    task of its own (:class:`~bot.tasks.Background`), so the press's update is done at once.
+    A stop that cancels it leaves the lobby's STARTING deadline to end the gap."""
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(START_WAIT):  # not wait_for: 3.11's may lose a cancel
             await asyncio.gather(*waits, return_exceptions=True)

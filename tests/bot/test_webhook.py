@@ -16,7 +16,14 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from tests.bot.helpers import db_execute, db_rows, fixed_seeds, lobby_message, watched
+from tests.bot.helpers import (
+    db_execute,
+    db_rows,
+    fixed_seeds,
+    hand_message,
+    lobby_message,
+    watched,
+)
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
@@ -213,3 +220,36 @@ async def test_polling_skips_an_update_an_earlier_run_already_took(
         await anna.send(group, "/newgame mushka")  # a new update id: taken
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
     assert len(lobbies(database)) == 1
+
+
+async def test_start_answers_its_post_at_once_while_the_players_notes_are_on_their_way(
+    fake_telegram: FakeTelegram, hooked: RunningBot
+) -> None:
+    """Start's second half waits (up to half a minute) for the players' private notes: it runs
+    on its own, so the press's POST is answered at once and the next update is not held behind
+    it (Telegram delivers over a bounded number of connections: here one)."""
+    fake = fake_telegram
+    anna, boris = fake.add_user(101, "Anna"), fake.add_user(102, "Boris")
+    vera = fake.add_user(103, "Vera")
+    group = fake.add_group(-1001, "Пятница", members=[101, 102, 103])
+    for user in (anna, boris, vera):
+        await user.start_bot()
+    await anna.send(group, "/newgame mushka")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    for user in (boris, vera):
+        await user.press(lobby, "✋")
+    await fake.wait_until(lambda: "Vera" in lobby.text, timeout=10)
+    await fake.settle(quiet=0.05)
+    held = fake.gate("sendMessage", chat_id=boris.id)  # Boris's note is slow to arrive
+    await anna.press(lobby, "▶️")
+    start = fake.updates[-1]["update_id"]
+    await fake.wait_until(lambda: (start, 200) in fake.webhook_posts, timeout=5)
+    await anna.send(group, "/score")  # the next update is handled meanwhile
+    scored = fake.updates[-1]["update_id"]
+    await fake.wait_until(lambda: (scored, 200) in fake.webhook_posts, timeout=5)
+    assert not held.is_set() and hand_message(anna) is None  # the start still waits
+    held.set()
+    await fake.wait_until(lambda: hand_message(anna) is not None, timeout=10)
+    assert hand_message(boris) is not None and hand_message(vera) is not None
