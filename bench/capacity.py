@@ -237,8 +237,9 @@ def bound_of(size: Size) -> str:
         return "this driver's CPU (the simulated players and the fake)"
     if size.answers_429 or size.group_peak_per_min > GROUP_PER_MINUTE:
         return "a group's limit"
-    if size.new_peak_per_s >= GLOBAL_PER_SECOND - 2:
-        return "the global limit"
+    screens_late = size.screens_p99_ms > 1000 * SCREENS_P99_S
+    if screens_late and size.new_peak_per_s >= GLOBAL_PER_SECOND - 2:
+        return "the global limit"  # it paces new messages only: never the callback answers
     return "latency (the database, the event loop)"
 
 
