@@ -251,5 +251,6 @@ async def test_start_answers_its_post_at_once_while_the_players_notes_are_on_the
     await fake.wait_until(lambda: (scored, 200) in fake.webhook_posts, timeout=5)
     assert not held.is_set() and hand_message(anna) is None  # the start still waits
     held.set()
-    await fake.wait_until(lambda: hand_message(anna) is not None, timeout=10)
-    assert hand_message(boris) is not None and hand_message(vera) is not None
+    await fake.wait_until(
+        lambda: all(hand_message(u) is not None for u in (anna, boris, vera)), timeout=10
+    )
