@@ -42,7 +42,8 @@ class Background:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def __len__(self) -> int:
+    def pending(self) -> int:
+        """The tasks still running (a test waits for none before it calls the bot quiet)."""
         return len(self._tasks)
 
     def spawn(self, work: Coroutine[Any, Any, None], *, name: str | None = None) -> None:

@@ -77,7 +77,7 @@ async def watched(
             due = services.scheduler.next_due()
             soon = due is not None and due <= time.time() + 1.0
             working = services.scheduler.firing  # e.g. a computer thinking in its thread
-            queued = services.outbox.pending() > 0 or bool(services.background)
+            queued = services.outbox.pending() > 0 or services.background.pending() > 0
             return queued or soon or working or handling.now > 0
 
         fake.busy.append(busy)

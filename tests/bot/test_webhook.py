@@ -21,6 +21,7 @@ from tests.bot.helpers import (
     db_rows,
     fixed_seeds,
     hand_message,
+    join_and_start,
     lobby_message,
     watched,
 )
@@ -234,16 +235,9 @@ async def test_start_answers_its_post_at_once_while_the_players_notes_are_on_the
     group = fake.add_group(-1001, "Пятница", members=[101, 102, 103])
     for user in (anna, boris, vera):
         await user.start_bot()
-    await anna.send(group, "/newgame mushka")
-    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
-    lobby = lobby_message(group)
-    assert lobby is not None
-    for user in (boris, vera):
-        await user.press(lobby, "✋")
-    await fake.wait_until(lambda: "Vera" in lobby.text, timeout=10)
-    await fake.settle(quiet=0.05)
+    await fake.wait_until(lambda: all(u.messages for u in (anna, boris, vera)), timeout=10)
     held = fake.gate("sendMessage", chat_id=boris.id)  # Boris's note is slow to arrive
-    await anna.press(lobby, "▶️")
+    await join_and_start(fake, group, [anna, boris, vera], options="")
     start = fake.updates[-1]["update_id"]
     await fake.wait_until(lambda: (start, 200) in fake.webhook_posts, timeout=5)
     await anna.send(group, "/score")  # the next update is handled meanwhile
