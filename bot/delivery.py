@@ -51,7 +51,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.scheduler import Scheduler
 from bot.sending.outbox import Old, Outbox
-from bot.storage.rows import Hands, TableStatus
+from bot.storage.rows import Hands, OwedRef, TableStatus
 
 
 class Presenter:
@@ -252,7 +252,11 @@ class Presenter:
             )
             return None
         done = self.outbox.post(
-            screen.chat_id, rendered, reply_to=screen.reply_to, thread=screen.thread
+            screen.chat_id,
+            rendered,
+            reply_to=screen.reply_to,
+            thread=screen.thread,
+            owed=screen.owed,
         )
         return done if screen.wait else None
 
@@ -288,8 +292,10 @@ class Presenter:
         fresh: bool = False,
         old: Old = Old.KEEP,
         reply_to: int | None = None,
+        owed: OwedRef | None = None,
     ) -> None:
-        """Show a keyed group message: in the table's forum topic, at the table's turn."""
+        """Show a keyed group message: in the table's forum topic, at the table's turn
+        (``owed``: the durable outbox's entry it shows, #36)."""
         self.outbox.show(
             facts.chat_id,
             key,
@@ -299,6 +305,7 @@ class Presenter:
             reply_to=reply_to,
             thread=facts.table.thread_id,
             rev=facts.rev,
+            owed=owed,
         )
 
     def _table(self, screen: TableScreen) -> None:
@@ -320,7 +327,9 @@ class Presenter:
         if text:  # keyed by the match and the move it ended at: shown once, a restart's
             # repeat is skipped (a match won at its first deal ends at the last one's move)
             key = str(MessageKey.deal(facts.table.id, facts.match_no, facts.table.moves))
-            self._to_group(facts, key, Rendered(text))
+            self._to_group(facts, key, Rendered(text), owed=screen.owed)
+        elif screen.owed is not None:  # nothing to show: owed no more
+            self.outbox.settle(facts.chat_id, screen.owed)
 
     def _match_result(self, screen: MatchResult) -> None:
         facts = screen.facts
@@ -333,7 +342,8 @@ class Presenter:
             self._group(facts),
             self.codec,
         )
-        self._to_group(facts, keys(facts.table.id).result, rendered, fresh=True)
+        key = keys(facts.table.id).result
+        self._to_group(facts, key, rendered, fresh=True, owed=screen.owed)
 
     def _lobby(self, screen: LobbyScreen) -> None:
         facts = screen.facts

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 import string
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeGuard
@@ -39,7 +39,7 @@ from bot.storage.rows import (
 )
 from bot.storage.settings import ChatSettings, hands_in_group
 from engine.chance import Chance
-from engine.core import Line, State
+from engine.core import State
 from engine.games import GAMES, new_game
 
 NewGame = Callable[..., State]
@@ -76,9 +76,6 @@ class Match:
     no: int
     first_seq: int
     last: dict[int, object] = field(default_factory=dict)  # seat → its last action (typed)
-    # the lines of the last action when the match was rebuilt from the log: a deal it ended has
-    # a result a restart shows again (the outbox skips it if the group has it already)
-    tail: tuple[Line, ...] = ()
 
 
 @dataclass(slots=True)
@@ -241,10 +238,9 @@ class Context:
                 chance=chance,
                 prev_dealer=match.prev_dealer,
             )
-            lines: Sequence[Line] = ()
             for seat, action in await self.repo.actions(table_id, match.first_seq):
-                lines = state.apply(seat, action)
-            table.match = Match(state, no, match.first_seq, tail=tuple(lines))
+                state.apply(seat, action)
+            table.match = Match(state, no, match.first_seq)
         deadlines = await self.repo.deadlines(table_id)
         table.deadline = any(d.kind == DeadlineKind.COMPUTER for d in deadlines)
         table.starting = any(d.kind == DeadlineKind.STARTING for d in deadlines)  # by any worker

@@ -13,7 +13,7 @@ from typing import Any
 from bot.keys import MessageKey, MessageKind
 from bot.render.context import HandUI, Standing
 from bot.render.lobby import Pane
-from bot.storage.rows import Deadline, SeatRow, TableRow
+from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
 from engine.core import Line, View
 from engine.lines import LineKind, is_kind
 
@@ -85,9 +85,12 @@ class EndedTable:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
+    """A deal's result for the group; ``owed``: the entry its action wrote (#36)."""
+
     facts: Facts
     events: tuple[Line, ...]
     view: View[Any]
+    owed: OwedRef | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,7 @@ class MatchResult:
     end: Line
     winner: int | None
     standings: tuple[Standing, ...]
+    owed: OwedRef | None = None  # the entry its action wrote (#36)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +208,7 @@ class Note:
     moves: tuple[str, ...] = ()  # actions (RECORD.md notation) said in words as ``{moves}``
     # shown in group ``chat_id`` to this member alone (#32), as keyed message ``key`` sent anew
     alone: tuple[int, str] | None = None  # (receiver, key)
+    owed: OwedRef | None = None  # the entry its action wrote (#36)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from bot.callbacks import REFRESH, STILL, Press
 from bot.refused import Refused
 from bot.render.context import HandUI, Standing
 from bot.render.games.base import Apply, Deny, SetUI
+from bot.runtime import owed as owe
 from bot.runtime.core import Context, Match, Table, family_ui, is_running
 from bot.runtime.deals import drawn
 from bot.runtime.outcome import (
@@ -37,8 +38,9 @@ from bot.runtime.outcome import (
     is_hand_key,
     reminder_key,
 )
+from bot.runtime.owed import OwedKind
 from bot.storage.protocol import Writes
-from bot.storage.rows import Deadline, DeadlineKind, SeatMarks, TableStatus
+from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus
 from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
 from engine.lines import LineKind, first, has, last
@@ -82,6 +84,7 @@ class Play:
         state = self.ctx.new_game(
             row.game, len(table.seats), seed, row.options, chance=chance, prev_dealer=prev_dealer
         )
+        owing = owe.owings(row, no, row.moves, state.record()) if state.is_over else {}
         async with self.ctx.repo.unit() as tx:
             await tx.add_match(table.id, no, seed, prev_dealer, row.moves)
             await tx.set_match_drawn(table.id, no, drawn(state.record()))
@@ -90,6 +93,7 @@ class Play:
             if state.is_over:  # won at the first deal (§1.6.4): the match ends as it starts
                 await self._book(tx, table, no, state)
                 await tx.update_table(table.id, status=TableStatus.ENDED, generation=no)
+            owed = {kind: await o.write(tx) for kind, o in owing.items()}  # #36
             due = await self._schedule(tx, table, state.to_act, row.moves)
             if not state.is_over:
                 idle = Deadline(
@@ -108,12 +112,15 @@ class Play:
         screens.append(TableScreen(facts, state.view(None), fresh=True))
         if state.is_over:
             events = events_of(state.record())
-            screens.append(DealResult(facts, events, state.view(None)))
+            screens.append(DealResult(facts, events, state.view(None), owed.get(OwedKind.DEAL)))
             end = last(events, LineKind.END)
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
-                screens.append(MatchResult(facts, end, winner, await self.standings(table)))
+                standings = await self.standings(table)
+                screens.append(
+                    MatchResult(facts, end, winner, standings, owed.get(OwedKind.RESULT))
+                )
         screens += await self.hands(table, facts, fresh=True)
         screens += await self.pings(table, facts, None)
         return Outcome(tuple(screens), due)
@@ -275,6 +282,7 @@ class Play:
         row = table.row
         ended = state.is_over
         moves = row.moves + 1
+        owing = owe.owings(row, match.no, moves, lines)
         try:
             async with self.ctx.repo.unit() as tx:
                 await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]), drawn(lines))
@@ -286,13 +294,14 @@ class Play:
                     fields.update(status=TableStatus.ENDED, generation=match.no)
                 await tx.update_table(table.id, **fields)
                 due = await self._schedule(tx, table, None if ended else state.to_act, moves)
+                owed = {kind: await o.write(tx) for kind, o in owing.items()}  # #36
         except BaseException:
             self.ctx.forget(table.id)  # the state is ahead of the log; rebuild it from the log
             raise
         table.row = dataclasses.replace(row, **fields)
         table.hands = {}
         match.last[seat] = action if not isinstance(action, str) else state.parse_action(action)
-        return await self._after(table, seat, before, lines, due, ended)
+        return await self._after(table, seat, before, lines, due, owed)
 
     async def _schedule(
         self, tx: Writes, table: Table, to_act: int | None, moves: int
@@ -368,12 +377,13 @@ class Play:
         before: Any,
         lines: Sequence[Line],
         due: tuple[Deadline, ...],
-        ended: bool,
+        owed: dict[OwedKind, OwedRef],
     ) -> Outcome:
         """§4.6, §4.7: the deal as it ended, its result, then the next deal's table (or the
-        match's result); then every hand."""
+        match's result); then every hand. ``owed``: the results' entries the unit wrote."""
         assert table.match is not None
         state = table.match.state
+        ended = state.is_over
         facts = await self.ctx.facts(table)
         view = state.view(None)
         events = events_of(lines)
@@ -382,7 +392,7 @@ class Play:
         new_deal = has(lines, LineKind.DEAL)
         if deal_ended:
             screens.append(EndedTable(facts, before, events))
-            screens.append(DealResult(facts, events, view))
+            screens.append(DealResult(facts, events, view, owed.get(OwedKind.DEAL)))
         if ended:
             if not deal_ended:
                 screens.append(TableScreen(facts, view))
@@ -390,7 +400,10 @@ class Play:
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
-                screens.append(MatchResult(facts, end, winner, await self.standings(table)))
+                standings = await self.standings(table)
+                screens.append(
+                    MatchResult(facts, end, winner, standings, owed.get(OwedKind.RESULT))
+                )
         else:
             screens.append(TableScreen(facts, view, fresh=new_deal))
         screens += await self.hands(table, facts)

@@ -4,21 +4,30 @@ or a chat's tables after a language change, a group's tables after it became a s
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
+from typing import Any
 
-from bot.runtime.core import Context, family_ui
+from bot.runtime import owed as owe
+from bot.runtime.core import Context, Table, family_ui
 from bot.runtime.outcome import (
     DealResult,
     LobbyScreen,
     MatchResult,
+    Note,
     Outcome,
     Screen,
     TableScreen,
     events_of,
 )
 from bot.runtime.play import Play
-from bot.storage.rows import TableStatus
-from engine.lines import LineKind, has, last
+from bot.storage.rows import OwedRow, TableStatus
+from engine.core import Line, State
+from engine.lines import LineKind, last
+
+logger = logging.getLogger(__name__)
 
 
 class Redraw:
@@ -29,8 +38,9 @@ class Redraw:
         self.play = play
 
     async def resume(self) -> list[tuple[Outcome, int]]:
-        """Every open table's screens as the database has them (with the table id)."""
-        out = []
+        """What the chats are still owed (#36), oldest first, then every open table's screens
+        as the database has them (each with its table id)."""
+        out = await self.owed()
         for row in await self.ctx.repo.open_tables():
             async with self.ctx.hold(row.id):
                 table = await self.ctx.load(row.id)
@@ -41,13 +51,88 @@ class Redraw:
                 elif row.status == TableStatus.RUNNING and table.match is not None:
                     facts = await self.ctx.facts(table)
                     view = table.match.state.view(None)
-                    screens: list[Screen] = []
-                    tail = table.match.tail
-                    if has(tail, LineKind.DEAL_END):  # may not have been shown
-                        screens.append(DealResult(facts, events_of(tail), view))
-                    screens += [TableScreen(facts, view), *await self.play.hands(table, facts)]
+                    screens: list[Screen] = [TableScreen(facts, view)]
+                    screens += await self.play.hands(table, facts)
                     out.append((Outcome(tuple(screens)), row.id))
         return out
+
+    async def owed(self) -> list[tuple[Outcome, int]]:
+        """Every entry the chats are still owed (#36: written with its action, never settled —
+        it waited behind Telegram's limits when the bot stopped), drawn again from the log, in
+        the order they were owed; an entry of a table or match no longer stored is settled."""
+        await self.ctx.repo.prune_owed()
+        out: list[tuple[Outcome, int]] = []
+        for row in await self.ctx.repo.owed():
+            data = owe.parse(row.what)
+            table_id = int(data["table"]) if data is not None else 0
+            screen = None
+            if data is not None:
+                async with self.ctx.hold(table_id):
+                    screen = await self._owed_screen(row, data)
+            if screen is None:
+                logger.warning("outbox: owed %s can't be drawn again; settled", row.ref.ref)
+                await self.ctx.repo.settle_owed(row.ref)
+                continue
+            out.append((Outcome.of(screen), table_id))
+        return out
+
+    async def _owed_screen(self, row: OwedRow, data: dict[str, Any]) -> Screen | None:
+        table = await self.ctx.load(int(data["table"]))
+        if table is None:
+            return None
+        kind = owe.OwedKind(data["kind"])
+        if kind is owe.OwedKind.NOTE:
+            params = data.get("params") or {}
+            return Note(
+                row.chat_id,
+                str(data["locale"]),
+                str(data["msgid"]),
+                dict(params),
+                thread=data.get("thread"),
+                owed=row.ref,
+            )
+        no = int(data["match"])
+        upto = int(data["moves"]) if kind is owe.OwedKind.DEAL else None
+        replayed = await self._replayed(table, no, upto)
+        if replayed is None:
+            return None
+        state, lines = replayed
+        facts = await self.ctx.facts(table)
+        if kind is owe.OwedKind.DEAL:  # as it was when the deal ended
+            moved = dataclasses.replace(facts.table, moves=int(data["moves"]))
+            facts = dataclasses.replace(facts, table=moved, match_no=no)
+            return DealResult(facts, events_of(lines), state.view(None), row.ref)
+        end = last(state.record(), LineKind.END)
+        if end is None:
+            return None
+        winner = state.result.winner if state.result is not None else None
+        standings = await self.play.standings(table)
+        return MatchResult(facts, end, winner, standings, row.ref)
+
+    async def _replayed(
+        self, table: Table, no: int, upto: int | None
+    ) -> tuple[State, Sequence[Line]] | None:
+        """Match ``no`` of the table replayed from the log up to move ``upto`` (None: to its
+        end), and the lines of its last action (of its start, when no action came first)."""
+        match = await self.ctx.repo.match(table.id, no)
+        if match is None:
+            return None
+        chance = await self.ctx.stored_chance(table.id, match)
+        state = self.ctx.new_game(
+            table.row.game,
+            len(table.seats),
+            match.seed,
+            table.row.options,
+            chance=chance,
+            prev_dealer=match.prev_dealer,
+        )
+        lines: Sequence[Line] = state.record()
+        actions = await self.ctx.repo.actions(table.id, match.first_seq)
+        for seq, (seat, action) in enumerate(actions, start=match.first_seq):
+            if state.is_over or (upto is not None and seq >= upto):
+                break
+            lines = state.apply(seat, action)
+        return state, lines
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None

@@ -34,13 +34,14 @@ from bot.sending.steps import (
     Held,
     Old,
     Post,
+    Settle,
     Show,
     Step,
     Strip,
     StripMessage,
 )
 from bot.storage.protocol import MessageStore
-from bot.storage.rows import StoredMessage, stored_id
+from bot.storage.rows import OwedRef, StoredMessage, stored_id
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.sending.redis_book import RedisBook
@@ -106,6 +107,12 @@ class Calls:
         if isinstance(step, Post) and not step.done.done():
             step.done.set_result(sent)
 
+    async def settle_owed(self, step: Step) -> None:
+        """The step's owed entry (#36) needs nothing more: shown already, or it never can be."""
+        owed = step.owed if isinstance(step, Show | Post | Settle) else None
+        if owed is not None:
+            await self.store.settle_owed(owed)
+
     @contextlib.asynccontextmanager
     async def _counted(
         self, chat_id: int, receiver: int | None = None, *, new: bool = False
@@ -130,6 +137,8 @@ class Calls:
             case Drop(key=key):
                 self._let_go(chat_id, chat, key)
                 await self.store.drop_message(chat_id, key)
+            case Settle():
+                await self.settle_owed(step)
             case Document():
                 await self._document(chat_id, step)
             case Strip(key=key):
@@ -196,12 +205,21 @@ class Calls:
     ) -> None:
         """A new message; a keyed one takes the key, and what its key named before goes as
         ``old`` says."""
-        if step.key is not None:  # marked before the request goes out (the module: exactly once)
-            await self.store.intend_message(chat_id, step.key)
+        # marked before the request goes out (the module: exactly once); an owed entry claimed
+        # with it — not claimed: another sender has it, or had it
+        if step.key is not None:
+            claimed = await self.store.intend_message(chat_id, step.key, step.owed)
+        else:
+            claimed = step.owed is None or await self.store.claim_owed(step.owed)
+        if not claimed:
+            self.settle(step, None)
+            return
         sent = await self._send(
             chat_id, chat, step, held
         )  # a keyed message: remembered first thing
         self.settle(step, sent)
+        if sent is None or step.key is None:  # a one-off post's entry: settled once sent
+            await self.settle_owed(step)  # refused or failed: it never can be
         if sent is None and step.key is not None:  # refused or failed: nothing is being sent
             if known is not None:
                 await self.store.put_message(known)
@@ -238,7 +256,9 @@ class Calls:
                     )
                 )
                 if step.key is not None:  # its id stored before anything else is awaited
-                    await self._remember(chat_id, step.key, message.message_id, step.rendered, held)
+                    await self._remember(
+                        chat_id, step.key, message.message_id, step.rendered, held, step.owed
+                    )
         except TelegramForbiddenError as error:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
@@ -337,6 +357,7 @@ class Calls:
             logger.info("edit in chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
             self._refused(chat_id, step.key)
+            await self.settle_owed(step)
             return
         except TelegramAPIError as error:
             ephemeral = isinstance(method, EditEphemeralText)
@@ -347,13 +368,15 @@ class Calls:
                 return
             logger.warning("edit chat=%s message=%s failed: %s", chat_id, known.message_id, error)
             self._topic_gone(chat_id, step, error)  # deleted with its topic, and not re-sent
+            await self.settle_owed(step)
             return
         finally:
             key = step.key
             await self.patience("an edit gap", lambda: self.rates.edited(chat_id, key))
         self.closed.pop(chat_id, None)
         now = result.message_id if isinstance(result, Message) else known.message_id
-        await self._remember(chat_id, step.key, now, step.rendered, held)  # re-sent: its new id
+        # re-sent: its new id
+        await self._remember(chat_id, step.key, now, step.rendered, held, step.owed)
 
     async def _strip(self, chat_id: int, chat: ChatQueue, known: StoredMessage) -> None:
         receiver = chat.receiver
@@ -384,7 +407,13 @@ class Calls:
             await self.store.put_message(stripped)
 
     async def _remember(
-        self, chat_id: int, key: str, message_id: int, shown: Rendered, held: Held | None
+        self,
+        chat_id: int,
+        key: str,
+        message_id: int,
+        shown: Rendered,
+        held: Held | None,
+        owed: OwedRef | None = None,
     ) -> None:
         message = StoredMessage(chat_id, key, message_id, shown.digest(), shown.markup is not None)
         old = self.known.get((chat_id, key))
@@ -392,7 +421,8 @@ class Calls:
             self.keys.pop((chat_id, old.message_id), None)
         self.known[(chat_id, key)] = message
         self.keys[(chat_id, message_id)] = key
-        await self.store.put_message(message)  # first: a send is settled (exactly once)
+        # first: a send is settled (exactly once), and the entry it showed with it (#36)
+        await self.store.put_message(message, owed)
         book = self.book
         if book is not None and held is not None:  # every worker knows it at once
             await self.patience(

@@ -25,24 +25,22 @@ A chat's worker survives any failed step: a Redis call (several workers) is trie
 back-off until it works (:mod:`bot.sending.patience`, logged once per outage), anything else
 too, up to ``GIVE_UP`` times. An idle chat (nothing queued) keeps nothing in memory.
 
-Exactly once (issue #28). A keyed message (a deal's result, a table, a hand) is *marked* in
-the store before its send goes out, and *settled* with its Telegram id as the first thing done
-with the answer — before the rate window, the shared book or the old message's strip are
-touched, so no wait of theirs lies between the answer and the settle. A restart shows what the
-tables show again, and a key whose message is stored is skipped (its digest matches). A key
-marked but not settled was killed between the mark and the settle: the request was perhaps
-never made, perhaps lost, perhaps answered. It is sent again — skipping it would lose the
-message whenever Telegram never got it, which no later state repairs, while sending it again
-shows a second copy only if Telegram got the first and its answer died with the bot (the Bot
-API has no idempotent send, nor a way to ask what a chat shows); such a key is logged at the
-start-up.
+Exactly once (issue #28). A keyed message is *marked* in the store before its send goes out
+and *settled* with its Telegram id as the first thing done with the answer (before any wait of
+the rate window, the shared book or the old message's strip). A key marked and never settled was
+killed in between: it is sent again when shown — a second copy only if Telegram had the first
+(the Bot API has no idempotent send); such keys are logged at the start-up.
+
+What a chat is owed (issue #36: a deal's or a match's result, a notice) is written by the
+runtime in the unit of work of the action that caused it; its step names the entry (``owed``),
+which is claimed with the mark and settled with the id (:mod:`bot.storage.outbox_sql`). A
+restart shows every entry still owed again, in order, however many actions came after it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import time
 from collections import deque
@@ -57,22 +55,27 @@ from bot.render.limits import fit
 from bot.sending.calls import Calls, Sleep, Undeliverable
 from bot.sending.rates import OutboxLimits, Rates
 from bot.sending.steps import (
+    QUIET,
     ChatQueue,
     Delete,
     DeleteMessage,
     Document,
     Drop,
     Held,
+    Lane,
     Old,
     Post,
+    Settle,
     Show,
     Step,
     Strip,
     StripMessage,
+    coalesced,
+    is_notice,
     offers,
 )
 from bot.storage.protocol import MessageStore
-from bot.storage.rows import StoredMessage, stored_id
+from bot.storage.rows import OwedRef, StoredMessage, stored_id
 from bot.tasks import cancelled
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
@@ -85,35 +88,6 @@ GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out
 
 
 NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
-
-
-def _is_notice(step: Step) -> bool:
-    return isinstance(step, Show) and step.notice
-
-
-Lane = tuple[int, int | None]
-"""A queue's chat, and the member a group's messages in it are for alone (None: everyone's)."""
-
-
-def _coalesced(
-    queue: deque[Step], key: str, rendered: Rendered, rev: int | None, answering: str | None
-) -> bool:
-    """Whether an edit of ``key`` still queued took ``rendered`` in its place (the latest state
-    wins, in the earlier place); never past a message sent after it."""
-    for at in range(len(queue) - 1, -1, -1):
-        step = queue[at]
-        if isinstance(step, Show):
-            if step.key == key and not step.fresh:
-                newest = rev if step.rev is None or rev is None else max(step.rev, rev)
-                queue[at] = dataclasses.replace(
-                    step, rendered=rendered, rev=newest, answering=answering or step.answering
-                )
-                return True
-            if step.key == key or (step.fresh and not step.notice):  # a notice is no bar
-                return False
-        elif step.key == key or isinstance(step, Post):
-            return False
-    return False
 
 
 class Outbox:
@@ -187,6 +161,7 @@ class Outbox:
         answering: str | None = None,
         replace: bool = False,
         notice: bool = False,
+        owed: OwedRef | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
@@ -199,15 +174,19 @@ class Outbox:
 
         ``notice``: a notification (a turn ping, a reminder), whose place among the chat's
         other steps does not matter: while it would wait for a turn (all chats' window full,
-        #33), the chat's next step goes first — a hand's edit never waits behind a ping."""
+        #33), the chat's next step goes first — a hand's edit never waits behind a ping.
+
+        ``owed``: the durable outbox's entry it shows (#36), settled once shown."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted, rev)
         lane = self._chat(chat_id, receiver)
-        if not fresh and _coalesced(lane.queue, key, rendered, rev, answering):
+        if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed):
             return
-        show = Show(key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice)
+        show = Show(
+            key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice, owed
+        )
         self._enqueue(chat_id, show, receiver)
 
     def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
@@ -243,12 +222,19 @@ class Outbox:
         key: str | None = None,
         reply_to: int | None = None,
         thread: int | None = None,
+        owed: OwedRef | None = None,
     ) -> asyncio.Future[int | None]:
-        """Send a new message (a result, a notice) in order; the future gets its id."""
+        """Send a new message (a result, a notice) in order; the future gets its id. ``owed``:
+        the durable outbox's entry it shows (#36), settled once sent."""
         rendered = fit(rendered)
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(chat_id, Post(rendered, done, key, reply_to, thread))
+        self._enqueue(chat_id, Post(rendered, done, key, reply_to, thread, owed))
         return done
+
+    def settle(self, chat_id: int, owed: OwedRef) -> None:
+        """An owed entry shows nothing after all (#36): settled in its place in the chat's
+        order."""
+        self._enqueue(chat_id, Settle(owed))
 
     def post_document(
         self,
@@ -404,6 +390,8 @@ class Outbox:
                         "outbox: dropped a %s to chat=%s: it failed again", dropped.label, chat_id
                     )
                     self.wire.settle(dropped, None)
+                    with contextlib.suppress(Exception):  # else shown again after a restart
+                        await self.wire.settle_owed(dropped)
                 await self.wire.patience.pause(failed)
                 if chat.taken != taken:
                     failed = 0  # the next step starts afresh
@@ -431,6 +419,7 @@ class Outbox:
             if shows is not None and entry.rev is not None and shows < entry.rev:
                 chat.take()  # another worker showed a later turn already
                 self.wire.settle(step, None)
+                await self.wire.settle_owed(step)
                 return
             rev = entry.rev if shows is None else shows
             wanted = offers(step.rendered) if isinstance(step, Show) else None
@@ -442,14 +431,14 @@ class Outbox:
 
     async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
         if self._needless(chat_id, chat.queue[0]):
-            chat.take()
+            await self.wire.settle_owed(chat.take())  # shown already (a restart's repeat)
             return
         head, receiver = chat.queue[0], chat.receiver
-        if not isinstance(head, Drop):
+        if not isinstance(head, QUIET):
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
             new = self._new(chat_id, head)
-            if _is_notice(head):
+            if is_notice(head):
                 if not await self._notice_turn(chat_id, chat, new):
                     return  # it waits aside, or went unsent
             else:  # the show may take newer text meanwhile
@@ -463,6 +452,7 @@ class Outbox:
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
             self.wire.settle(step, None)
+            await self.wire.settle_owed(step)
         # not when cancelled (a stop): an unused turn then runs out with its window
         await self.wire.patience(
             "a rate turn's end", lambda: self.wire.rates.done(chat_id, receiver)
@@ -492,7 +482,7 @@ class Outbox:
                 self.wire.settle(chat.take(), None)
                 return False
             after = rest[0] if rest else None
-            if after is not None and after.key != head.key and not _is_notice(after):
+            if after is not None and after.key != head.key and not is_notice(after):
                 chat.queue[0], chat.queue[1] = after, head
                 return False
             chat.arrived.clear()

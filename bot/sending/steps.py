@@ -4,12 +4,14 @@ queue itself (:mod:`bot.sending.outbox` queues them, :mod:`bot.sending.calls` ma
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from bot.render.common import Rendered
+from bot.storage.rows import OwedRef
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.sending.redis_book import Entry
@@ -48,6 +50,7 @@ class Show:
     answering: str | None = None  # the press it answers (an ephemeral send: its callback query)
     replace: bool = False  # an ephemeral send shown in place of the pressed message, for him
     notice: bool = False  # a notification (a turn ping): it lets the steps behind it go first
+    owed: OwedRef | None = None  # the durable outbox's entry it shows (#36): settled once shown
     label: ClassVar[str] = "show"
 
 
@@ -60,6 +63,7 @@ class Post:
     key: str | None = None
     reply_to: int | None = None
     thread: int | None = None
+    owed: OwedRef | None = None  # the durable outbox's entry it shows (#36): settled once sent
     label: ClassVar[str] = "post"
 
 
@@ -117,7 +121,20 @@ class Drop:
     label: ClassVar[str] = "drop"
 
 
-Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """An owed entry turned out to show nothing (a deal whose result has no text): settled in
+    its place in the chat's order."""
+
+    owed: OwedRef
+    key: ClassVar[None] = None
+    label: ClassVar[str] = "settle"
+
+
+Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop | Settle
+
+QUIET = (Drop, Settle)
+"""Steps that make no Bot API call: no rate turn is taken for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +163,41 @@ class ChatQueue:
         """The head step, off the queue (as it is now: a show may have taken newer text)."""
         self.taken += 1
         return self.queue.popleft()
+
+
+def is_notice(step: Step) -> bool:
+    return isinstance(step, Show) and step.notice
+
+
+Lane = tuple[int, int | None]
+"""A queue's chat, and the member a group's messages in it are for alone (None: everyone's)."""
+
+
+def coalesced(  # the show's own fields
+    queue: deque[Step],
+    key: str,
+    rendered: Rendered,
+    rev: int | None,
+    answering: str | None,
+    owed: OwedRef | None,
+) -> bool:
+    """Whether an edit of ``key`` still queued took ``rendered`` in its place (the latest state
+    wins, in the earlier place); never past a message sent after it."""
+    for at in range(len(queue) - 1, -1, -1):
+        step = queue[at]
+        if isinstance(step, Show):
+            if step.key == key and not step.fresh:
+                newest = rev if step.rev is None or rev is None else max(step.rev, rev)
+                queue[at] = dataclasses.replace(
+                    step,
+                    rendered=rendered,
+                    rev=newest,
+                    answering=answering or step.answering,
+                    owed=owed or step.owed,
+                )
+                return True
+            if step.key == key or (step.fresh and not step.notice):  # a notice is no bar
+                return False
+        elif step.key == key or isinstance(step, Post):
+            return False
+    return False

@@ -19,6 +19,8 @@ from bot.storage.rows import (
     HandRow,
     LedgerRow,
     MatchRow,
+    OwedRef,
+    OwedRow,
     SeatMarks,
     SeatRow,
     SeatSpec,
@@ -37,20 +39,37 @@ class SecretName(StrEnum):
 
 
 class MessageStore(Protocol):
-    """Where the outbox remembers its keyed messages (the database, so restarts keep it)."""
+    """Where the outbox remembers its keyed messages (the database, so restarts keep it), and
+    what it owes the chats (the durable outbox, issue #36: :mod:`bot.storage.outbox_sql`)."""
 
     async def messages(self) -> list[StoredMessage]: ...
 
-    async def put_message(self, message: StoredMessage) -> None:
-        """What the message is and shows now (a send it was marked for is settled)."""
+    async def put_message(self, message: StoredMessage, owed: OwedRef | None = None) -> None:
+        """What the message is and shows now (a send it was marked for is settled; ``owed``:
+        the owed entry it showed is settled in the same transaction)."""
 
-    async def intend_message(self, chat_id: int, key: str) -> None:
-        """Message ``key`` is about to be sent (anew): marked before the request goes out."""
+    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> bool:
+        """Message ``key`` is about to be sent (anew): marked before the request goes out.
+        ``owed``: the owed entry it shows is claimed in the same transaction (False: it was
+        settled or claimed by another sender — nothing is marked, nothing is to be sent)."""
 
     async def intents(self) -> list[tuple[int, str]]:
         """The keyed messages marked as being sent and never settled (a kill in between)."""
 
     async def drop_message(self, chat_id: int, key: str) -> None: ...
+
+    async def owed(self) -> list[OwedRow]:
+        """Every owed entry not settled, oldest first."""
+
+    async def claim_owed(self, owed: OwedRef) -> bool:
+        """A one-off owed post (no key) is about to be sent: claimed as in
+        :meth:`intend_message`."""
+
+    async def settle_owed(self, owed: OwedRef) -> None:
+        """The entry was shown, or never can be: nothing more is owed."""
+
+    async def prune_owed(self) -> None:
+        """Forget the settled entries (at start-up)."""
 
 
 class Reads(Protocol):
@@ -200,6 +219,12 @@ class Writes(Reads, Protocol):
     async def drop_deadline(self, table_id: int, kind: str) -> None: ...
 
     async def set_alive(self, at: float) -> None: ...
+
+    async def owe(self, ref: str, chat_id: int, key: str | None, what: str) -> None:
+        """Something a chat is owed because of this unit's action (a deal's result, a match's
+        result, a notice): ``ref`` its own name, ``key`` the message key it shows under (None:
+        a one-off post), ``what`` the screen as data (:mod:`bot.runtime.owed`); a second
+        entry of one ``ref`` is ignored."""
 
     async def shift_deadlines(self, by: float) -> None: ...
 

@@ -205,6 +205,35 @@ class StoredMessage:
         return -self.message_id if self.message_id < 0 else self.message_id
 
 
+class OwedState(StrEnum):
+    """Where an entry of the durable outbox (issue #36) stands."""
+
+    PENDING = "pending"  # written with the action that caused it; not sent yet
+    SENT = "sent"  # its request is going out (a kill now: sent again, perhaps a second copy)
+    SETTLED = "settled"  # shown, or it never can be (refused): nothing more to do
+
+
+@dataclass(frozen=True, slots=True)
+class OwedRef:
+    """An owed entry as a sender names it: its ``ref``, and the ``tries`` it was read at (a
+    claim to send it holds only while they are unchanged)."""
+
+    ref: str  # the entry's own name: deal:12:1:40, result:12:1, note:12:40:2
+    tries: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OwedRow:
+    """What the bot owes a chat (the ``owed`` table): the message key it shows under (None: a
+    one-off notice), the screen as data (JSON, :mod:`bot.runtime.owed`), where it stands."""
+
+    ref: OwedRef
+    chat_id: int
+    key: str | None
+    what: str
+    state: OwedState
+
+
 def stored_id(message_id: int, *, ephemeral: bool = False) -> int:
     """A message's id as stored: an ephemeral message's negated (see :class:`StoredMessage`)."""
     return -message_id if ephemeral else message_id

@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, ClassVar, Unpack
 
+from bot.storage.outbox_sql import OutboxStatements
 from bot.storage.rows import (
     OPEN_SQL,
     T_COLUMNS,
@@ -30,7 +31,6 @@ from bot.storage.rows import (
     SeatMarks,
     SeatRow,
     SeatSpec,
-    StoredMessage,
     TableFields,
     TableRow,
     UserRow,
@@ -81,7 +81,7 @@ def _where(conditions: Sequence[tuple[str, int | None]]) -> tuple[str, list[int]
     return clause, [value for _, value in given]
 
 
-class SqlStatements:
+class SqlStatements(OutboxStatements):
     """The shared statements; the subclass runs them on its connection."""
 
     SAME: ClassVar[str] = "IS"  # null-safe equality
@@ -322,6 +322,7 @@ class SqlStatements:
         )
         await self._run("DELETE FROM ledger WHERE chat_id = ?", (old,))
         await self._run("DELETE FROM messages WHERE chat_id = ?", (old,))
+        await self._run("UPDATE owed SET chat_id = ? WHERE chat_id = ?", (new, old))  # #36
         return True
 
     # --- updates already taken (a redelivered update acts once) ---------------------------
@@ -460,38 +461,3 @@ class SqlStatements:
     async def drop_deadline(self, table_id: int, kind: str) -> None:
         sql = "DELETE FROM deadlines WHERE table_id = ? AND kind = ?"
         await self._run(sql, (table_id, kind))
-
-    # --- the outbox's messages -----------------------------------------------------------
-
-    async def messages(self) -> list[StoredMessage]:
-        rows = await self._all(
-            "SELECT chat_id, key, message_id, digest, keyboard FROM messages WHERE message_id != 0"
-        )
-        return [
-            StoredMessage(r["chat_id"], r["key"], r["message_id"], r["digest"], bool(r["keyboard"]))
-            for r in rows
-        ]
-
-    async def intend_message(self, chat_id: int, key: str) -> None:
-        await self._write(
-            "INSERT INTO messages (chat_id, key, message_id, digest, keyboard, sending)"
-            " VALUES (?, ?, 0, '', FALSE, TRUE)"
-            " ON CONFLICT (chat_id, key) DO UPDATE SET sending = TRUE",
-            (chat_id, key),
-        )
-
-    async def intents(self) -> list[tuple[int, str]]:
-        rows = await self._all("SELECT chat_id, key FROM messages WHERE sending")
-        return [(int(r["chat_id"]), str(r["key"])) for r in rows]
-
-    async def put_message(self, message: StoredMessage) -> None:
-        await self._write(
-            "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, key) DO UPDATE"
-            " SET message_id = excluded.message_id, digest = excluded.digest,"
-            " keyboard = excluded.keyboard, sending = FALSE",
-            (message.chat_id, message.key, message.message_id, message.digest, message.keyboard),
-        )
-
-    async def drop_message(self, chat_id: int, key: str) -> None:
-        await self._write("DELETE FROM messages WHERE chat_id = ? AND key = ?", (chat_id, key))

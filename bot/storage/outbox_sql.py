@@ -1,0 +1,131 @@
+"""The outbox's statements, shared by both backends: the keyed messages it keeps up to date
+(``messages``) and what it owes the chats (``owed``, the durable outbox of issue #36).
+
+Exactly once. A keyed message is *marked* before its send goes out and *settled* with its
+Telegram id when the answer comes (:mod:`bot.sending.outbox`). An owed entry — written in the
+unit of work of the action that caused it — is *claimed* (``sent``) in the same transaction as
+its message's mark, and ``settled`` in the same transaction as its message's id: a kill can't
+leave the message stored and the entry owed, so a restart shows it again only when its send was
+cut short (and then a second copy only if Telegram had the first). A claim names the ``tries``
+it read: of several workers about to send one entry (a restart's resume beside a live queue),
+exactly one does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+from bot.storage.rows import OwedRef, OwedRow, OwedState, Row, StoredMessage
+
+_PUT = (
+    "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
+    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, key) DO UPDATE"
+    " SET message_id = excluded.message_id, digest = excluded.digest,"
+    " keyboard = excluded.keyboard, sending = FALSE"
+)
+_INTEND = (
+    "INSERT INTO messages (chat_id, key, message_id, digest, keyboard, sending)"
+    " VALUES (?, ?, 0, '', FALSE, TRUE)"
+    " ON CONFLICT (chat_id, key) DO UPDATE SET sending = TRUE"
+)
+_SETTLE = "UPDATE owed SET state = ? WHERE ref = ?"
+
+
+class OutboxStatements:
+    """The statements of the outbox's store (:class:`bot.storage.protocol.MessageStore`) and the
+    unit of work's :meth:`owe`; the subclass says how a statement runs."""
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
+        raise NotImplementedError
+
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        raise NotImplementedError
+
+    def unit(self) -> AbstractAsyncContextManager[Any]:
+        raise NotImplementedError
+
+    # --- keyed messages -----------------------------------------------------------------
+
+    async def messages(self) -> list[StoredMessage]:
+        rows = await self._all(
+            "SELECT chat_id, key, message_id, digest, keyboard FROM messages WHERE message_id != 0"
+        )
+        return [
+            StoredMessage(r["chat_id"], r["key"], r["message_id"], r["digest"], bool(r["keyboard"]))
+            for r in rows
+        ]
+
+    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> bool:
+        if owed is None:
+            await self._write(_INTEND, (chat_id, key))
+            return True
+        async with self.unit() as tx:
+            if not await tx.claim_owed(owed):
+                return False
+            await tx._run(_INTEND, (chat_id, key))
+        return True
+
+    async def claim_owed(self, owed: OwedRef) -> bool:
+        """Mark an owed entry ``sent`` if it is still as it was read (its ``tries``) and not
+        settled: of the workers that would send it, exactly one may (False: not this one)."""
+        row = await self._one(
+            "UPDATE owed SET state = ?, tries = tries + 1"
+            " WHERE ref = ? AND tries = ? AND state != ? RETURNING tries",
+            (OwedState.SENT, owed.ref, owed.tries, OwedState.SETTLED),
+        )
+        return row is not None
+
+    async def intents(self) -> list[tuple[int, str]]:
+        rows = await self._all("SELECT chat_id, key FROM messages WHERE sending")
+        return [(int(r["chat_id"]), str(r["key"])) for r in rows]
+
+    async def put_message(self, message: StoredMessage, owed: OwedRef | None = None) -> None:
+        params = (message.chat_id, message.key, message.message_id, message.digest)
+        if owed is None:
+            await self._write(_PUT, (*params, message.keyboard))
+            return
+        async with self.unit() as tx:
+            await tx._run(_PUT, (*params, message.keyboard))
+            await tx._run(_SETTLE, (OwedState.SETTLED, owed.ref))
+
+    async def drop_message(self, chat_id: int, key: str) -> None:
+        await self._write("DELETE FROM messages WHERE chat_id = ? AND key = ?", (chat_id, key))
+
+    # --- what the chats are owed (issue #36) ------------------------------------------
+
+    async def owe(self, ref: str, chat_id: int, key: str | None, what: str) -> None:
+        await self._run(
+            "INSERT INTO owed (ref, chat_id, key, what, state) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (ref) DO NOTHING",
+            (ref, chat_id, key, what, OwedState.PENDING),
+        )
+
+    async def owed(self) -> list[OwedRow]:
+        rows = await self._all(
+            "SELECT ref, chat_id, key, what, state, tries FROM owed WHERE state != ? ORDER BY id",
+            (OwedState.SETTLED,),
+        )
+        return [
+            OwedRow(
+                OwedRef(str(r["ref"]), int(r["tries"])),
+                int(r["chat_id"]),
+                r["key"],
+                str(r["what"]),
+                OwedState(r["state"]),
+            )
+            for r in rows
+        ]
+
+    async def settle_owed(self, owed: OwedRef) -> None:
+        await self._write(_SETTLE, (OwedState.SETTLED, owed.ref))
+
+    async def prune_owed(self) -> None:
+        await self._write("DELETE FROM owed WHERE state = ?", (OwedState.SETTLED,))
