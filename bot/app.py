@@ -128,6 +128,7 @@ def build_services(
     clock: Callable[[], float] = time.time,
 ) -> Services:
     limits = OutboxLimits(
+        group_ops=settings.group_per_minute,
         global_ops=settings.global_ops,
         ephemeral_ops=settings.ephemeral_per_minute,
         paid_broadcast=settings.paid_broadcast,

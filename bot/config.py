@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     # where they go, a group's "auto" means the group where the bot is an admin; off: every
     # table's hands go to private chats, and no screen offers the choice
     hands_in_group: bool = True
+    # a group's sends+edits a minute seen by all (Telegram's 20; lower leaves room for other
+    # bots and people posting in busy groups)
+    group_per_minute: int = Field(20, ge=1, le=20)
     # a group's messages for one member alone (hands, pings), all members together, a minute:
     # Telegram has not said what it allows (an estimate to tune); each member's own are about
     # one a second, as a private chat's

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from enum import StrEnum
 
 from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
 from bot.refused import Refused
+from bot.runtime import owed as owe
 from bot.runtime.core import Context, Table, is_running
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
@@ -36,6 +38,7 @@ from bot.runtime.outcome import (
     keys,
     reminder_key,
 )
+from bot.runtime.owed import Owing
 from bot.runtime.play import Play, PressSource
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
@@ -173,7 +176,7 @@ class Absent:
             return Outcome(due=(later,))
         return await self.close_idle(table)
 
-    async def close_table(self, table: Table) -> tuple[Facts, Outcome]:
+    async def close_table(self, table: Table, owing: Sequence[Owing] = ()) -> tuple[Facts, Outcome]:
         """The table closes like a cancelled one: every deadline of it dropped, the open match
         abandoned (§0.11, its record ends with RECORD.md's abandoned line), nothing booked. What
         every such close shows: the hands lose their buttons, the turn pings go."""
@@ -181,6 +184,8 @@ class Absent:
             await tx.update_table(table.id, status=TableStatus.CLOSED)
             for kind in CLOSING_KINDS:
                 await tx.drop_deadline(table.id, kind)
+            for owed in owing:  # what the close owes the group (#36)
+                await owed.write(tx)
         facts = await self.ctx.facts(table)
         self.ctx.forget(table.id)
         screens: list[Screen] = []
@@ -194,18 +199,17 @@ class Absent:
 
     async def close_idle(self, table: Table) -> Outcome:
         """No person has moved for the idle time: closed, and the group told why."""
-        facts, closed = await self.close_table(table)
-        group: list[Screen] = [
-            Strip(table.row.chat_id, keys(table.id).table, forget=True),
-            Note(
-                table.row.chat_id,
-                facts.chat_locale,
-                "🏁 The table is closed: nobody has made a move for {minutes} min. "
-                "Nothing is paid for the open deal.",
-                {"minutes": round(self.ctx.idle_timeout / 60)},
-                thread=table.row.thread_id,
-            ),
-        ]
+        said = Note(
+            table.row.chat_id,
+            await self.ctx.people.chat_locale(table.row.chat_id),
+            "🏁 The table is closed: nobody has made a move for {minutes} min. "
+            "Nothing is paid for the open deal.",
+            {"minutes": round(self.ctx.idle_timeout / 60)},
+            thread=table.row.thread_id,
+        )
+        said, owing = owe.note(table.row, "idle", said)
+        _, closed = await self.close_table(table, (owing,))
+        group: list[Screen] = [Strip(table.row.chat_id, keys(table.id).table, forget=True), said]
         if table.reminded:
             group.append(Gone(table.row.chat_id, reminder_key(table.id)))
         return Outcome(tuple(group)) + closed
@@ -234,19 +238,23 @@ class Absent:
             deal if tell else owner.noticed,
             self.ctx.clock() if why is HandOver.ASKED else owner.toggled_at,
         )
-        due = await self.play.change_seat(table, seat, away=True, expiries=0, marks=marks)
-        facts = await self.ctx.facts(table)
         screens: list[Screen] = []
-        if tell:
-            screens.append(
-                Note(
-                    table.row.chat_id,
-                    facts.chat_locale,
-                    HAND_OVER_NOTES[why],
-                    {"name": owner.name},
-                    thread=table.row.thread_id,
-                )
+        owing: list[Owing] = []
+        if tell:  # owed in the unit that hands the seat over (#36)
+            told = Note(
+                table.row.chat_id,
+                await self.ctx.people.chat_locale(table.row.chat_id),
+                HAND_OVER_NOTES[why],
+                {"name": owner.name},
+                thread=table.row.thread_id,
             )
+            told, owed = owe.note(table.row, f"over:{deal}:{seat}", told)
+            screens.append(told)
+            owing.append(owed)
+        due = await self.play.change_seat(
+            table, seat, away=True, expiries=0, marks=marks, owing=owing
+        )
+        facts = await self.ctx.facts(table)
         screens += [
             TableScreen(facts, table.match.state.view(None)),
             PingGone(owner.user_id, table.id, table.row.chat_id, seat),
@@ -360,25 +368,28 @@ class Absent:
             owner = table.seats[seat]
             deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
             marks = dataclasses.replace(owner.marks(), noticed=deal)
-            due = await self.play.change_seat(table, seat, away=True, marks=marks)
-            assert table.match is not None
-            user_id = owner.user_id
-            if user_id is not None:
-                await self.ctx.people.set_private_ok(user_id, False)
-            facts = await self.ctx.facts(table)
-            view = table.match.state.view(None)
-            if owner.noticed == deal:  # §13: the group hears of a seat once a deal
-                return Outcome((TableScreen(facts, view),), due)
             note = Note(
                 table.row.chat_id,
-                facts.chat_locale,
+                await self.ctx.people.chat_locale(table.row.chat_id),
                 "{name}: the private chat with me is closed, so the computer plays for now. "
                 "Open the chat with the button below and send /hand to take the seat back.",
-                {"name": table.seats[seat].name},
+                {"name": owner.name},
                 link=f"h_{b36(table_id)}",
                 button="💬 Open the chat",
                 thread=table.row.thread_id,
             )
+            told = owner.noticed != deal  # §13: the group hears of a seat once a deal
+            note, owing = owe.note(table.row, f"blocked:{deal}:{seat}", note)
+            due = await self.play.change_seat(
+                table, seat, away=True, marks=marks, owing=(owing,) if told else ()
+            )
+            assert table.match is not None
+            if owner.user_id is not None:
+                await self.ctx.people.set_private_ok(owner.user_id, False)
+            facts = await self.ctx.facts(table)
+            view = table.match.state.view(None)
+            if not told:
+                return Outcome((TableScreen(facts, view),), due)
             return Outcome((note, TableScreen(facts, view)), due)
 
     # --- hands to private (#32) -----------------------------------------------------------------
@@ -405,25 +416,30 @@ class Absent:
                 alert=True,
                 link=f"h_{b36(table.id)}",
             )
+        chat = table.row.chat_id
+        note, owing = owe.note(  # the group told once, in the unit that moves the hands
+            table.row,
+            f"private:{seat}",
+            Note(
+                chat,
+                await self.ctx.people.chat_locale(chat),
+                "{name}: I can't show your cards in the group, so they come to our "
+                "private chat from now on.",
+                {"name": owner.name},
+                link=f"h_{b36(table.id)}",
+                button="💬 Open the chat",
+                thread=table.row.thread_id,
+            ),
+        )
         async with self.ctx.repo.unit() as tx:
             await tx.set_seat_private(table.id, seat)
+            if failed:
+                await owing.write(tx)
         table.seats[seat] = dataclasses.replace(owner, private=True)
         facts = await self.ctx.facts(table)
-        chat = table.row.chat_id
         screens: list[Screen] = [EphemeralGone(chat, owner.user_id, table.id, seat)]
         if failed:
-            screens.append(
-                Note(
-                    chat,
-                    facts.chat_locale,
-                    "{name}: I can't show your cards in the group, so they come to our "
-                    "private chat from now on.",
-                    {"name": owner.name},
-                    link=f"h_{b36(table.id)}",
-                    button="💬 Open the chat",
-                    thread=table.row.thread_id,
-                )
-            )
+            screens.append(note)
         screens += await self.play.hands(table, facts, only=seat, fresh=True)
         return Outcome(tuple(screens))
 

@@ -11,6 +11,7 @@ under (None: a one-off post).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,9 +63,9 @@ def result(row: TableRow, match_no: int) -> Owing:
     return Owing(f"result:{row.id}:{match_no}", row.chat_id, keys(row.id).result, what)
 
 
-def note(row: TableRow, tag: str, screen: Note) -> Owing:
-    """A notice to the group of table ``row`` (``tag``: what makes it one of its kind, e.g.
-    the move and seat of a hand-over)."""
+def note(row: TableRow, tag: str, screen: Note) -> tuple[Note, Owing]:
+    """A notice to the group of table ``row``, and the entry that owes it (``tag``: what makes
+    it one of its kind, e.g. the deal and seat of a hand-over: a notice told once)."""
     what = {
         "kind": OwedKind.NOTE,
         "table": row.id,
@@ -72,8 +73,25 @@ def note(row: TableRow, tag: str, screen: Note) -> Owing:
         "params": screen.params,
         "locale": screen.locale,
         "thread": screen.thread,
+        "link": screen.link,
+        "button": screen.button,
     }
-    return Owing(f"note:{row.id}:{tag}", screen.chat_id, None, what)
+    owing = Owing(f"note:{row.id}:{tag}", screen.chat_id, None, what)
+    return dataclasses.replace(screen, owed=owing.owed), owing
+
+
+def screen_of_note(chat_id: int, data: dict[str, Any], owed: OwedRef) -> Note:
+    """A notice's entry drawn again (a restart found it still owed)."""
+    return Note(
+        chat_id,
+        str(data["locale"]),
+        str(data["msgid"]),
+        dict(data.get("params") or {}),
+        link=data.get("link"),
+        button=str(data.get("button") or ""),
+        thread=data.get("thread"),
+        owed=owed,
+    )
 
 
 def owings(

@@ -38,7 +38,7 @@ from bot.runtime.outcome import (
     is_hand_key,
     reminder_key,
 )
-from bot.runtime.owed import OwedKind
+from bot.runtime.owed import OwedKind, Owing
 from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus
 from engine.core import Line, State
@@ -344,13 +344,17 @@ class Play:
         expiries: int | None = None,
         marks: SeatMarks | None = None,
         schedule: bool = True,
+        owing: Sequence[Owing] = (),
     ) -> tuple[Deadline, ...]:
         """A seat's ``away`` / ``expiries`` / ``marks`` written in one unit of work with what
-        falls due next (``schedule``); the table in memory follows, so nothing is rebuilt from
-        the log (and it is forgotten, to be rebuilt, if the unit fails)."""
+        falls due next (``schedule``) and what the change owes the group (``owing``, #36); the
+        table in memory follows, so nothing is rebuilt from the log (and it is forgotten, to be
+        rebuilt, if the unit fails)."""
         changes: dict[str, Any] = {}
         try:
             async with self.ctx.repo.unit() as tx:
+                for owed in owing:
+                    await owed.write(tx)
                 if away is not None:
                     await tx.set_away(table.id, seat, away)
                     changes["away"] = away

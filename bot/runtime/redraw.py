@@ -16,7 +16,6 @@ from bot.runtime.outcome import (
     DealResult,
     LobbyScreen,
     MatchResult,
-    Note,
     Outcome,
     Screen,
     TableScreen,
@@ -82,15 +81,7 @@ class Redraw:
             return None
         kind = owe.OwedKind(data["kind"])
         if kind is owe.OwedKind.NOTE:
-            params = data.get("params") or {}
-            return Note(
-                row.chat_id,
-                str(data["locale"]),
-                str(data["msgid"]),
-                dict(params),
-                thread=data.get("thread"),
-                owed=row.ref,
-            )
+            return owe.screen_of_note(row.chat_id, data, row.ref)
         no = int(data["match"])
         upto = int(data["moves"]) if kind is owe.OwedKind.DEAL else None
         replayed = await self._replayed(table, no, upto)

@@ -1,0 +1,101 @@
+"""The durable outbox (issue #36): what the bot owes a group — a deal's result, a match's
+result, a notice — is written with the move that caused it, so a stop or a kill while it waits
+behind the group's budget loses nothing: the next start posts it, once, however many moves came
+after it. (A real ``kill -9`` of a subprocess: ``test_proof_kill.py``.)"""
+
+from __future__ import annotations
+
+import random
+
+from bot.app import running_bot
+from bot.config import Settings
+from bot.storage.protocol import Store
+from bot.storage.rows import OwedState
+from tests.bot.helpers import (
+    WAITING,
+    choose,
+    fixed_seeds,
+    hand_message,
+    open_table,
+    press_and_wait,
+    watched,
+)
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.users import SimGroup, SimUser
+
+DEAL_RESULT = "📋"
+
+
+def posted(fake: FakeTelegram, group: SimGroup, head: str) -> list[str]:
+    """The texts of the group's messages sent (by request) that begin with ``head``."""
+    return [
+        str(c.params.get("text", ""))
+        for c in fake.requests
+        if c.method == "sendMessage"
+        and c.chat_id == group.id
+        and str(c.params.get("text", "")).startswith(head)
+    ]
+
+
+async def step(fake: FakeTelegram, players: list[SimUser], rng: random.Random) -> None:
+    """One legal press by whoever his hand says is to act (the group's table may be waiting
+    for the group's budget, so the hands alone say whose turn it is)."""
+    for user in players:
+        hand = hand_message(user)
+        if hand is None or any(w in hand.text for w in WAITING):
+            continue
+        if any((b.callback_data or "").startswith("h:") for b in hand.all_buttons):
+            await press_and_wait(fake, user, hand, choose(hand, rng), players)
+            return
+    raise AssertionError("nobody's hand is to act")
+
+
+def seated(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
+    players = [
+        fake.add_user(101, "Anna", language_code="ru"),
+        fake.add_user(102, "Boris", language_code="ru"),
+        fake.add_user(103, "Vera", language_code="en"),
+    ]
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    return group, players
+
+
+async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_stop(
+    fake_telegram: FakeTelegram, settings: Settings, store: Store
+) -> None:
+    fake = fake_telegram
+    group, players = seated(fake)
+    rng = random.Random(36)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        await fake.settle(quiet=0.05)
+    # Telegram's pace, one group message a minute: the first press's table edit takes it, and
+    # everything after it for the group waits — the table, and the deal's result
+    slow = settings.model_copy(
+        update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
+    )
+    async with running_bot(slow, seeds=fixed_seeds()):
+        owed: list[str] = []
+        for _ in range(60):
+            await step(fake, players, rng)
+            owed = [r.ref.ref for r in await store.owed() if r.ref.ref.startswith("deal:")]
+            if owed:
+                break
+        assert owed, "no deal ended"
+        for _ in range(2):  # the players play on into the next deal
+            await step(fake, players, rng)
+        assert posted(fake, group, DEAL_RESULT) == []  # it waited for the group's budget
+        assert [r.state for r in await store.owed()] == [OwedState.PENDING]
+    # stopped with nothing drained: the queued result is gone from memory, not from the book
+    assert posted(fake, group, DEAL_RESULT) == []
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1, timeout=30)
+        results = posted(fake, group, DEAL_RESULT)
+        assert len(results) == 1, results  # posted, once
+        assert await store.owed() == []
+        for _ in range(2):  # the game goes on as before
+            await step(fake, players, rng)
+        await fake.settle(quiet=0.05)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+    assert posted(fake, group, DEAL_RESULT) == results  # never again after another restart
