@@ -22,7 +22,7 @@ from bot.runtime.outcome import (
     events_of,
 )
 from bot.runtime.play import Play
-from bot.storage.rows import OwedRow, TableStatus
+from bot.storage.rows import OwedRow, OwedState, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, last
 
@@ -68,6 +68,12 @@ class Redraw:
             if data is not None:
                 async with self.ctx.hold(table_id):
                     screen = await self._owed_screen(row, data)
+            if row.state is OwedState.SENT:  # cut short between the claim and the settle
+                logger.warning(
+                    "outbox: owed %s was being sent when the bot stopped; it goes again (a"
+                    " second copy only if Telegram had the first)",
+                    row.ref.ref,
+                )
             if screen is None:
                 logger.warning("outbox: owed %s can't be drawn again; settled", row.ref.ref)
                 await self.ctx.repo.settle_owed(row.ref)

@@ -259,6 +259,17 @@ class BotProcess:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return text.count("outcome=duplicate")
 
+    def resent(self) -> int:
+        """Results (a deal's, a match's) a restart found cut short between the mark of their send
+        and its settle, and sent again: the only way one may reach the group twice (#36)."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return sum(
+            1
+            for line in text.splitlines()
+            if "was being sent when the bot stopped" in line
+            and ("deal:" in line or "result:" in line)
+        )
+
     def tracebacks(self) -> int:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return text.count("Traceback (most recent call last)")

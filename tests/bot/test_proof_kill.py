@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ from tests.bot.proof_helpers import (
     seat_games,
     step,
 )
+from tests.bot.test_e2e_owed import posted
+from tests.bot.test_e2e_owed import step as owed_step
 from tests.fakeapi import FakeTelegram
 
 # the CI's: every family (trick by Мушка, Копилка, Лентюрлю, Кончинка); the soak plays all
@@ -57,6 +60,7 @@ class Round:
     pressed_again: int
     misread: int
     duplicates: int
+    resent: int  # results found cut short mid-send at a restart (the log), sent again
     results: dict[str, list[str]]  # each group's deal and match results (📋, 🏁), in order
     seconds: float
     database: Path
@@ -105,6 +109,7 @@ async def play_round(
         sum(g.pressed_again for g in games),
         sum(g.misread for g in games),
         proc.duplicates(),
+        proc.resent(),
         {g.name: [m.text for m in g.group.visible if m.text[:1] in "📋🏁"] for g in games},
         elapsed(started),
         database,
@@ -142,6 +147,7 @@ async def soak(
 ) -> None:
     """Rounds (each the games, without kills and then with) until ``kills`` kills."""
     total_kills, total_games, more_presses, duplicates, twice, lost = 0, 0, 0, 0, 0, 0
+    resent = 0
     async with fork_server() as server:
         for n in range(rounds):
             round_seed = seed + 100 * n
@@ -159,6 +165,7 @@ async def soak(
             total_games += len(killed.records)
             more_presses += killed.pressed_again
             duplicates += killed.duplicates
+            resent += killed.resent
             for name, shown in killed.results.items():
                 calm = Counter(plain.results[name])
                 got = Counter(shown)
@@ -182,10 +189,15 @@ async def soak(
     add_figure(request, "presses lost with a kill and pressed again", more_presses)
     add_figure(request, "updates redelivered after a kill and skipped", duplicates)
     add_figure(request, "deal results posted twice around a kill", twice)
-    # a deal's 📋 result is keyed by the move that ended it, and a restart shows it again if
-    # the group never got it (test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart)
+    add_figure(request, "results cut short mid-send by a kill, sent again", resent)
+    # a deal's 📋 result is owed from the unit of the move that ended it (#36): a restart posts
+    # every result still owed, however many moves came after it
+    # (test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing)
     add_figure(request, "deal results lost with a kill", lost)
     assert lost == 0, f"{lost} deal result(s) lost with a kill"
+    # exactly once (#36): a second copy only of a result whose send a kill cut short between
+    # its mark and its settle (Telegram had it, its answer died with the bot)
+    assert twice <= resent, f"{twice} deal result(s) posted twice, {resent} cut short mid-send"
 
 
 @pytest.mark.timeout(600)  # twelve kills and restarts: minutes on a loaded 2-core machine
@@ -241,3 +253,69 @@ async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
         finally:
             if proc.pid is not None:
                 await proc.kill()
+
+
+def owed_deals(database: Path) -> list[tuple[str, str]]:
+    """The deals' results the bot's database says it owes, (ref, state), oldest first."""
+    with sqlite3.connect(database) as conn:
+        rows = conn.execute("SELECT ref, state FROM owed WHERE ref LIKE 'deal:%' ORDER BY id")
+        return [(str(ref), str(state)) for ref, state in rows]
+
+
+def shown_deals(database: Path) -> int:
+    """The deals' results the bot's database says the group shows (keyed messages)."""
+    with sqlite3.connect(database) as conn:
+        row = conn.execute("SELECT COUNT(*) FROM messages WHERE key LIKE 'deal:%'").fetchone()
+        return int(row[0])
+
+
+async def test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    """The group's minute full (one group message a minute, at Telegram's pace), a deal ends,
+    its players play on into the next deal, and the bot is killed: the result, queued only in
+    the dead process, is posted once after the restart; then the game plays to its end and
+    every deal's result and the match's result reach the group exactly once."""
+    kinds = tuple(k for k in SEVEN if k[0] == "mushka")
+    database = tmp_path / "bot.sqlite3"
+    async with (
+        fork_server() as server,
+        FakeTelegram(token="123456:TEST-token", bot_username="mushka_test_bot") as fake,
+    ):
+        (game,) = seat_games(fake, 36, kinds)
+        fast = bot_env(fake, database, 36)
+        slow = {**fast, "BOT_OUTBOX_TIME_SCALE": "1", "BOT_GROUP_PER_MINUTE": "1"}
+        proc = BotProcess(server, fake, fast, tmp_path)
+        rng = random.Random(36)
+        try:
+            await proc.start()
+            await open_all(fake, [game])
+            await fake.settle(quiet=0.3, timeout=30)
+            await proc.kill()
+            proc.env = slow
+            await proc.start()
+            for _ in range(60):  # until a deal ends: its result waits behind the group's minute
+                await owed_step(fake, game.players, rng)
+                if owed_deals(database):
+                    break
+            assert owed_deals(database), "no deal ended"
+            for _ in range(2):  # played on into the next deal
+                await owed_step(fake, game.players, rng)
+            assert owed_deals(database)[0][1] == "pending"
+            assert posted(fake, game.group, "📋") == []
+            await proc.kill()  # the result was only queued in memory
+            assert posted(fake, game.group, "📋") == []
+            proc.env = fast
+            await proc.start()
+            await fake.settle(quiet=0.5, timeout=30)
+            assert len(posted(fake, game.group, "📋")) == 1, posted(fake, game.group, "📋")
+            await play_all(fake, proc, [game])
+            await fake.settle(quiet=0.3, timeout=30)
+            await proc.stop()
+        finally:
+            if proc.pid is not None:
+                await proc.kill()
+        assert proc.tracebacks() == 0, proc.log_tail()
+        deals = posted(fake, game.group, "📋")
+        assert len(deals) == len(set(deals)) == shown_deals(database) > 1, deals
+        assert len(posted(fake, game.group, "🏁")) == 1

@@ -18,7 +18,14 @@ from bot.config import Settings, database_label
 from bot.storage import latest_schema, open_repository
 from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
 from bot.storage.protocol import Store
-from bot.storage.rows import Deadline, SeatKind, StoredMessage, TableStatus
+from bot.storage.rows import (
+    Deadline,
+    OwedRef,
+    OwedState,
+    SeatKind,
+    StoredMessage,
+    TableStatus,
+)
 from tests.databases import PgDatabases, TestDatabase, db_rows
 
 CHAT = -1_001_234_567_890  # a supergroup's id: past 32 bits
@@ -243,6 +250,45 @@ async def test_the_outbox_store_and_update_claims(repo: Store) -> None:
     await repo.prune_updates(before=20.0)
     assert await repo.claim_update(2**40, 30.0)  # pruned: a day later it is new again
     assert await repo.ping() and await repo.count("updates") == 1
+
+
+async def test_36_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_message(
+    repo: Store,
+) -> None:
+    async with repo.unit() as tx:  # written with the action that owes them, in its order
+        await tx.owe("deal:1:1:40", CHAT, "deal:1:1:40", '{"kind": "deal"}')
+        await tx.owe("note:1:idle", CHAT, None, '{"kind": "note"}')
+        await tx.owe("deal:1:1:40", CHAT, "deal:1:1:40", "again")  # one entry a ref
+    deal, note = await repo.owed()
+    assert (deal.ref, deal.key, deal.what, deal.state) == (
+        OwedRef("deal:1:1:40"),
+        "deal:1:1:40",
+        '{"kind": "deal"}',
+        OwedState.PENDING,
+    )
+    assert (note.ref.ref, note.chat_id, note.key) == ("note:1:idle", CHAT, None)
+    # two senders (a restart's resume beside a live queue): the claim goes to one
+    assert await repo.intend_message(CHAT, "deal:1:1:40", deal.ref)
+    assert not await repo.intend_message(CHAT, "deal:1:1:40", deal.ref)
+    assert await repo.intents() == [(CHAT, "deal:1:1:40")]
+    resumed = [r for r in await repo.owed() if r.key is not None]
+    assert [(r.state, r.ref.tries) for r in resumed] == [(OwedState.SENT, 1)]
+    assert await repo.claim_owed(resumed[0].ref)  # read again: the resume may send it
+    await repo.put_message(StoredMessage(CHAT, "deal:1:1:40", 77, "d"), resumed[0].ref)
+    assert await repo.intents() == []
+    assert [r.ref.ref for r in await repo.owed()] == ["note:1:idle"]  # settled with the id
+    assert not await repo.claim_owed(OwedRef("deal:1:1:40", 2))  # settled: nobody sends it
+    assert await repo.claim_owed(note.ref)
+    await repo.settle_owed(note.ref)
+    assert await repo.owed() == []
+    await repo.prune_owed()
+    assert await repo.count("owed") == 0
+    async with repo.unit() as tx:  # a group that becomes a supergroup takes its debts along
+        await tx.owe("note:1:over", CHAT, None, "{}")
+        await tx.upsert_chat(CHAT, "Friday")
+    async with repo.unit() as tx:
+        assert await tx.migrate_chat(CHAT, CHAT - 1)
+    assert [r.chat_id for r in await repo.owed()] == [CHAT - 1]
 
 
 async def test_a_group_moves_to_its_supergroup_once(repo: Store) -> None:
