@@ -64,6 +64,8 @@ class Round:
     results: dict[str, list[str]]  # each group's deal and match results (📋, 🏁), in order
     seconds: float
     database: Path
+    unmodified: int = 0  # edits Telegram answered "message is not modified"
+    unfound: int = 0  # edits of a message Telegram no longer had ("message to edit not found")
 
 
 async def play_round(
@@ -113,6 +115,17 @@ async def play_round(
         {g.name: [m.text for m in g.group.visible if m.text[:1] in "📋🏁"] for g in games},
         elapsed(started),
         database,
+        answered(fake, "message is not modified"),
+        answered(fake, "message to edit not found"),
+    )
+
+
+def answered(fake: FakeTelegram, description: str) -> int:
+    """The bot's edits the fake refused with ``description``."""
+    return sum(
+        1
+        for c in fake.requests
+        if c.method.lower().startswith("edit") and description in (c.description or "")
     )
 
 
@@ -147,7 +160,7 @@ async def soak(
 ) -> None:
     """Rounds (each the games, without kills and then with) until ``kills`` kills."""
     total_kills, total_games, more_presses, duplicates, twice, lost = 0, 0, 0, 0, 0, 0
-    resent = 0
+    resent, unmodified, unfound = 0, 0, 0
     async with fork_server() as server:
         for n in range(rounds):
             round_seed = seed + 100 * n
@@ -166,6 +179,8 @@ async def soak(
             more_presses += killed.pressed_again
             duplicates += killed.duplicates
             resent += killed.resent
+            unmodified += killed.unmodified
+            unfound += killed.unfound
             for name, shown in killed.results.items():
                 calm = Counter(plain.results[name])
                 got = Counter(shown)
@@ -190,6 +205,8 @@ async def soak(
     add_figure(request, "updates redelivered after a kill and skipped", duplicates)
     add_figure(request, "deal results posted twice around a kill", twice)
     add_figure(request, "results cut short mid-send by a kill, sent again", resent)
+    add_figure(request, "edits answered 'not modified' (a kill cut one short)", unmodified)
+    add_figure(request, "edits of a message Telegram no longer had", unfound)
     # a deal's 📋 result is owed from the unit of the move that ended it (#36): a restart posts
     # every result still owed, however many moves came after it
     # (test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing)

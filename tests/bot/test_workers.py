@@ -149,11 +149,31 @@ async def test_a_worker_killed_mid_game_loses_nothing(
         finished = await game
         await fake.wait_until(lambda: len(running.pids()) == 2, timeout=30)  # restarted
         assert victim not in running.pids()
+        await fake.settle(quiet=0.3, timeout=30)
+        log = running.tail(200_000)
     assert all(finished), (finished, presses)
     assert presses.lost == 0
     db = database
     logged = actions_per_chat(db)
     assert replays(db) == sum(logged.values())  # nothing doubled: the log is a legal game
+    # #36: every result the group was owed reached it (the restarted worker and the living one
+    # both resumed what was owed: one of them sent each), and once — a second copy only of a
+    # result whose send the kill cut short between its mark and its settle (logged)
+    assert db_rows(db, "SELECT ref FROM owed WHERE state != 'settled'") == []
+    cut = sum(
+        1
+        for line in log.splitlines()
+        if "was being sent when the bot stopped" in line and ("deal:" in line or "result:" in line)
+    )
+    for group, _ in seated:
+        posts = [
+            str(c.params.get("text"))
+            for c in fake.requests
+            if c.method == "sendMessage"
+            and c.chat_id == group.id
+            and str(c.params.get("text", ""))[:1] in ("📋", "🏁")
+        ]
+        assert len(posts) - len(set(posts)) <= cut, posts
 
 
 @pytest.mark.slow
