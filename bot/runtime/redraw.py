@@ -66,8 +66,11 @@ class Redraw:
             table_id = int(data["table"]) if data is not None else 0
             screen = None
             if data is not None:
-                async with self.ctx.hold(table_id):
-                    screen = await self._owed_screen(row, data)
+                try:
+                    async with self.ctx.hold(table_id):
+                        screen = await self._owed_screen(row, data)
+                except Exception:  # never a start that fails on one old entry
+                    logger.exception("outbox: owed %s: drawing it again failed", row.ref.ref)
             if row.state is OwedState.SENT:  # cut short between the claim and the settle
                 logger.warning(
                     "outbox: owed %s was being sent when the bot stopped; it goes again (a"

@@ -15,7 +15,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMarkup
 from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message
 
@@ -54,6 +61,16 @@ that Telegram would not take (#32: not a member, no rights, a press too old)."""
 _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
 Sleep = Callable[[float], Awaitable[None]]
+TRANSIENT = (TelegramNetworkError, TelegramRetryAfter, TelegramServerError)
+"""Failures that say nothing of the message: the Bot API out of reach, or too busy, past the
+request middleware's patience (:mod:`bot.sending.session`)."""
+
+
+class Postponed(Exception):
+    """An owed message could not be sent for now (a :data:`TRANSIENT` failure): it stays owed,
+    and the next start sends it."""
+
+
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
 
 
@@ -214,12 +231,14 @@ class Calls:
         if not claimed:
             self.settle(step, None)
             return
-        sent = await self._send(
-            chat_id, chat, step, held
-        )  # a keyed message: remembered first thing
+        postponed = False
+        try:
+            sent = await self._send(chat_id, chat, step, held)  # a keyed one: remembered first
+        except Postponed:  # the Bot API out of reach past the session's patience
+            sent, postponed = None, True
         self.settle(step, sent)
-        if sent is None or step.key is None:  # a one-off post's entry: settled once sent
-            await self.settle_owed(step)  # refused or failed: it never can be
+        if not postponed and (sent is None or step.key is None):
+            await self.settle_owed(step)  # a one-off post's once sent; refused: it never can be
         if sent is None and step.key is not None:  # refused or failed: nothing is being sent
             if known is not None:
                 await self.store.put_message(known)
@@ -263,6 +282,17 @@ class Calls:
             logger.info("send to chat=%s refused: %s", chat_id, error.message)
             self._close(chat_id)
             self._refused(chat_id, step.key)
+            return None
+        except TRANSIENT as error:
+            if step.owed is not None:  # still owed: the next start sends it (#36)
+                logger.warning(
+                    "send to chat=%s failed: %s; %s stays owed",
+                    chat_id,
+                    error.message,
+                    step.owed.ref,
+                )
+                raise Postponed from error
+            logger.warning("send to chat=%s failed: %s", chat_id, error.message)
             return None
         except TelegramAPIError as error:
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)

@@ -23,6 +23,7 @@ from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates
 from bot.sending.session import TelegramLimits
 from bot.storage.protocol import Store
+from bot.storage.rows import OwedRef, OwedState
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import ApiCall
 from tests.services import RedisProcess, redis_available, redis_process
@@ -228,3 +229,43 @@ async def test_28_idle_chats_keep_nothing_in_the_outbox_memory(
     assert len(fake.calls("sendMessage")) == 62
     assert sizes["chats"] == 0, sizes  # no queue kept for an idle chat
     assert sizes["windows"] <= 1, sizes  # only the chat called within its window
+
+
+async def test_36_an_owed_message_is_settled_once_shown_and_stays_owed_while_telegram_fails(
+    fake_telegram: FakeTelegram, store: Store
+) -> None:
+    """An owed deal result whose send fails past the session's patience (a 500) stays owed for
+    the next start; one sent, or refused for good, is settled; of two senders of one entry read
+    at the same count, one sends."""
+    fake = fake_telegram
+    people(fake, 1)
+    refs = [OwedRef("deal:1:1:50"), OwedRef("note:1:over:1:0"), OwedRef("deal:1:1:51")]
+    async with store.unit() as tx:
+        for ref in refs:
+            key = ref.ref if ref.ref.startswith("deal") else None
+            await tx.owe(ref.ref, GROUP, key, "{}")
+    first, note, second = (Rendered("📋 deal 1"), Rendered("🤖 Boris"), Rendered("📋 deal 2"))
+    fake.fail_next("sendMessage", 500, "Internal Server Error", chat_id=GROUP)
+    bot = new_bot(fake)
+    try:
+        box = Outbox(bot, store, FAST)
+        await box.load()
+        box.show(GROUP, refs[0].ref, first, owed=refs[0])  # fails: still owed
+        box.post(GROUP, note, owed=refs[1])
+        box.show(GROUP, refs[2].ref, second, owed=refs[2])
+        await asyncio.wait_for(box.drain(), 10)
+        assert [m.text for m in fake.messages(GROUP)] == [note.text, second.text]
+        (left,) = await store.owed()
+        assert (left.ref.ref, left.state, left.ref.tries) == (refs[0].ref, OwedState.SENT, 1)
+        box.post(GROUP, note, owed=refs[1])  # a sender that read it before it was settled
+        box.show(GROUP, refs[0].ref, first, owed=refs[0])  # read before the failed claim
+        await asyncio.wait_for(box.drain(), 10)
+        assert len(fake.messages(GROUP)) == 2
+        again = Outbox(bot, store, FAST)  # the next start: the entry as it reads it now
+        await again.load()
+        again.show(GROUP, left.key or "", first, owed=left.ref)
+        await asyncio.wait_for(again.drain(), 10)
+    finally:
+        await bot.session.close()
+    assert [m.text for m in fake.messages(GROUP)] == [note.text, second.text, first.text]
+    assert await store.owed() == [] and await store.intents() == []
