@@ -39,6 +39,7 @@ class Redraw:
     async def resume(self) -> list[tuple[Outcome, int]]:
         """What the chats are still owed (#36), oldest first, then every open table's screens
         as the database has them (each with its table id)."""
+        await self.ctx.repo.prune_owed()
         out = await self.owed()
         for row in await self.ctx.repo.open_tables():
             async with self.ctx.hold(row.id):
@@ -58,31 +59,35 @@ class Redraw:
     async def owed(self) -> list[tuple[Outcome, int]]:
         """Every entry the chats are still owed (#36: written with its action, never settled —
         it waited behind Telegram's limits when the bot stopped), drawn again from the log, in
-        the order they were owed; an entry of a table or match no longer stored is settled."""
-        await self.ctx.repo.prune_owed()
+        the order they were owed, each under its table's lock."""
         out: list[tuple[Outcome, int]] = []
         for row in await self.ctx.repo.owed():
             data = owe.parse(row.what)
             table_id = int(data["table"]) if data is not None else 0
-            screen = None
-            if data is not None:
-                try:
-                    async with self.ctx.hold(table_id):
-                        screen = await self._owed_screen(row, data)
-                except Exception:  # never a start that fails on one old entry
-                    logger.exception("outbox: owed %s: drawing it again failed", row.ref.ref)
-            if row.state is OwedState.SENT:  # cut short between the claim and the settle
-                logger.warning(
-                    "outbox: owed %s was being sent when the bot stopped; it goes again (a"
-                    " second copy only if Telegram had the first)",
-                    row.ref.ref,
-                )
-            if screen is None:
-                logger.warning("outbox: owed %s can't be drawn again; settled", row.ref.ref)
-                await self.ctx.repo.settle_owed(row.ref)
-                continue
-            out.append((Outcome.of(screen), table_id))
+            async with self.ctx.hold(table_id):
+                screen = await self._drawn(row, data)
+            if screen is not None:
+                out.append((Outcome.of(screen), table_id))
         return out
+
+    async def _drawn(self, row: OwedRow, data: dict[str, Any] | None) -> Screen | None:
+        """An owed entry's screen drawn again; None: it can't be (settled, and logged)."""
+        screen = None
+        if data is not None:
+            try:
+                screen = await self._owed_screen(row, data)
+            except Exception:  # never a start that fails on one old entry
+                logger.exception("outbox: owed %s: drawing it again failed", row.ref.ref)
+        if row.state is OwedState.SENT:  # cut short between the claim and the settle
+            logger.warning(
+                "outbox: owed %s was being sent when the bot stopped; it goes again (a second"
+                " copy only if Telegram had the first)",
+                row.ref.ref,
+            )
+        if screen is None:
+            logger.warning("outbox: owed %s can't be drawn again; settled", row.ref.ref)
+            await self.ctx.repo.settle_owed(row.ref)
+        return screen
 
     async def _owed_screen(self, row: OwedRow, data: dict[str, Any]) -> Screen | None:
         table = await self.ctx.load(int(data["table"]))
@@ -169,10 +174,13 @@ class Redraw:
                 moved = await tx.migrate_chat(old, new)
             if not moved:
                 return Outcome()
+            # what the old chat's queue still owed follows to the new one (#36): that queue goes
+            owed = [r for r in await self.ctx.repo.owed() if r.chat_id == new]
             self.ctx.people.forget_chat(old)
             self.ctx.people.forget_chat(new)
             self.ctx.members.forget_chat(old)
             screens: list[Screen] = []
+            results = {e.ref.ref: e.ref for e in owed}
             for row in rows:
                 kept = self.ctx.tables.get(row.id)
                 table = (
@@ -193,8 +201,14 @@ class Redraw:
                         result = match.state.result
                         winner = result.winner if result is not None else None
                         standings = await self.play.standings(table)
-                        screens.append(MatchResult(facts, end, winner, standings))
-            return Outcome(tuple(screens))
+                        ref = results.get(owe.result(table.row, match.no).ref)
+                        screens.append(MatchResult(facts, end, winner, standings, ref))
+            drawn: list[Screen] = []  # the tables are read again: drawn in the new chat
+            for entry in owed:
+                if not entry.ref.ref.startswith("result:"):  # a result: sent anew above
+                    screen = await self._drawn(entry, owe.parse(entry.what))
+                    drawn += [screen] if screen is not None else []
+            return Outcome((*drawn, *screens))
 
     async def refresh_hands(self, user_id: int) -> Outcome:
         """The user's hand messages drawn again in place (his /settings changed: language,

@@ -19,6 +19,7 @@ from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -61,13 +62,19 @@ that Telegram would not take (#32: not a member, no rights, a press too old)."""
 _TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
 Sleep = Callable[[float], Awaitable[None]]
-TRANSIENT = (TelegramNetworkError, TelegramRetryAfter, TelegramServerError)
-"""Failures that say nothing of the message: the Bot API out of reach, or too busy, past the
-request middleware's patience (:mod:`bot.sending.session`)."""
+STAYS_OWED = (
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+    TelegramMigrateToChat,
+)
+"""Failures after which an owed message is still owed: the Bot API out of reach, or too busy,
+past the request middleware's patience (:mod:`bot.sending.session`); the group became a
+supergroup (its entries follow it there, :meth:`bot.runtime.redraw.Redraw.migrate_chat`)."""
 
 
 class Postponed(Exception):
-    """An owed message could not be sent for now (a :data:`TRANSIENT` failure): it stays owed,
+    """An owed message could not be sent for now (a :data:`STAYS_OWED` failure): it stays owed,
     and the next start sends it."""
 
 
@@ -283,7 +290,7 @@ class Calls:
             self._close(chat_id)
             self._refused(chat_id, step.key)
             return None
-        except TRANSIENT as error:
+        except STAYS_OWED as error:
             if step.owed is not None:  # still owed: the next start sends it (#36)
                 logger.warning(
                     "send to chat=%s failed: %s; %s stays owed",

@@ -50,14 +50,37 @@ async def step(fake: FakeTelegram, players: list[SimUser], rng: random.Random) -
     raise AssertionError("nobody's hand is to act")
 
 
-def seated(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
+def seated(fake: FakeTelegram, chat_id: int = -1001) -> tuple[SimGroup, list[SimUser]]:
     players = [
         fake.add_user(101, "Anna", language_code="ru"),
         fake.add_user(102, "Boris", language_code="ru"),
         fake.add_user(103, "Vera", language_code="en"),
     ]
-    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    basic = chat_id > -1_000_000_000_000  # a basic group's id: it may become a supergroup
+    group = fake.add_group(
+        chat_id, "Пятница", admins=[101], members=[102, 103], supergroup=not basic
+    )
     return group, players
+
+
+async def until_a_deal_is_owed(
+    fake: FakeTelegram, players: list[SimUser], store: Store, rng: random.Random
+) -> str:
+    """Play until a deal ends (its result owed, waiting for the group's budget); its ref."""
+    for _ in range(60):
+        await step(fake, players, rng)
+        owed = [r.ref.ref for r in await store.owed() if r.ref.ref.startswith("deal:")]
+        if owed:
+            return owed[0]
+    raise AssertionError("no deal ended")
+
+
+def slowed(settings: Settings) -> Settings:
+    """Telegram's pace, one group message a minute: the first press's table edit takes it, and
+    everything after it for the group waits — the table, and the deal's result."""
+    return settings.model_copy(
+        update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
+    )
 
 
 async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_stop(
@@ -69,19 +92,8 @@ async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await open_table(fake, group, players, options="target=5")
         await fake.settle(quiet=0.05)
-    # Telegram's pace, one group message a minute: the first press's table edit takes it, and
-    # everything after it for the group waits — the table, and the deal's result
-    slow = settings.model_copy(
-        update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
-    )
-    async with running_bot(slow, seeds=fixed_seeds()):
-        owed: list[str] = []
-        for _ in range(60):
-            await step(fake, players, rng)
-            owed = [r.ref.ref for r in await store.owed() if r.ref.ref.startswith("deal:")]
-            if owed:
-                break
-        assert owed, "no deal ended"
+    async with running_bot(slowed(settings), seeds=fixed_seeds()):
+        await until_a_deal_is_owed(fake, players, store, rng)
         for _ in range(2):  # the players play on into the next deal
             await step(fake, players, rng)
         assert posted(fake, group, DEAL_RESULT) == []  # it waited for the group's budget
@@ -99,3 +111,22 @@ async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await fake.settle(quiet=0.1)
     assert posted(fake, group, DEAL_RESULT) == results  # never again after another restart
+
+
+async def test_36_a_result_owed_to_a_group_follows_it_into_its_supergroup(
+    fake_telegram: FakeTelegram, settings: Settings, store: Store
+) -> None:
+    fake = fake_telegram
+    group, players = seated(fake, -5001)
+    rng = random.Random(17)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        await fake.settle(quiet=0.05)
+    async with running_bot(slowed(settings), seeds=fixed_seeds()):
+        await until_a_deal_is_owed(fake, players, store, rng)
+        assert posted(fake, group, DEAL_RESULT) == []
+        new = fake.migrate_group(group, -1005001)  # the old chat's queue goes with the old id
+        await fake.wait_until(lambda: bool(posted(fake, new, DEAL_RESULT)), timeout=10)
+        assert await store.owed() == []
+    assert len(posted(fake, new, DEAL_RESULT)) == 1
+    assert posted(fake, group, DEAL_RESULT) == []
