@@ -368,18 +368,14 @@ class Absent:
             owner = table.seats[seat]
             deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
             marks = dataclasses.replace(owner.marks(), noticed=deal)
-            note = Note(
-                table.row.chat_id,
-                await self.ctx.people.chat_locale(table.row.chat_id),
+            note, owing = await self._chat_note(
+                table,
                 "{name}: the private chat with me is closed, so the computer plays for now. "
                 "Open the chat with the button below and send /hand to take the seat back.",
-                {"name": owner.name},
-                link=f"h_{b36(table_id)}",
-                button="💬 Open the chat",
-                thread=table.row.thread_id,
+                owner.name,
+                f"blocked:{deal}:{seat}",
             )
             told = owner.noticed != deal  # §13: the group hears of a seat once a deal
-            note, owing = owe.note(table.row, f"blocked:{deal}:{seat}", note)
             due = await self.play.change_seat(
                 table, seat, away=True, marks=marks, owing=(owing,) if told else ()
             )
@@ -391,6 +387,20 @@ class Absent:
             if not told:
                 return Outcome((TableScreen(facts, view),), due)
             return Outcome((note, TableScreen(facts, view)), due)
+
+    async def _chat_note(self, table: Table, msgid: str, name: str, tag: str) -> tuple[Note, Owing]:
+        """A group notice about a player with a button to his private chat with the bot, and
+        the entry that owes it (#36, ``tag``: what makes it one of its kind)."""
+        note = Note(
+            table.row.chat_id,
+            await self.ctx.people.chat_locale(table.row.chat_id),
+            msgid,
+            {"name": name},
+            link=f"h_{b36(table.id)}",
+            button="💬 Open the chat",
+            thread=table.row.thread_id,
+        )
+        return owe.note(table.row, tag, note)
 
     # --- hands to private (#32) -----------------------------------------------------------------
 
@@ -417,19 +427,12 @@ class Absent:
                 link=f"h_{b36(table.id)}",
             )
         chat = table.row.chat_id
-        note, owing = owe.note(  # the group told once, in the unit that moves the hands
-            table.row,
+        note, owing = await self._chat_note(  # told once, in the unit that moves the hands
+            table,
+            "{name}: I can't show your cards in the group, so they come to our "
+            "private chat from now on.",
+            owner.name,
             f"private:{seat}",
-            Note(
-                chat,
-                await self.ctx.people.chat_locale(chat),
-                "{name}: I can't show your cards in the group, so they come to our "
-                "private chat from now on.",
-                {"name": owner.name},
-                link=f"h_{b36(table.id)}",
-                button="💬 Open the chat",
-                thread=table.row.thread_id,
-            ),
         )
         async with self.ctx.repo.unit() as tx:
             await tx.set_seat_private(table.id, seat)

@@ -87,17 +87,7 @@ class SqlStatements(OutboxStatements):
     SAME: ClassVar[str] = "IS"  # null-safe equality
     BYTES: ClassVar[str] = ""  # the collation that sorts text by its bytes (SQLite's default)
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
-        raise NotImplementedError
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        raise NotImplementedError
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
-
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
+    # _all, _one, _run, _write: :class:`OutboxStatements`'s
 
     async def _write_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         raise NotImplementedError

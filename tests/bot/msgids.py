@@ -7,6 +7,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "bot"
 TRANSLATING = {"tr", "chat_tr", "user_tr", "utr", "ctr", "Refused", "Deny"}
+# where a call's msgid stands among its arguments
+MSGID_AT = {
+    **dict.fromkeys(TRANSLATING, 0),
+    "Note": 2,  # Note(chat_id, locale, msgid, …): the runtime's one-off messages
+    "_chat_note": 1,  # self._chat_note(table, msgid, …): a group notice about a player (#36)
+}
 
 
 def _name(func: ast.expr) -> str:
@@ -24,22 +30,12 @@ def source_msgids() -> set[str]:
     for path in ROOT.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and _name(node.func) in TRANSLATING
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                found.add(node.args[0].value)
-            if (  # Note(chat_id, locale, msgid, …): the runtime's one-off messages
-                isinstance(node, ast.Call)
-                and _name(node.func) == "Note"
-                and len(node.args) >= 3
-                and isinstance(node.args[2], ast.Constant)
-                and isinstance(node.args[2].value, str)
-            ):
-                found.add(node.args[2].value)
+            if not isinstance(node, ast.Call):
+                continue
+            at = MSGID_AT.get(_name(node.func))
+            msgid = node.args[at] if at is not None and len(node.args) > at else None
+            if isinstance(msgid, ast.Constant) and isinstance(msgid.value, str):
+                found.add(msgid.value)
     from bot.render.moves import SAYINGS
     from bot.render.refusals import REASONS
     from bot.runtime.absent import BAR_NOTES, HAND_OVER_NOTES

@@ -275,6 +275,16 @@ class BotProcess:
         return text.count("Traceback (most recent call last)")
 
 
+@contextlib.asynccontextmanager
+async def alive(proc: BotProcess) -> AsyncIterator[BotProcess]:
+    """The process, killed at the end of the block if it still runs (a test that failed)."""
+    try:
+        yield proc
+    finally:
+        if proc.pid is not None:
+            await proc.kill()
+
+
 ANSWER_S = 3.0  # a running bot answers in milliseconds; longer means it was killed meanwhile
 EFFECT_S = 6.0
 

@@ -5,7 +5,9 @@ after it. (A real ``kill -9`` of a subprocess: ``test_proof_kill.py``.)"""
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 
 from bot.app import running_bot
 from bot.config import Settings
@@ -75,12 +77,28 @@ async def until_a_deal_is_owed(
     raise AssertionError("no deal ended")
 
 
-def slowed(settings: Settings) -> Settings:
-    """Telegram's pace, one group message a minute: the first press's table edit takes it, and
-    everything after it for the group waits — the table, and the deal's result."""
-    return settings.model_copy(
+@contextlib.asynccontextmanager
+async def owing_a_deal(
+    fake: FakeTelegram,
+    settings: Settings,
+    store: Store,
+    group: SimGroup,
+    players: list[SimUser],
+    rng: random.Random,
+) -> AsyncIterator[None]:
+    """A table opened, then played at Telegram's pace with one group message a minute (the
+    first press's table edit takes it, and everything after it for the group waits: the
+    table, and the deal's result) until a deal's result is owed; the bot stops at the end of
+    the block with nothing drained."""
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        await fake.settle(quiet=0.05)
+    slowed = settings.model_copy(
         update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
     )
+    async with running_bot(slowed, seeds=fixed_seeds()):
+        await until_a_deal_is_owed(fake, players, store, rng)
+        yield
 
 
 async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_stop(
@@ -89,11 +107,7 @@ async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_
     fake = fake_telegram
     group, players = seated(fake)
     rng = random.Random(36)
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
-        await open_table(fake, group, players, options="target=5")
-        await fake.settle(quiet=0.05)
-    async with running_bot(slowed(settings), seeds=fixed_seeds()):
-        await until_a_deal_is_owed(fake, players, store, rng)
+    async with owing_a_deal(fake, settings, store, group, players, rng):
         for _ in range(2):  # the players play on into the next deal
             await step(fake, players, rng)
         assert posted(fake, group, DEAL_RESULT) == []  # it waited for the group's budget
@@ -119,11 +133,7 @@ async def test_36_a_result_owed_to_a_group_follows_it_into_its_supergroup(
     fake = fake_telegram
     group, players = seated(fake, -5001)
     rng = random.Random(17)
-    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
-        await open_table(fake, group, players, options="target=5")
-        await fake.settle(quiet=0.05)
-    async with running_bot(slowed(settings), seeds=fixed_seeds()):
-        await until_a_deal_is_owed(fake, players, store, rng)
+    async with owing_a_deal(fake, settings, store, group, players, rng):
         assert posted(fake, group, DEAL_RESULT) == []
         new = fake.migrate_group(group, -1005001)  # the old chat's queue goes with the old id
         await fake.wait_until(lambda: bool(posted(fake, new, DEAL_RESULT)), timeout=10)

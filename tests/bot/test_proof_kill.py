@@ -31,6 +31,7 @@ from tests.bot.proof_helpers import (
     Kind,
     action_log,
     add_figure,
+    alive,
     bot_env,
     elapsed,
     export_records,
@@ -302,9 +303,8 @@ async def test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothin
         (game,) = seat_games(fake, 36, kinds)
         fast = bot_env(fake, database, 36)
         slow = {**fast, "BOT_OUTBOX_TIME_SCALE": "1", "BOT_GROUP_PER_MINUTE": "1"}
-        proc = BotProcess(server, fake, fast, tmp_path)
         rng = random.Random(36)
-        try:
+        async with alive(BotProcess(server, fake, fast, tmp_path)) as proc:
             await proc.start()
             await open_all(fake, [game])
             await fake.settle(quiet=0.3, timeout=30)
@@ -329,9 +329,6 @@ async def test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothin
             await play_all(fake, proc, [game])
             await fake.settle(quiet=0.3, timeout=30)
             await proc.stop()
-        finally:
-            if proc.pid is not None:
-                await proc.kill()
         assert proc.tracebacks() == 0, proc.log_tail()
         deals = posted(fake, game.group, "📋")
         assert len(deals) == len(set(deals)) == shown_deals(database) > 1, deals
