@@ -197,21 +197,28 @@ class Presenter:
         )
 
     def _to_player(
-        self, facts: Facts, user_id: int, seat: int, in_group: bool, rendered: Rendered
+        self,
+        facts: Facts,
+        user_id: int,
+        seat: int,
+        in_group: bool,
+        rendered: Rendered,
+        fresh: bool = True,
     ) -> None:
         """A new ping or reminder for the player (so his phone notifies): in his private chat,
-        or in the group for him alone (#32); the one before it goes."""
+        or in the group for him alone (#32); the one before it goes. ``fresh=False``: shown in
+        place (a restart's reminder: nothing is sent where it is shown already)."""
         if not in_group:
             key = ping_key(facts.table.id)
             self.outbox.show(
-                user_id, key, rendered, fresh=True, old=Old.DELETE, rev=facts.rev, notice=True
+                user_id, key, rendered, fresh=fresh, old=Old.DELETE, rev=facts.rev, notice=True
             )
             return
         self.outbox.show(
             facts.chat_id,
             eping_key(facts.table.id, seat),
             rendered,
-            fresh=True,
+            fresh=fresh,
             old=Old.DELETE,
             thread=facts.table.thread_id,
             rev=facts.rev,
@@ -270,7 +277,8 @@ class Presenter:
             seconds=screen.seconds,
             chat=facts.chat_title,
         )
-        self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text))
+        fresh = not screen.again
+        self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text), fresh)
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)
         mention = ctr.html(
@@ -279,7 +287,7 @@ class Presenter:
             seconds=screen.seconds,
         )
         key = reminder_key(facts.table.id)
-        self._to_group(facts, key, Rendered(mention), fresh=True, old=Old.DELETE)
+        self._to_group(facts, key, Rendered(mention), fresh=fresh, old=Old.DELETE)
 
     # --- the group ------------------------------------------------------------------------
 

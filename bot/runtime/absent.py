@@ -114,6 +114,10 @@ class Absent:
         third = self.ctx.turn_time(table) / 3
         left = round(third)
         expiry = Deadline(table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves)
+        # fired before a restart already (its expiry is stored): shown again in place, so a
+        # chat that has it is sent nothing and one that lost it with the stop gets it (#36)
+        stored = await self.ctx.repo.deadlines(table.id)
+        again = any(d.kind == DeadlineKind.TURN and d.moves == deadline.moves for d in stored)
         async with self.ctx.repo.unit() as tx:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]
@@ -127,6 +131,7 @@ class Absent:
             seat,
             left,
             in_group=await self.ctx.in_group(table, owner),
+            again=again,
         )
         return Outcome((screen,), (expiry,))
 

@@ -147,6 +147,7 @@ class Reminder:
     seat: int
     seconds: int
     in_group: bool = False  # the reminder itself ephemeral in the group (#32)
+    again: bool = False  # drawn again after a restart (#36): in place, nothing if shown
 
 
 @dataclass(frozen=True, slots=True)

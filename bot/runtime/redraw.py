@@ -22,7 +22,7 @@ from bot.runtime.outcome import (
     events_of,
 )
 from bot.runtime.play import Play
-from bot.storage.rows import OwedRow, OwedState, TableStatus
+from bot.storage.rows import DeadlineKind, OwedRow, OwedState, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, last
 
@@ -49,6 +49,13 @@ class Redraw:
                 if row.status == TableStatus.LOBBY:
                     out.append((await self.ctx.lobby_screen(table), row.id))
                 elif row.status == TableStatus.RUNNING and table.match is not None:
+                    # a reminder fired for this move (its expiry is stored): the group's mention
+                    # goes when he acts, as it would have without the stop
+                    due = await self.ctx.repo.deadlines(row.id)
+                    moves = table.row.moves
+                    table.reminded = any(
+                        d.kind == DeadlineKind.TURN and d.moves == moves for d in due
+                    )
                     facts = await self.ctx.facts(table)
                     view = table.match.state.view(None)
                     screens: list[Screen] = [TableScreen(facts, view)]

@@ -5,6 +5,7 @@ after it. (A real ``kill -9`` of a subprocess: ``test_proof_kill.py``.)"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator
@@ -140,3 +141,56 @@ async def test_36_a_result_owed_to_a_group_follows_it_into_its_supergroup(
         assert await store.owed() == []
     assert len(posted(fake, new, DEAL_RESULT)) == 1
     assert posted(fake, group, DEAL_RESULT) == []
+
+
+def reminded(players: list[SimUser]) -> bool:
+    """A player has his private reminder («⏳ Осталось 5 с — ваш ход …», "⏳ 5 s left — …")."""
+    return any(
+        m.text.startswith("⏳") and ("Осталось" in m.text or " left " in m.text)
+        for p in players
+        for m in p.visible
+    )
+
+
+async def test_36_a_turn_reminder_lost_with_a_stop_is_shown_after_it_and_never_twice(
+    fake_telegram: FakeTelegram, settings: Settings, store: Store
+) -> None:
+    fake = fake_telegram
+    group, players = seated(fake)
+    timed = settings.model_copy(update={"turn_timeout_s": 15.0})  # reminded at 10 s, 5 s left
+    async with watched(fake, running_bot(timed, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        await fake.settle(quiet=0.05)
+    slowed = timed.model_copy(
+        update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
+    )
+    async with running_bot(slowed, seeds=fixed_seeds()):
+        mark, rng = fake.mark(), random.Random(5)
+        for _ in range(10):  # until a move edits the table: that takes the group's minute
+            await step(fake, players, rng)
+            if fake.count("editMessageText", chat_id=group.id, since=mark):
+                break
+        await fake.wait_until(lambda: reminded(players), timeout=20)
+        await asyncio.sleep(0.2)  # the group's mention waits behind the table's edit
+        assert posted(fake, group, "⏳") == []
+    private = sum(1 for p in players for m in p.messages if m.text.startswith("⏳"))
+    async with watched(fake, running_bot(timed, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+        mentions = posted(fake, group, "⏳")
+        assert len(mentions) == 1 and "ваш ход (5 с)" in mentions[0], mentions
+    async with watched(fake, running_bot(timed, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+        assert posted(fake, group, "⏳") == mentions  # shown already: nothing sent again
+    # the private reminder got through before the stop: never sent again either
+    assert sum(1 for p in players for m in p.messages if m.text.startswith("⏳")) == private
+    async with watched(fake, running_bot(timed, seeds=fixed_seeds())) as running:
+        table = next(iter(running.services.runtime.ctx.tables.values()))
+        moves = table.row.moves
+        rng = random.Random(6)
+        for _ in range(5):  # he acts (a mark of a card to exchange is no act)
+            await step(fake, players, rng)
+            if table.row.moves > moves:
+                break
+        await fake.settle(quiet=0.1)
+    # and the mention went, as it goes without a stop
+    assert [m.text for m in group.visible if m.text.startswith("⏳")] == []
