@@ -14,6 +14,7 @@ from bot.runtime import owed as owe
 from bot.runtime.core import Context, Table, family_ui
 from bot.runtime.outcome import (
     DealResult,
+    EndedTable,
     LobbyScreen,
     MatchResult,
     Outcome,
@@ -23,8 +24,8 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.play import Play
 from bot.storage.rows import DeadlineKind, OwedRow, OwedState, TableStatus
-from engine.core import Line, State
-from engine.lines import LineKind, last
+from engine.core import Line, State, View
+from engine.lines import LineKind, has, last
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +62,26 @@ class Redraw:
                     screens: list[Screen] = [TableScreen(facts, view)]
                     screens += await self.play.hands(table, facts)
                     out.append((Outcome(tuple(screens)), row.id))
+                elif row.status == TableStatus.ENDED and table.match is not None:
+                    out.append((await self._ended(table), row.id))
         return out
+
+    async def _ended(self, table: Table) -> Outcome:
+        """A match that ended: its table and hands as its last move left them (a stop right
+        after that move must not leave live buttons behind, #36); nothing is sent where they
+        show it already."""
+        assert table.match is not None
+        facts = await self.ctx.facts(table)
+        replayed = await self._replayed(table, table.match.no, None)
+        if replayed is None:
+            return Outcome()
+        state, before, lines = replayed
+        screens: list[Screen] = [
+            EndedTable(facts, before, events_of(lines))
+            if has(lines, LineKind.DEAL_END)
+            else TableScreen(facts, state.view(None))
+        ]
+        return Outcome((*screens, *await self.play.hands(table, facts)))
 
     async def owed(self) -> list[tuple[Outcome, int]]:
         """Every entry the chats are still owed (#36: written with its action, never settled —
@@ -108,7 +128,7 @@ class Redraw:
         replayed = await self._replayed(table, no, upto)
         if replayed is None:
             return None
-        state, lines = replayed
+        state, _, lines = replayed
         facts = await self.ctx.facts(table)
         if kind is owe.OwedKind.DEAL:  # as it was when the deal ended
             moved = dataclasses.replace(facts.table, moves=int(data["moves"]))
@@ -123,9 +143,10 @@ class Redraw:
 
     async def _replayed(
         self, table: Table, no: int, upto: int | None
-    ) -> tuple[State, Sequence[Line]] | None:
+    ) -> tuple[State, View[Any], Sequence[Line]] | None:
         """Match ``no`` of the table replayed from the log up to move ``upto`` (None: to its
-        end), and the lines of its last action (of its start, when no action came first)."""
+        end): its state, the table's view before its last action, and that action's lines (of
+        its start, when no action came first)."""
         match = await self.ctx.repo.match(table.id, no)
         if match is None:
             return None
@@ -139,12 +160,14 @@ class Redraw:
             prev_dealer=match.prev_dealer,
         )
         lines: Sequence[Line] = state.record()
+        before = state.view(None)
         actions = await self.ctx.repo.actions(table.id, match.first_seq)
         for seq, (seat, action) in enumerate(actions, start=match.first_seq):
             if state.is_over or (upto is not None and seq >= upto):
                 break
+            before = state.view(None)
             lines = state.apply(seat, action)
-        return state, lines
+        return state, before, lines
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None

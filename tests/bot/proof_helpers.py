@@ -357,11 +357,11 @@ async def _quiet(fake: FakeTelegram, proc: BotProcess | None) -> None:
 
 async def _to_act(fake: FakeTelegram, proc: BotProcess | None, game: Game) -> SimUser | None:
     for _ in range(3):
+        if game.over:  # its table may still show the last turn while its final edit waits
+            return None
         user = to_act(game.group, game.players)
         if user is not None:
             return user
-        if game.over:
-            return None
         await _quiet(fake, proc)
     table = table_message(game.group)
     last = game.group.messages[-1].text if game.group.messages else None
