@@ -20,9 +20,11 @@ from tests.bot.helpers import (
     fixed_seeds,
     hand_message,
     open_table,
+    play_until_end,
     press_and_wait,
     watched,
 )
+from tests.databases import TestDatabase, db_execute
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
@@ -194,3 +196,31 @@ async def test_36_a_turn_reminder_lost_with_a_stop_is_shown_after_it_and_never_t
         await fake.settle(quiet=0.1)
     # and the mention went, as it goes without a stop
     assert [m.text for m in group.visible if m.text.startswith("⏳")] == []
+
+
+async def test_36_a_restart_draws_an_ended_matchs_table_and_hands_as_its_last_move_left_them(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    """A stop right after a match's last move can lose its final table and hands (their live
+    buttons would stay): what the bot remembers of them is rolled back, as such a stop leaves
+    it, and the restart draws them again — as they are shown, so Telegram has nothing new."""
+    fake = fake_telegram
+    group, players = seated(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        await play_until_end(fake, group, players, random.Random(4))
+        await fake.settle(quiet=0.05)
+    shown = {u.id: hand_message(u) for u in players}
+    assert all(shown.values())
+    db_execute(database, "UPDATE messages SET digest = 'lost' WHERE key LIKE 'hand:%'")
+    db_execute(database, "UPDATE messages SET digest = 'lost' WHERE key LIKE 'table:%'")
+    mark = fake.mark()
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+    edits = {c.chat_id: c for c in fake.requests[mark:] if c.method == "editMessageText"}
+    assert set(edits) == {group.id} | {u.id for u in players}
+    for user in players:
+        hand = shown[user.id]
+        assert hand is not None and edits[user.id].params["message_id"] == hand.message_id
+        assert "not modified" in (edits[user.id].description or "")  # the final state again
+    assert "not modified" in (edits[group.id].description or "")
