@@ -241,7 +241,7 @@ async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
 async def test_17_kill_9_soak_of_at_least_100_kills(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    await soak(tmp_path, request, 1007, SEVEN, kills=100, rounds=12, per_round=30)
+    await soak(tmp_path, request, 1007, SEVEN, kills=100, rounds=20, per_round=30)
 
 
 async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
