@@ -96,15 +96,26 @@ async def owing_a_deal(
     first press's table edit takes it, and everything after it for the group waits: the
     table, and the deal's result) until a deal's result is owed; the bot stops at the end of
     the block with nothing drained."""
+    await opened(fake, settings, group, players)
+    async with running_bot(slowed(settings), seeds=fixed_seeds()):
+        await until_a_deal_is_owed(fake, players, store, rng)
+        yield
+
+
+async def opened(
+    fake: FakeTelegram, settings: Settings, group: SimGroup, players: list[SimUser]
+) -> None:
+    """A table of the players opened in the group (the bot stopped afterwards)."""
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         await open_table(fake, group, players, options="target=5")
         await fake.settle(quiet=0.05)
-    slowed = settings.model_copy(
+
+
+def slowed(settings: Settings) -> Settings:
+    """Telegram's pace with one group message a minute; a stop drains nothing."""
+    return settings.model_copy(
         update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
     )
-    async with running_bot(slowed, seeds=fixed_seeds()):
-        await until_a_deal_is_owed(fake, players, store, rng)
-        yield
 
 
 async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_stop(
@@ -163,13 +174,8 @@ async def test_36_a_turn_reminder_lost_with_a_stop_is_shown_after_it_and_never_t
     fake = fake_telegram
     group, players = seated(fake)
     timed = settings.model_copy(update={"turn_timeout_s": 15.0})  # reminded at 10 s, 5 s left
-    async with watched(fake, running_bot(timed, seeds=fixed_seeds())):
-        await open_table(fake, group, players, options="target=5")
-        await fake.settle(quiet=0.05)
-    slowed = timed.model_copy(
-        update={"outbox_time_scale": 1.0, "group_per_minute": 1, "drain_s": 0.0}
-    )
-    async with running_bot(slowed, seeds=fixed_seeds()):
+    await opened(fake, timed, group, players)
+    async with running_bot(slowed(timed), seeds=fixed_seeds()):
         mark, rng = fake.mark(), random.Random(5)
         for _ in range(10):  # until a move edits the table: that takes the group's minute
             await step(fake, players, rng)
