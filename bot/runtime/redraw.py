@@ -42,6 +42,11 @@ class Redraw:
         as the database has them (each with its table id)."""
         await self.ctx.repo.prune_owed()
         out = await self.owed()
+        reminded = {  # the tables whose turn reminder fired for the current move
+            (d.table_id, d.moves)
+            for d in await self.ctx.repo.deadlines()
+            if d.kind == DeadlineKind.TURN
+        }
         for row in await self.ctx.repo.open_tables():
             async with self.ctx.hold(row.id):
                 table = await self.ctx.load(row.id)
@@ -52,11 +57,7 @@ class Redraw:
                 elif row.status == TableStatus.RUNNING and table.match is not None:
                     # a reminder fired for this move (its expiry is stored): the group's mention
                     # goes when he acts, as it would have without the stop
-                    due = await self.ctx.repo.deadlines(row.id)
-                    moves = table.row.moves
-                    table.reminded = any(
-                        d.kind == DeadlineKind.TURN and d.moves == moves for d in due
-                    )
+                    table.reminded = (row.id, table.row.moves) in reminded
                     facts = await self.ctx.facts(table)
                     view = table.match.state.view(None)
                     screens: list[Screen] = [TableScreen(facts, view)]
