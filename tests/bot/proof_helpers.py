@@ -222,8 +222,11 @@ class BotProcess:
         self.pid = await self.server.ask("start " + json.dumps(spec))
         self.starts += 1
 
-        def polling() -> bool:
-            return any(c.method.lower() == "getupdates" for c in self.fake.requests[mark:])
+        def polling() -> bool:  # its polling's own getUpdates, not the start-up probe's
+            return any(  # (timeout=0: the probe, made before the tables are resumed)
+                c.method.lower() == "getupdates" and c.params.get("timeout")
+                for c in self.fake.requests[mark:]
+            )
 
         try:
             await self.fake.wait_until(polling, timeout=timeout)
