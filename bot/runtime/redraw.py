@@ -24,7 +24,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.play import Play
 from bot.storage.rows import DeadlineKind, OwedRow, OwedState, TableStatus
-from engine.core import Line, State, View
+from engine.core import Line, State
 from engine.lines import LineKind, has, last
 
 logger = logging.getLogger(__name__)
@@ -73,16 +73,19 @@ class Redraw:
         show it already."""
         assert table.match is not None
         facts = await self.ctx.facts(table)
-        replayed = await self._replayed(table, table.match.no, None)
-        if replayed is None:
-            return Outcome()
-        state, before, lines = replayed
-        screens: list[Screen] = [
-            EndedTable(facts, before, events_of(lines))
-            if has(lines, LineKind.DEAL_END)
-            else TableScreen(facts, state.view(None))
-        ]
-        return Outcome((*screens, *await self.play.hands(table, facts)))
+        hands = await self.play.hands(table, facts)
+        moves = table.row.moves  # the last move is the one that ended the match
+        shown: Screen = TableScreen(facts, table.match.state.view(None))
+        if moves > table.match.first_seq:  # else won as it started (§1.6.4): no move of its own
+            replayed = await self._replayed(table, table.match.no, moves - 1)
+            final = await self.ctx.repo.actions(table.id, moves - 1)
+            if replayed is not None and final:
+                state, _ = replayed
+                before = state.view(None)
+                lines = state.apply(*final[0])
+                if has(lines, LineKind.DEAL_END):
+                    shown = EndedTable(facts, before, events_of(lines))
+        return Outcome((shown, *hands))
 
     async def owed(self) -> list[tuple[Outcome, int]]:
         """Every entry the chats are still owed (#36: written with its action, never settled —
@@ -129,7 +132,7 @@ class Redraw:
         replayed = await self._replayed(table, no, upto)
         if replayed is None:
             return None
-        state, _, lines = replayed
+        state, lines = replayed
         facts = await self.ctx.facts(table)
         if kind is owe.OwedKind.DEAL:  # as it was when the deal ended
             moved = dataclasses.replace(facts.table, moves=int(data["moves"]))
@@ -144,10 +147,9 @@ class Redraw:
 
     async def _replayed(
         self, table: Table, no: int, upto: int | None
-    ) -> tuple[State, View[Any], Sequence[Line]] | None:
+    ) -> tuple[State, Sequence[Line]] | None:
         """Match ``no`` of the table replayed from the log up to move ``upto`` (None: to its
-        end): its state, the table's view before its last action, and that action's lines (of
-        its start, when no action came first)."""
+        end), and the lines of its last action (of its start, when no action came first)."""
         match = await self.ctx.repo.match(table.id, no)
         if match is None:
             return None
@@ -161,14 +163,12 @@ class Redraw:
             prev_dealer=match.prev_dealer,
         )
         lines: Sequence[Line] = state.record()
-        before = state.view(None)
         actions = await self.ctx.repo.actions(table.id, match.first_seq)
         for seq, (seat, action) in enumerate(actions, start=match.first_seq):
             if state.is_over or (upto is not None and seq >= upto):
                 break
-            before = state.view(None)
             lines = state.apply(seat, action)
-        return state, before, lines
+        return state, lines
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None
@@ -232,11 +232,11 @@ class Redraw:
                         result = match.state.result
                         winner = result.winner if result is not None else None
                         standings = await self.play.standings(table)
-                        ref = results.get(owe.result(table.row, match.no).ref)
+                        ref = results.pop(owe.result(table.row, match.no).ref, None)
                         screens.append(MatchResult(facts, end, winner, standings, ref))
             drawn: list[Screen] = []  # the tables are read again: drawn in the new chat
             for entry in owed:
-                if not entry.ref.ref.startswith("result:"):  # a result: sent anew above
+                if entry.ref.ref in results:  # not a result sent anew above
                     screen = await self._drawn(entry, owe.parse(entry.what))
                     drawn += [screen] if screen is not None else []
             return Outcome((*drawn, *screens))

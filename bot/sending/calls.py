@@ -137,6 +137,16 @@ class Calls:
         if owed is not None:
             await self.store.settle_owed(owed)
 
+    async def unsent(self, step: Step) -> None:
+        """A step that goes unsent for good (shown by another worker, or failing): whoever
+        waits for it hears None, and its owed entry is settled — were that to fail, it is only
+        shown again after a restart."""
+        self.settle(step, None)
+        try:
+            await self.settle_owed(step)
+        except Exception as error:  # logged; the entry stays owed
+            logger.warning("outbox: a %s stays owed: %s", step.label, error)
+
     @contextlib.asynccontextmanager
     async def _counted(
         self, chat_id: int, receiver: int | None = None, *, new: bool = False

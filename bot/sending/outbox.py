@@ -389,9 +389,7 @@ class Outbox:
                     logger.error(
                         "outbox: dropped a %s to chat=%s: it failed again", dropped.label, chat_id
                     )
-                    self.wire.settle(dropped, None)
-                    with contextlib.suppress(Exception):  # else shown again after a restart
-                        await self.wire.settle_owed(dropped)
+                    await self.wire.unsent(dropped)
                 await self.wire.patience.pause(failed)
                 if chat.taken != taken:
                     failed = 0  # the next step starts afresh
@@ -418,8 +416,7 @@ class Outbox:
             shows = step.rev if isinstance(step, Show) else None
             if shows is not None and entry.rev is not None and shows < entry.rev:
                 chat.take()  # another worker showed a later turn already
-                self.wire.settle(step, None)
-                await self.wire.settle_owed(step)
+                await self.wire.unsent(step)
                 return
             rev = entry.rev if shows is None else shows
             wanted = offers(step.rendered) if isinstance(step, Show) else None
@@ -451,8 +448,7 @@ class Outbox:
             await self.wire.deliver(chat_id, chat, step, held)
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
-            self.wire.settle(step, None)
-            await self.wire.settle_owed(step)
+            await self.wire.unsent(step)
         # not when cancelled (a stop): an unused turn then runs out with its window
         await self.wire.patience(
             "a rate turn's end", lambda: self.wire.rates.done(chat_id, receiver)

@@ -88,12 +88,13 @@ class OutboxStatements:
         return [(int(r["chat_id"]), str(r["key"])) for r in rows]
 
     async def put_message(self, message: StoredMessage, owed: OwedRef | None = None) -> None:
-        params = (message.chat_id, message.key, message.message_id, message.digest)
+        m = message
+        params = (m.chat_id, m.key, m.message_id, m.digest, m.keyboard)
         if owed is None:
-            await self._write(_PUT, (*params, message.keyboard))
+            await self._write(_PUT, params)
             return
         async with self.unit() as tx:
-            await tx._run(_PUT, (*params, message.keyboard))
+            await tx._run(_PUT, params)
             await tx._run(_SETTLE, (OwedState.SETTLED, owed.ref))
 
     async def drop_message(self, chat_id: int, key: str) -> None:
