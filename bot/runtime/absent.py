@@ -432,22 +432,26 @@ class Absent:
                 link=f"h_{b36(table.id)}",
             )
         chat = table.row.chat_id
-        note, owing = await self._chat_note(  # told once, in the unit that moves the hands
-            table,
-            "{name}: I can't show your cards in the group, so they come to our "
-            "private chat from now on.",
-            owner.name,
-            f"private:{seat}",
+        told = (  # the group told once, in the unit that moves the hands
+            await self._chat_note(
+                table,
+                "{name}: I can't show your cards in the group, so they come to our "
+                "private chat from now on.",
+                owner.name,
+                f"private:{seat}",
+            )
+            if failed
+            else None
         )
         async with self.ctx.repo.unit() as tx:
             await tx.set_seat_private(table.id, seat)
-            if failed:
-                await owing.write(tx)
+            if told is not None:
+                await told[1].write(tx)
         table.seats[seat] = dataclasses.replace(owner, private=True)
         facts = await self.ctx.facts(table)
         screens: list[Screen] = [EphemeralGone(chat, owner.user_id, table.id, seat)]
-        if failed:
-            screens.append(note)
+        if told is not None:
+            screens.append(told[0])
         screens += await self.play.hands(table, facts, only=seat, fresh=True)
         return Outcome(tuple(screens))
 
