@@ -243,6 +243,7 @@ async def test_28_the_group_itself_and_channels_name_no_person(
     for user in players:
         await user.start_bot()
     await anna.send_anonymously(group, "/newgame mushka")
+    await fake.wait_until(lambda: bool(group.messages), timeout=10)  # its answer, on a slow run
     await fake.settle(quiet=0.1)
     assert group.messages[-1].text == NOT_A_PERSON
     assert lobby_message(group) is None
