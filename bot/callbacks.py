@@ -15,7 +15,10 @@ from typing import Final
 from aiogram.filters import Filter
 from aiogram.types import CallbackQuery
 
+from bot.caches.lru import Lru
+
 MAX_BYTES: Final = 64
+PARSED: Final = 64  # presses whose parse a codec keeps (the updates being handled)
 _ARG: Final = re.compile(r"^[A-Za-z0-9.=_\-+]*$")
 _B36: Final = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -133,6 +136,12 @@ class PressCodec:
     def __init__(self, key: bytes, *, also: Sequence[bytes] = ()) -> None:
         self._key = key
         self._also = tuple(also)
+        # each key's HMAC with its pads applied once: a tag copies it (about half the work of
+        # ``hmac.new``; a hand's every button is tagged each time it is drawn)
+        self._keyed = {k: hmac.new(k, digestmod=hashlib.sha256) for k in (key, *also)}
+        # a press is parsed by the update's log line and by each handler's filter it meets:
+        # the last few answers kept (the string is the whole key: a forged one parses to None)
+        self._parsed: Lru[str, tuple[Press | None]] = Lru(PARSED)
 
     @classmethod
     def from_token(cls, token: str) -> PressCodec:
@@ -147,8 +156,9 @@ class PressCodec:
         return cls(key, also=(_token_key(token),) if token is not None else ())
 
     def _tag(self, body: str, key: bytes | None = None) -> str:
-        used = self._key if key is None else key
-        digest = hmac.new(used, body.encode(), hashlib.sha256).digest()[:4]
+        mac = self._keyed[self._key if key is None else key].copy()
+        mac.update(body.encode())
+        digest = mac.digest()[:4]
         return base64.urlsafe_b64encode(digest).decode().rstrip("=")  # 6 chars
 
     def _signed(self, body: str, tag: str) -> bool:
@@ -176,6 +186,14 @@ class PressCodec:
 
         Never raises: a client can send any text (non-ASCII, lone surrogates, any length).
         """
+        known = self._parsed.get(data)
+        if known is not None:
+            return known[0]
+        press = self._parse(data)
+        self._parsed.put(data, (press,))
+        return press
+
+    def _parse(self, data: str) -> Press | None:
         # §7.1: the grammar is ASCII; only then may the tag go to compare_digest (str needs ASCII)
         if not data.isascii() or len(data) > MAX_BYTES or data.count("~") != 1:
             return None

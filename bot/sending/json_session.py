@@ -37,6 +37,7 @@ import contextlib
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from aiogram import __version__ as aiogram_version
 from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
@@ -54,8 +55,11 @@ from aiogram.methods import (
 )
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, InputFile, Message, Update
-from aiohttp import ClientError, ClientTimeout
+from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar
+from aiohttp.hdrs import USER_AGENT
+from aiohttp.http import SERVER_SOFTWARE
 from pydantic import PrivateAttr, ValidationError
+from yarl import URL
 
 from bot.render.common import Keyboard
 
@@ -168,6 +172,36 @@ class JsonSession(AiohttpSession):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._defaults: dict[tuple[str, str], Any] = {}
+        # what every request would build again: its URL parsed, its timeout (few distinct)
+        self._urls: dict[tuple[str, str], URL] = {}
+        self._timeouts: dict[float, ClientTimeout] = {}
+
+    async def create_session(self) -> ClientSession:
+        """aiogram's own session, without a cookie jar (the Bot API sets none; aiohttp would
+        filter and update one on every request)."""
+        if self._should_reset_connector:
+            await self.close()
+        if self._session is None or self._session.closed:
+            self._session = ClientSession(
+                connector=self._connector_type(**self._connector_init),
+                headers={USER_AGENT: f"{SERVER_SOFTWARE} aiogram/{aiogram_version}"},
+                cookie_jar=DummyCookieJar(),
+            )
+            self._should_reset_connector = False
+        return self._session
+
+    def _url(self, bot: Bot, method: str) -> URL:
+        key = (bot.token, method)
+        url = self._urls.get(key)
+        if url is None:
+            url = self._urls[key] = URL(self.api.api_url(token=bot.token, method=method))
+        return url
+
+    def _timeout(self, seconds: float) -> ClientTimeout:
+        timeout = self._timeouts.get(seconds)
+        if timeout is None:
+            timeout = self._timeouts[seconds] = ClientTimeout(total=seconds)
+        return timeout
 
     def json_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
         """The method as one JSON object, or ``None`` when it carries a file."""
@@ -240,13 +274,12 @@ class JsonSession(AiohttpSession):
         if body is None:
             return await super().make_request(bot, method, timeout)
         session = await self.create_session()
-        url = self.api.api_url(token=bot.token, method=method.__api_method__)
         try:
             async with session.post(
-                url,
+                self._url(bot, method.__api_method__),
                 data=body,
                 headers=JSON_HEADERS,
-                timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
+                timeout=self._timeout(self.timeout if timeout is None else timeout),
             ) as resp:
                 raw = await resp.text()
                 status = resp.status

@@ -201,3 +201,48 @@ def test_a_sent_message_is_read_for_its_id_without_its_keyboard(bot: Bot) -> Non
     assert theirs is not None and theirs.reply_markup is not None
     assert (ours.message_id, ours.chat.id, ours.text) == (41, -1001, "стол")
     assert ours.reply_markup is None and ours.entities is None
+
+
+async def test_requests_go_to_their_method_and_carry_no_cookie_back() -> None:
+    """The session keeps each method's URL and timeout once made, and no cookie jar: what a
+    server sets is never sent back (the Bot API sets none; aiohttp would read and match a jar on
+    every request)."""
+    from aiogram.client.telegram import TelegramAPIServer
+    from aiohttp import web
+
+    seen: list[tuple[str, str | None, dict[str, Any]]] = []
+
+    async def method(request: web.Request) -> web.Response:
+        seen.append(
+            (request.match_info["method"], request.headers.get("Cookie"), await request.json())
+        )
+        response = web.json_response({"ok": True, "result": True})
+        response.set_cookie("session", "abc")
+        return response
+
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", method)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    session = JsonSession(api=TelegramAPIServer.from_base(f"http://127.0.0.1:{port}"))
+    bot = Bot("1:test", session=session)
+    try:
+        assert await bot(DeleteMessage(chat_id=5, message_id=3)) is True
+        assert await bot(AnswerCallbackQuery(callback_query_id="q1", cache_time=0)) is True
+        assert await bot(DeleteMessage(chat_id=6, message_id=4), request_timeout=5) is True
+    finally:
+        await session.close()
+        await runner.cleanup()
+    assert [(m, cookie) for m, cookie, _ in seen] == [
+        ("deleteMessage", None),
+        ("answerCallbackQuery", None),
+        ("deleteMessage", None),
+    ]
+    assert [body for _, _, body in seen] == [
+        {"chat_id": 5, "message_id": 3},
+        {"callback_query_id": "q1", "cache_time": 0},
+        {"chat_id": 6, "message_id": 4},
+    ]

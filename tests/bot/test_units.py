@@ -362,3 +362,19 @@ def test_an_event_loop_asked_for_by_name_must_be_there(monkeypatch: pytest.Monke
     assert settings("auto").event_loop == "auto"  # then asyncio's
     with pytest.raises(ValidationError):
         settings("trio")
+
+
+def test_7_2_a_press_parsed_again_gets_the_same_answer() -> None:
+    """The codec keeps its last answers (a press is parsed by the log line and each filter):
+    a forged one stays refused, a genuine one the same press, however many came between."""
+    codec = PressCodec.from_token("123456:ABC")
+    genuine = codec.pack(Press(Kind.HAND, 5, 1, 12, "p", "QS"))
+    forged = genuine.replace(":p:QS", ":p:AS")
+    for _ in range(2):
+        assert codec.parse(forged) is None
+        assert codec.parse(genuine) == Press(Kind.HAND, 5, 1, 12, "p", "QS")
+    for n in range(200):  # more than it keeps
+        codec.parse(codec.pack(Press(Kind.LOBBY, n, None, 1, "j")))
+    assert codec.parse(forged) is None
+    assert codec.parse(genuine) == Press(Kind.HAND, 5, 1, 12, "p", "QS")
+    assert PressCodec.from_token("654321:OTHER").parse(genuine) is None
