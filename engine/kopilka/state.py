@@ -18,6 +18,7 @@ from engine.errors import IllegalAction, Refusal
 from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
+from .knowledge import Knowledge
 from .options import KopilkaOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -80,6 +81,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         "_empty",
         "_free",
         "_gone",
+        "_known",
         "_last_points",
         "_last_suit",
         "_last_trick",
@@ -136,6 +138,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._takeback: Seat | None = None
         self._lead_passed: tuple[Seat, ...] = ()
         self._lead_freed = False
+        self._known = Knowledge(PLAYERS)  # what the table may infer of the hands (views only)
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -173,6 +176,9 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             lead_freed=self._lead_freed and self._phase == Phase.LEAD,
             gone=tuple(self._gone),
             options=self.options,
+            voids=self._known.voids(),
+            shown=self._known.shown(),
+            laid=self._known.laid_by(seat),
         )
 
     # --- the skeleton's hooks ----------------------------------------------------------------
@@ -277,6 +283,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             # §2.3.3: all k cards of the suit are laid out, the AS too
             lying = canonical([c for c in hand if c.suit is suit], A_HIGH)
             hand[:] = [c for c in hand if c.suit is not suit]
+            self._known.laid(seat, lying)
             self._event("lay_out", seat=seat, suit=suit.value, cards=codes(lying))
             shown = _LayOut(seat, suit, len(lying))
             self._layouts.append(shown)
@@ -286,6 +293,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
                 lying.remove(card)
                 self._hands[taker].append(card)
                 self._touch(taker)
+                self._known.received(taker, suit)
                 self._event("take", seat=taker, **{"from": seat}, card=str(card))
                 shown.takes.append((taker, card))
             shown.returned = len(lying)
@@ -295,6 +303,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             drawn = self._stock[:TAKERS]  # §2.3.6
             del self._stock[:TAKERS]
             hand.extend(drawn)
+            self._known.drew(seat)
             self._event("draw", seat=seat, cards=codes(drawn), why="replace")
             shown.drawn = len(drawn)
             self._touch(seat)
@@ -311,7 +320,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._free = self._last_suit is None
         self._lead_passed = ()
         self._lead_freed = False
-        if not self._free:
+        last = self._last_suit
+        if last is not None and not self._free:
             able = [
                 s
                 for s in ((leader + i) % PLAYERS for i in range(PLAYERS))
@@ -320,11 +330,13 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             if not able:
                 self._free = True
                 self._lead_freed = True
+                self._known.only(range(PLAYERS), last)
                 self._event("lead_free", seat=leader)
             elif able[0] != leader:
                 self._event("lead_passes", **{"from": leader, "to": able[0]})
                 skipped = (able[0] - leader) % PLAYERS
                 self._lead_passed = tuple((leader + i) % PLAYERS for i in range(skipped))
+                self._known.only(self._lead_passed, last)
                 leader = able[0]
         self._to_act = leader
 
@@ -346,6 +358,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         del self._stock[:k]
         self._hands[seat].extend(drawn)
         self._touch(seat)
+        self._known.drew(seat)  # he had no card of the led suit (§2.4.3 b): new ones now
         self._bought = True
         self._event("draw", seat=seat, cards=codes(drawn), why="buy")
         self._same_suit(seat)  # §2.4.5; he acts again (§2.4.3 c)
@@ -355,6 +368,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         assert led is not None
         if self._holds(seat, led):  # §2.4.3 a, hold_pass: the fine at once (§2.6.4)
             self._fine(seat, "hold_pass", self.options.hold_pass_fine)
+        elif not self.options.hold_pass or self.options.hold_pass_fine:
+            self._known.lacks(seat, led)  # a pass with no fine seen: no card of the led suit
         self._next_follower()
 
     def _next_follower(self) -> None:
@@ -399,6 +414,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._plays = []
         self._hands[leader].append(card)
         self._touch(leader)
+        self._known.took_back(leader, card)
         self._event("takeback", seat=leader, card=str(card))
         self._takeback = leader
         self._layouts = []
@@ -495,6 +511,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
 
     def _take_from_hand(self, seat: Seat, card: Card) -> None:
         self._hands[seat].remove(card)
+        self._known.played(seat, card)
         self._touch(seat)
 
     def _touch(self, seat: Seat) -> None:

@@ -56,3 +56,7 @@ class KopilkaView(View[KopilkaAction]):
     lead_freed: bool = False  # §2.4.2: nobody could lead another suit; this lead is free
     gone: tuple[Card, ...] = ()  # the cards of this deal's completed tricks (seen by all)
     options: KopilkaOptions = field(default_factory=KopilkaOptions)  # the table's (§2.7)
+    # what the table may infer of the hidden hands (engine/kopilka/knowledge.py), per seat:
+    voids: tuple[frozenset[Suit], ...] = ()  # suits a seat is known to lack (§2.4.2, §2.4.3)
+    shown: tuple[tuple[Card, ...], ...] = ()  # cards seen going back into it (§2.4.7)
+    laid: tuple[Card, ...] = ()  # every card the view's own seat laid out this deal (§2.3.3)

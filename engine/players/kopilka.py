@@ -6,7 +6,10 @@ one, §2.6.2), plays the AS on the dear suits (hearts, diamonds) and, void, buys
 suit, or for a lay-out, which hands three cards to the opponents, §2.3) while it may, else
 passes. Of 27 such rule sets tried against random play this one did best. ``normal`` is Perfect-
 Information Monte Carlo (:mod:`engine.players.determinized`): the unseen cards are dealt at
-random to the other hands and the stock, every legal action is played out to the end of the deal
+random to the other hands and the stock as far as the seat's knowledge allows (§2.3.4, §2.4:
+known voids, cards seen taken back, its own laid-out cards out in opponents' hands;
+:mod:`engine.kopilka.knowledge`, :meth:`~engine.players.kopilka_sim.Table.consistent`), every
+legal action is played out to the end of the deal
 by ``easy`` on the fast simulator of :mod:`engine.players.kopilka_sim`, and the action with the
 best mean of this seat's money is chosen — partia points at the point rate minus everything paid
 into the bank (fines and fees, §2.6), the partia's net after the fourth deal. The same search on
@@ -153,7 +156,7 @@ def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(moves)))
     totals = [0] * len(moves)
     for _ in range(samples):
-        base = table.deal(rng)
+        base = table.consistent(rng)
         seed = rng.getrandbits(64)  # every candidate meets the same takes (§2.3.4)
         for i, action in enumerate(actions):
             world = base.copy(seed)

@@ -35,6 +35,7 @@ BUY_1: Final = 32
 BUY_2: Final = 33
 PASS: Final = 34
 SUIT: Final = {suit: i for i, suit in enumerate(SUIT_ORDER)}
+ALL_SUITS: Final = frozenset(range(4))
 
 
 def code(action: KopilkaAction) -> int:
@@ -47,6 +48,23 @@ def code(action: KopilkaAction) -> int:
         case Pass():
             return PASS
     raise AssertionError(action)
+
+
+def _placeable(counts: list[int], room: list[int], allowed: list[frozenset[int]]) -> bool:
+    """Whether cards of these counts per suit can fill every seat's room with suits it allows
+    (the stock takes the rest): for every set of seats, the cards of the suits any of them
+    allows cover their rooms (Hall's condition, which for such a transport is enough)."""
+    seats = len(room)
+    for mask in range(1, 1 << seats):
+        need = 0
+        suits: set[int] = set()
+        for i in range(seats):
+            if mask >> i & 1:
+                need += room[i]
+                suits |= allowed[i]
+        if need and need > sum(counts[s] for s in suits):
+            return False
+    return True
 
 
 def _canonical(card: int) -> int:
@@ -371,7 +389,7 @@ class Sim:
 class Table:
     """What one seat's view tells, in the sim's terms: :meth:`deal` makes worlds from it."""
 
-    __slots__ = ("base", "me", "others", "sizes", "unseen")
+    __slots__ = ("base", "me", "others", "out", "shown", "sizes", "unseen", "voids")
 
     def __init__(self, view: KopilkaView) -> None:
         me = view.seat
@@ -383,6 +401,14 @@ class Table:
         self.unseen = [c for c in range(len(DECK_32)) if c not in seen]  # in DECK_32 order
         self.others = [s for s in range(PLAYERS) if s != me]
         self.sizes = [view.hand_sizes[s] for s in self.others]
+        # what the seat knows of the other hands (engine/kopilka/knowledge.py), in sim terms
+        voids = view.voids or tuple(frozenset() for _ in range(PLAYERS))
+        shown = view.shown or tuple(() for _ in range(PLAYERS))
+        self.voids = [frozenset(SUIT[suit] for suit in voids[s]) for s in self.others]
+        self.shown = [[CODE[c] for c in shown[s]] for s in self.others]
+        unseen = set(self.unseen)
+        # its own laid-out cards not in its hand nor played: in an opponent's hand (§2.3.4)
+        self.out = [CODE[c] for c in view.laid if CODE[c] in unseen]
         base = Sim.__new__(Sim)
         base.hands = [[] for _ in range(PLAYERS)]
         base.hands[me] = mine
@@ -428,4 +454,56 @@ class Table:
             sim.hands[s] = cards[at : at + size]
             at += size
         sim.stock = cards[at:]
+        return sim
+
+    def consistent(self, rng: random.Random) -> Sim:
+        """A world the seat's knowledge allows: each seat's shown cards in its hand, its own
+        laid-out cards still out in an opponent's hand (never the stock), no seat given a suit
+        it is known to lack. The unseen cards are shuffled by ``rng`` and placed one by one,
+        each where a uniform deal would put it (a place with room, in proportion to its room)
+        among the places that allow it and leave the rest placeable (:func:`_placeable`)."""
+        cards = list(self.unseen)
+        rng.shuffle(cards)
+        hands: list[list[int]] = [list(shown) for shown in self.shown]
+        placed = {c for shown in self.shown for c in shown}
+        room = [size - len(hand) for size, hand in zip(self.sizes, hands, strict=True)]
+        allowed = [ALL_SUITS - void for void in self.voids]
+        counts = [0, 0, 0, 0]
+        for c in cards:
+            if c not in placed:
+                counts[c >> 3] += 1
+        stock: list[int] = []
+        stock_room = len(cards) - len(placed) - sum(room)
+        out = [c for c in self.out if c not in placed]
+        rest = [c for c in cards if c not in placed and c not in out]
+        for card, to_stock in [*((c, False) for c in out), *((c, True) for c in rest)]:
+            suit = card >> 3
+            counts[suit] -= 1
+            places = [i for i in range(len(hands)) if room[i] > 0 and suit in allowed[i]]
+            if to_stock and stock_room > 0:
+                places.append(-1)
+            while places:
+                weights = [stock_room if i < 0 else room[i] for i in places]
+                i = rng.choices(places, weights)[0]
+                if i >= 0:
+                    room[i] -= 1
+                if _placeable(counts, room, allowed) or len(places) == 1:
+                    break
+                if i >= 0:
+                    room[i] += 1
+                places.remove(i)
+            else:  # nothing allows it (never so for the true hands): wherever there is room
+                i = next((k for k in range(len(hands)) if room[k] > 0), -1)
+                if i >= 0:
+                    room[i] -= 1
+            if i < 0:
+                stock.append(card)
+                stock_room -= 1
+            else:
+                hands[i].append(card)
+        pool = stock
+        sim = self.base.copy(0)
+        for s, hand in zip(self.others, hands, strict=True):
+            sim.hands[s] = hand
+        sim.stock = pool
         return sim

@@ -1,0 +1,79 @@
+"""What the table knows of the hands it cannot see, in a Копилка deal (RULES.md §2).
+
+Nothing here decides anything: the state tells it what happened, and the views show a seat
+what it may infer (a player who watched the deal would know as much). The computer players'
+samplers deal the unseen cards consistently with it (:mod:`engine.players.kopilka_sim`).
+
+* **Voids** (public): a follower who *passes* without paying the ``hold_pass`` fine (§2.4.3 a,
+  §2.6.4; with ``hold_pass`` on and its fine 0 no fine is ever seen, so a pass says nothing)
+  or who *buys* (§2.4.3 b: only without the led suit) has no card of the led suit; the
+  seats the lead passes over (§2.4.2) hold only the last trick's suit, and so does everyone when
+  the lead is freed. A draw from the stock (a buy §2.4.5, a replacement draw §2.3.6) brings
+  unknown cards and clears a seat's voids; a card taken from a lay-out (§2.3.4) clears its suit.
+* **Shown** (public): a card taken back (§2.4.7) is seen going back into its leader's hand and
+  is known there until he plays it.
+* **Laid** (private, the layer's own): every card a seat laid out this deal (§2.3.3). The layer
+  knows each one: the k−3 that came back are in his hand, the others went to opponents' hands —
+  a card never goes back to the stock — until they are played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.cards import Card, Suit
+from engine.core import Seat
+
+SUITS = frozenset(Suit)
+
+
+class Knowledge:
+    """The table's inferences about the hands, for one deal (reset at each deal)."""
+
+    __slots__ = ("_laid", "_shown", "_voids")
+
+    def __init__(self, players: int) -> None:
+        self._voids: list[set[Suit]] = [set() for _ in range(players)]
+        self._shown: list[list[Card]] = [[] for _ in range(players)]
+        self._laid: list[list[Card]] = [[] for _ in range(players)]
+
+    def lacks(self, seat: Seat, suit: Suit) -> None:
+        """§2.4.3: a pass without the fine, or a buy — ``seat`` has no card of ``suit``."""
+        self._voids[seat].add(suit)
+
+    def only(self, seats: Iterable[Seat], suit: Suit) -> None:
+        """§2.4.2: ``seats`` could not lead another suit than ``suit``."""
+        for seat in seats:
+            self._voids[seat] = set(SUITS - {suit})
+
+    def drew(self, seat: Seat) -> None:
+        """§2.3.6, §2.4.5: unknown cards came to ``seat`` from the stock."""
+        self._voids[seat].clear()
+
+    def received(self, seat: Seat, suit: Suit) -> None:
+        """§2.3.4: ``seat`` took a card of ``suit`` from a lay-out; §2.4.7: got it back."""
+        self._voids[seat].discard(suit)
+
+    def laid(self, seat: Seat, cards: Iterable[Card]) -> None:
+        """§2.3.3: ``seat`` laid these cards out (it alone knows which; once each, though a
+        card can come back to it and be laid out again)."""
+        mine = self._laid[seat]
+        mine.extend(c for c in cards if c not in mine)
+
+    def took_back(self, seat: Seat, card: Card) -> None:
+        """§2.4.7: ``card`` went back into ``seat``'s hand before everyone's eyes."""
+        self._shown[seat].append(card)
+        self.received(seat, card.suit)
+
+    def played(self, seat: Seat, card: Card) -> None:
+        if card in self._shown[seat]:
+            self._shown[seat].remove(card)
+
+    def voids(self) -> tuple[frozenset[Suit], ...]:
+        return tuple(frozenset(v) for v in self._voids)
+
+    def shown(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(s) for s in self._shown)
+
+    def laid_by(self, seat: Seat | None) -> tuple[Card, ...]:
+        return () if seat is None else tuple(self._laid[seat])

@@ -1,0 +1,159 @@
+"""What a Копилка seat may infer of the hidden hands (engine/kopilka/knowledge.py, RULES.md §2)
+and the computer's sampler that deals the unseen cards consistently with it
+(:meth:`engine.players.kopilka_sim.Table.consistent`).
+
+Along partias of mixed random and easy play, at every action, every seat's view is checked
+against the true hands: what the table infers is *true* (a known void holds no card of its
+suit, a shown card is in its hand, a laid-out card not back nor played is in an opponent's
+hand) — and the sampler's worlds keep to it, with every unseen card placed once."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine import new_game
+from engine.actions import PASS, Buy
+from engine.cards import Card, Suit
+from engine.kopilka import KopilkaState, KopilkaView
+from engine.players.kopilka import easy
+from engine.players.kopilka_sim import CODE, SUIT, Table
+
+GAME = "kopilka"
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"hold_pass": True},
+    {"hold_pass": True, "hold_pass_fine": 0},
+]
+
+
+def _check_view(state: KopilkaState, view: KopilkaView, seen: Counter[str], seed: int) -> None:
+    me = view.seat
+    assert me is not None
+    hands = state._hands
+    for seat in range(4):
+        for suit in view.voids[seat]:
+            assert all(c.suit is not suit for c in hands[seat]), (seat, suit, hands[seat])
+            seen["void"] += 1
+        for card in view.shown[seat]:
+            assert card in hands[seat]
+            seen["shown"] += 1
+    played = set(view.gone) | {c for _, c in view.trick}
+    for card in view.laid:
+        if card in view.hand or card in played:
+            continue
+        assert any(card in hands[s] for s in range(4) if s != me), card
+        assert card not in state._stock
+        seen["out"] += 1
+    if view.to_act != me:
+        return
+    table = Table(view)
+    sim = table.consistent(random.Random(seed))
+    dealt = [c for s in range(4) if s != me for c in sim.hands[s]] + sim.stock
+    assert sorted(dealt) == sorted(table.unseen)  # every unseen card, once
+    for s in range(4):
+        if s == me:
+            continue
+        assert len(sim.hands[s]) == view.hand_sizes[s]
+        held = set(sim.hands[s])
+        assert {CODE[c] for c in view.shown[s]} <= held
+        assert not any(c >> 3 in {SUIT[x] for x in view.voids[s]} for c in held)
+    for card in table.out:
+        assert card not in sim.stock
+    seen["sampled"] += 1
+
+
+def _play(options: dict[str, Any], seed: int, seen: Counter[str]) -> None:
+    state = new_game(GAME, 4, seed, options)
+    assert isinstance(state, KopilkaState)
+    rng = random.Random(seed)
+    while (to_act := state.to_act) is not None:
+        for seat in range(4):
+            view = state.view(seat)
+            assert isinstance(view, KopilkaView)
+            _check_view(state, view, seen, seed)
+        view = state.view(to_act)
+        assert isinstance(view, KopilkaView)
+        action = easy(view, rng) if rng.random() < 0.5 else rng.choice(view.legal)
+        state.apply(to_act, action)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_2_3_2_4_what_the_table_infers_of_the_hands_is_true_and_samples_keep_to_it(
+    options: dict[str, Any],
+) -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(12):
+        _play(options, seed, seen)
+    # not vacuous: every kind of knowledge came up and was checked
+    assert seen["void"] > 50 and seen["shown"] > 5 and seen["out"] > 20, seen
+    assert seen["sampled"] > 500, seen
+
+
+def _follower_to_act(options: dict[str, Any], want: Any) -> tuple[KopilkaState, int, Suit]:
+    """A partia played on until a follower to act may ``want`` (``want(view)`` true)."""
+    for seed in range(200):
+        state = new_game(GAME, 4, seed, options)
+        assert isinstance(state, KopilkaState)
+        rng = random.Random(seed)
+        for _ in range(60):
+            seat = state.to_act
+            if seat is None:
+                break
+            view = state.view(seat)
+            assert isinstance(view, KopilkaView)
+            if view.phase == "follow" and view.led_suit is not None and want(view):
+                return state, seat, view.led_suit
+            state.apply(seat, easy(view, rng))
+    raise AssertionError("no such position")
+
+
+def test_2_4_3_a_pass_seen_without_a_fine_tells_a_void() -> None:
+    state, seat, led = _follower_to_act(
+        {}, lambda v: PASS in v.legal and not any(c.suit is v.led_suit for c in v.hand)
+    )
+    state.apply(seat, PASS)
+    assert led in state.view((seat + 1) % 4).voids[seat]
+
+
+def test_2_4_3_a_with_hold_pass_a_pass_while_holding_pays_and_tells_nothing() -> None:
+    options = {"hold_pass": True}
+    state, seat, led = _follower_to_act(
+        options, lambda v: PASS in v.legal and any(c.suit is v.led_suit for c in v.hand)
+    )
+    state.apply(seat, PASS)
+    assert led not in state.view((seat + 1) % 4).voids[seat]
+    # and with the fine at 0 no fine is seen, so no pass may tell anything (not even a void)
+    free = {"hold_pass": True, "hold_pass_fine": 0}
+    state, seat, led = _follower_to_act(
+        free, lambda v: PASS in v.legal and not any(c.suit is v.led_suit for c in v.hand)
+    )
+    state.apply(seat, PASS)
+    assert led not in state.view((seat + 1) % 4).voids[seat]
+
+
+def test_2_4_5_a_buy_brings_unknown_cards() -> None:
+    state, seat, _ = _follower_to_act({}, lambda v: Buy(1) in v.legal)
+    state._known.lacks(seat, Suit.HEARTS)  # known before, from an earlier trick
+    state.apply(seat, Buy(1))
+    assert state.view((seat + 1) % 4).voids[seat] == frozenset()
+
+
+def test_2_4_7_a_card_taken_back_is_known_in_its_leaders_hand_until_played() -> None:
+    for seed in range(300):
+        state = new_game(GAME, 4, seed, {})
+        assert isinstance(state, KopilkaState)
+        rng = random.Random(seed)
+        while (seat := state.to_act) is not None:
+            view = state.view(seat)
+            assert isinstance(view, KopilkaView)
+            state.apply(seat, PASS if PASS in view.legal else easy(view, rng))
+            after = state.view(None)
+            if after.takeback is not None and after.shown[after.takeback]:
+                card: Card = after.shown[after.takeback][-1]
+                assert card in state._hands[after.takeback]
+                return
+    raise AssertionError("no take-back seen")
