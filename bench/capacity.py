@@ -20,6 +20,8 @@ server of the run's own, ``tests/services.py``; the fake delivers over 40 connec
 does by default) on the temporary SQLite file or, with ``--database``, on a fresh database made
 in that PostgreSQL server for each size; the CPU is that of all the workers together.
 
+``BENCH_KEEP_LOGS=1`` keeps the bot's logs of every run (a failed run's are kept anyway) in
+``$TMP/capacity-logs``: one line per update, with the milliseconds the bot took over it.
 ``BENCH_DEBUG=1``: the Bot API calls a press, by method, and the new messages under the load,
 by kind (group or private, the text's first characters), printed to stderr — what the window of
 all chats carried (mostly turn pings).
@@ -41,6 +43,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import gc
 import json
 import os
 import random
@@ -298,7 +301,7 @@ async def fresh_database(how: Deployment, tables: int) -> AsyncIterator[dict[str
 
 
 def _keep_logs(tmp: Path, failed: type[BaseException] | None, *_: object) -> None:
-    if failed is None:
+    if failed is None and not os.environ.get("BENCH_KEEP_LOGS"):
         return
     kept = Path(tempfile.gettempdir()) / "capacity-logs"
     kept.mkdir(exist_ok=True)
@@ -348,6 +351,10 @@ async def measure(
                     await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
                     again = [c for c in fake.requests[restarted:] if c.method in WRITES]
                     assert not again, f"the restart showed {len(again)} screens again"
+                    # this driver's own collector (the fake keeps every call it answered: a
+                    # big heap) must not stall the players and the fake under the load
+                    gc.collect()
+                    gc.freeze()
                     cpu0, self0, t0 = cpu(), _self_cpu(), time.monotonic()
                     loaded = fake.mark()  # the busiest second of new messages: the load's
                     load = Load(deadline=t0 + seconds)
@@ -362,6 +369,7 @@ async def measure(
                         seconds + 2 * WAIT_S,
                     )
                     t1, self1, cpu1 = time.monotonic(), _self_cpu(), cpu()
+                    gc.unfreeze()
     finally:
         if scale is None:
             os.environ.pop("BENCH_TIME_SCALE", None)
