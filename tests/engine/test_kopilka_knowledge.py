@@ -61,8 +61,8 @@ def _check_view(state: KopilkaState, view: KopilkaView, seen: Counter[str], seed
         held = set(sim.hands[s])
         assert {CODE[c] for c in view.shown[s]} <= held
         assert not any(c >> 3 in {SUIT[x] for x in view.voids[s]} for c in held)
-    for card in table.out:
-        assert card not in sim.stock
+    for code in table.out:
+        assert code not in sim.stock
     seen["sampled"] += 1
 
 
