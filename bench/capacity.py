@@ -43,7 +43,6 @@ import argparse
 import asyncio
 import contextlib
 import functools
-import gc
 import json
 import os
 import random
@@ -66,6 +65,7 @@ from bench.press_throughput import (  # noqa: E402
     TOKEN,
     _self_cpu,
     bounded_gather,
+    heap_frozen,
     proc_cpu,
     start_child,
     stop_child,
@@ -351,10 +351,7 @@ async def measure(
                     await fake.settle(quiet=0.5, timeout=SETTLE_TIMEOUT)
                     again = [c for c in fake.requests[restarted:] if c.method in WRITES]
                     assert not again, f"the restart showed {len(again)} screens again"
-                    # this driver's own collector (the fake keeps every call it answered: a
-                    # big heap) must not stall the players and the fake under the load
-                    gc.collect()
-                    gc.freeze()
+                    stack.enter_context(heap_frozen())  # this driver's own collector, to the end
                     cpu0, self0, t0 = cpu(), _self_cpu(), time.monotonic()
                     loaded = fake.mark()  # the busiest second of new messages: the load's
                     load = Load(deadline=t0 + seconds)
@@ -369,7 +366,6 @@ async def measure(
                         seconds + 2 * WAIT_S,
                     )
                     t1, self1, cpu1 = time.monotonic(), _self_cpu(), cpu()
-                    gc.unfreeze()
     finally:
         if scale is None:
             os.environ.pop("BENCH_TIME_SCALE", None)

@@ -33,7 +33,6 @@ import argparse
 import asyncio
 import bisect
 import functools
-import gc
 import json
 import os
 import random
@@ -52,6 +51,7 @@ from bench.press_throughput import (  # noqa: E402
     SETTLE_TIMEOUT,
     TABLE_ERRORS,
     TOKEN,
+    heap_frozen,
     proc_cpu,
     seat_tables,
     set_up,
@@ -248,23 +248,21 @@ async def run(kind: str, tables: int, seconds: float, seed: int, cap: int = 10**
             logs = [TableLog({g.id, *(p.id for p in ps)}) for g, ps in seated]
             rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
             mark = fake.mark()
-            gc.collect()  # this driver's collector (the fake keeps every call) out of the way,
-            gc.freeze()  # for the bot's run and the echo's alike
-            cpu0, t0 = proc_cpu(child.pid), time.monotonic()
-            load = Load(t0 + seconds, cap, interval=0.005 * max(1.0, tables / 20))
-            if kind == "bot":
-                drivers = [
-                    drive_bot(fake, g, ps, rng, load, log)
-                    for (g, ps), rng, log in zip(seated, rngs, logs, strict=True)
-                ]
-            else:
-                drivers = [
-                    drive_echo(ps, rng, load, log, fake)
-                    for (_, ps), rng, log in zip(seated, rngs, logs, strict=True)
-                ]
-            await asyncio.wait_for(asyncio.gather(*drivers), seconds + 60)
-            took = time.monotonic() - t0
-            gc.unfreeze()
+            with heap_frozen():  # this driver's own collector, for the bot and the echo alike
+                cpu0, t0 = proc_cpu(child.pid), time.monotonic()
+                load = Load(t0 + seconds, cap, interval=0.005 * max(1.0, tables / 20))
+                if kind == "bot":
+                    drivers = [
+                        drive_bot(fake, g, ps, rng, load, log)
+                        for (g, ps), rng, log in zip(seated, rngs, logs, strict=True)
+                    ]
+                else:
+                    drivers = [
+                        drive_echo(ps, rng, load, log, fake)
+                        for (_, ps), rng, log in zip(seated, rngs, logs, strict=True)
+                    ]
+                await asyncio.wait_for(asyncio.gather(*drivers), seconds + 60)
+                took = time.monotonic() - t0
             await fake.settle(quiet=0.2, timeout=SETTLE_TIMEOUT)
             cpu1 = proc_cpu(child.pid)
             polls = fake.count("getUpdates", since=mark)

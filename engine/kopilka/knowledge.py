@@ -38,7 +38,8 @@ class Knowledge:
         self._laid: list[list[Card]] = [[] for _ in range(players)]
 
     def lacks(self, seat: Seat, suit: Suit) -> None:
-        """§2.4.3: a pass without the fine, or a buy — ``seat`` has no card of ``suit``."""
+        """§2.4.3 a: a pass with no fine seen — ``seat`` has no card of ``suit`` (a buy shows
+        as much, but the cards it brings make it void of nothing: :meth:`drew`)."""
         self._voids[seat].add(suit)
 
     def only(self, seats: Iterable[Seat], suit: Suit) -> None:

@@ -325,7 +325,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             able = [
                 s
                 for s in ((leader + i) % PLAYERS for i in range(PLAYERS))
-                if any(c.suit is not self._last_suit for c in self._hands[s])
+                if any(c.suit is not last for c in self._hands[s])
             ]
             if not able:
                 self._free = True

@@ -501,9 +501,8 @@ class Table:
                 stock_room -= 1
             else:
                 hands[i].append(card)
-        pool = stock
         sim = self.base.copy(0)
         for s, hand in zip(self.others, hands, strict=True):
             sim.hands[s] = hand
-        sim.stock = pool
+        sim.stock = stock
         return sim
