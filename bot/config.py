@@ -57,7 +57,8 @@ class Settings(BaseSettings):
     computer_delay_s: float = Field(1.5, ge=0, le=30)  # PRODUCT.md §10: humans can follow
     # no turn ping for a person who moved less than this ago (he is at the table; 0: always)
     ping_quiet_s: float = Field(20, ge=0, le=3600)
-    away_level: Literal["easy", "normal"] = "normal"  # how the computer plays an absent person
+    # how the computer plays an absent person (engine.players.LEVELS)
+    away_level: Literal["easy", "normal", "hard"] = "normal"
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)
     drain_s: float = Field(5.0, ge=0, le=60)  # on a clean stop, queued messages get this long
     # hands may be shown in the group itself (issue #32, PRODUCT.md §19): /settings offers

@@ -15,8 +15,9 @@ What is measured for seat A:
 * **win rate**: the share of games with ``result.winner == A`` (Копилка's partia winner by
   RULES.md §2.6.7: the highest net, ties by partia points, then the last deal's winner, then
   seat order from the first dealer);
-* the **median and maximum time** of A's decisions: wall time (``time.perf_counter``) and the
-  process's own CPU time (``time.process_time``), which a loaded, shared machine inflates less.
+* the **median, 99th percentile and maximum time** of A's decisions: wall time
+  (``time.perf_counter``) and the process's own CPU time (``time.process_time``), which a
+  loaded, shared machine inflates less.
 
 This is a tool, not part of the rules: it is the only engine module that reads a clock (around
 each of A's decisions), and the players never see it.
@@ -91,12 +92,20 @@ class DuelReport:
         return 1000 * statistics.median(self.decision_times) if self.decision_times else 0.0
 
     @property
+    def p99_ms(self) -> float:
+        return 1000 * p99(self.decision_times)
+
+    @property
     def max_ms(self) -> float:
         return 1000 * max(self.decision_times, default=0.0)
 
     @property
     def cpu_median_ms(self) -> float:
         return 1000 * statistics.median(self.cpu_times) if self.cpu_times else 0.0
+
+    @property
+    def cpu_p99_ms(self) -> float:
+        return 1000 * p99(self.cpu_times)
 
     @property
     def cpu_max_ms(self) -> float:
@@ -116,10 +125,20 @@ class DuelReport:
             f"win_rate: {self.win_rate:.3f}",
             f"decisions: {len(self.decision_times)}",
             f"median_ms: {self.median_ms:.3f}",
+            f"p99_ms: {self.p99_ms:.3f}",
             f"max_ms: {self.max_ms:.3f}",
             f"cpu_median_ms: {self.cpu_median_ms:.3f}",
+            f"cpu_p99_ms: {self.cpu_p99_ms:.3f}",
             f"cpu_max_ms: {self.cpu_max_ms:.3f}",
         ]
+
+
+def p99(times: tuple[float, ...]) -> float:
+    """The 99th percentile by nearest rank (0 for none)."""
+    if not times:
+        return 0.0
+    ordered = sorted(times)
+    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
 
 
 def play_one(

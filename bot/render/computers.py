@@ -12,10 +12,14 @@ NAMES: Final[dict[str, tuple[str, ...]]] = {
 }
 """Enough for every seat but one (a table seats at most 8, at least one of them a person)."""
 
-LEVEL_WORDS: Final[dict[str, str]] = {"easy": "easy", "normal": "normal"}
+LEVEL_WORDS: Final[dict[str, str]] = {"easy": "easy", "normal": "normal", "hard": "hard"}
 """A level's msgid on the seating line ("🤖 Фёдор (лёгкий)")."""
 
-LEVEL_BUTTONS: Final[dict[str, str]] = {"easy": "🤖 Easy", "normal": "🤖 Normal"}
+LEVEL_BUTTONS: Final[dict[str, str]] = {
+    "easy": "🤖 Easy",
+    "normal": "🤖 Normal",
+    "hard": "🤖 Hard",
+}
 """A level's msgid on the button that seats a computer of it."""
 
 

@@ -25,7 +25,7 @@ from engine.players.trick import trick_policy
 Policy = Callable[[View[Any], random.Random], Any]
 """``policy(view, rng) -> action`` for the seat of ``view`` (one of ``view.legal``)."""
 
-LEVELS: Final = ("easy", "normal")
+LEVELS: Final = ("easy", "normal", "hard")
 """The computer's levels, weakest first."""
 
 _FAMILIES: Final[Mapping[str, Mapping[str, Policy]]] = {

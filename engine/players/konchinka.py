@@ -27,6 +27,9 @@ MOVE_BUDGET: Final = 8000
 over the moves left in the deal times the candidates, at least :data:`MIN_SAMPLES`."""
 MIN_SAMPLES: Final = 2
 CANDIDATES: Final = 6
+HARD_BUDGET: Final = 4 * MOVE_BUDGET
+HARD_SAMPLES: Final = 4 * MIN_SAMPLES
+HARD_CANDIDATES: Final = 10
 """At most this many moves, the best by :func:`move_score`, are searched."""
 WIN_BONUS: Final = 10.0
 """Added to a rollout that ends the game won by this seat (subtracted when another wins)."""
@@ -80,18 +83,31 @@ def easy(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     return pick(view.legal, view.table)
 
 
-def candidates(view: KonchinkaView) -> list[KonchinkaAction]:
-    """The moves worth searching: the best :data:`CANDIDATES` by the easy measure."""
+def candidates(view: KonchinkaView, width: int = CANDIDATES) -> list[KonchinkaAction]:
+    """The moves worth searching: the best ``width`` by the easy measure."""
     ranked = sorted(view.legal, key=lambda m: -move_score(m))
-    return ranked[:CANDIDATES]
+    return ranked[:width]
 
 
 def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
-    """PIMC over the best moves, each played out to the end of the deal in sampled worlds.
+    """PIMC over the best :data:`CANDIDATES` moves at :data:`MOVE_BUDGET`."""
+    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES, CANDIDATES)
+
+
+def hard(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
+    """The same search over more moves (:data:`HARD_CANDIDATES`) at :data:`HARD_BUDGET`."""
+    return search(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES)
+
+
+def search(
+    view: KonchinkaView, rng: random.Random, budget: int, least: int, width: int
+) -> KonchinkaAction:
+    """PIMC over the best ``width`` moves, each played out to the end of the deal in sampled
+    worlds (``budget`` moves, at least ``least`` worlds).
 
     Every candidate meets the same worlds (common samples reduce the variance of the
     comparison); the best mean wins, ties to the earlier candidate."""
-    moves = candidates(view)
+    moves = candidates(view, width)
     if len(moves) == 1:
         return moves[0]
     me = view.seat
@@ -100,7 +116,7 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     seen = sim.Seen(view)
     actions = [sim.encode(view.table, m) for m in moves]
     left = sum(view.hand_sizes) + view.stock
-    samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(moves)))
+    samples = max(least, budget // (left * len(moves)))
     memo: sim.Memo = {}
     totals = [0.0] * len(moves)
     for _ in range(samples):
@@ -114,4 +130,4 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     return moves[best]
 
 
-LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal}
+LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

@@ -36,6 +36,8 @@ MOVE_BUDGET: Final = 4000
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
 over the cards left in play times the legal actions, at least :data:`MIN_SAMPLES`."""
 MIN_SAMPLES: Final = 4
+HARD_BUDGET: Final = 4 * MOVE_BUDGET
+HARD_SAMPLES: Final = 4 * MIN_SAMPLES
 MAX_ACTIONS: Final = 1000
 BUY_1: Final = Buy(1)
 DEAR: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -144,6 +146,16 @@ def rollout_value(state: KopilkaState, me: int, work: Work) -> float:
 
 def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     """PIMC over every legal action, each played out to the end of the deal on the simulator."""
+    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES)
+
+
+def hard(view: KopilkaView, rng: random.Random) -> KopilkaAction:
+    """``normal``'s search at :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES`."""
+    return search(view, rng, HARD_BUDGET, HARD_SAMPLES)
+
+
+def search(view: KopilkaView, rng: random.Random, budget: int, least: int) -> KopilkaAction:
+    """PIMC at ``budget`` rollout cards (at least ``least`` worlds)."""
     me = view.seat
     assert me is not None
     moves = list(view.legal)
@@ -153,7 +165,7 @@ def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     table = Table(view)
     actions = [code(a) for a in moves]
     left = sum(view.hand_sizes) + view.stock_size
-    samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(moves)))
+    samples = max(least, budget // (left * len(moves)))
     totals = [0] * len(moves)
     for _ in range(samples):
         base = table.consistent(rng)
@@ -168,5 +180,5 @@ def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     return moves[best]
 
 
-LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal}
-__all__ = ["LEVELS", "Buy", "Pass", "easy", "normal"]
+LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}
+__all__ = ["LEVELS", "Buy", "Pass", "easy", "hard", "normal", "search"]

@@ -27,6 +27,8 @@ MOVE_BUDGET: Final = 15000
 """Simulated actions per decision (the budget, never a clock): whole rounds of worlds are
 played until it is spent."""
 MIN_SAMPLES: Final = 3
+HARD_BUDGET: Final = 4 * MOVE_BUDGET
+HARD_SAMPLES: Final = 4 * MIN_SAMPLES
 MAX_SAMPLES: Final = 200
 """Worlds at most, where the deal is nearly over and a rollout is an action or two."""
 RUN_CANDIDATES: Final = 12
@@ -77,9 +79,19 @@ def candidates(g: sim.Sim, manner: str) -> list[sim.Action]:
 
 
 def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
+    """PIMC at :data:`MOVE_BUDGET`."""
+    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES)
+
+
+def hard(view: LenturluView, rng: random.Random) -> LenturluAction:
+    """PIMC at :data:`HARD_BUDGET`."""
+    return search(view, rng, HARD_BUDGET, HARD_SAMPLES)
+
+
+def search(view: LenturluView, rng: random.Random, budget: int, least: int) -> LenturluAction:
     """PIMC over the pruned candidates, each played out to the end of the deal on the inner
-    simulator; whole rounds of worlds (every candidate meets the same worlds) until
-    :data:`MOVE_BUDGET` actions are simulated."""
+    simulator; whole rounds of worlds (every candidate meets the same worlds) until ``budget``
+    actions are simulated (at least ``least`` worlds, at most :data:`MAX_SAMPLES`)."""
     me = view.seat
     assert me is not None
     base, unseen = sim.known(view)
@@ -89,7 +101,7 @@ def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
     work = Work()
     totals = [0.0] * len(moves)
     samples = 0
-    while samples < MIN_SAMPLES or (work.done < MOVE_BUDGET and samples < MAX_SAMPLES):
+    while samples < least or (work.done < budget and samples < MAX_SAMPLES):
         world = sim.deal(base, unseen, rng)
         for i, move in enumerate(moves):
             g = world.copy()
@@ -103,4 +115,4 @@ def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
     return sim.to_action(moves[best], view.hand)
 
 
-LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal}
+LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

@@ -18,17 +18,11 @@ from engine.cards import Card, rank_index
 from engine.core import View
 from engine.players import trick_normal
 from engine.players.basic import random_action
+from engine.players.trick_model import BLUFF, PLAY_STRENGTH
 from engine.trick.actions import ANNOUNCE, PASS, Announce, Exchange, Pass, TrickAction, card_mask
 from engine.trick.rules import Phase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
-
-PLAY_STRENGTH = 2
-"""A hand worth this much (trumps, top cards, the privileged card) is played when nobody plays
-yet; each player already in asks one point more, so few share the five tricks."""
-
-BLUFF = 0.15
-"""How often a weak hand is played anyway."""
 
 
 def trick_policy(view: View[Any], rng: random.Random) -> TrickAction:
@@ -74,6 +68,16 @@ def normal_policy(view: View[Any], rng: random.Random) -> TrickAction:
     return trick_normal.normal_policy(view, rng)
 
 
-LEVELS: Final[Mapping[str, Any]] = {"easy": trick_policy, "normal": normal_policy}
+def hard_policy(view: View[Any], rng: random.Random) -> TrickAction:
+    """The ``hard`` level: the same search on inferred deals, at a larger budget."""
+    assert isinstance(view, TrickView)
+    return trick_normal.hard_policy(view, rng)
+
+
+LEVELS: Final[Mapping[str, Any]] = {
+    "easy": trick_policy,
+    "normal": normal_policy,
+    "hard": hard_policy,
+}
 """The trick family's levels: ``easy`` the simple player above, ``normal`` determinized
-search."""
+search, ``hard`` the same search with inference (:mod:`engine.players.trick_infer`)."""

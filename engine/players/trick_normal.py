@@ -24,7 +24,7 @@ well under 0.5 s on a small shared machine (docs/computers.md).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.cards import SUIT_ORDER, Card, Suit, rank_index
@@ -43,7 +43,9 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .determinized import Work
-from .trick_sample import CODE, knowledge, sample_codes
+from .trick_infer import sample_likely, weigher
+from .trick_model import PLAY_STRENGTH
+from .trick_sample import CODE, Knowledge, knowledge
 from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
 
 PLAY_SAMPLES = 20
@@ -69,25 +71,68 @@ DECLARE_WORK = 8_000
 DISCARD_SAMPLES = 40
 """Deals sampled for Шутиха's discard."""
 
-OTHERS_PLAY = 2
-"""The simple player's threshold (:data:`engine.players.trick.PLAY_STRENGTH`) that the seats
-yet to declare are assumed to follow."""
+OTHERS_PLAY = PLAY_STRENGTH
+"""The simple player's threshold that the seats yet to declare are assumed to follow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """One level's search: its counts (never a clock) and whether its deals are inferred."""
+
+    play_samples: int = PLAY_SAMPLES
+    play_work: int = PLAY_WORK
+    play_nodes: int = PLAY_NODES
+    declare_samples: int = DECLARE_SAMPLES
+    declare_work: int = DECLARE_WORK
+    discard_samples: int = DISCARD_SAMPLES
+    infer: bool = False  # deals weighted by the declarations (:mod:`.trick_infer`)
+
+
+NORMAL = Budget()
+HARD = Budget(
+    play_samples=48,
+    play_work=36_000,
+    play_nodes=160,
+    declare_samples=160,
+    declare_work=28_000,
+    discard_samples=120,
+    infer=True,
+)
+"""``hard``: the deals sampled as the declarations and exchanges make them likely
+(:mod:`.trick_infer`), and about four times ``normal``'s work."""
 
 
 def normal_policy(view: TrickView, rng: random.Random) -> TrickAction:
-    """Pick one of ``view.legal`` for the seat of a trick-family view."""
+    """Pick one of ``view.legal`` for the seat of a trick-family view (``normal``)."""
+    return search_policy(view, rng, NORMAL)
+
+
+def hard_policy(view: TrickView, rng: random.Random) -> TrickAction:
+    """Pick one of ``view.legal`` for the seat of a trick-family view (``hard``)."""
+    return search_policy(view, rng, HARD)
+
+
+def search_policy(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
+    """The determinized search at ``budget``."""
     legal = view.legal
     if len(legal) == 1:
         return legal[0]
     if view.phase == Phase.PLAY:
-        return _play(view, rng)
+        return _play(view, rng, budget)
     if view.phase == Phase.DECLARE:
         if ANNOUNCE in legal:
             return ANNOUNCE  # §1.3.7: the bonus only pays; the JC still may not be passed
-        return _declare(view, rng)
+        return _declare(view, rng, budget)
     if view.phase == Phase.DISCARD:
-        return _discard(view, rng)
+        return _discard(view, rng, budget)
     return _retrump(view)
+
+
+def _sampler(
+    view: TrickView, know: Knowledge, budget: Budget
+) -> Callable[[random.Random], tuple[list[list[int]], list[int]]]:
+    weigh = weigher(view, know) if budget.infer else None
+    return lambda rng: sample_likely(know, weigh, rng)
 
 
 # --- the shared reading of a hand --------------------------------------------------------------
@@ -132,12 +177,13 @@ def _from_left(view: TrickView) -> list[Seat]:
 # --- trick play ----------------------------------------------------------------------------------
 
 
-def _play(view: TrickView, rng: random.Random) -> TrickAction:
+def _play(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
     assert view.seat is not None
     me = view.seat
     code = CODE[view.game]
     cards = [code[a.card] for a in view.legal if isinstance(a, PlayCard)]
     know = knowledge(view)
+    draw = _sampler(view, know, budget)
     table = _table(view)
     priv = table.priv
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
@@ -152,10 +198,10 @@ def _play(view: TrickView, rng: random.Random) -> TrickAction:
     played_priv = next((s for s, c in played if c == priv), None)
     totals = [0.0] * len(cards)
     work = Work()
-    for k in range(PLAY_SAMPLES):
-        if k >= MIN_SAMPLES and work.done >= PLAY_WORK:
+    for k in range(budget.play_samples):
+        if k >= MIN_SAMPLES and work.done >= budget.play_work:
             break
-        others, _rest = sample_codes(know, rng)
+        others, _rest = draw(rng)
         deal = base.copy()
         for s in playing:
             if s != me:
@@ -163,7 +209,7 @@ def _play(view: TrickView, rng: random.Random) -> TrickAction:
         deal.held = played_priv
         if played_priv is None:
             deal.held = next((s for s in playing if priv in deal.hands[s]), None)
-        for i, value in enumerate(solve(deal, me, cards, PLAY_NODES, work)):
+        for i, value in enumerate(solve(deal, me, cards, budget.play_nodes, work)):
             totals[i] += value
     best = max(range(len(cards)), key=lambda i: (totals[i], -i))
     return view.legal[best]
@@ -221,14 +267,14 @@ class _Round:
         return _Round(view, me, table, CODE[view.game], worth, later, drop, bound)
 
 
-def _declare(view: TrickView, rng: random.Random) -> TrickAction:
+def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
     assert view.seat is not None
     me = view.seat
     trump = view.trump or Suit.SPADES
     candidates = _candidates(view, trump)
     if len(candidates) == 1:
         return candidates[0]
-    know = knowledge(view)
+    draw = _sampler(view, knowledge(view), budget)
     ctx = _Round.of(view)
     code = ctx.code
     up_card = code[view.turn_up] if view.turn_up is not None else None
@@ -241,10 +287,10 @@ def _declare(view: TrickView, rng: random.Random) -> TrickAction:
             plans.append(None)
     totals = [0.0] * len(candidates)
     work = Work()
-    for k in range(DECLARE_SAMPLES):
-        if k >= MIN_SAMPLES and work.done >= DECLARE_WORK:
+    for k in range(budget.declare_samples):
+        if k >= MIN_SAMPLES and work.done >= budget.declare_work:
             break
-        others, rest = sample_codes(know, rng)
+        others, rest = draw(rng)
         stock = rest[: view.stock_size]
         for i, plan in enumerate(plans):
             if plan is None:  # pass: the count stands (§1.5.2)
@@ -323,7 +369,7 @@ def _deal_out(ctx: _Round, hands: list[list[int]], stock: list[int], playing: li
 # --- Шутиха's discard, Памфил's re-trump --------------------------------------------------------
 
 
-def _discard(view: TrickView, rng: random.Random) -> TrickAction:
+def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
     """§1.3.12: among the k weakest cards by a few readings, the best on sampled deals."""
     assert view.seat is not None
     me = view.seat
@@ -346,15 +392,15 @@ def _discard(view: TrickView, rng: random.Random) -> TrickAction:
         return view.legal[0]
     if len(candidates) == 1:
         return candidates[0]
-    know = knowledge(view)
+    draw = _sampler(view, knowledge(view), budget)
     table = _table(view)
     code = CODE[view.game]
     kept = [[code[c] for c in view.hand if c not in a.cards] for a in candidates]
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
     totals = [0.0] * len(candidates)
     work = Work()
-    for _ in range(DISCARD_SAMPLES):
-        others, _rest = sample_codes(know, rng)
+    for _ in range(budget.discard_samples):
+        others, _rest = draw(rng)
         for i, mine in enumerate(kept):
             hands = [h[:] for h in others]
             hands[me] = mine[:]
@@ -385,4 +431,4 @@ def _retrump(view: TrickView) -> TrickAction:
     return action if action in view.legal else view.legal[0]
 
 
-__all__ = ["normal_policy"]
+__all__ = ["HARD", "NORMAL", "Budget", "hard_policy", "normal_policy", "search_policy"]

@@ -7,6 +7,9 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+from pydantic import SecretStr, ValidationError
+
 from bot.app import RunningBot, running_bot
 from bot.callbacks import Kind, Press, PressCodec
 from bot.config import Settings
@@ -101,16 +104,26 @@ async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
     answer = await anna.press(lobby, "🤖 Добавить компьютер")
     assert not answer.text
     await shows(fake, lobby, "Выберите уровень, и за стол сядет компьютер")
-    assert [b.text for b in lobby.all_buttons] == ["🤖 Лёгкий", "🤖 Обычный", "↩️ Назад"]
+    assert [b.text for b in lobby.all_buttons] == [
+        "🤖 Лёгкий",
+        "🤖 Обычный",
+        "🤖 Сильный",
+        "↩️ Назад",
+    ]
     await anna.press(lobby, "Лёгкий")
     await shows(fake, lobby, "За столом (2/7): Anna, 🤖 Фёдор (лёгкий)")
     await anna.press(lobby, "Обычный")
     await shows(fake, lobby, "(3/7): Anna, 🤖 Фёдор (лёгкий), 🤖 Марфа (обычный)")
+    await anna.press(lobby, "Сильный")
+    await shows(
+        fake, lobby, "(4/7): Anna, 🤖 Фёдор (лёгкий), 🤖 Марфа (обычный), 🤖 Тихон (сильный)"
+    )
     assert "✖️ 🤖 Марфа" in [b.text for b in lobby.all_buttons]
     assert seats(database) == [
         ("human", 101, "Anna", "normal"),
         ("computer", None, "🤖 Фёдор", "easy"),
         ("computer", None, "🤖 Марфа", "normal"),
+        ("computer", None, "🤖 Тихон", "hard"),
     ]
     await anna.press(lobby, "↩️")
     await fake.wait_until(lambda: lobby.has_button("▶️"), timeout=10)
@@ -122,7 +135,9 @@ async def test_4_2_one_person_and_two_computers_start_and_play_to_the_end(
     await play_until_end(fake, group, [anna], random.Random(3))
     await fake.settle(quiet=0.1)
     result = result_message(group)
-    assert result is not None and "🤖 Фёдор" in result.text and "🤖 Марфа" in result.text
+    assert result is not None and all(
+        f"🤖 {name}" in result.text for name in ("Фёдор", "Марфа", "Тихон")
+    )
     for seat in (1, 2):
         moves = db_rows(database, "SELECT COUNT(*) FROM actions WHERE seat = ?", seat)
         assert moves[0][0] > 0
@@ -170,7 +185,7 @@ async def test_4_2_add_computer_creator_or_admin_remove_stale_and_forged_presses
     assert "(4/7): Anna, Boris, 🤖 Фёдор (лёгкий), 🤖 Тихон (обычный)" in lobby.text
     answer = await anna.press_raw(lobby, data=remove)  # the same ✖️ again: already gone
     assert answer.text == "Этого компьютера уже нет за столом."
-    for forged in (data_of(fake, "m", "hard"), data_of(fake, "d", "x"), data_of(fake, "m")):
+    for forged in (data_of(fake, "m", "expert"), data_of(fake, "d", "x"), data_of(fake, "m")):
         answer = await anna.press_raw(lobby, data=forged)
         assert answer.text == "Кнопка не распознана.", forged
     answer = await anna.press_raw(lobby, data=data_of(fake, "d", "6"))  # Ерофей: not seated
@@ -410,3 +425,18 @@ def test_4_2_computer_names_are_one_list_in_every_language() -> None:
     assert name_index("🤖 Fyodor") == name_index("🤖 Фёдор") == 0
     assert name_index("Фёдор") is None and name_index("🤖 Robo") is None
     assert next_index([computer_name("ru", i) for i in range(len(NAMES["ru"]))]) is None
+
+
+def test_13_away_level_takes_every_level_and_nothing_else() -> None:
+    """``BOT_AWAY_LEVEL`` accepts each of the computer's levels, ``hard`` included, and refuses
+    a name that is none of them with the setting's name in the message."""
+
+    def settings(**values: object) -> Settings:
+        return Settings(token=SecretStr("123456:" + "a" * 35), _env_file=None, **values)  # type: ignore[call-arg, arg-type]
+
+    assert settings().away_level == "normal"
+    assert [settings(away_level=level).away_level for level in LEVELS] == list(LEVELS)
+    assert "hard" in LEVELS
+    for bad in ("expert", "", "HARD"):
+        with pytest.raises(ValidationError, match="away_level"):
+            settings(away_level=bad)

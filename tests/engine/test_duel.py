@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.__main__ import main
-from engine.duel import duel, play_one, player
+from engine.duel import duel, p99, play_one, player
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.players import Policy, computer, random_player
@@ -21,7 +21,8 @@ def test_duel_every_game_smallest_and_largest_table(game: str) -> None:
         low, high = report.ci
         assert low <= report.mean <= high
         assert 0.0 <= report.win_rate <= 1.0
-        assert report.decision_times and report.max_ms >= report.median_ms >= 0.0
+        assert report.decision_times and report.max_ms >= report.p99_ms >= report.median_ms
+        assert report.cpu_max_ms >= report.cpu_p99_ms >= report.cpu_median_ms >= 0.0
 
 
 def test_duel_rotation_covers_every_seat() -> None:
@@ -55,7 +56,8 @@ def test_duel_cli_output_parses(capsys: pytest.CaptureFixture[str]) -> None:
     low, high = map(float, fields["ci95"].split())
     assert low <= mean <= high
     assert 0.0 <= float(fields["win_rate"]) <= 1.0
-    assert float(fields["max_ms"]) >= float(fields["median_ms"])
+    assert float(fields["max_ms"]) >= float(fields["p99_ms"]) >= float(fields["median_ms"])
+    assert float(fields["cpu_max_ms"]) >= float(fields["cpu_p99_ms"])
     assert main([*argv, "--a", "computer:easy", "--b", "random"]) == 0
     again = capsys.readouterr().out
 
@@ -85,3 +87,11 @@ def test_2_6_7_the_duel_counts_the_partia_winner_of_the_engine() -> None:
         assert result.winner is not None and result.net[result.winner] == max(result.net)
         wins += result.winner == i % 4
     assert report.wins == wins
+
+
+def test_p99_is_the_nearest_rank() -> None:
+    assert p99(()) == 0.0
+    assert p99((5.0,)) == 5.0
+    times = tuple(float(i) for i in range(1, 201))  # 1 … 200: the 198th is the 99th percentile
+    assert p99(times[::-1]) == 198.0
+    assert p99(tuple(float(i) for i in range(1, 101))) == 99.0

@@ -1,7 +1,8 @@
 """What every family's computer players must do, game by game (Копилка, Лентюрлю, Кончинка; the
 trick family's own file covers its four games): ``easy`` games end with legal moves only and
-records that replay unchanged; ``normal`` sees only its seat's view (the same view with the
-hidden cards dealt anew gives the same action) and is deterministic given its generator."""
+records that replay unchanged; ``normal`` and ``hard`` see only their seat's view (the same view
+with the hidden cards dealt anew gives the same action) and are deterministic given their
+generator."""
 
 from __future__ import annotations
 
@@ -42,18 +43,28 @@ WHOLE: list[tuple[str, int, dict[str, Any]]] = [("kopilka", 4, {}), ("lenturlu",
 WHOLE += [("lenturlu", 8, {}), ("konchinka", 2, {"target": 5}), ("konchinka", 4, {"target": 5})]
 
 
+SEARCHING = ["normal", "hard"]
+"""The levels that search (``easy`` is the rule player they roll out with)."""
+
+
+@pytest.mark.parametrize("level", SEARCHING)
 @pytest.mark.parametrize(("game", "players", "options"), WHOLE)
-def test_normal_plays_a_game_to_the_end(game: str, players: int, options: dict[str, Any]) -> None:
+def test_searching_levels_play_a_game_to_the_end(
+    game: str, players: int, options: dict[str, Any], level: str
+) -> None:
     state = new_game(game, players, 7, options)
     easy = computer(game, "easy")
-    play_to_end(state, [computer(game, "normal")] + [easy] * (players - 1), random.Random(1))
+    play_to_end(state, [computer(game, level)] + [easy] * (players - 1), random.Random(1))
     record = state.record()
     assert replay(record).record() == record
 
 
+@pytest.mark.parametrize("level", SEARCHING)
 @pytest.mark.parametrize(("game", "players", "moves"), VIEWS)
-def test_normal_sees_only_the_view(game: str, players: int, moves: int) -> None:
-    normal = computer(game, "normal")
+def test_searching_levels_see_only_the_view(
+    game: str, players: int, moves: int, level: str
+) -> None:
+    normal = computer(game, level)
     warm_up = WARM_UP[game] or computer(game, "easy")
     state = midgame(game, players, 11 + players, moves, warm_up)
     seat = state.to_act

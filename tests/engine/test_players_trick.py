@@ -60,8 +60,11 @@ def test_easy_players_end_legal_and_replay(game: str, players: int) -> None:
 
 @pytest.mark.parametrize("game", TRICK_GAMES)
 @pytest.mark.parametrize("players", [3, 6])
-def test_normal_player_plays_legal_deals_that_replay(game: str, players: int) -> None:
-    levels = ["normal", "easy", "normal", "random", "easy", "random"][:players]
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_searching_player_plays_legal_deals_that_replay(
+    game: str, players: int, level: str
+) -> None:
+    levels = [level, "easy", "normal", "random", "easy", "random"][:players]
     state = _play(game, players, 7, levels, SHORT, deals=2)
     assert state.result is not None
     record = state.record()
@@ -81,9 +84,10 @@ def test_normal_players_whole_pulkas_soak(game: str, players: int) -> None:
         assert replay(record).record() == record
 
 
-def test_normal_player_is_deterministic() -> None:
-    one = _play("mushka", 3, 5, ["normal", "easy", "easy"], SHORT, deals=2).record()
-    two = _play("mushka", 3, 5, ["normal", "easy", "easy"], SHORT, deals=2).record()
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_searching_player_is_deterministic(level: str) -> None:
+    one = _play("mushka", 3, 5, [level, "easy", "normal"], SHORT, deals=2).record()
+    two = _play("mushka", 3, 5, [level, "easy", "normal"], SHORT, deals=2).record()
     assert one == two
 
 
@@ -122,13 +126,14 @@ def _permute_hidden(state: TrickState, me: int, rng: random.Random) -> TrickStat
     return other
 
 
+@pytest.mark.parametrize("level", ["normal", "hard"])
 @pytest.mark.parametrize("phase", ["declare", "play"])
 @pytest.mark.parametrize("game", TRICK_GAMES)
-def test_normal_player_reads_only_its_view(game: str, phase: str) -> None:
+def test_searching_player_reads_only_its_view(game: str, phase: str, level: str) -> None:
     state = _reach(game, 4, 3, phase, trick_no=2 if phase == "play" else 0)
     me = state.to_act
     assert me is not None
-    normal = computer(game, "normal")
+    normal = computer(game, level)
     for k in range(3):
         other = _permute_hidden(state, me, random.Random(k))
         assert other.places() != state.places() or k  # the hidden deal really changed
