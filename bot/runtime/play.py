@@ -7,7 +7,6 @@ action, the move counter), and the outcome: the table and every hand, fresh view
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 from collections.abc import Sequence
@@ -39,6 +38,7 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.runtime.owed import OwedKind, Owing
+from bot.runtime.thinking import think
 from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus
 from engine.core import Line, State
@@ -484,9 +484,11 @@ class Play:
         player thinks for a noticeable fraction of a second; the other tables go on meanwhile."""
         assert table.match is not None
         s = table.seats[seat]
-        policy = computer(table.row.game, s.level if s.user_id is None else self.ctx.away_level)
+        level = s.level if s.user_id is None else self.ctx.away_level
+        policy = computer(table.row.game, level)
         match = table.match
         # STYLE.md §6: the match's record seed (at a live table a secret label drawn apart from
         # the decks, bot.runtime.deals), the seat, the ply: reproducible, and no way to a deck
         rng = random.Random(f"{match.state.seed}:{seat}:{table.row.moves - match.first_seq}")
-        return await asyncio.to_thread(policy, match.state.view(seat), rng)
+        view = match.state.view(seat)
+        return await think(policy, view, rng, table_id=table.row.id, level=level)
