@@ -15,10 +15,18 @@ from bot.render.context import HandUI
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from engine.core import Line
 from engine.kopilka.state import Phase
-from engine.record import read_records, replay
+from engine.record import read_records
+from engine.record import replay as replay_state
 from tests.bot.golden import prefixes, screen_context
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def replay(lines: list[Line]) -> Any:
+    """The replayed state, its views typed by the caller (each test's game)."""
+    return replay_state(lines)
+
+
 RECORDS = ROOT / "tests" / "golden" / "records"
 CATALOGUES = Catalogues.load(ROOT / "locales")
 CODEC = PressCodec.from_token("123456:TEST-token")

@@ -5,13 +5,22 @@ stakes were taken, the last round's moves — and that a seat's view names only 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine.actions import Buy, Pass
+from engine.core import Line
 from engine.konchinka.actions import Capture, Sweep, Trail
 from engine.konchinka.view import KonchinkaView
 from engine.kopilka.view import KopilkaView
 from engine.lenturlu.view import LenturluView
-from engine.record import read_records, replay
+from engine.record import read_records
+from engine.record import replay as replay_state
+
+
+def replay(lines: list[Line]) -> Any:
+    """The replayed state, its views typed by the caller (each test's game)."""
+    return replay_state(lines)
+
 
 RECORDS = Path(__file__).resolve().parents[1] / "golden" / "records"
 
