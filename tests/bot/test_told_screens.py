@@ -13,6 +13,8 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.context import HandUI
 from bot.render.games.kopilka.screen import KOPILKA_UI
+from bot.render.games.lenturlu.screen import LENTURLU_UI
+from engine.cards import Card
 from engine.core import Line
 from engine.kopilka.state import Phase
 from engine.record import read_records
@@ -94,3 +96,53 @@ def test_kopilka_doubled_tricks_and_buys_told() -> None:
     assert f"{NAMES[seat]} покупает {len(lines[buy]['cards'])}" in table
     hand = KOPILKA_UI.hand(ctx, state.view(seat), HandUI(), tr, CODEC).text
     assert "Вы купили" in hand and "Карт на руках" in hand
+
+
+def lenturlu_context(lines: list[Line], n: int, locale: str) -> Any:
+    return screen_context("lenturlu", lines, NAMES[:n], locale)
+
+
+def test_lenturlu_as_stake_after_the_first_lead() -> None:
+    """§3.4.6 (Manner A): after the first lead the A♠'s money waits for the winner — the hand
+    marks no A♠ as a stake to win, the table says where its money goes."""
+    tr = CATALOGUES.tr("ru")
+    checked = 0
+    for lines, state in prefixes(RECORDS / "lenturlu-3p-king.jsonl", 0):
+        view = state.view(None)
+        if state.is_over or view.as_stake_open or not dict(view.layout).get(Card.parse("AS")):
+            continue
+        ctx = lenturlu_context(lines, 3, "ru")
+        assert "Т♠ " + str(dict(view.layout)[Card.parse("AS")]) + " (победителю)" in (
+            LENTURLU_UI.table(ctx, view, tr).text
+        )
+        for seat in range(3):
+            rendered = LENTURLU_UI.hand(ctx, state.view(seat), HandUI(), tr, CODEC)
+            assert "Т♠💰" not in rendered.text
+            assert rendered.markup is not None
+            labels = [b.text for row in rendered.markup.inline_keyboard for b in row]
+            assert not any("Т♠💰" in label for label in labels)
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_lenturlu_final_table_says_where_the_money_went(locale: str) -> None:
+    tr = CATALOGUES.tr(locale)
+    lines = read_records(RECORDS / "lenturlu-6p-out-cards.jsonl")[0]
+    act = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
+    before = replay(lines[:act]).view(None)
+    ctx = lenturlu_context(lines[:act], 6, locale)
+    events = [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[act:]]
+    text = LENTURLU_UI.ended_table(ctx, before, events, tr).text
+    stakes = tr("Stakes: {list}", list="").strip()
+    assert stakes not in text  # no «Ставки: 7♦ 0 · К♥ 0 …»
+    end = next(ln for ln in lines if ln.get("t") == "deal_end")
+    winner = ctx.names[end["winner"]]
+    assert f"{end['layout']} → {winner}" in text
+    for ln in lines:
+        if ln.get("e") == "stake":
+            assert f"{ctx.names[ln['seat']]}" in text and f" {ln['amount']} → " in text
+    # every move told: who played which run on the pile
+    assert f"{ctx.names[events[0]['seat']]} " in text.split("\n")[4]
+    hand = LENTURLU_UI.hand(ctx, replay(lines).view(0), HandUI(), tr, CODEC).text
+    assert tr("Your place: {place} of {n} · settlement: {money}").split("{")[0] in hand
