@@ -11,7 +11,10 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
+from bot.render.cards import card_name
+from bot.render.common import signed
 from bot.render.context import HandUI
+from bot.render.games.konchinka.screen import KONCHINKA_UI
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.cards import Card
@@ -146,3 +149,43 @@ def test_lenturlu_final_table_says_where_the_money_went(locale: str) -> None:
     assert f"{ctx.names[events[0]['seat']]} " in text.split("\n")[4]
     hand = LENTURLU_UI.hand(ctx, replay(lines).view(0), HandUI(), tr, CODEC).text
     assert tr("Your place: {place} of {n} · settlement: {money}").split("{")[0] in hand
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_konchinka_moves_told_and_final_hand(locale: str) -> None:
+    """Each capture, sweep and trail is said on the table; the hand is sorted, shows everyone's
+    hauls; the final hand gives the winner, the place and the money."""
+    tr = CATALOGUES.tr(locale)
+    path = RECORDS / "konchinka-2p-target5.jsonl"
+    swept = False
+    for lines, state in prefixes(path, 0):
+        acts = [i for i, ln in enumerate(lines) if ln.get("t") == "act"]
+        act = acts[-1] if acts else 0
+        if not acts or not str(lines[act]["a"]).startswith("sweep") or state.to_act is None:
+            continue
+        ctx = screen_context("konchinka", lines, NAMES[:2], locale)
+        text = KONCHINKA_UI.table(ctx, state.view(None), tr).text
+        name = NAMES[lines[act]["seat"]]
+        card = card_name(str(lines[act]["a"]).split()[1], locale)
+        assert tr("{name}: {card} takes everything", name=name, card=card) in text
+        hand = KONCHINKA_UI.hand(ctx, state.view(0), HandUI(), tr, CODEC).text
+        assert all(f"{n}: " in hand for n in NAMES[:2])
+        swept = True
+        break
+    assert swept
+    lines = read_records(path)[0]
+    state = replay(lines)
+    ctx = screen_context("konchinka", lines, NAMES[:2], locale)
+    assert state.result is not None
+    for seat in range(2):
+        hand = KONCHINKA_UI.hand(ctx, state.view(seat), HandUI(), tr, CODEC).text
+        place = 1 if seat == state.result.winner else 2
+        assert (
+            tr(
+                "Your place: {place} of {n} · settlement: {money}",
+                place=place,
+                n=2,
+                money=signed(state.result.net[seat]),
+            )
+            in hand
+        ), hand
