@@ -36,7 +36,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
     DECK: ClassVar = DECK_52  # §4.1.1
     ORDER: ClassVar = ACE_LOW  # §R1.8; the first-dealer draw (§0.5.2)
 
-    __slots__ = ("_captured", "_last_capturer", "_stock", "_table", "_totals")
+    __slots__ = ("_captured", "_last_capturer", "_moves", "_stock", "_table", "_totals")
 
     def __init__(
         self, game: str, players: int, options: KonchinkaOptions, seed: int, chance: Chance
@@ -47,6 +47,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._captured: list[list[Card]] = [[] for _ in range(players)]
         self._last_capturer: Seat | None = None
         self._totals = [0] * players
+        self._moves: tuple[tuple[Seat, KonchinkaAction], ...] = ()  # this deal's (views only)
 
     # --- the standard API ----------------------------------------------------------------
 
@@ -68,6 +69,8 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             last_capturer=self._last_capturer,
             court_values=self.options.court_values,
             taken=tuple(tuple(c) for c in self._captured),
+            moves=self._moves[-self.players :],
+            result=self._result,
         )
 
     def clone(self) -> KonchinkaState:
@@ -151,6 +154,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._stock = list(deck[dealt + TABLE_SIZE :])
         self._captured = [[] for _ in range(n)]
         self._last_capturer = None
+        self._moves = ()
         self._fix_table()
         self._event("table", cards=codes(self._table))
         self._phase = Phase.PLAY
@@ -196,6 +200,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
 
     def _move(self, seat: Seat, move: KonchinkaAction) -> None:
         self._hands[seat].remove(move.card)
+        self._moves = (*self._moves, (seat, move))
         match move:
             case Trail(card):
                 self._table.append(card)

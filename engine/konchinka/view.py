@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.core import Seat, View
+from engine.core import Result, Seat, View
 
 from .actions import KonchinkaAction
 
@@ -24,3 +24,5 @@ class KonchinkaView(View[KonchinkaAction]):
     last_capturer: Seat | None
     court_values: bool
     taken: tuple[tuple[Card, ...], ...] = ()  # the cards each seat captured this deal (seen by all)
+    moves: tuple[tuple[Seat, KonchinkaAction], ...] = ()  # the last round's moves, in order
+    result: Result | None = None  # how the game ended (phase ``over``): winner, net per seat

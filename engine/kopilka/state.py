@@ -77,6 +77,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
     __slots__ = (
         "_bank",
         "_bought",
+        "_buys",
+        "_counted",
         "_deal_fines",
         "_empty",
         "_free",
@@ -118,6 +120,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._stock: list[Card] = []
         self._gone: list[Card] = []  # cards of completed tricks
         self._deal_fines = [0] * PLAYERS
+        self._counted = False  # the deal's points are in the partia's (its deal_end written)
         self._tricks: list[list[tuple[Suit, int]]] = [[] for _ in range(PLAYERS)]
         self._last_suit: Suit | None = None
         self._free = True
@@ -132,6 +135,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         # for the views only (§2.3, §2.4.7 on the screens); the record does not depend on them
         self._layouts: list[_LayOut] = []
         self._trick_log: list[tuple[Seat, KopilkaAction]] = []
+        self._buys: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # this trick's, with cards
         self._last_trick: tuple[tuple[Seat, Card], ...] = ()
         self._last_winner: Seat | None = None
         self._last_points = 0
@@ -151,7 +155,10 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             **self._view_base(seat),
             legal=() if seat is None else self.legal_actions(seat),
             bank=self._bank,
-            partia_points=tuple(p + d for p, d in zip(self._partia, deal_points, strict=True)),
+            partia_points=tuple(
+                p + (0 if self._counted else d)
+                for p, d in zip(self._partia, deal_points, strict=True)
+            ),
             deal_points=deal_points,
             tricks_won=tuple(len(won) for won in self._tricks),
             trick_no=sum(len(won) for won in self._tricks),
@@ -179,6 +186,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             voids=self._known.voids(),
             shown=self._known.shown(),
             laid=self._known.laid_by(seat),
+            bought_cards=tuple(c for s, cards in self._buys if s == seat for c in cards),
+            result=self._result,
         )
 
     # --- the skeleton's hooks ----------------------------------------------------------------
@@ -233,6 +242,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
     def _perform(self, seat: Seat, action: KopilkaAction) -> None:
         if self._phase == Phase.LEAD:
             self._trick_log = []
+            self._buys = ()
         self._trick_log.append((seat, action))
         match action:
             case PlayCard(card) if self._phase == Phase.LEAD:
@@ -360,6 +370,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._touch(seat)
         self._known.drew(seat)  # he had no card of the led suit (§2.4.3 b): new ones now
         self._bought = True
+        self._buys = (*self._buys, (seat, tuple(drawn)))
         self._event("draw", seat=seat, cards=codes(drawn), why="buy")
         self._same_suit(seat)  # §2.4.5; he acts again (§2.4.3 c)
 
@@ -455,6 +466,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         for seat, won in enumerate(self._tricks):
             points = sum(p for _, p in won)
             self._partia[seat] += points
+            self._counted = True
             rows.append(
                 {
                     "seat": seat,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Card, Suit
-from engine.core import Seat, View
+from engine.core import Result, Seat, View
 
 from .actions import KopilkaAction
 from .options import KopilkaOptions
@@ -60,3 +60,5 @@ class KopilkaView(View[KopilkaAction]):
     voids: tuple[frozenset[Suit], ...] = ()  # suits a seat is known to lack (§2.4.2, §2.4.3)
     shown: tuple[tuple[Card, ...], ...] = ()  # cards seen going back into it (§2.4.7)
     laid: tuple[Card, ...] = ()  # every card the view's own seat laid out this deal (§2.3.3)
+    bought_cards: tuple[Card, ...] = ()  # the cards the view's own seat bought this trick
+    result: Result | None = None  # how the partia ended (phase ``over``): winner, net per seat

@@ -62,10 +62,13 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         "_pile_end",
         "_pile_leader",
         "_refills",
+        "_runs",
         "_set_aside",
         "_staked",
         "_stock",
         "_taken",
+        "_takes",
+        "_turns",
     )
 
     def __init__(
@@ -84,6 +87,10 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         self._staked = [0] * players
         self._refills = [0] * players
         self._taken = [0] * players
+        # for the views only (who did what, on the screens); the record does not depend on them
+        self._runs: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # the pile's, by seat
+        self._turns: tuple[tuple[Seat, LenturluAction], ...] = ()  # buys, passes since a run
+        self._takes: tuple[tuple[Seat, Card, int], ...] = ()  # stakes taken (§3.4.4)
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -112,6 +119,10 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             unit=self.options.unit,
             refill_units=self.options.refill_units,
             as_stake_open=self._as_stake_open(),
+            runs=self._runs,
+            turns=self._turns,
+            takes=self._takes,
+            result=self._result,
         )
 
     def _money(self) -> tuple[int, ...]:
@@ -234,6 +245,8 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         self._pile_end = ""
         if was_lead:
             self._pile_leader = seat
+        self._runs = (*self._runs, (seat, tuple(cards)))
+        self._turns = ()
         self._pile.extend(cards)  # §3.2.2: in ascending order; the last card is the top
         # §3.4.4: each Lenturlu card takes its stake; §3.4.6: the AS only while it is open
         emptied = [c for c in cards if c in self._layout and (as_open or c != ACE_OF_SPADES)]
@@ -241,6 +254,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             amount = self._layout[c]
             self._layout[c] = 0
             self._taken[seat] += amount
+            self._takes = (*self._takes, (seat, c, amount))
             self._event("stake", seat=seat, card=str(c), amount=amount)
         king = RANK_VALUE[cards[-1].rank] == KING_VALUE
         if king and not was_lead and self.options.manner == "king":
@@ -279,9 +293,11 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         del self._stock[:k]
         self._hands[seat].extend(drawn)
         self._bought = True
+        self._turns = (*self._turns, (seat, Buy(k)))
         self._event("draw", seat=seat, cards=codes(drawn))
 
     def _pass(self, seat: Seat) -> None:
+        self._turns = (*self._turns, (seat, PASS))
         self._passes += 1
         self._bought = False
         if self._passes == self.players - 1:  # §3.4.1: a stop
@@ -299,6 +315,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
     def _set_pile_aside(self) -> None:
         self._set_aside.extend(self._pile)
         self._pile = []
+        self._runs = ()
         self._pile_leader = None
 
     # --- the settlement (§3.5) ----------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.core import Seat, View
+from engine.core import Result, Seat, View
 
 from .actions import LenturluAction
 
@@ -35,3 +35,7 @@ class LenturluView(View[LenturluAction]):
     unit: int = 1
     refill_units: int = 1
     as_stake_open: bool = True  # a lead of the AS would take its stake now (§3.4.6)
+    runs: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # the current pile's runs, by seat
+    turns: tuple[tuple[Seat, LenturluAction], ...] = ()  # buys and passes since the last run
+    takes: tuple[tuple[Seat, Card, int], ...] = ()  # every stake taken this deal (§3.4.4)
+    result: Result | None = None  # how the deal ended (phase ``over``): winner, net per seat

@@ -100,8 +100,8 @@ async def test_kopilka_partia_with_a_restart(
     print(f"Bot API calls for one deal of Копилка: {calls}, to the group {in_group}")  # noqa: T201
     group_text = "\n".join(everything(m) for m in group.messages)
     private = "\n".join(everything(m) for u in players for m in u.messages)
-    assert "Выкладка:" in group_text and "Вам пришла карта" not in group_text
-    assert "Вам пришла карта" in private
+    assert "Выкладка:" in group_text and "Вам пришли карты" not in group_text
+    assert "Вам пришли карты:" in private
     (ledger,) = db_rows(settings.database, "SELECT SUM(balance), COUNT(*) FROM ledger")
     points = dict(
         db_rows(

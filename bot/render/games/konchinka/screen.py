@@ -18,13 +18,14 @@ from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standing, TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
-from engine.cards import ACE_LOW, Card, canonical
+from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
 from engine.core import Line, Seat
-from engine.konchinka.actions import Capture, Sweep, Trail
+from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from engine.konchinka.state import Phase
 from engine.konchinka.view import KonchinkaView
-from engine.lines import LineKind, first
+from engine.lines import LineKind, first, is_kind
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "target": (15, 20, 25, 30, 50, 100, 5, 10),
@@ -46,11 +47,35 @@ def haul_text(view: KonchinkaView, seat: int, tr: Translator) -> str:
     """``total 3 · cards 12 · clubs 4 · кончинки: 2♣``: the seat's figures so far."""
     parts = [
         tr("points {n}", n=view.totals[seat]),
-        tr("cards {n}", n=view.captured[seat]),
+        tr("captured {n}", n=view.captured[seat]),
         tr("clubs {n}", n=view.clubs[seat]),
         tr("konchinki: {cards}", cards=cards_text(view.konchinki[seat], tr)),
     ]
     return " · ".join(parts)
+
+
+def move_line(ctx: TableContext, seat: int, move: KonchinkaAction, tr: Translator) -> str:
+    """``Борис: В♥ забирает всё`` · ``Вера: 10♥ берёт 6♥+4♠`` · ``Глеб: 5♣ на стол``."""
+    loc = tr.locale
+    name = esc(ctx.names[seat])
+    card = card_name(move.card, loc)
+    match move:
+        case Sweep():
+            return tr("{name}: {card} takes everything", name=name, card=card)
+        case Capture():
+            groups = ", ".join("+".join(card_name(c, loc) for c in g) for g in move.groups)
+            return tr("{name}: {card} takes {cards}", name=name, card=card, cards=groups)
+    return tr("{name}: {card} onto the table", name=name, card=card)
+
+
+def moves_lines(ctx: TableContext, view: KonchinkaView, tr: Translator) -> list[str]:
+    """The last round's moves, in order (each capture, sweep and trail told, §4.3)."""
+    return [move_line(ctx, seat, move, tr) for seat, move in view.moves]
+
+
+def sorted_hand(view: KonchinkaView) -> list[Card]:
+    """The hand by value (A 1 … K 13), then suit: what captures what reads at a glance."""
+    return sorted(view.hand, key=lambda c: (RANK_VALUE[c.rank], str(c.suit)))
 
 
 def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
@@ -80,6 +105,7 @@ def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
             detail += " · " + tr("🤖 the computer plays")
         lines.append(f"{seat + 1}. {esc(player)}{dealer} — {detail}")
     lines.append("")
+    lines.extend(moves_lines(ctx, view, tr))
     if view.last_capturer is not None:
         lines.append(tr("Last capture: {name}", name=esc(ctx.names[view.last_capturer])))
     if view.to_act is not None:
@@ -102,12 +128,20 @@ def hand(
     assert view.seat is not None
     seat = view.seat
     loc = tr.locale
-    lines = [
-        hand_head(ctx, view.deal_no, seat, tr),
-        table_line(view, tr),
-        tr("Your cards: {cards}", cards=cards_text(view.hand, tr)),
-        haul_text(view, seat, tr),
-    ]
+    lines = [hand_head(ctx, view.deal_no, seat, tr)]
+    if view.to_act is not None:
+        lines.extend(moves_lines(ctx, view, tr))
+    lines.append(table_line(view, tr))
+    lines.append(tr("Your cards: {cards}", cards=cards_text(sorted_hand(view), tr)))
+    # §4.4.1: the race for most cards, most clubs and the last capture needs everyone's
+    for s, player in enumerate(ctx.names):
+        lines.append(f"{esc(player)}: {haul_text(view, s, tr)}")
+    if view.to_act is not None:
+        stock = tr("in the stock {n}", n=view.stock)
+        if view.last_capturer is not None:
+            last = tr("last capture: {name}", name=esc(ctx.names[view.last_capturer]))
+            stock += " · " + last
+        lines.append(stock)
 
     button = hand_button(ctx, seat, codec)
 
@@ -120,7 +154,7 @@ def hand(
         if view.to_act is not None:
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
         elif view.phase == Phase.OVER:
-            lines.append(tr("The game is over."))
+            lines.extend(_over_lines(ctx, view, tr))
     elif len(choices) > 1 and chosen is not None:
         lines.append(tr("{card}: which cards to take?", card=card_name(chosen, loc)))
         for i, action in enumerate(legal):
@@ -136,7 +170,7 @@ def hand(
         else:
             lines.append(tr("<b>Your move.</b> You must capture: tap a card."))
         cards = []
-        for card in view.hand:
+        for card in sorted_hand(view):
             moves = [a for a in legal if a.card == card]
             label = card_name(card, loc)
             if any(isinstance(a, Sweep) for a in moves):
@@ -149,10 +183,27 @@ def hand(
     return Rendered("\n".join(lines), keyboard(rows))
 
 
+def _over_lines(ctx: TableContext, view: KonchinkaView, tr: Translator) -> list[str]:
+    """Who won the game, this seat's place (by total, then money) and its money (§4.4.5)."""
+    assert view.seat is not None
+    result = view.result
+    net = result.net if result is not None else (0,) * len(view.totals)
+    ranks = [(t, n) for t, n in zip(view.totals, net, strict=False)]
+    stopped = tr("The game was stopped; nothing is paid.")
+    return over_lines(ctx, view.seat, result, ranks, tr("The game is over"), stopped, tr)
+
+
 def ended_view(before: KonchinkaView, events: Sequence[Line]) -> KonchinkaView:
     """The public view as the deal ended: the hauls and totals of the ``deal_end`` line, the
     table taken (§4.3.8), nobody to act."""
     changes: dict[str, Any] = {"to_act": None, "legal": ()}
+    moves = list(before.moves)
+    moves.extend(  # the deal's last move, told with the round's others
+        (ln["seat"], parse_action(str(ln["a"])))
+        for ln in events
+        if is_kind(ln, LineKind.ACT) and isinstance(ln.get("seat"), int)
+    )
+    changes["moves"] = tuple(moves[-before.players :])
     end = first(events, LineKind.DEAL_END)
     if end is not None:
         seats: list[Mapping[str, Any]] = sorted(end.get("seats", []), key=lambda s: s["seat"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.presses.kopilka import KopilkaAct
-from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
+from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
 from bot.render.common import Button, Rendered, esc, keyboard
 from bot.render.context import HandUI, TableContext, game_name
 from bot.render.games.hand_head import hand_button
@@ -19,6 +19,7 @@ from bot.render.games.kopilka.lines import (
     takeback_line,
     trick_line,
 )
+from bot.render.games.over import over_lines
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES
@@ -57,26 +58,13 @@ def hand(
             )
         )
     )
-    for lay in view.layouts:  # §2.3: what this seat knows of each lay-out
-        if lay.seat == seat:
-            lines.append(
-                tr(
-                    "📤 You laid out {suit} ({n}) · back to your hand: {back} · drawn: {drawn}",
-                    suit=SUIT_SYMBOL[lay.suit],
-                    n=lay.count,
-                    back=lay.returned,
-                    drawn=lay.drawn,
-                )
-            )
-        for taker, card in zip(lay.takers, lay.taken, strict=True):
-            if taker == seat and card is not None:
-                lines.append(
-                    tr(
-                        "📥 You received {card} · lay-out of: {name}",
-                        card=card_name(card, loc),
-                        name=esc(ctx.names[lay.seat]),
-                    )
-                )
+    lines.extend(layout_news(ctx, view, tr))
+    kept = [c for c in view.bought_cards if c in view.hand]  # a lay-out may have taken some
+    if kept:  # §2.4.5: which cards the buy brought, to the buyer only
+        lines.append(tr("🛒 You bought: {cards}", cards=card_names(kept, loc)))
+    if view.to_act is not None:  # §2.5.1: a race to run out of cards
+        others = [f"{esc(ctx.names[s])} {n}" for s, n in enumerate(view.hand_sizes) if s != seat]
+        lines.append(tr("Cards in hand: {list}", list=" · ".join(others)))
     trick = trick_line(ctx, view, tr)
     if trick:
         lines.append(trick + (" → " + tr("<b>your turn</b>") if my_turn else ""))
@@ -93,7 +81,7 @@ def hand(
     elif view.to_act is not None:
         lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
     else:
-        lines.append(tr("The partia is over."))
+        lines.extend(_over(ctx, view, tr))
 
     button = hand_button(ctx, seat, codec)
 
@@ -113,6 +101,58 @@ def hand(
             actions.append(button(tr("🙅 Pass"), KopilkaAct.PASS))
     tail = [button(tr("↻ Refresh"), KopilkaAct.REFRESH)]
     return Rendered("\n".join(lines), keyboard([*card_rows, actions, tail]))
+
+
+def layout_news(ctx: TableContext, view: KopilkaView, tr: Translator) -> list[str]:
+    """§2.3 as this seat knows it since the last trick, folded: its own lay-outs on one line,
+    the cards it received (and from whom) on another."""
+    seat = view.seat
+    mine = [
+        tr(
+            "{suit} ({n}: back {back}, drawn {drawn})",
+            suit=SUIT_SYMBOL[lay.suit],
+            n=lay.count,
+            back=lay.returned,
+            drawn=lay.drawn,
+        )
+        for lay in view.layouts
+        if lay.seat == seat
+    ]
+    received = [
+        f"{card_name(card, tr.locale)} ({esc(ctx.names[lay.seat])})"
+        for lay in view.layouts
+        for taker, card in zip(lay.takers, lay.taken, strict=True)
+        if taker == seat and card is not None
+    ]
+    out = []
+    if mine:
+        out.append(tr("📤 You laid out: {list}", list=" · ".join(mine)))
+    if received:
+        out.append(tr("📥 You received: {list}", list=" · ".join(received)))
+    return out
+
+
+def _over(ctx: TableContext, view: KopilkaView, tr: Translator) -> list[str]:
+    """§2.6.5–§2.6.7: who won the partia, this seat's place (by net, then points) and money."""
+    assert view.seat is not None
+    result = view.result
+    points = result.points if result is not None and result.points else view.partia_points
+    net = result.net if result is not None else (0,) * len(points)
+    ranks = [(n, p) for n, p in zip(net, points, strict=False)]
+    stopped = tr("The partia was stopped; nothing is paid.")
+    lines = over_lines(ctx, view.seat, result, ranks, tr("The partia is over"), stopped, tr)
+    seat = view.seat
+    if result is not None and result.winner is not None and seat < len(view.fines):
+        paid = view.fines[seat]  # §2.6.6: net = payout − everything paid in
+        lines.append(
+            tr(
+                "Partia points {points} · from the bank {payout} · paid in {paid}",
+                points=points[seat],
+                payout=net[seat] + paid,
+                paid=paid,
+            )
+        )
+    return lines
 
 
 def _holds_led(view: KopilkaView) -> bool:

@@ -49,9 +49,9 @@ def trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
             case PlayCard(card):
                 parts.append(f"{name} {card_name(card, tr.locale)}")
             case Buy(k):
-                parts.append(tr("{name} bought {n}", name=name, n=k))
+                parts.append(tr("{name} buys {n}", name=name, n=k))
             case Pass():
-                parts.append(tr("{name} passed", name=name))
+                parts.append(tr("{name} passes", name=name))
     return tr(
         "Trick {no} · led {suit}: {list}",
         no=view.trick_no + 1,
@@ -74,11 +74,12 @@ def last_trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str
 
 
 def takeback_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
-    """§2.4.7, §2.5.2: the leader took the card back; how many take-backs in a row."""
-    if view.takeback is None or not view.takebacks:
+    """§2.4.7, §2.5.2: the leader took the card back; how many take-backs in a row (until the
+    next card is led: under the next trick it is old news)."""
+    if view.takeback is None or not view.takebacks or view.phase == Phase.FOLLOW:
         return ""
     return tr(
-        "↩️ All three passed: {name} took the card back (take-backs in a row: {n} of 4)",
+        "↩️ All three pass: {name} takes the card back (take-backs in a row: {n} of 4)",
         name=esc(ctx.names[view.takeback]),
         n=view.takebacks,
     )

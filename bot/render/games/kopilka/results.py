@@ -17,7 +17,7 @@ from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
-from engine.kopilka.rules import DEALS
+from engine.kopilka.rules import DEALS, SUIT_POINTS
 from engine.kopilka.view import KopilkaView, LayOut
 from engine.lines import LineKind, first
 
@@ -103,8 +103,13 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
 
 
 def _trick_list(tricks: Sequence[Sequence[Any]]) -> str:
-    """``♥4 ♦6``: each trick's suit and points (§2.6.1; doubled ones show their double)."""
-    return " ".join(f"{SUIT_SYMBOL[Suit(suit)]}{points}" for suit, points in tricks)
+    """``♥4 ♦3×2``: each trick's suit and points; a trick an ace doubled shows ``×2`` (§2.6.1)."""
+    out = []
+    for suit, points in tricks:
+        value = SUIT_POINTS[Suit(suit)]
+        shown = f"{value}×2" if points == 2 * value else str(points)
+        out.append(f"{SUIT_SYMBOL[Suit(suit)]}{shown}")
+    return " ".join(out)
 
 
 def deal_result(

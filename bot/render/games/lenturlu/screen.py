@@ -20,7 +20,9 @@ from bot.render.context import HandUI, Standing, TableContext, game_name, my_car
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
+from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from engine.actions import Buy
 from engine.cards import Card, Rank
 from engine.core import Line, Seat
 from engine.lenturlu.rules import ACE_OF_SPADES
@@ -35,8 +37,27 @@ OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
 
 
 def stakes_line(view: LenturluView, tr: Translator) -> str:
-    parts = [f"{card_name(c, tr.locale)} {v}" for c, v in view.layout]
+    """What each layout card holds now; in Manner A, once the first lead is made, the A♠'s
+    money can no longer be taken: it waits for the deal's winner (§3.4.6, §3.5.1)."""
+    parts = []
+    for c, v in view.layout:
+        part = f"{card_name(c, tr.locale)} {v}"
+        if c == ACE_OF_SPADES and v and not view.as_stake_open:
+            part += " " + tr("(to the winner)")
+        parts.append(part)
     return tr("Stakes: {list}", list=" · ".join(parts))
+
+
+def turns_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
+    """``Глеб покупает 2 · Дина пасует``: the buys and passes since the last run (§3.3)."""
+    parts = []
+    for seat, action in view.turns:
+        name = esc(ctx.names[seat])
+        if isinstance(action, Buy):
+            parts.append(tr("{name} buys {n}", name=name, n=action.k))
+        else:
+            parts.append(tr("{name} passes", name=name))
+    return " · ".join(parts)
 
 
 def rules_line(view: LenturluView, ctx: TableContext, tr: Translator) -> str:
@@ -51,14 +72,16 @@ def rules_line(view: LenturluView, ctx: TableContext, tr: Translator) -> str:
     return tr("Manner: {manner} · payment: {pay}", manner=manner, pay=pay)
 
 
-def pile_line(view: LenturluView, tr: Translator) -> str:
+def pile_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
+    """``Pile: Аня 6♣ 7♠ · Борис 8♣ 9♥ · top: 9♥``: who played which run (§3.2)."""
     if not view.pile:
         return tr("Pile: — (a new pile is led)")
-    return tr(
-        "Pile: {cards} · top: {top}",
-        cards=card_names(view.pile, tr.locale),
-        top=card_name(view.pile[-1], tr.locale),
+    runs = view.runs or ((None, view.pile),)
+    listed = " · ".join(
+        (f"{esc(ctx.names[s])} " if s is not None else "") + card_names(cards, tr.locale)
+        for s, cards in runs
     )
+    return tr("Pile: {cards} · top: {top}", cards=listed, top=card_name(view.pile[-1], tr.locale))
 
 
 def pile_end_line(how: str, name: str, tr: Translator) -> str:
@@ -87,7 +110,11 @@ def which_rank(rank: Rank, tr: Translator) -> str:
 
 
 def table(
-    ctx: TableContext, view: LenturluView, tr: Translator, ended: str | None = None
+    ctx: TableContext,
+    view: LenturluView,
+    tr: Translator,
+    ended: str | None = None,
+    stakes: Sequence[str] = (),
 ) -> Rendered:
     """The group's table message (public view only): stakes, pile, cards held, whose turn."""
     lines = [
@@ -98,9 +125,12 @@ def table(
             deal=ctx.match_no,
         ),
         rules_line(view, ctx, tr),
-        stakes_line(view, tr),
-        pile_line(view, tr),
+        *(stakes or [stakes_line(view, tr)]),
+        pile_line(ctx, view, tr),
     ]
+    turns = turns_line(ctx, view, tr) if not ended else ""
+    if turns:
+        lines.append(turns)
     extra = [tr("Stock: {n}", n=view.stock), tr("set aside: {n}", n=view.set_aside)]
     if view.pile and not ended:
         extra.append(tr("passes: {n} of {m}", n=view.passes, m=view.players - 1))
@@ -131,18 +161,24 @@ def table(
 def ended_table(
     ctx: TableContext, before: LenturluView, events: Sequence[Line], tr: Translator
 ) -> Rendered:
-    """The table as the deal ended: the winning run on the pile, the stakes it took."""
+    """The table as the deal ended: the winning run on the pile, where the stakes went."""
     pile = list(before.pile)
+    runs = list(before.runs)
     sizes = list(before.hand_sizes)
+    takes = list(before.takes)
     for ln in events:
-        if is_kind(ln, LineKind.ACT) and str(ln.get("a", "")).startswith("run "):
-            cards = [Card.parse(c) for c in str(ln["a"]).split()[1:]]
-            pile = pile if not before.leading else []
-            pile.extend(cards)
-            seat = ln.get("seat")
-            if isinstance(seat, int) and seat < len(sizes):
-                sizes[seat] -= len(cards)
-    layout = tuple((c, 0) for c, _ in before.layout)
+        if ln.get("e") == "stake":
+            takes.append((ln["seat"], Card.parse(ln["card"]), ln["amount"]))
+        run = _run_of(ln)
+        if run is None:
+            continue
+        seat, cards = run
+        if before.leading:
+            pile, runs = [], []
+        pile.extend(cards)
+        runs.append((seat, cards))
+        if seat < len(sizes):
+            sizes[seat] -= len(cards)
     end = first(events, LineKind.DEAL_END)
     money = before.money
     final = first(events, LineKind.END)
@@ -151,23 +187,65 @@ def ended_table(
     view = dataclasses.replace(
         before,
         pile=tuple(pile),
+        runs=tuple(runs),
+        turns=(),
         top=pile[-1] if pile else None,
-        layout=layout,
         to_act=None,
         legal=(),
         hand_sizes=tuple(sizes),
         money=money,
     )
     text = tr("The deal is over.")
+    stakes = []
     if end is not None and isinstance(end.get("winner"), int):
-        text = winner_line(ctx, end, tr)
-    return table(ctx, view, tr, ended=text)
+        text = winner_line(ctx, end, events, tr)
+        stakes = where_stakes_went(ctx, tuple(takes), end, tr)
+    return table(ctx, view, tr, ended=text, stakes=stakes)
 
 
-def winner_line(ctx: TableContext, end: Line, tr: Translator) -> str:
+def _run_of(ln: Line) -> tuple[int, tuple[Card, ...]] | None:
+    """An ``act`` line's run: who played which cards (None: not a run)."""
+    if not is_kind(ln, LineKind.ACT) or not str(ln.get("a", "")).startswith("run "):
+        return None
+    seat = ln.get("seat")
+    if not isinstance(seat, int):
+        return None
+    return seat, tuple(Card.parse(c) for c in str(ln["a"]).split()[1:])
+
+
+def where_stakes_went(
+    ctx: TableContext, takes: Sequence[tuple[int, Card, int]], end: Line, tr: Translator
+) -> list[str]:
+    """``Stakes taken: 7♦ 5 → Аня`` and ``Left on the layout: 14 → Борис (the winner)``: where
+    the layout's money went (§3.4.4, §3.5.1)."""
+    out = []
+    if takes:
+        listed = " · ".join(
+            f"{card_name(c, tr.locale)} {n} → {esc(ctx.names[s])}" for s, c, n in takes
+        )
+        out.append(tr("Stakes taken: {list}", list=listed))
+    out.append(
+        tr(
+            "Left on the layout: {n} → {name} (the winner)",
+            n=end.get("layout", 0),
+            name=esc(ctx.names[end["winner"]]),
+        )
+    )
+    return out
+
+
+def winner_line(ctx: TableContext, end: Line, events: Sequence[Line], tr: Translator) -> str:
+    """``Борис закрывает кучку картой К♠ и выигрывает`` (§3.4.2 a) or the last card played
+    (§3.4.3): the name stands first, the verb in the present (no gender needed)."""
     who = esc(ctx.names[end["winner"]])
+    runs = [r for r in map(_run_of, events) if r is not None and r[0] == end["winner"]]
+    card = card_name(runs[-1][1][-1], tr.locale) if runs else ""
     if end.get("reason") == "king":
+        if card:
+            return tr("{name} covers the pile with {card} and wins", name=who, card=card)
         return tr("Winner: {name} (a covering king)", name=who)
+    if card:
+        return tr("{name} plays the last card ({card}) and wins", name=who, card=card)
     return tr("Winner: {name} (out of cards)", name=who)
 
 
@@ -178,11 +256,18 @@ def hand(
     assert view.seat is not None
     seat = view.seat
     loc = tr.locale
-    lines = [
-        hand_head(ctx, ctx.match_no, seat, tr),
-        stakes_line(view, tr),
-        pile_line(view, tr),
-    ]
+    lines = [hand_head(ctx, ctx.match_no, seat, tr)]
+    if view.to_act is not None:  # once over, the layout is empty: the result says the rest
+        lines.append(stakes_line(view, tr))
+    lines.append(pile_line(ctx, view, tr))
+    turns = turns_line(ctx, view, tr) if view.to_act is not None else ""
+    if turns:
+        lines.append(turns)
+    if view.to_act is not None:  # what decides buy or pass (§3.3.2, §3.4.1)
+        state = [tr("Stock: {n}", n=view.stock)]
+        if view.pile:
+            state.append(tr("passes: {n} of {m}", n=view.passes, m=view.players - 1))
+        lines.append(" · ".join(state))
     cards = lp.order(view.hand)
     lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
     # the cards whose play takes money now (§3.4.4; §3.4.6: in Manner A the A♠ only first)
@@ -263,16 +348,19 @@ def _turn_line(view: LenturluView, tr: Translator) -> str:
         if may_pass:
             return tr("Go on from {card}: tap a run's first card, or pass.", card=top)
         return tr("Go on from {card}: the stock is empty, so you must play.", card=top)
-    if buys:
+    if len(buys) > 1:
         return tr("You can't go on from {card}: buy 1 or 2 cards.", card=top)
+    if buys:
+        return tr("You can't go on from {card}: buy a card.", card=top)
     return tr("You can't go on from {card}: pass.", card=top)
 
 
 def _over_lines(ctx: TableContext, view: LenturluView, tr: Translator) -> list[str]:
-    seat = view.seat
-    if seat is None or not view.money or not any(view.money):
-        return [tr("The deal is over.")]
-    return [tr("The deal is over. Your result: {money}", money=signed(view.money[seat]))]
+    """Who won the deal, this seat's place (by money) and its money (§3.5.4)."""
+    assert view.seat is not None
+    ranks = [(n,) for n in view.money]
+    stopped = tr("The deal was stopped; nothing is paid.")
+    return over_lines(ctx, view.seat, view.result, ranks, tr("The deal is over"), stopped, tr)
 
 
 def deal_result(
@@ -283,7 +371,7 @@ def deal_result(
     if end is None:
         return ""
     names = ctx.names
-    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, tr)]
+    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, events, tr)]
     out.append(tr("Left on the layout: {n} — to the winner", n=end.get("layout", 0)))
     seats: list[dict[str, Any]] = end.get("seats", [])
     for s in seats:

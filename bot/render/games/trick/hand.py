@@ -14,9 +14,10 @@ from bot.presses.trick import (
     may_take_up,
 )
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.common import Button, Rendered, esc, keyboard, signed
+from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import HandUI, TableContext
 from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
 from bot.render.games.trick.lines import (
     ORDERS,
@@ -216,31 +217,10 @@ def _playable_line(
 def _over_lines(ctx: TableContext, view: TrickView, tr: Translator) -> list[str]:
     """How the pulka ended for this seat (RULES.md §1.5.8, §1.6): the winner, the seat's place
     (the winner first, then by the count left) and its money."""
-    result = view.result
-    seat = view.seat
-    if result is None or seat is None or result.winner is None:
-        return [tr("The pulka was stopped; nothing is paid.")]
-    winner = result.winner
-    counts = view.counts
-    if seat == winner:
-        lines = [tr("The pulka is over: you won.")]
-    else:
-        lines = [tr("The pulka is over. Winner: {name}.", name=esc(ctx.names[winner]))]
-    ahead = (
-        0
-        if seat == winner
-        else sum(1 for s, c in enumerate(counts) if s == winner or (s != seat and c < counts[seat]))
-    )
-    money = result.net[seat] if seat < len(result.net) else 0
-    lines.append(
-        tr(
-            "Your place: {place} of {n} · settlement: {money}",
-            place=ahead + 1,
-            n=len(counts),
-            money=signed(money),
-        )
-    )
-    return lines
+    assert view.seat is not None
+    ranks = [(-c,) for c in view.counts]
+    stopped = tr("The pulka was stopped; nothing is paid.")
+    return over_lines(ctx, view.seat, view.result, ranks, tr("The pulka is over"), stopped, tr)
 
 
 def _flush(ctx: TableContext, view: TrickView) -> bool:
