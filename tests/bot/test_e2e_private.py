@@ -8,12 +8,14 @@ import random
 import pytest
 
 from bot.app import RunningBot
+from tests.bot import test_lenturlu_e2e as lenturlu
 from tests.bot.helpers import (
     act_of,
     choose,
     hand_message,
     open_table,
     play_step,
+    play_until_end,
     say,
     table_message,
     to_act,
@@ -131,3 +133,36 @@ async def test_9_score_in_a_group_replies_and_keeps_one_answer(
     assert second.reply_to is not None  # a reply to the command
     scores = [m for m in group.visible if m.text.startswith("📊")]
     assert scores == [second]
+
+
+async def test_16_my_cards_after_the_end_gives_each_seated_player_his_last_hand(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    """#37: 🂠 pressed after the game ended (its link from the table message as it was drawn
+    during the game) brings each seated player his last hand with his place and money, never
+    «Вы не играете за этим столом.»; a member who did not play is still told so."""
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players, game="lenturlu", options="")
+    table = table_message(group)
+    assert table is not None
+    payload = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
+    payload = payload.split("start=", 1)[1]
+    await play_until_end(fake, group, players, random.Random(5), pick=lenturlu.choose)
+    await fake.settle(quiet=0.1)
+    for user in players:
+        before = len(user.messages)
+        await user.start_bot(payload)
+        await fake.wait_until(lambda u=user, b=before: len(u.messages) > b, timeout=10)  # type: ignore[misc]
+        await fake.settle(quiet=0.05)
+        texts = [m.text for m in user.messages[before:] if not m.deleted]
+        assert not any("не играете" in t or "not playing" in t for t in texts), texts
+        hand = hand_message(user) or user.messages[-1]
+        assert any(w in hand.text for w in ("Ваше место", "Your place")), hand.text
+    dora = fake.add_user(104, "Dora", language_code="ru")
+    await dora.start_bot()
+    await fake.settle(quiet=0.05)
+    before = len(dora.messages)
+    await dora.start_bot(payload)
+    await fake.wait_until(lambda: len(dora.messages) > before, timeout=10)
+    assert dora.messages[-1].text == "Вы не играете за этим столом."
