@@ -25,9 +25,25 @@ _INT = re.compile(r"[+-]?([0-9]+)")
 _DIGITS = 18
 
 
-def int_option(default: int, low: int, high: int) -> Any:
-    """An integer option in ``low … high`` inclusive."""
-    return dataclasses.field(default=default, metadata={"kind": "int", "range": (low, high)})
+def int_option(
+    default: int, low: int, high: int, *, when: tuple[str, OptionValue] | None = None
+) -> Any:
+    """An integer option in ``low … high`` inclusive; ``when``: it matters only while another
+    option has that value (Кончинка's ``stake`` only with ``payment = pot``, RULES.md §4.5)."""
+    metadata = {"kind": "int", "range": (low, high), "when": when}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def applies(cls: type[Any], values: Mapping[str, Any], name: str) -> bool:
+    """Whether option ``name`` of the options dataclass ``cls`` matters given the table's
+    ``values`` (an option without a ``when`` always does)."""
+    field = next(f for f in dataclasses.fields(cls) if f.name == name)
+    when = field.metadata.get("when")
+    if when is None:
+        return True
+    other, value = when
+    default = next(f.default for f in dataclasses.fields(cls) if f.name == other)
+    return bool(values.get(other, default) == value)
 
 
 def bool_option(default: bool) -> Any:

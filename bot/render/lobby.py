@@ -16,7 +16,7 @@ from bot.render.limits import LABEL, label
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.games import GAMES
-from engine.options import option_fields
+from engine.options import applies, option_fields
 from engine.players import LEVELS
 
 Pane = bool | Literal["computers"]
@@ -63,7 +63,13 @@ def option_text(game: str, name: str, value: Any, tr: Translator) -> str:
 
 
 def options_line(table: TableRow, tr: Translator) -> str:
-    parts = [option_text(table.game, k, v, tr) for k, v in table.options.items()]
+    """The table's options that matter (not Кончинка's stake when it pays per point)."""
+    cls = GAMES[table.game].options_type
+    parts = [
+        option_text(table.game, k, v, tr)
+        for k, v in table.options.items()
+        if applies(cls, table.options, k)
+    ]
     return tr("Options: {list}", list=" · ".join(parts))
 
 
@@ -108,11 +114,15 @@ def lobby(
     counts = GAMES[table.game].seat_counts
     lines = [
         tr("🃏 <b>{game}</b> — seating", game=game_name(table.game, tr.locale)),
-        tr(
-            "Created by: {name} · seats {low}–{high}",
-            name=esc(creator),
-            low=min(counts),
-            high=max(counts),
+        (
+            tr(
+                "Created by: {name} · seats {low}–{high}",
+                name=esc(creator),
+                low=min(counts),
+                high=max(counts),
+            )
+            if min(counts) != max(counts)
+            else tr("Created by: {name} · seats {n}", name=esc(creator), n=min(counts))
         ),
         options_line(table, tr),
         tr(

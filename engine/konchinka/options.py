@@ -14,5 +14,5 @@ class KonchinkaOptions:
     target: int = int_option(15, 5, 100)
     court_values: bool = bool_option(False)
     payment: str = enum_option("mushka", "mushka", "pot")
-    point_value: int = int_option(1, 0, 1_000_000)
-    stake: int = int_option(10, 0, 1_000_000)
+    point_value: int = int_option(1, 0, 1_000_000, when=("payment", "mushka"))
+    stake: int = int_option(10, 0, 1_000_000, when=("payment", "pot"))

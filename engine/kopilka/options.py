@@ -19,4 +19,4 @@ class KopilkaOptions:
     no_trick_fine: int = int_option(5, 0, MONEY_MAX)
     deal_fee: int = int_option(5, 0, MONEY_MAX)
     hold_pass: bool = bool_option(False)
-    hold_pass_fine: int = int_option(5, 0, MONEY_MAX)
+    hold_pass_fine: int = int_option(5, 0, MONEY_MAX, when=("hold_pass", True))
