@@ -12,6 +12,12 @@ samplers deal the unseen cards consistently with it (:mod:`engine.players.kopilk
   unknown cards and clears a seat's voids; a card taken from a lay-out (§2.3.4) clears its suit.
 * **Shown** (public): a card taken back (§2.4.7) is seen going back into its leader's hand and
   is known there until he plays it.
+* **Ducked** (public): a follower who played a card of the led suit below the card then winning
+  the trick (no AS in it, §2.4.4, §2.4.6), keeping the trick's winner, is noted with that
+  winning card, per suit (the lowest such card since the seat last received a card of the suit
+  or drew). It is a fact of the play, not of the hand: a player who follows high to take the
+  trick — the simple player always does — holds nothing above it; the ``hard`` player weighs its
+  samples by it (:mod:`engine.players.kopilka`), nothing else reads it.
 * **Laid** (private, the layer's own): every card a seat laid out this deal (§2.3.3). The layer
   knows each one: the k−3 that came back are in his hand, the others went to opponents' hands —
   a card never goes back to the stock — until they are played.
@@ -21,19 +27,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.cards import Card, Suit
+from engine.cards import A_HIGH, Card, Suit, rank_index
 from engine.core import Seat
 
 SUITS = frozenset(Suit)
+STRENGTH = rank_index(A_HIGH)  # §2.1.1: the higher number beats the lower
 
 
 class Knowledge:
     """The table's inferences about the hands, for one deal (reset at each deal)."""
 
-    __slots__ = ("_laid", "_shown", "_voids")
+    __slots__ = ("_ducked", "_laid", "_shown", "_voids")
 
     def __init__(self, players: int) -> None:
         self._voids: list[set[Suit]] = [set() for _ in range(players)]
+        self._ducked: list[dict[Suit, Card]] = [{} for _ in range(players)]
         self._shown: list[list[Card]] = [[] for _ in range(players)]
         self._laid: list[list[Card]] = [[] for _ in range(players)]
 
@@ -50,10 +58,18 @@ class Knowledge:
     def drew(self, seat: Seat) -> None:
         """§2.3.6, §2.4.5: unknown cards came to ``seat`` from the stock."""
         self._voids[seat].clear()
+        self._ducked[seat].clear()
 
     def received(self, seat: Seat, suit: Suit) -> None:
         """§2.3.4: ``seat`` took a card of ``suit`` from a lay-out; §2.4.7: got it back."""
         self._voids[seat].discard(suit)
+        self._ducked[seat].pop(suit, None)
+
+    def ducked(self, seat: Seat, winning: Card) -> None:
+        """``seat`` followed below ``winning``, the card winning the trick (of the led suit)."""
+        known = self._ducked[seat].get(winning.suit)
+        if known is None or STRENGTH[winning.rank] < STRENGTH[known.rank]:
+            self._ducked[seat][winning.suit] = winning
 
     def laid(self, seat: Seat, cards: Iterable[Card]) -> None:
         """§2.3.3: ``seat`` laid these cards out (it alone knows which; once each, though a
@@ -69,6 +85,9 @@ class Knowledge:
     def played(self, seat: Seat, card: Card) -> None:
         if card in self._shown[seat]:
             self._shown[seat].remove(card)
+
+    def ducked_under(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(d.values()) for d in self._ducked)
 
     def voids(self) -> tuple[frozenset[Suit], ...]:
         return tuple(frozenset(v) for v in self._voids)

@@ -60,5 +60,7 @@ class KopilkaView(View[KopilkaAction]):
     voids: tuple[frozenset[Suit], ...] = ()  # suits a seat is known to lack (§2.4.2, §2.4.3)
     shown: tuple[tuple[Card, ...], ...] = ()  # cards seen going back into it (§2.4.7)
     laid: tuple[Card, ...] = ()  # every card the view's own seat laid out this deal (§2.3.3)
+    # per seat: the winning cards it followed below, one per suit (engine/kopilka/knowledge.py)
+    ducked: tuple[tuple[Card, ...], ...] = ()
     bought_cards: tuple[Card, ...] = ()  # the cards the view's own seat bought this trick
     result: Result | None = None  # how the partia ended (phase ``over``): winner, net per seat

@@ -30,6 +30,7 @@ from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS
 from engine.kopilka.state import KopilkaState, Phase
 from engine.kopilka.view import KopilkaView
 from engine.players.determinized import Work, WorldChance, deal_unseen, step
+from engine.players.kopilka_infer import caps, likely_world
 from engine.players.kopilka_sim import Table, code
 
 MOVE_BUDGET: Final = 4000
@@ -146,15 +147,18 @@ def rollout_value(state: KopilkaState, me: int, work: Work) -> float:
 
 def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     """PIMC over every legal action, each played out to the end of the deal on the simulator."""
-    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES)
+    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES, infer=False)
 
 
 def hard(view: KopilkaView, rng: random.Random) -> KopilkaAction:
-    """``normal``'s search at :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES`."""
-    return search(view, rng, HARD_BUDGET, HARD_SAMPLES)
+    """``normal``'s search on worlds weighted by the follows (:mod:`.kopilka_infer`), at
+    :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES` worlds."""
+    return search(view, rng, HARD_BUDGET, HARD_SAMPLES, infer=True)
 
 
-def search(view: KopilkaView, rng: random.Random, budget: int, least: int) -> KopilkaAction:
+def search(
+    view: KopilkaView, rng: random.Random, budget: int, least: int, *, infer: bool
+) -> KopilkaAction:
     """PIMC at ``budget`` rollout cards (at least ``least`` worlds)."""
     me = view.seat
     assert me is not None
@@ -167,8 +171,9 @@ def search(view: KopilkaView, rng: random.Random, budget: int, least: int) -> Ko
     left = sum(view.hand_sizes) + view.stock_size
     samples = max(least, budget // (left * len(moves)))
     totals = [0] * len(moves)
+    under = caps(view) if infer else None
     for _ in range(samples):
-        base = table.consistent(rng)
+        base = table.consistent(rng) if under is None else likely_world(table, under, rng)
         seed = rng.getrandbits(64)  # every candidate meets the same takes (§2.3.4)
         for i, action in enumerate(actions):
             world = base.copy(seed)
