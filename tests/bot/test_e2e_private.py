@@ -69,8 +69,18 @@ async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
     fake, group, _players = seated
     table = table_message(group)
     assert table is not None
+    dora = await my_cards_by_a_stranger(fake, my_cards_payload(table))
+    assert hand_message(dora) is None
+
+
+def my_cards_payload(table: SentMessage) -> str:
+    """The deep link payload of the table message's 🂠 «Мои карты»."""
     link = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
-    payload = link.split("start=", 1)[1]
+    return link.split("start=", 1)[1]
+
+
+async def my_cards_by_a_stranger(fake: FakeTelegram, payload: str) -> SimUser:
+    """Dora, not at the table, opens 🂠's link: she is told she is not playing."""
     dora = fake.add_user(104, "Dora", language_code="ru")
     await dora.start_bot()
     await fake.settle(quiet=0.05)
@@ -78,7 +88,7 @@ async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
     await dora.start_bot(payload)
     await fake.wait_until(lambda: len(dora.messages) > before, timeout=10)
     assert dora.messages[-1].text == "Вы не играете за этим столом."
-    assert hand_message(dora) is None
+    return dora
 
 
 async def test_9_my_cards_sends_the_hand_anew_and_deletes_the_old_one_and_the_link_line(
@@ -146,8 +156,7 @@ async def test_16_my_cards_after_the_end_gives_each_seated_player_his_last_hand(
     await open_table(fake, group, players, game="lenturlu", options="")
     table = table_message(group)
     assert table is not None
-    payload = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
-    payload = payload.split("start=", 1)[1]
+    payload = my_cards_payload(table)
     await play_until_end(fake, group, players, random.Random(5), pick=lenturlu.choose)
     await fake.settle(quiet=0.1)
     for user in players:
@@ -159,10 +168,4 @@ async def test_16_my_cards_after_the_end_gives_each_seated_player_his_last_hand(
         assert not any("не играете" in t or "not playing" in t for t in texts), texts
         hand = hand_message(user) or user.messages[-1]
         assert any(w in hand.text for w in ("Ваше место", "Your place")), hand.text
-    dora = fake.add_user(104, "Dora", language_code="ru")
-    await dora.start_bot()
-    await fake.settle(quiet=0.05)
-    before = len(dora.messages)
-    await dora.start_bot(payload)
-    await fake.wait_until(lambda: len(dora.messages) > before, timeout=10)
-    assert dora.messages[-1].text == "Вы не играете за этим столом."
+    await my_cards_by_a_stranger(fake, payload)
