@@ -21,6 +21,7 @@ from engine.errors import IllegalAction, Refusal
 from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
 from .actions import LenturluAction, Run, parse_action
+from .knowledge import Knowledge
 from .options import LenturluOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -55,6 +56,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
 
     __slots__ = (
         "_bought",
+        "_known",
         "_last_runner",
         "_layout",
         "_passes",
@@ -91,6 +93,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         self._runs: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # the pile's, by seat
         self._turns: tuple[tuple[Seat, LenturluAction], ...] = ()  # buys, passes since a run
         self._takes: tuple[tuple[Seat, Card, int], ...] = ()  # stakes taken (§3.4.4)
+        self._known = Knowledge(players)  # what the table may infer of the hands (views only)
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -122,6 +125,9 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             runs=self._runs,
             turns=self._turns,
             takes=self._takes,
+            holds=self._known.holds(),
+            lacks=self._known.lacks(),
+            unlikely=self._known.unlikely(),
             result=self._result,
         )
 
@@ -247,6 +253,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
             self._pile_leader = seat
         self._runs = (*self._runs, (seat, tuple(cards)))
         self._turns = ()
+        self._known.ran(seat, (RANK_VALUE[c.rank] for c in cards))
         self._pile.extend(cards)  # §3.2.2: in ascending order; the last card is the top
         # §3.4.4: each Lenturlu card takes its stake; §3.4.6: the AS only while it is open
         emptied = [c for c in cards if c in self._layout and (as_open or c != ACE_OF_SPADES)]
@@ -293,10 +300,13 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         del self._stock[:k]
         self._hands[seat].extend(drawn)
         self._bought = True
+        self._known.drew(seat)
         self._turns = (*self._turns, (seat, Buy(k)))
         self._event("draw", seat=seat, cards=codes(drawn))
 
     def _pass(self, seat: Seat) -> None:
+        need = follow_value(self._pile[-1])
+        self._known.passed(seat, need, stock=len(self._stock), bought=self._bought)
         self._turns = (*self._turns, (seat, PASS))
         self._passes += 1
         self._bought = False

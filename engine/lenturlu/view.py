@@ -39,3 +39,9 @@ class LenturluView(View[LenturluAction]):
     turns: tuple[tuple[Seat, LenturluAction], ...] = ()  # buys and passes since the last run
     takes: tuple[tuple[Seat, Card, int], ...] = ()  # every stake taken this deal (§3.4.4)
     result: Result | None = None  # how the deal ended (phase ``over``): winner, net per seat
+    # what the table may infer of the hands (engine/lenturlu/knowledge.py), per seat, as
+    # bitmasks of rank values (bit v: value v, A 1 … K 13): held for certain, lacked for
+    # certain, most likely lacked
+    holds: tuple[int, ...] = ()
+    lacks: tuple[int, ...] = ()
+    unlikely: tuple[int, ...] = ()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.actions import Buy
@@ -22,13 +23,12 @@ from engine.lenturlu.rules import KING_VALUE, LENTURLU_CARDS
 from engine.lenturlu.view import LenturluView
 from engine.players import lenturlu_sim as sim
 from engine.players.determinized import Work
+from engine.players.lenturlu_infer import facts, likely_deal
 
 MOVE_BUDGET: Final = 15000
 """Simulated actions per decision (the budget, never a clock): whole rounds of worlds are
 played until it is spent."""
 MIN_SAMPLES: Final = 3
-HARD_BUDGET: Final = 4 * MOVE_BUDGET
-HARD_SAMPLES: Final = 4 * MIN_SAMPLES
 MAX_SAMPLES: Final = 200
 """Worlds at most, where the deal is nearly over and a rollout is an action or two."""
 RUN_CANDIDATES: Final = 12
@@ -65,8 +65,8 @@ def easy(view: LenturluView, rng: random.Random) -> LenturluAction:
     return buy if buy is not None else view.legal[-1]
 
 
-def candidates(g: sim.Sim, manner: str) -> list[sim.Action]:
-    """The best :data:`RUN_CANDIDATES` runs by :func:`run_score`, then every buy and the pass.
+def candidates(g: sim.Sim, manner: str, width: int = RUN_CANDIDATES) -> list[sim.Action]:
+    """The best ``width`` runs by :func:`run_score`, then every buy and the pass.
 
     Runs are told apart by kind: two runs that differ only in the suits of plain cards are
     alike for every rule (§3.1.1), so one of them stands for both.
@@ -75,34 +75,50 @@ def candidates(g: sim.Sim, manner: str) -> list[sim.Action]:
     follow = g.top != 0
     runs = [a for a in legal if a[0]]
     runs.sort(key=lambda r: -run_score(r, follow=follow, manner=manner))
-    return [*runs[:RUN_CANDIDATES], *(a for a in legal if not a[0])]
+    return [*runs[:width], *(a for a in legal if not a[0])]
 
 
 def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
-    """PIMC at :data:`MOVE_BUDGET`."""
-    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES)
+    """PIMC at :data:`MOVE_BUDGET` on worlds that keep the certain facts."""
+    return search(view, rng, NORMAL)
 
 
 def hard(view: LenturluView, rng: random.Random) -> LenturluAction:
-    """PIMC at :data:`HARD_BUDGET`."""
-    return search(view, rng, HARD_BUDGET, HARD_SAMPLES)
+    """PIMC over more runs (:data:`HARD`) on worlds weighted by the habits too."""
+    return search(view, rng, HARD)
 
 
-def search(view: LenturluView, rng: random.Random, budget: int, least: int) -> LenturluAction:
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level's search: its budget (never a clock), its candidate runs, what it infers."""
+
+    budget: int
+    least: int
+    runs: int
+    habits: bool
+
+
+NORMAL: Final = Level(MOVE_BUDGET, MIN_SAMPLES, RUN_CANDIDATES, habits=False)
+HARD: Final = Level(4 * MOVE_BUDGET, 4 * MIN_SAMPLES, 2 * RUN_CANDIDATES, habits=True)
+
+
+def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluAction:
     """PIMC over the pruned candidates, each played out to the end of the deal on the inner
-    simulator; whole rounds of worlds (every candidate meets the same worlds) until ``budget``
-    actions are simulated (at least ``least`` worlds, at most :data:`MAX_SAMPLES`)."""
+    simulator; whole rounds of worlds (every candidate meets the same worlds, each as likely as
+    the passes make it, :mod:`.lenturlu_infer`) until the level's budget of actions is
+    simulated (at least its ``least`` worlds, at most :data:`MAX_SAMPLES`)."""
     me = view.seat
     assert me is not None
     base, unseen = sim.known(view)
-    moves = candidates(base, view.manner)
+    known = facts(view, habits=level.habits)
+    moves = candidates(base, view.manner, level.runs)
     if len(moves) == 1:
         return sim.to_action(moves[0], view.hand)
     work = Work()
     totals = [0.0] * len(moves)
     samples = 0
-    while samples < least or (work.done < budget and samples < MAX_SAMPLES):
-        world = sim.deal(base, unseen, rng)
+    while samples < level.least or (work.done < level.budget and samples < MAX_SAMPLES):
+        world = likely_deal(base, unseen, known, rng)
         for i, move in enumerate(moves):
             g = world.copy()
             sim.apply(g, move)

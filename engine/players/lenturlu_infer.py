@@ -1,0 +1,89 @@
+"""Лентюрлю's worlds as the passes make them likely (RULES.md §3.3;
+:mod:`engine.lenturlu.knowledge`, shown in every ``LenturluView``).
+
+A world from :func:`~engine.players.lenturlu_sim.deal` (the unseen cards shuffled into the other
+hands and the stock) is kept with probability :data:`CERTAIN` to the power of the certain facts
+it breaks — a seat known to hold a value holds none, a seat known to lack one holds it — and,
+for ``hard``, :data:`HABIT` to the power of the habits it breaks (a seat that passed after
+buying most likely lacks the value it needed). After :data:`TRIES` draws the likeliest is kept
+(rejection sampling: the kept worlds follow the posterior). Counts only, never a clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.lenturlu.view import LenturluView
+
+from . import lenturlu_sim as sim
+
+CERTAIN: Final = 0.02
+"""A world's chance per broken certain fact: next to none, though never zero, so that a
+sample is always found."""
+
+HABIT: Final = 0.3
+"""A world's chance per broken habit (``hard`` only)."""
+
+TRIES: Final = 12
+"""Worlds drawn for one sample at most before the likeliest of them is kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """Per other seat: the value bitmasks it holds, lacks, and most likely lacks."""
+
+    seats: tuple[int, ...]
+    holds: tuple[int, ...]
+    lacks: tuple[int, ...]
+    unlikely: tuple[int, ...]
+
+    def empty(self) -> bool:
+        return not any(self.holds) and not any(self.lacks) and not any(self.unlikely)
+
+
+def facts(view: LenturluView, *, habits: bool) -> Facts:
+    """What ``view`` tells of the other hands (the habits only if ``habits``)."""
+    n = view.players
+    seats = tuple(s for s in range(n) if s != view.seat)
+    zero = (0,) * n
+
+    def of(masks: tuple[int, ...]) -> tuple[int, ...]:
+        masks = masks or zero
+        return tuple(masks[s] for s in seats)
+
+    unlikely = of(view.unlikely) if habits else (0,) * len(seats)
+    return Facts(seats, of(view.holds), of(view.lacks), unlikely)
+
+
+def broken(g: sim.Sim, known: Facts) -> tuple[int, int]:
+    """(certain facts, habits) the world ``g`` breaks."""
+    certain = habit = 0
+    for i, seat in enumerate(known.seats):
+        held = g.msk[seat]
+        certain += (known.holds[i] & ~held).bit_count() + (known.lacks[i] & held).bit_count()
+        habit += (known.unlikely[i] & held).bit_count()
+    return certain, habit
+
+
+def likely_deal(base: sim.Sim, unseen: Sequence[int], known: Facts, rng: random.Random) -> sim.Sim:
+    """A world kept as likely as the facts make it."""
+    if known.empty():
+        return sim.deal(base, unseen, rng)
+    best: sim.Sim | None = None
+    best_odds = -1.0
+    for _ in range(TRIES):
+        g = sim.deal(base, unseen, rng)
+        certain, habit = broken(g, known)
+        odds = CERTAIN**certain * HABIT**habit
+        if odds >= 1.0 or rng.random() < odds:
+            return g
+        if odds > best_odds:
+            best, best_odds = g, odds
+    assert best is not None
+    return best
+
+
+__all__ = ["CERTAIN", "HABIT", "TRIES", "Facts", "broken", "facts", "likely_deal"]
