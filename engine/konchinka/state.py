@@ -36,7 +36,15 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
     DECK: ClassVar = DECK_52  # §4.1.1
     ORDER: ClassVar = ACE_LOW  # §R1.8; the first-dealer draw (§0.5.2)
 
-    __slots__ = ("_captured", "_last_capturer", "_moves", "_stock", "_table", "_totals")
+    __slots__ = (
+        "_captured",
+        "_last_capturer",
+        "_moves",
+        "_stock",
+        "_table",
+        "_totals",
+        "_trailed",
+    )
 
     def __init__(
         self, game: str, players: int, options: KonchinkaOptions, seed: int, chance: Chance
@@ -48,6 +56,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._last_capturer: Seat | None = None
         self._totals = [0] * players
         self._moves: tuple[tuple[Seat, KonchinkaAction], ...] = ()  # this deal's (views only)
+        self._trailed: tuple[tuple[tuple[Card, ...], int], ...] = ()  # per seat (views only)
 
     # --- the standard API ----------------------------------------------------------------
 
@@ -70,6 +79,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             court_values=self.options.court_values,
             taken=tuple(tuple(c) for c in self._captured),
             moves=self._moves[-self.players :],
+            trailed=self._trailed,
             result=self._result,
         )
 
@@ -155,6 +165,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._captured = [[] for _ in range(n)]
         self._last_capturer = None
         self._moves = ()
+        self._trailed = tuple(((), 0) for _ in range(n))
         self._fix_table()
         self._event("table", cards=codes(self._table))
         self._phase = Phase.PLAY
@@ -199,6 +210,8 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
     # --- a move and its consequences (§4.3.7–§4.4.4) --------------------------------------
 
     def _move(self, seat: Seat, move: KonchinkaAction) -> None:
+        if isinstance(move, Trail) and self._table:  # §4.3.5: nothing in the hand captured
+            self._trail_seen(seat, (tuple(self._table), 0))
         self._hands[seat].remove(move.card)
         self._moves = (*self._moves, (seat, move))
         match move:
@@ -213,12 +226,20 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         if self._stock:
             drawn = self._stock.pop(0)
             self._hands[seat].append(drawn)
+            table, since = self._trailed[seat]
+            if table:  # one more card the fact does not cover
+                self._trail_seen(seat, (table, since + 1))
             self._event("draw", seat=seat, card=str(drawn))
         if self._stock or any(self._hands):
             self._to_act = (seat + 1) % self.players
             self._check_certain()
         else:
             self._end_deal()
+
+    def _trail_seen(self, seat: Seat, fact: tuple[tuple[Card, ...], int]) -> None:
+        """What a trail tells (the view's ``trailed``): the table then, and the cards drawn
+        since."""
+        self._trailed = (*self._trailed[:seat], fact, *self._trailed[seat + 1 :])
 
     def _check_certain(self) -> None:
         """The automatic early finish (§4.4.4)."""

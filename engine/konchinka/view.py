@@ -26,3 +26,7 @@ class KonchinkaView(View[KonchinkaAction]):
     taken: tuple[tuple[Card, ...], ...] = ()  # the cards each seat captured this deal (seen by all)
     moves: tuple[tuple[Seat, KonchinkaAction], ...] = ()  # the last round's moves, in order
     result: Result | None = None  # how the game ended (phase ``over``): winner, net per seat
+    # per seat, its last trail onto a non-empty table this deal (§4.3.5: nothing in its hand
+    # could capture then): the table as it lay, and the cards it has drawn since (the only ones
+    # the fact does not cover); ((), 0): none
+    trailed: tuple[tuple[tuple[Card, ...], int], ...] = ()

@@ -21,6 +21,7 @@ from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
 from engine.players.determinized import Work
+from engine.players.konchinka_infer import facts, likely_world
 
 MOVE_BUDGET: Final = 8000
 """Rollout moves per decision (the budget, never a clock): the worlds sampled are this budget
@@ -114,13 +115,14 @@ def search(
     assert me is not None
     work = Work()
     seen = sim.Seen(view)
+    known = facts(view, frozenset(seen.unseen))
     actions = [sim.encode(view.table, m) for m in moves]
     left = sum(view.hand_sizes) + view.stock
     samples = max(least, budget // (left * len(moves)))
     memo: sim.Memo = {}
     totals = [0.0] * len(moves)
     for _ in range(samples):
-        base = seen.world(rng)
+        base = likely_world(seen, known, rng)
         for i, (card, mask) in enumerate(actions):
             state = base.copy()
             state.play(card, mask)
