@@ -56,7 +56,9 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._last_capturer: Seat | None = None
         self._totals = [0] * players
         self._moves: tuple[tuple[Seat, KonchinkaAction], ...] = ()  # this deal's (views only)
-        self._trailed: tuple[tuple[tuple[Card, ...], int], ...] = ()  # per seat (views only)
+        self._trailed: tuple[tuple[tuple[Card, ...], int], ...] = tuple(
+            ((), 0) for _ in range(players)
+        )  # per seat (views only)
 
     # --- the standard API ----------------------------------------------------------------
 
