@@ -317,8 +317,8 @@ def option_label(name: str, tr: Translator) -> str:
         "target": tr("target"),
         "court_values": tr("court cards count (J 11, Q 12, K 13)"),
         "payment": tr("payment"),
-        "point_value": tr("point"),
-        "stake": tr("stake"),
+        "point_value": tr("per point (kop.)"),
+        "stake": tr("stake (kop.)"),
     }
     return labels.get(name, name)
 
