@@ -39,6 +39,11 @@ def _parser() -> argparse.ArgumentParser:
     du.add_argument("--b", default="random", metavar="PLAYER")
     du.add_argument("--seed", type=int, default=0)
     du.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    du.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="every deal played once with A in each seat (games: a multiple of players)",
+    )
     rep = sub.add_parser("replay", help="replay records and check they export unchanged")
     rep.add_argument("files", nargs="+", type=Path)
     return parser
@@ -55,7 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "duel":
             options = parse_assignments(args.option)
-            report = duel(args.game, args.players, args.games, args.a, args.b, args.seed, options)
+            report = duel(
+                args.game,
+                args.players,
+                args.games,
+                args.a,
+                args.b,
+                args.seed,
+                options,
+                duplicate=args.duplicate,
+            )
             print("\n".join(report.lines()))
             return 0
         failures = 0

@@ -67,17 +67,28 @@ class DuelReport:
     wins: int
     decision_times: tuple[float, ...]  # seconds, every decision of A (wall time)
     cpu_times: tuple[float, ...] = ()  # the same decisions' CPU time of this process
+    duplicate: bool = False  # each deal played once with A in every seat (see :func:`duel`)
 
     @property
     def mean(self) -> float:
         return statistics.fmean(self.nets)
 
     @property
+    def samples(self) -> tuple[float, ...]:
+        """The independent samples of A's mean: each game, or with ``duplicate`` each deal's
+        mean over its ``players`` games (those share the cards, so they are not independent)."""
+        if not self.duplicate:
+            return tuple(float(n) for n in self.nets)
+        n = self.players
+        return tuple(statistics.fmean(self.nets[i : i + n]) for i in range(0, len(self.nets), n))
+
+    @property
     def half_width(self) -> float:
-        """Half the 95 % interval (0 for a single game)."""
-        if len(self.nets) < 2:
+        """Half the 95 % interval (0 for a single sample)."""
+        samples = self.samples
+        if len(samples) < 2:
             return 0.0
-        return Z95 * statistics.stdev(self.nets) / math.sqrt(len(self.nets))
+        return Z95 * statistics.stdev(samples) / math.sqrt(len(samples))
 
     @property
     def ci(self) -> tuple[float, float]:
@@ -123,6 +134,7 @@ class DuelReport:
             f"mean: {self.mean:.3f}",
             f"ci95: {low:.3f} {high:.3f}",
             f"win_rate: {self.win_rate:.3f}",
+            f"duplicate: {'yes' if self.duplicate else 'no'}",
             f"decisions: {len(self.decision_times)}",
             f"median_ms: {self.median_ms:.3f}",
             f"p99_ms: {self.p99_ms:.3f}",
@@ -180,13 +192,18 @@ def duel(
     b: str,
     seed: int = 0,
     options: Mapping[str, object] | None = None,
+    *,
+    duplicate: bool = False,
 ) -> DuelReport:
-    """Play the duel (see the module's docstring)."""
+    """Play the duel (see the module's docstring). ``duplicate``: game i deals seed
+    ``seed + i // players`` — every deal is played ``players`` times, A in each seat once, so
+    the luck of the cards is shared and the interval (over the deals' means) is narrower for
+    the same skill; ``games`` must then be a multiple of ``players``."""
     if game not in GAMES:
         raise InvalidOption("unknown_game", game=game)
     if players not in GAMES[game].seat_counts:
         raise InvalidOption("seat_count", game=game, players=players)
-    if games < 1:
+    if games < 1 or (duplicate and games % players):
         raise InvalidOption("games", games=games)
     pa, pb = player(a, game), player(b, game)
     nets: list[int] = []
@@ -197,14 +214,15 @@ def duel(
         seat_a = i % players
         policies = [pa if s == seat_a else pb for s in range(players)]
         rngs = [random.Random(f"duel:{seed}:{i}:{s}") for s in range(players)]
-        result, spent, spent_cpu = play_one(
-            game, players, seed + i, policies, rngs, seat_a, options
-        )
+        deal = seed + (i // players if duplicate else i)
+        result, spent, spent_cpu = play_one(game, players, deal, policies, rngs, seat_a, options)
         nets.append(result.net[seat_a])
         wins += result.winner == seat_a
         times.extend(spent)
         cpu.extend(spent_cpu)
-    return DuelReport(game, players, games, a, b, tuple(nets), wins, tuple(times), tuple(cpu))
+    return DuelReport(
+        game, players, games, a, b, tuple(nets), wins, tuple(times), tuple(cpu), duplicate
+    )
 
 
 __all__ = ["DuelReport", "duel", "play_one", "player"]

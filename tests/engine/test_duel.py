@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 
 import pytest
 
@@ -95,3 +97,27 @@ def test_p99_is_the_nearest_rank() -> None:
     times = tuple(float(i) for i in range(1, 201))  # 1 … 200: the 198th is the 99th percentile
     assert p99(times[::-1]) == 198.0
     assert p99(tuple(float(i) for i in range(1, 101))) == 99.0
+
+
+def test_a_duplicate_duel_plays_each_deal_with_a_in_every_seat() -> None:
+    """``duplicate``: games i·N … i·N+N−1 share a deal, A in seats 0 … N−1; the interval is
+    taken over the deals' means (the games of one deal share its luck)."""
+    report = duel("lenturlu", 3, 9, "computer:normal", "computer:easy", seed=4, duplicate=True)
+    assert report.duplicate and len(report.nets) == 9
+    assert len(report.samples) == 3
+    assert report.samples[1] == statistics.fmean(report.nets[3:6])
+    assert abs(report.mean - statistics.fmean(report.samples)) < 1e-9
+    expected = 1.96 * statistics.stdev(report.samples) / math.sqrt(3)
+    assert abs(report.half_width - expected) < 1e-9
+    for k in range(3):  # the first game of each deal: seat A at 0, on deal seed + k
+        result, _, _ = play_one(
+            "lenturlu",
+            3,
+            4 + k,
+            [computer("lenturlu", "normal")] + [computer("lenturlu", "easy")] * 2,
+            [random.Random(f"duel:4:{3 * k}:{s}") for s in range(3)],
+            0,
+        )
+        assert result.net[0] == report.nets[3 * k]
+    with pytest.raises(InvalidOption):
+        duel("lenturlu", 3, 10, "computer:easy", "random", duplicate=True)
