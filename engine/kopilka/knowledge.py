@@ -25,10 +25,12 @@ samplers deal the unseen cards consistently with it (:mod:`engine.players.kopilk
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.cards import A_HIGH, Card, Suit, rank_index
 from engine.core import Seat
+
+from .rules import ACE_OF_SPADES
 
 SUITS = frozenset(Suit)
 STRENGTH = rank_index(A_HIGH)  # §2.1.1: the higher number beats the lower
@@ -64,6 +66,17 @@ class Knowledge:
         """§2.3.4: ``seat`` took a card of ``suit`` from a lay-out; §2.4.7: got it back."""
         self._voids[seat].discard(suit)
         self._ducked[seat].pop(suit, None)
+
+    def followed(
+        self, seat: Seat, card: Card, led: Suit | None, plays: Sequence[tuple[Seat, Card]]
+    ) -> None:
+        """``seat`` follows with ``card`` to the trick so far (``plays``, led ``led``): below
+        the card winning it, of the led suit, with no AS in it (§2.4.4, §2.4.6), it ducked."""
+        if led is None or card.suit is not led or any(c == ACE_OF_SPADES for _, c in plays):
+            return
+        top = max((c for _, c in plays if c.suit is led), key=lambda c: STRENGTH[c.rank])
+        if STRENGTH[card.rank] < STRENGTH[top.rank]:
+            self.ducked(seat, top)
 
     def ducked(self, seat: Seat, winning: Card) -> None:
         """``seat`` followed below ``winning``, the card winning the trick (of the led suit)."""

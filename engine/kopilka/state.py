@@ -18,7 +18,7 @@ from engine.errors import IllegalAction, Refusal
 from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
-from .knowledge import STRENGTH, Knowledge
+from .knowledge import Knowledge
 from .options import KopilkaOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -249,7 +249,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             case PlayCard(card) if self._phase == Phase.LEAD:
                 self._lead(seat, card)
             case PlayCard(card):
-                self._note_duck(seat, card)
+                self._known.followed(seat, card, self._led, self._plays)
                 self._take_from_hand(seat, card)
                 self._plays.append((seat, card))
                 self._next_follower()
@@ -519,15 +519,6 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._finish(Result("partia", winner, tuple(net), tuple(self._partia)))
 
     # --- small helpers -------------------------------------------------------------------------
-
-    def _note_duck(self, seat: Seat, card: Card) -> None:
-        """The knowledge's ``ducked`` fact: a follow of the led suit below the winning card."""
-        led = self._led
-        if led is None or card.suit is not led or any(c == ACE_OF_SPADES for _, c in self._plays):
-            return
-        top = max((c for _, c in self._plays if c.suit is led), key=lambda c: STRENGTH[c.rank])
-        if STRENGTH[card.rank] < STRENGTH[top.rank]:
-            self._known.ducked(seat, top)
 
     def _holds(self, seat: Seat, suit: Suit) -> bool:
         return any(c.suit is suit for c in self._hands[seat])
