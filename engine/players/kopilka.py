@@ -179,7 +179,7 @@ def search(
             world = base.copy(seed)
             world.apply(action)
             work.done += 1
-            world.rollout(work)
+            world.rollout(work, duck=infer)
             totals[i] += world.value(me)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))  # ties: the earlier
     return moves[best]

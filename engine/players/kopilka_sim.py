@@ -190,8 +190,10 @@ class Sim:
         else:
             self._play(seat, action)
 
-    def rollout(self, work: Work) -> None:
-        """Play to the end of the deal by the easy rule (:func:`engine.players.kopilka.pick`)."""
+    def rollout(self, work: Work, *, duck: bool = False) -> None:
+        """Play to the end of the deal by the easy rule (:func:`engine.players.kopilka.pick`);
+        ``duck``: a follower who cannot beat the card winning the trick plays his lowest card
+        of the suit, keeping the higher ones (``hard``'s rollouts)."""
         hands = self.hands
         done = 0
         while (seat := self.to_act) >= 0:
@@ -206,12 +208,14 @@ class Sim:
                         best, key = c, k
                 self._lead(seat, best)
                 continue
-            best = -1
+            best, low = -1, 99
             for c in hand:
-                if c >> 3 == led and c > best:
-                    best = c
-            if best >= 0:  # the highest card of the suit
-                self._play(seat, best)
+                if c >> 3 == led:
+                    best = max(best, c)
+                    low = min(low, c)
+            if best >= 0:  # the highest card of the suit (ducking: the lowest, if beaten)
+                beaten = duck and (self.top == AS or self.top > best)
+                self._play(seat, low if beaten else best)
             elif led >= 2 and AS in hand and self.top != AS:  # the AS on hearts, diamonds
                 self._play(seat, AS)
             elif hand and not self.bought and self.stock:  # void: buy one (§2.4.3 b, d)
