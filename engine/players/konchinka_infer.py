@@ -18,6 +18,7 @@ from engine.konchinka import rules
 from engine.konchinka.view import KonchinkaView
 
 from .konchinka_sim import CODE, Seen, Sim
+from .rejection import keep_likely
 
 CERTAIN: Final = 0.02
 TRIES: Final = 12
@@ -61,17 +62,9 @@ def likely_world(seen: Seen, known: tuple[Fact, ...], rng: random.Random) -> Sim
     """A world that keeps the trails' facts (as nearly as :data:`TRIES` draws find)."""
     if not known:
         return seen.world(rng)
-    best: Sim | None = None
-    fewest = -1
-    for _ in range(TRIES):
-        world = seen.world(rng)
-        wrong = broken(world, known)
-        if wrong == 0 or rng.random() < CERTAIN**wrong:
-            return world
-        if best is None or wrong < fewest:
-            best, fewest = world, wrong
-    assert best is not None
-    return best
+    return keep_likely(
+        lambda: seen.world(rng), lambda world: CERTAIN ** broken(world, known), rng, TRIES
+    )
 
 
 __all__ = ["CERTAIN", "TRIES", "Fact", "broken", "facts", "likely_world"]

@@ -20,6 +20,7 @@ from typing import Final
 from engine.kopilka.view import KopilkaView
 
 from .kopilka_sim import CODE, Sim, Table
+from .rejection import keep_likely
 
 MISS: Final = 0.3
 """The chance the model gives a seat holding a card above one it followed below."""
@@ -51,17 +52,12 @@ def likely_world(table: Table, under: tuple[tuple[int, ...], ...], rng: random.R
     """A consistent world kept as likely as the follows make it."""
     if not any(under[s] for s in range(len(under)) if s != table.me):
         return table.consistent(rng)
-    best: Sim | None = None
-    fewest = -1
-    for _ in range(TRIES):
-        world = table.consistent(rng)
-        wrong = contradictions(world, under, table.me)
-        if wrong == 0 or rng.random() < MISS**wrong:
-            return world
-        if best is None or wrong < fewest:
-            best, fewest = world, wrong
-    assert best is not None
-    return best
+    return keep_likely(
+        lambda: table.consistent(rng),
+        lambda world: MISS ** contradictions(world, under, table.me),
+        rng,
+        TRIES,
+    )
 
 
 __all__ = ["MISS", "TRIES", "caps", "contradictions", "likely_world"]

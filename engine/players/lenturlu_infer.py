@@ -19,6 +19,7 @@ from typing import Final
 from engine.lenturlu.view import LenturluView
 
 from . import lenturlu_sim as sim
+from .rejection import keep_likely
 
 CERTAIN: Final = 0.02
 """A world's chance per broken certain fact: next to none, though never zero, so that a
@@ -72,18 +73,12 @@ def likely_deal(base: sim.Sim, unseen: Sequence[int], known: Facts, rng: random.
     """A world kept as likely as the facts make it."""
     if known.empty():
         return sim.deal(base, unseen, rng)
-    best: sim.Sim | None = None
-    best_odds = -1.0
-    for _ in range(TRIES):
-        g = sim.deal(base, unseen, rng)
+
+    def odds(g: sim.Sim) -> float:
         certain, habit = broken(g, known)
-        odds = CERTAIN**certain * HABIT**habit
-        if odds >= 1.0 or rng.random() < odds:
-            return g
-        if odds > best_odds:
-            best, best_odds = g, odds
-    assert best is not None
-    return best
+        return float(CERTAIN**certain * HABIT**habit)
+
+    return keep_likely(lambda: sim.deal(base, unseen, rng), odds, rng, TRIES)
 
 
 __all__ = ["CERTAIN", "HABIT", "TRIES", "Facts", "broken", "facts", "likely_deal"]

@@ -29,6 +29,7 @@ from engine.core import Seat
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
+from .rejection import keep_likely
 from .trick_model import BLUFF, PLAY_STRENGTH
 from .trick_sample import CODE, Knowledge, sample_codes
 from .trick_tables import suit_no
@@ -112,17 +113,9 @@ def sample_likely(
     ``weigh`` gives it; after :data:`TRIES` draws, the likeliest drawn."""
     if weigh is None:
         return sample_codes(know, rng)
-    best: tuple[Hands, list[int]] | None = None
-    best_w = -1.0
-    for _ in range(TRIES):
-        deal = sample_codes(know, rng)
-        w = weigh(deal[0])
-        if rng.random() < w:
-            return deal
-        if w > best_w:
-            best, best_w = deal, w
-    assert best is not None
-    return best
+    return keep_likely(
+        lambda: sample_codes(know, rng), lambda deal: weigh(deal[0]), rng, TRIES, roll_certain=True
+    )
 
 
 __all__ = ["MISS", "TRIES", "sample_likely", "weigher"]
