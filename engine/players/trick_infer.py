@@ -30,7 +30,7 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .rejection import keep_likely
-from .trick_model import BLUFF, PLAY_STRENGTH
+from .trick_model import BLUFF, PLAY_STRENGTH, worth_table
 from .trick_sample import CODE, Knowledge, sample_codes
 from .trick_tables import suit_no
 
@@ -87,14 +87,13 @@ def weigher(view: TrickView, know: Knowledge) -> Weigh | None:
     if not seats:
         return None
 
-    def worth(c: int) -> int:
-        return 2 if c == priv else 1 if c >> 4 == trump or (c & 15) >= top else 0
+    worth = worth_table(priv, trump, top)
 
     def weigh(hands: Hands) -> float:
         w = 1.0
         for one in seats:
             cards = hands[one.seat] + list(one.played)
-            values = [worth(c) for c in cards]
+            values = [worth[c] for c in cards]
             if sum(values) < one.threshold and priv not in cards:
                 w *= WEAK_PLAY
             if one.kept > 0:

@@ -12,3 +12,12 @@ yet; each player already in asks one point more, so few share the five tricks.""
 
 BLUFF: Final = 0.15
 """How often a weak hand is played anyway."""
+
+
+def worth_table(priv: int, trump: int, top: int) -> tuple[int, ...]:
+    """Per search code (suit * 16 + strength, :mod:`.trick_sample`): what a card adds to a
+    hand's worth as the simple player reads it — 2 the privileged card, 1 a trump (``trump``:
+    its suit number) or a card of strength ``top`` or more, else 0."""
+    return tuple(
+        2 if c == priv else 1 if c >> 4 == trump or (c & 15) >= top else 0 for c in range(64)
+    )

@@ -44,7 +44,7 @@ from engine.trick.view import TrickView
 
 from .determinized import Work
 from .trick_infer import sample_likely, weigher
-from .trick_model import PLAY_STRENGTH
+from .trick_model import PLAY_STRENGTH, worth_table
 from .trick_sample import CODE, Knowledge, knowledge
 from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
 
@@ -256,11 +256,8 @@ class _Round:
         order = VARIANTS[view.game].order
         top = rank_index(order)[order[1]]
         trump, priv = table.trump, table.priv
-        codes = range(64)
-        worth = tuple(
-            2 if c == priv else 1 if c >> 4 == trump or (c & 15) >= top else 0 for c in codes
-        )
-        drop = tuple((100 if c == priv else 0) + table.policy_key[c] for c in codes)
+        worth = worth_table(priv, trump, top)
+        drop = tuple((100 if c == priv else 0) + table.policy_key[c] for c in range(64))
         seats = _from_left(view)
         later = tuple(seats[seats.index(me) + 1 :])
         bound = -1 if VARIANTS[view.game].holder_may_pass else priv

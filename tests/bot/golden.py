@@ -38,6 +38,12 @@ def assert_golden(name: str, locale: str, text: str) -> None:
     assert path.read_text(encoding="utf-8") == text
 
 
+def last_events(lines: list[Line]) -> list[Line]:
+    """What the last action wrote, a ``deal`` line's deck removed (as the runtime passes it)."""
+    start = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
+    return [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[start:]]
+
+
 def prefixes(path: Path, game: int | None = None) -> Iterator[tuple[list[Line], Any]]:
     """Every prefix of the file's records (or of record ``game``) ending just after an ``act``
     line's output, and its replayed state."""

@@ -22,7 +22,7 @@ from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.kopilka.scoring import partia_winner
 from engine.record import read_records, replay
-from tests.bot.golden import assert_golden, show
+from tests.bot.golden import assert_golden, last_events, show
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -60,12 +60,6 @@ def context(lines: list[Line], locale: str) -> tuple[TableContext, Any]:
         options=lines[0]["options"],
     )
     return ctx, state
-
-
-def last_events(lines: list[Line]) -> list[Line]:
-    """What the last action wrote, a ``deal`` line's deck removed (as the runtime passes it)."""
-    start = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
-    return [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[start:]]
 
 
 TABLES = {  # name → lines replayed

@@ -22,7 +22,7 @@ from bot.render.lobby import Pane, lobby
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.record import read_records, replay
-from tests.bot.golden import assert_golden, show
+from tests.bot.golden import assert_golden, last_events, show
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -65,12 +65,6 @@ def deal_lines(state: Any) -> list[Line]:
     record: list[Line] = state.record()
     start = max(i for i, ln in enumerate(record) if ln.get("t") == "deal")
     return record[start:]
-
-
-def last_events(lines: list[Line]) -> list[Line]:
-    """What the last action wrote, a ``deal`` line's deck removed (as the runtime passes it)."""
-    start = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
-    return [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[start:]]
 
 
 TABLES = {  # name → (record, pulka, lines replayed)

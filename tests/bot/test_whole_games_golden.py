@@ -21,7 +21,7 @@ from bot.render.context import HandUI, Standing
 from bot.render.games import game_ui
 from engine.core import Line
 from engine.record import read_records
-from tests.bot.golden import assert_golden, prefixes, screen_context, show
+from tests.bot.golden import assert_golden, last_events, prefixes, screen_context, show
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "golden" / "records"
@@ -37,12 +37,6 @@ GAMES = {  # golden name → (game, record file)
     "konchinka_whole_game": ("konchinka", "konchinka-2p-target5.jsonl"),
 }
 RULE = "─" * 24
-
-
-def _events(lines: list[Line]) -> list[Line]:
-    """What the last action wrote, a ``deal`` line's deck removed (as the runtime passes it)."""
-    start = max(i for i, ln in enumerate(lines) if ln.get("t") == "act")
-    return [{k: v for k, v in ln.items() if k != "deck"} for ln in lines[start:]]
 
 
 def trace(name: str, locale: str) -> str:
@@ -62,7 +56,7 @@ def trace(name: str, locale: str) -> str:
         ctx = screen_context(game, lines, names, locale)
         acts = [ln for ln in lines if ln.get("t") == "act"]
         said = f"{RULE} {len(acts)}: {names[acts[-1]['seat']]} {acts[-1]['a']}" if acts else RULE
-        events = _events(lines) if acts else []
+        events = last_events(lines) if acts else []
         if any(ln.get("t") == "deal_end" for ln in events) and before is not None:
             deals_ended += 1
             out += [

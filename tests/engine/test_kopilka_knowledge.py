@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -143,14 +144,21 @@ def test_2_4_5_a_buy_brings_unknown_cards() -> None:
     assert state.view((seat + 1) % 4).voids[seat] == frozenset()
 
 
+def _walk(seed: int) -> Iterator[tuple[KopilkaState, int, KopilkaView, random.Random]]:
+    """A partia of default options: the state, the seat to act, its view and the play's
+    generator at each turn; the caller applies the action."""
+    state = new_game(GAME, 4, seed, {})
+    assert isinstance(state, KopilkaState)
+    rng = random.Random(seed)
+    while (seat := state.to_act) is not None:
+        view = state.view(seat)
+        assert isinstance(view, KopilkaView)
+        yield state, seat, view, rng
+
+
 def test_2_4_7_a_card_taken_back_is_known_in_its_leaders_hand_until_played() -> None:
     for seed in range(300):
-        state = new_game(GAME, 4, seed, {})
-        assert isinstance(state, KopilkaState)
-        rng = random.Random(seed)
-        while (seat := state.to_act) is not None:
-            view = state.view(seat)
-            assert isinstance(view, KopilkaView)
+        for state, seat, view, rng in _walk(seed):
             state.apply(seat, PASS if PASS in view.legal else easy(view, rng))
             after = state.view(None)
             if after.takeback is not None and after.shown[after.takeback]:
@@ -167,12 +175,7 @@ def test_2_4_6_a_follow_below_the_winner_is_noted_and_true_of_one_who_takes_tric
     contradict it less than half as often as the plain consistent ones."""
     noted = plain_wrong = likely_wrong = 0
     for seed in range(10):
-        state = new_game(GAME, 4, seed, {})
-        assert isinstance(state, KopilkaState)
-        rng = random.Random(seed)
-        while (seat := state.to_act) is not None:
-            view = state.view(seat)
-            assert isinstance(view, KopilkaView)
+        for state, seat, view, rng in _walk(seed):
             under = caps(view)
             for other in range(4):
                 for top in view.ducked[other]:
