@@ -130,8 +130,11 @@ async def test_13_two_expiries_hand_the_seat_over_until_im_back(
         assert hand is not None
         assert [b.text for b in hand.all_buttons] == ["🙋 Я вернулся"]
         assert "За вас играет компьютер" in hand.text
-        # the computer keeps his turns moving while the others play
+        # the computer keeps his turns moving while the others play (each step after the
+        # computer's move has reached every screen: the table can name the next player a
+        # moment before his hand is redrawn for his turn, and a press on it would be stale)
         for _ in range(6):
+            await fake.settle(quiet=0.1)
             if to_act(group, players) in others:
                 assert await play_step(fake, group, players, rng)
         # a stale card button of his refuses and changes nothing
