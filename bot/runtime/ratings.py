@@ -1,0 +1,69 @@
+"""Ratings at a match's end and their rebuild (issue #35): the match's standing is written with
+its last action, rated in the same unit of work (:class:`bot.rating.Book`), and every rating can
+be computed again from the stored standings (``python -m bot ratings --rebuild``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.rating import EVERYWHERE, Book
+from bot.storage.protocol import Repository, Writes
+from bot.storage.rows import ResultRow, ResultSeat, SeatKind, SeatRow, TableRow
+from engine.core import Result
+
+
+def standing(row: TableRow, no: int, seats: Sequence[SeatRow], result: Result) -> ResultRow | None:
+    """Match ``no``'s standing as rated: each seat's holder (a computer seat: its level; a
+    person's seat is his even where the computer played it while he was away), place and money;
+    None for a game with no standing (abandoned)."""
+    places = result.places()
+    if places is None:
+        return None
+    people = sum(1 for s in seats if s.kind is SeatKind.HUMAN)
+    return ResultRow(
+        row.id,
+        no,
+        row.chat_id,
+        row.game,
+        people == 1 and len(seats) > 1,  # one person and computers: marked (#35)
+        tuple(
+            ResultSeat(
+                s.user_id if s.kind is SeatKind.HUMAN and s.user_id is not None else 0,
+                s.level if s.kind is SeatKind.COMPUTER else "",
+                s.name,
+                places[s.seat],
+                result.net[s.seat],
+            )
+            for s in seats
+        ),
+    )
+
+
+async def rate(tx: Writes, result: ResultRow) -> ResultRow:
+    """Rate a finished match in its unit of work: its standing and the players' new ratings are
+    written; the standing comes back with the chat's ratings after it."""
+    players = [(s.user_id, s.level) for s in result.seats]
+    book = Book()
+    for scope in (result.chat_id, EVERYWHERE):
+        book.load(await tx.ratings(scope, game=result.game, players=players))
+    rated = book.add(result)
+    for r in book.changed():
+        await tx.put_rating(r)
+    await tx.add_result(rated)
+    return rated
+
+
+async def rebuild(repo: Repository) -> int:
+    """Every rating computed again from the stored standings, in the order they were rated (one
+    unit of work: the ratings are never seen half rebuilt); the number of matches rated."""
+    async with repo.unit() as tx:
+        results = await tx.results()
+        await tx.clear_ratings()
+        book = Book()
+        for result in results:
+            rated = book.add(result)
+            if rated.seats != result.seats:
+                await tx.set_result_seats(result.table_id, result.match_no, rated.seats)
+        for r in book.changed():
+            await tx.put_rating(r)
+    return len(results)
