@@ -53,6 +53,28 @@ async def rate(tx: Writes, result: ResultRow) -> ResultRow:
     return rated
 
 
+async def backfill(repo: Repository) -> int:
+    """The standings of the matches that finished before ratings (replayed from the action log,
+    oldest table first), stored so that a rebuild rates them too; how many. They are rated after
+    the matches rated already (the order of ``results``)."""
+    from bot.records import Records
+    from engine.games import new_game
+
+    added = 0
+    records = Records(repo, new_game)
+    for table in reversed(await repo.tables()):
+        seats = await repo.seats(table.id)
+        for record in await records.of_table(table):
+            if record.result is None or await repo.result(table.id, record.no) is not None:
+                continue
+            row = standing(table, record.no, seats, record.result)
+            if row is not None:
+                async with repo.unit() as tx:
+                    await tx.add_result(row)
+                added += 1
+    return added
+
+
 async def rebuild(repo: Repository) -> int:
     """Every rating computed again from the stored standings, in the order they were rated (one
     unit of work: the ratings are never seen half rebuilt); the number of matches rated."""
