@@ -104,5 +104,5 @@ def mine(
         where = tr(" — place {rank} of {of}", rank=rank, of=of) if rank is not None else ""
         blocks.append([f"{esc(game_name(board.game, tr.locale))}: {figures}{where}"])
     if not blocks:
-        lines.append(tr.html("No finished games yet."))
+        lines.append(tr.html("No finished games of yours yet."))
     return _answer(lines, blocks, size)
