@@ -13,7 +13,8 @@ from bot.render.context import Board, Entry
 from bot.render.limits import MAX_TEXT
 from bot.render.score import mine, score
 from tests.bot.golden import assert_golden
-from tests.bot.test_text_limits import CATALOGUES, parsed, utf16_len
+from tests.bot.test_text_limits import CATALOGUES, parsed
+from tests.fakeapi.html import utf16_len
 
 NAMES = ["Я", "Аня <b>&amp;</b>", "🦄" * 64, "Бо" * 32, "Vera Long-Name von Kessel-Trautmann"]
 
