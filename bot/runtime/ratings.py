@@ -42,6 +42,7 @@ def standing(row: TableRow, no: int, seats: Sequence[SeatRow], result: Result) -
 async def rate(tx: Writes, result: ResultRow) -> ResultRow:
     """Rate a finished match in its unit of work: its standing and the players' new ratings are
     written; the standing comes back with the chat's ratings after it."""
+    await tx.lock_ratings()
     players = [(s.user_id, s.level) for s in result.seats]
     book = Book()
     for scope in (result.chat_id, EVERYWHERE):
@@ -79,6 +80,7 @@ async def rebuild(repo: Repository) -> int:
     """Every rating computed again from the stored standings, in the order they were rated (one
     unit of work: the ratings are never seen half rebuilt); the number of matches rated."""
     async with repo.unit() as tx:
+        await tx.lock_ratings()
         results = await tx.results()
         await tx.clear_ratings()
         book = Book()

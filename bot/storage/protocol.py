@@ -239,6 +239,10 @@ class Writes(Reads, Protocol):
 
     async def put_deadline(self, deadline: Deadline) -> None: ...
 
+    async def lock_ratings(self) -> None:
+        """Hold the ratings until the unit of work ends (games ending at once rate in turn)."""
+        ...
+
     async def add_result(self, row: ResultRow) -> None:
         """A finished match's standing, the ratings' source (#35)."""
         ...

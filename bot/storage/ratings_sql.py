@@ -37,6 +37,11 @@ class RatingStatements:
     async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
         raise NotImplementedError
 
+    async def lock_ratings(self) -> None:
+        """Hold the ratings for the rest of the unit of work: two games ending at once rate one
+        after the other, never both from the same old figures. SQLite's units run one at a time
+        already (one process, :mod:`bot.storage.db`); PostgreSQL's subclass takes a lock."""
+
     async def add_result(self, row: ResultRow) -> None:
         await self._run(
             "INSERT INTO results(table_id, match_no, chat_id, game, solo, seats)"
