@@ -14,6 +14,17 @@ TOKEN_FORMAT = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 SECRET_FORMAT = re.compile(r"^[A-Za-z0-9_-]{16,256}$")  # Telegram allows 1-256 of these
 CALLBACK_SECRET_MIN = 16  # BOT_CALLBACK_SECRET: characters at least (32 random ones are best)
 POSTGRES_URL = re.compile(r"^postgres(ql)?://[^\s]+$")  # asyncpg's own DSN schemes
+
+
+def existing_database(text: str) -> Path | str | None:
+    """A command's ``--database``: a ``postgresql://`` URL as given, else the SQLite file's path
+    if there is one (None: no such file — a command never creates a database by a typo)."""
+    if POSTGRES_URL.match(text):
+        return text
+    path = Path(text)
+    return path if path.is_file() else None
+
+
 LISTEN_FORMAT = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})$")
 
 

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from bot.config import POSTGRES_URL, database_label
+from bot.config import database_label, existing_database
 from bot.startup import Exit
 
 FILE_MODE: Final = 0o600
@@ -77,12 +77,10 @@ def export_main(argv: list[str]) -> int:
     parser.add_argument("--database", required=True, help="the SQLite file, or a postgresql:// URL")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    database: Path | str = args.database
-    if not POSTGRES_URL.match(args.database):
-        database = Path(args.database)
-        if not database.is_file():
-            sys.stderr.write(f"export: no database at {database}\n")
-            return int(Exit.CONFIGURATION)
+    database = existing_database(args.database)
+    if database is None:
+        sys.stderr.write(f"export: no database at {args.database}\n")
+        return int(Exit.CONFIGURATION)
     try:
         files = asyncio.run(_records(database))
     except Refused as refused:

@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from bot.config import POSTGRES_URL, database_label
+from bot.config import database_label, existing_database
 from bot.startup import Exit
 
 
@@ -49,12 +49,10 @@ def ratings_main(argv: list[str]) -> int:
     if not args.database:
         sys.stderr.write("ratings: no database: --database or BOT_DATABASE\n")
         return int(Exit.CONFIGURATION)
-    database: Path | str = args.database
-    if not POSTGRES_URL.match(args.database):
-        database = Path(args.database)
-        if not database.is_file():
-            sys.stderr.write(f"ratings: no database at {database}\n")
-            return int(Exit.CONFIGURATION)
+    database = existing_database(args.database)
+    if database is None:
+        sys.stderr.write(f"ratings: no database at {args.database}\n")
+        return int(Exit.CONFIGURATION)
     try:
         added, rated = asyncio.run(_rebuild(database))
     except Exception as error:  # a file that is no database, a server gone: one line

@@ -16,7 +16,7 @@ from bot.runtime.ratings import rate as rate_in
 from bot.runtime.ratings import rebuild
 from bot.storage.protocol import Store
 from bot.storage.rows import RatingRow, ResultRow, ResultSeat
-from engine.games import new_game
+from engine.duel import play_one
 from engine.players import computer
 from tests.databases import TestDatabase
 
@@ -25,15 +25,9 @@ LEVELS = ("easy", "normal", "hard")
 
 def played(game: str, seed: int, levels: tuple[str, ...], options: dict[str, int]) -> ResultRow:
     """One game of computers of ``levels`` (seat order), as the bot stores its standing."""
-    state = new_game(game, len(levels), seed, options)
-    players = [computer(game, level) for level in levels]
-    rng = random.Random(seed)
-    while not state.is_over:
-        seat = state.to_act
-        assert seat is not None
-        state.apply(seat, players[seat](state.view(seat), rng))
-    result = state.result
-    assert result is not None
+    policies = [computer(game, level) for level in levels]
+    rngs = [random.Random(seed * 10 + s) for s in range(len(levels))]
+    result, _, _ = play_one(game, len(levels), seed, policies, rngs, -1, options)
     places = result.places()
     assert places is not None
     seats = tuple(

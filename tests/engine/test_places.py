@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from engine import new_game
 from engine.core import Result
+from engine.duel import play_one
 from engine.players import computer
 
 
@@ -50,15 +50,9 @@ def test_every_finished_game_has_one_first_place_the_winner(
     game: str, players: int, options: dict[str, int]
 ) -> None:
     for seed in range(4):
-        state = new_game(game, players, seed, options)
         bots = [computer(game, "easy") for _ in range(players)]
-        rng = random.Random(seed)
-        while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            state.apply(seat, bots[seat](state.view(seat), rng))
-        result = state.result
-        assert result is not None
+        rngs = [random.Random(seed * 10 + s) for s in range(players)]
+        result, _, _ = play_one(game, players, seed, bots, rngs, -1, options)
         places = result.places()
         assert places is not None and places.count(1) == 1
         assert result.winner is None or places[result.winner] == 1
