@@ -79,30 +79,40 @@ class Marker:
 
 
 @dataclass(frozen=True, slots=True)
+class Plot:
+    """What a family draws of one game's record: each seat's figure before the first deal
+    (``start``) and after every deal (``deals``, one row a deal, in seat order), the marks, and
+    a line across at ``target`` (None: none) labelled ``target_words``; ``match``: the family's
+    word for one game, for the title ("pulka")."""
+
+    start: tuple[int, ...]
+    deals: tuple[tuple[int, ...], ...]
+    markers: tuple[Marker, ...] = ()
+    target: int | None = None
+    target_words: str = ""
+    match: str = ""
+
+    def values(self, seat: int) -> list[int]:
+        """The seat's figure at x = 0 (the start), 1, 2, … (after each deal)."""
+        return [self.start[seat], *(row[seat] for row in self.deals)]
+
+
+@dataclass(frozen=True, slots=True)
 class Words:
-    """The picture's words, in its reader's language."""
+    """The picture's common words, in its reader's language."""
 
     deal: str  # the x axis: "Deal"
-    target: str = ""  # beside the target line: "target 25"
     marks: Mapping[Mark, str] = field(default_factory=dict)  # the legend's words for the marks
 
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """Each seat's figure before the first deal (``start``) and after every deal (``deals``,
-    one row per deal, in seat order); ``target``: a line drawn across (None: none)."""
+    """One chart: its title, the players' names in seat order, the family's plot, the words."""
 
     title: str
     names: tuple[str, ...]
-    start: tuple[int, ...]
-    deals: tuple[tuple[int, ...], ...]
+    plot: Plot
     words: Words
-    markers: tuple[Marker, ...] = ()
-    target: int | None = None
-
-    def values(self, seat: int) -> list[int]:
-        """The seat's figure at x = 0 (the start), 1, 2, … (after each deal)."""
-        return [self.start[seat], *(row[seat] for row in self.deals)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +147,10 @@ class Frame:
 def frame(series: Series, width: int = WIDTH, height: int = HEIGHT, scale: int = 1) -> Frame:
     """The plot's frame for ``series`` in a picture ``width`` × ``height`` (the legend takes
     the right-hand side)."""
-    every = [v for s in range(len(series.names)) for v in series.values(s)]
-    if series.target is not None:
-        every.append(series.target)
+    plot = series.plot
+    every = [v for s in range(len(series.names)) for v in plot.values(s)]
+    if plot.target is not None:
+        every.append(plot.target)
     low, high = min(0, *every), max(1, *every)
     step = _step(high - low)
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step
@@ -149,7 +160,7 @@ def frame(series: Series, width: int = WIDTH, height: int = HEIGHT, scale: int =
         top=64 * scale,
         right=(width - legend - 30) * scale,
         bottom=(height - 64) * scale,
-        deals=len(series.deals),
+        deals=len(plot.deals),
         low=low,
         high=high,
         step=step,
@@ -182,13 +193,13 @@ def draw(series: Series, width: int = WIDTH, height: int = HEIGHT) -> bytes:
     _axes(pen, box, series, fonts[14])
     for seat in range(len(series.names)):
         colour = PALETTE[seat % len(PALETTE)]
-        points = [box.point(d, seat, v) for d, v in enumerate(series.values(seat))]
+        points = [box.point(d, seat, v) for d, v in enumerate(series.plot.values(seat))]
         if len(points) > 1:
             pen.line(points, fill=colour, width=3 * k, joint="curve")
         for x, y in points:
             pen.ellipse((x - 4 * k, y - 4 * k, x + 4 * k, y + 4 * k), fill=colour)
-    for marker in series.markers:
-        value = series.deals[marker.deal - 1][marker.seat]
+    for marker in series.plot.markers:
+        value = series.plot.deals[marker.deal - 1][marker.seat]
         _mark(pen, box.point(marker.deal, marker.seat, value), marker.mark, 9 * k)
     _legend(pen, series, box, fonts[16], width * k)
     info = PngInfo()
@@ -227,13 +238,16 @@ def _axes(pen: ImageDraw.ImageDraw, box: Frame, series: Series, font: Font) -> N
     pen.line((box.left, box.bottom, box.right, box.bottom), fill=AXIS, width=k)
     middle = (box.left + box.right) / 2
     pen.text((middle, box.bottom + 30 * k), series.words.deal, fill=INK, font=font, anchor="mt")
-    if series.target is not None:
-        y = box.y(series.target)
-        for x in range(box.left, box.right, 12 * k):  # dashed
-            pen.line((x, y, min(x + 6 * k, box.right), y), fill=AXIS, width=2 * k)
-        if series.words.target:
-            at = (box.right - 4 * k, y - 4 * k)
-            pen.text(at, series.words.target, fill=AXIS, font=font, anchor="rb")
+    if series.plot.target is not None:
+        _dashed(pen, box.left, box.right, box.y(series.plot.target), k)
+
+
+def _dashed(pen: ImageDraw.ImageDraw, left: float, right: float, y: float, k: int) -> None:
+    """The target's line: dashed, grey."""
+    x = left
+    while x < right:
+        pen.line((x, y, min(x + 6 * k, right), y), fill=AXIS, width=2 * k)
+        x += 12 * k
 
 
 def _mark(pen: ImageDraw.ImageDraw, at: tuple[float, float], mark: Mark, size: float) -> None:
@@ -266,19 +280,25 @@ def _legend(pen: ImageDraw.ImageDraw, series: Series, box: Frame, font: Font, wi
         middle = y + 10 * k
         pen.line((left, middle, left + 26 * k, middle), fill=colour, width=3 * k)
         pen.ellipse((left + 9 * k, middle - 4 * k, left + 17 * k, middle + 4 * k), fill=colour)
-        last = str(series.values(seat)[-1])
+        last = str(series.plot.values(seat)[-1])
         figure = font.getlength(last)
         shown = _fit(_drawable(name, font), font, room - 48 * k - figure)
         pen.text((left + 34 * k, middle), shown, fill=INK, font=font, anchor="lm")
         pen.text((left + room, middle), last, fill=INK, font=font, anchor="rm")
         y += 28 * k
     y += 14 * k
-    for mark in dict.fromkeys(m.mark for m in series.markers):  # each once, as they come
+    marks = {m.mark for m in series.plot.markers}
+    for mark in (m for m in Mark if m in marks):
         middle = y + 10 * k
         _mark(pen, (left + 13 * k, middle), mark, 8 * k)
         label = _fit(series.words.marks.get(mark, mark.value), font, room - 34 * k)
         pen.text((left + 34 * k, middle), label, fill=INK, font=font, anchor="lm")
         y += 28 * k
+    if series.plot.target is not None and series.plot.target_words:
+        middle = y + 10 * k
+        _dashed(pen, left, left + 26 * k, middle, k)
+        label = _fit(series.plot.target_words, font, room - 34 * k)
+        pen.text((left + 34 * k, middle), label, fill=INK, font=font, anchor="lm")
 
 
 def _one_line(text: str) -> str:
