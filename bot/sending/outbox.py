@@ -64,6 +64,7 @@ from bot.sending.steps import (
     Held,
     Lane,
     Old,
+    Photo,
     Post,
     Settle,
     Show,
@@ -248,6 +249,20 @@ class Outbox:
         """Send a file (a game record) in order with the chat's messages."""
         self._enqueue(chat_id, Document(filename, data, reply_to, thread))
 
+    def post_photo(
+        self,
+        chat_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        key: str | None = None,
+        reply_to: int | None = None,
+        thread: int | None = None,
+    ) -> None:
+        """Send a picture (a chart) in order with the chat's messages; ``key``: it goes once,
+        never again while the key is known (:meth:`queued` or :meth:`message_id` say so)."""
+        self._enqueue(chat_id, Photo(filename, data, key, reply_to, thread))
+
     def strip(
         self, chat_id: int, key: str, *, forget: bool = False, receiver: int | None = None
     ) -> None:
@@ -306,6 +321,11 @@ class Outbox:
         key = self.wire.keys.get((chat_id, stored))
         known = self.wire.known.get((chat_id, key)) if key is not None else None
         return key if known is not None and known.message_id == stored else None
+
+    def queued(self, chat_id: int, key: str) -> bool:
+        """Whether a step of message ``key`` waits in the chat's queue (not sent yet)."""
+        lane = self._chats.get((chat_id, None))
+        return lane is not None and any(step.key == key for step in lane.queue)
 
     def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
@@ -490,7 +510,7 @@ class Outbox:
         """Whether the step sends a new message (all chats' window counts those alone)."""
         if isinstance(step, Show):
             return step.fresh or (chat_id, step.key) not in self.wire.known
-        return isinstance(step, Post | Document)
+        return isinstance(step, Post | Document | Photo)
 
     def _needless(self, chat_id: int, step: Step) -> bool:
         """An edit to what the message already shows, or a step on a message never sent."""
@@ -503,5 +523,7 @@ class Outbox:
                 return known is None or not known.keyboard
             case Delete(key=key):
                 return (chat_id, key) not in self.wire.known
+            case Photo(key=str() as key):  # sent once (a second press, a restart's repeat)
+                return (chat_id, key) in self.wire.known
             case _:
                 return False

@@ -80,6 +80,19 @@ class Document:
 
 
 @dataclass(frozen=True, slots=True)
+class Photo:
+    """Send a picture (a game's chart); a keyed one goes once: never again while its key is
+    known (a second press of 📈, a restart's repeat)."""
+
+    filename: str
+    data: bytes
+    key: str | None = None
+    reply_to: int | None = None
+    thread: int | None = None
+    label: ClassVar[str] = "photo"
+
+
+@dataclass(frozen=True, slots=True)
 class Strip:
     """Remove keyed message ``key``'s keyboard (its text stays as shown)."""
 
@@ -131,7 +144,9 @@ class Settle:
     label: ClassVar[str] = "settle"
 
 
-Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop | Settle
+Step = (
+    Show | Post | Document | Photo | Strip | StripMessage | Delete | DeleteMessage | Drop | Settle
+)
 
 QUIET = (Drop, Settle)
 """Steps that make no Bot API call: no rate turn is taken for them."""

@@ -308,9 +308,9 @@ def match_result(
         lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
     else:
         lines.append(tr("Settlement: {list}", list=net))
-    return match_tail(
-        ctx, lines, standings, generation, tr("🔁 Another game to the target"), tr, codec
-    )
+    again = tr("🔁 Another game to the target")
+    charted = winner is not None  # stopped: no chart
+    return match_tail(ctx, lines, standings, generation, again, tr, codec, chart=charted)
 
 
 def option_label(name: str, tr: Translator) -> str:
