@@ -275,15 +275,13 @@ def _legend(pen: ImageDraw.ImageDraw, series: Series, box: Frame, font: Font, wi
     k = box.scale
     left, y = box.right + 30 * k, box.top
     room = width - left - 20 * k
-    for seat, name in enumerate(series.names):
+    for seat, shown in enumerate(_names(series, font, box, width)):
         colour = PALETTE[seat % len(PALETTE)]
         middle = y + 10 * k
         pen.line((left, middle, left + 26 * k, middle), fill=colour, width=3 * k)
         pen.ellipse((left + 9 * k, middle - 4 * k, left + 17 * k, middle + 4 * k), fill=colour)
-        last = str(series.plot.values(seat)[-1])
-        figure = font.getlength(last)
-        shown = _fit(_drawable(name, font), font, room - 48 * k - figure)
         pen.text((left + 34 * k, middle), shown, fill=INK, font=font, anchor="lm")
+        last = str(series.plot.values(seat)[-1])
         pen.text((left + room, middle), last, fill=INK, font=font, anchor="rm")
         y += 28 * k
     y += 14 * k
@@ -299,6 +297,22 @@ def _legend(pen: ImageDraw.ImageDraw, series: Series, box: Frame, font: Font, wi
         _dashed(pen, left, left + 26 * k, middle, k)
         label = _fit(series.plot.target_words, font, room - 34 * k)
         pen.text((left + 34 * k, middle), label, fill=INK, font=font, anchor="lm")
+
+
+def legend_names(series: Series, width: int = WIDTH) -> tuple[str, ...]:
+    """The players' names as the legend draws them: what the font has no glyph for left out,
+    each cut with "…" to fit its row beside the seat's last figure."""
+    k = SMOOTH
+    return _names(series, _fonts(k)[16], frame(series, width, HEIGHT, k), width * k)
+
+
+def _names(series: Series, font: Font, box: Frame, width: int) -> tuple[str, ...]:
+    k = box.scale
+    room = width - box.right - 50 * k  # the legend's row, less its line sample and the figure
+    return tuple(
+        _fit(_drawable(name, font), font, room - 48 * k - font.getlength(str(values[-1])))
+        for name, values in ((n, series.plot.values(s)) for s, n in enumerate(series.names))
+    )
 
 
 def _one_line(text: str) -> str:
