@@ -10,6 +10,9 @@ one port instead (``bot/workers.py``).
 ``python -m bot delete-webhook``: delete the webhook Telegram has (pending updates kept), so the
 bot can poll; the bot itself never deletes one (``bot/startup.py``).
 
+``python -m bot ratings --rebuild [--database PATH|URL]``: every skill rating computed again
+from the stored results (``bot/ratings_cli.py``); needs no token.
+
 ``python -m bot play <game> …``: one person against the computer players in a terminal
 (``bot/terminal/play.py``); needs no token.
 
@@ -133,6 +136,10 @@ def main() -> int:
         from bot.export import export_main
 
         return export_main(sys.argv[2:])
+    if sys.argv[1:2] == ["ratings"]:  # no token: the database only
+        from bot.ratings_cli import ratings_main
+
+        return ratings_main(sys.argv[2:])
     if sys.argv[1:2] == ["play"]:  # no token, no database, no network
         from bot.terminal.play import play_main
 
@@ -157,7 +164,7 @@ def main() -> int:
     if sys.argv[1:]:
         sys.stderr.write(
             "usage: python -m bot [check [--quick] | delete-webhook | play GAME … "
-            "| export --database P --out D]\n"
+            "| export --database P --out D | ratings --rebuild [--database P]]\n"
         )
         return 2
     from bot.middlewares.updates import KeyValueFormatter

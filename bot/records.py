@@ -17,7 +17,7 @@ from bot.render.context import game_name
 from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads
 from bot.storage.rows import TableRow, TableStatus
-from engine.core import Line, State
+from engine.core import Line, Result, State
 from engine.lines import LineKind, kind_of
 from engine.record import write_jsonl
 
@@ -33,6 +33,7 @@ class GameRecord:
     names: tuple[str, ...]
     lines: tuple[Line, ...]
     over: bool
+    result: Result | None = None  # how it ended (None: running)
 
     @property
     def filename(self) -> str:
@@ -76,7 +77,8 @@ class Records:
                 state.abandon()
                 running = running and not snapshot
             over = state.is_over and not running
-            out.append(GameRecord(table, match.no, names, tuple(state.record()), over))
+            result = state.result if over else None
+            out.append(GameRecord(table, match.no, names, tuple(state.record()), over, result))
         return out
 
     async def last_over(

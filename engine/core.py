@@ -60,6 +60,24 @@ class Result:
     net: tuple[int, ...]
     points: tuple[int, ...] | None = None
 
+    def places(self) -> tuple[int, ...] | None:
+        """Each seat's place in the game (1 best; equal places share a number, the next place
+        counts them: 1, 2, 2, 4), for ratings; None for an abandoned game (§0.11: it has no
+        standing). The winner alone is first — the trick family's pulka winner (§1.6.1), the
+        partia's winner by §2.6.7's tie-breaks, Лентюрлю's winner (§3.5), Кончинка's (§4.4.3) —
+        then the others by money (what every game is played for: §1.6.5, §2.6.6, §3.5, §4.4.5),
+        among equal money by the game's own points (Копилка's partia points, Кончинка's totals)."""
+        if self.reason == "abandoned":
+            return None
+        points = self.points or (0,) * len(self.net)
+
+        def key(seat: Seat) -> tuple[bool, int, int]:
+            return (seat == self.winner, self.net[seat], points[seat])
+
+        return tuple(
+            1 + sum(key(o) > key(s) for o in range(len(self.net))) for s in range(len(self.net))
+        )
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class View(Generic[A]):

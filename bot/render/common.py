@@ -143,6 +143,11 @@ def num(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
+def whole(value: int) -> str:
+    """``27`` / ``−9``: a figure that is no change (a rating), with a real minus sign."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
 def signed(value: int) -> str:
     """``+27`` / ``−9`` / ``0`` (a real minus sign)."""
     if value > 0:

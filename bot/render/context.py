@@ -59,6 +59,56 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class Rated:
+    """One seat's rating in the chat after the game just ended, and its change (#35)."""
+
+    name: str
+    rating: int
+    change: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of a game's leaderboard (#35): a person (``name``) or a computer ``level``; the
+    rating (None: no game rated yet — played before ratings), games (``solo``: of them at a
+    table of one person and computers), money and the game's own points."""
+
+    user_id: int
+    name: str
+    level: str
+    rating: int | None
+    games: int
+    solo: int
+    money: int
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A game's leaderboard in a chat (or a person's lines across chats): best first."""
+
+    game: str
+    entries: tuple[Entry, ...]
+
+    def rank(self, user_id: int) -> int | None:
+        """The person's place among the rated (1 best; None: not rated here)."""
+        rated = [e for e in self.entries if e.rating is not None]
+        for i, e in enumerate(rated, start=1):
+            if e.user_id == user_id and not e.level:
+                return i
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """What a game's result says beyond the game: the chat's all-time money of the people
+    seated, and each seat's rating change (none for a game before ratings, or abandoned)."""
+
+    ledger: tuple[Standing, ...] = ()
+    rated: tuple[Rated, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TableContext:
     table_id: int
     game: str

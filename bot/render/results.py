@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from bot.callbacks import EndAct, Kind, Press, PressCodec
 from bot.i18n import Translator
-from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard, signed
-from bot.render.context import Standing, TableContext, game_name
+from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard, signed, whole
+from bot.render.context import Standings, TableContext, game_name
 
 
 def signed_list(names: Sequence[str], values: Sequence[int]) -> str:
@@ -19,7 +19,7 @@ def signed_list(names: Sequence[str], values: Sequence[int]) -> str:
 def match_tail(
     ctx: TableContext,
     lines: list[str],
-    standings: Sequence[Standing],
+    standings: Standings,
     generation: int,
     again: str,
     tr: Translator,
@@ -27,15 +27,25 @@ def match_tail(
     *,
     chart: bool = False,
 ) -> Rendered:
-    """The end every game's final result shares: the chat's all-time line for the game, and
-    the buttons to play another (``again``, the family's label) or finish (PRODUCT.md §4.7);
-    ``chart``: and 📈, the game's chart (#35: a finished game of a family that has one)."""
-    if standings:
+    """The end every game's final result shares: each seat's rating and its change (#35), the
+    chat's all-time line for the game, and the buttons to play another (``again``, the family's
+    label) or finish (PRODUCT.md §4.7); ``chart``: and 📈, the game's chart (#35: a finished
+    game of a family that has one)."""
+    if standings.rated:
+        lines.append(
+            tr(
+                "Rating: {list}",
+                list=" · ".join(
+                    f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)})" for r in standings.rated
+                ),
+            )
+        )
+    if standings.ledger:
         lines.append(
             tr(
                 "All-time in this chat ({game}): {list}",
                 game=game_name(ctx.game, tr.locale),
-                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings),
+                list=" · ".join(f"{esc(r.name)} {signed(r.balance)}" for r in standings.ledger),
             )
         )
 

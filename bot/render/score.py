@@ -1,9 +1,12 @@
-"""/score (PRODUCT.md §4.8): any game's all-time standings, with the game's own points where it
-scores points beside money (the family's ``GameUI.points_label``).
+"""/score (PRODUCT.md §4.8, §20): a group's leaderboard per game — rating · games · money, best
+first, computer levels among the people (#35) — one person's own lines with his place in the
+group, or his lines across groups (in private).
 
-A big group's standings (ten players with long names in seven games) pass Telegram's 4,096
-characters: the answer is then several messages, split between games (a game's block is split
-only if it alone is too long), so every game's standings are still seen whole and in order."""
+Names are the users' own (any length, any characters): they are escaped, and a long one is cut
+to :data:`NAME_MAX` characters on a leaderboard. A big group's boards (ten players with long names
+in seven games) may still pass Telegram's 4,096 characters: the answer is then several messages,
+split between games (a game's block is split only if it alone is too long), so every game's
+board is still seen whole and in order."""
 
 from __future__ import annotations
 
@@ -11,58 +14,95 @@ from collections.abc import Sequence
 
 from bot.i18n import Translator
 from bot.markup import Html
-from bot.render.common import signed
-from bot.render.context import game_name
+from bot.render.common import esc, signed, whole
+from bot.render.computers import LEVEL_BUTTONS
+from bot.render.context import Board, Entry, game_name
 from bot.render.games import game_ui
 from bot.render.limits import MAX_TEXT, pages
-from bot.storage.rows import LedgerRow
+
+NAME_MAX = 32
+"""A leaderboard shows at most this many characters of a name (Telegram allows 64 a name)."""
+
+
+def _name(e: Entry, tr: Translator) -> str:
+    if e.level:
+        return esc(tr(LEVEL_BUTTONS.get(e.level, e.level)))
+    name = e.name if len(e.name) <= NAME_MAX else e.name[: NAME_MAX - 1] + "…"
+    return esc(name)
+
+
+def _figures(game: str, e: Entry, tr: Translator) -> str:
+    """``112 · игр 12 (с 🤖: 5) · +240 · очков 57``: rating, games, money, the game's points."""
+    rating = whole(e.rating) if e.rating is not None else "—"
+    games = (
+        tr("games {n} (vs 🤖: {solo})", n=e.games, solo=e.solo)
+        if e.solo
+        else tr("games {n}", n=e.games)
+    )
+    parts = [rating, games, signed(e.money)]
+    ui = game_ui(game)
+    if ui is not None and ui.points_label is not None and not e.level:
+        parts.append(ui.points_label(e.points, tr))
+    return " · ".join(parts)
+
+
+def _heading(title: str, tr: Translator) -> str:
+    return tr.html("📊 Score — «{chat}»", chat=title) if title else tr.html("📊 Your score")
+
+
+def _answer(lines: list[str], blocks: list[list[str]], size: int) -> list[Html]:
+    blocks = [lines, *blocks]
+    if len(blocks) > 1:  # the heading goes with the first game, never on a page of its own
+        blocks[:2] = [blocks[0] + blocks[1]]
+    return pages(blocks, size)
 
 
 def score(
     title: str,
     current: Html | None,
-    rows: Sequence[LedgerRow],
+    boards: Sequence[Board],
     tr: Translator,
     *,
     limit: int = 10,
     size: int = MAX_TEXT,
 ) -> list[Html]:
-    """The answer's messages (one, unless it is too long for one). ``current``: the line of
+    """A group's leaderboards (one message, unless too long for one). ``current``: the line of
     the table playing now."""
-    lines: list[str] = [
-        tr.html("📊 Score — «{chat}»", chat=title) if title else tr.html("📊 Your score")
-    ]
+    lines: list[str] = [_heading(title, tr)]
     if current:
         lines.append(current)
-    blocks = [lines]
-    games: dict[str, list[LedgerRow]] = {}
-    for row in rows:
-        games.setdefault(row.game, []).append(row)
-    if not games:
+    if not boards:
         lines.append(tr.html("No finished games yet."))
-    for game, of_game in games.items():
-        lines = ["", tr.html("{game} — all-time", game=game_name(game, tr.locale))]
-        blocks.append(lines)
-        ui = game_ui(game)
-        label = ui.points_label if ui is not None else None
-        for i, r in enumerate(of_game[:limit], start=1):
-            money = (
-                signed(r.balance)
-                if label is None
-                else f"{signed(r.balance)} · {label(r.points, tr)}"
-            )
-            lines.append(
-                tr.html(
-                    "{i}. {name} {balance} · played {played} · won {won}",
-                    i=i,
-                    name=r.name,
-                    balance=money,
-                    played=r.played,
-                    won=r.won,
-                )
-            )
-        if len(of_game) > limit:
-            lines.append(tr.html("… {n} more", n=len(of_game) - limit))
-    if len(blocks) > 1:  # the heading goes with the first game, never on a page of its own
-        blocks[:2] = [blocks[0] + blocks[1]]
-    return pages(blocks, size)
+    blocks: list[list[str]] = []
+    for board in boards:
+        block = [
+            "",
+            tr.html("{game} — rating · games · money", game=game_name(board.game, tr.locale)),
+        ]
+        blocks.append(block)
+        for i, e in enumerate(board.entries[:limit], start=1):
+            block.append(f"{i}. {_name(e, tr)} {_figures(board.game, e, tr)}")
+        if len(board.entries) > limit:
+            block.append(tr.html("… {n} more", n=len(board.entries) - limit))
+    return _answer(lines, blocks, size)
+
+
+def mine(
+    title: str, boards: Sequence[Board], user_id: int, tr: Translator, *, size: int = MAX_TEXT
+) -> list[Html]:
+    """One person's lines: per game his rating, his place in the group (``title``: the group's;
+    "" in private, across groups: no place), games and money."""
+    lines: list[str] = [_heading(title, tr)]
+    blocks: list[list[str]] = []
+    for board in boards:
+        own = next((e for e in board.entries if e.user_id == user_id and not e.level), None)
+        if own is None:
+            continue
+        figures = _figures(board.game, own, tr)
+        rank = board.rank(user_id) if title else None
+        of = sum(1 for e in board.entries if e.rating is not None)
+        where = tr(" — place {rank} of {of}", rank=rank, of=of) if rank is not None else ""
+        blocks.append([f"{esc(game_name(board.game, tr.locale))}: {figures}{where}"])
+    if not blocks:
+        lines.append(tr.html("No finished games of yours yet."))
+    return _answer(lines, blocks, size)

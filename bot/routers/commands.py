@@ -3,8 +3,6 @@ replies."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
@@ -23,7 +21,6 @@ from bot.runtime.core import family_ui
 from bot.runtime.outcome import HandScreen
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
-from bot.storage.rows import LedgerRow
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
@@ -46,6 +43,26 @@ def help_text(tr: Translator, private: bool) -> Html:
         "Open a table: /newgame [game]. Join with the ✋ button; your cards come in a private "
         "chat with me. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
+
+
+def show_score(delivery: Delivery, message: Message, shown: list[Html]) -> None:
+    """One /score answer per group (PRODUCT.md §9): a reply to the command, the previous one
+    deleted, so answers don't push the table up the chat; a long one is several messages."""
+    box = delivery.presenter.outbox
+    for page_no, page in enumerate(shown, start=1):
+        box.show(
+            message.chat.id,
+            score_key(page_no),
+            Rendered(page),
+            fresh=True,
+            old=Old.DELETE,
+            reply_to=message.message_id if page_no == 1 else None,
+            thread=topic(message),
+        )
+    extra = len(shown) + 1  # the pages a longer answer before had beyond this one's
+    while box.message_id(message.chat.id, score_key(extra)) is not None:
+        box.delete(message.chat.id, score_key(extra))
+        extra += 1
 
 
 def score_key(page: int) -> str:
@@ -150,31 +167,30 @@ def make_router() -> Router:
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
-        if message.chat.type == "private":  # one row per game, summed over the chats
-            rows = await runtime.ledger(user_id=message.from_user.id)
-            summed: dict[str, LedgerRow] = {}
-            for r in rows:
-                s = summed.get(r.game)
-                summed[r.game] = (
-                    r
-                    if s is None
-                    else replace(
-                        s,
-                        balance=s.balance + r.balance,
-                        played=s.played + r.played,
-                        won=s.won + r.won,
-                        points=s.points + r.points,
-                    )
-                )
-            for page in score_screen.score("", None, list(summed.values()), user_tr):
+        user = message.from_user.id
+        arg = (command.args or "").strip().lower()
+        code = game_code(arg) if arg and arg != "me" else None
+        if arg and arg != "me" and code is None:
+            tr = user_tr if message.chat.type == "private" else chat_tr
+            say(
+                delivery,
+                message,
+                tr.html(
+                    "/score, /score me or /score with a game: mushka, pamfil, shutikha, mistigri, "
+                    "kopilka, lenturlu, konchinka."
+                ),
+            )
+            return
+        if message.chat.type == "private":  # his lines across the chats
+            boards = await runtime.boards(chat_id=None, user_id=user, game=code)
+            for page in score_screen.mine("", boards, user, user_tr):
                 say(delivery, message, page)
             return
-        arg = (command.args or "").strip().lower()
-        rows = await runtime.ledger(chat_id=message.chat.id)
+        boards = await runtime.boards(chat_id=message.chat.id, game=code)
+        title = message.chat.title or ""
         if arg == "me":
-            rows = [r for r in rows if r.user_id == message.from_user.id]
-        elif arg and (code := game_code(arg)):
-            rows = [r for r in rows if r.game == code]
+            show_score(delivery, message, score_screen.mine(title, boards, user, chat_tr))
+            return
         current = None
         playing = await runtime.now_playing(message.chat.id, topic(message))
         if playing is not None:
@@ -187,25 +203,7 @@ def make_router() -> Router:
                 no=no,
                 list=" · ".join(f"{name} {c}" for name, c in counts),
             )
-        title = message.chat.title or ""
-        # one /score answer per group (PRODUCT.md §9): a reply to the command, the previous one
-        # deleted, so answers don't push the table up the chat; a long one is several messages
-        box = delivery.presenter.outbox
-        shown = score_screen.score(title, current, rows, chat_tr)
-        for page_no, page in enumerate(shown, start=1):
-            box.show(
-                message.chat.id,
-                score_key(page_no),
-                Rendered(page),
-                fresh=True,
-                old=Old.DELETE,
-                reply_to=message.message_id if page_no == 1 else None,
-                thread=topic(message),
-            )
-        extra = len(shown) + 1  # the pages a longer answer before had beyond this one's
-        while box.message_id(message.chat.id, score_key(extra)) is not None:
-            box.delete(message.chat.id, score_key(extra))
-            extra += 1
+        show_score(delivery, message, score_screen.score(title, current, boards, chat_tr))
 
     @router.message(Command("rules"))
     async def rules(

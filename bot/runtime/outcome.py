@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.keys import MessageKey, MessageKind
-from bot.render.context import HandUI, Standing
+from bot.render.context import HandUI, Standings
 from bot.render.lobby import Pane
 from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
 from engine.core import Line, View
@@ -101,7 +101,7 @@ class MatchResult:
     facts: Facts
     end: Line
     winner: int | None
-    standings: tuple[Standing, ...]
+    standings: Standings
     owed: OwedRef | None = None  # the entry its action wrote (#36)
 
 

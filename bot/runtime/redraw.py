@@ -142,7 +142,7 @@ class Redraw:
         if end is None:
             return None
         winner = state.result.winner if state.result is not None else None
-        standings = await self.play.standings(table)
+        standings = await self.play.standings(table, no)
         return MatchResult(facts, end, winner, standings, row.ref)
 
     async def _replayed(
@@ -231,7 +231,7 @@ class Redraw:
                     if end is not None:
                         result = match.state.result
                         winner = result.winner if result is not None else None
-                        standings = await self.play.standings(table)
+                        standings = await self.play.standings(table, match.no)
                         ref = results.pop(owe.result(table.row, match.no).ref, None)
                         screens.append(MatchResult(facts, end, winner, standings, ref))
             drawn: list[Screen] = []  # the tables are read again: drawn in the new chat

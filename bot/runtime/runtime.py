@@ -34,6 +34,8 @@ from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Press
 from bot.clock import Clock
+from bot.render.context import Board
+from bot.runtime import standings
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.computers import Computers
 from bot.runtime.core import Context, IsAdmin, NewGame, RuntimeOptions, Table
@@ -132,6 +134,12 @@ class TableRuntime:
 
     async def deadlines(self) -> list[Deadline]:
         return await self.ctx.deadlines()
+
+    async def boards(
+        self, *, chat_id: int | None, user_id: int | None = None, game: str | None = None
+    ) -> list[Board]:
+        """/score's leaderboards (#35, :func:`bot.runtime.standings.boards`)."""
+        return await standings.boards(self.ctx.repo, chat_id=chat_id, user_id=user_id, game=game)
 
     # --- presses and deadlines (bot.runtime.press) ------------------------------------------
 

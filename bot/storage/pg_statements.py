@@ -17,6 +17,7 @@ from bot.storage.rows import Row
 from bot.storage.statements import SqlStatements
 
 Record = asyncpg.Record
+RATINGS_LOCK = 0x35_4A71  # the ratings' advisory lock key (any number no other lock of ours uses)
 
 
 def numbered(sql: str) -> str:
@@ -41,6 +42,10 @@ class Statements(SqlStatements):
 
     async def _execute(self, sql: str, *args: Any) -> None:
         raise NotImplementedError
+
+    async def lock_ratings(self) -> None:
+        """A transaction-level advisory lock (several workers rate at once; #35)."""
+        await self._execute("SELECT pg_advisory_xact_lock($1)", RATINGS_LOCK)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
         return await self._fetch(numbered(sql), *params)

@@ -21,6 +21,9 @@ from bot.storage.rows import (
     MatchRow,
     OwedRef,
     OwedRow,
+    RatingRow,
+    ResultRow,
+    ResultSeat,
     SeatMarks,
     SeatRow,
     SeatSpec,
@@ -121,6 +124,26 @@ class Reads(Protocol):
         """Every stored deadline (of one table)."""
         ...
 
+    async def result(self, table_id: int, no: int) -> ResultRow | None:
+        """Match ``no`` of the table as rated (#35; None: not finished, or before ratings)."""
+        ...
+
+    async def results(self) -> list[ResultRow]:
+        """Every rated match, in the order it was rated."""
+        ...
+
+    async def ratings(
+        self,
+        scope: int,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+        players: Sequence[tuple[int, str]] | None = None,
+    ) -> list[RatingRow]:
+        """The ratings of a scope (a chat; 0: across chats), of one game, person or of the
+        given ``(user_id, level)`` players: by game, then best (μ − 3σ) first."""
+        ...
+
     async def notified(self, chat_id: int) -> list[int]:
         """Who wants a private ping when a table opens in the chat (/notify), by user id."""
         ...
@@ -215,6 +238,24 @@ class Writes(Reads, Protocol):
         """Add one finished game to a player's standing: money, a win, the game's points."""
 
     async def put_deadline(self, deadline: Deadline) -> None: ...
+
+    async def lock_ratings(self) -> None:
+        """Hold the ratings until the unit of work ends (games ending at once rate in turn)."""
+        ...
+
+    async def add_result(self, row: ResultRow) -> None:
+        """A finished match's standing, the ratings' source (#35)."""
+        ...
+
+    async def set_result_seats(self, table_id: int, no: int, seats: Sequence[ResultSeat]) -> None:
+        """The match's seats as rated again (a rebuild)."""
+        ...
+
+    async def put_rating(self, row: RatingRow) -> None: ...
+
+    async def clear_ratings(self) -> None:
+        """Forget every rating (a rebuild computes them again from the results)."""
+        ...
 
     async def drop_deadline(self, table_id: int, kind: str) -> None: ...
 

@@ -301,3 +301,89 @@ def deadline_row(row: Row) -> Deadline:
 
 
 _DEADLINE_KINDS = frozenset(DeadlineKind)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSeat:
+    """One seat of a finished match as rated (issue #35): who held it (``user_id`` 0 and the
+    ``level``: a computer seat; a person's seat stays his while the computer played it), its
+    ``place`` (1 best) and ``money``, and the group's rating after the match with its change."""
+
+    user_id: int
+    level: str
+    name: str
+    place: int
+    money: int
+    rating: int = 0
+    change: int = 0
+
+    def as_json(self) -> list[Any]:
+        return [
+            self.user_id,
+            self.level,
+            self.name,
+            self.place,
+            self.money,
+            self.rating,
+            self.change,
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """A finished match's standing (the ``results`` table), the source the ratings are computed
+    from; ``solo``: a table of one person and computers; ``id``: the order they are rated in."""
+
+    table_id: int
+    match_no: int
+    chat_id: int
+    game: str
+    solo: bool
+    seats: tuple[ResultSeat, ...]
+    id: int = 0
+
+    def seats_json(self) -> str:
+        return json.dumps([s.as_json() for s in self.seats], ensure_ascii=False)
+
+
+def result_row(r: Row) -> ResultRow:
+    seats = tuple(ResultSeat(*s) for s in json.loads(r["seats"]))
+    return ResultRow(
+        r["table_id"], r["match_no"], r["chat_id"], r["game"], bool(r["solo"]), seats, r["id"]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One player's rating in a scope (a chat; 0: across chats) and game: OpenSkill's ``mu``
+    and ``sigma``, the games rated (``solo``: at a table of one person and computers), their
+    wins and money; ``name``: the person's (``user_id`` 0: a computer ``level``, no name)."""
+
+    scope: int
+    game: str
+    user_id: int
+    level: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    solo: int
+    won: int
+    money: int
+
+
+def rating_row(r: Row) -> RatingRow:
+    names = (
+        "scope",
+        "game",
+        "user_id",
+        "level",
+        "name",
+        "mu",
+        "sigma",
+        "games",
+        "solo",
+        "won",
+        "money",
+    )
+    return RatingRow(*(r[n] for n in names))

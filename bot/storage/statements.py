@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Unpack
 
 from bot.storage.outbox_sql import OutboxStatements
+from bot.storage.ratings_sql import RatingStatements
 from bot.storage.rows import (
     OPEN_SQL,
     T_COLUMNS,
@@ -81,7 +82,7 @@ def _where(conditions: Sequence[tuple[str, int | None]]) -> tuple[str, list[int]
     return clause, [value for _, value in given]
 
 
-class SqlStatements(OutboxStatements):
+class SqlStatements(OutboxStatements, RatingStatements):
     """The shared statements; the subclass runs them on its connection."""
 
     SAME: ClassVar[str] = "IS"  # null-safe equality
@@ -313,6 +314,7 @@ class SqlStatements(OutboxStatements):
         await self._run("DELETE FROM ledger WHERE chat_id = ?", (old,))
         await self._run("DELETE FROM messages WHERE chat_id = ?", (old,))
         await self._run("UPDATE owed SET chat_id = ? WHERE chat_id = ?", (new, old))  # #36
+        await self.migrate_ratings(old, new)  # #35
         return True
 
     # --- updates already taken (a redelivered update acts once) ---------------------------

@@ -22,7 +22,7 @@ from bot.refused import Refused
 from bot.render.cards import card_name
 from bot.render.common import Rendered
 from bot.render.computers import computer_name
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.moves import (
@@ -352,7 +352,9 @@ class Session:
         """The group's result screen; no standings (a terminal has no chat to total over)."""
         result = self.state.result
         winner = result.winner if result is not None else None
-        return self.ui.match_result(self.context(), end, winner, (), 1, self.tr, self.codec).text
+        return self.ui.match_result(
+            self.context(), end, winner, Standings(), 1, self.tr, self.codec
+        ).text
 
 
 def words_of_cards(cards: Sequence[Card], locale: str) -> list[str]:

@@ -17,7 +17,7 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
 from bot.presses.common import card_of
 from bot.render.common import Button, Keyboard, Rendered
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import Apply, Deny
 from bot.render.lobby import cancel_keyboard, lobby, unreachable_notice
@@ -162,7 +162,7 @@ def test_the_trick_declaration_s_play_is_success_and_pass_plain() -> None:
 
 def test_the_result_s_another_game_is_success() -> None:
     ctx = context("kopilka", 0)
-    shown = match_tail(ctx, ["🏁"], [], 1, TR("🔁 Another partia"), TR, CODEC)
+    shown = match_tail(ctx, ["🏁"], Standings(), 1, TR("🔁 Another partia"), TR, CODEC)
     assert named(shown, "🔁").style == "success" and named(shown, "🏁").style is None
 
 

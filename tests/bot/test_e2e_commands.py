@@ -7,6 +7,7 @@ import random
 import re
 
 from bot.app import RunningBot
+from bot.rating import shown
 from tests.bot.helpers import (
     db_rows,
     hand_message,
@@ -19,7 +20,8 @@ from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
-ROW = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · сыграно (\d+) · выиграно (\d+)$")
+ROW = re.compile(r"^(\d+)\. (\w+) (—|−?\d+) · игр (\d+)(?: \(с 🤖: \d+\))? · ([+−]?\d+|0)$")
+MINE = re.compile(r"^Мушка: (—|−?\d+) · игр (\d+) · ([+−]?\d+|0)(?: — (\d+)-е место из (\d+))?$")
 
 
 def value(text: str) -> int:
@@ -27,7 +29,7 @@ def value(text: str) -> int:
 
 
 def score_rows(text: str, game_header: str) -> list[tuple[str, int, int, int]]:
-    """The rows under ``game_header``: (name, balance, played, won), in order."""
+    """The rows under ``game_header``: (name, rating, games, money), in order."""
     lines = text.splitlines()
     start = lines.index(game_header)
     out = []
@@ -35,8 +37,19 @@ def score_rows(text: str, game_header: str) -> list[tuple[str, int, int, int]]:
         found = ROW.match(line.strip())
         if found is None:
             break
-        out.append((found[2], value(found[3]), int(found[4]), int(found[5])))
+        out.append((found[2], value(found[3]), int(found[4]), value(found[5])))
     return out
+
+
+def rated(database: TestDatabase, scope: int) -> dict[int, int]:
+    """The Мушка ratings shown (μ − 3σ, whole) of a scope, by user."""
+    rows = db_rows(
+        database,
+        "SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND game = ?",
+        scope,
+        "mushka",
+    )
+    return {int(str(u)): shown(float(str(m)), float(str(s))) for u, m, s in rows}
 
 
 async def three_at(
@@ -74,32 +87,53 @@ async def test_4_8_score_in_groups_me_and_across_chats(
     assert len(ledger) == 6
     ids = {"Anna": anna.id, "Boris": boris.id, "Vera": vera.id, "Gleb": gleb.id}
 
-    # the group: the ended table's counts, then the chat's standings, sorted
+    # the group: the ended table's counts, then the chat's leaderboard, best rating first
+    header = "Мушка — рейтинг · игр · деньги"
     text = (await say(fake, boris, "/score", friday)).text
     assert text.startswith("📊 Счёт — «Пятница»\nСейчас за столом (Мушка, пулька 1): Anna ")
-    rows = score_rows(text, "Мушка — всего")
+    rows = score_rows(text, header)
     assert {r[0] for r in rows} == {"Anna", "Boris", "Vera"}
-    for name, balance, played, won in rows:
-        assert ledger[(friday.id, ids[name])] == (balance, played, won)
-    assert [(-r[1], -r[3]) for r in rows] == sorted((-r[1], -r[3]) for r in rows)
-    assert sum(r[1] for r in rows) == 0 and sum(r[3] for r in rows) == 1
+    ratings = rated(database, friday.id)
+    for name, rating, games, money in rows:
+        balance, played, _ = ledger[(friday.id, ids[name])]
+        assert (rating, games, money) == (ratings[ids[name]], played, balance)
+    assert [r[1] for r in rows] == sorted((r[1] for r in rows), reverse=True)
+    assert sum(r[3] for r in rows) == 0 and len(set(ratings.values())) > 1  # a game tells
     assert "Gleb" not in text
+    winner = next(n for n in ids if ledger.get((friday.id, ids[n]), (0, 0, 0))[2] == 1)
+    assert ratings[ids[winner]] == max(ratings.values())  # the pulka's winner rose most
 
-    # /score me: only the caller's row
+    # /score me: only the caller's line, with his place on the board
     text = (await say(fake, vera, "/score me", friday)).text
-    assert score_rows(text, "Мушка — всего") == [("Vera", *ledger[(friday.id, vera.id)])]
-    assert "Anna" not in text.split("Мушка — всего")[1]
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("Мушка:")]
+    found = MINE.match(line)
+    assert found is not None, line
+    place = [r[0] for r in rows].index("Vera") + 1
+    assert (value(found[1]), int(found[2])) == (ratings[vera.id], 1)
+    assert value(found[3]) == ledger[(friday.id, vera.id)][0]
+    assert (int(found[4]), int(found[5])) == (place, 3)
+    assert "Anna" not in text and "Boris" not in text
 
-    # private: the caller's standings across both chats, per game
+    # private: the caller's lines across both chats, rated across chats, no place
     await anna.start_bot()
     text = (await say(fake, anna, "/score")).text
     assert text.startswith("📊 Ваш счёт")
     mine = [ledger[(chat, anna.id)] for chat in (friday.id, saturday.id)]
-    total = (sum(m[0] for m in mine), sum(m[1] for m in mine), sum(m[2] for m in mine))
-    assert score_rows(text, "Мушка — всего") == [("Anna", *total)]
-    assert total[1] == 2
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("Мушка:")]
+    found = MINE.match(line)
+    assert found is not None and found[4] is None, line
+    everywhere = rated(database, 0)
+    assert (value(found[1]), int(found[2]), value(found[3])) == (
+        everywhere[anna.id],
+        2,
+        sum(m[0] for m in mine),
+    )
     text = (await say(fake, gleb, "/score")).text
-    assert score_rows(text, "Мушка — всего") == [("Gleb", *ledger[(saturday.id, gleb.id)])]
+    assert "игр 1" in text and str(everywhere[gleb.id]) in text
+
+    # a game that is none of ours, or nonsense: told how to ask, nothing else
+    text = (await say(fake, anna, "/score шахматы", friday)).text
+    assert text.startswith("/score, /score me или /score с игрой")
 
 
 async def test_4_9_rules_and_help_in_group_and_private(

@@ -94,6 +94,18 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     net = json.loads(str(db_rows(database, "SELECT net FROM matches")[0][0]))
     assert sum(net) == 0 and len(net) == seats
     assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(1,)]
+    # #35: rated, the person and the computers' level, in the chat and across chats; a table of
+    # one person and computers is marked, on the result and on /score
+    rated = db_rows(database, "SELECT scope, user_id, level, games, solo FROM ratings")
+    assert sorted(rated) == sorted(
+        (scope, who, level, 1, 1)
+        for scope in (group.id, 0)
+        for who, level in [(101, ""), (0, "easy")]
+    )
+    line = next(ln for ln in result.text.splitlines() if ln.startswith("Рейтинг: "))
+    assert "Anna " in line and all(name in line for name, _ in computers), line
+    board = (await helpers.say(fake, anna, "/score", group)).text
+    assert "🤖 Лёгкий " in board and "Anna " in board and "(с 🤖: 1)" in board, board
     assert db_rows(database, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [
         (0,)
     ]

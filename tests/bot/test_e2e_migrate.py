@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from bot.app import RunningBot
+from bot.runtime.ratings import rate
 from bot.storage import open_repository
-from bot.storage.rows import StoredMessage, TableStatus
+from bot.storage.rows import ResultRow, ResultSeat, StoredMessage, TableStatus
 from tests.bot.helpers import (
     db_rows,
     open_table,
@@ -126,6 +127,9 @@ async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestData
             await tx.update_table(closed, status=TableStatus.CLOSED)
             await tx.book(OLD, "mushka", 1, 10, True)
             await tx.book(NEW, "mushka", 1, -3, False)
+            seats = (ResultSeat(1, "", "A", 1, 10), ResultSeat(0, "easy", "🤖", 2, -10))
+            await rate(tx, ResultRow(closed, 1, OLD, "mushka", True, seats))  # #35
+        rated = [r.mu for r in await repo.ratings(OLD)]
         await repo.put_message(StoredMessage(OLD, "table:1", 5, "d", True))
         async with repo.unit() as tx:
             assert await tx.migrate_chat(OLD, NEW)
@@ -136,6 +140,10 @@ async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestData
         (row,) = await repo.ledger(chat_id=NEW)
         assert (row.balance, row.played, row.won) == (7, 2, 1)
         assert await repo.ledger(chat_id=OLD) == []
+        # the ratings and their results follow the group (#35)
+        assert [r.mu for r in await repo.ratings(NEW)] == rated and len(rated) == 2
+        assert await repo.ratings(OLD) == []
+        assert [r.chat_id for r in await repo.results()] == [NEW]
         assert [m for m in await repo.messages() if m.chat_id == OLD] == []
         chat = await repo.chat(NEW)
         assert chat is not None and chat.language == "en"

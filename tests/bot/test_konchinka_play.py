@@ -15,7 +15,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render.cards import card_name
 from bot.render.common import Rendered
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from engine.cards import Card
@@ -114,5 +114,5 @@ def test_konchinka_privacy_and_presses(seed: int) -> None:
             assert not hides(result, ended_secret, tr)
         end = next((ln for ln in events if ln.get("t") == "end"), None)
         if end is not None:
-            shown = UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)
+            shown = UI.match_result(ctx, end, end.get("winner"), Standings(), 1, tr, CODEC)
             assert not hides(text_of(shown), after_secret, tr)

@@ -18,7 +18,7 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.konchinka import CHOOSE
-from bot.render.context import HandUI
+from bot.render.context import HandUI, Standings
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
@@ -120,7 +120,7 @@ def screen(name: str, locale: str) -> str:
     ]
     end = next((e for e in events if e.get("t") == "end"), None)
     if end is not None:
-        parts.append(show(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)))
+        parts.append(show(UI.match_result(ctx, end, end.get("winner"), Standings(), 1, tr, CODEC)))
     else:
         parts.append(show(UI.table(ctx, after.view(None), tr)))
     return "\n".join(parts)

@@ -15,7 +15,7 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standing, TableContext
+from bot.render.context import HandUI, Standing, Standings, TableContext
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow, TableStatus
@@ -132,7 +132,7 @@ def screen(name: str, locale: str) -> str:
     names = NAMES[locale]
     if name == "kopilka_partia_stopped":
         end: Line = {"t": "end", "reason": "abandoned", "net": [0, 0, 0, 0]}
-        return show(UI.match_result(ctx, end, None, [], 1, tr, CODEC))
+        return show(UI.match_result(ctx, end, None, Standings(), 1, tr, CODEC))
     end = full[-1]
     assert state.result is not None
     winner = state.result.winner  # §2.6.7, not in the end line
@@ -147,12 +147,12 @@ def screen(name: str, locale: str) -> str:
         }
         first = next(ln["dealer"] for ln in full if ln["t"] == "deal")
         winner = partia_winner(end["net"], end["points"], end["last_winner"], first)
-        return show(UI.match_result(ctx, end, winner, [], 1, tr, CODEC))
+        return show(UI.match_result(ctx, end, winner, Standings(), 1, tr, CODEC))
     standings = [
         Standing(100 + seat, names[seat], end["net"][seat] + bonus, 2, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 1), (-27, 1), (0, 0)])
     ]
-    return show(UI.match_result(ctx, end, winner, standings, 1, tr, CODEC))
+    return show(UI.match_result(ctx, end, winner, Standings(tuple(standings)), 1, tr, CODEC))
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])

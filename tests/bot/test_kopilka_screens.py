@@ -24,7 +24,7 @@ from bot.callbacks import Kind, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render.cards import card_name
 from bot.render.common import Rendered
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.kopilka.screen import KOPILKA_UI
@@ -179,7 +179,7 @@ def play(seed: int, hold_pass: bool) -> None:
             end = next((ln for ln in events if ln.get("t") == "end"), None)
             if end is not None:
                 winner = state.result.winner if state.result else None
-                text = text_of(UI.match_result(ctx, end, winner, [], 1, tr, CODEC))
+                text = text_of(UI.match_result(ctx, end, winner, Standings(), 1, tr, CODEC))
                 assert text.startswith("🏁")
                 assert_hides(text, hidden_from_group(after), tr, "partia result")
     pytest.fail("the partia did not end")

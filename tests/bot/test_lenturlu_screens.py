@@ -24,7 +24,7 @@ from bot.i18n import Catalogues, Translator
 from bot.presses import lenturlu as lp
 from bot.render.cards import card_name
 from bot.render.common import Rendered
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.cards import Card
 from engine.core import Line, Places
@@ -168,7 +168,7 @@ def screen(name: str, locale: str) -> str:
         [
             show(UI.ended_table(ctx, before.view(None), events, tr)),
             show(UI.deal_result(ctx, events, after.view(None), tr)),
-            show(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC)),
+            show(UI.match_result(ctx, end, end.get("winner"), Standings(), 1, tr, CODEC)),
             show(UI.hand(ctx, after.view(0), HandUI(), tr, CODEC)),
         ]
     )
@@ -260,7 +260,9 @@ def test_lenturlu_privacy(seed: int) -> None:
             assert not hides(result, ended_secret, tr)
         end = next((ln for ln in events if ln.get("t") == "end"), None)
         if end is not None:
-            text = text_of(ANY_UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC))
+            text = text_of(
+                ANY_UI.match_result(ctx, end, end.get("winner"), Standings(), 1, tr, CODEC)
+            )
             assert not hides(text, after_secret, tr)
             return
     raise AssertionError("the deal did not end")

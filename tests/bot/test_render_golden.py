@@ -16,7 +16,7 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.render.common import Rendered
-from bot.render.context import HandUI, Standing, TableContext
+from bot.render.context import HandUI, Rated, Standing, Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from bot.render.lobby import Pane, lobby
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
@@ -135,7 +135,9 @@ def screen(name: str, locale: str) -> str:
         Standing(100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 2), (-27, 1)])
     ]
-    return show(UI.match_result(ctx, end, end.get("winner"), standings, 1, tr, CODEC))
+    rated = [Rated(names[seat], r, c) for seat, (r, c) in enumerate([(-4, -4), (13, 13), (7, -2)])]
+    shown = Standings(tuple(standings), tuple(rated))
+    return show(UI.match_result(ctx, end, end.get("winner"), shown, 1, tr, CODEC))
 
 
 HANDS: dict[str, tuple[str | None, int | None, int, HandUI]] = {
@@ -225,5 +227,5 @@ def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, 
     ctx, _ = context(full, locale)
     winner = None if reason == "abandoned" else 1
     end: Line = {"t": "end", "reason": reason, "winner": winner, "net": [0, 0, 0]}
-    text = UI.match_result(ctx, end, winner, [], 1, CATALOGUES.tr(locale), CODEC).text
+    text = UI.match_result(ctx, end, winner, Standings(), 1, CATALOGUES.tr(locale), CODEC).text
     assert text.split("\n")[0] == head

@@ -15,7 +15,7 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.runtime.outcome import events_of
 from bot.terminal.play import play_main
@@ -83,7 +83,7 @@ def screens(state: State, before: Any, lines: list[Line], locale: str) -> str:
     if end is not None:
         result = state.result
         winner = result.winner if result is not None else None
-        out.append(show(ui.match_result(ctx, end, winner, (), 1, tr, CODEC)))
+        out.append(show(ui.match_result(ctx, end, winner, Standings(), 1, tr, CODEC)))
     return "\n".join(out)
 
 
@@ -185,7 +185,7 @@ def test_a_konchinka_won_early_says_who_won(locale: str, head: str) -> None:
     state = new_game("konchinka", 3, 1, {})
     ctx = context(state, locale, {})
     end: Line = {"t": "end", "reason": "certain", "winner": 1, "totals": [3, 11, 2]}
-    text = ui.match_result(ctx, end, 1, (), 1, CATALOGUES.tr(locale), CODEC).text
+    text = ui.match_result(ctx, end, 1, Standings(), 1, CATALOGUES.tr(locale), CODEC).text
     assert text.split("\n")[0] == head
 
 

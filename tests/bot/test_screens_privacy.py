@@ -25,7 +25,7 @@ from bot.i18n import Catalogues, Translator
 from bot.presses.trick import discardable
 from bot.render.cards import card_name
 from bot.render.common import Rendered
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from engine.cards import Card
 from engine.core import Line, Places, State
@@ -198,7 +198,9 @@ def play_pulka(game: str, seed: int) -> None:
                 assert_hides(result, hidden, tr, "deal result")
             end = next((ln for ln in events if ln.get("t") == "end"), None)
             if end is not None:
-                text = text_of(UI.match_result(ctx, end, end.get("winner"), [], 1, tr, CODEC))
+                text = text_of(
+                    UI.match_result(ctx, end, end.get("winner"), Standings(), 1, tr, CODEC)
+                )
                 assert_hides(text, secret(after), tr, "pulka result")
 
 

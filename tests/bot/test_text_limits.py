@@ -14,12 +14,12 @@ from bot.markup import Html, esc
 from bot.refused import Refused
 from bot.render import lobby as screens
 from bot.render.common import Rendered
-from bot.render.context import game_name
+from bot.render.context import Board, Entry, game_name
 from bot.render.limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toast, units
 from bot.render.refusals import refusal_html, refusal_text
-from bot.render.score import score
+from bot.render.score import NAME_MAX, score
 from bot.runtime.lobby import option_refusal
-from bot.storage.rows import LedgerRow, SeatKind, SeatRow, TableRow, TableStatus
+from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
@@ -115,11 +115,29 @@ def test_pages_split_between_blocks_and_inside_a_too_long_one() -> None:
     assert "".join(huge).count("y" * 200) == 100  # every line, whole, once
 
 
-def ledger(names: list[str]) -> list[LedgerRow]:
+def ledger(names: list[str]) -> list[Board]:
+    """Every game's leaderboard: the names, rated (and the last unrated), and a computer level."""
     return [
-        LedgerRow(-1001, game, 100 + i, name, -12345 * (i - 5), 999, 99, points=-1234)
+        Board(
+            game,
+            (
+                *(
+                    Entry(
+                        100 + i,
+                        name,
+                        "",
+                        -1234 + i if i < 9 else None,
+                        999,
+                        99,
+                        -12345 * (i - 5),
+                        -1234,
+                    )
+                    for i, name in enumerate(names)
+                ),
+                Entry(0, "", "hard", 1234, 99999, 9999, -1234567),
+            ),
+        )
         for game in GAMES
-        for i, name in enumerate(names)
     ]
 
 
@@ -140,7 +158,9 @@ def test_a_long_score_is_several_messages_each_within_the_limit(locale: str) -> 
     assert "<b>Club</b> & Co" in everything
     for game in GAMES:  # each game's block whole on one page
         (holder,) = [t for t in texts if f"{game_name(game, locale)} —" in t]
-        assert all(name in holder for name in names)
+        # a long name is cut on a leaderboard (NAME_MAX), never lost
+        assert all(name[: NAME_MAX - 1] + "…" in holder for name in names)
+        assert all(name not in holder for name in names)
 
 
 def test_a_short_score_is_one_message() -> None:
@@ -234,4 +254,4 @@ def test_the_score_heading_opens_the_first_page_with_a_game() -> None:
     shown = score("Club", None, ledger(names), CATALOGUES.tr("en"), size=1500)
     assert len(shown) > 2
     first = parsed(shown[0])[0]
-    assert first.startswith('📊 Score — "Club"') and "Mushka — all-time" in first
+    assert first.startswith('📊 Score — "Club"') and "Mushka — rating · games · money" in first

@@ -17,7 +17,7 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standing
+from bot.render.context import HandUI, Standing, Standings
 from bot.render.games import game_ui
 from engine.core import Line
 from engine.record import read_records
@@ -89,7 +89,11 @@ def trace(name: str, locale: str) -> str:
     ]
     out += [
         f"{RULE} the game's result",
-        show(ui.match_result(ctx, lines[-1], result.winner, standings, 1, tr, CODEC)),
+        show(
+            ui.match_result(
+                ctx, lines[-1], result.winner, Standings(tuple(standings)), 1, tr, CODEC
+            )
+        ),
     ]
     out += [
         f"{RULE} {names[0]}'s last hand",

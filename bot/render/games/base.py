@@ -16,7 +16,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.chart import Plot
 from bot.render.common import Rendered
-from bot.render.context import HandUI, Standing, TableContext
+from bot.render.context import HandUI, Standings, TableContext
 from engine.core import Line, Seat, View
 from engine.errors import Refusal
 
@@ -86,7 +86,7 @@ class GameUI(Generic[ViewT]):
     stale: Callable[[object | None, str, str | None], Deny | None]
     deal_result: Callable[[TableContext, Sequence[Line], ViewT, Translator], str]
     match_result: Callable[
-        [TableContext, Line, Seat | None, Sequence[Standing], int, Translator, PressCodec],
+        [TableContext, Line, Seat | None, Standings, int, Translator, PressCodec],
         Rendered,
     ]
     counts: Callable[[ViewT], tuple[int, ...] | None]

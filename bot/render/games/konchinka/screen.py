@@ -15,7 +15,7 @@ from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standing, TableContext, game_name, my_cards_button
+from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
@@ -274,7 +274,7 @@ def match_result(
     ctx: TableContext,
     end: Line,
     winner: Seat | None,
-    standings: Sequence[Standing],
+    standings: Standings,
     generation: int,
     tr: Translator,
     codec: PressCodec,

@@ -12,7 +12,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL
 from bot.render.common import Rendered, esc, signed
-from bot.render.context import Standing, TableContext
+from bot.render.context import Standings, TableContext
 from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
 from engine.cards import Card, Suit
@@ -189,7 +189,7 @@ def match_result(
     ctx: TableContext,
     end: Line,
     winner: Seat | None,
-    standings: Sequence[Standing],
+    standings: Standings,
     generation: int,
     tr: Translator,
     codec: PressCodec,

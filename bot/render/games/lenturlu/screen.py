@@ -16,7 +16,7 @@ from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standing, TableContext, game_name, my_cards_button
+from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
@@ -393,7 +393,7 @@ def match_result(
     ctx: TableContext,
     end: Line,
     winner: Seat | None,
-    standings: Sequence[Standing],
+    standings: Standings,
     generation: int,
     tr: Translator,
     codec: PressCodec,

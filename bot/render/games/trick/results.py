@@ -12,7 +12,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import Rendered, esc, num
-from bot.render.context import Standing, TableContext
+from bot.render.context import Standings, TableContext
 from bot.render.games.ended import EndedDeal, ended_deals
 from bot.render.games.trick.lines import privileged_name
 from bot.render.results import match_tail, signed_list
@@ -225,7 +225,7 @@ def match_result(
     ctx: TableContext,
     end: Line,
     winner: Seat | None,
-    standings: Sequence[Standing],
+    standings: Standings,
     generation: int,
     tr: Translator,
     codec: PressCodec,

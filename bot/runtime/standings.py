@@ -1,0 +1,80 @@
+"""The leaderboards /score shows (issue #35): a chat's ratings with each person's all-time money,
+or one person's lines across chats. Read only; the screens are :mod:`bot.render.score`'s."""
+
+from __future__ import annotations
+
+from bot.rating import EVERYWHERE, shown
+from bot.render.context import Board, Entry
+from bot.storage.protocol import Reads
+from bot.storage.rows import LedgerRow, RatingRow
+
+
+def _summed(rows: list[LedgerRow]) -> dict[tuple[str, int], LedgerRow]:
+    """The ledger's lines by game and person, summed over chats."""
+    out: dict[tuple[str, int], LedgerRow] = {}
+    for r in rows:
+        key = (r.game, r.user_id)
+        s = out.get(key)
+        out[key] = (
+            r
+            if s is None
+            else LedgerRow(
+                0,
+                r.game,
+                r.user_id,
+                r.name,
+                s.balance + r.balance,
+                s.played + r.played,
+                s.won + r.won,
+                s.points + r.points,
+            )
+        )
+    return out
+
+
+def _entry(r: RatingRow, ledger: LedgerRow | None) -> Entry:
+    if ledger is None:  # a computer level (or a person whose money is in no ledger)
+        return Entry(r.user_id, r.name, r.level, shown(r.mu, r.sigma), r.games, r.solo, r.money)
+    games = max(r.games, ledger.played)  # his games before ratings count here too
+    return Entry(
+        r.user_id,
+        ledger.name,
+        "",
+        shown(r.mu, r.sigma),
+        games,
+        r.solo,
+        ledger.balance,
+        ledger.points,
+    )
+
+
+async def boards(
+    repo: Reads, *, chat_id: int | None, user_id: int | None = None, game: str | None = None
+) -> list[Board]:
+    """Each game's board in the chat (``chat_id`` None: across chats), best first — the rated
+    by rating, then people with games from before ratings by money; only ``user_id``'s lines
+    and only ``game``'s where given (a person's board still ranks him among everyone)."""
+    scope = EVERYWHERE if chat_id is None else chat_id
+    if chat_id is None and user_id is not None:
+        ledger = _summed(await repo.ledger(user_id=user_id))
+        ratings = await repo.ratings(scope, game=game, user_id=user_id)
+    else:
+        ledger = _summed(await repo.ledger(chat_id=chat_id))
+        ratings = await repo.ratings(scope, game=game)
+    games: dict[str, list[Entry]] = {}
+    seen: set[tuple[str, int]] = set()
+    for r in ratings:
+        key = (r.game, r.user_id)
+        person = None if r.level else ledger.get(key)
+        if not r.level:
+            seen.add(key)
+        games.setdefault(r.game, []).append(_entry(r, person))
+    unrated = sorted(  # people whose games all came before ratings: by money, as /score had it
+        (v for k, v in ledger.items() if k not in seen and (game is None or v.game == game)),
+        key=lambda v: (-v.balance, -v.won, v.name.encode()),
+    )
+    for v in unrated:
+        games.setdefault(v.game, []).append(
+            Entry(v.user_id, v.name, "", None, v.played, 0, v.balance, v.points)
+        )
+    return [Board(g, tuple(entries)) for g, entries in sorted(games.items())]

@@ -1,0 +1,128 @@
+"""The ratings' statements (issue #35), shared by both backends: the finished matches' standings
+(``results``, the source) and the ratings computed from them (``ratings``; :mod:`bot.rating`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bot.storage.rows import RatingRow, ResultRow, ResultSeat, Row, rating_row, result_row
+
+_RESULT_COLUMNS = "id, table_id, match_no, chat_id, game, solo, seats"
+_RATING_COLUMNS = (
+    "r.scope, r.game, r.user_id, r.level, COALESCE(u.first_name, '') AS name, r.mu, r.sigma,"
+    " r.games, r.solo, r.won, r.money"
+)
+_PUT_RATING = (
+    "INSERT INTO ratings(scope, game, user_id, level, mu, sigma, games, solo, won, money)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(scope, game, user_id, level) DO UPDATE"
+    " SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+    " solo = excluded.solo, won = excluded.won, money = excluded.money"
+)
+
+
+class RatingStatements:
+    """The statements of :class:`bot.storage.protocol.Reads`' and ``Writes``' ratings; the
+    subclass says how a statement runs."""
+
+    BYTES: ClassVar[str] = ""
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
+        raise NotImplementedError
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        raise NotImplementedError
+
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    async def lock_ratings(self) -> None:
+        """Hold the ratings for the rest of the unit of work: two games ending at once rate one
+        after the other, never both from the same old figures. SQLite's units run one at a time
+        already (one process, :mod:`bot.storage.db`); PostgreSQL's subclass takes a lock."""
+
+    async def add_result(self, row: ResultRow) -> None:
+        await self._run(
+            "INSERT INTO results(table_id, match_no, chat_id, game, solo, seats)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (row.table_id, row.match_no, row.chat_id, row.game, row.solo, row.seats_json()),
+        )
+
+    async def set_result_seats(self, table_id: int, no: int, seats: Sequence[ResultSeat]) -> None:
+        again = ResultRow(table_id, no, 0, "", False, tuple(seats))
+        await self._run(
+            "UPDATE results SET seats = ? WHERE table_id = ? AND match_no = ?",
+            (again.seats_json(), table_id, no),
+        )
+
+    async def result(self, table_id: int, no: int) -> ResultRow | None:
+        row = await self._one(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = ? AND match_no = ?",
+            (table_id, no),
+        )
+        return result_row(row) if row is not None else None
+
+    async def results(self) -> list[ResultRow]:
+        rows = await self._all(f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY id")
+        return [result_row(r) for r in rows]
+
+    async def ratings(
+        self,
+        scope: int,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+        players: Sequence[tuple[int, str]] | None = None,
+    ) -> list[RatingRow]:
+        where: list[str] = ["r.scope = ?"]
+        params: list[Any] = [scope]
+        if game is not None:
+            where.append("r.game = ?")
+            params.append(game)
+        if user_id is not None:
+            where.append("r.user_id = ?")
+            params.append(user_id)
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings r LEFT JOIN users u ON u.id = r.user_id"
+            f" WHERE {' AND '.join(where)} ORDER BY r.game{self.BYTES},"
+            f" r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id, r.level{self.BYTES}",
+            params,
+        )
+        out = [rating_row(r) for r in rows]
+        if players is not None:
+            wanted = set(players)
+            out = [r for r in out if (r.user_id, r.level) in wanted]
+        return out
+
+    async def put_rating(self, row: RatingRow) -> None:
+        await self._run(
+            _PUT_RATING,
+            (
+                row.scope,
+                row.game,
+                row.user_id,
+                row.level,
+                row.mu,
+                row.sigma,
+                row.games,
+                row.solo,
+                row.won,
+                row.money,
+            ),
+        )
+
+    async def clear_ratings(self) -> None:
+        """Forget every rating (a rebuild computes them again from ``results``)."""
+        await self._run("DELETE FROM ratings")
+
+    async def migrate_ratings(self, old: int, new: int) -> None:
+        """A group became a supergroup: its results and ratings follow the new id (a new id
+        has none of its own: a chat's history starts with its first finished game)."""
+        await self._run("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
+        await self._run(
+            "DELETE FROM ratings WHERE scope = ?"
+            " AND EXISTS (SELECT 1 FROM ratings WHERE scope = ?)",
+            (new, old),
+        )
+        await self._run("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old))

@@ -1,0 +1,149 @@
+"""Skill ratings (issue #35): places from results, the OpenSkill book, its storage in SQLite and
+PostgreSQL (the suite's ``store``), and a rebuild — in process and by ``python -m bot ratings
+--rebuild`` — that gives exactly the same figures."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import random
+import subprocess
+import sys
+
+from bot.rating import EVERYWHERE, MU, Book, Player, Skill, rate, shown
+from bot.runtime.ratings import rate as rate_in
+from bot.runtime.ratings import rebuild
+from bot.storage.protocol import Store
+from bot.storage.rows import RatingRow, ResultRow, ResultSeat
+from engine.games import new_game
+from engine.players import computer
+from tests.databases import TestDatabase
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def played(game: str, seed: int, levels: tuple[str, ...], options: dict[str, int]) -> ResultRow:
+    """One game of computers of ``levels`` (seat order), as the bot stores its standing."""
+    state = new_game(game, len(levels), seed, options)
+    players = [computer(game, level) for level in levels]
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, players[seat](state.view(seat), rng))
+    result = state.result
+    assert result is not None
+    places = result.places()
+    assert places is not None
+    seats = tuple(
+        ResultSeat(0, level, level, places[s], result.net[s]) for s, level in enumerate(levels)
+    )
+    return ResultRow(seed, 1, -1001, game, False, seats)
+
+
+def test_a_stronger_computer_level_ends_above_a_weaker_one() -> None:
+    """45 pulkas of Мушка, the three levels in every seat order: `normal` and `hard` end
+    rated above `easy` (RULES.md's money, §1.6.1, decides the places)."""
+    book = Book()
+    orders = list(itertools.permutations(LEVELS))
+    for seed in range(45):
+        book.add(played("mushka", seed, orders[seed % len(orders)], {"target": 10}))
+    skill = {level: book.skill((-1001, "mushka", Player.computer(level))) for level in LEVELS}
+    assert all(s.games == 45 for s in skill.values())
+    assert skill["normal"].shown > skill["easy"].shown, skill
+    assert skill["hard"].shown > skill["easy"].shown, skill
+    across = book.skill((EVERYWHERE, "mushka", Player.computer("normal")))
+    assert across == skill["normal"]  # one chat: across chats the same
+
+
+def test_a_winner_rises_a_loser_falls_and_equal_places_move_alike() -> None:
+    a, b, c, d = (Player(i) for i in range(1, 5))
+    after = rate([a, b, c, d], [Skill()] * 4, [1, 2, 2, 4], solo=False)
+    assert after[a].mu > MU > after[d].mu
+    assert after[b].mu == after[c].mu and after[b].sigma == after[c].sigma
+    assert all(s.sigma < Skill().sigma and s.games == 1 and s.solo == 0 for s in after.values())
+    assert after[a].shown > after[b].shown > after[d].shown
+    assert Skill().shown == 0 == shown(MU, MU / 3)
+
+
+def test_one_level_in_several_seats_takes_every_seat_s_evidence() -> None:
+    """A level seated twice is rated as two copies from its rating: the changes of their μ add
+    up, their shrinkings of σ multiply, and it counts one game."""
+    person, bot = Player(7), Player.computer("normal")
+    first, last = Player(8), Player(9)
+    twice = rate([bot, person, bot], [Skill()] * 3, [1, 2, 3], solo=True)
+    apart = rate([first, person, last], [Skill()] * 3, [1, 2, 3], solo=True)
+    assert twice[person] == apart[person]
+    assert abs(twice[bot].mu - (apart[first].mu + apart[last].mu - MU)) < 1e-9
+    s0 = Skill().sigma
+    assert abs(twice[bot].sigma - apart[first].sigma * apart[last].sigma / s0) < 1e-9
+    assert (twice[bot].games, twice[bot].solo, twice[person].solo) == (1, 1, 1)
+
+
+def synthetic(seed: int) -> list[ResultRow]:
+    """Forty matches of two chats: people and computer levels at tables of 2–6, ties too."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(40):
+        chat = rng.choice((-1001, -1002))
+        people = rng.sample(range(101, 109), rng.randint(1, 4))
+        levels = [rng.choice(LEVELS) for _ in range(rng.randint(0 if len(people) > 1 else 1, 2))]
+        who = [(u, "") for u in people] + [(0, level) for level in levels]
+        rng.shuffle(who)
+        places = sorted(rng.randint(1, len(who)) for _ in who)
+        money = [rng.randint(-50, 50) for _ in who]
+        seats = tuple(
+            ResultSeat(u, level, f"P{u}{level}", p, m)
+            for (u, level), p, m in zip(who, places, money, strict=True)
+        )
+        game = rng.choice(("mushka", "kopilka"))
+        out.append(ResultRow(1000 + k, 1, chat, game, len(people) == 1, seats))
+    return out
+
+
+async def everything(store: Store) -> tuple[list[RatingRow], list[ResultRow]]:
+    ratings = [r for scope in (-1001, -1002, EVERYWHERE) for r in await store.ratings(scope)]
+    return ratings, await store.results()
+
+
+async def test_ratings_rebuilt_from_the_results_are_the_same_figures(
+    store: Store, database: TestDatabase
+) -> None:
+    for row in synthetic(3):
+        async with store.unit() as tx:
+            rated = await rate_in(tx, row)
+        assert [s.place for s in rated.seats] == [s.place for s in row.seats]
+    before = await everything(store)
+    assert len(before[1]) == 40 and len(before[0]) > 20
+    assert any(s.change for r in before[1] for s in r.seats)
+    board = await store.ratings(-1001, game="mushka")
+    assert [shown(r.mu, r.sigma) for r in board] == sorted(
+        (shown(r.mu, r.sigma) for r in board), reverse=True
+    )
+    async with store.unit() as tx:  # a rating damaged (a change of model, say)
+        await tx.put_rating(RatingRow(-1001, "mushka", 101, "", "", 1.0, 1.0, 99, 0, 0, 0))
+    assert await rebuild(store) == 40
+    assert await everything(store) == before
+    env = {**os.environ, "BOT_DATABASE": str(database)}
+    command = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bot", "ratings", "--rebuild"),
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(command.communicate(), timeout=120)
+    assert command.returncode == 0, err.decode()
+    assert out.decode().startswith("40 game(s) rated (0 of them read back"), out
+    assert await everything(store) == before
+
+
+def test_the_rebuild_command_refuses_a_missing_database(tmp_path: object) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "ratings", "--rebuild", "--database", "/nonexistent/x.db"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "no database at /nonexistent/x.db" in done.stderr
