@@ -72,7 +72,9 @@ from bot.sending.steps import (
     Strip,
     StripMessage,
     coalesced,
+    is_new,
     is_notice,
+    needless,
     offers,
 )
 from bot.storage.protocol import MessageStore
@@ -447,14 +449,15 @@ class Outbox:
             )
 
     async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
-        if self._needless(chat_id, chat.queue[0]):
+        head, receiver = chat.queue[0], chat.receiver
+        known = self.wire.known.get((chat_id, head.key)) if head.key is not None else None
+        if needless(head, known):
             await self.wire.settle_owed(chat.take())  # shown already (a restart's repeat)
             return
-        head, receiver = chat.queue[0], chat.receiver
         if not isinstance(head, QUIET):
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
-            new = self._new(chat_id, head)
+            new = is_new(head, known)
             if is_notice(head):
                 if not await self._notice_turn(chat_id, chat, new):
                     return  # it waits aside, or went unsent
@@ -505,25 +508,3 @@ class Outbox:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(NOTICE_POLL_S):
                     await chat.arrived.wait()
-
-    def _new(self, chat_id: int, step: Step) -> bool:
-        """Whether the step sends a new message (all chats' window counts those alone)."""
-        if isinstance(step, Show):
-            return step.fresh or (chat_id, step.key) not in self.wire.known
-        return isinstance(step, Post | Document | Photo)
-
-    def _needless(self, chat_id: int, step: Step) -> bool:
-        """An edit to what the message already shows, or a step on a message never sent."""
-        match step:
-            case Show(fresh=False):
-                known = self.wire.known.get((chat_id, step.key))
-                return known is not None and known.digest == step.rendered.digest()
-            case Strip(key=key):
-                known = self.wire.known.get((chat_id, key))
-                return known is None or not known.keyboard
-            case Delete(key=key):
-                return (chat_id, key) not in self.wire.known
-            case Photo(key=str() as key):  # sent once (a second press, a restart's repeat)
-                return (chat_id, key) in self.wire.known
-            case _:
-                return False
