@@ -26,7 +26,7 @@ from tests.bot.test_e2e_limits import three
 from tests.bot.test_e2e_topics import forum
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
-from tests.fakeapi.users import SimUser
+from tests.fakeapi.users import SimGroup, SimUser
 
 
 def photos(shown: Shown) -> list[SentMessage]:
@@ -54,17 +54,24 @@ async def chart_pressed(
     return chart
 
 
+async def finished(fake: FakeTelegram, seed: int) -> tuple[SimGroup, list[SimUser], SentMessage]:
+    """A pulka of Anna, Boris and Vera in «Пятница» played to its end: the group, the players
+    and the result message."""
+    group, players = await three(fake)
+    await open_table(fake, group, players)
+    await play_until_end(fake, group, players, random.Random(seed))
+    await fake.settle(quiet=0.05)
+    result = result_message(group)
+    assert result is not None
+    return group, players, result
+
+
 async def test_35_the_chart_goes_once_on_request_and_with_record(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
     fake = fake_telegram
-    group, players = await three(fake)
-    anna, boris, vera = players
-    await open_table(fake, group, players)
-    await play_until_end(fake, group, players, random.Random(3))
-    await fake.settle(quiet=0.05)
-    result = result_message(group)
-    assert result is not None and "📈 График" in result.describe_buttons()
+    group, (anna, boris, vera), result = await finished(fake, 3)
+    assert "📈 График" in result.describe_buttons()
     chart = await chart_pressed(fake, group, result, vera)  # anyone in the group, not only Anna
     assert chart.reply_to == result.message_id
     image = picture(chart)
@@ -97,13 +104,7 @@ async def test_35_a_forged_or_stale_chart_press_changes_nothing(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
     fake = fake_telegram
-    group, players = await three(fake)
-    anna, boris, _ = players
-    await open_table(fake, group, players)
-    await play_until_end(fake, group, players, random.Random(4))
-    await fake.settle(quiet=0.05)
-    result = result_message(group)
-    assert result is not None
+    group, (anna, boris, _), result = await finished(fake, 4)
     data = result.button("📈").callback_data
     assert data is not None
     forged = data[:-1] + ("A" if data[-1] != "A" else "B")  # the tag no longer matches
