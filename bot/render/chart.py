@@ -179,6 +179,7 @@ def _step(span: int) -> int:
 
 
 SMOOTH: Final = 2  # drawn twice as large, then scaled down: smooth lines and edges
+MOST_CHARACTERS: Final = 300  # more than any line of the picture holds (a name can be longer)
 
 
 def draw(series: Series, width: int = WIDTH, height: int = HEIGHT) -> bytes:
@@ -188,7 +189,7 @@ def draw(series: Series, width: int = WIDTH, height: int = HEIGHT) -> bytes:
     image = Image.new("RGB", (width * k, height * k), WHITE)
     pen = ImageDraw.Draw(image)
     box = frame(series, width, height, k)
-    title = _fit(_one_line(series.title), fonts[22], (width - 40) * k)
+    title = _fit(_drawable(series.title, fonts[22]), fonts[22], (width - 40) * k)
     pen.text((20 * k, 18 * k), title, fill=INK, font=fonts[22])
     _axes(pen, box, series, fonts[14])
     for seat in range(len(series.names)):
@@ -326,7 +327,7 @@ def _drawable(text: str, font: Font) -> str:
     missing = _glyph(font, NO_GLYPH)
     kept = "".join(
         ch
-        for ch in unicodedata.normalize("NFC", _one_line(text))
+        for ch in unicodedata.normalize("NFC", _one_line(text))[:MOST_CHARACTERS]
         if unicodedata.category(ch)[0] != "C"
         and not _is_selector(ch)
         and (ch == " " or _glyph(font, ch) != missing)
@@ -348,7 +349,7 @@ def _fit(text: str, font: Font, room: float) -> str:
     """``text`` cut with "…" to at most ``room`` pixels wide."""
     if font.getlength(text) <= room:
         return text
-    cut = text
+    cut = text[:MOST_CHARACTERS]
     while cut and font.getlength(cut.rstrip() + "…") > room:
         cut = cut[:-1]
     return cut.rstrip() + "…"
