@@ -30,6 +30,6 @@ async def test_whole_mushka_pulka_three_players(
     await anna.send(group, "/score")
     await fake.wait_until(lambda: group.last.text.startswith("📊"), timeout=10)
     score = group.last.text
-    assert "Мушка — всего" in score
+    assert "Мушка — рейтинг · игр · деньги" in score
     for user in players:
         assert user.first_name in score

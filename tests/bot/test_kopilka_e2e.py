@@ -122,4 +122,6 @@ async def test_kopilka_partia_with_a_restart(
     assert sum(points.values()) > 0, points
     for name, n in points.items():
         row = next(r for r in score.splitlines() if f". {name} " in r)
-        assert f" · очков в партиях {n} · сыграно 1" in row, (name, score)
+        assert " · игр 1 · " in row and row.endswith(f" · очков в партиях {n}"), (name, score)
+    # #35: the partia's winner (§2.6.7) is first on the leaderboard after one partia
+    assert f"\n1. {winner} " in score, score
