@@ -72,6 +72,7 @@ class EndAct(StrEnum):
 
     ANOTHER = "r"  # 🔁 another match
     FINISH = "f"  # 🏁 Finish
+    CHART = "g"  # 📈 the game's chart (#35)
 
 
 REFRESH: Final = "u"  # ↻ Refresh, in the seat menu: the hand drawn again

@@ -17,10 +17,12 @@ from bot.render.cards import with_card_words
 from bot.render.common import Button, Html, Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name
 from bot.render.games.base import GameUI
+from bot.render.games.charts import chart
 from bot.render.moves import words_of
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import (
     CancelQuestion,
+    ChartScreen,
     DealResult,
     EndedTable,
     EphemeralGone,
@@ -42,6 +44,7 @@ from bot.runtime.outcome import (
     TableScreen,
     TurnPing,
     UnreachableNotice,
+    chart_key,
     ehand_key,
     eping_key,
     hand_key,
@@ -139,6 +142,8 @@ class Presenter:
                 self._deal_result(screen)
             case MatchResult():
                 self._match_result(screen)
+            case ChartScreen():
+                self._chart(screen)
             case LobbyScreen():
                 self._lobby(screen)
             case LobbyStarted():
@@ -353,6 +358,24 @@ class Presenter:
         key = keys(facts.table.id).result
         self._to_group(facts, key, rendered, fresh=True, owed=screen.owed)
 
+    def _chart(self, screen: ChartScreen) -> None:
+        """A game's chart (#35), once per match: a keyed picture, in the table's topic."""
+        facts = screen.facts
+        tr = self._group(facts)
+        png = chart(
+            facts.table.game, facts.chat_title, facts.match_no, facts.names, screen.lines, tr
+        )
+        if png is None:
+            return
+        self.outbox.post_photo(
+            facts.chat_id,
+            "chart.png",
+            png,
+            key=chart_key(facts.table.id, facts.match_no),
+            reply_to=screen.reply_to,
+            thread=facts.table.thread_id,
+        )
+
     def _lobby(self, screen: LobbyScreen) -> None:
         facts = screen.facts
         rendered = lobby_render.lobby(
@@ -463,6 +486,12 @@ class Delivery:
                 return key
             await asyncio.sleep(LOOKUP_PAUSE_S)
         return None
+
+    async def posted(self, chat_id: int, key: str) -> bool:
+        """Whether message ``key`` of the chat was sent (any worker's), or waits in this
+        worker's queue to be."""
+        box = self.presenter.outbox
+        return box.queued(chat_id, key) or await self.message_id(chat_id, key) is not None
 
     async def message_id(self, chat_id: int, key: str) -> int | None:
         box = self.presenter.outbox

@@ -25,6 +25,7 @@ class MessageKind(StrEnum):
     DEAL = "deal"  # a deal's result in the group: once per match and move
     EHAND = "ehand"  # a seat's hand in the group, for its owner alone (an ephemeral message)
     EPING = "eping"  # a seat's turn ping (or reminder) in the group, for its owner alone
+    CHART = "chart"  # a game's chart in the group (#35): once per match
 
 
 GROUP_KINDS = frozenset({MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESULT})
@@ -44,7 +45,8 @@ class MessageKey:
 
     kind: MessageKind
     table_id: int
-    extra: tuple[int, ...] = ()  # HAND, EHAND, EPING: (seat,); DEAL: (match_no, moves)
+    extra: tuple[int, ...] = ()  # HAND, EHAND, EPING: (seat,); DEAL: (match_no, moves);
+    # CHART: (match_no,)
 
     def __str__(self) -> str:
         head = f"{self.kind.value}:{self.table_id}"
@@ -65,6 +67,10 @@ class MessageKey:
     @staticmethod
     def deal(table_id: int, match_no: int, moves: int) -> MessageKey:
         return MessageKey(MessageKind.DEAL, table_id, (match_no, moves))
+
+    @staticmethod
+    def chart(table_id: int, match_no: int) -> MessageKey:
+        return MessageKey(MessageKind.CHART, table_id, (match_no,))
 
     @property
     def seat(self) -> int | None:

@@ -71,14 +71,23 @@ def test_every_copied_file_exists() -> None:
     assert missing == []
 
 
-def test_the_wheel_carries_the_migrations() -> None:
+def _packaged() -> set[Path]:
+    """The files of the bot package its wheel carries beside the code (package data)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["bot"]
+    return {p for pattern in patterns for p in (ROOT / "bot").glob(pattern)}
+
+
+def test_the_wheel_carries_the_migrations() -> None:
     storage = ROOT / "bot" / "storage"
     migrations = sorted([*storage.glob("migrations/*.sql"), *storage.glob("pg_migrations/*.sql")])
     assert migrations
-    packaged = {p for pattern in patterns for p in (ROOT / "bot").glob(pattern)}
-    assert set(migrations) <= packaged
+    assert set(migrations) <= _packaged()
+
+
+def test_the_wheel_carries_the_charts_font_and_its_licence() -> None:
+    fonts = ROOT / "bot" / "assets" / "fonts"  # #35: DejaVu Sans (Cyrillic), read as package data
+    assert {fonts / "DejaVuSans.ttf", fonts / "LICENSE"} <= _packaged()
 
 
 def test_compose_has_a_polling_service_and_a_webhook_profile() -> None:

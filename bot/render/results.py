@@ -24,10 +24,13 @@ def match_tail(
     again: str,
     tr: Translator,
     codec: PressCodec,
+    *,
+    chart: bool = False,
 ) -> Rendered:
     """The end every game's final result shares: each seat's rating and its change (#35), the
     chat's all-time line for the game, and the buttons to play another (``again``, the family's
-    label) or finish (PRODUCT.md §4.7)."""
+    label) or finish (PRODUCT.md §4.7); ``chart``: and 📈, the game's chart (#35: a finished
+    game of a family that has one)."""
     if standings.rated:
         lines.append(
             tr(
@@ -51,5 +54,6 @@ def match_tail(
         return Button(text=text, callback_data=codec.pack(press), style=style)
 
     another = button(again, EndAct.ANOTHER, style="success")  # the main action: play on
-    markup = keyboard([[another, button(tr("🏁 Finish"), EndAct.FINISH)]])
+    charted = [button(tr("📈 Chart"), EndAct.CHART)] if chart else []
+    markup = keyboard([[another, button(tr("🏁 Finish"), EndAct.FINISH)], charted])
     return Rendered("\n".join(lines), markup)

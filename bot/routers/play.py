@@ -6,13 +6,13 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.caches.members import Members
-from bot.callbacks import MY_CARDS, REFRESH, Kind, Press, PressFilter
+from bot.callbacks import MY_CARDS, REFRESH, EndAct, Kind, Press, PressFilter
 from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
 from bot.refused import Refused
 from bot.routers.errors import answer_refusal
-from bot.runtime.outcome import is_hand_key, keys
+from bot.runtime.outcome import chart_key, is_hand_key, keys
 from bot.runtime.runtime import PressSource, TableRuntime
 
 
@@ -87,9 +87,13 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         members: Members,
+        user_tr: Translator,
     ) -> None:
         message = query.message
         key = await delivery.message_key(message.chat.id, message.message_id) if message else None
+        if press.act == EndAct.CHART:
+            await on_chart_pressed(query, press, key, runtime, delivery, user_tr)
+            return
         outcome = await runtime.end_press(
             press,
             query.from_user.id,
@@ -98,5 +102,22 @@ def make_router() -> Router:
         )
         delivery(outcome)
         await query.answer()
+
+    async def on_chart_pressed(
+        query: CallbackQuery,
+        press: Press,
+        key: str | None,
+        runtime: TableRuntime,
+        delivery: Delivery,
+        user_tr: Translator,
+    ) -> None:
+        """📈 on a match result (#35): the game's chart in the group, once (a reply to the
+        result); pressed again, a toast says it is above."""
+        message = query.message
+        chat_id, message_id = (message.chat.id, message.message_id) if message else (0, None)
+        shown = await delivery.posted(chat_id, chart_key(press.table, press.version))
+        outcome, said = await runtime.chart_press(press, query.from_user.id, key, message_id, shown)
+        delivery(outcome)
+        await query.answer(user_tr(said) if said else None)
 
     return router

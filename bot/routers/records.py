@@ -1,4 +1,5 @@
-"""/record: a finished game's RECORD.md record and its transcript (PRODUCT.md §18)."""
+"""/record: a finished game's RECORD.md record, its transcript (PRODUCT.md §18) and its chart
+(#35, where the game has one)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from bot.caches.people import People
 from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.records import Records, transcript
+from bot.render.games.charts import chart
 from bot.routers.common import say, topic
 from bot.runtime.runtime import TableRuntime
 from engine.record import write_jsonl
@@ -56,9 +58,14 @@ def make_router() -> Router:
             reply_to=reply_to,
             thread=topic(message),
         )
-        words = transcript(found, chat.title if chat else "", tr)
+        title = chat.title if chat else ""
+        words = transcript(found, title, tr)
         box.post_document(
             message.chat.id, f"{found.filename}.txt", words.encode(), thread=topic(message)
         )
+        game = found.table.game
+        png = chart(game, title, found.no, found.names, found.lines, tr)  # #35, if it has one
+        if png is not None:
+            box.post_photo(message.chat.id, f"{found.filename}.png", png, thread=topic(message))
 
     return router

@@ -106,6 +106,16 @@ class MatchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ChartScreen:
+    """A finished game's chart for the group (#35), once per match: drawn from its record
+    (``lines``, no deck), a reply to its result message (``reply_to``: that message's id)."""
+
+    facts: Facts
+    lines: tuple[Line, ...]
+    reply_to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class HandScreen:
     """One seat's private hand message, in its owner's language; ``fresh``: sent anew."""
 
@@ -249,6 +259,7 @@ Screen = (
     | EndedTable
     | DealResult
     | MatchResult
+    | ChartScreen
     | HandScreen
     | TurnPing
     | Reminder
@@ -310,6 +321,11 @@ def keys(table_id: int) -> TableKeys:
 def reminder_key(table_id: int) -> str:
     """The group's turn reminder of a table (one at a time)."""
     return str(MessageKey(MessageKind.REMIND, table_id))
+
+
+def chart_key(table_id: int, match_no: int) -> str:
+    """The chart of a table's match ``match_no`` in the group (#35)."""
+    return str(MessageKey.chart(table_id, match_no))
 
 
 def hand_key(table_id: int, seat: int) -> str:

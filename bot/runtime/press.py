@@ -16,7 +16,7 @@ from bot.runtime.absent import TIMER_KINDS, Absent
 from bot.runtime.computers import Computers
 from bot.runtime.core import Context, IsAdmin, Table, own_seat
 from bot.runtime.lobby import Lobby
-from bot.runtime.outcome import Outcome
+from bot.runtime.outcome import ChartScreen, Outcome, events_of
 from bot.runtime.play import Play, PressSource
 from bot.storage.rows import Bar, Deadline, DeadlineKind, Hands, TableStatus
 
@@ -141,6 +141,29 @@ class Presses:
             if press.act == EndAct.ANOTHER:
                 return await self.lobby.another(table, press.version, user_id, is_admin)
             return await self.lobby.finish(table, press.version, user_id, is_admin)
+
+    async def chart_press(
+        self, press: Press, user_id: int, key: str | None, reply_to: int | None, shown: bool
+    ) -> tuple[Outcome, str]:
+        """📈 on the match result (#35): the game's chart posted in the group once, a reply to
+        the result (``reply_to``); pressed again (``shown``: the outbox has it, sent or on its
+        way), only told so. Anyone in the group may press it. What the press is answered with
+        comes back too."""
+        async with self.ctx.hold(press.table):
+            table = await self.ctx.opened(press.table)
+            self.ctx.check_message(table, press, key)
+            await self.ctx.ensure_member(table, user_id)
+            match = table.match
+            if (
+                table.row.status != TableStatus.ENDED
+                or match is None
+                or press.version != table.row.generation
+            ):
+                raise Refused("That button is out of date.")
+            if shown:
+                return Outcome(), "The chart is above."
+            lines = events_of(match.state.record())  # the record, without its decks
+            return Outcome.of(ChartScreen(await self.ctx.facts(table), lines, reply_to)), ""
 
     # --- a hand message's buttons ------------------------------------------------------------
 

@@ -153,6 +153,11 @@ class TableRuntime:
     ) -> Outcome:
         return await self.presses.end_press(press, user_id, key, is_admin)
 
+    async def chart_press(
+        self, press: Press, user_id: int, key: str | None, reply_to: int | None, shown: bool
+    ) -> tuple[Outcome, str]:
+        return await self.presses.chart_press(press, user_id, key, reply_to, shown)
+
     async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
         return await self.presses.press(press, data, user_id, source)
 

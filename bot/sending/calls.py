@@ -41,6 +41,7 @@ from bot.sending.steps import (
     Drop,
     Held,
     Old,
+    Photo,
     Post,
     Settle,
     Show,
@@ -173,8 +174,8 @@ class Calls:
                 await self.store.drop_message(chat_id, key)
             case Settle():
                 await self.settle_owed(step)
-            case Document():
-                await self._document(chat_id, step)
+            case Document() | Photo():
+                await self._file(chat_id, step, held)
             case Strip(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a strip of a message never sent is needless
@@ -196,11 +197,19 @@ class Calls:
                 else:
                     await self._send_anew(chat_id, chat, step, known, held)
 
-    async def _document(self, chat_id: int, step: Document) -> None:
+    async def _file(self, chat_id: int, step: Document | Photo, held: Held | None) -> None:
+        """A file (a game record) or a picture (its chart). A keyed picture is marked before
+        its request goes out and settled with its id (exactly once, as a keyed message);
+        refused or failed, its key is let go, so a later press sends it."""
+        key = step.key
+        if key is not None:
+            await self.store.intend_message(chat_id, key)
         file = BufferedInputFile(step.data, filename=step.filename)
+        send = self.bot.send_photo if isinstance(step, Photo) else self.bot.send_document
+        sent = False
         try:
             async with self._counted(chat_id, new=True):
-                await self.bot.send_document(
+                message = await send(
                     chat_id,
                     file,
                     allow_paid_broadcast=True if self.limits.paid_broadcast else None,
@@ -208,8 +217,14 @@ class Calls:
                     reply_to_message_id=step.reply_to,
                     allow_sending_without_reply=True if step.reply_to else None,
                 )
+                if key is not None:  # its id stored before anything else is awaited
+                    shown = Rendered(step.filename)  # what a digest needs: it is never edited
+                    await self._remember(chat_id, key, message.message_id, shown, held)
+            sent = True
         except TelegramAPIError as error:
-            logger.warning("document to chat=%s failed: %s", chat_id, error.message)
+            logger.warning("%s to chat=%s failed: %s", step.label, chat_id, error.message)
+        if key is not None and not sent:
+            await self.store.drop_message(chat_id, key)
 
     async def _delete(self, chat_id: int, message_id: int, receiver: int | None = None) -> None:
         """Delete a message (``message_id`` as stored: an ephemeral one's needs its receiver)."""

@@ -64,6 +64,7 @@ from bot.sending.steps import (
     Held,
     Lane,
     Old,
+    Photo,
     Post,
     Settle,
     Show,
@@ -71,7 +72,9 @@ from bot.sending.steps import (
     Strip,
     StripMessage,
     coalesced,
+    is_new,
     is_notice,
+    needless,
     offers,
 )
 from bot.storage.protocol import MessageStore
@@ -248,6 +251,20 @@ class Outbox:
         """Send a file (a game record) in order with the chat's messages."""
         self._enqueue(chat_id, Document(filename, data, reply_to, thread))
 
+    def post_photo(
+        self,
+        chat_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        key: str | None = None,
+        reply_to: int | None = None,
+        thread: int | None = None,
+    ) -> None:
+        """Send a picture (a chart) in order with the chat's messages; ``key``: it goes once,
+        never again while the key is known (:meth:`queued` or :meth:`message_id` say so)."""
+        self._enqueue(chat_id, Photo(filename, data, key, reply_to, thread))
+
     def strip(
         self, chat_id: int, key: str, *, forget: bool = False, receiver: int | None = None
     ) -> None:
@@ -306,6 +323,11 @@ class Outbox:
         key = self.wire.keys.get((chat_id, stored))
         known = self.wire.known.get((chat_id, key)) if key is not None else None
         return key if known is not None and known.message_id == stored else None
+
+    def queued(self, chat_id: int, key: str) -> bool:
+        """Whether a step of message ``key`` waits in the chat's queue (not sent yet)."""
+        lane = self._chats.get((chat_id, None))
+        return lane is not None and any(step.key == key for step in lane.queue)
 
     def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
@@ -427,14 +449,15 @@ class Outbox:
             )
 
     async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
-        if self._needless(chat_id, chat.queue[0]):
+        head, receiver = chat.queue[0], chat.receiver
+        known = self.wire.known.get((chat_id, head.key)) if head.key is not None else None
+        if needless(head, known):
             await self.wire.settle_owed(chat.take())  # shown already (a restart's repeat)
             return
-        head, receiver = chat.queue[0], chat.receiver
         if not isinstance(head, QUIET):
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
-            new = self._new(chat_id, head)
+            new = is_new(head, known)
             if is_notice(head):
                 if not await self._notice_turn(chat_id, chat, new):
                     return  # it waits aside, or went unsent
@@ -485,23 +508,3 @@ class Outbox:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(NOTICE_POLL_S):
                     await chat.arrived.wait()
-
-    def _new(self, chat_id: int, step: Step) -> bool:
-        """Whether the step sends a new message (all chats' window counts those alone)."""
-        if isinstance(step, Show):
-            return step.fresh or (chat_id, step.key) not in self.wire.known
-        return isinstance(step, Post | Document)
-
-    def _needless(self, chat_id: int, step: Step) -> bool:
-        """An edit to what the message already shows, or a step on a message never sent."""
-        match step:
-            case Show(fresh=False):
-                known = self.wire.known.get((chat_id, step.key))
-                return known is not None and known.digest == step.rendered.digest()
-            case Strip(key=key):
-                known = self.wire.known.get((chat_id, key))
-                return known is None or not known.keyboard
-            case Delete(key=key):
-                return (chat_id, key) not in self.wire.known
-            case _:
-                return False

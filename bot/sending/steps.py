@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from bot.render.common import Rendered
-from bot.storage.rows import OwedRef
+from bot.storage.rows import OwedRef, StoredMessage
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.sending.redis_book import Entry
@@ -80,6 +80,19 @@ class Document:
 
 
 @dataclass(frozen=True, slots=True)
+class Photo:
+    """Send a picture (a game's chart); a keyed one goes once: never again while its key is
+    known (a second press of 📈, a restart's repeat)."""
+
+    filename: str
+    data: bytes
+    key: str | None = None
+    reply_to: int | None = None
+    thread: int | None = None
+    label: ClassVar[str] = "photo"
+
+
+@dataclass(frozen=True, slots=True)
 class Strip:
     """Remove keyed message ``key``'s keyboard (its text stays as shown)."""
 
@@ -131,7 +144,9 @@ class Settle:
     label: ClassVar[str] = "settle"
 
 
-Step = Show | Post | Document | Strip | StripMessage | Delete | DeleteMessage | Drop | Settle
+Step = (
+    Show | Post | Document | Photo | Strip | StripMessage | Delete | DeleteMessage | Drop | Settle
+)
 
 QUIET = (Drop, Settle)
 """Steps that make no Bot API call: no rate turn is taken for them."""
@@ -163,6 +178,30 @@ class ChatQueue:
         """The head step, off the queue (as it is now: a show may have taken newer text)."""
         self.taken += 1
         return self.queue.popleft()
+
+
+def is_new(step: Step, known: StoredMessage | None) -> bool:
+    """Whether the step sends a new message (all chats' window counts those alone); ``known``:
+    what the step's key shows now (None: no key, or nothing yet)."""
+    if isinstance(step, Show):
+        return step.fresh or known is None
+    return isinstance(step, Post | Document | Photo)
+
+
+def needless(step: Step, known: StoredMessage | None) -> bool:
+    """An edit to what the message already shows, a step on a message never sent, or a keyed
+    picture sent already (a second press, a restart's repeat); ``known`` as in :func:`is_new`."""
+    match step:
+        case Show(fresh=False):
+            return known is not None and known.digest == step.rendered.digest()
+        case Strip():
+            return known is None or not known.keyboard
+        case Delete():
+            return known is None
+        case Photo(key=str()):
+            return known is not None
+        case _:
+            return False
 
 
 def is_notice(step: Step) -> bool:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import AsyncIterator
 
 import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from PIL import Image
 
 from bot.render.common import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
@@ -141,3 +143,33 @@ async def test_a_blocked_private_chat_is_closed_until_a_message_gets_through(
     await vera.start_bot()
     assert await box.post(vera.id, Rendered("your cards")) is not None
     assert not box.is_closed(vera.id)
+
+
+async def test_a_keyed_picture_goes_once_and_a_refused_one_lets_its_key_go(
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
+) -> None:
+    """#35's chart: posted twice before it is sent, or again after a restart, it goes once; a
+    send Telegram refuses leaves nothing remembered, so the next asking sends it."""
+    group(fake_telegram)
+    png = io.BytesIO()
+    Image.new("RGB", (40, 20), "white").save(png, format="PNG")
+    box = await outbox(bot, db)
+    fake_telegram.fail_next("sendPhoto", chat_id=GROUP)
+    box.post_photo(GROUP, "chart.png", png.getvalue(), key="chart:1:1")
+    await box.drain()
+    assert fake_telegram.count("sendPhoto", GROUP, ok=True) == 0  # refused: let go
+    assert box.message_id(GROUP, "chart:1:1") is None and not box.queued(GROUP, "chart:1:1")
+    for _ in range(2):  # two presses before it is sent
+        box.post_photo(GROUP, "chart.png", png.getvalue(), key="chart:1:1", reply_to=None)
+    assert box.queued(GROUP, "chart:1:1")
+    await box.drain()
+    await box.close()
+    box = await outbox(bot, db)  # a restart remembers it
+    box.post_photo(GROUP, "chart.png", png.getvalue(), key="chart:1:1")
+    await box.drain()
+    (sent,) = [m for m in fake_telegram.messages(GROUP) if m.photo is not None]
+    assert sent.photo is not None and sent.photo.data == png.getvalue()
+    assert box.message_id(GROUP, "chart:1:1") == sent.message_id
+    box.post_photo(GROUP, "chart.png", png.getvalue())  # unkeyed (/record): every time
+    await box.drain()
+    assert fake_telegram.count("sendPhoto", GROUP, ok=True) == 2

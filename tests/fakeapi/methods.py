@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import math
 import time
 from typing import TYPE_CHECKING, Any
+
+from PIL import Image
 
 from tests.fakeapi.html import HtmlError, parse_html, strip_text, utf16_len
 from tests.fakeapi.model import (
@@ -57,6 +60,20 @@ _ACTION_KEYS = frozenset(
 
 def _bad(description: str) -> ApiError:
     return ApiError(400, f"Bad Request: {description}")
+
+
+def _photo_size(photo: Upload) -> tuple[int, int]:
+    """A photo's width and height, as Telegram checks them (sendPhoto's documented limits)."""
+    if len(photo.data) > 10 * 1024 * 1024:
+        raise _bad("PHOTO_SAVE_FILE_INVALID")
+    try:
+        with Image.open(io.BytesIO(photo.data)) as image:
+            width, height = image.size
+    except (OSError, ValueError):
+        raise _bad("IMAGE_PROCESS_FAILED") from None
+    if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+        raise _bad("PHOTO_INVALID_DIMENSIONS")
+    return width, height
 
 
 class ApiMethods:
@@ -347,12 +364,49 @@ class ApiMethods:
 
     def _m_sendDocument(self, params: JsonDict) -> JsonDict:
         """A document: uploaded (``attach://name`` or the field itself), with a caption."""
+        document = self._upload(params, "document")
+        message, out = self._send_file(params)
+        message.document = document
+        out["document"] = {
+            "file_id": f"doc{message.message_id}",
+            "file_unique_id": f"u{message.message_id}",
+            "file_name": document.filename,
+            "file_size": len(document.data),
+        }
+        return out
+
+    def _m_sendPhoto(self, params: JsonDict) -> JsonDict:
+        """A photo: uploaded as a document is, and held to Telegram's limits on a photo (an
+        image, at most 10 MB, width + height at most 10000, sides at most 20 to 1); its bytes
+        are kept (``SentMessage.photo``) for a test to open."""
+        photo = self._upload(params, "photo")
+        width, height = _photo_size(photo)
+        message, out = self._send_file(params)
+        message.photo = photo
+        out["photo"] = [
+            {
+                "file_id": f"photo{message.message_id}",
+                "file_unique_id": f"p{message.message_id}",
+                "width": width,
+                "height": height,
+                "file_size": len(photo.data),
+            }
+        ]
+        return out
+
+    @staticmethod
+    def _upload(params: JsonDict, field: str) -> Upload:
+        """The file a request uploaded as ``field`` (``attach://name``, or the field itself)."""
+        upload = params.get(field)
+        if isinstance(upload, str) and upload.startswith("attach://"):
+            upload = params.get(upload.removeprefix("attach://"))
+        if not isinstance(upload, Upload):
+            raise _bad(f"there is no {field} in the request")
+        return upload
+
+    def _send_file(self, params: JsonDict) -> tuple[SentMessage, JsonDict]:
+        """A message that carries a file (the caller adds it): its caption, reply and topic."""
         chat = self._target_chat(params)
-        document = params.get("document")
-        if isinstance(document, str) and document.startswith("attach://"):
-            document = params.get(document.removeprefix("attach://"))
-        if not isinstance(document, Upload):
-            raise _bad("there is no document in the request")
         caption = params.get("caption")
         plain, source, entities, mode = (
             self._render({**params, "text": caption}) if caption else ("", "", [], None)
@@ -369,19 +423,12 @@ class ApiMethods:
             reply_to=reply_to,
             thread_id=self._thread(chat, params, reply_to),
         )
-        message.document = document
         out = self.message_dict(message)
         out.pop("text", None)
         out.pop("entities", None)
-        out["document"] = {
-            "file_id": f"doc{message.message_id}",
-            "file_unique_id": f"u{message.message_id}",
-            "file_name": document.filename,
-            "file_size": len(document.data),
-        }
         if caption:
             out["caption"] = plain
-        return out
+        return message, out
 
     def _edit_target(self, params: JsonDict) -> SentMessage:
         inline_id = params.get("inline_message_id")

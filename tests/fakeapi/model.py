@@ -159,6 +159,7 @@ class SentMessage:
     history: list[MessageVersion] = field(default_factory=list)
     extra: JsonDict = field(default_factory=dict)  # service fields of user messages
     document: Upload | None = None  # a sendDocument's file
+    photo: Upload | None = None  # a sendPhoto's picture (its bytes, as uploaded)
     # ephemeral messages (tests/fakeapi/ephemeral.py): message_id is 0, these say which one
     ephemeral_id: int | None = None
     receiver_id: int | None = None

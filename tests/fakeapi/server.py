@@ -74,6 +74,7 @@ WRITE_METHODS = (
             "answerCallbackQuery",
             "answerInlineQuery",
             "sendDocument",
+            "sendPhoto",
             "sendChatAction",
         )
     )
@@ -148,6 +149,7 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
             for name in (
                 "getMe",
                 "sendDocument",
+                "sendPhoto",
                 "setWebhook",
                 "deleteWebhook",
                 "getWebhookInfo",
@@ -608,7 +610,7 @@ async def _read_params(request: web.Request) -> JsonDict:
                 raw[key] = value
             elif isinstance(value, bytes | bytearray):
                 raw[key] = Upload(key, bytes(value))
-            else:  # an uploaded file: kept whole (sendDocument reads it via attach://)
+            else:  # an uploaded file: kept whole (sendDocument, sendPhoto read it via attach://)
                 raw[key] = Upload(str(value.filename or key), value.file.read())
     return {key: _decode(key, value) for key, value in raw.items()}
 

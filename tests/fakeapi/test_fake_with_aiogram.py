@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import AsyncIterator
 
 import pytest
@@ -19,6 +20,7 @@ from aiogram.exceptions import (
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.methods import TelegramMethod
 from aiogram.types import (
+    BufferedInputFile,
     CallbackQuery,
     ChatMemberAdministrator,
     ChatMemberLeft,
@@ -31,6 +33,7 @@ from aiogram.types import (
     InputTextMessageContent,
     Message,
 )
+from PIL import Image
 
 from tests.fakeapi import FakeTelegram
 
@@ -279,3 +282,31 @@ async def test_updates_wait_for_a_restarted_bot(fake_telegram: FakeTelegram) -> 
                 await fake_telegram.settle(quiet=0.05, timeout=0.3)
     assert fake_telegram.pending_updates == 0
     assert len(anna.messages) == 2
+
+
+async def test_send_photo_keeps_the_picture_and_holds_telegram_s_limits(
+    fake_telegram: FakeTelegram,
+) -> None:
+    """sendPhoto (#35's charts): uploaded, parsed by aiogram, its bytes kept; not an image, or
+    sides over Telegram's limits (width + height ≤ 10000, at most 20 to 1), refused."""
+    bot = make_bot(fake_telegram)
+
+    def png(width: int, height: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (width, height), "white").save(out, format="PNG")
+        return out.getvalue()
+
+    try:
+        fake_telegram.add_user(101, "Anna")
+        group = fake_telegram.add_group(-1001, "Card club", admins=[101])
+        sent = await bot.send_photo(-1001, BufferedInputFile(png(100, 60), filename="chart.png"))
+        assert sent.photo is not None and (sent.photo[-1].width, sent.photo[-1].height) == (100, 60)
+        assert group.last.photo is not None and group.last.photo.data == png(100, 60)
+        for data, error in (
+            (b"not an image", "IMAGE_PROCESS_FAILED"),
+            (png(2100, 100), "PHOTO_INVALID_DIMENSIONS"),
+        ):
+            with pytest.raises(TelegramBadRequest, match=error):
+                await bot.send_photo(-1001, BufferedInputFile(data, filename="x.png"))
+    finally:
+        await bot.session.close()

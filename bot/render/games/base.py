@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.render.chart import Plot
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from engine.core import Line, Seat, View
@@ -70,6 +71,8 @@ class GameUI(Generic[ViewT]):
     * ``option_value(name, value, tr)``: an enum option's value in words (None: as it is).
     * ``points_label(n, tr)``: /score's words for the game's own points summed over the games
       played (engine ``Result.points``), for a family that scores points beside money.
+    * ``chart(record, tr)``: what the game's chart draws of its finished record (issue #35:
+      each seat's figure deal by deal); None: the family has no chart (a game of one deal).
     * ``still_waiting``: see the field.
     * ``rules_summary(game, tr)``, ``option_label(name, tr)``; ``option_steps(name)``: the values
       an integer option's lobby button steps through (None: the range); ``match_word(tr)``: the
@@ -101,3 +104,4 @@ class GameUI(Generic[ViewT]):
     events: Callable[[TableContext, Sequence[Line], Translator], list[str]] | None = None
     """An action's public events no move line shows, in words (a flush shown, a pamfil
     announced, cards dealt out of the stock), one line each."""
+    chart: Callable[[Sequence[Line], Translator], Plot | None] | None = None

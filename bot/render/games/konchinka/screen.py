@@ -18,6 +18,7 @@ from bot.render.common import Button, Rendered, esc, keyboard, signed
 from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
@@ -307,9 +308,9 @@ def match_result(
         lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
     else:
         lines.append(tr("Settlement: {list}", list=net))
-    return match_tail(
-        ctx, lines, standings, generation, tr("🔁 Another game to the target"), tr, codec
-    )
+    again = tr("🔁 Another game to the target")
+    charted = winner is not None  # stopped: no chart
+    return match_tail(ctx, lines, standings, generation, again, tr, codec, chart=charted)
 
 
 def option_label(name: str, tr: Translator) -> str:
@@ -363,5 +364,6 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     match_word=lambda tr: tr("game to the target"),
     points_label=lambda n, tr: tr("points {n}", n=n),
     option_value=option_value,
+    chart=konchinka_chart.plot,
 )
 """Кончинка's :class:`~bot.render.games.base.GameUI`."""

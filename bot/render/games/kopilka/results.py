@@ -239,4 +239,6 @@ def match_result(
         lines.append(tr("From the bank: {list}", list=row(end.get("payout", []))))
         lines.append(tr("Paid in (ante and fines): {list}", list=row(end.get("paid_in", []))))
     lines.append(tr("Settlement: {list}", list=row(end.get("net", []), signed)))
-    return match_tail(ctx, lines, standings, generation, tr("🔁 Another partia"), tr, codec)
+    again = tr("🔁 Another partia")
+    charted = winner is not None  # stopped: no chart
+    return match_tail(ctx, lines, standings, generation, again, tr, codec, chart=charted)

@@ -17,6 +17,7 @@ from bot.presses import kopilka as kopilka_press
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
+from bot.render.games.kopilka import chart as kopilka_chart
 from bot.render.games.kopilka import hand as kopilka_hand
 from bot.render.games.kopilka import results as kopilka_results
 from bot.render.games.kopilka import texts as kopilka_texts
@@ -102,5 +103,6 @@ KOPILKA_UI: Final = GameUI[KopilkaView](
     option_label=kopilka_texts.option_label,
     option_steps=kopilka_texts.OPTION_STEPS.get,
     match_word=lambda tr: tr("partia"),
+    chart=kopilka_chart.plot,
 )
 """Копилка's :class:`~bot.render.games.base.GameUI`."""

@@ -259,4 +259,6 @@ def match_result(
             )
         )
     lines += _money(ctx, end, tr)
-    return match_tail(ctx, lines, standings, generation, tr("🔁 Another pulka"), tr, codec)
+    again = tr("🔁 Another pulka")
+    charted = winner is not None  # stopped: no chart
+    return match_tail(ctx, lines, standings, generation, again, tr, codec, chart=charted)

@@ -17,6 +17,7 @@ from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.common import Rendered, esc, keyboard
 from bot.render.context import TableContext, game_name, my_cards_button
 from bot.render.games.base import GameUI
+from bot.render.games.trick import chart as trick_chart
 from bot.render.games.trick import hand as trick_hand
 from bot.render.games.trick import results as trick_results
 from bot.render.games.trick import texts as trick_texts
@@ -117,5 +118,6 @@ TRICK_UI: Final = GameUI[TrickView](
     match_word=lambda tr: tr("pulka"),
     still_waiting=True,
     events=event_lines,
+    chart=trick_chart.plot,
 )
 """The trick family's :class:`~bot.render.games.base.GameUI`."""

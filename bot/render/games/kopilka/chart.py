@@ -1,0 +1,17 @@
+"""The partia's chart (issue #35): each seat's partia points after every deal (RECORD.md
+§R7.4), adding up from zero."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import Translator
+from bot.render.chart import Plot
+from bot.render.games.figures import from_zero
+from engine.core import Line
+
+
+def plot(lines: Sequence[Line], tr: Translator) -> Plot | None:
+    """The partia points of a partia's record deal by deal (None: not one deal ended)."""
+    start, deals = from_zero(lines, "partia_points")
+    return Plot(start, deals, match=tr("partia")) if deals else None
