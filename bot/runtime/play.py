@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.callbacks import REFRESH, STILL, Press
 from bot.refused import Refused
-from bot.render.context import HandUI, Rated, Standing, Standings
+from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime import owed as owe
 from bot.runtime import ratings
@@ -40,6 +40,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.owed import OwedKind, Owing
 from bot.runtime.ratings import standing
+from bot.runtime.standings import match_standings
 from bot.runtime.thinking import think
 from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus
@@ -119,7 +120,7 @@ class Play:
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
-                standings = await self.standings(table, no)
+                standings = await match_standings(self.ctx.repo, table, no)
                 screens.append(
                     MatchResult(facts, end, winner, standings, owed.get(OwedKind.RESULT))
                 )
@@ -409,7 +410,7 @@ class Play:
             if end is not None:
                 result = state.result
                 winner = result.winner if result is not None else None
-                standings = await self.standings(table, table.match.no)
+                standings = await match_standings(self.ctx.repo, table, table.match.no)
                 screens.append(
                     MatchResult(facts, end, winner, standings, owed.get(OwedKind.RESULT))
                 )
@@ -460,20 +461,6 @@ class Play:
 
     async def _pinged(self, user_id: int) -> bool:
         return (await self.ctx.people.user_settings(user_id)).pings == "on"
-
-    async def standings(self, table: Table, no: int) -> Standings:
-        """The seated people's all-time lines in the chat, and match ``no``'s rating changes."""
-        seated = {s.user_id for s in table.seats}
-        ledger = tuple(
-            Standing(r.user_id, r.name, r.balance, r.played, r.won)
-            for r in await self.ctx.repo.ledger(chat_id=table.row.chat_id)
-            if r.game == table.row.game and r.user_id in seated
-        )
-        result = await self.ctx.repo.result(table.id, no)
-        rated = (
-            () if result is None else tuple(Rated(s.name, s.rating, s.change) for s in result.seats)
-        )
-        return Standings(ledger, rated)
 
     # --- the computer's moves (PRODUCT.md §13) -----------------------------------------------
 

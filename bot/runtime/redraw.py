@@ -23,6 +23,7 @@ from bot.runtime.outcome import (
     events_of,
 )
 from bot.runtime.play import Play
+from bot.runtime.standings import match_standings
 from bot.storage.rows import DeadlineKind, OwedRow, OwedState, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, has, last
@@ -142,7 +143,7 @@ class Redraw:
         if end is None:
             return None
         winner = state.result.winner if state.result is not None else None
-        standings = await self.play.standings(table, no)
+        standings = await match_standings(self.ctx.repo, table, no)
         return MatchResult(facts, end, winner, standings, row.ref)
 
     async def _replayed(
@@ -231,7 +232,7 @@ class Redraw:
                     if end is not None:
                         result = match.state.result
                         winner = result.winner if result is not None else None
-                        standings = await self.play.standings(table, match.no)
+                        standings = await match_standings(self.ctx.repo, table, match.no)
                         ref = results.pop(owe.result(table.row, match.no).ref, None)
                         screens.append(MatchResult(facts, end, winner, standings, ref))
             drawn: list[Screen] = []  # the tables are read again: drawn in the new chat

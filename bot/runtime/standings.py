@@ -1,10 +1,13 @@
-"""The leaderboards /score shows (issue #35): a chat's ratings with each person's all-time money,
-or one person's lines across chats. Read only; the screens are :mod:`bot.render.score`'s."""
+"""What a game's result and /score show beyond the game (issue #35): the seats' rating changes
+and the chat's money (:func:`match_standings`), the leaderboards — a chat's ratings with each
+person's all-time money, or one person's lines across chats (:func:`boards`). Read only; the
+screens are :mod:`bot.render.results`' and :mod:`bot.render.score`'s."""
 
 from __future__ import annotations
 
 from bot.rating import EVERYWHERE, shown
-from bot.render.context import Board, Entry
+from bot.render.context import Board, Entry, Rated, Standing, Standings
+from bot.runtime.core import Table
 from bot.storage.protocol import Reads
 from bot.storage.rows import LedgerRow, RatingRow
 
@@ -78,3 +81,16 @@ async def boards(
             Entry(v.user_id, v.name, "", None, v.played, 0, v.balance, v.points)
         )
     return [Board(g, tuple(entries)) for g, entries in sorted(games.items())]
+
+
+async def match_standings(repo: Reads, table: Table, no: int) -> Standings:
+    """The seated people's all-time lines in the chat, and match ``no``'s rating changes."""
+    seated = {s.user_id for s in table.seats}
+    ledger = tuple(
+        Standing(r.user_id, r.name, r.balance, r.played, r.won)
+        for r in await repo.ledger(chat_id=table.row.chat_id)
+        if r.game == table.row.game and r.user_id in seated
+    )
+    result = await repo.result(table.id, no)
+    seats = result.seats if result is not None else ()
+    return Standings(ledger, tuple(Rated(s.name, s.rating, s.change) for s in seats))
