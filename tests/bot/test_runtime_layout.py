@@ -33,7 +33,7 @@ def test_no_runtime_class_inherits_another() -> None:
 
 def test_the_wire_codes_are_the_enums() -> None:
     assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovsckxbnwmd")
-    assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rf")
+    assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rfg")
     assert frozenset(SeatAct) == frozenset("MROWP") <= ACTS[Kind.HAND]
 
 
