@@ -112,7 +112,10 @@ async def test_35_a_forged_or_stale_chart_press_changes_nothing(
     # another pulka: the result's buttons go, and so does its 📈
     assert not (await anna.press(result, "🔁")).text
     await fake.wait_until(lambda: not result.all_buttons, timeout=10)
-    assert (await boris.press_raw(result, data=data)).text == "Кнопка не распознана."
+    # refused either way: the message forgotten (one process) or still in the shared book of
+    # several workers (Redis), where the result's generation is past
+    stale = (await boris.press_raw(result, data=data)).text
+    assert stale in ("Кнопка не распознана.", "Эта кнопка устарела."), stale
     await fake.settle(quiet=0.05)
     assert photos(group) == [] and fake.calls("sendPhoto") == []
 
