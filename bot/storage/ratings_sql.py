@@ -83,17 +83,20 @@ class RatingStatements:
         if user_id is not None:
             where.append("r.user_id = ?")
             params.append(user_id)
+        if players is not None:  # a match's seats: read only theirs (never a whole scope)
+            if not players:
+                return []
+            where.append(
+                "(" + " OR ".join(["(r.user_id = ? AND r.level = ?)"] * len(players)) + ")"
+            )
+            params += [v for player in players for v in player]
         rows = await self._all(
             f"SELECT {_RATING_COLUMNS} FROM ratings r LEFT JOIN users u ON u.id = r.user_id"
             f" WHERE {' AND '.join(where)} ORDER BY r.game{self.BYTES},"
             f" r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id, r.level{self.BYTES}",
             params,
         )
-        out = [rating_row(r) for r in rows]
-        if players is not None:
-            wanted = set(players)
-            out = [r for r in out if (r.user_id, r.level) in wanted]
-        return out
+        return [rating_row(r) for r in rows]
 
     async def put_rating(self, row: RatingRow) -> None:
         await self._run(
