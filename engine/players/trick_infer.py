@@ -112,9 +112,15 @@ def sample_likely(
     ``weigh`` gives it; after :data:`TRIES` draws, the likeliest drawn."""
     if weigh is None:
         return sample_codes(know, rng)
-    return keep_likely(
-        lambda: sample_codes(know, rng), lambda deal: weigh(deal[0]), rng, TRIES, roll_certain=True
-    )
+    return likely(lambda: sample_codes(know, rng), weigh, rng)
 
 
-__all__ = ["MISS", "TRIES", "sample_likely", "weigher"]
+def likely(
+    draw: Callable[[], tuple[Hands, list[int]]], weigh: Weigh, rng: random.Random
+) -> tuple[Hands, list[int]]:
+    """A deal from ``draw`` kept with the probability ``weigh`` gives it; after :data:`TRIES`
+    draws, the likeliest drawn (:func:`sample_likely` with another way to draw)."""
+    return keep_likely(draw, lambda deal: weigh(deal[0]), rng, TRIES, roll_certain=True)
+
+
+__all__ = ["MISS", "TRIES", "likely", "sample_likely", "weigher"]

@@ -43,8 +43,9 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .determinized import Work
-from .trick_infer import sample_likely, weigher
+from .trick_infer import likely, sample_likely, weigher
 from .trick_model import PLAY_STRENGTH, worth_table
+from .trick_queen import draw_placed, queen_places
 from .trick_sample import CODE, Knowledge, knowledge
 from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
 
@@ -86,6 +87,7 @@ class Budget:
     declare_work: int = DECLARE_WORK
     discard_samples: int = DISCARD_SAMPLES
     infer: bool = False  # deals weighted by the declarations (:mod:`.trick_infer`)
+    queen: bool = False  # Шутиха's QS dealt only where the rules leave it (:mod:`.trick_queen`)
 
 
 NORMAL = Budget()
@@ -97,6 +99,7 @@ HARD = Budget(
     declare_work=84_000,
     discard_samples=360,
     infer=True,
+    queen=True,
 )
 """``hard``: the deals sampled as the declarations and exchanges make them likely
 (:mod:`.trick_infer`), and about twelve times ``normal``'s work (three times the first
@@ -134,7 +137,17 @@ def _sampler(
     view: TrickView, know: Knowledge, budget: Budget
 ) -> Callable[[random.Random], tuple[list[list[int]], list[int]]]:
     weigh = weigher(view, know) if budget.infer else None
-    return lambda rng: sample_likely(know, weigh, rng)
+    places = queen_places(view, know) if budget.queen else None
+    if places is None:
+        return lambda rng: sample_likely(know, weigh, rng)
+    qs, stock = CODE[view.game][view.privileged], view.stock_size
+
+    def draw(rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        if weigh is None:
+            return draw_placed(places, qs, stock, rng)
+        return likely(lambda: draw_placed(places, qs, stock, rng), weigh, rng)
+
+    return draw
 
 
 # --- the shared reading of a hand --------------------------------------------------------------
@@ -393,6 +406,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
         return candidates[0]
     draw = _sampler(view, knowledge(view), budget)
     table = _table(view)
+    priv = table.priv
     code = CODE[view.game]
     kept = [[code[c] for c in view.hand if c not in a.cards] for a in candidates]
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
@@ -407,6 +421,8 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
             for seat in playing:
                 extra = len(hands[seat]) - HAND_SIZE
                 if seat != me and extra > 0:
+                    if budget.queen:  # §1.3.4.1: never the QS (pinned first in the hand)
+                        hands[seat].sort(key=lambda c: c == priv)
                     del hands[seat][:extra]
                     work.done += 1
             totals[i] += utility(playout(_sim_deal(view, hands, playing, table), work), me)
