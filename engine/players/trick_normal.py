@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.cards import SUIT_ORDER, Card, Suit, rank_index
 from engine.core import Seat
@@ -75,6 +75,12 @@ DISCARD_SAMPLES = 40
 OTHERS_PLAY = PLAY_STRENGTH
 """The simple player's threshold that the seats yet to declare are assumed to follow."""
 
+EAGER = 10
+"""Шутиха (``hard``): a seat whose count is above this plays whatever its hand. Every trick is
+written off (§1.5.5) and a remise costs only 5, so far from zero playing pays; ``normal`` plays
+every hand there (and about half of them at counts of 10 or less, Шутиха at 3 seats), which the
+simple player's threshold on the hand's worth does not see."""
+
 
 @dataclass(frozen=True, slots=True)
 class Budget:
@@ -87,7 +93,9 @@ class Budget:
     declare_work: int = DECLARE_WORK
     discard_samples: int = DISCARD_SAMPLES
     infer: bool = False  # deals weighted by the declarations (:mod:`.trick_infer`)
-    queen: bool = False  # Шутиха's QS dealt only where the rules leave it (:mod:`.trick_queen`)
+    queen: bool = False  # Шутиха's QS dealt only where the rules leave it (:mod:`.trick_queen`),
+    # and the other receivers of its deal-out dropping their weakest cards (§1.3.12)
+    eager: int | None = None  # a seat whose count is above this is modelled to play any hand
 
 
 NORMAL = Budget()
@@ -112,9 +120,16 @@ def normal_policy(view: TrickView, rng: random.Random) -> TrickAction:
     return search_policy(view, rng, NORMAL)
 
 
+HARD_BY_GAME: Mapping[str, Budget] = {"shutikha": replace(HARD, eager=EAGER)}
+"""``hard`` where a game asks more of it. Шутиха: the seats yet to declare, far from zero, are
+modelled to play whatever their hand (:data:`EAGER`). (The inference keeps the simple player's
+reading of a play: weighing those seats' plays by nothing but their exchange placed the cards
+less well, 0.226 of the opponents' cards in the right hand against 0.231, 280 first tricks.)"""
+
+
 def hard_policy(view: TrickView, rng: random.Random) -> TrickAction:
     """Pick one of ``view.legal`` for the seat of a trick-family view (``hard``)."""
-    return search_policy(view, rng, HARD)
+    return search_policy(view, rng, HARD_BY_GAME.get(view.game, HARD))
 
 
 def search_policy(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
@@ -262,9 +277,10 @@ class _Round:
     later: tuple[Seat, ...]  # the seats declaring after ``me``, in turn
     drop: tuple[int, ...]  # per code: the order a receiver drops its extra cards in
     bound: int  # the code of a privileged card whose holder may not pass (§1.3.3 a), or -1
+    eager: int | None  # a later seat above this count plays whatever its hand (:data:`EAGER`)
 
     @staticmethod
-    def of(view: TrickView) -> _Round:
+    def of(view: TrickView, eager: int | None = None) -> _Round:
         assert view.seat is not None
         me = view.seat
         table = _table(view)
@@ -276,7 +292,19 @@ class _Round:
         seats = _from_left(view)
         later = tuple(seats[seats.index(me) + 1 :])
         bound = -1 if VARIANTS[view.game].holder_may_pass else priv
-        return _Round(view, me, table, CODE[view.game], worth, later, drop, bound)
+        return _Round(view, me, table, CODE[view.game], worth, later, drop, bound, eager)
+
+    def plays(self, seat: Seat, hand: list[int], plays: int) -> bool:
+        """Whether a seat yet to declare is modelled to play ``hand`` (codes), ``plays`` seats
+        being in: the simple player's threshold, the bound privileged card and the defending
+        dealer (§1.3.3), and with :attr:`eager` a count far from zero."""
+        view = self.view
+        if self.bound in hand or (seat == view.dealer and plays == 1):  # §1.3.3 a, b
+            return True
+        if self.eager is not None and view.counts[seat] > self.eager:
+            return True
+        worth = self.worth
+        return sum(worth[c] for c in hand) >= OTHERS_PLAY + plays
 
 
 def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
@@ -287,7 +315,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
     if len(candidates) == 1:
         return candidates[0]
     draw = _sampler(view, knowledge(view), budget)
-    ctx = _Round.of(view)
+    ctx = _Round.of(view, budget.eager)
     code = ctx.code
     up_card = code[view.turn_up] if view.turn_up is not None else None
     plans: list[tuple[list[int], int, int | None] | None] = []
@@ -333,12 +361,11 @@ def _exchange_value(
     declared = [d == "play" for d in view.declared]
     declared[me] = True
     plays = sum(declared)
-    trump, priv, worth, bound = table.trump, table.priv, ctx.worth, ctx.bound
+    trump, priv = table.trump, table.priv
     work.done += 1 + len(ctx.later)
     for seat in ctx.later:
         hand = hands[seat]
-        dealer_defends = seat == view.dealer and plays == 1  # §1.3.3 b
-        if bound in hand or dealer_defends or sum(worth[c] for c in hand) >= OTHERS_PLAY + plays:
+        if ctx.plays(seat, hand, plays):
             declared[seat] = True
             plays += 1
             weak = [c for c in hand if c != priv and c >> 4 != trump][: len(stock) - top]
@@ -406,7 +433,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
         return candidates[0]
     draw = _sampler(view, knowledge(view), budget)
     table = _table(view)
-    priv = table.priv
+    drop = _Round.of(view).drop
     code = CODE[view.game]
     kept = [[code[c] for c in view.hand if c not in a.cards] for a in candidates]
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
@@ -421,8 +448,8 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
             for seat in playing:
                 extra = len(hands[seat]) - HAND_SIZE
                 if seat != me and extra > 0:
-                    if budget.queen:  # §1.3.4.1: never the QS (pinned first in the hand)
-                        hands[seat].sort(key=lambda c: c == priv)
+                    if budget.queen:  # the weakest, never the QS (§1.3.4.1)
+                        hands[seat].sort(key=drop.__getitem__)
                     del hands[seat][:extra]
                     work.done += 1
             totals[i] += utility(playout(_sim_deal(view, hands, playing, table), work), me)
@@ -446,4 +473,12 @@ def _retrump(view: TrickView) -> TrickAction:
     return action if action in view.legal else view.legal[0]
 
 
-__all__ = ["HARD", "NORMAL", "Budget", "hard_policy", "normal_policy", "search_policy"]
+__all__ = [
+    "HARD",
+    "HARD_BY_GAME",
+    "NORMAL",
+    "Budget",
+    "hard_policy",
+    "normal_policy",
+    "search_policy",
+]
