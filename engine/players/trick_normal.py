@@ -96,6 +96,7 @@ class Budget:
     queen: bool = False  # Шутиха's QS dealt only where the rules leave it (:mod:`.trick_queen`),
     # and the other receivers of its deal-out dropping their weakest cards (§1.3.12)
     eager: int | None = None  # a seat whose count is above this is modelled to play any hand
+    guard: bool = False  # Шутиха's playouts keep the QS and KS apart on leads (trick_tables)
 
 
 NORMAL = Budget()
@@ -120,7 +121,7 @@ def normal_policy(view: TrickView, rng: random.Random) -> TrickAction:
     return search_policy(view, rng, NORMAL)
 
 
-HARD_BY_GAME: Mapping[str, Budget] = {"shutikha": replace(HARD, eager=EAGER)}
+HARD_BY_GAME: Mapping[str, Budget] = {"shutikha": replace(HARD, eager=EAGER, guard=True)}
 """``hard`` where a game asks more of it. Шутиха: the seats yet to declare, far from zero, are
 modelled to play whatever their hand (:data:`EAGER`). (The inference keeps the simple player's
 reading of a play: weighing those seats' plays by nothing but their exchange placed the cards
@@ -188,8 +189,8 @@ def _deal(view: TrickView, hands: list[list[Card]], playing: list[Seat]) -> Deal
     return _sim_deal(view, [[code[c] for c in h] for h in hands], playing, _table(view))
 
 
-def _table(view: TrickView) -> Table:
-    return table_for(view.game, view.trump or Suit.SPADES, view.must_trump)
+def _table(view: TrickView, budget: Budget = NORMAL) -> Table:
+    return table_for(view.game, view.trump or Suit.SPADES, view.must_trump, budget.guard)
 
 
 def _sim_deal(view: TrickView, hands: list[list[int]], playing: list[Seat], table: Table) -> Deal:
@@ -214,7 +215,7 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
     cards = [code[a.card] for a in view.legal if isinstance(a, PlayCard)]
     know = knowledge(view)
     draw = _sampler(view, know, budget)
-    table = _table(view)
+    table = _table(view, budget)
     priv = table.priv
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
     # the deal so far, replayed on the simulator from the first lead: only the hands differ
@@ -280,10 +281,11 @@ class _Round:
     eager: int | None  # a later seat above this count plays whatever its hand (:data:`EAGER`)
 
     @staticmethod
-    def of(view: TrickView, eager: int | None = None) -> _Round:
+    def of(view: TrickView, budget: Budget = NORMAL) -> _Round:
         assert view.seat is not None
         me = view.seat
-        table = _table(view)
+        eager = budget.eager
+        table = _table(view, budget)
         order = VARIANTS[view.game].order
         top = rank_index(order)[order[1]]
         trump, priv = table.trump, table.priv
@@ -315,7 +317,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
     if len(candidates) == 1:
         return candidates[0]
     draw = _sampler(view, knowledge(view), budget)
-    ctx = _Round.of(view, budget.eager)
+    ctx = _Round.of(view, budget)
     code = ctx.code
     up_card = code[view.turn_up] if view.turn_up is not None else None
     plans: list[tuple[list[int], int, int | None] | None] = []
@@ -432,7 +434,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
     if len(candidates) == 1:
         return candidates[0]
     draw = _sampler(view, knowledge(view), budget)
-    table = _table(view)
+    table = _table(view, budget)
     drop = _Round.of(view).drop
     code = CODE[view.game]
     kept = [[code[c] for c in view.hand if c not in a.cards] for a in candidates]

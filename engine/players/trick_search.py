@@ -303,10 +303,25 @@ def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
         return cards[0]
     order = deal.table.policy_key
     if not deal.trick:
-        return max(cards, key=order.__getitem__)
+        return lead_card(deal.hands, cards, deal.rot[seat], deal.table)
     keys, best = deal.table.follow_key[deal.led], deal.wkey
     winning = [c for c in cards if keys[c] > best]
     return min(winning or cards, key=order.__getitem__)
+
+
+def lead_card(hands: list[list[int]], cards: Sequence[int], seats: Sequence[Seat], t: Table) -> int:
+    """The playout's lead: the highest of ``cards``; with a guarded table (Шутиха,
+    :data:`~.trick_tables.GUARDED`) not the QS while another of ``seats`` (the trick's, from the
+    leader) holds the KS, nor the KS while another holds the QS — the next highest instead."""
+    order = t.policy_key.__getitem__
+    card = max(cards, key=order)
+    guard = t.guard
+    if guard < 0 or len(cards) == 1 or (card != t.priv and card != guard):
+        return card
+    other = guard if card == t.priv else t.priv
+    if any(other in hands[s] for s in seats[1:]):
+        return max((c for c in cards if c != card), key=order)
+    return card
 
 
 def playout(deal: Deal, work: Work | None = None) -> Deal:
@@ -328,7 +343,7 @@ def playout(deal: Deal, work: Work | None = None) -> Deal:
     for _ in range(deal.done, HAND_SIZE):
         seats = rot[leader]
         hand = hands[leader]
-        card = max(hand, key=order)  # lead the highest
+        card = lead_card(hands, hand, seats, t) if t.guard >= 0 else max(hand, key=order)
         hand.remove(card)
         led = led_suit[card]
         wkey, wseat = lead_key[card], leader
@@ -424,6 +439,7 @@ __all__ = [
     "Table",
     "Work",
     "after",
+    "lead_card",
     "new_deal",
     "playout",
     "playout_card",

@@ -5,7 +5,7 @@ suit and ``must_trump``, built once at import from the engine's own variants."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final
 
@@ -52,6 +52,7 @@ class Table:
     follow_key: tuple[tuple[int, ...], ...]  # per led suit, per code: a later card's key
     led_suit: tuple[int, ...]  # per code: the suit L it leads (§1.4.2)
     policy_key: tuple[int, ...]  # per code: the playout's order (trump, then strength)
+    guard: int = -1  # Шутиха's KS when the playout keeps the QS and KS apart on leads, else -1
 
 
 def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
@@ -93,11 +94,26 @@ TABLES: Final = MappingProxyType(
 """Every game's :class:`Table` by (game, trump suit number, ``must_trump``)."""
 
 
-def table_for(game: str, trump: Suit, must_trump: bool) -> Table:
-    return TABLES[game, suit_no(trump), must_trump]
+GUARDED: Final = MappingProxyType(
+    {
+        (name, trump, must): replace(table, guard=table.priv + 1)  # the KS: one rank above
+        for (name, trump, must), table in TABLES.items()
+        if name == "shutikha"
+    }
+)
+"""Шутиха's tables whose playout guards its QS and KS (:func:`.trick_search.lead_card`): the
+QS is not led into a KS held by another seat (§1.4.7, §1.5.5: it would write off 4 instead of
+8, and give the KS 5), nor the KS led while another seat holds the QS it could take."""
+
+
+def table_for(game: str, trump: Suit, must_trump: bool, guard: bool = False) -> Table:
+    """The game's :class:`Table`; ``guard``: Шутиха's guarded one (:data:`GUARDED`)."""
+    key = (game, suit_no(trump), must_trump)
+    return GUARDED[key] if guard and key in GUARDED else TABLES[key]
 
 
 __all__ = [
+    "GUARDED",
     "HELD_BONUS",
     "PLAIN",
     "TABLES",

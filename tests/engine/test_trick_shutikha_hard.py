@@ -1,0 +1,70 @@
+"""What Шутиха's ``hard`` reads differently (engine/players/trick_normal.py ``HARD_BY_GAME``):
+the seats yet to declare play any hand far from zero (``EAGER``: every trick is written off,
+RULES.md §1.5.5, and a remise costs 5, §1.5.4, so there ``normal`` plays every hand), and its
+playouts keep the QS and KS apart on leads (§1.4.7). ``normal``'s own models are unchanged."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine import new_game
+from engine.cards import Card, Suit
+from engine.players.trick_normal import EAGER, HARD, HARD_BY_GAME, NORMAL, _Round
+from engine.players.trick_sample import CODE
+from engine.players.trick_search import lead_card, table_for
+from engine.trick.view import TrickView
+
+
+def _first_view(game: str, counts: tuple[int, ...]) -> TrickView:
+    state = new_game(game, 3, 4)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert isinstance(view, TrickView) and view.phase == "declare"
+    return dataclasses.replace(view, counts=counts)
+
+
+def _weak(game: str) -> list[int]:
+    code = CODE[game]
+    return [code[Card.parse(c)] for c in ("7H", "8H", "9D", "7C", "8D")]
+
+
+def test_1_5_5_a_far_seat_is_modelled_to_play_a_weak_hand_in_shutikha_hard() -> None:
+    far = _first_view("shutikha", (25, 25, 25))
+    seat = next(s for s in range(3) if s != far.seat and s != far.dealer)
+    eager = _Round.of(far, HARD_BY_GAME["shutikha"])
+    plain = _Round.of(far, NORMAL)
+    assert eager.plays(seat, _weak("shutikha"), 0)
+    assert not plain.plays(seat, _weak("shutikha"), 0)  # normal: the simple player's rule
+
+
+def test_1_5_5_near_zero_the_hand_decides_again() -> None:
+    near = _first_view("shutikha", (EAGER, EAGER, EAGER))
+    seat = next(s for s in range(3) if s != near.seat and s != near.dealer)
+    assert not _Round.of(near, HARD_BY_GAME["shutikha"]).plays(seat, _weak("shutikha"), 0)
+
+
+def test_only_shutikha_hard_is_eager() -> None:
+    assert NORMAL.eager is None and HARD.eager is None
+    assert set(HARD_BY_GAME) == {"shutikha"}
+
+
+def _shutikha_codes(cards: str) -> list[int]:
+    return [CODE["shutikha"][Card.parse(c)] for c in cards.split()]
+
+
+def test_1_4_7_the_guarded_playout_does_not_lead_the_qs_into_a_ks() -> None:
+    hands = [_shutikha_codes("QS 9H 7D"), _shutikha_codes("KS 8H 8D"), _shutikha_codes("7S 7H 9D")]
+    seats = (0, 1, 2)
+    guarded = table_for("shutikha", Suit.SPADES, False, guard=True)
+    plain = table_for("shutikha", Suit.SPADES, False)
+    qs, nine = _shutikha_codes("QS 9H")
+    assert lead_card(hands, hands[0], seats, plain) == qs  # the highest: into the KS
+    assert lead_card(hands, hands[0], seats, guarded) == nine
+    ks = _shutikha_codes("KS")[0]
+    assert lead_card(hands, hands[1], (1, 2, 0), guarded) != ks  # the KS waits for the QS
+    hands[1].remove(ks)  # the KS gone: the QS is led again
+    assert lead_card(hands, hands[0], seats, guarded) == qs
+    assert table_for("pamfil", Suit.SPADES, False, guard=True) is table_for(
+        "pamfil", Suit.SPADES, False
+    )
