@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.cards import SUIT_ORDER, Card, Suit, rank_index
 from engine.core import Seat
@@ -43,89 +43,26 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .determinized import Work
+from .trick_budget import (
+    EAGER,
+    HARD,
+    HARD_BY_GAME,
+    MIN_SAMPLES,
+    NORMAL,
+    OTHERS_PLAY,
+    Budget,
+)
 from .trick_infer import likely, sample_likely, weigher
-from .trick_model import PLAY_STRENGTH, worth_table
+from .trick_model import worth_table
 from .trick_queen import draw_placed, queen_places
 from .trick_sample import CODE, Knowledge, knowledge
 from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
-
-PLAY_SAMPLES = 20
-"""Deals sampled for a card to play, at most."""
-
-PLAY_WORK = 10_000
-"""Cards played (searched or played out) by one decision, after which no further deal is
-sampled (but never fewer than :data:`MIN_SAMPLES`): the budget that bounds a decision's time
-at the big tables."""
-
-MIN_SAMPLES = 2
-"""Deals sampled whatever the work."""
-
-PLAY_NODES = 80
-"""Search nodes per sample and candidate card before the playouts take over."""
-
-DECLARE_SAMPLES = 48
-"""Deals sampled for a declaration (each candidate is played out on every one), at most."""
-
-DECLARE_WORK = 8_000
-"""Actions simulated by one declaration, after which no further deal is sampled."""
-
-DISCARD_SAMPLES = 40
-"""Deals sampled for Шутиха's discard."""
-
-OTHERS_PLAY = PLAY_STRENGTH
-"""The simple player's threshold that the seats yet to declare are assumed to follow."""
-
-EAGER = 10
-"""Шутиха (``hard``): a seat whose count is above this plays whatever its hand. Every trick is
-written off (§1.5.5) and a remise costs only 5, so far from zero playing pays; ``normal`` plays
-every hand there (and about half of them at counts of 10 or less, Шутиха at 3 seats), which the
-simple player's threshold on the hand's worth does not see."""
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """One level's search: its counts (never a clock) and whether its deals are inferred."""
-
-    play_samples: int = PLAY_SAMPLES
-    play_work: int = PLAY_WORK
-    play_nodes: int = PLAY_NODES
-    declare_samples: int = DECLARE_SAMPLES
-    declare_work: int = DECLARE_WORK
-    discard_samples: int = DISCARD_SAMPLES
-    infer: bool = False  # deals weighted by the declarations (:mod:`.trick_infer`)
-    queen: bool = False  # Шутиха's QS dealt only where the rules leave it (:mod:`.trick_queen`),
-    # and the other receivers of its deal-out dropping their weakest cards (§1.3.12)
-    eager: int | None = None  # a seat whose count is above this is modelled to play any hand
-    guard: bool = False  # Шутиха's playouts keep the QS and KS apart on leads (trick_tables)
-
-
-NORMAL = Budget()
-HARD = Budget(
-    play_samples=128,
-    play_work=108_000,
-    play_nodes=400,
-    declare_samples=480,
-    declare_work=84_000,
-    discard_samples=360,
-    infer=True,
-    queen=True,
-)
-"""``hard``: the deals sampled as the declarations and exchanges make them likely
-(:mod:`.trick_infer`), and about twelve times ``normal``'s work (three times the first
-``hard``'s: Памфил at 3 seats went from +2.7 ± 2.9 to +6.0 ± 2.7 against ``normal``, 300
-duplicate pulkas, seed 100; its slowest decision 0.15 s of CPU)."""
+from .trick_tables import ZERO_BONUS_SHARE
 
 
 def normal_policy(view: TrickView, rng: random.Random) -> TrickAction:
     """Pick one of ``view.legal`` for the seat of a trick-family view (``normal``)."""
     return search_policy(view, rng, NORMAL)
-
-
-HARD_BY_GAME: Mapping[str, Budget] = {"shutikha": replace(HARD, eager=EAGER, guard=True)}
-"""``hard`` where a game asks more of it. Шутиха: the seats yet to declare, far from zero, are
-modelled to play whatever their hand (:data:`EAGER`). (The inference keeps the simple player's
-reading of a play: weighing those seats' plays by nothing but their exchange placed the cards
-less well, 0.226 of the opponents' cards in the right hand against 0.231, 280 first tricks.)"""
 
 
 def hard_policy(view: TrickView, rng: random.Random) -> TrickAction:
@@ -335,7 +272,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
         others, rest = draw(rng)
         stock = rest[: view.stock_size]
         for i, plan in enumerate(plans):
-            if plan is None:  # pass: the count stands (§1.5.2)
+            if plan is None and not ctx.table.future:  # pass: the count stands (§1.5.2)
                 totals[i] += -float(view.counts[me])
                 continue
             totals[i] += _exchange_value(ctx, others, stock, plan, work)
@@ -347,21 +284,24 @@ def _exchange_value(
     ctx: _Round,
     others: list[list[int]],
     stock: list[int],
-    plan: tuple[list[int], int, int | None],
+    plan: tuple[list[int], int, int | None] | None,
     work: Work,
 ) -> float:
-    """Play an exchange out on one sample: the later declarers (each an action simulated,
-    as the exchange is), the deal-out, the tricks."""
+    """Play an exchange (``plan``; None: a pass, §1.3.2) out on one sample: the later
+    declarers (each an action simulated, as the exchange is), the deal-out, the tricks; a
+    walkover if no one else plays (§1.3.5)."""
     view, me, table = ctx.view, ctx.me, ctx.table
-    kept, draw, up = plan
     hands = [h[:] for h in others]
-    mine = kept + stock[:draw]  # §1.3.4: drawn from the top
-    top = draw
-    if up is not None:
-        mine.append(up)  # §1.2.2
-    hands[me] = mine
+    top = 0
+    if plan is not None:
+        kept, top, up = plan
+        hands[me] = kept + stock[:top]  # §1.3.4: drawn from the top
+        if up is not None:
+            hands[me].append(up)  # §1.2.2
+    else:
+        hands[me] = []
     declared = [d == "play" for d in view.declared]
-    declared[me] = True
+    declared[me] = plan is not None
     plays = sum(declared)
     trump, priv = table.trump, table.priv
     work.done += 1 + len(ctx.later)
@@ -379,10 +319,27 @@ def _exchange_value(
         else:
             hands[seat] = []
     playing = [s for s in _from_left(view) if declared[s]]
+    if not any(s != view.dealer for s in playing):  # §1.3.5: the dealer's walkover
+        return _walkover_value(ctx)
     if VARIANTS[view.game].deal_out is not None:
         work.done += _deal_out(ctx, hands, stock[top:], playing)
     deal = _sim_deal(view, hands, playing, table)
     return utility(playout(deal, work), me)
+
+
+def _walkover_value(ctx: _Round) -> float:
+    """§1.3.5, §1.5.6: the dealer writes off five (never past zero); every other count stands."""
+    view = ctx.view
+    dealer = view.dealer or 0
+    counts = list(view.counts)
+    counts[dealer] = max(0, counts[dealer] - HAND_SIZE)
+    me = ctx.me
+    if counts[me] == 0:  # the seat is the dealer
+        return ZERO_BONUS_SHARE * (sum(view.counts) - view.counts[me])
+    if counts[dealer] == 0:
+        return -float(counts[me])
+    n = view.players
+    return (sum(counts) - n * counts[me]) / n
 
 
 def _dealt(priv: int, stock: list[int], playing: list[Seat]) -> list[tuple[Seat, int]]:
@@ -476,6 +433,7 @@ def _retrump(view: TrickView) -> TrickAction:
 
 
 __all__ = [
+    "EAGER",
     "HARD",
     "HARD_BY_GAME",
     "NORMAL",

@@ -289,11 +289,35 @@ def after(deal: Deal, seat: Seat) -> int:
 
 def utility(deal: Deal, seat: Seat) -> float:
     """What the finished deal is worth to ``seat``: minus its count after the deal (an
-    overshoot sets it back to ``target``, §1.5.7 b), plus the pulka's worth on reaching zero."""
+    overshoot sets it back to ``target``, §1.5.7 b), plus the pulka's worth on reaching zero;
+    with a table valuing the future (:func:`future`), the pulka the deal leaves."""
+    if deal.table.future:
+        return future(deal, seat)
     count = after(deal, seat)
     if count == 0:
         return ZERO_BONUS_SHARE * (deal.total - deal.counts[seat])
     return -float(count)
+
+
+def future(deal: Deal, seat: Seat) -> float:
+    """The finished deal's worth to ``seat`` as the pulka it leaves (§1.5.8, §1.6.1): reaching
+    zero collects the other counts; another seat reaching zero ends the pulka with ``seat``
+    paying its count; else the pulka goes on, each of the n seats its winner alike — the other
+    counts collected one time in n, its own paid the other times: (others − (n − 1)·count) / n.
+    (The count of a seat not playing stands, §1.5.2.)"""
+    playing = deal.playing
+    mine = after(deal, seat) if seat in playing else deal.counts[seat]
+    if mine == 0:
+        return ZERO_BONUS_SHARE * (deal.total - deal.counts[seat])
+    others = 0
+    for s in range(deal.players):
+        if s != seat:
+            count = after(deal, s) if s in playing else deal.counts[s]
+            if count == 0:
+                return -float(mine)
+            others += count
+    n = deal.players
+    return (others - (n - 1) * mine) / n
 
 
 def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
@@ -439,6 +463,7 @@ __all__ = [
     "Table",
     "Work",
     "after",
+    "future",
     "lead_card",
     "new_deal",
     "playout",

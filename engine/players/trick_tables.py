@@ -53,6 +53,7 @@ class Table:
     led_suit: tuple[int, ...]  # per code: the suit L it leads (§1.4.2)
     policy_key: tuple[int, ...]  # per code: the playout's order (trump, then strength)
     guard: int = -1  # Шутиха's KS when the playout keeps the QS and KS apart on leads, else -1
+    future: bool = False  # the deal valued with the pulka after it (:func:`.trick_search.utility`)
 
 
 def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
@@ -96,14 +97,16 @@ TABLES: Final = MappingProxyType(
 
 GUARDED: Final = MappingProxyType(
     {
-        (name, trump, must): replace(table, guard=table.priv + 1)  # the KS: one rank above
+        (name, trump, must): replace(table, guard=table.priv + 1, future=True)  # KS: one above
         for (name, trump, must), table in TABLES.items()
         if name == "shutikha"
     }
 )
-"""Шутиха's tables whose playout guards its QS and KS (:func:`.trick_search.lead_card`): the
-QS is not led into a KS held by another seat (§1.4.7, §1.5.5: it would write off 4 instead of
-8, and give the KS 5), nor the KS led while another seat holds the QS it could take."""
+"""Шутиха's tables for ``hard``: the playout guards its QS and KS (:func:`.trick_search.lead_card`:
+the QS is not led into a KS held by another seat, §1.4.7, §1.5.5: it would write off 4 instead of
+8, and give the KS 5, nor the KS led while another seat holds the QS it could take), and a deal
+is valued with the pulka it leaves (:func:`.trick_search.utility`: another seat reaching zero
+ends it)."""
 
 
 def table_for(game: str, trump: Suit, must_trump: bool, guard: bool = False) -> Table:

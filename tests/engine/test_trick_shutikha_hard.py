@@ -11,7 +11,7 @@ from engine import new_game
 from engine.cards import Card, Suit
 from engine.players.trick_normal import EAGER, HARD, HARD_BY_GAME, NORMAL, _Round
 from engine.players.trick_sample import CODE
-from engine.players.trick_search import lead_card, table_for
+from engine.players.trick_search import Deal, future, lead_card, new_deal, table_for, utility
 from engine.trick.view import TrickView
 
 
@@ -68,3 +68,25 @@ def test_1_4_7_the_guarded_playout_does_not_lead_the_qs_into_a_ks() -> None:
     assert table_for("pamfil", Suit.SPADES, False, guard=True) is table_for(
         "pamfil", Suit.SPADES, False
     )
+
+
+def _finished(points: list[int], counts: tuple[int, ...], guard: bool) -> Deal:
+    """A Шутиха deal of three, every trick played: each seat's trick values ``points``."""
+    table = table_for("shutikha", Suit.SPADES, False, guard=guard)
+    deal = new_deal(table, 3, [0, 1, 2], [[], [], []], counts, 25, None)
+    deal.points = list(points)
+    deal.won = [1 if p else 0 for p in points]
+    deal.done = 5
+    return deal
+
+
+def test_1_5_8_hard_values_another_seat_reaching_zero_as_the_pulka_lost() -> None:
+    counts = (20, 2, 20)
+    ends = _finished([2, 2, 1], counts, guard=True)  # seat 1 reaches zero: seat 0 pays 18
+    goes_on = _finished([2, 1, 2], counts, guard=True)  # seat 1 at 1: the pulka goes on
+    assert future(ends, 0) == utility(ends, 0) == -18.0
+    assert utility(goes_on, 0) == (1 + 18 - 2 * 18) / 3  # one time in three it collects
+    assert utility(goes_on, 0) > utility(ends, 0)
+    plain = _finished([2, 1, 2], counts, guard=False)  # normal: only its own count
+    assert utility(plain, 0) == -18.0
+    assert utility(_finished([20, 1, 2], counts, guard=True), 0) == 2 + 20  # it collects
