@@ -9,7 +9,7 @@ import dataclasses
 
 from engine import new_game
 from engine.cards import Card, Suit
-from engine.players.trick_normal import EAGER, HARD, HARD_BY_GAME, NORMAL, _Round
+from engine.players.trick_normal import EAGER, HARD, HARD_BY_GAME, NORMAL, _Round, _walkover_value
 from engine.players.trick_sample import CODE
 from engine.players.trick_search import Deal, future, lead_card, new_deal, table_for, utility
 from engine.trick.view import TrickView
@@ -90,3 +90,15 @@ def test_1_5_8_hard_values_another_seat_reaching_zero_as_the_pulka_lost() -> Non
     plain = _finished([2, 1, 2], counts, guard=False)  # normal: only its own count
     assert utility(plain, 0) == -18.0
     assert utility(_finished([20, 1, 2], counts, guard=True), 0) == 2 + 20  # it collects
+
+
+def test_1_3_5_a_pass_that_leaves_the_dealer_a_walkover_to_zero_loses_the_pulka() -> None:
+    view = _first_view("shutikha", (25, 25, 25))
+    dealer = view.dealer
+    assert dealer is not None and view.seat != dealer
+    near = list(view.counts)
+    near[dealer] = 4  # the walkover writes off five, never past zero (§1.5.6): he wins
+    ctx = _Round.of(dataclasses.replace(view, counts=tuple(near)), HARD_BY_GAME["shutikha"])
+    assert _walkover_value(ctx) == -25.0
+    far = _Round.of(view, HARD_BY_GAME["shutikha"])  # 25, 25, 20 after it: the pulka goes on
+    assert _walkover_value(far) == (25 + 20 - 2 * 25) / 3
