@@ -16,6 +16,10 @@ earlier candidate, so the choice depends only on the view and the player's gener
 * **Шутиха's discard** (§1.3.12): the k weakest cards, by a few orders, chosen the same way.
 * **Памфил's re-trump** (§1.2.4) and the announcement (§1.3.7) are direct: announcing only
   pays; the trump named is the suit the hand is longest and strongest in.
+* **Шутиха's ``hard``** (:data:`.trick_budget.HARD_BY_GAME`) deals the QS only where the rules
+  leave it (:mod:`.trick_queen`), models the seats yet to declare far from zero as playing
+  (:data:`.trick_budget.EAGER`), plays out with the QS and KS kept apart on leads, and values
+  a deal with the pulka it leaves (:func:`.trick_search.future`), a pass played out too.
 
 Budgets are iterations (samples and search nodes), never a clock, sized so a decision stays
 well under 0.5 s on a small shared machine (docs/computers.md).
