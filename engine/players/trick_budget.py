@@ -80,7 +80,10 @@ HARD_BY_GAME: Mapping[str, Budget] = {"shutikha": replace(HARD, eager=EAGER, gua
 """``hard`` where a game asks more of it. Шутиха: the seats yet to declare, far from zero, are
 modelled to play whatever their hand (:data:`EAGER`); the playouts keep the QS and KS apart on
 leads, a deal is valued with the pulka it leaves (another seat reaching zero ends it,
-:func:`.trick_search.future`) and so a pass is played out too (:data:`Budget.guard`). (The
+:func:`.trick_search.future`) and so a pass is played out too (:data:`Budget.guard`). Against
+``normal``, Шутиха at 3 seats, 300 duplicate pulkas, seed 100: −0.5 ± 1.7 before; +1.2 ± 1.4
+with the QS placed; +2.0 ± 1.6 with the eager seats too; +2.9 ± 1.7 with all (slowest decision
+0.23 s of CPU). (The
 inference keeps the simple player's reading of a play: weighing those seats' plays by nothing
 but their exchange placed the cards less well, 0.226 of the opponents' cards in the right hand
 against 0.231, 280 first tricks.)"""
