@@ -9,9 +9,9 @@ policy that plays like ``normal``, for every seat: its own later actions and its
 The policy scores each legal action by a linear function of a few features of the action and
 the seat's hand (RULES.md §2) and plays the best score, ties to the first legal action. The
 weights were fitted by least squares to ``normal``'s own values of its candidates (the mean
-money of each candidate over its sampled worlds, centred per decision) over about 25,000
-decisions of games among ``normal`` players — ``normal``'s judgement without its sampling noise,
-at a few dozen operations a card. What the weights say:
+money of each candidate over its sampled worlds, centred per decision) over about 10,000
+decisions of games among ``normal`` players (``bench/kopilka_fit.py``): ``normal``'s judgement
+without its sampling noise, at a few dozen operations a card. What the weights say:
 
 * **lead** (§2.4.1): a card no unseen card beats (a *master*; the more so in the dearer suits,
   §2.6.1) and the top of a suit of two or more; not a singleton; never a suit nobody else can
@@ -20,7 +20,8 @@ at a few dozen operations a card. What the weights say:
   suits and as the last to play), with the lowest card that takes it; else the lowest card;
   the AS not on spades and clubs.
 * **void** (§2.4.3 b): pass with few cards; buy two with many cards and a pair (for a lay-out,
-  §2.3, which hands three cards to the opponents); the AS on the dear suits.
+  §2.3, which hands three cards to the opponents); the AS with few cards left, the more so
+  on the dear suits.
 
 Only what the seat may know is read: its hand, the trick, the stock's size, the cards gone in
 completed tricks. Pure and deterministic: no generator is drawn.
