@@ -1,4 +1,4 @@
-"""The computer player of Копилка (RULES.md §2; levels ``easy`` and ``normal``).
+"""The computer player of Копилка (RULES.md §2; levels ``easy``, ``normal`` and ``hard``).
 
 ``easy`` is greedy: it leads its lowest card (the dearer suit among equals), follows with its
 highest card of the suit (to take the trick: its points, §2.6.1, and no fine for a deal without
@@ -14,13 +14,17 @@ by ``easy`` on the fast simulator of :mod:`engine.players.kopilka_sim`, and the 
 best mean of this seat's money is chosen — partia points at the point rate minus everything paid
 into the bank (fines and fees, §2.6), the partia's net after the fourth deal. The same search on
 the engine's own path (:func:`world`, :func:`rollout_value`) is what the simulator is checked
-against (``tests/engine/test_kopilka_sim.py``).
+against (``tests/engine/test_kopilka_sim.py``). ``hard`` is the same search at four times the
+budget on worlds weighted by the follows (:mod:`engine.players.kopilka_infer`), every world played
+out by a policy fitted to ``normal``'s own judgement (:mod:`engine.players.kopilka_rollout`: the
+seats play as ``normal`` plays, not as ``easy``) and valued with its share of the bank's rest
+(:func:`~engine.players.kopilka_rollout.worth`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from engine.actions import PASS, Buy, Pass, PlayCard
@@ -29,9 +33,10 @@ from engine.kopilka.actions import KopilkaAction
 from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS
 from engine.kopilka.state import KopilkaState, Phase
 from engine.kopilka.view import KopilkaView
+from engine.players import kopilka_rollout
 from engine.players.determinized import Work, WorldChance, deal_unseen, step
 from engine.players.kopilka_infer import caps, likely_world
-from engine.players.kopilka_sim import Table, code
+from engine.players.kopilka_sim import Sim, Table, code
 
 MOVE_BUDGET: Final = 4000
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
@@ -152,14 +157,32 @@ def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
 
 def hard(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     """``normal``'s search on worlds weighted by the follows (:mod:`.kopilka_infer`), at
-    :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES` worlds."""
-    return search(view, rng, HARD_BUDGET, HARD_SAMPLES, infer=True)
+    :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES` worlds, each played out by
+    :func:`.kopilka_rollout.rollout` and valued by :func:`.kopilka_rollout.worth`."""
+    return search(
+        view,
+        rng,
+        HARD_BUDGET,
+        HARD_SAMPLES,
+        infer=True,
+        play=kopilka_rollout.rollout,
+        value=kopilka_rollout.worth,
+    )
 
 
 def search(
-    view: KopilkaView, rng: random.Random, budget: int, least: int, *, infer: bool
+    view: KopilkaView,
+    rng: random.Random,
+    budget: int,
+    least: int,
+    *,
+    infer: bool,
+    play: Callable[[Sim, Work], None] | None = None,
+    value: Callable[[Sim, int], float] | None = None,
 ) -> KopilkaAction:
-    """PIMC at ``budget`` rollout cards (at least ``least`` worlds)."""
+    """PIMC at ``budget`` rollout cards (at least ``least`` worlds); ``play`` plays a world
+    out (the simple rule's rollout by default, ducking where ``infer``), ``value`` scores its
+    end for the seat (:meth:`Sim.value` by default)."""
     me = view.seat
     assert me is not None
     moves = list(view.legal)
@@ -170,7 +193,7 @@ def search(
     actions = [code(a) for a in moves]
     left = sum(view.hand_sizes) + view.stock_size
     samples = max(least, budget // (left * len(moves)))
-    totals = [0] * len(moves)
+    totals = [0.0] * len(moves)
     under = caps(view) if infer else None
     for _ in range(samples):
         base = table.consistent(rng) if under is None else likely_world(table, under, rng)
@@ -179,8 +202,11 @@ def search(
             world = base.copy(seed)
             world.apply(action)
             work.done += 1
-            world.rollout(work, duck=infer)
-            totals[i] += world.value(me)
+            if play is None:
+                world.rollout(work, duck=infer)
+            else:
+                play(world, work)
+            totals[i] += world.value(me) if value is None else value(world, me)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))  # ties: the earlier
     return moves[best]
 

@@ -193,7 +193,7 @@ class Sim:
     def rollout(self, work: Work, *, duck: bool = False) -> None:
         """Play to the end of the deal by the easy rule (:func:`engine.players.kopilka.pick`);
         ``duck``: a follower who cannot beat the card winning the trick plays his lowest card
-        of the suit, keeping the higher ones (``hard``'s rollouts)."""
+        of the suit, keeping the higher ones (``hard``'s until :mod:`.kopilka_rollout`)."""
         hands = self.hands
         done = 0
         while (seat := self.to_act) >= 0:
