@@ -1,4 +1,4 @@
-"""The computer player of Лентюрлю (RULES.md §3; levels ``easy`` and ``normal``).
+"""The computer player of Лентюрлю (RULES.md §3; levels ``easy``, ``normal`` and ``hard``).
 
 ``easy`` plays its longest run (stake cards first among equals), buys one card when it must
 and passes otherwise. ``normal`` is Perfect-Information Monte Carlo
@@ -7,7 +7,11 @@ and the stock, each of a few candidate actions — the best runs by the seed's a
 long runs, the stake cards 7♦ K♥ J♣ A♠ Q♠, a covering king) and the buys and the pass — is
 played out to the end of the deal by the ``easy`` rule on the inner simulator
 (:mod:`engine.players.lenturlu_sim`, checked against the engine), and the action with the best
-mean of this seat's net (§3.5) is chosen.
+mean of this seat's net (§3.5) is chosen. ``hard`` is the same search on worlds weighted by
+the habits too (:mod:`engine.players.lenturlu_infer`), over twice the runs, with up to five
+times the worlds, and its play-outs follow the table as ``normal`` plays it rather than
+``easy`` (:mod:`engine.players.lenturlu_rollout`: buy two while short of the king, keep the
+king out of leads).
 """
 
 from __future__ import annotations
@@ -21,16 +25,19 @@ from engine.actions import Buy
 from engine.lenturlu.actions import LenturluAction, Run
 from engine.lenturlu.rules import KING_VALUE, LENTURLU_CARDS
 from engine.lenturlu.view import LenturluView
+from engine.players import lenturlu_rollout as rollout
 from engine.players import lenturlu_sim as sim
 from engine.players.determinized import Work
 from engine.players.lenturlu_infer import facts, likely_deal
+from engine.players.lenturlu_rollout import HARD_STYLE, Style
 
 MOVE_BUDGET: Final = 15000
 """Simulated actions per decision (the budget, never a clock): whole rounds of worlds are
 played until it is spent."""
 MIN_SAMPLES: Final = 3
 MAX_SAMPLES: Final = 200
-"""Worlds at most, where the deal is nearly over and a rollout is an action or two."""
+"""``normal``'s worlds at most, where the deal is nearly over and a rollout is an action or two
+(``hard``: five times as many, :data:`HARD`)."""
 RUN_CANDIDATES: Final = 12
 """At most this many runs (distinct by kind), the best by :func:`run_score`, are searched (plus
 buys and pass): the cheap rollouts pay for more of them, which is what makes the player
@@ -84,29 +91,41 @@ def normal(view: LenturluView, rng: random.Random) -> LenturluAction:
 
 
 def hard(view: LenturluView, rng: random.Random) -> LenturluAction:
-    """PIMC over more runs (:data:`HARD`) on worlds weighted by the habits too."""
+    """PIMC over more runs and worlds (:data:`HARD`), on worlds weighted by the habits too, with
+    play-outs by :func:`engine.players.lenturlu_rollout.playout`."""
     return search(view, rng, HARD)
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A level's search: its budget (never a clock), its candidate runs, what it infers."""
+    """A level's search: its budget (never a clock), its candidate runs, what it infers, its
+    play-outs' rule, its most worlds."""
 
     budget: int
     least: int
     runs: int
     habits: bool
+    style: Style | None = None  # the rollout rule: None for ``easy``'s (:func:`sim.playout`)
+    most: int = MAX_SAMPLES  # worlds at most
 
 
 NORMAL: Final = Level(MOVE_BUDGET, MIN_SAMPLES, RUN_CANDIDATES, habits=False)
-HARD: Final = Level(4 * MOVE_BUDGET, 4 * MIN_SAMPLES, 2 * RUN_CANDIDATES, habits=True)
+HARD: Final = Level(
+    20 * MOVE_BUDGET,
+    4 * MIN_SAMPLES,
+    2 * RUN_CANDIDATES,
+    habits=True,
+    style=HARD_STYLE,
+    most=5 * MAX_SAMPLES,
+)
 
 
 def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluAction:
     """PIMC over the pruned candidates, each played out to the end of the deal on the inner
     simulator; whole rounds of worlds (every candidate meets the same worlds, each as likely as
     the passes make it, :mod:`.lenturlu_infer`) until the level's budget of actions is
-    simulated (at least its ``least`` worlds, at most :data:`MAX_SAMPLES`)."""
+    simulated (at least its ``least`` worlds, at most its ``most``); each play-out by the
+    level's rule (``easy``'s unless a :class:`~.lenturlu_rollout.Style` is given)."""
     me = view.seat
     assert me is not None
     base, unseen = sim.known(view)
@@ -117,14 +136,17 @@ def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluActi
     work = Work()
     totals = [0.0] * len(moves)
     samples = 0
-    while samples < level.least or (work.done < level.budget and samples < MAX_SAMPLES):
+    while samples < level.least or (work.done < level.budget and samples < level.most):
         world = likely_deal(base, unseen, known, rng)
         for i, move in enumerate(moves):
             g = world.copy()
             sim.apply(g, move)
             work.done += 1
             if g.winner is None:
-                sim.playout(g, work)
+                if level.style is None:
+                    sim.playout(g, work)
+                else:
+                    rollout.playout(g, work, level.style)
             totals[i] += g.net(me)
         samples += 1
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))  # ties to the earlier
