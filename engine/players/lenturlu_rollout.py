@@ -44,17 +44,6 @@ class Style:
 HARD_STYLE: Final = Style()
 
 
-def _longest(m: int) -> tuple[int, int]:
-    """(start, length) of the longest stretch of set bits in ``m`` (the lowest of equals)."""
-    y = m
-    x = length = 0
-    while y:
-        x = y
-        y &= y >> 1
-        length += 1
-    return (x & -x).bit_length() - 1, length
-
-
 def pick(g: sim.Sim, style: Style = HARD_STYLE) -> sim.Action:
     """The rollout rule's legal action for the seat to act (§3.3.2)."""
     seat = g.to_act
@@ -65,7 +54,7 @@ def pick(g: sim.Sim, style: Style = HARD_STYLE) -> sim.Action:
         pool = m
         if style.keep_king and g.king_wins and m & ~KING_BIT:
             pool = m & ~KING_BIT
-        start, length = _longest(pool)
+        start, length = sim.longest_stretch(pool)
         return start, length, stk & ((1 << (start + length)) - (1 << start))
     need = g.top + 1
     t = m >> need

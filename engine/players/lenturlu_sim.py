@@ -327,6 +327,18 @@ def _refill(g: Sim, seat: int, stakes: int) -> None:
 # --- the rollout ---------------------------------------------------------------------------
 
 
+def longest_stretch(m: int) -> tuple[int, int]:
+    """(start, length) of the longest stretch of set bits in ``m`` (the lowest of equals): the
+    longest run of held values (§3.2.1)."""
+    y = m
+    x = length = 0
+    while y:
+        x = y
+        y &= y >> 1
+        length += 1
+    return (x & -x).bit_length() - 1, length
+
+
 def playout(g: Sim, work: Work) -> None:
     """Play to the end of the deal by the rollout policy, the rules of :func:`apply` inlined:
     lead the longest run (the lowest of equals), follow with the longest run from r + 1,
@@ -371,13 +383,7 @@ def playout(g: Sim, work: Work) -> None:
             length = (t ^ (t + 1)).bit_length() - 1
             lead = False
         else:  # §3.2.3: the longest stretch of held values
-            y = m
-            x = length = 0
-            while y:
-                x = y
-                y &= y >> 1
-                length += 1
-            start = (x & -x).bit_length() - 1
+            start, length = longest_stretch(m)
             lead = True
         hi = start + length
         c = cnt[seat]
