@@ -1,5 +1,6 @@
 """What the computer-player tests of every family share: playing a game to its end with legal
-moves only, a game some random actions in, and the same game with the hidden cards dealt anew."""
+moves only, a game some random actions in, the same game with the hidden cards dealt anew, and
+a trick game's first view."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from engine import new_game
 from engine.players import random_player
+from engine.trick.view import TrickView
 
 
 def play_to_end(state: Any, policies: list[Any], rng: random.Random, limit: int = 5000) -> int:
@@ -50,3 +52,13 @@ def permute_hidden(state: Any, seat: int, rng: random.Random) -> Any:
         other._hands[s], hidden = hidden[:size], hidden[size:]
     other._stock = hidden
     return other
+
+
+def first_trick_view(game: str, players: int, seed: int) -> TrickView:
+    """The view of the seat to act first in a new trick-family game."""
+    state = new_game(game, players, seed)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert isinstance(view, TrickView)
+    return view

@@ -15,6 +15,7 @@ from engine.players.trick_sample import CARD, knowledge, sample_codes
 from engine.trick.state import TrickState
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
+from tests.engine.players_common import first_trick_view
 
 
 def _first_trick_with_a_keeper(seed: int) -> tuple[TrickView, int] | None:
@@ -74,10 +75,6 @@ def test_1_3_4_a_seat_that_kept_its_cards_is_dealt_strong_ones() -> None:
 
 
 def test_nothing_to_infer_before_anyone_else_plays() -> None:
-    state = new_game("mushka", 3, 2)
-    seat = state.to_act
-    assert seat is not None
-    view = state.view(seat)
-    assert isinstance(view, TrickView)
+    view = first_trick_view("mushka", 3, 2)
     assert all(d is None for d in view.declared)
     assert weigher(view, knowledge(view)) is None

@@ -15,6 +15,7 @@ from engine.players.trick_sample import CODE, knowledge
 from engine.trick.rules import QS
 from engine.trick.state import TrickState
 from engine.trick.view import TrickView
+from tests.engine.players_common import first_trick_view
 
 QS_CODE = CODE["shutikha"][QS]
 
@@ -125,9 +126,5 @@ def test_1_3_4_1_before_the_tricks_the_qs_is_in_a_hand_or_the_stock() -> None:
 
 
 def test_other_games_have_no_queen_to_place() -> None:
-    state = new_game("mushka", 3, 1)
-    seat = state.to_act
-    assert seat is not None
-    view = state.view(seat)
-    assert isinstance(view, TrickView)
+    view = first_trick_view("mushka", 3, 1)
     assert queen_places(view, knowledge(view)) is None
