@@ -88,3 +88,24 @@ def partia_winner(
     most = max(points[s] for s in tied)
     tied = [s for s in tied if points[s] == most]
     return last_winner if last_winner in tied else tied[0]
+
+
+def deal_rows(
+    tricks: Sequence[Sequence[tuple[Suit, int]]],
+    partia: Sequence[int],
+    cards_left: Sequence[int],
+    fines: Sequence[int],
+) -> list[dict[str, object]]:
+    """The ``seats`` of a deal's ``deal_end`` line (RECORD.md §R7): each seat's tricks (suit,
+    points), the deal's points, the partia's so far, the cards left and the deal's fines."""
+    return [
+        {
+            "seat": seat,
+            "tricks": [[suit.value, p] for suit, p in won],
+            "points": sum(p for _, p in won),
+            "partia_points": partia[seat],
+            "cards_left": cards_left[seat],
+            "fines": fines[seat],
+        }
+        for seat, won in enumerate(tricks)
+    ]

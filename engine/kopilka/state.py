@@ -29,33 +29,8 @@ from .rules import (
     TAKERS,
     lay_out_suit,
 )
-from .scoring import judge_trick, partia_winner, pay_out
-from .view import KopilkaView, LayOut
-
-
-class _LayOut:
-    """A lay-out as it happened (the views show each seat its part, :class:`LayOut`)."""
-
-    __slots__ = ("drawn", "returned", "seat", "size", "suit", "takes")
-
-    def __init__(self, seat: Seat, suit: Suit, size: int) -> None:
-        self.seat = seat
-        self.suit = suit
-        self.size = size
-        self.takes: list[tuple[Seat, Card]] = []
-        self.returned = 0
-        self.drawn = 0
-
-    def seen_by(self, viewer: Seat | None) -> LayOut:
-        return LayOut(
-            seat=self.seat,
-            suit=self.suit,
-            count=self.size,
-            takers=tuple(s for s, _ in self.takes),
-            taken=tuple(c if s == viewer else None for s, c in self.takes),
-            returned=self.returned,
-            drawn=self.drawn,
-        )
+from .scoring import deal_rows, judge_trick, partia_winner, pay_out
+from .view import KopilkaView, LayOutLog
 
 
 class Phase(StrEnum):
@@ -133,7 +108,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._empty: dict[Seat, int] = {}  # seat → when its hand became empty (§2.5.1 order)
         self._tick = 0
         # for the views only (§2.3, §2.4.7 on the screens); the record does not depend on them
-        self._layouts: list[_LayOut] = []
+        self._layouts: list[LayOutLog] = []
         self._trick_log: list[tuple[Seat, KopilkaAction]] = []
         self._buys: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # this trick's, with cards
         self._last_trick: tuple[tuple[Seat, Card], ...] = ()
@@ -297,7 +272,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
             hand[:] = [c for c in hand if c.suit is not suit]
             self._known.laid(seat, lying)
             self._event("lay_out", seat=seat, suit=suit.value, cards=codes(lying))
-            shown = _LayOut(seat, suit, len(lying))
+            shown = LayOutLog(seat, suit, len(lying))
             self._layouts.append(shown)
             for i in range(1, TAKERS + 1):  # §2.3.4
                 taker = (seat + i) % PLAYERS
@@ -464,21 +439,12 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         for seat in range(PLAYERS):  # §2.6.3
             if seat != winner:
                 self._fine(seat, "deal_fee", self.options.deal_fee)
-        rows = []
         for seat, won in enumerate(self._tricks):
-            points = sum(p for _, p in won)
-            self._partia[seat] += points
-            self._counted = True
-            rows.append(
-                {
-                    "seat": seat,
-                    "tricks": [[suit.value, p] for suit, p in won],
-                    "points": points,
-                    "partia_points": self._partia[seat],
-                    "cards_left": len(self._hands[seat]),
-                    "fines": self._deal_fines[seat],
-                }
-            )
+            self._partia[seat] += sum(p for _, p in won)
+        self._counted = True
+        rows = deal_rows(
+            self._tricks, self._partia, [len(h) for h in self._hands], self._deal_fines
+        )
         self._write(
             {
                 "t": "deal_end",

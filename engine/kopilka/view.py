@@ -64,3 +64,29 @@ class KopilkaView(View[KopilkaAction]):
     ducked: tuple[tuple[Card, ...], ...] = ()
     bought_cards: tuple[Card, ...] = ()  # the cards the view's own seat bought this trick
     result: Result | None = None  # how the partia ended (phase ``over``): winner, net per seat
+
+
+class LayOutLog:
+    """A lay-out as it happened, kept by the state (each seat's view shows its part,
+    :class:`LayOut`)."""
+
+    __slots__ = ("drawn", "returned", "seat", "size", "suit", "takes")
+
+    def __init__(self, seat: Seat, suit: Suit, size: int) -> None:
+        self.seat = seat
+        self.suit = suit
+        self.size = size
+        self.takes: list[tuple[Seat, Card]] = []
+        self.returned = 0
+        self.drawn = 0
+
+    def seen_by(self, viewer: Seat | None) -> LayOut:
+        return LayOut(
+            seat=self.seat,
+            suit=self.suit,
+            count=self.size,
+            takers=tuple(s for s, _ in self.takes),
+            taken=tuple(c if s == viewer else None for s, c in self.takes),
+            returned=self.returned,
+            drawn=self.drawn,
+        )
