@@ -1,0 +1,68 @@
+"""How often ``normal`` plays its hand in a trick game's declaration, next to how often the model
+it assumes of the seats yet to declare would (docs/computers.md, Памфил at 5 seats)::
+
+    python bench/declare_rate.py --game pamfil --players 5 --deals 60 --seeds 103 105
+
+Seats all ``normal``; every declaration (play or pass) of the first ``--deals`` deals of a
+pulka per seed is counted by the seat's count (far: above 10) and by what the simple player's
+threshold (``trick_normal._Round.plays``, the model of the later seats) would have done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.duel import player
+from engine.games import new_game
+from engine.players.trick_normal import _Round
+from engine.trick.actions import Exchange, Pass
+from engine.trick.rules import Phase
+from engine.trick.view import TrickView
+
+Key = tuple[str, str, str]
+
+
+def count(game: str, players: int, deals: int, seeds: Sequence[int]) -> Counter[Key]:
+    policy = player("computer:normal", game)
+    seen: Counter[Key] = Counter()
+    for seed in seeds:
+        rngs = [random.Random(f"declare:{seed}:{s}") for s in range(players)]
+        state = new_game(game, players, seed, {})
+        while (seat := state.to_act) is not None:
+            view = state.view(seat)
+            assert isinstance(view, TrickView)
+            if view.deal_no > deals:
+                break
+            action = policy(view, rngs[seat])
+            if view.phase == Phase.DECLARE and isinstance(action, Exchange | Pass):
+                ctx = _Round.of(view)
+                plays = sum(d == "play" for d in view.declared)
+                model = ctx.plays(seat, [ctx.code[c] for c in view.hand], plays)
+                far = "far" if view.counts[seat] > 10 else "near"
+                real = "played" if isinstance(action, Exchange) else "passed"
+                seen[far, "model plays" if model else "model passes", real] += 1
+            state.apply(seat, action)
+    return seen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="pamfil")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--deals", type=int, default=60)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[103, 105])
+    args = parser.parse_args()
+    seen = count(args.game, args.players, args.deals, args.seeds)
+    total = sum(seen.values())
+    played = sum(v for (_, _, real), v in seen.items() if real == "played")
+    model = sum(v for (_, m, _), v in seen.items() if m == "model plays")
+    for key in sorted(seen):
+        print(" · ".join(key), seen[key])
+    print(f"declarations {total}: normal played {played}, the model would have played {model}")
+
+
+if __name__ == "__main__":
+    main()
