@@ -92,6 +92,7 @@ def partia_winner(
 
 def deal_rows(
     tricks: Sequence[Sequence[tuple[Suit, int]]],
+    points: Sequence[int],
     partia: Sequence[int],
     cards_left: Sequence[int],
     fines: Sequence[int],
@@ -102,7 +103,7 @@ def deal_rows(
         {
             "seat": seat,
             "tricks": [[suit.value, p] for suit, p in won],
-            "points": sum(p for _, p in won),
+            "points": points[seat],
             "partia_points": partia[seat],
             "cards_left": cards_left[seat],
             "fines": fines[seat],

@@ -439,12 +439,12 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         for seat in range(PLAYERS):  # §2.6.3
             if seat != winner:
                 self._fine(seat, "deal_fee", self.options.deal_fee)
-        for seat, won in enumerate(self._tricks):
-            self._partia[seat] += sum(p for _, p in won)
+        points = [sum(p for _, p in won) for won in self._tricks]
+        for seat, p in enumerate(points):
+            self._partia[seat] += p
         self._counted = True
-        rows = deal_rows(
-            self._tricks, self._partia, [len(h) for h in self._hands], self._deal_fines
-        )
+        cards_left = [len(h) for h in self._hands]
+        rows = deal_rows(self._tricks, points, self._partia, cards_left, self._deal_fines)
         self._write(
             {
                 "t": "deal_end",
