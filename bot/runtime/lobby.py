@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from bot.logsafe import safe
 from bot.refused import Refused
 from bot.render.context import game_name
 from bot.render.limits import label
@@ -157,7 +158,7 @@ class Lobby:
             base: dict[str, object] = dict(default_options(game, stored))
         except Refused:
             log.warning(
-                "chat %s: stored %s options %s are not valid, ignored", chat_id, game, stored
+                "chat %s: stored %s options %s are not valid, ignored", chat_id, game, safe(stored)
             )
             base = {}
         return default_options(game, {**base, **(given or {})})
