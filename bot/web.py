@@ -28,9 +28,10 @@ import hmac
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from aiogram import Bot, Dispatcher
+from aiogram.methods import TelegramMethod
 from aiogram.types import Update
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
@@ -79,7 +80,9 @@ class UpdateHandler(SimpleRequestHandler):
             update = Update.model_validate(body, context={"bot": bot})
         except ValueError as error:  # not JSON (or not UTF-8), or not an Update
             return not_an_update(error)
-        result = await self.dispatcher.feed_webhook_update(bot, update, **self.data)
+        result: TelegramMethod[Any] | None = await self.dispatcher.feed_webhook_update(
+            bot, update, **self.data
+        )
         return web.Response(body=self._build_response_writer(bot=bot, result=result))
 
 
