@@ -218,6 +218,7 @@ class Lobby:
         people = [s.user_id for s in rest if s.kind is SeatKind.HUMAN and s.user_id is not None]
         async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest])
+            await tx.update_table(table.id, seats_at=self.ctx.clock())  # members asked again
             if not people:
                 await tx.update_table(table.id, status=TableStatus.CLOSED)
                 await tx.drop_deadline(table.id, DeadlineKind.LOBBY)
