@@ -1,5 +1,5 @@
-"""What a log line may carry of a value someone else gave: a command's text, a name, a title,
-callback data, an inline query, Telegram's or a client's error text.
+"""What a log line may carry of a value someone else gave: a command as typed, options, a name or
+a title, a client's malformed request, an exception's text.
 
 :func:`safe` is the one helper every log call passes such a value through: every character
 that is not printable — C0 and C1 controls (ESC, the line breaks, DEL), Unicode's line and
