@@ -101,12 +101,12 @@ async def test_a_ban_nobody_is_told_of_is_found_by_the_other_worker(
     vera = players[2]
     for running in workers:
         running.services.runtime.toggle_gap = 0.0
-    hand = hand_message(vera)
-    assert hand is not None
+    menu = hand_message(vera)
+    assert menu is not None
     to(fake, b)  # worker B asks about Vera (the seat menu, opened and closed)
-    assert not (await vera.press(hand, "⋯")).text
-    await fake.wait_until(lambda: hand.has_button("↩️"), timeout=5)
-    assert not (await vera.press(hand, "↩️")).text
+    assert not (await vera.press(menu, "⋯")).text
+    await fake.wait_until(lambda: menu.has_button("↩️"), timeout=5)
+    assert not (await vera.press(menu, "↩️")).text
     await fake.settle(quiet=0.1)
     to(fake, a)  # on worker A she lets the computer play: the seats change hands
     assert await toggle(fake, vera) in (None, "")
