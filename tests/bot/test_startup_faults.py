@@ -212,3 +212,22 @@ async def test_a_file_with_damaged_middle_pages_is_found_at_start_in_one_line_ex
     before = path.read_bytes()
     assert (await bot_exits(tmp_path, env))[0] == Exit.DATABASE  # every restart says the same
     assert path.read_bytes() == before  # and writes nothing to it
+
+
+async def test_the_worker_supervisor_finds_a_damaged_file_before_any_worker_starts(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    path = database_at(tmp_path)
+    await with_tables(path)
+    damage_middle_pages(path)
+    env = env_for(
+        fake_telegram,
+        tmp_path,
+        BOT_WORKERS="2",
+        BOT_WEBHOOK_URL="https://bot.example.org/tg",
+        BOT_WEBHOOK_SECRET="s" * 32,
+        BOT_REDIS_URL=f"redis://127.0.0.1:{closed_port()}",  # never reached
+    )
+    code, err = await bot_exits(tmp_path, env)
+    assert code == Exit.DATABASE, err
+    assert f"database {path} is damaged (quick_check: " in failure(err)
