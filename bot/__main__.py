@@ -33,8 +33,8 @@ a traceback only with ``BOT_LOG_LEVEL=DEBUG``; ``bot.startup.Exit``):
 * 6 — another instance is polling with this token (409 Conflict from ``getUpdates``);
 * 7 — polling mode, but Telegram has a webhook set: ``python -m bot delete-webhook`` to poll,
   or set ``BOT_WEBHOOK_URL`` to serve it;
-* 8 — ``BOT_DATABASE`` cannot be opened, written or migrated, or its schema is newer than this
-  bot's migrations.
+* 8 — ``BOT_DATABASE`` cannot be opened, written or migrated, is damaged (SQLite's ``PRAGMA
+  quick_check``), or its schema is newer than this bot's migrations.
 
 The event loop is uvloop's where it is installed (``BOT_EVENT_LOOP``, :func:`event_loop`).
 

@@ -47,7 +47,7 @@ from engine.games import new_game
 if TYPE_CHECKING:  # Redis is an optional extra: pip install 'mushka-bot[redis]'
     from redis.asyncio import Redis
 
-    from bot.coordination.redis_locks import UpdateGate
+    from bot.coordination.redis_locks import RedisDrops, UpdateGate
     from bot.sending.redis_book import RedisBook, RedisRates
 
 logger = logging.getLogger(__name__)
@@ -90,12 +90,19 @@ class Coordination:
     book: RedisBook | None = None
     gate: UpdateGate | None = None  # webhook mode: updates being handled, and done
     redis: Redis | None = None
+    drops: RedisDrops | None = None  # membership answers dropped, for every worker
 
     @classmethod
     def of(cls, settings: Settings, limits: OutboxLimits) -> Coordination:
         if settings.redis_url is None:
             return cls(TableLocks(), Leadership())
-        from bot.coordination.redis_locks import RedisLeader, RedisLocks, UpdateGate, connect
+        from bot.coordination.redis_locks import (
+            RedisDrops,
+            RedisLeader,
+            RedisLocks,
+            UpdateGate,
+            connect,
+        )
         from bot.sending.redis_book import RedisBook, RedisRates
 
         redis = connect(settings.redis_url)
@@ -107,6 +114,7 @@ class Coordination:
             RedisBook(redis, lease=lease),
             UpdateGate(redis, lease=lease) if settings.webhook_url is not None else None,
             redis,
+            RedisDrops(redis),
         )
 
     async def close(self) -> None:
@@ -136,7 +144,7 @@ def build_services(
     shared = Coordination.of(settings, limits)
     keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
     people = People(repo, catalogues.default, keep=keep, clock=monotonic)
-    members = Members(member_lookup(bot), clock=monotonic)
+    members = Members(member_lookup(bot), clock=monotonic, wall=clock, drops=shared.drops)
     runtime = TableRuntime(
         repo,
         people,

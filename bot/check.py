@@ -1,5 +1,6 @@
 """``python -m bot check [--quick]``: is this deployment fine? One line per finding, exit 0 when
-all is, else non-zero with the reason on the last line.
+all is, else non-zero with the reason on the last line: 8 when the database is one the bot would
+not start on (as the start exits: not writable, damaged, newer), else 1.
 
 Checks the settings, opens (and migrates) the database — its schema version and row counts —,
 calls ``getMe`` with the token and, in webhook mode, ``getWebhookInfo`` (is the URL the one set?);
@@ -19,14 +20,19 @@ from collections.abc import Callable
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError
 
 from bot.config import Settings, database_label, host_port
-from bot.startup import StartFailed, open_database, probe_me, probe_polling, unreachable
+from bot.logsafe import safe
+from bot.startup import Exit, StartFailed, open_database, probe_me, probe_polling, unreachable
 from bot.storage import latest_schema
 
 COUNTED = ("chats", "users", "tables", "seats", "matches", "actions", "messages", "updates")
 
 
 class CheckFailed(Exception):
-    """The one-line reason ``check`` failed."""
+    """The one-line reason ``check`` failed, and its exit code."""
+
+    def __init__(self, reason: str, code: Exit = Exit.UNEXPECTED) -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 async def check(settings: Settings, say: Callable[[str], None], *, quick: bool = False) -> None:
@@ -63,16 +69,20 @@ async def _redis(url: str, workers: int, say: Callable[[str], None]) -> None:
 async def _database(settings: Settings, say: Callable[[str], None]) -> None:
     label = database_label(settings.database)
     try:
-        db = await open_database(settings)  # the start's own probe: writable, schema not newer
+        db = await open_database(settings)  # the start's own probe: intact, writable, not newer
     except StartFailed as failed:
-        raise CheckFailed(failed.message) from failed
+        raise CheckFailed(failed.message, failed.code) from failed
     except Exception as error:  # any other reason the database cannot be opened or migrated
-        raise CheckFailed(f"database {label}: {error}") from error
+        raise CheckFailed(f"database {label}: {safe(error)}", Exit.DATABASE) from error
     try:
         version = await db.schema_version()
         say(f"database: {label} schema {version} of {latest_schema(settings.database)}")
         counts = [f"{table}={await db.count(table)}" for table in COUNTED]  # names: COUNTED
         say("rows: " + " ".join(counts))
+    except Exception as error:  # a read failing past the probes: one line all the same
+        raise CheckFailed(
+            f"database {label} cannot be read ({safe(error)})", Exit.DATABASE
+        ) from error
     finally:
         await db.close()
 
@@ -134,6 +144,6 @@ def check_main(argv: list[str], settings: Settings) -> int:
         asyncio.run(check(settings, _say, quick=quick))
     except CheckFailed as failed:
         sys.stderr.write(f"check failed: {failed}\n")
-        return 1
+        return int(failed.code)
     sys.stdout.write("all fine\n")
     return 0

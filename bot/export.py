@@ -8,8 +8,13 @@ since) is refused: its tables may not be what these statements read. The files h
 hidden cards of running games: they are readable by their owner only (0600), in a folder made
 for them with 0700.
 
-Exit codes: 0 written; 2 no such file (or bad arguments); 8 the database cannot be read, or
-its schema is not this bot's (``bot.startup.Exit``).
+Each file is created anew (``O_CREAT | O_EXCL | O_NOFOLLOW``, in the folder opened once): never
+written through a link planted in the folder, a dangling one included, and never over a file
+that is there already — a name that exists stops the export with one line before anything is
+written (export into a new or empty folder; an earlier export is never overwritten).
+
+Exit codes: 0 written; 2 no such file, bad arguments, or a file of the export already in the
+folder; 8 the database cannot be read, or its schema is not this bot's (``bot.startup.Exit``).
 """
 
 from __future__ import annotations
@@ -64,12 +69,47 @@ async def _records(database: Path | str) -> list[tuple[str, str]]:
         await repo.close()
 
 
-def write_private(path: Path, text: str) -> None:
-    """``text`` into ``path``, readable and writable by its owner only (an old file too)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-    with open(fd, "w", encoding="utf-8") as out:
-        os.fchmod(out.fileno(), FILE_MODE)
-        out.write(text)
+class Clash(Exception):
+    """A file of the export is already in its folder (or a link by its name): nothing of it is
+    written over (one line on stderr, exit 2)."""
+
+
+CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_all(folder: Path, files: list[tuple[str, str]]) -> None:
+    """Each ``(name, text)`` as a new file of ``folder``, readable and writable by its owner
+    only. A name already there — a file, a folder, a link, a dangling link — is a
+    :class:`Clash`, found before anything is written; one planted meanwhile fails its
+    exclusive create (the files written before it stay)."""
+    where = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        taken = [name for name, _ in files if _exists(name, where)]
+        if taken:
+            raise Clash(
+                f"{folder / taken[0]} is already there ({len(taken)} of the export's files are)"
+            )
+        for number, (name, text) in enumerate(files):
+            try:
+                fd = os.open(name, CREATE, FILE_MODE, dir_fd=where)
+            except FileExistsError:
+                raise Clash(
+                    f"{folder / name} appeared while exporting ({number} written)"
+                ) from None
+            with open(fd, "w", encoding="utf-8") as out:
+                os.fchmod(out.fileno(), FILE_MODE)  # the file just made: never a link's target
+                out.write(text)
+    finally:
+        os.close(where)
+
+
+def _exists(name: str, folder: int) -> bool:
+    """Whether ``name`` is in the folder, a link too (its target is not asked)."""
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def export_main(argv: list[str]) -> int:
@@ -88,7 +128,10 @@ def export_main(argv: list[str]) -> int:
         return int(Exit.DATABASE)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
-    for name, text in files:
-        write_private(out / name, text)
+    try:
+        write_all(out, files)
+    except Clash as clash:
+        sys.stderr.write(f"export: {clash}: nothing is written over — export into a new folder\n")
+        return int(Exit.CONFIGURATION)
     sys.stdout.write(f"{len(files)} table(s) written to {out}\n")
     return 0

@@ -3,10 +3,11 @@ check`` share, each turning what went wrong into :class:`StartFailed` — one or
 what to do, and the exit code of ``python -m bot`` (documented in ``bot/__main__.py``).
 
 Order at start: the token is not the example's (no network, no file touched), the database
-opens, migrates and takes a write, ``getMe`` answers, and in polling mode Telegram has no
-webhook set and nobody else is polling (one ``getUpdates`` with ``timeout=0``, which confirms
-nothing). A webhook found in polling mode is never deleted for the operator: the bot stops and
-says how to switch (``python -m bot delete-webhook``, or set ``BOT_WEBHOOK_URL``).
+opens, is checked (a SQLite file: ``PRAGMA quick_check``), migrates and takes a write, ``getMe``
+answers, and in polling mode Telegram has no webhook set and nobody else is polling (one
+``getUpdates`` with ``timeout=0``, which confirms nothing). A webhook found in polling mode is
+never deleted for the operator: the bot stops and says how to switch (``python -m bot
+delete-webhook``, or set ``BOT_WEBHOOK_URL``).
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from aiogram.methods import GetUpdates
 
 from bot.callbacks import PressCodec, new_callback_secret
 from bot.config import Settings, database_label
+from bot.logsafe import safe
 from bot.sending.outage import reason
 from bot.storage import latest_schema, open_repository
-from bot.storage.db import MigrationFailed
+from bot.storage.db import Damaged, MigrationFailed
 from bot.storage.protocol import SecretName, Store
 from bot.storage.sqlite import SqliteRepository
 
@@ -50,7 +52,7 @@ class Exit(IntEnum):
     UNREACHABLE = 5  # the Bot API at BOT_API_BASE: DNS, refused, TLS, timeout
     ANOTHER_INSTANCE = 6  # getUpdates: 409 Conflict, someone else polls with this token
     WEBHOOK_SET = 7  # polling mode, but Telegram has a webhook set
-    DATABASE = 8  # BOT_DATABASE not writable, or from a newer version of the bot
+    DATABASE = 8  # BOT_DATABASE not writable, damaged, or from a newer version of the bot
 
 
 class StartFailed(Exception):
@@ -79,6 +81,13 @@ async def open_database(settings: Settings) -> Store:
     label = database_label(database)
     try:
         db = await open_repository(database)
+    except Damaged as damaged:
+        raise StartFailed(
+            Exit.DATABASE,
+            f"database {label} is damaged (quick_check: {safe(damaged)}): nothing was written — "
+            f"restore a backup (`sqlite3 {label} .recover` may save what is left of it), or "
+            "point BOT_DATABASE elsewhere",
+        ) from damaged
     except MigrationFailed as failed:
         raise StartFailed(
             Exit.DATABASE,

@@ -4,9 +4,12 @@ Webhook mode (``BOT_WEBHOOK_URL`` set): aiogram's :class:`SimpleRequestHandler` 
 path, behind :func:`checked` — ``X-Telegram-Bot-Api-Secret-Token`` compared in constant time as
 bytes (a request without it, with another, or with one not even ASCII gets 401 and reaches no
 handler) — answers Telegram once the update was handled, so a 200 means done;
-a redelivery is skipped by :class:`bot.middlewares.updates.OnceOnly`. At start ``setWebhook`` (the
-secret, the update types the dispatcher handles, pending updates kept); a clean stop leaves the
-webhook in place, so Telegram keeps what arrives meanwhile and delivers it after the restart.
+a redelivery is skipped by :class:`bot.middlewares.updates.OnceOnly`. A body with the right
+secret that is no update — not JSON, not an object, not an Update — gets 400 and one warning
+line (:class:`UpdateHandler`), on one process and on several workers alike. At start
+``setWebhook`` (the secret, the update types the dispatcher handles, pending updates kept); a
+clean stop leaves the webhook in place, so Telegram keeps what arrives meanwhile and delivers
+it after the restart.
 
 Polling mode: no server unless ``BOT_HEALTH_LISTEN`` is set (then only ``/healthz``).
 
@@ -25,13 +28,17 @@ import hmac
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from aiogram import Bot, Dispatcher
+from aiogram.methods import TelegramMethod
+from aiogram.types import Update
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
+from pydantic import ValidationError
 
 from bot.config import Settings, host_port
+from bot.logsafe import safe
 from bot.storage.protocol import Store
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
@@ -60,6 +67,37 @@ def secret_matches(given: str | None, secret: str) -> bool:
     if given is None:
         return False
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
+
+
+class UpdateHandler(SimpleRequestHandler):
+    """aiogram's webhook handler, but a request that is no update is answered 400 with one
+    warning line (aiogram's own: a 500 and a traceback for each). The body is parsed and
+    validated once, then fed to the dispatcher as aiogram does."""
+
+    async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
+        try:
+            body = await request.json(loads=bot.session.json_loads)
+            update = Update.model_validate(body, context={"bot": bot})
+        except ValueError as error:  # not JSON (or not UTF-8), or not an Update
+            return not_an_update(error)
+        result: TelegramMethod[Any] | None = await self.dispatcher.feed_webhook_update(
+            bot, update, **self.data
+        )
+        return web.Response(body=self._build_response_writer(bot=bot, result=result))
+
+
+def not_an_update(error: ValueError) -> web.Response:
+    """400 for a webhook body that is no update, and one line saying why (no traceback)."""
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the body"
+        why = f"not an Update ({where}: {first['msg']})"
+    else:
+        why = f"not JSON ({error})"
+    logger.warning(
+        "webhook: a request with the secret that is no update, answered 400: %s", safe(why)
+    )
+    return web.Response(status=400, text="not an update")
 
 
 def checked(handle: Handle, secret: str | None, body_s: float) -> Handle:
@@ -115,7 +153,7 @@ def build_app(
         secret = settings.webhook_secret
         # the secret is checked by checked() on every path, once; aiogram's own comparison
         # raises on a non-ASCII header (a 500 with a traceback per request)
-        handler = SimpleRequestHandler(dp, bot, handle_in_background=False)
+        handler = UpdateHandler(dp, bot, handle_in_background=False)
         # not handler.register(): that closes the bot's session at shutdown, before the
         # outbox had its last say; running_bot closes it
         post = handler.handle if gate is None else gated(handler, gate)
@@ -125,7 +163,7 @@ def build_app(
     return app
 
 
-def gated(handler: SimpleRequestHandler, gate: UpdateGate) -> Handle:
+def gated(handler: UpdateHandler, gate: UpdateGate) -> Handle:
     """Several workers: an update is handled by one worker at a time and acts once. A
     redelivery of a done update is answered 200 and not handled; one another worker is handling
     now gets 503 (Telegram tries again later); one whose worker died mid-way (its lease ran
@@ -137,7 +175,7 @@ def gated(handler: SimpleRequestHandler, gate: UpdateGate) -> Handle:
         try:
             update_id = int((await request.json())["update_id"])
         except (ValueError, KeyError, TypeError):
-            return await handler.handle(request)  # not an update: aiogram's own answer
+            return await handler.handle(request)  # no update: 400 (UpdateHandler)
         claim = await gate.begin(update_id)
         if claim == "done":
             logger.info("update %s: a redelivery of a handled update, skipped", update_id)

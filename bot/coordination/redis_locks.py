@@ -1,5 +1,6 @@
 """What several worker processes share through Redis (``BOT_REDIS_URL``; docs/scaling.md "Scaling
-out"): the per-table locks, the scheduler's leadership, and which updates are being handled.
+out"): the per-table locks, the scheduler's leadership, which updates are being handled, and
+which membership answers were dropped.
 
 Every lease has a timeout (``BOT_REDIS_LEASE_S``) and is renewed while its holder lives, so a
 worker killed with ``kill -9`` leaves nothing held for longer than one lease. Keys start with
@@ -217,3 +218,25 @@ class UpdateGate:
             await self.redis.set(self._key(update_id), "done", ex=DONE_S)
         else:
             await script(self.redis, _LET_GO, [self._key(update_id)], [self.me])
+
+
+class RedisDrops:
+    """When each membership answer was last dropped (a ``chat_member`` update, a member who
+    left), for every worker: :class:`bot.caches.members.Members` looks here before it uses an
+    answer it cached, so the update reaching one worker reaches them all. A mark outlives any
+    answer it can concern (``keep`` seconds: twice the cache's minute)."""
+
+    def __init__(self, redis: Redis, *, keep: float = 120.0) -> None:
+        self.redis = redis
+        self.keep = keep
+
+    @staticmethod
+    def _key(chat_id: int, user_id: int) -> str:
+        return f"{PREFIX}member-dropped:{chat_id}:{user_id}"
+
+    async def dropped_at(self, chat_id: int, user_id: int) -> float:
+        at = await self.redis.get(self._key(chat_id, user_id))
+        return float(at) if at is not None else 0.0
+
+    async def drop(self, chat_id: int, user_id: int, at: float) -> None:
+        await self.redis.set(self._key(chat_id, user_id), repr(at), px=int(self.keep * 1000))

@@ -21,12 +21,14 @@ from aiogram import BaseMiddleware
 from aiogram.types import Chat, TelegramObject, Update, User
 
 from bot.callbacks import PressCodec
+from bot.logsafe import escaped, safe
 from bot.refused import Refused
 
 logger = logging.getLogger("bot.updates")  # the log lines' name, kept when the module moved
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 KEEP_S = 86400.0  # Telegram keeps an undelivered update for 24 hours at most
 PRUNE_EVERY_S = 3600.0
+COMMAND_KEPT = 64  # characters of a command's word the line keeps (Telegram's: 32 and @bot)
 
 
 @dataclass(slots=True)
@@ -43,7 +45,10 @@ class Trace:
 
 class KeyValueFormatter(logging.Formatter):
     """``ts=… level=… logger=… msg=…`` then the record's ``fields`` as ``key=value``; values
-    with spaces or quotes are quoted (stdlib only)."""
+    with spaces or quotes are quoted (stdlib only). Whatever wrote the record, the line holds
+    no unprintable character (escaped visibly, :mod:`bot.logsafe`); a traceback follows on
+    lines of its own, each indented (a break in its exception's text too), so no line of it
+    can pass for a record."""
 
     def format(self, record: logging.LogRecord) -> str:
         pairs: dict[str, object] = {
@@ -57,23 +62,25 @@ class KeyValueFormatter(logging.Formatter):
         else:
             pairs["msg"] = record.getMessage()
         line = " ".join(f"{key}={_value(value)}" for key, value in pairs.items())
-        if record.exc_info:
-            line += "\n" + self.formatException(record.exc_info)
+        if record.exc_info:  # each of its lines indented: none can pass for a record's line
+            trace = escaped(self.formatException(record.exc_info), keep="\n")
+            line += "".join(f"\n  {part}" for part in trace.split("\n"))
         return line
 
 
 def _value(value: object) -> str:
     text = "-" if value is None else str(value)
-    if not text or any(c in text for c in ' "=\n'):
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if not text or not text.isprintable() or any(c in text for c in ' "='):
+        return '"' + escaped(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
     return text
 
 
 def describe(update: Update, codec: PressCodec) -> tuple[int | None, str | None]:
-    """The table (when a press names one) and the action: ``/command`` or ``kind:act``."""
+    """The table (when a press names one) and the action: ``/command`` (as typed: made safe
+    for the line, :func:`~bot.logsafe.safe`) or ``kind:act``."""
     if update.message is not None and update.message.text:
         word = update.message.text.split(maxsplit=1)[0] if update.message.text.strip() else ""
-        return None, word.split("@", 1)[0] if word.startswith("/") else "text"
+        return None, safe(word.split("@", 1)[0], COMMAND_KEPT) if word.startswith("/") else "text"
     if update.callback_query is not None:
         press = codec.parse(update.callback_query.data or "")
         if press is None:

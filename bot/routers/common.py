@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
@@ -12,19 +14,22 @@ from bot.delivery import Delivery
 from bot.markup import Html
 from bot.render.common import Keyboard, Rendered
 
-NOT_FOUND = "not found"  # "Bad Request: member not found", "… user not found"
+NOT_IN_CHAT: Final = ("user not found", "member not found", "participant not found")
+"""Telegram's 400s that say the user is not in the chat ("Bad Request: member not found" …)."""
 
 
 def member_lookup(bot: Bot) -> Lookup:
     """getChatMember as :class:`~bot.caches.members.Members` asks it (None: can't tell).
-    Telegram's "member/user not found" is an answer (he is not in the chat); any other error
-    (429, a network error, a 5xx) is not."""
+    Telegram's "member/user/participant not found" is an answer (he is not in the chat); any
+    other error is not — "chat not found" (the chat gone or moved, the bot no longer in it),
+    429, a network error, a 5xx: the press is refused for now, nobody barred for good."""
 
     async def lookup(chat_id: int, user_id: int) -> Membership | None:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except TelegramBadRequest as error:
-            return Membership("left") if NOT_FOUND in error.message.lower() else None
+            said = error.message.lower()
+            return Membership("left") if any(n in said for n in NOT_IN_CHAT) else None
         except TelegramAPIError:
             return None
         status = ChatMemberStatus(member.status).value

@@ -16,6 +16,7 @@ from aiogram.types import CallbackQuery, ErrorEvent, Message
 
 from bot.delivery import Delivery
 from bot.i18n import Catalogues, Translator, locale_of
+from bot.logsafe import safe
 from bot.refused import Refused
 from bot.render.common import Rendered
 from bot.render.refusals import refusal_html, refusal_text
@@ -63,7 +64,12 @@ def make_router() -> Router:
             elif update.message is not None:
                 await reply_refusal(update.message, refused, chat_tr, delivery)
         except TelegramAPIError as error:
-            logger.error("update=%s refusal not shown: %r", update.update_id, error, exc_info=error)
+            logger.error(
+                "update=%s refusal not shown: %s",
+                update.update_id,
+                safe(repr(error)),
+                exc_info=error,
+            )
 
     @router.errors()
     async def on_error(event: ErrorEvent, catalogues: Catalogues) -> bool:
@@ -71,10 +77,10 @@ def make_router() -> Router:
         query = update.callback_query
         chat = query.message.chat.id if query and query.message else None
         logger.error(
-            "update=%s chat=%s failed: %r",
+            "update=%s chat=%s failed: %s",
             update.update_id,
             chat,
-            event.exception,
+            safe(repr(event.exception)),
             exc_info=event.exception,
         )
         if query is not None:

@@ -26,7 +26,7 @@ def make_router() -> Router:
         user = message.left_chat_member
         if user is None or user.is_bot:
             return
-        members.forget(message.chat.id, user.id)
+        await members.forget(message.chat.id, user.id)
         delivery(await runtime.member_left(message.chat.id, user.id))
 
     @router.chat_member()
@@ -34,7 +34,7 @@ def make_router() -> Router:
         update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
     ) -> None:
         user = update.new_chat_member.user
-        members.forget(update.chat.id, user.id)  # whatever changed: asked again next time
+        await members.forget(update.chat.id, user.id)  # changed: asked again (every worker)
         if user.is_bot or update.chat.type not in ("group", "supergroup"):
             return
         status = ChatMemberStatus(update.new_chat_member.status).value

@@ -358,9 +358,12 @@ class Context:
         raise Refused("Unknown button.")
 
     async def standing_in(self, table: Table, user_id: int) -> Standing:
-        """Whether the user is in the table's group: a member or an outsider. When Telegram
-        can't tell (429, a network error) the press is refused for now, never let through."""
-        standing = await self.members.standing(table.row.chat_id, user_id)
+        """Whether the user is in the table's group: a member or an outsider — asked again when
+        the answer at hand is older than the table's last change of seats (``seats_at``: a ban
+        the bot was not told of is found at the next press). When Telegram can't tell (429, a
+        network error) the press is refused for now, never let through."""
+        chat_id, since = table.row.chat_id, table.row.seats_at
+        standing = await self.members.standing(chat_id, user_id, since=since)
         if standing is Standing.UNKNOWN:
             raise Refused(
                 "I couldn't check that you're in «{chat}» — try again in a moment.",

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from bot.logsafe import safe
 from bot.refused import Refused
 from bot.render.context import game_name
 from bot.render.limits import label
@@ -157,7 +158,7 @@ class Lobby:
             base: dict[str, object] = dict(default_options(game, stored))
         except Refused:
             log.warning(
-                "chat %s: stored %s options %s are not valid, ignored", chat_id, game, stored
+                "chat %s: stored %s options %s are not valid, ignored", chat_id, game, safe(stored)
             )
             base = {}
         return default_options(game, {**base, **(given or {})})
@@ -217,6 +218,7 @@ class Lobby:
         people = [s.user_id for s in rest if s.kind is SeatKind.HUMAN and s.user_id is not None]
         async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest])
+            await tx.update_table(table.id, seats_at=self.ctx.clock())  # members asked again
             if not people:
                 await tx.update_table(table.id, status=TableStatus.CLOSED)
                 await tx.drop_deadline(table.id, DeadlineKind.LOBBY)

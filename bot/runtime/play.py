@@ -355,12 +355,17 @@ class Play:
         """A seat's ``away`` / ``expiries`` / ``marks`` written in one unit of work with what
         falls due next (``schedule``) and what the change owes the group (``owing``, #36); the
         table in memory follows, so nothing is rebuilt from the log (and it is forgotten, to be
-        rebuilt, if the unit fails)."""
+        rebuilt, if the unit fails). A seat that changes hands or is barred stamps the table's
+        ``seats_at``: the members' answers asked before it are asked again at their next press."""
         changes: dict[str, Any] = {}
         try:
             async with self.ctx.repo.unit() as tx:
                 for owed in owing:
                     await owed.write(tx)
+                if away is not None or marks is not None:
+                    now = self.ctx.clock()
+                    await tx.update_table(table.id, seats_at=now)
+                    table.row = dataclasses.replace(table.row, seats_at=now)
                 if away is not None:
                     await tx.set_away(table.id, seat, away)
                     changes["away"] = away

@@ -15,6 +15,9 @@
   go to the new one (the caller also learns the new id from the returned message). Keyboard
   edits and deletes are never redirected: they mean the old message itself. An ephemeral
   message's edit is not redirected either: the outbox sends it anew (:mod:`bot.sending.calls`).
+* 400 "query is too old" on ``answerCallbackQuery``: the press came too long ago to be answered
+  (Telegram redelivered it after a restart, or it waited its turn too long): one warning line,
+  no traceback, and the call counts as done — what the press did stands.
 
 Registered with ``bot.session.middleware(TelegramLimits())``; nothing is monkey-patched.
 """
@@ -33,6 +36,7 @@ from aiogram.client.session.middlewares.base import (
 )
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import (
+    AnswerCallbackQuery,
     DeleteWebhook,
     EditEphemeralMessageReplyMarkup,
     EditEphemeralMessageText,
@@ -47,6 +51,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import Message
 
+from bot.logsafe import safe
 from bot.sending.json_session import EditText, SendText
 from bot.sending.outage import Outage
 
@@ -57,6 +62,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 NOT_MODIFIED: Final = "message is not modified"
+TOO_OLD: Final = "query is too old"  # "… and response timeout expired or query ID is invalid"
 CANT_EDIT: Final = ("message can't be edited", "message to edit not found")
 REDIRECTS_KEPT: Final = 1024
 NOT_RETRIED: Final = frozenset(
@@ -82,8 +88,13 @@ def is_cant_edit(error: TelegramBadRequest) -> bool:
     return any(text in error.message for text in CANT_EDIT)
 
 
+def is_too_old(error: TelegramBadRequest) -> bool:
+    return TOO_OLD in error.message
+
+
 class TelegramLimits(BaseRequestMiddleware):
-    """Bounded 429 retries, "not modified" as success, "can't edit" as send-new-and-remember."""
+    """Bounded 429 retries, "not modified" as success, "can't edit" as send-new-and-remember,
+    a press's answer "too old" as done."""
 
     def __init__(
         self,
@@ -136,6 +147,14 @@ class TelegramLimits(BaseRequestMiddleware):
                 return cast("Response[TelegramType]", True)
             if isinstance(method, EditMessageText) and is_cant_edit(error):
                 return cast("Response[TelegramType]", await self._resend(make_request, bot, method))
+            if isinstance(method, AnswerCallbackQuery) and is_too_old(error):
+                logger.warning(
+                    "callback query %s answered too late (%s): a press from before a restart, "
+                    "or one that waited too long; what it did stands",
+                    method.callback_query_id,
+                    safe(error.message),
+                )
+                return cast("Response[TelegramType]", True)
             raise
 
     def _redirect(self, method: EditMessageText) -> None:

@@ -96,6 +96,29 @@ async def _when_free(attempt: Callable[[], Awaitable[T]]) -> T:
         pause = min(pause * 2, 0.05)
 
 
+QUICK_CHECK_ROWS = 3  # what ``PRAGMA quick_check`` reports at most (the first is said)
+
+
+class Damaged(Exception):
+    """SQLite's ``PRAGMA quick_check`` found the file damaged (overwritten pages, a torn copy):
+    its first finding. Nothing was migrated or written."""
+
+
+async def check_intact(conn: aiosqlite.Connection) -> None:
+    """``PRAGMA quick_check``: every page of the file read once and every b-tree's structure
+    checked (not the indexes' agreement with their tables, which ``integrity_check`` adds at
+    about four times the cost) — about 0.3 s for a 200 MB file whose pages are cached, else as
+    long as the disk takes to read it. A damaged file raises :class:`Damaged`."""
+    try:
+        rows = await conn.execute_fetchall(f"PRAGMA quick_check({QUICK_CHECK_ROWS})")
+    except sqlite3.DatabaseError as error:  # too damaged even to be checked
+        raise Damaged(str(error)) from error
+    found = [line for row in rows for line in str(row[0]).splitlines()]
+    if found != ["ok"]:
+        said = [line for line in found if not line.startswith("***")]
+        raise Damaged(said[0] if said else "quick_check failed")
+
+
 class MigrationFailed(Exception):
     """Migration ``number`` failed (rolled back; the schema stays at the one before it)."""
 
@@ -128,7 +151,8 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path, *, readonly: bool = False) -> Database:
-        """The file opened (created) and migrated; ``readonly``: opened with SQLite's
+        """The file opened (created), checked (:func:`check_intact`: a damaged one raises
+        :class:`Damaged`) and migrated; ``readonly``: opened with SQLite's
         ``mode=ro`` instead — nothing is created, migrated or written (``python -m bot
         export``). Should anything fail, the connection (and aiosqlite's thread, which would
         keep the process alive) is closed before the error goes on."""
@@ -151,6 +175,8 @@ class Database:
             await conn.execute("PRAGMA foreign_keys=ON")
             db = cls(conn)
             if not readonly:
+                if str(path) != ":memory:":
+                    await check_intact(conn)  # before a migration writes to a damaged file
                 await db.migrate()
         except BaseException:
             await conn.close()

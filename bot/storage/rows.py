@@ -81,6 +81,7 @@ class TableRow:
     thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
     hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened (#32)
+    seats_at: float = 0.0  # when its seats last changed hands (wall clock; 0: not since 0024)
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
@@ -250,13 +251,14 @@ class TableFields(TypedDict, total=False):
     moves: int
     turn_timeout_s: float | None
     hands: Hands
+    seats_at: float
 
 
 TABLE_FIELDS = frozenset(TableFields.__annotations__)
 """The names of :class:`TableFields`, checked before they go into SQL."""
 TABLE_COLUMNS = (
     "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
-    " turn_timeout_s, hands"
+    " turn_timeout_s, hands, seats_at"
 )
 """The ``tables`` columns :func:`table_row` reads, in every backend."""
 T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
@@ -283,6 +285,7 @@ def table_row(row: Row) -> TableRow:
         thread_id=row["thread_id"],
         turn_timeout_s=row["turn_timeout_s"],
         hands=Hands(row["hands"]),
+        seats_at=row["seats_at"],
     )
 
 

@@ -12,6 +12,8 @@ from typing import Final, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot.logsafe import safe
+
 log = logging.getLogger(__name__)
 
 TURN_TIMEOUTS: Final = (30, 60, 90, 180, 300)  # PRODUCT.md §15, seconds
@@ -76,5 +78,5 @@ def _parse(model: type[M], text: str | None, whose: str) -> M:
     try:
         return model.model_validate_json(text)
     except ValidationError as error:
-        log.warning("%s: malformed stored settings, using the defaults: %s", whose, error)
+        log.warning("%s: malformed stored settings, using the defaults: %s", whose, safe(error))
         return model()

@@ -1,20 +1,26 @@
 """Start-up faults an operator meets (issue #28): a database that cannot be opened or migrated
 makes ``python -m bot`` exit with its code at once — never hang with aiosqlite's thread alive,
 so Docker and the worker supervisor see it stop — and processes starting together on one
-SQLite file each apply every migration once. The real ``python -m bot`` runs as a subprocess;
-these tests are about SQLite's file (and an unreachable PostgreSQL server) on purpose."""
+SQLite file each apply every migration once; a file whose pages were overwritten is found at
+start (``PRAGMA quick_check``) by the bot and by ``check`` alike. The real ``python -m bot``
+runs as a subprocess; these tests are about SQLite's file (and an unreachable PostgreSQL
+server) on purpose."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import sqlite3
 import sys
 import time
 from pathlib import Path
 
 from bot.startup import Exit
+from bot.storage import open_repository
 from bot.storage.db import migrations
+from bot.storage.rows import SeatKind, TableStatus
+from tests.bot.test_check_and_logs import cli
 from tests.bot.test_first_run import closed_port, env_for, failure
 from tests.bot.test_startup import ROOT, clean_env
 from tests.fakeapi import FakeTelegram
@@ -145,3 +151,83 @@ async def test_processes_migrating_one_new_file_together_all_succeed(tmp_path: P
     version, tables = schema_of(path)
     assert version == len(migrations())
     assert (version, tables) == schema_of(alone)  # each migration applied exactly once
+
+
+async def with_tables(path: Path, tables: int = 30, actions: int = 100) -> None:
+    """A bot's file with running tables and their logged actions, written as the bot writes
+    them, its WAL folded in (every page in the one file)."""
+    store = await open_repository(path)
+    people = ((101, "Anna"), (102, "Boris"), (103, "Vera"))
+    try:
+        async with store.unit() as tx:
+            await tx.upsert_chat(-1001, "Пятница")
+            for uid, name in people:
+                await tx.upsert_user(uid, name, None, "ru")
+            for t in range(tables):
+                tid = await tx.create_table(-1001, "mushka", {}, 101, f"c{t:05d}", 0.0)
+                await tx.replace_seats(tid, [(SeatKind.HUMAN, uid, name) for uid, name in people])
+                await tx.update_table(tid, status=TableStatus.RUNNING)
+                await tx.add_match(tid, 1, 7, None, 0)
+                for seq in range(actions):
+                    await tx.add_action(tid, seq, seq % 3, "p:" + "x" * 40)
+    finally:
+        await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def damage_middle_pages(path: Path, page: int = 4096) -> int:
+    """Garbage over the middle third of the file's pages (its header and schema stay whole, so
+    it opens, migrates and takes a write as ever); how many pages."""
+    data = bytearray(path.read_bytes())
+    pages = len(data) // page
+    rng = random.Random(47)
+    hit = range(pages // 3, 2 * pages // 3)
+    for number in hit:
+        data[number * page : (number + 1) * page] = rng.randbytes(page)
+    path.write_bytes(bytes(data))
+    return len(hit)
+
+
+async def test_a_file_with_damaged_middle_pages_is_found_at_start_in_one_line_exit_8(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """Such a file used to pass the start's probe and die resuming its tables, exit 1 on every
+    restart (and ``check`` printed a traceback); ``PRAGMA quick_check`` finds it first."""
+    path = database_at(tmp_path)
+    await with_tables(path)
+    assert damage_middle_pages(path) > 5
+    env = env_for(fake_telegram, tmp_path)
+    code, err = await bot_exits(tmp_path, env)
+    assert code == Exit.DATABASE, err
+    said = failure(err)
+    assert f"database {path} is damaged (quick_check: " in said, said
+    assert "restore a backup" in said and f"sqlite3 {path} .recover" in said
+    assert fake_telegram.requests == []  # stopped before asking Telegram anything
+    code, out, err = await cli(tmp_path, env, "check")
+    assert code == Exit.DATABASE, err
+    assert "Traceback" not in err and out == "settings: ok (mode polling)\n"
+    [line] = err.strip().splitlines()
+    assert line.startswith(f"check failed: database {path} is damaged (quick_check: "), line
+    before = path.read_bytes()
+    assert (await bot_exits(tmp_path, env))[0] == Exit.DATABASE  # every restart says the same
+    assert path.read_bytes() == before  # and writes nothing to it
+
+
+async def test_the_worker_supervisor_finds_a_damaged_file_before_any_worker_starts(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    path = database_at(tmp_path)
+    await with_tables(path)
+    damage_middle_pages(path)
+    env = env_for(
+        fake_telegram,
+        tmp_path,
+        BOT_WORKERS="2",
+        BOT_WEBHOOK_URL="https://bot.example.org/tg",
+        BOT_WEBHOOK_SECRET="s" * 32,
+        BOT_REDIS_URL=f"redis://127.0.0.1:{closed_port()}",  # never reached
+    )
+    code, err = await bot_exits(tmp_path, env)
+    assert code == Exit.DATABASE, err
+    assert f"database {path} is damaged (quick_check: " in failure(err)

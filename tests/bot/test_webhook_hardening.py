@@ -143,3 +143,37 @@ async def test_the_webhook_refuses_an_update_over_the_default_limit(hooked_any: 
         hooked_any.listening, request_bytes("/tg/hook", SECRET.encode(), body)
     )
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"{not json",
+        b"\xff\xfe not even UTF-8",
+        b"[1, 2]",
+        b'"an update"',
+        b"null",
+        b'{"no_update_id": 1}',
+        b'{"update_id": "seven"}',
+        b'{"update_id": 7, "message": "hello"}',
+    ],
+    ids=["not-json", "not-utf8", "list", "string", "null", "no-id", "bad-id", "bad-message"],
+)
+async def test_a_body_with_the_secret_that_is_no_update_gets_400_and_one_line(
+    hooked_any: RunningBot, caplog: pytest.LogCaptureFixture, body: bytes
+) -> None:
+    assert hooked_any.listening is not None
+    with caplog.at_level(logging.INFO):
+        answer, _ = await exchange(
+            hooked_any.listening, request_bytes("/tg/hook", SECRET.encode(), body)
+        )
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:300]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not [r.getMessage() for r in caplog.records if r.exc_info]
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.web" and r.levelno >= 30]
+    assert len(said) == 1 and "no update, answered 400: not " in said[0], said
+    good = b'{"update_id": 8}'
+    again, _ = await exchange(
+        hooked_any.listening, request_bytes("/tg/hook", SECRET.encode(), good)
+    )
+    assert again.startswith(b"HTTP/1.1 200 "), again[:200]  # and the server serves on

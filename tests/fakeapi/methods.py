@@ -94,6 +94,7 @@ class ApiMethods:
     _rate_groups_only: bool
     _sent_times: dict[int, list[float]]
     _pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]]
+    query_life_s: float | None
     _pressed_at: dict[str, float]
     _pending_inline: dict[str, asyncio.Future[list[JsonDict]]]
 
@@ -503,6 +504,10 @@ class ApiMethods:
         query_id = str(params.get("callback_query_id") or "")
         future = self._pending_callbacks.get(query_id)
         if query_id in self.callback_answers or future is None:
+            raise ApiError(400, QUERY_TOO_OLD)
+        life = self.query_life_s
+        if life is not None and time.monotonic() - self._pressed_at[query_id] > life:
+            del self._pending_callbacks[query_id]  # its presser waits in vain
             raise ApiError(400, QUERY_TOO_OLD)
         text = params.get("text")
         if text is not None and utf16_len(str(text)) > MAX_TOAST:

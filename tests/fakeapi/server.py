@@ -138,6 +138,9 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
         # called with each call done, before its answer goes back (a test's crash in between)
         self.on_done: list[Callable[[ApiCall], None]] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
+        # a press answered later than this after it was made gets 400 "query is too old"
+        # (Telegram's own limit, some seconds; None: none)
+        self.query_life_s: float | None = None
         self._pressed_at: dict[str, float] = {}
         self._pending_inline: dict[str, asyncio.Future[list[JsonDict]]] = {}
         self._ids = itertools.count(1)

@@ -513,6 +513,21 @@ async def test_press_and_answer_callback(fake_telegram: FakeTelegram) -> None:
     )
 
 
+async def test_a_press_answered_after_its_life_is_too_old(fake_telegram: FakeTelegram) -> None:
+    anna = fake_telegram.add_user(101, "Anna")
+    group = fake_telegram.add_group(-1001, "Club", members=[101])
+    await ok(
+        fake_telegram, "sendMessage", chat_id=-1001, text="x", reply_markup=keyboard([("A", "a")])
+    )
+    fake_telegram.query_life_s = 0.0
+    query_id = anna.press_nowait(group.last, data="a")
+    polled = await ok(fake_telegram, "getUpdates", timeout=2)
+    assert polled[0]["callback_query"]["id"] == query_id
+    late = await err(fake_telegram, "answerCallbackQuery", callback_query_id=query_id)
+    assert late == (400, QUERY_TOO_OLD)
+    assert query_id not in fake_telegram.callback_answers
+
+
 async def test_press_without_answer_raises(fake_telegram: FakeTelegram) -> None:
     anna = fake_telegram.add_user(101, "Anna")
     await anna.start_bot()

@@ -323,6 +323,25 @@ class SimUser(_ChatReader, EphemeralViews):
         ``inaccessible``: the query carries an ``InaccessibleMessage`` (chat, id, date 0), as
         Telegram sends for a message too old for the bot to see.
         """
+        _, future = self._push_press(message, data, inaccessible)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise FakeUsageError(
+                f"the bot did not answer callback query {data!r} of {self.first_name} "
+                f"within {timeout} s"
+            ) from None
+
+    def press_nowait(self, message: SentMessage, *, data: str) -> str:
+        """Press (callback ``data`` on ``message``) without waiting for the answer — pressed
+        while the bot is down, say: its update waits for the bot. The query's id."""
+        self._check_can_see(message)
+        query_id, _ = self._push_press(message, data, inaccessible=False)
+        return query_id
+
+    def _push_press(
+        self, message: SentMessage, data: str, inaccessible: bool
+    ) -> tuple[str, asyncio.Future[CallbackAnswer]]:
         query_id = f"{self.id}{self.fake.next_id()}"
         query: JsonDict = {
             "id": query_id,
@@ -339,13 +358,7 @@ class SimUser(_ChatReader, EphemeralViews):
             query["message"] = self.fake.message_dict(message)
         future = self.fake.expect_callback_answer(query_id)
         self.fake.push_update("callback_query", query)
-        try:
-            return await asyncio.wait_for(future, timeout)
-        except TimeoutError:
-            raise FakeUsageError(
-                f"the bot did not answer callback query {data!r} of {self.first_name} "
-                f"within {timeout} s"
-            ) from None
+        return query_id, future
 
     async def open_link(self, url: str, *, group: SimGroup | None = None) -> SentMessage | None:
         """Follow a t.me link to the bot: ``?start=`` starts it; ``?startgroup=`` adds it."""

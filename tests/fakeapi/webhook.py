@@ -6,7 +6,8 @@ Updates go with ``X-Telegram-Bot-Api-Secret-Token``, one at a time in order — 
 as Telegram does, each taking the oldest update not in flight; an update counts as delivered
 once the bot answers 2xx, else (another status, a reset connection: a killed worker) it is
 posted again after a short pause. While a webhook is set ``getUpdates`` is refused with 409,
-Telegram's words. ``hold_webhook = True`` pauses delivery (a test then posts updates itself).
+Telegram's words. ``hold_webhook = True`` pauses delivery (a test then posts updates itself);
+``deliver_to(url)`` sends what comes next to another of several workers.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.fakeapi.model import ApiError
+from tests.fakeapi.model import ApiError, FakeUsageError
 
 JsonDict = dict[str, Any]
 
@@ -78,6 +79,13 @@ class WebhookMethods:
             self._deliverer.cancel()
             self._deliverer = None
         return True
+
+    def deliver_to(self, url: str) -> None:
+        """Post the updates from now on to ``url`` (the webhook set stays set otherwise): a
+        test's choice of which of several workers gets them, where Telegram's is the kernel's."""
+        if self.webhook is None:
+            raise FakeUsageError("no webhook is set")
+        self.webhook = {**self.webhook, "url": url}
 
     def _m_getWebhookInfo(self, params: JsonDict) -> JsonDict:
         info: JsonDict = {

@@ -1,0 +1,2 @@
+-- PostgreSQL twin of migrations/0024_seats_at.sql.
+ALTER TABLE tables ADD COLUMN seats_at DOUBLE PRECISION NOT NULL DEFAULT 0;
