@@ -152,7 +152,7 @@ class Absent:
                 break
             action = await self.play.computer_action(table, seat)
             played.append(str(action))
-            out += await self.play.apply(table, seat, action)
+            out += await self.play.apply(table, seat, action, self.play.stand_in(table, seat))
         locale = await self.ctx.people.user_locale(owner.user_id)
         said = "⏰ Time ran out — the computer moved for you: {moves}."
         none = {"moves": "—"}  # none played
