@@ -31,11 +31,13 @@ from bot.runtime.outcome import (
     Outcome,
     PingGone,
     Screen,
+    Strip,
     StripMessage,
     TableScreen,
     TurnPing,
     events_of,
     is_hand_key,
+    keys,
     reminder_key,
 )
 from bot.runtime.owed import OwedKind, Owing
@@ -344,7 +346,8 @@ class Play:
             DeadlineKind.REMIND,
             DeadlineKind.TURN,
             DeadlineKind.IDLE,
-        ):  # the match is over: no timer of it stays
+            DeadlineKind.CLOSE,
+        ):  # the match is over: no timer of it stays, nor a question to close it (#47)
             await tx.drop_deadline(table.id, kind)
         return ()
 
@@ -433,7 +436,10 @@ class Play:
                 (table.id, DeadlineKind.REMIND),
                 (table.id, DeadlineKind.TURN),
                 (table.id, DeadlineKind.IDLE),
+                (table.id, DeadlineKind.CLOSE),
             )
+            # a question to close it, if one was open, is over: its buttons go (#47)
+            screens.append(Strip(table.row.chat_id, keys(table.id).cancel, forget=True))
         return Outcome(tuple(screens), due, undue)
 
     async def pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
