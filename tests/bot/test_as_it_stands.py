@@ -42,7 +42,7 @@ def test_kopilka_money_so_far_after_its_last_deal_is_the_partia_settled(seed: in
     assert money_so_far("kopilka", options, before_end(lines)) == tuple(end["net"])
     first_deal = lines[: next(i for i, ln in enumerate(lines) if is_kind(ln, LineKind.DEAL_END))]
     assert money_so_far("kopilka", options, first_deal) is None  # no deal over: no standing
-    after_one = list(played_deals(first_deal + [lines[len(first_deal)]]))
+    after_one = list(played_deals([*first_deal, lines[len(first_deal)]]))
     money = money_so_far("kopilka", options, after_one)
     assert money is not None and sum(money) == 0  # the bank paid out now, less what went in
 

@@ -59,7 +59,9 @@ def said(group: SimGroup, text: str) -> bool:
 async def agree(fake: FakeTelegram, user: SimUser, question: SentMessage) -> None:
     answer = await user.press(question, "✅")
     assert not answer.text, answer.text
-    await fake.wait_until(lambda: f"{user.first_name} ✅" in question.text or not question.all_buttons)
+    await fake.wait_until(
+        lambda: f"{user.first_name} ✅" in question.text or not question.all_buttons
+    )
 
 
 async def test_cancel_once_begun_asks_everyone_playing_and_closes_only_when_all_agree(
