@@ -6,6 +6,7 @@ points), and the places that money gives, ties shared."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import pytest
 
@@ -15,7 +16,7 @@ from engine.games import new_game
 from engine.lines import LineKind, is_kind, last
 
 
-def played(game: str, players: int, seed: int, options: dict[str, object]) -> list[Line]:
+def played(game: str, players: int, seed: int, options: Mapping[str, object]) -> list[Line]:
     """One game of random legal actions to its end: its record."""
     state = new_game(game, players, seed, options)
     rng = random.Random(seed)
