@@ -159,7 +159,7 @@ class Closing:
         return await self._question(table)
 
     async def close_now(
-        self, table: Table, generation: int, user_id: int, name: str, is_admin: IsAdmin
+        self, table: Table, generation: int, name: str, is_admin: IsAdmin
     ) -> Outcome:
         """✖️ on a question once the match has begun: only an admin closes it at once."""
         if not await is_admin():

@@ -149,9 +149,7 @@ class Presses:
     async def _cancel(self, c: LobbyCall) -> Outcome:
         """✖️ Yes, close it: a table not begun closes (§4.9); once begun, an admin's alone (#47)."""
         if begun(c.table):
-            return await self.closing.close_now(
-                c.table, c.generation, c.user_id, c.name, c.is_admin
-            )
+            return await self.closing.close_now(c.table, c.generation, c.name, c.is_admin)
         return await self.lobby.cancel(c.table, c.generation, c.user_id, c.is_admin, c.key)
 
     async def _wait(self, c: LobbyCall) -> Outcome:
