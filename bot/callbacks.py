@@ -50,9 +50,10 @@ class LobbyAct(StrEnum):
     CANCEL = "x"  # ✖️ Yes, close it
     WITHOUT = "n"  # ▶️ Start anyway without the unreachable players
     WAIT = "w"  # ⏳ Wait / ↩️ No: the question or the notice goes
+    AGREE = "y"  # ✅ I agree: to close the table that is playing (its question)
 
 
-CANCEL_ACTS: Final = frozenset({LobbyAct.CANCEL, LobbyAct.WAIT})  # the /cancel reply's buttons
+CANCEL_ACTS: Final = frozenset({LobbyAct.CANCEL, LobbyAct.WAIT, LobbyAct.AGREE})  # /cancel's reply
 NOTICE_ACTS: Final = frozenset({LobbyAct.WITHOUT, LobbyAct.WAIT})  # the unreachable notice's
 
 

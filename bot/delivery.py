@@ -11,6 +11,7 @@ from typing import Any
 from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
+from bot.render import closing as closing_render
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.cards import with_card_words
@@ -23,6 +24,7 @@ from bot.runtime.core import family_ui
 from bot.runtime.outcome import (
     CancelQuestion,
     ChartScreen,
+    CloseQuestion,
     DealResult,
     EndedTable,
     EphemeralGone,
@@ -152,6 +154,8 @@ class Presenter:
                 self._lobby_closed(screen)
             case CancelQuestion():
                 self._cancel_question(screen)
+            case CloseQuestion():
+                self._close_question(screen)
             case UnreachableNotice():
                 self._unreachable(screen)
         return None
@@ -413,6 +417,21 @@ class Presenter:
         key = keys(facts.table.id).cancel
         self.outbox.strip(facts.chat_id, key, forget=True)
         self._to_group(facts, key, rendered, fresh=True, reply_to=screen.reply_to)
+
+    def _close_question(self, screen: CloseQuestion) -> None:
+        """The question to close a running table (#47): asked anew as a reply to /cancel (the
+        one before loses its buttons), else edited in place; once it went, its key goes too."""
+        facts, key = screen.facts, keys(screen.facts.table.id).cancel
+        rendered = closing_render.close_question(
+            facts.table, facts.seats, screen.asked, screen.rated, self._group(facts), self.codec,
+            end=screen.end, by=screen.by,
+        )  # fmt: skip
+        fresh = screen.reply_to is not None
+        if fresh:
+            self.outbox.strip(facts.chat_id, key, forget=True)
+        self._to_group(facts, key, rendered, fresh=fresh, reply_to=screen.reply_to)
+        if screen.end is not None:
+            self.outbox.strip(facts.chat_id, key, forget=True)
 
     def _unreachable(self, screen: UnreachableNotice) -> None:
         facts = screen.facts

@@ -10,10 +10,11 @@ The scale: OpenSkill's default (μ 25, σ 25/3) times four, so a whole number sh
 (a first game moves a rating by about a dozen, not by three). The rating shown is the
 conservative μ − 3σ, 0 for a newcomer: it rises as the games show both skill and certainty.
 
-A computer is rated once per level (:data:`computer`): the level is the player. When one level
-holds several seats of a game, each seat is rated as its own copy from the level's rating and
-the level takes every copy's evidence (the sum of their changes of μ, the product of their
-shrinkings of σ) — as if it had played the seats one after another.
+A computer is rated once per level (:data:`computer`): the level is the player — at a computer
+seat, and at a person's seat whose decisions were mostly the computer's (he is not rated for
+it). When one level holds several seats of a game, each seat is rated as its own copy from the
+level's rating and the level takes every copy's evidence (the sum of their changes of μ, the
+product of their shrinkings of σ) — as if it had played the seats one after another.
 """
 
 from __future__ import annotations
@@ -97,6 +98,10 @@ def rate(
 
 
 def player_of(seat: ResultSeat) -> Player:
+    """Who a seat is rated as: its holder, or the computer level that made most of its
+    person's decisions for him (:attr:`ResultSeat.stand_in`)."""
+    if seat.stand_in:
+        return Player.computer(seat.stand_in)
     return Player(seat.user_id, seat.level)
 
 

@@ -60,25 +60,29 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Rated:
-    """One seat's rating in the chat after the game just ended, and its change (#35)."""
+    """One seat's rating in the chat after the game just ended, and its change (#35);
+    ``computer``: the computer made most of its person's decisions — the seat was rated as the
+    computer, not as him (#47)."""
 
     name: str
     rating: int
     change: int
+    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One line of a game's leaderboard (#35): a person (``name``) or a computer ``level``; the
-    rating (None: no game rated yet — played before ratings), games (``solo``: of them at a
-    table of one person and computers), money and the game's own points."""
+    rating (None: no game rated yet — played before ratings), games (``people``: of the rated
+    ones, those where another person made his own decisions, #47), money and the game's own
+    points."""
 
     user_id: int
     name: str
     level: str
     rating: int | None
     games: int
-    solo: int
+    people: int
     money: int
     points: int = 0
 

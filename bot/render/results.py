@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.callbacks import EndAct, Kind, Press, PressCodec
 from bot.i18n import Translator
 from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard, signed, whole
-from bot.render.context import Standings, TableContext, game_name
+from bot.render.context import Rated, Standings, TableContext, game_name
 
 
 def signed_list(names: Sequence[str], values: Sequence[int]) -> str:
@@ -32,14 +32,13 @@ def match_tail(
     label) or finish (PRODUCT.md §4.7); ``chart``: and 📈, the game's chart (#35: a finished
     game of a family that has one)."""
     if standings.rated:
-        lines.append(
-            tr(
-                "Rating: {list}",
-                list=" · ".join(
-                    f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)})" for r in standings.rated
-                ),
-            )
-        )
+
+        def rating(r: Rated) -> str:
+            if r.computer:  # rated as the computer, not as him (#47)
+                return f"{esc(r.name)} ({tr('the computer played for him')})"
+            return f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)})"
+
+        lines.append(tr("Rating: {list}", list=" · ".join(map(rating, standings.rated))))
     if standings.ledger:
         lines.append(
             tr(

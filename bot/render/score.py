@@ -32,11 +32,12 @@ def _name(e: Entry, tr: Translator) -> str:
 
 
 def _figures(game: str, e: Entry, tr: Translator) -> str:
-    """``112 · игр 12 (с 🤖: 5) · +240 · очков 57``: rating, games, money, the game's points."""
+    """``112 · игр 12 (с людьми: 5) · +240 · очков 57``: rating, games (a person's: how many of
+    the rated ones had other people in them, #47), money, the game's points."""
     rating = whole(e.rating) if e.rating is not None else "—"
     games = (
-        tr("games {n} (vs 🤖: {solo})", n=e.games, solo=e.solo)
-        if e.solo
+        tr("games {n} (with people: {people})", n=e.games, people=e.people)
+        if e.rating is not None and not e.level
         else tr("games {n}", n=e.games)
     )
     parts = [rating, games, signed(e.money)]

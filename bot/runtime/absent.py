@@ -1,6 +1,7 @@
 """Absent players (PRODUCT.md §13): the turn timer and its reminder, the computer playing one
 turn on expiry, handing a seat to the computer (two expiries, a closed private chat, /kick, or
-the owner's own wish) and taking it back, and closing a table no human plays any more.
+the owner's own wish) and taking it back; a table no human plays any more is closed
+(:meth:`bot.runtime.closing.Closing.close_idle`).
 
 The timer is two stored deadlines a human turn goes through: ``remind`` (⅔ of the time gone)
 and then ``turn`` (the time is up). Each is valid while the table's move counter is the one it
@@ -12,31 +13,26 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
 from enum import StrEnum
 
 from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
 from bot.refused import Refused
 from bot.runtime import owed as owe
+from bot.runtime.closing import Closing
 from bot.runtime.core import Context, Table, is_running
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     EphemeralGone,
-    Facts,
-    Gone,
     HandGone,
     Note,
     Outcome,
     PingGone,
     Reminder,
     Screen,
-    Strip,
     TableScreen,
     eping_key,
     is_hand_key,
-    keys,
-    reminder_key,
 )
 from bot.runtime.owed import Owing
 from bot.runtime.play import Play, PressSource
@@ -45,13 +41,6 @@ from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus
 ENDED = TableStatus.ENDED
 
 TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})
-CLOSING_KINDS = (
-    DeadlineKind.COMPUTER,
-    DeadlineKind.REMIND,
-    DeadlineKind.TURN,
-    DeadlineKind.IDLE,
-    DeadlineKind.LOBBY,
-)  # a closed table keeps none
 EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
 MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
 
@@ -81,13 +70,14 @@ BAR_NOTES = {  # the owner's answer, in private and as a toast, once barred
 
 class Absent:
     """Seats whose owner is away: the turn timer, hand-overs to the computer and back, the seat
-    menu, and closing a table nobody plays. Moves are applied and hands drawn by ``play``; a
-    lobby's leaver is unseated by ``lobby``."""
+    menu. Moves are applied and hands drawn by ``play``; a lobby's leaver is unseated by
+    ``lobby``; a table nobody plays is closed by ``closing``."""
 
-    def __init__(self, ctx: Context, *, play: Play, lobby: Lobby) -> None:
+    def __init__(self, ctx: Context, *, play: Play, lobby: Lobby, closing: Closing) -> None:
         self.ctx = ctx
         self.play = play
         self.lobby = lobby
+        self.closing = closing
         self.toggle_gap = TOGGLE_GAP_S
 
     # --- deadlines ---------------------------------------------------------------------------
@@ -152,7 +142,7 @@ class Absent:
                 break
             action = await self.play.computer_action(table, seat)
             played.append(str(action))
-            out += await self.play.apply(table, seat, action)
+            out += await self.play.apply(table, seat, action, self.play.stand_in(table, seat))
         locale = await self.ctx.people.user_locale(owner.user_id)
         said = "⏰ Time ran out — the computer moved for you: {moves}."
         none = {"moves": "—"}  # none played
@@ -179,45 +169,7 @@ class Absent:
             async with self.ctx.repo.unit() as tx:
                 await tx.put_deadline(later)
             return Outcome(due=(later,))
-        return await self.close_idle(table)
-
-    async def close_table(self, table: Table, owing: Sequence[Owing] = ()) -> tuple[Facts, Outcome]:
-        """The table closes like a cancelled one: every deadline of it dropped, the open match
-        abandoned (§0.11, its record ends with RECORD.md's abandoned line), nothing booked. What
-        every such close shows: the hands lose their buttons, the turn pings go."""
-        async with self.ctx.repo.unit() as tx:
-            await tx.update_table(table.id, status=TableStatus.CLOSED)
-            for kind in CLOSING_KINDS:
-                await tx.drop_deadline(table.id, kind)
-            for owed in owing:  # what the close owes the group (#36)
-                await owed.write(tx)
-        facts = await self.ctx.facts(table)
-        self.ctx.forget(table.id)
-        screens: list[Screen] = []
-        if table.match is not None:
-            for s in table.seats:
-                if s.user_id is not None:
-                    screens.append(HandGone(table.row.chat_id, s.user_id, table.id, s.seat))
-                    screens.append(PingGone(s.user_id, table.id, table.row.chat_id, s.seat))
-        undue = tuple((table.id, k) for k in CLOSING_KINDS)
-        return facts, Outcome(tuple(screens), undue=undue)
-
-    async def close_idle(self, table: Table) -> Outcome:
-        """No person has moved for the idle time: closed, and the group told why."""
-        said = Note(
-            table.row.chat_id,
-            await self.ctx.people.chat_locale(table.row.chat_id),
-            "🏁 The table is closed: nobody has made a move for {minutes} min. "
-            "Nothing is paid for the open deal.",
-            {"minutes": round(self.ctx.idle_timeout / 60)},
-            thread=table.row.thread_id,
-        )
-        said, owing = owe.note(table.row, "idle", said)
-        _, closed = await self.close_table(table, (owing,))
-        group: list[Screen] = [Strip(table.row.chat_id, keys(table.id).table, forget=True), said]
-        if table.reminded:
-            group.append(Gone(table.row.chat_id, reminder_key(table.id)))
-        return Outcome(tuple(group)) + closed
+        return await self.closing.close_idle(table)
 
     # --- handing a seat over and taking it back ------------------------------------------------
 

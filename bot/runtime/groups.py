@@ -8,6 +8,7 @@ from bot.callbacks import b36
 from bot.refused import Refused
 from bot.render.context import game_name
 from bot.runtime.absent import Absent, HandOver
+from bot.runtime.closing import Closing
 from bot.runtime.core import Context, IsAdmin
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Facts, Note, Outcome, Screen
@@ -21,10 +22,11 @@ class Groups:
     """A group's life around its tables: the bot removed or a topic gone (its tables close),
     /notify and the pings of a new table, a lobby opened with them."""
 
-    def __init__(self, ctx: Context, *, lobby: Lobby, absent: Absent) -> None:
+    def __init__(self, ctx: Context, *, lobby: Lobby, absent: Absent, closing: Closing) -> None:
         self.ctx = ctx
         self.lobby = lobby
         self.absent = absent
+        self.closing = closing
 
     async def bot_removed(self, chat_id: int) -> Outcome:
         """The bot was removed from the group (or may not write there): its open table, lobby
@@ -48,7 +50,7 @@ class Groups:
             if table is None or table.row.status not in OPEN_STATUSES:
                 return Outcome()
             ended = table.row.status == TableStatus.ENDED
-            facts, closed = await self.absent.close_table(table)
+            facts, closed = await self.closing.close_table(table, tell=False)
             if ended:  # its result was shown: it only stops being open, nothing is touched
                 return Outcome(undue=closed.undue)
             notes: list[Screen] = []

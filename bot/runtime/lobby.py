@@ -164,20 +164,11 @@ class Lobby:
         return default_options(game, {**base, **(given or {})})
 
     async def cancel_question(
-        self,
-        chat_id: int,
-        user_id: int,
-        is_admin: IsAdmin,
-        reply_to: int,
-        thread: int | None = None,
+        self, table: Table, user_id: int, is_admin: IsAdmin, reply_to: int
     ) -> Outcome:
-        row = await self.ctx.repo.open_table(chat_id, thread)
-        if row is None:
-            raise Refused("There is no open table here.")
-        async with self.ctx.hold(row.id):
-            table = await self.ctx.opened(row.id)
-            await self.ctx.role(table, user_id, is_admin)
-            return Outcome.of(CancelQuestion(await self.ctx.facts(table), reply_to))
+        """/cancel at a lobby, or at a table whose match has not begun: asked once (§4.9)."""
+        await self.ctx.role(table, user_id, is_admin)
+        return Outcome.of(CancelQuestion(await self.ctx.facts(table), reply_to))
 
     async def pick(self, table: Table, generation: int, user_id: int, game: str) -> Outcome:
         self.ctx.lobby_at(table, generation)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.keys import MessageKey, MessageKind
+from bot.render.closing import QuestionEnd
 from bot.render.context import HandUI, Standings
 from bot.render.lobby import Pane
 from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
@@ -229,6 +230,22 @@ class CancelQuestion:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseQuestion:
+    """The question to close a running table (#47), in the group: the seats asked (``asked``:
+    the people playing; who agreed is on the facts' seats), whether the game is then rated as it
+    stands (``rated``: a deal is over). ``reply_to``: a new question, a reply to the /cancel
+    (None: the open one drawn again); ``end``: it went without closing the table (``by``: who
+    said no), its buttons go."""
+
+    facts: Facts
+    asked: tuple[int, ...]
+    rated: bool
+    reply_to: int | None = None
+    end: QuestionEnd | None = None
+    by: str = ""  # plain text, as the user wrote it
+
+
+@dataclass(frozen=True, slots=True)
 class UnreachableNotice:
     facts: Facts
     names: tuple[str, ...]  # plain text, as the players wrote them
@@ -269,6 +286,7 @@ Screen = (
     | EphemeralGone
     | Note
     | CancelQuestion
+    | CloseQuestion
     | UnreachableNotice
     | Strip
     | StripMessage

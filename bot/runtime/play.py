@@ -31,15 +31,16 @@ from bot.runtime.outcome import (
     Outcome,
     PingGone,
     Screen,
+    Strip,
     StripMessage,
     TableScreen,
     TurnPing,
     events_of,
     is_hand_key,
+    keys,
     reminder_key,
 )
 from bot.runtime.owed import OwedKind, Owing
-from bot.runtime.ratings import standing
 from bot.runtime.standings import match_standings
 from bot.runtime.thinking import think
 from bot.storage.protocol import Writes
@@ -94,7 +95,7 @@ class Play:
             await tx.update_table(table.id, status=TableStatus.RUNNING, generation=no - 1)
             await tx.clear_hand_ui(table.id)
             if state.is_over:  # won at the first deal (§1.6.4): the match ends as it starts
-                await self._book(tx, table, no, state)
+                await self._book(tx, table, no, state, row.moves)
                 await tx.update_table(table.id, status=TableStatus.ENDED, generation=no)
             owed = {kind: await o.write(tx) for kind, o in owing.items()}  # #36
             due = await self._schedule(tx, table, state.to_act, row.moves)
@@ -250,14 +251,19 @@ class Play:
 
     # --- applying an action ------------------------------------------------------------------
 
-    async def _book(self, tx: Writes, table: Table, no: int, state: State) -> None:
-        """An ended match's money: its net, and each person's line in the chat's score."""
+    async def _book(self, tx: Writes, table: Table, no: int, state: State, first_seq: int) -> None:
+        """An ended match's money: its net, and each person's line in the chat's score; its
+        standing rated (#35), each seat as whoever made most of its decisions (#47: a seat the
+        computer played is not its person's win)."""
         row = table.row
         result = state.result
         net = list(result.net) if result else [0] * len(table.seats)
         await tx.set_match_net(table.id, no, net)
         winner = result.winner if result else None
         points = result.points if result else None
+        decided = await tx.deciders(table.id, first_seq)
+        rated = ratings.finished(row, no, table.seats, result, decided) if result else None
+        computer = {s.seat for s in table.seats if ratings.stand_in(s, decided)}
         for s in table.seats:
             if s.user_id is not None:
                 await tx.book(
@@ -265,14 +271,15 @@ class Play:
                     row.game,
                     s.user_id,
                     net[s.seat],
-                    s.seat == winner,
+                    s.seat == winner and s.seat not in computer,
                     points[s.seat] if points else 0,
                 )
-        rated = standing(row, no, table.seats, result) if result is not None else None
         if rated is not None:
             await ratings.rate(tx, rated)  # #35
 
-    async def apply(self, table: Table, seat: int, action: object) -> Outcome:
+    async def apply(self, table: Table, seat: int, action: object, stand_in: str = "") -> Outcome:
+        """Apply the seat's action and log it (``stand_in``: the level of the computer that
+        decided it for the seat's person, "" his own — or a computer seat's — decision)."""
         assert table.match is not None
         match = table.match
         state = match.state
@@ -291,12 +298,14 @@ class Play:
         owing = owe.owings(row, match.no, moves, lines)
         try:
             async with self.ctx.repo.unit() as tx:
-                await tx.add_action(table.id, row.moves, seat, str(lines[0]["a"]), drawn(lines))
+                await tx.add_action(
+                    table.id, row.moves, seat, str(lines[0]["a"]), drawn(lines), stand_in
+                )
                 fields: dict[str, Any] = {"moves": moves}
                 if table.hands:
                     await tx.clear_hand_ui(table.id)
                 if ended:
-                    await self._book(tx, table, match.no, state)
+                    await self._book(tx, table, match.no, state, match.first_seq)
                     fields.update(status=TableStatus.ENDED, generation=match.no)
                 await tx.update_table(table.id, **fields)
                 due = await self._schedule(tx, table, None if ended else state.to_act, moves)
@@ -337,7 +346,8 @@ class Play:
             DeadlineKind.REMIND,
             DeadlineKind.TURN,
             DeadlineKind.IDLE,
-        ):  # the match is over: no timer of it stays
+            DeadlineKind.CLOSE,
+        ):  # the match is over: no timer of it stays, nor a question to close it (#47)
             await tx.drop_deadline(table.id, kind)
         return ()
 
@@ -431,7 +441,10 @@ class Play:
                 (table.id, DeadlineKind.REMIND),
                 (table.id, DeadlineKind.TURN),
                 (table.id, DeadlineKind.IDLE),
+                (table.id, DeadlineKind.CLOSE),
             )
+            # a question to close it, if one was open, is over: its buttons go (#47)
+            screens.append(Strip(table.row.chat_id, keys(table.id).cancel, forget=True))
         return Outcome(tuple(screens), due, undue)
 
     async def pings(self, table: Table, facts: Facts, actor: int | None) -> list[Screen]:
@@ -479,7 +492,13 @@ class Play:
             seat = state.to_act
             if table.row.moves != deadline.moves or seat is None or not table.seats[seat].computer:
                 return Outcome()  # the table moved on; a newer deadline (if any) stands
-            return await self.apply(table, seat, await self.computer_action(table, seat))
+            action = await self.computer_action(table, seat)
+            return await self.apply(table, seat, action, self.stand_in(table, seat))
+
+    def stand_in(self, table: Table, seat: int) -> str:
+        """Who the computer's decision at the seat is logged as (#47): "" at a computer seat
+        (its own), else the level that decides for the seat's person (``away_level``)."""
+        return "" if table.seats[seat].user_id is None else self.ctx.away_level
 
     async def computer_action(self, table: Table, seat: int) -> Any:
         """The computer's move for the seat (a computer seat's level; a person's seat while

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from bot.callbacks import SEAT_ACTS, EndAct, LobbyAct, Press, SeatAct, b36
 from bot.refused import Refused
 from bot.runtime.absent import TIMER_KINDS, Absent
+from bot.runtime.closing import Closing, begun
 from bot.runtime.computers import Computers
 from bot.runtime.core import Context, IsAdmin, Table, own_seat
 from bot.runtime.lobby import Lobby
-from bot.runtime.outcome import ChartScreen, Outcome, events_of
+from bot.runtime.outcome import ChartScreen, Outcome, events_of, keys
 from bot.runtime.play import Play, PressSource
 from bot.storage.rows import Bar, Deadline, DeadlineKind, Hands, TableStatus
 
@@ -43,12 +44,20 @@ class Presses:
     """The dispatch of presses and deadlines to the concerns that own them."""
 
     def __init__(
-        self, ctx: Context, *, lobby: Lobby, computers: Computers, play: Play, absent: Absent
+        self,
+        ctx: Context,
+        *,
+        lobby: Lobby,
+        computers: Computers,
+        play: Play,
+        absent: Absent,
+        closing: Closing,
     ) -> None:
         self.ctx = ctx
         self.lobby = lobby
         self.play = play
         self.absent = absent
+        self.closing = closing
         self.lobby_acts: Mapping[str, LobbyHandler] = {
             LobbyAct.JOIN: self._join,
             LobbyAct.LEAVE: lambda c: lobby.leave(c.table, c.generation, c.user_id),
@@ -68,20 +77,18 @@ class Presses:
             LobbyAct.ASK_CANCEL: lambda c: lobby.ask_cancel(
                 c.table, c.generation, c.user_id, c.is_admin
             ),
-            LobbyAct.CANCEL: lambda c: lobby.cancel(
-                c.table, c.generation, c.user_id, c.is_admin, c.key
-            ),
+            LobbyAct.CANCEL: self._cancel,
+            LobbyAct.AGREE: lambda c: closing.agree(c.table, c.generation, c.user_id),
             LobbyAct.START: lambda c: lobby.check_start(
                 c.table, c.generation, c.user_id, c.is_admin
             ),
             LobbyAct.WITHOUT: self._start_without,
-            LobbyAct.WAIT: lambda c: lobby.dismiss(
-                c.table, c.generation, c.user_id, c.is_admin, c.key
-            ),
+            LobbyAct.WAIT: self._wait,
         }
         self.deadline_kinds: Mapping[str, DeadlineHandler] = {
             DeadlineKind.LOBBY: lobby.lobby_expired,
             DeadlineKind.STARTING: lobby.start_lapsed,
+            DeadlineKind.CLOSE: closing.lapsed,
             **dict.fromkeys(TIMER_KINDS, absent.timer_due),
         }  # any other kind: a computer's move (play.computer_due)
 
@@ -119,6 +126,38 @@ class Presses:
                 link=f"j_{b36(c.table.id)}_{c.table.row.join_code}",
             )
         return await self.lobby.join(c.table, c.generation, c.user_id, c.name)
+
+    async def cancel_question(
+        self,
+        chat_id: int,
+        user_id: int,
+        is_admin: IsAdmin,
+        reply_to: int,
+        thread: int | None = None,
+    ) -> Outcome:
+        """/cancel (§4.9) at the table here: once its match has begun, the people playing are
+        asked (#47, :meth:`Closing.ask <bot.runtime.closing.Closing.ask>`); before, once."""
+        row = await self.ctx.repo.open_table(chat_id, thread)
+        if row is None:
+            raise Refused("There is no open table here.")
+        async with self.ctx.hold(row.id):
+            table = await self.ctx.opened(row.id)
+            if begun(table):
+                return await self.closing.ask(table, user_id, is_admin, reply_to)
+            return await self.lobby.cancel_question(table, user_id, is_admin, reply_to)
+
+    async def _cancel(self, c: LobbyCall) -> Outcome:
+        """✖️ Yes, close it: a table not begun closes (§4.9); once begun, an admin's alone (#47)."""
+        if begun(c.table):
+            return await self.closing.close_now(c.table, c.generation, c.name, c.is_admin)
+        return await self.lobby.cancel(c.table, c.generation, c.user_id, c.is_admin, c.key)
+
+    async def _wait(self, c: LobbyCall) -> Outcome:
+        """⏳ Wait / ↩️ No: a notice's or a question's buttons go; on the open question to close
+        a table that is playing, a no (#47)."""
+        if c.key == keys(c.table.id).cancel and await self.closing.asking(c.table):
+            return await self.closing.refuse(c.table, c.generation, c.user_id, c.name, c.is_admin)
+        return await self.lobby.dismiss(c.table, c.generation, c.user_id, c.is_admin, c.key)
 
     async def _set_option(self, c: LobbyCall) -> Outcome:
         option, _, value = c.arg.partition("=")

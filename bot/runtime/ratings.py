@@ -6,44 +6,104 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.rating import EVERYWHERE, Book
+from bot.rating import EVERYWHERE, Book, player_of
+from bot.runtime.as_it_stands import money_so_far, places_by
 from bot.storage.protocol import Repository, Writes
-from bot.storage.rows import ResultRow, ResultSeat, SeatKind, SeatRow, TableRow
-from engine.core import Result
+from bot.storage.rows import (
+    Bar,
+    Decided,
+    ResultRow,
+    ResultSeat,
+    SeatKind,
+    SeatRow,
+    TableRow,
+)
+from engine.core import Line, Result
 
 
-def standing(row: TableRow, no: int, seats: Sequence[SeatRow], result: Result) -> ResultRow | None:
-    """Match ``no``'s standing as rated: each seat's holder (a computer seat: its level; a
-    person's seat is his even where the computer played it while he was away), place and money;
-    None for a game with no standing (abandoned)."""
-    places = result.places()
-    if places is None:
-        return None
-    people = sum(1 for s in seats if s.kind is SeatKind.HUMAN)
+def stand_in(seat: SeatRow, decided: Sequence[Decided]) -> str:
+    """Who a person's seat is rated as (issue #47): "" its person, or the level of the computer
+    that made more of its decisions for him (his turns timed out, ⋯ → 🤖, a closed private
+    chat) than he made himself — then neither the rating nor the win is his. A person who left
+    the group (or was removed by an admin) after deciding himself keeps the seat: leaving before
+    the end still rates it to him, whoever played it out."""
+    if seat.kind is not SeatKind.HUMAN:
+        return ""
+    own = sum(d.count for d in decided if d.seat == seat.seat and not d.stand_in)
+    computers: dict[str, int] = {}
+    for d in decided:
+        if d.seat == seat.seat and d.stand_in:
+            computers[d.stand_in] = computers.get(d.stand_in, 0) + d.count
+    if sum(computers.values()) <= own or (seat.barred is not Bar.NONE and own > 0):
+        return ""
+    return max(computers, key=lambda level: (computers[level], level))
+
+
+def standing(
+    row: TableRow,
+    no: int,
+    seats: Sequence[SeatRow],
+    places: Sequence[int],
+    money: Sequence[int],
+    decided: Sequence[Decided] = (),
+) -> ResultRow:
+    """Match ``no``'s standing as rated: each seat's holder (a computer seat: its level), place
+    and money, and who it is rated as (:func:`stand_in`, from ``decided``: who made the match's
+    decisions). ``solo``: one person made his own decisions there, the rest were computers."""
+    by = [stand_in(s, decided) for s in seats]
+    mine = zip(seats, by, strict=True)
+    people = {s.user_id for s, b in mine if s.kind is SeatKind.HUMAN and not b}
     return ResultRow(
         row.id,
         no,
         row.chat_id,
         row.game,
-        people == 1 and len(seats) > 1,  # one person and computers: marked (#35)
+        len(people) == 1 and len(seats) > 1,  # one person and computers: marked (#35)
         tuple(
             ResultSeat(
                 s.user_id if s.kind is SeatKind.HUMAN and s.user_id is not None else 0,
                 s.level if s.kind is SeatKind.COMPUTER else "",
                 s.name,
                 places[s.seat],
-                result.net[s.seat],
+                money[s.seat],
+                stand_in=b,
             )
-            for s in seats
+            for s, b in zip(seats, by, strict=True)
         ),
     )
+
+
+def finished(
+    row: TableRow, no: int, seats: Sequence[SeatRow], result: Result, decided: Sequence[Decided]
+) -> ResultRow | None:
+    """A finished match's standing: places by its result (None: a game with no standing)."""
+    places = result.places()
+    if places is None:
+        return None
+    return standing(row, no, seats, places, result.net, decided)
+
+
+def closed_early(
+    row: TableRow,
+    no: int,
+    seats: Sequence[SeatRow],
+    lines: Sequence[Line],
+    decided: Sequence[Decided],
+) -> ResultRow | None:
+    """A match closed before its end, as it stands (:mod:`bot.runtime.as_it_stands`): places by
+    the money of the deals played, ties shared; no money (it settles nothing, RULES.md §0.11).
+    None before its first deal is over: no result, for anyone."""
+    money = money_so_far(row.game, row.options, lines)
+    if money is None:
+        return None
+    return standing(row, no, seats, places_by(money), [0] * len(seats), decided)
 
 
 async def rate(tx: Writes, result: ResultRow) -> ResultRow:
     """Rate a finished match in its unit of work: its standing and the players' new ratings are
     written; the standing comes back with the chat's ratings after it."""
     await tx.lock_ratings()
-    players = [(s.user_id, s.level) for s in result.seats]
+    players = [(p.user_id, p.level) for p in map(player_of, result.seats)]
     book = Book()
     for scope in (result.chat_id, EVERYWHERE):
         book.load(await tx.ratings(scope, game=result.game, players=players))
@@ -68,7 +128,8 @@ async def backfill(repo: Repository) -> int:
         for record in await records.of_table(table):
             if record.result is None or await repo.result(table.id, record.no) is not None:
                 continue
-            row = standing(table, record.no, seats, record.result)
+            # no action logged before who decided was recorded: each was its seat's own
+            row = finished(table, record.no, seats, record.result, ())
             if row is not None:
                 async with repo.unit() as tx:
                     await tx.add_result(row)

@@ -8,7 +8,8 @@ Nothing here sends anything or calls back up.
 inherits another): the shared :class:`~bot.runtime.core.Context` (repository, people, clock,
 locks, the tables in memory), :class:`~bot.runtime.lobby.Lobby`,
 :class:`~bot.runtime.computers.Computers`, :class:`~bot.runtime.play.Play`,
-:class:`~bot.runtime.absent.Absent`, :class:`~bot.runtime.groups.Groups`,
+:class:`~bot.runtime.absent.Absent`, :class:`~bot.runtime.closing.Closing`,
+:class:`~bot.runtime.groups.Groups`,
 :class:`~bot.runtime.redraw.Redraw`, and :class:`~bot.runtime.press.Presses`, which sends each
 press and deadline to its handler.
 
@@ -37,6 +38,7 @@ from bot.clock import Clock
 from bot.render.context import Board
 from bot.runtime import standings
 from bot.runtime.absent import Absent, HandOver
+from bot.runtime.closing import Closing
 from bot.runtime.computers import Computers
 from bot.runtime.core import Context, IsAdmin, NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
@@ -62,11 +64,17 @@ class TableRuntime:
         self.play = Play(self.ctx)
         self.lobby = Lobby(self.ctx, start_match=self.play.start_match)
         self.computers = Computers(self.ctx)
-        self.absent = Absent(self.ctx, play=self.play, lobby=self.lobby)
-        self.groups = Groups(self.ctx, lobby=self.lobby, absent=self.absent)
+        self.closing = Closing(self.ctx)
+        self.absent = Absent(self.ctx, play=self.play, lobby=self.lobby, closing=self.closing)
+        self.groups = Groups(self.ctx, lobby=self.lobby, absent=self.absent, closing=self.closing)
         self.redraw = Redraw(self.ctx, play=self.play)
         self.presses = Presses(
-            self.ctx, lobby=self.lobby, computers=self.computers, play=self.play, absent=self.absent
+            self.ctx,
+            lobby=self.lobby,
+            computers=self.computers,
+            play=self.play,
+            absent=self.absent,
+            closing=self.closing,
         )
 
     # --- what the context holds ----------------------------------------------------------
@@ -193,7 +201,7 @@ class TableRuntime:
         reply_to: int,
         thread: int | None = None,
     ) -> Outcome:
-        return await self.lobby.cancel_question(chat_id, user_id, is_admin, reply_to, thread)
+        return await self.presses.cancel_question(chat_id, user_id, is_admin, reply_to, thread)
 
     async def lobby_expired(self, deadline: Deadline) -> Outcome:
         return await self.lobby.lobby_expired(deadline)

@@ -36,8 +36,9 @@ def _summed(rows: list[LedgerRow]) -> dict[tuple[str, int], LedgerRow]:
 
 
 def _entry(r: RatingRow, ledger: LedgerRow | None) -> Entry:
+    people = r.games - r.solo  # rated games with another person deciding himself (#47)
     if ledger is None:  # a computer level (or a person whose money is in no ledger)
-        return Entry(r.user_id, r.name, r.level, shown(r.mu, r.sigma), r.games, r.solo, r.money)
+        return Entry(r.user_id, r.name, r.level, shown(r.mu, r.sigma), r.games, people, r.money)
     games = max(r.games, ledger.played)  # his games before ratings count here too
     return Entry(
         r.user_id,
@@ -45,7 +46,7 @@ def _entry(r: RatingRow, ledger: LedgerRow | None) -> Entry:
         "",
         shown(r.mu, r.sigma),
         games,
-        r.solo,
+        people,
         ledger.balance,
         ledger.points,
     )
@@ -93,4 +94,5 @@ async def match_standings(repo: Reads, table: Table, no: int) -> Standings:
     )
     result = await repo.result(table.id, no)
     seats = result.seats if result is not None else ()
-    return Standings(ledger, tuple(Rated(s.name, s.rating, s.change) for s in seats))
+    rated = tuple(Rated(s.name, s.rating, s.change, bool(s.stand_in)) for s in seats)
+    return Standings(ledger, rated)

@@ -16,6 +16,7 @@ from typing import Any, Protocol, Unpack
 from bot.storage.rows import (
     ChatRow,
     Deadline,
+    Decided,
     HandRow,
     LedgerRow,
     MatchRow,
@@ -108,6 +109,11 @@ class Reads(Protocol):
         ...
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]: ...
+
+    async def deciders(self, table_id: int, from_seq: int) -> list[Decided]:
+        """Who decided the logged actions from ``from_seq`` on (a match's): per seat, how many
+        its own player and how many a computer for its person (by level)."""
+        ...
 
     async def draws(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
         """``(seq, drawn)`` of the logged actions from ``from_seq`` on that drew random
@@ -207,6 +213,10 @@ class Writes(Reads, Protocol):
         """A seat's bar, its last group line's deal and its owner's last toggle (#28)."""
         ...
 
+    async def set_agreed(self, table_id: int, seat: int | None, agreed: bool) -> None:
+        """The seat's person agreed to close the running table (``seat`` None: every seat)."""
+        ...
+
     async def set_seat_private(self, table_id: int, seat: int) -> None:
         """The seat's hands go to its owner's private chat for the rest of the table (#32)."""
         ...
@@ -222,10 +232,17 @@ class Writes(Reads, Protocol):
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None: ...
 
     async def add_action(
-        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+        self,
+        table_id: int,
+        seq: int,
+        seat: int,
+        action: str,
+        drawn: str | None = None,
+        stand_in: str = "",
     ) -> None:
-        """Log one action (``drawn``: the random outcomes it drew); a second action at ``seq``
-        fails (the primary key)."""
+        """Log one action (``drawn``: the random outcomes it drew; ``stand_in``: the level of
+        the computer that decided it for the seat's person, "" his own decision); a second
+        action at ``seq`` fails (the primary key)."""
         ...
 
     async def set_hand_ui(self, table_id: int, seat: int, marks: str, mode: str) -> None: ...

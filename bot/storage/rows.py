@@ -101,6 +101,7 @@ class SeatRow:
     noticed: int = 0  # the deal (``deal_mark``) of the last group line about this seat
     toggled_at: float = 0.0  # when the owner last handed the seat over or took it back
     private: bool = False  # his hands go to private at this table all the same (#32)
+    agreed: bool = False  # he agreed to the open question to close the running table
 
     def marks(self) -> SeatMarks:
         return SeatMarks(self.barred, self.noticed, self.toggled_at)
@@ -138,6 +139,17 @@ class MatchRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Decided:
+    """How many of a match's actions at a seat one decider made: ``stand_in`` "" the seat's own
+    player (a person himself, or a computer seat's computer), else the level of the computer that
+    decided for the seat's person (the ``actions.stand_in`` column)."""
+
+    seat: int
+    stand_in: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandRow:
     """A seat's unsent choices on its hand message (marks, a sub-mode)."""
 
@@ -167,6 +179,7 @@ class DeadlineKind(StrEnum):
     IDLE = "idle"  # a table nobody plays closes
     LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
     STARTING = "starting"  # a start being held for late presses
+    CLOSE = "close"  # a question to close the running table lapses unanswered
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,8 +322,10 @@ _DEADLINE_KINDS = frozenset(DeadlineKind)
 @dataclass(frozen=True, slots=True)
 class ResultSeat:
     """One seat of a finished match as rated (issue #35): who held it (``user_id`` 0 and the
-    ``level``: a computer seat; a person's seat stays his while the computer played it), its
-    ``place`` (1 best) and ``money``, and the group's rating after the match with its change."""
+    ``level``: a computer seat), its ``place`` (1 best) and ``money``, and the group's rating
+    after the match with its change. ``stand_in``: the level of the computer that made most of
+    a person's seat's decisions for him — the seat is then rated as that computer, not as him
+    (his ``user_id`` and ``name`` kept, so the result can say the computer played for him)."""
 
     user_id: int
     level: str
@@ -319,6 +334,7 @@ class ResultSeat:
     money: int
     rating: int = 0
     change: int = 0
+    stand_in: str = ""
 
     def as_json(self) -> list[Any]:
         return [
@@ -329,6 +345,7 @@ class ResultSeat:
             self.money,
             self.rating,
             self.change,
+            self.stand_in,
         ]
 
 

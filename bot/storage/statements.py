@@ -24,6 +24,7 @@ from bot.storage.rows import (
     Bar,
     ChatRow,
     Deadline,
+    Decided,
     HandRow,
     LedgerRow,
     MatchRow,
@@ -42,7 +43,7 @@ from bot.storage.rows import (
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 _SEAT_COLUMNS = (
-    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private"
+    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private, agreed"
 )
 _LEDGER_COLUMNS = "l.chat_id, l.game, l.user_id, u.first_name, l.balance, l.played, l.won, l.points"
 _LEDGER_ADD = (
@@ -66,6 +67,7 @@ def seat_row(r: Row) -> SeatRow:
         int(r["noticed"]),
         float(r["toggled_at"]),
         bool(r["private"]),
+        bool(r["agreed"]),
     )
 
 
@@ -255,6 +257,15 @@ class SqlStatements(OutboxStatements, RatingStatements):
             (marks.barred.value, marks.noticed, marks.toggled_at, table_id, seat),
         )
 
+    async def set_agreed(self, table_id: int, seat: int | None, agreed: bool) -> None:
+        """The seat's person agreed to close the running table (``seat`` None: every seat of
+        the table, e.g. the question went)."""
+        if seat is None:
+            await self._run("UPDATE seats SET agreed = ? WHERE table_id = ?", (agreed, table_id))
+            return
+        sql = "UPDATE seats SET agreed = ? WHERE table_id = ? AND seat = ?"
+        await self._run(sql, (agreed, table_id, seat))
+
     async def set_seat_private(self, table_id: int, seat: int) -> None:
         sql = "UPDATE seats SET private = ? WHERE table_id = ? AND seat = ?"
         await self._run(sql, (True, table_id, seat))
@@ -367,13 +378,30 @@ class SqlStatements(OutboxStatements, RatingStatements):
         await self._run(sql, (json.dumps(net), table_id, no))
 
     async def add_action(
-        self, table_id: int, seq: int, seat: int, action: str, drawn: str | None = None
+        self,
+        table_id: int,
+        seq: int,
+        seat: int,
+        action: str,
+        drawn: str | None = None,
+        stand_in: str = "",
     ) -> None:
-        """Log one action; the primary key makes a second insert at ``seq`` fail."""
+        """Log one action (``stand_in``: the level of the computer that decided it for the
+        seat's person, "" his own); the primary key makes a second insert at ``seq`` fail."""
         await self._run(
-            "INSERT INTO actions(table_id, seq, seat, action, drawn) VALUES (?, ?, ?, ?, ?)",
-            (table_id, seq, seat, action, drawn),
+            "INSERT INTO actions(table_id, seq, seat, action, drawn, stand_in)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, seq, seat, action, drawn, stand_in),
         )
+
+    async def deciders(self, table_id: int, from_seq: int) -> list[Decided]:
+        """Who decided the actions from ``from_seq`` on (a match's), counted per seat."""
+        rows = await self._all(
+            "SELECT seat, stand_in, COUNT(*) AS n FROM actions WHERE table_id = ? AND seq >= ?"
+            f" GROUP BY seat, stand_in ORDER BY seat, stand_in{self.BYTES}",
+            (table_id, from_seq),
+        )
+        return [Decided(r["seat"], r["stand_in"], int(r["n"])) for r in rows]
 
     async def actions(self, table_id: int, from_seq: int) -> list[tuple[int, str]]:
         rows = await self._all(

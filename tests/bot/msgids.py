@@ -39,9 +39,11 @@ def source_msgids() -> set[str]:
     from bot.render.moves import SAYINGS
     from bot.render.refusals import REASONS
     from bot.runtime.absent import BAR_NOTES, HAND_OVER_NOTES
+    from bot.runtime.closing import RATED, RATED_FOR, Closed
 
     found.update(REASONS.values())
     found.update(msgid for pair in SAYINGS.values() for msgid in pair)
     found.update(HAND_OVER_NOTES.values())
     found.update(BAR_NOTES.values())
+    found.update({RATED, RATED_FOR, *(why.value for why in Closed)})
     return found

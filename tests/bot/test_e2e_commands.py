@@ -20,8 +20,11 @@ from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
-ROW = re.compile(r"^(\d+)\. (\w+) (—|−?\d+) · игр (\d+)(?: \(с 🤖: \d+\))? · ([+−]?\d+|0)$")
-MINE = re.compile(r"^Мушка: (—|−?\d+) · игр (\d+) · ([+−]?\d+|0)(?: — (\d+)-е место из (\d+))?$")
+# a person's games, and of them those with other people in them (#47: here, every one)
+ROW = re.compile(r"^(\d+)\. (\w+) (—|−?\d+) · игр (\d+) \(с людьми: \4\) · ([+−]?\d+|0)$")
+MINE = re.compile(
+    r"^Мушка: (—|−?\d+) · игр (\d+) \(с людьми: \2\) · ([+−]?\d+|0)(?: — (\d+)-е место из (\d+))?$"
+)
 
 
 def value(text: str) -> int:
@@ -129,7 +132,7 @@ async def test_4_8_score_in_groups_me_and_across_chats(
         sum(m[0] for m in mine),
     )
     text = (await say(fake, gleb, "/score")).text
-    assert "игр 1" in text and str(everywhere[gleb.id]) in text
+    assert "игр 1 (с людьми: 1)" in text and str(everywhere[gleb.id]) in text
 
     # a game that is none of ours, or nonsense: told how to ask, nothing else
     text = (await say(fake, anna, "/score шахматы", friday)).text

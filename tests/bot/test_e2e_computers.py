@@ -95,7 +95,8 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     assert sum(net) == 0 and len(net) == seats
     assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(1,)]
     # #35: rated, the person and the computers' level, in the chat and across chats; a table of
-    # one person and computers is marked, on the result and on /score
+    # one person and computers is marked, on the result and on /score (#47: none of her rated
+    # games had other people in them)
     rated = db_rows(database, "SELECT scope, user_id, level, games, solo FROM ratings")
     assert sorted(rated) == sorted(
         (scope, who, level, 1, 1)
@@ -105,7 +106,7 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     line = next(ln for ln in result.text.splitlines() if ln.startswith("Рейтинг: "))
     assert "Anna " in line and all(name in line for name, _ in computers), line
     board = (await helpers.say(fake, anna, "/score", group)).text
-    assert "🤖 Лёгкий " in board and "Anna " in board and "(с 🤖: 1)" in board, board
+    assert "🤖 Лёгкий " in board and "Anna " in board and "игр 1 (с людьми: 0)" in board, board
     assert db_rows(database, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [
         (0,)
     ]

@@ -75,8 +75,28 @@ def test_one_level_in_several_seats_takes_every_seat_s_evidence() -> None:
     assert (twice[bot].games, twice[bot].solo, twice[person].solo) == (1, 1, 1)
 
 
+def test_a_seat_the_computer_played_moves_its_level_not_its_person() -> None:
+    """#47: a person's seat whose decisions were mostly the computer's is rated as that level:
+    the level takes the seat's result (its win too), the person gets no rating from it, and the
+    others are rated as having played that level."""
+    book = Book()
+    seats = (
+        ResultSeat(101, "", "Anna", 2, -5),
+        ResultSeat(102, "", "Boris", 1, 10, stand_in="normal"),
+        ResultSeat(0, "easy", "🤖 Фёдор", 3, -5),
+    )
+    rated = book.add(ResultRow(1, 1, -1001, "mushka", True, seats))
+    normal = (-1001, "mushka", Player.computer("normal"))
+    assert (-1001, "mushka", Player(102)) not in book.rows
+    assert (book.rows[normal].games, book.rows[normal].won, book.rows[normal].money) == (1, 1, 10)
+    assert book.skill(normal).mu > book.skill((-1001, "mushka", Player(101))).mu
+    assert rated.seats[1].stand_in == "normal" and rated.seats[1].change > 0
+    assert [ResultSeat(*s.as_json()) for s in rated.seats] == list(rated.seats)  # as stored
+
+
 def synthetic(seed: int) -> list[ResultRow]:
-    """Forty matches of two chats: people and computer levels at tables of 2–6, ties too."""
+    """Forty matches of two chats: people and computer levels at tables of 2–6, ties too, and
+    people's seats the computer played for them."""
     rng = random.Random(seed)
     out = []
     for k in range(40):
@@ -87,9 +107,11 @@ def synthetic(seed: int) -> list[ResultRow]:
         rng.shuffle(who)
         places = sorted(rng.randint(1, len(who)) for _ in who)
         money = [rng.randint(-50, 50) for _ in who]
+        # #47: now and then a person's seat the computer mostly played, rated as its level
+        by = [rng.choice(LEVELS) if u and rng.random() < 0.2 else "" for u, _ in who]
         seats = tuple(
-            ResultSeat(u, level, f"P{u}{level}", p, m)
-            for (u, level), p, m in zip(who, places, money, strict=True)
+            ResultSeat(u, level, f"P{u}{level}", p, m, stand_in=b)
+            for (u, level), p, m, b in zip(who, places, money, by, strict=True)
         )
         game = rng.choice(("mushka", "kopilka"))
         out.append(ResultRow(1000 + k, 1, chat, game, len(people) == 1, seats))

@@ -32,7 +32,7 @@ def test_no_runtime_class_inherits_another() -> None:
 
 
 def test_the_wire_codes_are_the_enums() -> None:
-    assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovsckxbnwmd")
+    assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovsckxbnwmdy")
     assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rfg")
     assert frozenset(SeatAct) == frozenset("MROWP") <= ACTS[Kind.HAND]
 
@@ -44,6 +44,7 @@ def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
     assert set(runtime.presses.deadline_kinds) == {
         DeadlineKind.LOBBY,
         DeadlineKind.STARTING,
+        DeadlineKind.CLOSE,
         *TIMER_KINDS,
     }
 

@@ -1,8 +1,8 @@
 """Goldens of /score's leaderboards (issue #35), ru and en: a group's boards with names of every
 length (one letter to Telegram's 64, emoji, markup characters), computer levels among the
-people, a person not rated yet, the marks of games at tables of one person and computers, a
-game's own points; /score me with its place; a person's lines across groups. Every page fits
-Telegram's limit and parses."""
+people, a person not rated yet, how many of a person's rated games had other people in them (a
+computer level's games alone), a game's own points; /score me with its place; a person's lines
+across groups. Every page fits Telegram's limit and parses."""
 
 from __future__ import annotations
 
@@ -21,18 +21,18 @@ NAMES = ["Я", "Аня <b>&amp;</b>", "🦄" * 64, "Бо" * 32, "Vera Long-Name 
 
 def boards() -> list[Board]:
     mushka = (
-        Entry(101, NAMES[0], "", 41, 12, 0, 230),
-        Entry(0, "", "hard", 33, 57, 20, 410),
-        Entry(102, NAMES[1], "", 18, 9, 3, -45),
-        Entry(103, NAMES[2], "", 0, 1, 1, -12),
-        Entry(0, "", "easy", -7, 31, 31, -301),
-        Entry(104, NAMES[3], "", -15, 4, 0, -272),
+        Entry(101, NAMES[0], "", 41, 12, 12, 230),
+        Entry(0, "", "hard", 33, 57, 37, 410),
+        Entry(102, NAMES[1], "", 18, 9, 6, -45),
+        Entry(103, NAMES[2], "", 0, 1, 0, -12),
+        Entry(0, "", "easy", -7, 31, 0, -301),
+        Entry(104, NAMES[3], "", -15, 4, 4, -272),
         Entry(105, NAMES[4], "", None, 2, 0, 0),
     )
     kopilka = (
-        Entry(102, NAMES[1], "", 12, 3, 0, 95, 57),
-        Entry(0, "", "normal", 4, 3, 1, -35),
-        Entry(101, NAMES[0], "", -3, 2, 0, -60, 21),
+        Entry(102, NAMES[1], "", 12, 3, 3, 95, 57),
+        Entry(0, "", "normal", 4, 3, 2, -35),
+        Entry(101, NAMES[0], "", -3, 2, 2, -60, 21),
     )
     return [Board("kopilka", kopilka), Board("mushka", mushka)]
 
