@@ -100,6 +100,7 @@ class SeatRow:
     noticed: int = 0  # the deal (``deal_mark``) of the last group line about this seat
     toggled_at: float = 0.0  # when the owner last handed the seat over or took it back
     private: bool = False  # his hands go to private at this table all the same (#32)
+    cards_at: float = 0.0  # when the table's 🂠 last sent its owner's cards anew (its throttle)
 
     def marks(self) -> SeatMarks:
         return SeatMarks(self.barred, self.noticed, self.toggled_at)
@@ -117,6 +118,15 @@ class SeatMarks:
     barred: Bar = Bar.NONE
     noticed: int = 0
     toggled_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Subscriber:
+    """A /notify subscriber of a chat, and when he was last pinged about a new table there
+    (wall-clock seconds; 0: never)."""
+
+    user_id: int
+    pinged_at: float = 0.0
 
 
 def deal_mark(match_no: int, deal_no: int) -> int:

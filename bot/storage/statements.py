@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Unpack
 
 from bot.storage.outbox_sql import OutboxStatements
+from bot.storage.pacing_sql import PacingStatements
 from bot.storage.ratings_sql import RatingStatements
 from bot.storage.rows import (
     OPEN_SQL,
@@ -42,7 +43,8 @@ from bot.storage.rows import (
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 _SEAT_COLUMNS = (
-    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private"
+    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private,"
+    " cards_at"
 )
 _LEDGER_COLUMNS = "l.chat_id, l.game, l.user_id, u.first_name, l.balance, l.played, l.won, l.points"
 _LEDGER_ADD = (
@@ -66,6 +68,7 @@ def seat_row(r: Row) -> SeatRow:
         int(r["noticed"]),
         float(r["toggled_at"]),
         bool(r["private"]),
+        float(r["cards_at"]),
     )
 
 
@@ -82,7 +85,7 @@ def _where(conditions: Sequence[tuple[str, int | None]]) -> tuple[str, list[int]
     return clause, [value for _, value in given]
 
 
-class SqlStatements(OutboxStatements, RatingStatements):
+class SqlStatements(OutboxStatements, RatingStatements, PacingStatements):
     """The shared statements; the subclass runs them on its connection."""
 
     SAME: ClassVar[str] = "IS"  # null-safe equality

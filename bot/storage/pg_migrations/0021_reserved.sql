@@ -1,0 +1,2 @@
+-- PostgreSQL twin of migrations/0021_reserved.sql (a number kept; nothing changes).
+SELECT 1;
