@@ -7,6 +7,8 @@ may act), then one map (act → handler, deadline kind → handler) picks the ha
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
@@ -34,6 +36,11 @@ class LobbyCall:
     key: str | None  # the pressed message, as the outbox knows it
     is_admin: IsAdmin
 
+
+CARDS_GAP_S = 5.0
+"""The table's 🂠 sends a person's cards anew once per this many seconds (taps ten a second
+queued a send each, and the group's budget of messages for one member delayed the others'
+hands); stored with the seat (``cards_at``), so every worker keeps it."""
 
 LobbyHandler = Callable[[LobbyCall], Awaitable[Outcome]]
 DeadlineHandler = Callable[[Deadline], Awaitable[Outcome]]
@@ -185,7 +192,8 @@ class Presses:
         """🂠 My cards on the table message, where its hands are in the group (#32): the
         presser's hand sent anew, for him alone in place of the table message (so one tap
         brings back a hand his client lost); a hand that goes to private is sent anew there.
-        What the press is answered with comes back too."""
+        What the press is answered with comes back too. Once per :data:`CARDS_GAP_S` a
+        person: a tap sooner is answered with a toast and sends nothing."""
         async with self.ctx.hold(table_id):
             table = await self.ctx.opened(table_id)
             if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now
@@ -193,10 +201,18 @@ class Presses:
             mine = table.seat_of(user_id)
             if mine is None or mine.barred is not Bar.NONE:
                 raise Refused("You're not playing at this table.")
+            now = self.ctx.clock()
+            wait = mine.cards_at + CARDS_GAP_S - now
+            if wait > 0:  # a tap more sends nothing: the one before is shown, or on its way
+                seconds = max(1, math.ceil(wait))
+                raise Refused("Your cards were just sent — again in {seconds} s.", seconds=seconds)
             ended = table.row.status == TableStatus.ENDED  # his last hand, as it ended (#37)
             gone = None if ended else await self.absent.gate(table, mine.seat, user_id)
             if gone is not None:
                 return gone, ""
+            async with self.ctx.repo.unit() as tx:  # every worker's next tap sees it
+                await tx.set_cards_at(table.id, mine.seat, now)
+            table.seats[mine.seat] = dataclasses.replace(mine, cards_at=now)
             facts = await self.ctx.facts(table)
             if not await self.ctx.in_group(table, mine):
                 hand = await self.play.hands(table, facts, only=mine.seat, fresh=True)

@@ -1,4 +1,4 @@
-"""The statements of pacing (issue #47), shared by both backends: when a /notify subscriber was
+"""The statements of pacing, shared by both backends: when a /notify subscriber was
 last pinged about a new table of a chat (``notify.pinged_at``), when a seat's cards were last
 sent anew by the table's 🂠 (``seats.cards_at``), and the claims of posts that go once per chat
 (``post_claims``: a game's record)."""

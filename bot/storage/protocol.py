@@ -150,7 +150,7 @@ class Reads(Protocol):
         ...
 
     async def subscribers(self, chat_id: int) -> list[Subscriber]:
-        """The chat's /notify subscribers, each with when he was last pinged from it (#47)."""
+        """The chat's /notify subscribers, each with when he was last pinged from it."""
         ...
 
     async def alive_at(self) -> float | None:
@@ -186,7 +186,7 @@ class Writes(Reads, Protocol):
     async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None: ...
 
     async def set_pinged(self, chat_id: int, user_ids: Sequence[int], at: float) -> None:
-        """These subscribers were pinged about a new table of the chat ``at`` (#47)."""
+        """These subscribers were pinged about a new table of the chat ``at``."""
         ...
 
     async def create_table(
@@ -221,7 +221,7 @@ class Writes(Reads, Protocol):
         ...
 
     async def set_cards_at(self, table_id: int, seat: int, at: float) -> None:
-        """The table's 🂠 sent the seat's cards anew ``at`` (its throttle, #47)."""
+        """The table's 🂠 sent the seat's cards anew ``at`` (its throttle)."""
         ...
 
     async def add_match(

@@ -1,4 +1,4 @@
--- Pacing (issue #47): what one member can make the bot send, paced.
+-- Pacing: what one member can make the bot send, paced.
 -- notify.pinged_at: when the subscriber was last pinged about a new table of this chat
 -- (wall-clock seconds; 0: never) — at most one ping per chat per BOT_NOTIFY_GAP_S.
 -- seats.cards_at: when the table's 🂠 «Мои карты» last sent its owner's cards anew (its
