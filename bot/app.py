@@ -150,6 +150,8 @@ def build_services(
         idle_timeout=settings.idle_timeout_s,
         away_level=settings.away_level,
         ping_quiet=settings.ping_quiet_s,
+        notify_delay=settings.notify_delay_s,
+        notify_gap=settings.notify_gap_s,
         locks=shared.locks,
         hands_in_group=settings.hands_in_group,
         bot_id=bot.id,

@@ -17,6 +17,7 @@ from bot.refused import Refused
 from bot.runtime.absent import TIMER_KINDS, Absent
 from bot.runtime.computers import Computers
 from bot.runtime.core import Context, IsAdmin, Table, own_seat
+from bot.runtime.groups import Groups
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import ChartScreen, Outcome, events_of
 from bot.runtime.play import Play, PressSource
@@ -50,7 +51,14 @@ class Presses:
     """The dispatch of presses and deadlines to the concerns that own them."""
 
     def __init__(
-        self, ctx: Context, *, lobby: Lobby, computers: Computers, play: Play, absent: Absent
+        self,
+        ctx: Context,
+        *,
+        lobby: Lobby,
+        computers: Computers,
+        play: Play,
+        absent: Absent,
+        groups: Groups,
     ) -> None:
         self.ctx = ctx
         self.lobby = lobby
@@ -89,6 +97,7 @@ class Presses:
         self.deadline_kinds: Mapping[str, DeadlineHandler] = {
             DeadlineKind.LOBBY: lobby.lobby_expired,
             DeadlineKind.STARTING: lobby.start_lapsed,
+            DeadlineKind.NOTIFY: groups.pings_due,
             **dict.fromkeys(TIMER_KINDS, absent.timer_due),
         }  # any other kind: a computer's move (play.computer_due)
 

@@ -66,7 +66,12 @@ class TableRuntime:
         self.groups = Groups(self.ctx, lobby=self.lobby, absent=self.absent)
         self.redraw = Redraw(self.ctx, play=self.play)
         self.presses = Presses(
-            self.ctx, lobby=self.lobby, computers=self.computers, play=self.play, absent=self.absent
+            self.ctx,
+            lobby=self.lobby,
+            computers=self.computers,
+            play=self.play,
+            absent=self.absent,
+            groups=self.groups,
         )
 
     # --- what the context holds ----------------------------------------------------------

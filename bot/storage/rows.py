@@ -176,6 +176,7 @@ class DeadlineKind(StrEnum):
     IDLE = "idle"  # a table nobody plays closes
     LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
     STARTING = "starting"  # a start being held for late presses
+    NOTIFY = "notify"  # a new lobby's /notify pings, if it still seats then
 
 
 @dataclass(frozen=True, slots=True)
