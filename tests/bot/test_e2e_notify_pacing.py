@@ -40,9 +40,14 @@ async def subscribe(fake: FakeTelegram, group: SimGroup, users: list[SimUser]) -
     for user in users:
         await user.start_bot()
     await fake.settle(quiet=0.05)
-    for n, user in enumerate(users, start=1):
+
+    def told() -> int:
+        return len(replies(group, "🔔 Напишу в личку"))
+
+    for user in users:
+        before = told()
         await user.send(group, "/notify")
-        await fake.wait_until(lambda n=n: len(replies(group, "🔔 Напишу в личку")) == n, 10)
+        await fake.wait_until(lambda: told() > before, timeout=10)  # noqa: B023 — awaited here
 
 
 async def open_lobby(fake: FakeTelegram, group: SimGroup, opener: SimUser) -> None:
