@@ -78,6 +78,8 @@ async def test_ten_lobbies_cancelled_within_their_minute_and_one_started_ping_no
         for _ in range(CYCLES):  # ✖️ → ✖️, again and again, the clock standing still
             await open_lobby(fake, group, anna)
             await cancel_lobby(fake, group, anna)
+        await fake.settle(quiet=0.1)
+        assert pings(boris) == [] and pings(vera) == []
         assert waiting_pings(database) == CYCLES
         now[0] += 2 * DELAY_S  # every lobby's minute is over: each was closed by then
         await fake.wait_until(lambda: waiting_pings(database) == 0, timeout=10)
