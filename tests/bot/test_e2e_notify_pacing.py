@@ -59,6 +59,7 @@ async def cancel_lobby(fake: FakeTelegram, group: SimGroup, opener: SimUser) -> 
     lobby = lobby_message(group)
     assert lobby is not None
     assert not (await opener.press(lobby, "✖️")).text
+    await fake.wait_until(lambda: "✖️ Да" in lobby.describe_buttons(), timeout=10)
     assert not (await opener.press(lobby, "✖️ Да")).text
     await fake.wait_until(lambda: lobby_message(group) is None, timeout=10)
 
