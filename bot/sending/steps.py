@@ -69,13 +69,14 @@ class Post:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """Send a file (a game record)."""
+    """Send a file (a game record); a keyed one is remembered as a keyed message is (its id, for
+    a later pointer to it), and let go if it could not be sent."""
 
     filename: str
     data: bytes
+    key: str | None = None
     reply_to: int | None = None
     thread: int | None = None
-    key: ClassVar[None] = None
     label: ClassVar[str] = "doc"
 
 
