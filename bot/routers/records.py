@@ -21,11 +21,11 @@ from engine.record import write_jsonl
 SUPERGROUP_PREFIX = "-100"  # a supergroup's chat id; its links drop it: t.me/c/<rest>/<message>
 
 
-def message_link(chat_id: int, message_id: int) -> str | None:
-    """A link to a message of a supergroup (None: a basic group's or a private chat's messages
-    have none — a reply points to them instead)."""
-    text = str(chat_id)
-    if not text.startswith(SUPERGROUP_PREFIX):
+def message_link(message: Message, message_id: int) -> str | None:
+    """A link to a message of the supergroup ``message`` was written in (None: a basic group's
+    or a private chat's messages have none — a reply points to them instead)."""
+    text = str(message.chat.id)
+    if message.chat.type != "supergroup" or not text.startswith(SUPERGROUP_PREFIX):
         return None
     return f"https://t.me/c/{text.removeprefix(SUPERGROUP_PREFIX)}/{message_id}"
 
@@ -72,7 +72,7 @@ def make_router() -> Router:
         if shown is None:  # claimed a moment ago: on its way
             say(delivery, message, tr.html("📎 This game's record is on its way."), reply=True)
             return
-        link = message_link(chat_id, shown)
+        link = message_link(message, shown)
         if link is None:  # a basic group, a private chat: a reply to the record itself
             say(delivery, message, tr.html("📎 This game's record is above."), reply_to=shown)
             return
