@@ -41,7 +41,9 @@ class LobbyCall:
 CARDS_GAP_S = 5.0
 """The table's 🂠 sends a person's cards anew once per this many seconds (taps ten a second
 queued a send each, and the group's budget of messages for one member delayed the others'
-hands); stored with the seat (``cards_at``), so every worker keeps it."""
+hands). Seven players tapping without pause then send 84 a minute, within the group's 120
+(``BOT_EPHEMERAL_PER_MINUTE``); a hand Telegram lost comes back with a tap 5 s later. Stored
+with the seat (``cards_at``), so every worker keeps it."""
 
 LobbyHandler = Callable[[LobbyCall], Awaitable[Outcome]]
 DeadlineHandler = Callable[[Deadline], Awaitable[Outcome]]
@@ -64,6 +66,7 @@ class Presses:
         self.lobby = lobby
         self.play = play
         self.absent = absent
+        self.cards_gap = CARDS_GAP_S
         self.lobby_acts: Mapping[str, LobbyHandler] = {
             LobbyAct.JOIN: self._join,
             LobbyAct.LEAVE: lambda c: lobby.leave(c.table, c.generation, c.user_id),
@@ -201,8 +204,8 @@ class Presses:
         """🂠 My cards on the table message, where its hands are in the group (#32): the
         presser's hand sent anew, for him alone in place of the table message (so one tap
         brings back a hand his client lost); a hand that goes to private is sent anew there.
-        What the press is answered with comes back too. Once per :data:`CARDS_GAP_S` a
-        person: a tap sooner is answered with a toast and sends nothing."""
+        What the press is answered with comes back too. Once per ``cards_gap`` a person
+        (:data:`CARDS_GAP_S`): a tap sooner is answered with a toast and sends nothing."""
         async with self.ctx.hold(table_id):
             table = await self.ctx.opened(table_id)
             if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now
@@ -211,7 +214,7 @@ class Presses:
             if mine is None or mine.barred is not Bar.NONE:
                 raise Refused("You're not playing at this table.")
             now = self.ctx.clock()
-            wait = mine.cards_at + CARDS_GAP_S - now
+            wait = mine.cards_at + self.cards_gap - now
             if wait > 0:  # a tap more sends nothing: the one before is shown, or on its way
                 seconds = max(1, math.ceil(wait))
                 raise Refused("Your cards were just sent — again in {seconds} s.", seconds=seconds)

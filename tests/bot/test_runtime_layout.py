@@ -54,3 +54,10 @@ def test_toggle_gap_set_on_the_facade_reaches_the_seats() -> None:
     runtime = TableRuntime(nothing, nothing, nothing)
     runtime.toggle_gap = 0.0
     assert runtime.absent.toggle_gap == 0.0
+
+
+def test_cards_gap_set_on_the_facade_reaches_the_presses() -> None:
+    nothing = cast(Any, None)
+    runtime = TableRuntime(nothing, nothing, nothing)
+    runtime.cards_gap = 0.0
+    assert runtime.presses.cards_gap == 0.0
