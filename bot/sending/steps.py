@@ -191,7 +191,8 @@ def is_new(step: Step, known: StoredMessage | None) -> bool:
 
 def needless(step: Step, known: StoredMessage | None) -> bool:
     """An edit to what the message already shows, a step on a message never sent, or a keyed
-    picture sent already (a second press, a restart's repeat); ``known`` as in :func:`is_new`."""
+    picture or file sent already (a second press, a restart's repeat); ``known`` as in
+    :func:`is_new`."""
     match step:
         case Show(fresh=False):
             return known is not None and known.digest == step.rendered.digest()
@@ -199,7 +200,7 @@ def needless(step: Step, known: StoredMessage | None) -> bool:
             return known is None or not known.keyboard
         case Delete():
             return known is None
-        case Photo(key=str()):
+        case Photo(key=str()) | Document(key=str()):
             return known is not None
         case _:
             return False
