@@ -22,11 +22,12 @@ from bot.callbacks import PressCodec
 from bot.config import Settings
 from bot.coordination.locks import Leadership, Locks, TableLocks
 from bot.delivery import Delivery, Presenter
+from bot.drawing import Drawing
 from bot.i18n import Catalogues, Translator
 from bot.keys import GROUP_KINDS, MessageKey
 from bot.middlewares.chat import ChatContext
 from bot.middlewares.updates import OnceOnly, UpdateLog
-from bot.records import Records
+from bot.records import RecordPosts, Records
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame
@@ -77,6 +78,7 @@ class Services:
     scheduler: Scheduler
     heartbeat: Heartbeat
     coordination: Coordination
+    drawing: Drawing  # charts off the event loop
     background: Background = field(default_factory=Background)
 
 
@@ -158,6 +160,8 @@ def build_services(
         idle_timeout=settings.idle_timeout_s,
         away_level=settings.away_level,
         ping_quiet=settings.ping_quiet_s,
+        notify_delay=settings.notify_delay_s,
+        notify_gap=settings.notify_gap_s,
         locks=shared.locks,
         hands_in_group=settings.hands_in_group,
         bot_id=bot.id,
@@ -181,7 +185,9 @@ def build_services(
         lease=settings.redis_lease_s,
     )
     delivery = Delivery(presenter, scheduler)
-    services = Services(repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared)
+    services = Services(
+        repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared, Drawing(catalogues)
+    )
 
     def refused(chat_id: int, key: str, why: Undeliverable) -> None:
         """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
@@ -234,6 +240,8 @@ def build_dispatcher(
         members=services.runtime.members,
         background=services.background,
         records=Records(services.repo, services.runtime.new_game),
+        record_posts=RecordPosts(services.repo, clock),
+        drawing=services.drawing,
     )
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)

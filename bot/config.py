@@ -68,6 +68,11 @@ class Settings(BaseSettings):
     computer_delay_s: float = Field(1.5, ge=0, le=30)  # PRODUCT.md §10: humans can follow
     # no turn ping for a person who moved less than this ago (he is at the table; 0: always)
     ping_quiet_s: float = Field(20, ge=0, le=3600)
+    # /notify: a new table's pings go this long after it opens, if it is still open (a lobby
+    # cancelled or started sooner pings nobody) …
+    notify_delay_s: float = Field(60, ge=0, le=3600)
+    # … and a subscriber is pinged about a group's new tables at most once per this
+    notify_gap_s: float = Field(1800, ge=0, le=86400)
     # how the computer plays an absent person (engine.players.LEVELS)
     away_level: Literal["easy", "normal", "hard"] = "normal"
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)

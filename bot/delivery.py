@@ -366,7 +366,7 @@ class Presenter:
         """A game's chart (#35), once per match: a keyed picture, in the table's topic."""
         facts = screen.facts
         tr = self._group(facts)
-        png = chart(
+        png = screen.png or chart(  # drawn already (bot.drawing), unless it has none
             facts.table.game, facts.chat_title, facts.match_no, facts.names, screen.lines, tr
         )
         if png is None:

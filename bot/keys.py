@@ -26,6 +26,7 @@ class MessageKind(StrEnum):
     EHAND = "ehand"  # a seat's hand in the group, for its owner alone (an ephemeral message)
     EPING = "eping"  # a seat's turn ping (or reminder) in the group, for its owner alone
     CHART = "chart"  # a game's chart in the group (#35): once per match
+    RECORD = "record"  # a game's record (/record) in a chat: once per game and chat
 
 
 GROUP_KINDS = frozenset({MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESULT})
@@ -46,7 +47,7 @@ class MessageKey:
     kind: MessageKind
     table_id: int
     extra: tuple[int, ...] = ()  # HAND, EHAND, EPING: (seat,); DEAL: (match_no, moves);
-    # CHART: (match_no,)
+    # CHART, RECORD: (match_no,)
 
     def __str__(self) -> str:
         head = f"{self.kind.value}:{self.table_id}"
@@ -71,6 +72,10 @@ class MessageKey:
     @staticmethod
     def chart(table_id: int, match_no: int) -> MessageKey:
         return MessageKey(MessageKind.CHART, table_id, (match_no,))
+
+    @staticmethod
+    def record(table_id: int, match_no: int) -> MessageKey:
+        return MessageKey(MessageKind.RECORD, table_id, (match_no,))
 
     @property
     def seat(self) -> int | None:

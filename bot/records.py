@@ -10,18 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.clock import Clock
 from bot.i18n import Translator
+from bot.keys import MessageKey
 from bot.render.cards import notation_word, notation_words
 from bot.render.common import signed
 from bot.render.context import game_name
 from bot.runtime.deals import stored_chance
-from bot.storage.protocol import Reads
+from bot.storage.protocol import Reads, Repository
 from bot.storage.rows import TableRow, TableStatus
 from engine.core import Line, Result, State
 from engine.lines import LineKind, kind_of
 from engine.record import write_jsonl
 
 NewGame = Callable[..., State]
+CLAIM_LAPSE_S = 120.0
+"""A record claimed for a chat and never shown there (the bot killed before it went, Telegram
+refusing it) may be claimed again after this many seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,27 @@ class GameRecord:
     @property
     def filename(self) -> str:
         return f"{self.table.game}-{abs(self.table.chat_id)}-{self.table.id}-{self.no}"
+
+    @property
+    def key(self) -> str:
+        """Its record's message key in a chat it is sent to (its ``.jsonl``)."""
+        return str(MessageKey.record(self.table.id, self.no))
+
+
+class RecordPosts:
+    """A game's record goes to a chat once (a group, or a player's private chat): whoever asks
+    first claims it — one statement, so of several workers asking at once one wins — and a
+    later ask is pointed to the post. A claim whose post never showed lapses
+    (:data:`CLAIM_LAPSE_S`)."""
+
+    def __init__(self, repo: Repository, clock: Clock) -> None:
+        self.repo = repo
+        self.clock = clock
+
+    async def claim(self, chat_id: int, record: GameRecord) -> bool:
+        """Whether this ask is the one that sends ``record`` to the chat."""
+        now = self.clock()
+        return await self.repo.claim_post(chat_id, record.key, now, now - CLAIM_LAPSE_S)
 
 
 class Records:

@@ -51,8 +51,11 @@ def say(
     markup: Keyboard | None = None,
     *,
     reply: bool = False,
+    reply_to: int | None = None,
 ) -> None:
     """Answer a command through the outbox (a group's limit counts every message), in order
-    with everything else the chat is shown."""
-    reply_to = message.message_id if reply else None
+    with everything else the chat is shown; ``reply``: a reply to the command, ``reply_to``:
+    to that message instead (an earlier post the answer points to)."""
+    if reply_to is None and reply:
+        reply_to = message.message_id
     delivery.post(message.chat.id, Rendered(text, markup), reply_to=reply_to, thread=topic(message))

@@ -8,6 +8,7 @@ from aiogram.types import CallbackQuery
 from bot.caches.members import Members
 from bot.callbacks import MY_CARDS, REFRESH, EndAct, Kind, Press, PressFilter
 from bot.delivery import Delivery
+from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
 from bot.refused import Refused
@@ -87,12 +88,13 @@ def make_router() -> Router:
         runtime: TableRuntime,
         delivery: Delivery,
         members: Members,
+        drawing: Drawing,
         user_tr: Translator,
     ) -> None:
         message = query.message
         key = await delivery.message_key(message.chat.id, message.message_id) if message else None
         if press.act == EndAct.CHART:
-            await on_chart_pressed(query, press, key, runtime, delivery, user_tr)
+            await on_chart_pressed(query, press, key, runtime, delivery, drawing, user_tr)
             return
         outcome = await runtime.end_press(
             press,
@@ -109,6 +111,7 @@ def make_router() -> Router:
         key: str | None,
         runtime: TableRuntime,
         delivery: Delivery,
+        drawing: Drawing,
         user_tr: Translator,
     ) -> None:
         """📈 on a match result (#35): the game's chart in the group, once (a reply to the
@@ -117,7 +120,7 @@ def make_router() -> Router:
         chat_id, message_id = (message.chat.id, message.message_id) if message else (0, None)
         shown = await delivery.posted(chat_id, chart_key(press.table, press.version))
         outcome, said = await runtime.chart_press(press, query.from_user.id, key, message_id, shown)
-        delivery(outcome)
+        delivery(await drawing.drawn(outcome))  # the chart drawn off the event loop
         await query.answer(user_tr(said) if said else None)
 
     return router

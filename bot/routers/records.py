@@ -1,5 +1,6 @@
 """/record: a finished game's RECORD.md record, its transcript (PRODUCT.md §18) and its chart
-(#35, where the game has one)."""
+(#35, where the game has one) — once per game in a chat (a group, or a player's private chat);
+asked again, by anyone, any time later, a short answer points to that post."""
 
 from __future__ import annotations
 
@@ -9,12 +10,24 @@ from aiogram.types import Message
 
 from bot.caches.people import People
 from bot.delivery import Delivery
+from bot.drawing import Drawing
 from bot.i18n import Translator
-from bot.records import Records, transcript
-from bot.render.games.charts import chart
+from bot.markup import Html, esc
+from bot.records import GameRecord, RecordPosts, Records, transcript
 from bot.routers.common import say, topic
 from bot.runtime.runtime import TableRuntime
 from engine.record import write_jsonl
+
+SUPERGROUP_PREFIX = "-100"  # a supergroup's chat id; its links drop it: t.me/c/<rest>/<message>
+
+
+def message_link(message: Message, message_id: int) -> str | None:
+    """A link to a message of the supergroup ``message`` was written in (None: a basic group's
+    or a private chat's messages have none — a reply points to them instead)."""
+    text = str(message.chat.id)
+    if message.chat.type != "supergroup" or not text.startswith(SUPERGROUP_PREFIX):
+        return None
+    return f"https://t.me/c/{text.removeprefix(SUPERGROUP_PREFIX)}/{message_id}"
 
 
 def make_router() -> Router:
@@ -24,9 +37,11 @@ def make_router() -> Router:
     async def record(
         message: Message,
         records: Records,
+        record_posts: RecordPosts,
         runtime: TableRuntime,
         people: People,
         delivery: Delivery,
+        drawing: Drawing,
         chat_tr: Translator,
         user_tr: Translator,
     ) -> None:
@@ -48,24 +63,51 @@ def make_router() -> Router:
             )
             say(delivery, message, text, reply=not private)
             return
-        chat = await people.chat(found.table.chat_id)
-        box = delivery.presenter.outbox
-        reply_to = None if private else message.message_id
-        box.post_document(
-            message.chat.id,
-            f"{found.filename}.jsonl",
-            write_jsonl(found.lines).encode(),
-            reply_to=reply_to,
-            thread=topic(message),
-        )
-        title = chat.title if chat else ""
-        words = transcript(found, title, tr)
-        box.post_document(
-            message.chat.id, f"{found.filename}.txt", words.encode(), thread=topic(message)
-        )
-        game = found.table.game
-        png = chart(game, title, found.no, found.names, found.lines, tr)  # #35, if it has one
-        if png is not None:
-            box.post_photo(message.chat.id, f"{found.filename}.png", png, thread=topic(message))
+        chat_id = message.chat.id
+        shown = await delivery.message_id(chat_id, found.key)
+        going = delivery.presenter.outbox.queued(chat_id, found.key)
+        if shown is None and not going and await record_posts.claim(chat_id, found):
+            await post(message, found, tr, people, delivery, drawing)
+            return
+        if shown is None:  # claimed a moment ago: on its way
+            say(delivery, message, tr.html("📎 This game's record is on its way."), reply=True)
+            return
+        link = message_link(message, shown)
+        if link is None:  # a basic group, a private chat: a reply to the record itself
+            say(delivery, message, tr.html("📎 This game's record is above."), reply_to=shown)
+            return
+        anchor = Html(f'<a href="{esc(link)}">{esc(found.filename)}.jsonl</a>')
+        text = tr.html("📎 This game's record is above: {link}", link=anchor)
+        say(delivery, message, text, reply=True)
 
     return router
+
+
+async def post(
+    message: Message,
+    found: GameRecord,
+    tr: Translator,
+    people: People,
+    delivery: Delivery,
+    drawing: Drawing,
+) -> None:
+    """The record (keyed: a repeat finds it), its transcript and its chart, in that order; the
+    chart drawn off the event loop first."""
+    private = message.chat.type == "private"
+    chat = await people.chat(found.table.chat_id)
+    title = chat.title if chat else ""
+    game = found.table.game
+    png = await drawing.chart(game, title, found.no, found.names, found.lines, tr)  # if it has one
+    box, chat_id, thread = delivery.presenter.outbox, message.chat.id, topic(message)
+    box.post_document(
+        chat_id,
+        f"{found.filename}.jsonl",
+        write_jsonl(found.lines).encode(),
+        key=found.key,
+        reply_to=None if private else message.message_id,
+        thread=thread,
+    )
+    words = transcript(found, title, tr)
+    box.post_document(chat_id, f"{found.filename}.txt", words.encode(), thread=thread)
+    if png is not None:
+        box.post_photo(chat_id, f"{found.filename}.png", png, thread=thread)

@@ -139,6 +139,8 @@ class RuntimeOptions(TypedDict, total=False):
     idle_timeout: float
     away_level: str
     ping_quiet: float
+    notify_delay: float
+    notify_gap: float
     locks: Locks | None
     hands_in_group: bool
     bot_id: int
@@ -163,6 +165,8 @@ class Context:
         idle_timeout: float = 1800.0,
         away_level: str = "normal",
         ping_quiet: float = 0.0,
+        notify_delay: float = 60.0,
+        notify_gap: float = 1800.0,
         locks: Locks | None = None,
         hands_in_group: bool = False,
         bot_id: int = 0,
@@ -180,6 +184,8 @@ class Context:
         self.idle_timeout = idle_timeout
         self.away_level = away_level
         self.ping_quiet = ping_quiet  # no turn ping for a person who moved this recently
+        self.notify_delay = notify_delay  # a new table's /notify pings go this much later …
+        self.notify_gap = notify_gap  # … and reach a subscriber once per this, per group
         self.hands_in_group = hands_in_group  # the operator's BOT_HANDS_IN_GROUP (#32)
         self.bot_id = bot_id  # whether the bot is an admin of a group decides "auto" (#32)
         self.tables: dict[int, Table] = {}  # the open tables in memory

@@ -1,18 +1,21 @@
 """Groups as they really are (issue #17): the bot removed from a group, or no longer allowed to
 write there, closes the group's open table — nothing can be shown there any more; and /notify,
-a person's private ping whenever a new table opens in a group (off by default)."""
+a person's private ping when a new table opens in a group (off by default), paced: a minute
+after it opens, if it still seats, and once per half an hour a group (the settings' times)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from bot.callbacks import b36
 from bot.refused import Refused
 from bot.render.context import game_name
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.closing import Closing
-from bot.runtime.core import Context, IsAdmin
+from bot.runtime.core import Context, IsAdmin, Table
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Facts, Note, Outcome, Screen
-from bot.storage.rows import OPEN_STATUSES, Bar, TableStatus
+from bot.storage.rows import OPEN_STATUSES, Bar, Deadline, DeadlineKind, TableRow, TableStatus
 
 REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."
 TOPIC_GONE = "The «{game}» table in «{chat}» is closed: its topic was closed or deleted."
@@ -162,22 +165,63 @@ class Groups:
         options: dict[str, str] | None = None,
         thread: int | None = None,
     ) -> Outcome:
-        """A lobby opens (:meth:`Lobby.open`) and everyone else who asked for it is pinged."""
+        """A lobby opens (:meth:`Lobby.open`); its subscribers' pings are stored as due
+        ``notify_delay`` later (:meth:`pings_due`), should anyone else have asked for them."""
         out = await self.lobby.open(chat_id, user_id, name, game, options, thread)
-        return out + await self._new_table_pings(chat_id, thread, user_id)
+        return out + await self._pings_later(chat_id, thread, user_id)
 
-    async def _new_table_pings(self, chat_id: int, thread: int | None, opener: int) -> Outcome:
+    async def _pings_later(self, chat_id: int, thread: int | None, opener: int) -> Outcome:
         row = await self.ctx.repo.open_table(chat_id, thread)
         if row is None or row.status != TableStatus.LOBBY:
             return Outcome()
-        chat = await self.ctx.people.chat(chat_id)
+        if all(s.user_id == opener for s in await self.ctx.repo.subscribers(chat_id)):
+            return Outcome()  # nobody to ping: nothing stored
+        due = Deadline(row.id, DeadlineKind.NOTIFY, self.ctx.clock() + self.ctx.notify_delay, 0)
+        async with self.ctx.repo.unit() as tx:
+            await tx.put_deadline(due)
+        return Outcome(due=(due,))
+
+    async def pings_due(self, deadline: Deadline) -> Outcome:
+        """A new lobby's pings fell due. A lobby closed, started or starting by now pings
+        nobody (what could they join?); else each subscriber of the group — not seated there,
+        the bot able to write to him, not pinged from this group within ``notify_gap`` — gets
+        one, and the time of it is written with the deadline's drop (every worker, every
+        restart keeps the gap)."""
+        table_id = deadline.table_id
+        undue = Outcome(undue=((table_id, DeadlineKind.NOTIFY),))
+        async with self.ctx.hold(table_id):
+            table = await self.ctx.load(table_id)
+            now = self.ctx.clock()
+            seating = (
+                table is not None and table.row.status == TableStatus.LOBBY and not table.starting
+            )
+            whom = await self._whom(table, now) if seating and table is not None else []
+            async with self.ctx.repo.unit() as tx:
+                await tx.drop_deadline(table_id, DeadlineKind.NOTIFY)
+                if table is not None and whom:
+                    await tx.set_pinged(table.row.chat_id, whom, now)
+            if table is None or not whom:
+                return undue
+            return undue + await self._pings(table.row, whom)
+
+    async def _whom(self, table: Table, now: float) -> list[int]:
+        """Who is pinged about the lobby now (see :meth:`pings_due`)."""
+        seated = {s.user_id for s in table.seats}
+        whom = []
+        for sub in await self.ctx.repo.subscribers(table.row.chat_id):
+            if sub.user_id in seated or now - sub.pinged_at < self.ctx.notify_gap:
+                continue
+            user = await self.ctx.people.user(sub.user_id)
+            if user is not None and user.private_ok:
+                whom.append(sub.user_id)
+        return whom
+
+    async def _pings(self, row: TableRow, whom: Sequence[int]) -> Outcome:
+        chat = await self.ctx.people.chat(row.chat_id)
         title = chat.title if chat else ""
         link = f"j_{b36(row.id)}_{row.join_code}"
         screens: list[Screen] = []
-        for user_id in await self.ctx.repo.notified(chat_id):
-            user = await self.ctx.people.user(user_id)
-            if user_id == opener or user is None or not user.private_ok:
-                continue
+        for user_id in whom:
             locale = await self.ctx.people.user_locale(user_id)
             params = {"chat": title, "game": game_name(row.game, locale)}
             msgid = (

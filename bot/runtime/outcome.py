@@ -114,6 +114,7 @@ class ChartScreen:
     facts: Facts
     lines: tuple[Line, ...]
     reply_to: int | None = None
+    png: bytes | None = None  # drawn already, off the event loop (bot.drawing)
 
 
 @dataclass(frozen=True, slots=True)

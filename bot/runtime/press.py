@@ -7,6 +7,8 @@ may act), then one map (act → handler, deadline kind → handler) picks the ha
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
@@ -16,6 +18,7 @@ from bot.runtime.absent import TIMER_KINDS, Absent
 from bot.runtime.closing import Closing, begun
 from bot.runtime.computers import Computers
 from bot.runtime.core import Context, IsAdmin, Table, own_seat
+from bot.runtime.groups import Groups
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import ChartScreen, Outcome, events_of, keys
 from bot.runtime.play import Play, PressSource
@@ -36,6 +39,13 @@ class LobbyCall:
     is_admin: IsAdmin
 
 
+CARDS_GAP_S = 5.0
+"""The table's 🂠 sends a person's cards anew once per this many seconds (taps ten a second
+queued a send each, and the group's budget of messages for one member delayed the others'
+hands). Seven players tapping without pause then send 84 a minute, within the group's 120
+(``BOT_EPHEMERAL_PER_MINUTE``); a hand Telegram lost comes back with a tap 5 s later. Stored
+with the seat (``cards_at``), so every worker keeps it."""
+
 LobbyHandler = Callable[[LobbyCall], Awaitable[Outcome]]
 DeadlineHandler = Callable[[Deadline], Awaitable[Outcome]]
 
@@ -52,12 +62,14 @@ class Presses:
         play: Play,
         absent: Absent,
         closing: Closing,
+        groups: Groups,
     ) -> None:
         self.ctx = ctx
         self.lobby = lobby
         self.play = play
         self.absent = absent
         self.closing = closing
+        self.cards_gap = CARDS_GAP_S
         self.lobby_acts: Mapping[str, LobbyHandler] = {
             LobbyAct.JOIN: self._join,
             LobbyAct.LEAVE: lambda c: lobby.leave(c.table, c.generation, c.user_id),
@@ -89,6 +101,7 @@ class Presses:
             DeadlineKind.LOBBY: lobby.lobby_expired,
             DeadlineKind.STARTING: lobby.start_lapsed,
             DeadlineKind.CLOSE: closing.lapsed,
+            DeadlineKind.NOTIFY: groups.pings_due,
             **dict.fromkeys(TIMER_KINDS, absent.timer_due),
         }  # any other kind: a computer's move (play.computer_due)
 
@@ -224,7 +237,8 @@ class Presses:
         """🂠 My cards on the table message, where its hands are in the group (#32): the
         presser's hand sent anew, for him alone in place of the table message (so one tap
         brings back a hand his client lost); a hand that goes to private is sent anew there.
-        What the press is answered with comes back too."""
+        What the press is answered with comes back too. Once per ``cards_gap`` a person
+        (:data:`CARDS_GAP_S`): a tap sooner is answered with a toast and sends nothing."""
         async with self.ctx.hold(table_id):
             table = await self.ctx.opened(table_id)
             if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now
@@ -232,10 +246,18 @@ class Presses:
             mine = table.seat_of(user_id)
             if mine is None or mine.barred is not Bar.NONE:
                 raise Refused("You're not playing at this table.")
+            now = self.ctx.clock()
+            wait = mine.cards_at + self.cards_gap - now
+            if wait > 0:  # a tap more sends nothing: the one before is shown, or on its way
+                seconds = max(1, math.ceil(wait))
+                raise Refused("Your cards were just sent — again in {seconds} s.", seconds=seconds)
             ended = table.row.status == TableStatus.ENDED  # his last hand, as it ended (#37)
             gone = None if ended else await self.absent.gate(table, mine.seat, user_id)
             if gone is not None:
                 return gone, ""
+            async with self.ctx.repo.unit() as tx:  # every worker's next tap sees it
+                await tx.set_cards_at(table.id, mine.seat, now)
+            table.seats[mine.seat] = dataclasses.replace(mine, cards_at=now)
             facts = await self.ctx.facts(table)
             if not await self.ctx.in_group(table, mine):
                 hand = await self.play.hands(table, facts, only=mine.seat, fresh=True)

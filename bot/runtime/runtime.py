@@ -75,6 +75,7 @@ class TableRuntime:
             play=self.play,
             absent=self.absent,
             closing=self.closing,
+            groups=self.groups,
         )
 
     # --- what the context holds ----------------------------------------------------------
@@ -119,6 +120,15 @@ class TableRuntime:
     @toggle_gap.setter
     def toggle_gap(self, seconds: float) -> None:
         self.absent.toggle_gap = seconds
+
+    @property
+    def cards_gap(self) -> float:
+        """The table's 🂠 sends a person's cards once per this many seconds."""
+        return self.presses.cards_gap
+
+    @cards_gap.setter
+    def cards_gap(self, seconds: float) -> None:
+        self.presses.cards_gap = seconds
 
     async def _load(self, table_id: int) -> Table | None:
         return await self.ctx.load(table_id)

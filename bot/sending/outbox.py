@@ -245,11 +245,13 @@ class Outbox:
         filename: str,
         data: bytes,
         *,
+        key: str | None = None,
         reply_to: int | None = None,
         thread: int | None = None,
     ) -> None:
-        """Send a file (a game record) in order with the chat's messages."""
-        self._enqueue(chat_id, Document(filename, data, reply_to, thread))
+        """Send a file (a game record) in order with the chat's messages; ``key``: its id is
+        remembered under the key (:meth:`queued` and :meth:`message_id` say so)."""
+        self._enqueue(chat_id, Document(filename, data, key, reply_to, thread))
 
     def post_photo(
         self,

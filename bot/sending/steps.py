@@ -69,13 +69,14 @@ class Post:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """Send a file (a game record)."""
+    """Send a file (a game record); a keyed one is remembered as a keyed message is (its id, for
+    a later pointer to it), and let go if it could not be sent."""
 
     filename: str
     data: bytes
+    key: str | None = None
     reply_to: int | None = None
     thread: int | None = None
-    key: ClassVar[None] = None
     label: ClassVar[str] = "doc"
 
 
@@ -190,7 +191,8 @@ def is_new(step: Step, known: StoredMessage | None) -> bool:
 
 def needless(step: Step, known: StoredMessage | None) -> bool:
     """An edit to what the message already shows, a step on a message never sent, or a keyed
-    picture sent already (a second press, a restart's repeat); ``known`` as in :func:`is_new`."""
+    picture or file sent already (a second press, a restart's repeat); ``known`` as in
+    :func:`is_new`."""
     match step:
         case Show(fresh=False):
             return known is not None and known.digest == step.rendered.digest()
@@ -198,7 +200,7 @@ def needless(step: Step, known: StoredMessage | None) -> bool:
             return known is None or not known.keyboard
         case Delete():
             return known is None
-        case Photo(key=str()):
+        case Photo(key=str()) | Document(key=str()):
             return known is not None
         case _:
             return False

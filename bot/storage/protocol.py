@@ -29,6 +29,7 @@ from bot.storage.rows import (
     SeatRow,
     SeatSpec,
     StoredMessage,
+    Subscriber,
     TableFields,
     TableRow,
     UserRow,
@@ -154,6 +155,10 @@ class Reads(Protocol):
         """Who wants a private ping when a table opens in the chat (/notify), by user id."""
         ...
 
+    async def subscribers(self, chat_id: int) -> list[Subscriber]:
+        """The chat's /notify subscribers, each with when he was last pinged from it."""
+        ...
+
     async def alive_at(self) -> float | None:
         """When the bot last said it was alive (None: never)."""
         ...
@@ -185,6 +190,10 @@ class Writes(Reads, Protocol):
     async def set_private_ok(self, user_id: int, ok: bool) -> None: ...
 
     async def set_notify(self, chat_id: int, user_id: int, on: bool) -> None: ...
+
+    async def set_pinged(self, chat_id: int, user_ids: Sequence[int], at: float) -> None:
+        """These subscribers were pinged about a new table of the chat ``at``."""
+        ...
 
     async def create_table(
         self,
@@ -219,6 +228,10 @@ class Writes(Reads, Protocol):
 
     async def set_seat_private(self, table_id: int, seat: int) -> None:
         """The seat's hands go to its owner's private chat for the rest of the table (#32)."""
+        ...
+
+    async def set_cards_at(self, table_id: int, seat: int, at: float) -> None:
+        """The table's 🂠 sent the seat's cards anew ``at`` (its throttle)."""
         ...
 
     async def add_match(
@@ -299,6 +312,12 @@ class Repository(Reads, MessageStore, Protocol):
 
     def unit(self) -> AbstractAsyncContextManager[Writes]:
         """One unit of work: its writes commit together at the end, or not at all."""
+        ...
+
+    async def claim_post(self, chat_id: int, key: str, at: float, lapsed_before: float) -> bool:
+        """Post ``key`` (one that goes once per chat: a game's record) is about to be queued:
+        True for the one caller that claims it — nobody had, or the claim is older than
+        ``lapsed_before`` (its post never showed: a kill, a failed send). One statement."""
         ...
 
 

@@ -102,6 +102,7 @@ class SeatRow:
     toggled_at: float = 0.0  # when the owner last handed the seat over or took it back
     private: bool = False  # his hands go to private at this table all the same (#32)
     agreed: bool = False  # he agreed to the open question to close the running table
+    cards_at: float = 0.0  # when the table's 🂠 last sent its owner's cards anew (its throttle)
 
     def marks(self) -> SeatMarks:
         return SeatMarks(self.barred, self.noticed, self.toggled_at)
@@ -119,6 +120,15 @@ class SeatMarks:
     barred: Bar = Bar.NONE
     noticed: int = 0
     toggled_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Subscriber:
+    """A /notify subscriber of a chat, and when he was last pinged about a new table there
+    (wall-clock seconds; 0: never)."""
+
+    user_id: int
+    pinged_at: float = 0.0
 
 
 def deal_mark(match_no: int, deal_no: int) -> int:
@@ -180,6 +190,7 @@ class DeadlineKind(StrEnum):
     LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
     STARTING = "starting"  # a start being held for late presses
     CLOSE = "close"  # a question to close the running table lapses unanswered
+    NOTIFY = "notify"  # a new lobby's /notify pings, if it still seats then
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Unpack
 
 from bot.storage.outbox_sql import OutboxStatements
+from bot.storage.pacing_sql import PacingStatements
 from bot.storage.ratings_sql import RatingStatements
 from bot.storage.rows import (
     OPEN_SQL,
@@ -43,7 +44,8 @@ from bot.storage.rows import (
 from bot.storage.settings import ChatSettings, UserSettings, chat_settings, user_settings
 
 _SEAT_COLUMNS = (
-    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private, agreed"
+    "seat, kind, user_id, name, away, level, expiries, barred, noticed, toggled_at, private,"
+    " agreed, cards_at"
 )
 _LEDGER_COLUMNS = "l.chat_id, l.game, l.user_id, u.first_name, l.balance, l.played, l.won, l.points"
 _LEDGER_ADD = (
@@ -68,6 +70,7 @@ def seat_row(r: Row) -> SeatRow:
         float(r["toggled_at"]),
         bool(r["private"]),
         bool(r["agreed"]),
+        float(r["cards_at"]),
     )
 
 
@@ -84,7 +87,7 @@ def _where(conditions: Sequence[tuple[str, int | None]]) -> tuple[str, list[int]
     return clause, [value for _, value in given]
 
 
-class SqlStatements(OutboxStatements, RatingStatements):
+class SqlStatements(OutboxStatements, RatingStatements, PacingStatements):
     """The shared statements; the subclass runs them on its connection."""
 
     SAME: ClassVar[str] = "IS"  # null-safe equality

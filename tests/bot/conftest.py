@@ -42,6 +42,7 @@ def settings(
         away_level="easy",  # the tests' games stay quick; the strong player is tested in engine
         outbox_time_scale=0,
         ping_quiet_s=0,  # every turn pinged: the quiet rule has its own test (test_e2e_economy)
+        notify_delay_s=0,  # /notify pings at once: the delay has its own test (…_notify_pacing)
         default_language="ru",
         redis_url=shared,
         _env_file=None,  # type: ignore[call-arg]  # tests never read a developer's .env

@@ -272,7 +272,8 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
     fake.drop_ephemeral(0.3, seed=8)  # the first and the third hand among the lost
     rng = random.Random(6)
     taps = 0
-    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())) as running:
+        running.services.runtime.cards_gap = 0.0  # a tap again at once (the gap: its own test)
         await started(fake, group, players)
         await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
         await fake.settle(quiet=0.05)

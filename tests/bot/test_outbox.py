@@ -173,3 +173,31 @@ async def test_a_keyed_picture_goes_once_and_a_refused_one_lets_its_key_go(
     box.post_photo(GROUP, "chart.png", png.getvalue())  # unkeyed (/record): every time
     await box.drain()
     assert fake_telegram.count("sendPhoto", GROUP, ok=True) == 2
+
+
+async def test_a_keyed_record_goes_once_and_a_refused_one_lets_its_key_go(
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
+) -> None:
+    """A game's record (/record): keyed, it is sent once however often it is queued, its id is
+    remembered across a restart (a later /record points to it), and a refused send lets its key
+    go; an unkeyed file (its transcript) goes every time."""
+    group(fake_telegram)
+    box = await outbox(bot, db)
+    fake_telegram.fail_next("sendDocument", chat_id=GROUP)
+    box.post_document(GROUP, "game.jsonl", b"{}", key="record:1:1")
+    await box.drain()
+    assert box.message_id(GROUP, "record:1:1") is None and not box.queued(GROUP, "record:1:1")
+    for _ in range(2):
+        box.post_document(GROUP, "game.jsonl", b"{}", key="record:1:1")
+    assert box.queued(GROUP, "record:1:1")
+    await box.drain()
+    await box.close()
+    box = await outbox(bot, db)  # a restart remembers it
+    box.post_document(GROUP, "game.jsonl", b"{}", key="record:1:1")
+    await box.drain()
+    (sent,) = [m for m in fake_telegram.messages(GROUP) if m.document is not None]
+    assert box.message_id(GROUP, "record:1:1") == sent.message_id
+    box.post_document(GROUP, "game.txt", b"words")  # unkeyed: every time
+    box.post_document(GROUP, "game.txt", b"words")
+    await box.drain()
+    assert fake_telegram.count("sendDocument", GROUP, ok=True) == 3

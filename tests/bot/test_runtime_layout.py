@@ -45,6 +45,7 @@ def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
         DeadlineKind.LOBBY,
         DeadlineKind.STARTING,
         DeadlineKind.CLOSE,
+        DeadlineKind.NOTIFY,
         *TIMER_KINDS,
     }
 
@@ -54,3 +55,10 @@ def test_toggle_gap_set_on_the_facade_reaches_the_seats() -> None:
     runtime = TableRuntime(nothing, nothing, nothing)
     runtime.toggle_gap = 0.0
     assert runtime.absent.toggle_gap == 0.0
+
+
+def test_cards_gap_set_on_the_facade_reaches_the_presses() -> None:
+    nothing = cast(Any, None)
+    runtime = TableRuntime(nothing, nothing, nothing)
+    runtime.cards_gap = 0.0
+    assert runtime.presses.cards_gap == 0.0
