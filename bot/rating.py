@@ -11,9 +11,11 @@ The scale: OpenSkill's default (μ 25, σ 25/3) times four, so a whole number sh
 conservative μ − 3σ, 0 for a newcomer: it rises as the games show both skill and certainty.
 
 A computer is rated once per level (:data:`computer`): the level is the player — at a computer
-seat, and at a person's seat whose decisions were mostly the computer's (he is not rated for
-it). When one level holds several seats of a game, each seat is rated as its own copy from the
-level's rating and the level takes every copy's evidence (the sum of their changes of μ, the
+seat, and at a person's seat whose decisions were mostly the computer's. That person is rated
+for the seat only where it lowers his rating: the computer's play never lifts it nor counts as
+his win, and handing a losing seat to the computer never hides the loss (:meth:`Book._stood_in`).
+When one level holds several seats of a game, each seat is rated as its own copy from the level's
+rating and the level takes every copy's evidence (the sum of their changes of μ, the
 product of their shrinkings of σ) — as if it had played the seats one after another.
 """
 
@@ -154,12 +156,57 @@ class Book:
                     (old.money if old else 0) + sum(s.money for s in mine),
                 )
                 self.touched.add(key)
+            shown = [
+                (after[p].shown, after[p].shown - k.shown)
+                for p, k in zip(players, skills, strict=True)
+            ]
+            for at, seat in enumerate(result.seats):
+                if seat.stand_in:  # the computer's play lifts nobody; his losses stay his
+                    shown[at] = self._stood_in(scope, result, at, players, skills)
             if scope == result.chat_id:
                 seats = [
-                    dataclasses.replace(s, rating=after[p].shown, change=after[p].shown - k.shown)
-                    for s, p, k in zip(result.seats, players, skills, strict=True)
+                    dataclasses.replace(s, rating=rating, change=change)
+                    for s, (rating, change) in zip(result.seats, shown, strict=True)
                 ]
         return dataclasses.replace(result, seats=tuple(seats))
+
+    def _stood_in(
+        self,
+        scope: int,
+        result: ResultRow,
+        at: int,
+        players: Sequence[Player],
+        skills: Sequence[Skill],
+    ) -> tuple[int, int]:
+        """Seat ``at``'s person, whose decisions were mostly the computer's: the seat is rated
+        as that computer (:func:`player_of`), and he is rated as if he had held it only where
+        that lowers his rating — a computer's play never lifts it (nor counts as his win), and
+        handing a losing seat over never hides the loss. His rating after, and its change."""
+        seat = result.seats[at]
+        person = Player(seat.user_id)
+        key = (scope, result.game, person)
+        before = self.skill(key)
+        held = [person if i == at else p for i, p in enumerate(players)]
+        mine = [before if i == at else k for i, k in enumerate(skills)]
+        after = rate(held, mine, [s.place for s in result.seats], solo=result.solo)[person]
+        if after.shown >= before.shown:
+            return before.shown, 0
+        old = self.rows.get(key)
+        self.rows[key] = RatingRow(
+            scope,
+            result.game,
+            person.user_id,
+            "",
+            old.name if old is not None else "",
+            after.mu,
+            after.sigma,
+            after.games,
+            after.solo,
+            old.won if old else 0,
+            (old.money if old else 0) + seat.money,
+        )
+        self.touched.add(key)
+        return after.shown, after.shown - before.shown
 
     def changed(self) -> list[RatingRow]:
         return [self.rows[k] for k in sorted(self.touched)]

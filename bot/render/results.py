@@ -34,8 +34,9 @@ def match_tail(
     if standings.rated:
 
         def rating(r: Rated) -> str:
-            if r.computer:  # rated as the computer, not as him (#47)
-                return f"{esc(r.name)} ({tr('the computer played for him')})"
+            if r.computer:  # its play lifts nobody's rating (bot.rating.Book._stood_in)
+                said = tr("the computer played the seat")
+                return f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)}; {said})"
             return f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)})"
 
         lines.append(tr("Rating: {list}", list=" · ".join(map(rating, standings.rated))))

@@ -78,7 +78,7 @@ class Closed(StrEnum):
 RATED = "📊 Rated as it stands — places by the money of the deals played: {places}."
 RATED_FOR = (
     "📊 Rated as it stands — places by the money of the deals played: {places}. "
-    "🤖 — the computer played for him: not rated to him."
+    "🤖 — the computer played the seat: its play lifts nobody's rating."
 )
 
 
@@ -106,11 +106,12 @@ def voters(table: Table) -> list[SeatRow]:
 
 
 def places_line(rated: ResultRow) -> str:
-    """``1. Аня 112 (+5) · 2. Борис 🤖``: the places of a match rated as it stands, with each
+    """``1. Аня 112 (+5) · 2. Борис 97 (0) 🤖``: the places of a match rated as it stands, with each
     seat's rating in the group and its change (plain text: escaped where it is drawn)."""
 
     def figures(s: ResultSeat) -> str:
-        return "🤖" if s.stand_in else f"{whole(s.rating)} ({signed(s.change)})"
+        mark = " 🤖" if s.stand_in else ""
+        return f"{whole(s.rating)} ({signed(s.change)}){mark}"
 
     return " · ".join(
         f"{s.place}. {s.name} {figures(s)}" for s in sorted(rated.seats, key=lambda s: s.place)

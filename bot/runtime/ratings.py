@@ -104,6 +104,7 @@ async def rate(tx: Writes, result: ResultRow) -> ResultRow:
     written; the standing comes back with the chat's ratings after it."""
     await tx.lock_ratings()
     players = [(p.user_id, p.level) for p in map(player_of, result.seats)]
+    players += [(s.user_id, "") for s in result.seats if s.stand_in]  # rated for losses
     book = Book()
     for scope in (result.chat_id, EVERYWHERE):
         book.load(await tx.ratings(scope, game=result.game, players=players))

@@ -77,8 +77,8 @@ def test_one_level_in_several_seats_takes_every_seat_s_evidence() -> None:
 
 def test_a_seat_the_computer_played_moves_its_level_not_its_person() -> None:
     """#47: a person's seat whose decisions were mostly the computer's is rated as that level:
-    the level takes the seat's result (its win too), the person gets no rating from it, and the
-    others are rated as having played that level."""
+    the level takes the seat's result (its win too), the person gets nothing from a win, and
+    the others are rated as having played that level."""
     book = Book()
     seats = (
         ResultSeat(101, "", "Anna", 2, -5),
@@ -90,8 +90,39 @@ def test_a_seat_the_computer_played_moves_its_level_not_its_person() -> None:
     assert (-1001, "mushka", Player(102)) not in book.rows
     assert (book.rows[normal].games, book.rows[normal].won, book.rows[normal].money) == (1, 1, 10)
     assert book.skill(normal).mu > book.skill((-1001, "mushka", Player(101))).mu
-    assert rated.seats[1].stand_in == "normal" and rated.seats[1].change > 0
+    assert rated.seats[1].stand_in == "normal" and rated.seats[1].change == 0
     assert [ResultSeat(*s.as_json()) for s in rated.seats] == list(rated.seats)  # as stored
+
+
+def test_a_losing_seat_handed_to_the_computer_still_costs_its_person() -> None:
+    """#47: handing a losing seat to the computer hides nothing — where the seat's place
+    lowers its person's rating, he is rated for it (no win, his money), while a winning seat
+    the computer played lifts him by nothing: over a run of such games his rating only falls."""
+    book = Book()
+    boris = (-1001, "mushka", Player(102))
+    for no in range(1, 4):  # three games Boris played himself: his rating well above zero
+        seats = (ResultSeat(101, "", "Anna", 2, -5), ResultSeat(102, "", "Boris", 1, 5))
+        book.add(ResultRow(no, 1, -1001, "mushka", False, seats))
+    before = book.rows[boris]
+    lost = (
+        ResultSeat(101, "", "Anna", 1, 8),
+        ResultSeat(102, "", "Boris", 2, -8, stand_in="normal"),
+    )
+    rated = book.add(ResultRow(9, 1, -1001, "mushka", False, lost))
+    after = book.rows[boris]
+    assert shown(after.mu, after.sigma) < shown(before.mu, before.sigma)
+    assert (after.games, after.won, after.money) == (before.games + 1, before.won, 15 - 8)
+    assert rated.seats[1].change == shown(after.mu, after.sigma) - shown(before.mu, before.sigma)
+    assert rated.seats[1].change < 0
+    won = (
+        ResultSeat(101, "", "Anna", 2, -8),
+        ResultSeat(102, "", "Boris", 1, 8, stand_in="normal"),
+    )
+    rated = book.add(ResultRow(10, 1, -1001, "mushka", False, won))
+    assert book.rows[boris] == after and rated.seats[1].change == 0  # a win lifts him by nothing
+    for scope in (-1001, EVERYWHERE):  # across groups the same
+        level = book.rows[(scope, "mushka", Player.computer("normal"))]
+        assert (level.games, level.won) == (2, 1)
 
 
 def synthetic(seed: int) -> list[ResultRow]:
