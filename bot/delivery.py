@@ -404,9 +404,9 @@ class Presenter:
         facts = screen.facts
         closed = Rendered(lobby_render.closed(self._group(facts)))
         key = keys(facts.table.id).lobby
-        if screen.started or self.outbox.message_id(facts.chat_id, key) is None:
+        if screen.started:
             self.outbox.post(facts.chat_id, closed, thread=facts.table.thread_id)
-        else:
+        else:  # edited where any worker sent it (the shared book), sent if it never went
             self._to_group(facts, key, closed)
 
     def _cancel_question(self, screen: CancelQuestion) -> None:
