@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 from typing import Any
 
+from bot.answers import Answers
 from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
@@ -241,7 +242,8 @@ class Presenter:
         )
         self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text))
 
-    def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
+    def note(self, screen: Note) -> Rendered:
+        """A note as its reader sees it."""
         tr = self.catalogues.tr(screen.locale)
         markup = None
         if screen.link is not None:
@@ -250,7 +252,10 @@ class Presenter:
         params = dict(screen.params)
         if screen.moves:  # the moves in the reader's words, as his hand names them
             params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
-        rendered = Rendered(tr.html(screen.msgid, **params), markup)
+        return Rendered(tr.html(screen.msgid, **params), markup)
+
+    def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
+        rendered = self.note(screen)
         if screen.alone is not None:  # in the group, for him alone (#32)
             receiver, key = screen.alone
             self.outbox.show(
@@ -407,10 +412,22 @@ class Presenter:
 
     def _cancel_question(self, screen: CancelQuestion) -> None:
         """A group notice with table buttons replaces (and strips) the previous one; only the
-        newest one's buttons count (PRODUCT.md §7.2 step 4)."""
+        newest one's buttons count (PRODUCT.md §7.2 step 4). An answer to /cancel (#47): the
+        same question again within the group's window is the message shown already."""
         facts = screen.facts
         rendered = lobby_render.cancel_question(facts.table, self._group(facts), self.codec)
         key = keys(facts.table.id).cancel
+        if screen.asker is not None:
+            self.outbox.answer(
+                facts.chat_id,
+                key,
+                rendered,
+                asker=screen.asker,
+                reply_to=screen.reply_to,
+                thread=facts.table.thread_id,
+                old=Old.STRIP,
+            )
+            return
         self.outbox.strip(facts.chat_id, key, forget=True)
         self._to_group(facts, key, rendered, fresh=True, reply_to=screen.reply_to)
 
@@ -431,9 +448,10 @@ LOOKUP_PAUSE_S = 0.05
 class Delivery:
     """Where every outcome goes: its deadlines to the scheduler, its screens to the outbox."""
 
-    def __init__(self, presenter: Presenter, scheduler: Scheduler) -> None:
+    def __init__(self, presenter: Presenter, scheduler: Scheduler, answers: Answers) -> None:
         self.presenter = presenter
         self.scheduler = scheduler
+        self.answers = answers  # a command's answer in a group (#47)
         self._later: list[Outcome] = []  # deferred outcomes, in the order they were committed
 
     def __call__(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:

@@ -176,7 +176,8 @@ class Lobby:
         async with self.ctx.hold(row.id):
             table = await self.ctx.opened(row.id)
             await self.ctx.role(table, user_id, is_admin)
-            return Outcome.of(CancelQuestion(await self.ctx.facts(table), reply_to))
+            facts = await self.ctx.facts(table)
+            return Outcome.of(CancelQuestion(facts, reply_to, asker=user_id))
 
     async def pick(self, table: Table, generation: int, user_id: int, game: str) -> Outcome:
         self.ctx.lobby_at(table, generation)

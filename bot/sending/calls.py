@@ -25,7 +25,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMarkup
-from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message
+from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message, ReplyParameters
 
 from bot.clock import Clock
 from bot.render.common import Rendered
@@ -95,6 +95,17 @@ def _send_text(chat_id: int, step: Show | Post, paid: bool, **rest: Any) -> Send
     )
 
 
+def _reply_of(step: Show | Post) -> ReplyParameters | None:
+    """What an ephemeral message replies to: the command its receiver sent ephemerally, or his
+    command's message in the group (#47; never sent without it: Telegram has no
+    ``allow_sending_without_reply`` for ephemeral messages)."""
+    if isinstance(step, Show) and step.replying is not None:
+        return ReplyParameters(ephemeral_message_id=step.replying)
+    if step.reply_to is not None:
+        return ReplyParameters(message_id=step.reply_to)
+    return None
+
+
 class Calls:
     """What the outbox remembers of the messages it keeps up to date, and the Bot API calls
     that change it: the :class:`~bot.sending.outbox.Outbox` queues the steps, this makes them."""
@@ -150,10 +161,13 @@ class Calls:
 
     @contextlib.asynccontextmanager
     async def _counted(
-        self, chat_id: int, receiver: int | None = None, *, new: bool = False
+        self, chat_id: int, chat: ChatQueue | None = None, *, new: bool = False
     ) -> AsyncIterator[None]:
         """Count one API call at the moment its answer came (later than Telegram saw it);
-        ``new``: a new message (all chats' window counts those alone)."""
+        ``chat``: the queue it was made for (None: the chat's own); ``new``: a new message (all
+        chats' window counts those alone)."""
+        receiver = chat.receiver if chat is not None else None
+        answer = chat is not None and chat.answers
         try:
             yield
         finally:
@@ -161,7 +175,8 @@ class Calls:
             if receiver is not None:
                 self.ephemeral_calls += 1
             await self.patience(
-                "counting a call", lambda: self.rates.spent(chat_id, receiver, new=new)
+                "counting a call",
+                lambda: self.rates.spent(chat_id, receiver, new=new, answer=answer),
             )
 
     async def deliver(
@@ -185,11 +200,11 @@ class Calls:
             case Delete(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a delete of a message never sent is needless
-                await self._delete(chat_id, known.message_id, chat.receiver)
+                await self._delete(chat_id, known.message_id, chat)
                 self._let_go(chat_id, chat, key)
                 await self.store.drop_message(chat_id, key)
             case DeleteMessage(message_id=message_id):
-                await self._delete(chat_id, message_id)
+                await self._delete(chat_id, message_id, chat)
             case Show() | Post():
                 known = self.known.get((chat_id, step.key)) if step.key else None
                 if isinstance(step, Show) and known is not None and not step.fresh:
@@ -226,12 +241,14 @@ class Calls:
         if key is not None and not sent:
             await self.store.drop_message(chat_id, key)
 
-    async def _delete(self, chat_id: int, message_id: int, receiver: int | None = None) -> None:
-        """Delete a message (``message_id`` as stored: an ephemeral one's needs its receiver)."""
+    async def _delete(self, chat_id: int, message_id: int, chat: ChatQueue | None = None) -> None:
+        """Delete a message (``message_id`` as stored: an ephemeral one's needs its receiver,
+        its queue's)."""
+        receiver = chat.receiver if chat is not None else None
         if message_id < 0 and receiver is None:
             logger.warning("chat=%s: an ephemeral message without its receiver stays", chat_id)
             return
-        async with self._counted(chat_id, receiver):
+        async with self._counted(chat_id, chat):
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                 if receiver is not None and message_id < 0:
                     await self.bot(
@@ -281,22 +298,23 @@ class Calls:
         if known is not None and known.message_id != sent:
             if step.old is Old.STRIP and known.keyboard:
                 # a second call of this step: its own turn
-                lane = chat.receiver
+                lane, answer = chat.receiver, chat.answers
                 await self.patience(
-                    "a rate turn", lambda: self.rates.turn(chat_id, None, lane, new=False)
+                    "a rate turn",
+                    lambda: self.rates.turn(chat_id, None, lane, new=False, answer=answer),
                 )
                 await self._strip(chat_id, chat, known)
             elif step.old is Old.DELETE:
-                await self._delete(chat_id, known.message_id, chat.receiver)
+                await self._delete(chat_id, known.message_id, chat)
 
     async def _send(
         self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
     ) -> int | None:
         """Send the step's message; its id as stored (None: refused or failed)."""
         if chat.receiver is not None:
-            return await self._send_ephemeral(chat_id, chat.receiver, step, held)
+            return await self._send_ephemeral(chat_id, chat, step, held)
         try:
-            async with self._counted(chat_id, new=True):
+            async with self._counted(chat_id, chat, new=True):
                 message = await self.bot(
                     _send_text(
                         chat_id,
@@ -334,19 +352,26 @@ class Calls:
         return message.message_id
 
     async def _send_ephemeral(
-        self, chat_id: int, receiver: int, step: Show | Post, held: Held | None
+        self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
     ) -> int | None:
-        """A message in group ``chat_id`` for ``receiver`` alone (#32). In answer to his press
-        when the step names one (a bot that is no administrator may send only so; it shows in
-        place of the pressed message when ``replace``); a press Telegram no longer knows (too
-        old) is let go and the message sent without it, as an administrator may. Refused: the
-        key's owner is told (``"ephemeral"``), his messages then go to his private chat."""
+        """A message in group ``chat_id`` for the queue's receiver alone (#32). In answer to
+        his press when the step names one (a bot that is no administrator may send only so; it
+        shows in place of the pressed message when ``replace``), or to his command (#47: a reply
+        to it; one he sent ephemerally gives a bot that is no administrator that right too); a
+        press or command Telegram no longer knows (too old) is let go and the message sent
+        without it, as an administrator may. Refused: the key's owner is told
+        (``"ephemeral"``), his messages then go to his private chat."""
+        receiver = chat.receiver
+        assert receiver is not None
         answering = step.answering if isinstance(step, Show) else None
         replace = isinstance(step, Show) and step.replace and answering is not None
-        tries = [(answering, replace), (None, False)] if answering is not None else [(None, False)]
-        for at, (query, in_place) in enumerate(tries):
+        reply = _reply_of(step)
+        tries: list[tuple[str | None, bool, ReplyParameters | None]] = [(None, False, None)]
+        if answering is not None or reply is not None:
+            tries.insert(0, (answering, replace, reply))
+        for at, (query, in_place, replied) in enumerate(tries):
             try:
-                async with self._counted(chat_id, receiver, new=True):
+                async with self._counted(chat_id, chat, new=True):
                     message = await self.bot(
                         _send_text(
                             chat_id,
@@ -357,6 +382,7 @@ class Calls:
                                 callback_query_id=query,
                                 replace_callback_query_message=True if in_place else None,
                             ),
+                            reply_parameters=replied,
                         )
                     )
                     sent = stored_id(message.ephemeral_message_id or 0, ephemeral=True)
@@ -365,7 +391,7 @@ class Calls:
             except TelegramBadRequest as error:
                 if at + 1 < len(tries):
                     logger.info(
-                        "ephemeral send to chat=%s for %s: %s; again without the press",
+                        "ephemeral send to chat=%s for %s: %s; again without what it answers",
                         chat_id,
                         receiver,
                         error.message,
@@ -409,7 +435,7 @@ class Calls:
                 topic=step.thread,  # a re-send (can't edit) goes to the same topic
             )
         try:
-            async with self._counted(chat_id, receiver):
+            async with self._counted(chat_id, chat):
                 result: Message | bool
                 if isinstance(method, EditText):
                     result = await self.bot(method)
@@ -445,7 +471,7 @@ class Calls:
         if known.ephemeral and receiver is None:
             return  # an ephemeral message's receiver is its lane's (Outbox.strip)
         try:
-            async with self._counted(chat_id, receiver):
+            async with self._counted(chat_id, chat):
                 if known.ephemeral and receiver is not None:
                     await self.bot(
                         EditEphemeralMessageReplyMarkup(

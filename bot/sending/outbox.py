@@ -3,7 +3,11 @@
 Callers say what a chat should show, and the outbox decides when Telegram hears of it:
 
 * One queue per chat, delivered in order by one worker task: a deal's result never overtakes
-  the table edit queued before it.
+  the table edit queued before it. Answers to commands in a group (:meth:`Outbox.answer`,
+  #47) have a queue of their own beside it, which never goes ahead of a step waiting in the
+  table's, takes at most half of the group's window (:func:`bot.sending.rates.share`), and
+  drops what a member's quota of answers has no room for: whoever floods a group with commands
+  can't delay the table's next move.
 * A message the bot keeps up to date has a *key* (``table:12:3``, ``hand:12:0``).
   :meth:`Outbox.show` makes it show a text: it is edited if it exists and sent otherwise. An
   edit still waiting in the queue takes the newer text in its place — the latest state wins,
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -53,7 +58,7 @@ from bot.clock import Clock
 from bot.render.common import Rendered
 from bot.render.limits import fit
 from bot.sending.calls import Calls, Sleep, Undeliverable
-from bot.sending.rates import OutboxLimits, Rates
+from bot.sending.rates import OutboxLimits, Quota, Rates
 from bot.sending.steps import (
     QUIET,
     ChatQueue,
@@ -91,6 +96,9 @@ GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out
 
 
 NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
+ANSWER_POLL_S = 0.5  # how often an answer waiting for the group's window asks again …
+BEHIND_TABLE_S = 0.05  # … and how often it looks whether the table's queue is empty
+WINDOW = "an answer's window"  # what a Redis call of the answers' window is, in the log
 
 
 class Outbox:
@@ -184,13 +192,60 @@ class Outbox:
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted, rev)
-        lane = self._chat(chat_id, receiver)
+        answers = self._answering(chat_id, receiver, key)  # follows the answer still queued
+        lane = self._chat(chat_id, receiver, answers)
         if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed):
             return
         show = Show(
             key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice, owed
         )
-        self._enqueue(chat_id, show, receiver)
+        self._enqueue(chat_id, show, receiver, answers)
+
+    def answer(
+        self,
+        chat_id: int,
+        key: str,
+        rendered: Rendered,
+        *,
+        asker: int,
+        receiver: int | None = None,
+        reply_to: int | None = None,
+        replying: int | None = None,
+        thread: int | None = None,
+        old: Old = Old.KEEP,
+    ) -> None:
+        """Answer member ``asker``'s command in a group (#47): message ``key`` shows
+        ``rendered`` — in place while it was sent anew within the group's window (the same
+        text again: nothing at all), else sent anew (``old``: what becomes of the one before).
+        In the group's queue of answers, or (``receiver``) in his alone; ``replying``: the
+        command he sent ephemerally, which the answer replies to (a bot that is no
+        administrator may answer him alone only so). Counted in his quota of answers
+        (:class:`~bot.sending.rates.Quota`): what it has no room for is dropped."""
+        rendered = fit(rendered)
+        wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
+        if self.wire.book is not None:
+            self._want(chat_id, key, wanted, None)
+        lane = self._chat(chat_id, receiver, answers=True)
+        if coalesced(lane.queue, key, rendered, None, None, None, replying):
+            return
+        show = Show(
+            key, rendered, old=old, reply_to=reply_to, thread=thread, asker=asker, replying=replying
+        )
+        self._enqueue(chat_id, show, receiver, answers=True)
+
+    async def quota(self, chat_id: int, user_id: int, kind: Quota, *, take: bool = True) -> bool:
+        """Whether member ``user_id``'s quota in the group has room (#47, every worker's);
+        ``take``: a place is taken now."""
+        rates = self.wire.rates
+        return await self.wire.patience(
+            "a member's quota", lambda: rates.take(chat_id, user_id, kind, count=take)
+        )
+
+    def _answering(self, chat_id: int, receiver: int | None, key: str) -> bool:
+        """Whether a step of message ``key`` waits in the answers' queue (a later step of the
+        key goes behind it there, in order)."""
+        lane = self._chats.get(Lane(chat_id, receiver, answers=True))
+        return lane is not None and any(step.key == key for step in lane.queue)
 
     def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
@@ -273,9 +328,10 @@ class Outbox:
         ``receiver``: the member an ephemeral message is for (see :meth:`show`)."""
         # in queue order: a send of this key still queued (a hand sent anew) is stripped too,
         # and the key is let go when the queue gets there
-        self._enqueue(chat_id, Strip(key), receiver)
+        answers = self._answering(chat_id, receiver, key)
+        self._enqueue(chat_id, Strip(key), receiver, answers)
         if forget:
-            self._enqueue(chat_id, Drop(key), receiver)
+            self._enqueue(chat_id, Drop(key), receiver, answers)
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
@@ -286,13 +342,14 @@ class Outbox:
         """Delete message ``key`` (``receiver``: the member an ephemeral message is for). A show
         of the key still waiting behind another step goes unsent: it would be deleted at once
         (a turn ping whose turn is over before it could go). The step being made is left be."""
-        lane = self._chats.get((chat_id, receiver))
+        answers = self._answering(chat_id, receiver, key)
+        lane = self._chats.get(Lane(chat_id, receiver, answers))
         if lane is not None and len(lane.queue) > 1:
             head, *rest = lane.queue
             kept = [s for s in rest if not (isinstance(s, Show) and s.key == key)]
             if len(kept) < len(rest):
                 lane.queue = deque([head, *kept])
-        self._enqueue(chat_id, Delete(key), receiver)
+        self._enqueue(chat_id, Delete(key), receiver, answers)
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """Delete a message by id (a user's own command line in the private chat, say)."""
@@ -325,9 +382,10 @@ class Outbox:
         return key if known is not None and known.message_id == stored else None
 
     def queued(self, chat_id: int, key: str) -> bool:
-        """Whether a step of message ``key`` waits in the chat's queue (not sent yet)."""
-        lane = self._chats.get((chat_id, None))
-        return lane is not None and any(step.key == key for step in lane.queue)
+        """Whether a step of message ``key`` waits in the chat's queue, or in its answers' (not
+        sent yet)."""
+        lanes = (self._chats.get(Lane(chat_id, None, answers)) for answers in (False, True))
+        return any(lane is not None and any(s.key == key for s in lane.queue) for lane in lanes)
 
     def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
@@ -383,18 +441,22 @@ class Outbox:
 
     # --- delivery ---------------------------------------------------------------------------
 
-    def _chat(self, chat_id: int, receiver: int | None = None) -> ChatQueue:
-        chat = self._chats.get((chat_id, receiver))
+    def _chat(self, chat_id: int, receiver: int | None = None, answers: bool = False) -> ChatQueue:
+        lane = Lane(chat_id, receiver, answers)
+        chat = self._chats.get(lane)
         if chat is None:
-            chat = self._chats[(chat_id, receiver)] = ChatQueue(receiver)
+            chat = self._chats[lane] = ChatQueue(receiver, answers)
         return chat
 
-    def _enqueue(self, chat_id: int, step: Step, receiver: int | None = None) -> None:
-        chat = self._chat(chat_id, receiver)
+    def _enqueue(
+        self, chat_id: int, step: Step, receiver: int | None = None, answers: bool = False
+    ) -> None:
+        chat = self._chat(chat_id, receiver, answers)
         chat.queue.append(step)
         chat.arrived.set()  # a notice waiting for its place lets it go first
         if chat.worker is None or chat.worker.done():
             name = f"outbox:{chat_id}" if receiver is None else f"outbox:{chat_id}:{receiver}"
+            name += ":answers" if answers else ""
             chat.worker = asyncio.create_task(self._run(chat_id, chat), name=name)
 
     async def _run(self, chat_id: int, chat: ChatQueue) -> None:
@@ -419,7 +481,7 @@ class Outbox:
             if failed:
                 failed = 0
                 self.wire.patience.recovered()
-        lane = (chat_id, chat.receiver)
+        lane = Lane(chat_id, chat.receiver, chat.answers)
         if self._chats.get(lane) is chat:  # idle: nothing of the chat is kept in memory
             del self._chats[lane]
 
@@ -449,22 +511,26 @@ class Outbox:
             )
 
     async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
-        head, receiver = chat.queue[0], chat.receiver
+        head, receiver, rates = chat.queue[0], chat.receiver, self.wire.rates
         known = self.wire.known.get((chat_id, head.key)) if head.key is not None else None
+        if known is not None and isinstance(head, Show) and head.asker is not None:
+            head = await self._renewed(chat_id, chat, head)
         if needless(head, known):
             await self.wire.settle_owed(chat.take())  # shown already (a restart's repeat)
             return
+        new = is_new(head, known)
         if not isinstance(head, QUIET):
             group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
             edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
-            new = is_new(head, known)
-            if is_notice(head):
+            if chat.answers:
+                if not await self._answer_turn(chat_id, chat, edit_key, new):
+                    return  # dropped: his quota of answers is spent
+            elif is_notice(head):
                 if not await self._notice_turn(chat_id, chat, new):
                     return  # it waits aside, or went unsent
             else:  # the show may take newer text meanwhile
                 await self.wire.patience(
-                    "a rate turn",
-                    lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new),
+                    "a rate turn", lambda: rates.turn(chat_id, edit_key, receiver, new=new)
                 )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
@@ -472,10 +538,58 @@ class Outbox:
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
             await self.wire.unsent(step)
+        if isinstance(step, Show) and step.asker is not None and new:
+            now = self.wire.known.get((chat_id, step.key))
+            if now is not None and (known is None or now.message_id != known.message_id):
+                key = step.key  # sent anew: in place for a window
+                await self.wire.patience(WINDOW, lambda: rates.sent_anew(chat_id, key))
         # not when cancelled (a stop): an unused turn then runs out with its window
+        answers = chat.answers
         await self.wire.patience(
-            "a rate turn's end", lambda: self.wire.rates.done(chat_id, receiver)
+            "a rate turn's end", lambda: rates.done(chat_id, receiver, answer=answers)
         )
+
+    async def _renewed(self, chat_id: int, chat: ChatQueue, head: Show) -> Show:
+        """An answer whose message was sent anew more than a window ago is sent anew (#47): an
+        edit of it would change a message far up the chat; within the window it is edited."""
+        if head.fresh:
+            return head
+        key, rates = head.key, self.wire.rates
+        if await self.wire.patience(WINDOW, lambda: rates.recent(chat_id, key)):
+            return head
+        head = chat.queue[0] = dataclasses.replace(head, fresh=True)
+        return head
+
+    async def _answer_turn(
+        self, chat_id: int, chat: ChatQueue, edit_key: str | None, new: bool
+    ) -> bool:
+        """An answer's turn (#47): a place in its asker's quota (none: it is dropped, False),
+        then a turn once the table's queue beside it is empty — never ahead of a step the
+        table owes — while half of the group's window is free (its other half the table's)."""
+        head, rates, receiver = chat.queue[0], self.wire.rates, chat.receiver
+        asker = head.asker if isinstance(head, Show) else None
+        if asker is not None:
+            room = await self.wire.patience(
+                "a member's quota", lambda: rates.take(chat_id, asker, Quota.ANSWERS)
+            )
+            if not room:
+                step = chat.take()
+                logger.debug("outbox: an answer to %s in chat=%s dropped: quota", asker, chat_id)
+                await self.wire.unsent(step)
+                return False
+        table = Lane(chat_id, receiver)
+        while True:
+            ahead = self._chats.get(table)
+            if ahead is not None and ahead.queue:
+                await asyncio.sleep(BEHIND_TABLE_S)
+                continue
+            took = await self.wire.patience(
+                "a rate turn",
+                lambda: rates.turn(chat_id, edit_key, receiver, new=new, wait=False, answer=True),
+            )
+            if took:
+                return True
+            await asyncio.sleep(ANSWER_POLL_S)
 
     def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
         """What the shared book says the message shows replaces this worker's memory of it."""
