@@ -76,13 +76,14 @@ class OutboxLimits:
         """A chat's budget: calls per window (groups have negative ids; ``receiver``: the
         group's messages for that member alone, counted as a private chat's;
         :data:`EVERY_RECEIVER`: those of all its members together). ``answer``: the places an
-        answer to a command may take in the group's windows (:func:`share`)."""
+        answer to a command may take there (:func:`share`) — the answers' queue runs beside the
+        table's (or the member's hand's), whose call in flight may not be counted yet."""
         if receiver == EVERY_RECEIVER:
             ops, window = self.ephemeral_ops, self.group_window
         elif chat_id < 0 and receiver is None:
             ops, window = self.group_ops, self.group_window
         else:
-            return self.private_ops, self.private_window
+            ops, window = self.private_ops, self.private_window
         return (share(ops) if answer else ops), window
 
     def quota(self, kind: Quota) -> tuple[int, float]:
@@ -100,8 +101,10 @@ class Quota(StrEnum):
 
 
 def share(ops: int) -> int:
-    """The places of a group's window an answer to a command may take: it takes one only while
-    fewer are used, so at least the other half is always free for the table (#47)."""
+    """The places of a window an answer to a command may take: it takes one only while fewer
+    are used, so the other half is always free for the table (#47; but for one call of the
+    table's in flight at that moment, with one process's windows, which count a call when its
+    answer comes)."""
     return max(1, ops // 2)
 
 
