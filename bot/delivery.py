@@ -411,25 +411,20 @@ class Presenter:
             self._to_group(facts, key, closed)
 
     def _cancel_question(self, screen: CancelQuestion) -> None:
-        """A group notice with table buttons replaces (and strips) the previous one; only the
-        newest one's buttons count (PRODUCT.md §7.2 step 4). An answer to /cancel (#47): the
-        same question again within the group's window is the message shown already."""
+        """/cancel's answer (#47): asked again within the group's window, the question shown
+        already; later, a new one, the previous one's buttons gone (only the newest one's
+        count, PRODUCT.md §7.2 step 4)."""
         facts = screen.facts
         rendered = lobby_render.cancel_question(facts.table, self._group(facts), self.codec)
-        key = keys(facts.table.id).cancel
-        if screen.asker is not None:
-            self.outbox.answer(
-                facts.chat_id,
-                key,
-                rendered,
-                asker=screen.asker,
-                reply_to=screen.reply_to,
-                thread=facts.table.thread_id,
-                old=Old.STRIP,
-            )
-            return
-        self.outbox.strip(facts.chat_id, key, forget=True)
-        self._to_group(facts, key, rendered, fresh=True, reply_to=screen.reply_to)
+        self.outbox.answer(
+            facts.chat_id,
+            keys(facts.table.id).cancel,
+            rendered,
+            asker=screen.asker,
+            reply_to=screen.reply_to,
+            thread=facts.table.thread_id,
+            old=Old.STRIP,
+        )
 
     def _unreachable(self, screen: UnreachableNotice) -> None:
         facts = screen.facts
@@ -473,7 +468,8 @@ class Delivery:
         reply_to: int | None = None,
         thread: int | None = None,
     ) -> None:
-        """Post a one-off message (a command's answer) in order with the chat's other
+        """Post a one-off message (a command's answer in a private chat) in order with the
+        chat's other messages: a chat's limit counts every message."""Post a one-off message (a command's answer) in order with the chat's other
         messages: a group's limit counts every message."""
         self.presenter.outbox.post(chat_id, rendered, reply_to=reply_to, thread=thread)
 

@@ -228,7 +228,7 @@ class CancelQuestion:
 
     facts: Facts
     reply_to: int
-    asker: int | None = None
+    asker: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,29 +9,33 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from aiogram import Bot
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
-    TelegramMigrateToChat,
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
 )
 from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMarkup
 from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message, ReplyParameters
 
 from bot.clock import Clock
 from bot.render.common import Rendered
-from bot.sending.json_session import EditEphemeralText, EditText, SendText
+from bot.sending.json_session import EditEphemeralText, EditText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
+from bot.sending.requests import (
+    STAYS_OWED,
+    TOPIC_GONE,
+    Postponed,
+    Sleep,
+    Undeliverable,
+    reply_of,
+    send_text,
+)
 from bot.sending.session import is_cant_edit
 from bot.sending.steps import (
     ChatQueue,
@@ -57,53 +61,7 @@ if TYPE_CHECKING:  # Redis is an optional extra (several workers)
 
 logger = logging.getLogger("bot.sending.outbox")  # one log for the outbox, whichever part
 
-Undeliverable = Literal["forbidden", "topic", "ephemeral"]
-"""Why a keyed message can't go: a 403, a gone forum topic, a message for one member of a group
-that Telegram would not take (#32: not a member, no rights, a press too old)."""
-_TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
-
-Sleep = Callable[[float], Awaitable[None]]
-STAYS_OWED = (
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
-    TelegramMigrateToChat,
-)
-"""Failures after which an owed message is still owed: the Bot API out of reach, or too busy,
-past the request middleware's patience (:mod:`bot.sending.session`); the group became a
-supergroup (its entries follow it there, :meth:`bot.runtime.redraw.Redraw.migrate_chat`)."""
-
-
-class Postponed(Exception):
-    """An owed message could not be sent for now (a :data:`STAYS_OWED` failure): it stays owed,
-    and the next start sends it."""
-
-
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
-
-
-def _send_text(chat_id: int, step: Show | Post, paid: bool, **rest: Any) -> SendText:
-    """``sendMessage`` of the step's text, keyboard and topic (``paid``: as a paid broadcast;
-    ``rest``: the kind's own)."""
-    return SendText(
-        chat_id=chat_id,
-        text=step.rendered.text,
-        message_thread_id=step.thread,
-        reply_markup=step.rendered.markup,
-        allow_paid_broadcast=True if paid else None,
-        **rest,
-    )
-
-
-def _reply_of(step: Show | Post) -> ReplyParameters | None:
-    """What an ephemeral message replies to: the command its receiver sent ephemerally, or his
-    command's message in the group (#47; never sent without it: Telegram has no
-    ``allow_sending_without_reply`` for ephemeral messages)."""
-    if isinstance(step, Show) and step.replying is not None:
-        return ReplyParameters(ephemeral_message_id=step.replying)
-    if step.reply_to is not None:
-        return ReplyParameters(message_id=step.reply_to)
-    return None
 
 
 class Calls:
@@ -316,7 +274,7 @@ class Calls:
         try:
             async with self._counted(chat_id, chat, new=True):
                 message = await self.bot(
-                    _send_text(
+                    send_text(
                         chat_id,
                         step,
                         self.limits.paid_broadcast,
@@ -365,7 +323,7 @@ class Calls:
         assert receiver is not None
         answering = step.answering if isinstance(step, Show) else None
         replace = isinstance(step, Show) and step.replace and answering is not None
-        reply = _reply_of(step)
+        reply = reply_of(step)
         tries: list[tuple[str | None, bool, ReplyParameters | None]] = [(None, False, None)]
         if answering is not None or reply is not None:
             tries.insert(0, (answering, replace, reply))
@@ -373,7 +331,7 @@ class Calls:
             try:
                 async with self._counted(chat_id, chat, new=True):
                     message = await self.bot(
-                        _send_text(
+                        send_text(
                             chat_id,
                             step,
                             self.limits.paid_broadcast,
@@ -537,7 +495,7 @@ class Calls:
             self.keys.pop((chat_id, old.message_id), None)
 
     def _topic_gone(self, chat_id: int, step: Show | Post, error: TelegramAPIError) -> None:
-        if step.thread is not None and _TOPIC_GONE.search(error.message):
+        if step.thread is not None and TOPIC_GONE.search(error.message):
             self._refused(chat_id, step.key, "topic")
 
     def _refused(self, chat_id: int, key: str | None, why: Undeliverable = "forbidden") -> None:
