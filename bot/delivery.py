@@ -469,8 +469,7 @@ class Delivery:
         thread: int | None = None,
     ) -> None:
         """Post a one-off message (a command's answer in a private chat) in order with the
-        chat's other messages: a chat's limit counts every message."""Post a one-off message (a command's answer) in order with the chat's other
-        messages: a group's limit counts every message."""
+        chat's other messages: a chat's limit counts every message."""
         self.presenter.outbox.post(chat_id, rendered, reply_to=reply_to, thread=thread)
 
     def defer(self, outcome: Outcome) -> None:
