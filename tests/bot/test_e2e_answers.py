@@ -150,6 +150,6 @@ async def test_47_forty_commands_leave_the_tables_next_move_visible_within_5_s(
     if bot_admin:  # every answer to him alone, a reply to his command; the group saw none
         assert from_commands == [], [c.params.get("text") for c in from_commands]
         assert 1 <= len(alone) <= BOUND
-    else:  # in the group, within his quota: the rest dropped, never queued for minutes
+    else:  # in the group, within his quota: the rest dropped
         assert 1 <= len(from_commands) <= BOUND, [c.params.get("text") for c in from_commands]
         assert mallory.ephemeral(group) == []
