@@ -8,10 +8,10 @@ person and command a window, and never ahead of what the table owes the group.
   as the group or a channel names nobody: it is answered in the group, as is everything else,
   in the group's queue of answers (:meth:`bot.sending.outbox.Outbox.answer`), which never goes
   ahead of the table and takes at most half of the group's budget.
-* How often. An answer is a keyed message per person and command (a group's /score and
-  /settings: the group's one, as before), shown in place while it was sent anew within the
-  group's window — a repeat with the same text costs no call at all, another text is an edit —
-  and sent anew after it. Every answer to a member is counted in his quota
+* How often. An answer is a keyed message per person, command and forum topic (a group's
+  /score and /settings: the group's one, as before), shown in place while it was sent anew
+  within the group's window — a repeat with the same text costs no call at all, another text
+  is an edit — and sent anew after it. Every answer to a member is counted in his quota
   (:class:`bot.sending.rates.Quota`): what it has no room for is dropped.
 
 Whether the bot is an administrator is getChatMember's answer (cached a minute, asked before a
@@ -42,10 +42,21 @@ class Asked:
     person: bool = True  # written by a person (not as the group or a channel)
 
 
-def answer_key(asker: int, command: str, *, alone: bool, page: int = 1) -> str:
+def answer_key(
+    asker: int, command: str, *, alone: bool, thread: int | None = None, page: int = 1
+) -> str:
     """The keyed message of a member's answer to a command (``alone``: shown to him alone, an
-    ephemeral message: a namespace of its own); a long answer's later pages ``…:2``, ``…:3``."""
-    key = f"answer:{asker}:{command}" + (":alone" if alone else "")
+    ephemeral message: a namespace of its own; ``thread``: the forum topic it was asked in,
+    each its own); a long answer's later pages ``…:2``, ``…:3``."""
+    return shared_key(
+        f"answer:{asker}:{command}" + (":alone" if alone else ""), thread=thread, page=page
+    )
+
+
+def shared_key(name: str, *, thread: int | None = None, page: int = 1) -> str:
+    """The keyed message ``name`` of a group (its /score, its /settings), in the forum topic
+    ``thread`` (None: a plain group's, or the General topic's); its later pages."""
+    key = name if thread is None else f"{name}@{thread}"
     return key if page == 1 else f"{key}:{page}"
 
 
@@ -76,8 +87,8 @@ class Answers:
         group's one of that name."""
         alone = self.alone(asked)
         if shared is not None and not alone:
-            return shared if page == 1 else f"{shared}:{page}"
-        return answer_key(asked.asker, asked.command, alone=alone, page=page)
+            return shared_key(shared, thread=asked.thread, page=page)
+        return answer_key(asked.asker, asked.command, alone=alone, thread=asked.thread, page=page)
 
     def answer(
         self,

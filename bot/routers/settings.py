@@ -9,7 +9,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.answers import answer_key
+from bot.answers import answer_key, shared_key
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter
@@ -20,7 +20,7 @@ from bot.refused import Refused
 from bot.render import settings as screens
 from bot.render.common import Rendered
 from bot.render.context import GAME_NAMES
-from bot.routers.common import asked, say
+from bot.routers.common import asked, say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
@@ -201,7 +201,12 @@ def make_router() -> Router:
         chat_id, user_id = message.chat.id, query.from_user.id
         # the group's pane, or one shown to him alone (#47: an ephemeral message)
         ephemeral = getattr(message, "ephemeral_message_id", None)
-        mine = KEY if ephemeral is None else answer_key(user_id, "settings", alone=True)
+        thread = topic(message) if isinstance(message, Message) else None
+        mine = (
+            shared_key(KEY, thread=thread)
+            if ephemeral is None
+            else answer_key(user_id, "settings", alone=True, thread=thread)
+        )
         pressed = ephemeral or message.message_id
         key = await delivery.message_key(chat_id, pressed, ephemeral=ephemeral is not None)
         if key != mine:

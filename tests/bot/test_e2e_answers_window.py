@@ -135,3 +135,26 @@ async def test_47_cancel_asked_again_and_again_shows_one_question(
             await anna.send(group, "/cancel")
         await fake.settle(quiet=0.05)
         assert posts(fake, group, mark) == 0 and question.has_button("✖️")
+
+
+async def test_47_each_forum_topic_has_its_own_answers(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    """A repeat in another topic is no repeat: its answer shows there (an edit of the first
+    topic's answer would show nothing where he asked); the group's pane works in each."""
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Клуб", is_forum=True, admins=[101])
+    one, two = (group.create_topic(name, by=anna) for name in ("Мушка", "Вечер"))
+    async with watched(fake, running_bot(scaled(settings), seeds=fixed_seeds())):
+        for command in ("/score", "/settings"):  # the group's own messages: one a topic
+            for thread in (one, two):
+                await anna.send(group, command, thread_id=thread)
+                await fake.wait_until(lambda: len(group.in_topic(thread)) > 0, timeout=5)  # noqa: B023
+        await fake.settle(quiet=0.05)
+        for thread in (one, two):
+            shown = group.in_topic(thread)
+            assert len(shown) == 2, [m.text for m in shown]
+            pane = shown[-1]
+            assert not (await anna.press(pane, "⏱")).text  # its buttons count in its topic
+            await fake.wait_until(lambda: pane.edits == 1, timeout=5)  # noqa: B023
