@@ -9,13 +9,14 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
+from bot.answers import Answers
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import PressCodec
@@ -26,6 +27,7 @@ from bot.drawing import Drawing
 from bot.i18n import Catalogues, Translator
 from bot.keys import GROUP_KINDS, MessageKey
 from bot.middlewares.chat import ChatContext
+from bot.middlewares.standing import BotStanding
 from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
 from bot.routers import make_root_router
@@ -184,7 +186,7 @@ def build_services(
         on_lead=heartbeat.resume,
         lease=settings.redis_lease_s,
     )
-    delivery = Delivery(presenter, scheduler)
+    delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id))
     services = Services(
         repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared, Drawing(catalogues)
     )
@@ -247,8 +249,16 @@ def build_dispatcher(
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)
         dp.update.outer_middleware(OnceOnly(services.repo, clock))
     dp.update.outer_middleware(ChatContext(services.people, catalogues))
+    dp.message.outer_middleware(BotStanding(services.delivery.answers))
     dp.include_router(make_root_router())
     return dp
+
+
+ALONE: Final = frozenset({"score", "rules", "help", "hand", "notify", "language", "settings"})
+"""The group commands declared ephemeral (#47): what they answer concerns the asker alone (his
+look at the rules or the scores, his cards, his pings, the settings pane he works in), so a
+client may send them so and their answer goes to him alone. /newgame, /cancel and /kick act for
+the whole group, and /record posts a game for everyone: they stay in the group's view."""
 
 
 def commands(tr: Translator, private: bool) -> list[BotCommand]:
@@ -265,7 +275,12 @@ def commands(tr: Translator, private: bool) -> list[BotCommand]:
         items = [("newgame", tr("New table")), *items, ("cancel", tr("Cancel table"))]
         items.append(("kick", tr("Hand seat to computer")))  # PRODUCT.md §4.9, as a reply
         items.append(("notify", tr("Notify me of new tables")))
-    return [BotCommand(command=c, description=d) for c, d in items]
+    return [
+        BotCommand(
+            command=c, description=d, is_ephemeral=True if not private and c in ALONE else None
+        )
+        for c, d in items
+    ]
 
 
 async def register_commands(bot: Bot, catalogues: Catalogues) -> None:

@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 from typing import Any
 
+from bot.answers import Answers
 from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
@@ -245,7 +246,8 @@ class Presenter:
         )
         self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text))
 
-    def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
+    def note(self, screen: Note) -> Rendered:
+        """A note as its reader sees it."""
         tr = self.catalogues.tr(screen.locale)
         markup = None
         if screen.link is not None:
@@ -254,7 +256,10 @@ class Presenter:
         params = dict(screen.params)
         if screen.moves:  # the moves in the reader's words, as his hand names them
             params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
-        rendered = Rendered(tr.html(screen.msgid, **params), markup)
+        return Rendered(tr.html(screen.msgid, **params), markup)
+
+    def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
+        rendered = self.note(screen)
         if screen.alone is not None:  # in the group, for him alone (#32)
             receiver, key = screen.alone
             self.outbox.show(
@@ -410,13 +415,20 @@ class Presenter:
             self._to_group(facts, key, closed)
 
     def _cancel_question(self, screen: CancelQuestion) -> None:
-        """A group notice with table buttons replaces (and strips) the previous one; only the
-        newest one's buttons count (PRODUCT.md §7.2 step 4)."""
+        """/cancel's answer (#47): asked again within the group's window, the question shown
+        already; later, a new one, the previous one's buttons gone (only the newest one's
+        count, PRODUCT.md §7.2 step 4)."""
         facts = screen.facts
         rendered = lobby_render.cancel_question(facts.table, self._group(facts), self.codec)
-        key = keys(facts.table.id).cancel
-        self.outbox.strip(facts.chat_id, key, forget=True)
-        self._to_group(facts, key, rendered, fresh=True, reply_to=screen.reply_to)
+        self.outbox.answer(
+            facts.chat_id,
+            keys(facts.table.id).cancel,
+            rendered,
+            asker=screen.asker,
+            reply_to=screen.reply_to,
+            thread=facts.table.thread_id,
+            old=Old.STRIP,
+        )
 
     def _close_question(self, screen: CloseQuestion) -> None:
         """The question to close a running table (#47): asked anew as a reply to /cancel (the
@@ -450,9 +462,10 @@ LOOKUP_PAUSE_S = 0.05
 class Delivery:
     """Where every outcome goes: its deadlines to the scheduler, its screens to the outbox."""
 
-    def __init__(self, presenter: Presenter, scheduler: Scheduler) -> None:
+    def __init__(self, presenter: Presenter, scheduler: Scheduler, answers: Answers) -> None:
         self.presenter = presenter
         self.scheduler = scheduler
+        self.answers = answers  # a command's answer in a group (#47)
         self._later: list[Outcome] = []  # deferred outcomes, in the order they were committed
 
     def __call__(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
@@ -474,8 +487,8 @@ class Delivery:
         reply_to: int | None = None,
         thread: int | None = None,
     ) -> None:
-        """Post a one-off message (a command's answer) in order with the chat's other
-        messages: a group's limit counts every message."""
+        """Post a one-off message (a command's answer in a private chat) in order with the
+        chat's other messages: a chat's limit counts every message."""
         self.presenter.outbox.post(chat_id, rendered, reply_to=reply_to, thread=thread)
 
     def defer(self, outcome: Outcome) -> None:

@@ -24,7 +24,13 @@ __all__ = ["pytest_runtest_protocol"]  # a hook of this conftest (tests/hangs.py
 # they go to one worker, one after another (``--dist loadgroup``), so two such fleets never
 # share the two cores with each other
 PROCESS_FILES = frozenset(
-    {"test_workers.py", "test_workers_seats.py", "test_workers_shared.py", "test_proof_kill.py"}
+    {
+        "test_workers.py",
+        "test_workers_seats.py",
+        "test_workers_shared.py",
+        "test_workers_answers.py",
+        "test_proof_kill.py",
+    }
 )
 
 

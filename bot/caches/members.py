@@ -119,6 +119,13 @@ class Members:
             return False
         return await self._drops.dropped_at(*key) >= cached.wall
 
+    def cached(self, chat_id: int, user_id: int) -> Membership | None:
+        """The answer still trusted (None: none, or too old), without asking Telegram."""
+        found = self._cache.get((chat_id, user_id))
+        if found is None or self._clock() - found.at >= self.ttl:
+            return None
+        return found.membership
+
     def forget_chat(self, chat_id: int) -> None:
         """Drop every answer about the chat (it became a supergroup under another id)."""
         for key in [k for k in self._cache if k[0] == chat_id]:

@@ -16,9 +16,9 @@ from bot.markup import Html
 from bot.render import score as score_screen
 from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
-from bot.routers.common import say, topic
+from bot.routers.common import asked, say, topic
 from bot.runtime.core import family_ui
-from bot.runtime.outcome import HandScreen
+from bot.runtime.outcome import HandScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
 
@@ -46,28 +46,16 @@ def help_text(tr: Translator, private: bool) -> Html:
 
 
 def show_score(delivery: Delivery, message: Message, shown: list[Html]) -> None:
-    """One /score answer per group (PRODUCT.md §9): a reply to the command, the previous one
-    deleted, so answers don't push the table up the chat; a long one is several messages."""
-    box = delivery.presenter.outbox
-    for page_no, page in enumerate(shown, start=1):
-        box.show(
-            message.chat.id,
-            score_key(page_no),
-            Rendered(page),
-            fresh=True,
-            old=Old.DELETE,
-            reply_to=message.message_id if page_no == 1 else None,
-            thread=topic(message),
-        )
-    extra = len(shown) + 1  # the pages a longer answer before had beyond this one's
-    while box.message_id(message.chat.id, score_key(extra)) is not None:
-        box.delete(message.chat.id, score_key(extra))
-        extra += 1
+    """A /score answer in a group (PRODUCT.md §9), as answers go (#47): to the asker alone where
+    Telegram allows it; in the group one per group, a reply to the command — a repeat within
+    the group's window shows it in place (nothing at all when nothing changed), a later one
+    anew with the previous one deleted, so answers don't push the table up the chat. A long
+    one is several messages."""
+    pages = [Rendered(page) for page in shown]
+    delivery.answers.pages(asked(message), pages, shared=SCORE, old=Old.DELETE)
 
 
-def score_key(page: int) -> str:
-    """The keyed messages of a group's /score answer: "score", then "score:2", …"""
-    return "score" if page == 1 else f"score:{page}"
+SCORE = "score"  # the keyed message of a group's /score answer ("score:2" … its later pages)
 
 
 def make_router() -> Router:
@@ -151,7 +139,12 @@ def make_router() -> Router:
         """PRODUCT.md /notify: the user's new-table ping for this group, on or off."""
         assert message.from_user is not None
         chat, user = message.chat.id, message.from_user.id
-        delivery(await runtime.toggle_notify(chat, user, message.message_id, topic(message)))
+        outcome = await runtime.toggle_notify(chat, user, message.message_id, topic(message))
+        said = [s for s in outcome.screens if isinstance(s, Note) and s.chat_id == chat]
+        for note in said:  # what the group would be told: his answer (#47)
+            delivery.answers.answer(asked(message), delivery.presenter.note(note), reply=True)
+        rest = tuple(s for s in outcome.screens if s not in said)
+        delivery(Outcome(rest, outcome.due, outcome.undue))
 
     @router.message(Command("cancel", "kick", "notify"), PRIVATE)
     async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:

@@ -9,6 +9,7 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Message
 
+from bot.answers import Asked
 from bot.caches.members import Lookup, Membership
 from bot.delivery import Delivery
 from bot.markup import Html
@@ -44,6 +45,27 @@ def topic(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
+def command_of(message: Message) -> str:
+    """The command a message starts with (``/rules@bot mushka`` → ``rules``; "" for none)."""
+    word = (message.text or "").split(maxsplit=1)[0] if (message.text or "").strip() else ""
+    return word[1:].partition("@")[0].lower() if word.startswith("/") else ""
+
+
+def asked(message: Message) -> Asked:
+    """A command written in a group, as its answer needs it (#47)."""
+    user = message.from_user
+    ephemeral = message.ephemeral_message_id
+    return Asked(
+        message.chat.id,
+        user.id if user is not None else 0,
+        command_of(message),
+        None if ephemeral is not None else message.message_id,
+        ephemeral,
+        topic(message),
+        person=user is not None and message.sender_chat is None,
+    )
+
+
 def say(
     delivery: Delivery,
     message: Message,
@@ -53,9 +75,15 @@ def say(
     reply: bool = False,
     reply_to: int | None = None,
 ) -> None:
-    """Answer a command through the outbox (a group's limit counts every message), in order
-    with everything else the chat is shown; ``reply``: a reply to the command, ``reply_to``:
-    to that message instead (an earlier post the answer points to)."""
+    """Answer a command through the outbox: in private in order with everything else the chat
+    is shown; in a group as an answer (:mod:`bot.answers`: to the asker alone where Telegram
+    allows it, once per person and command a window, never ahead of the table). ``reply``: a
+    reply to the command (to him alone, always); ``reply_to``: to that message instead (an
+    earlier post the answer points to)."""
+    rendered = Rendered(text, markup)
+    if message.chat.type != "private":
+        delivery.answers.answer(asked(message), rendered, reply=reply, reply_to=reply_to)
+        return
     if reply_to is None and reply:
         reply_to = message.message_id
-    delivery.post(message.chat.id, Rendered(text, markup), reply_to=reply_to, thread=topic(message))
+    delivery.post(message.chat.id, rendered, reply_to=reply_to, thread=topic(message))

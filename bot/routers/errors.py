@@ -20,7 +20,7 @@ from bot.logsafe import safe
 from bot.refused import Refused
 from bot.render.common import Rendered
 from bot.render.refusals import refusal_html, refusal_text
-from bot.routers.common import topic
+from bot.routers.common import asked, topic
 
 logger = logging.getLogger(__name__)
 
@@ -38,13 +38,15 @@ async def reply_refusal(
     message: Message, refused: Refused, tr: Translator, delivery: Delivery
 ) -> None:
     """A command's refusal, in its chat: a reply to the message the refusal names, or in a
-    group to the command."""
+    group to the command — there, as any answer to a command goes (#47, :mod:`bot.answers`)."""
     chat_id = message.chat.id
+    reply_to = None
     if refused.reply_to_key is not None:
         reply_to = await delivery.message_id(chat_id, refused.reply_to_key)
-    else:
-        reply_to = None if message.chat.type == "private" else message.message_id
     rendered = Rendered(refusal_html(refused, tr))
+    if message.chat.type != "private":
+        delivery.answers.answer(asked(message), rendered, reply=True, reply_to=reply_to)
+        return
     delivery.post(chat_id, rendered, reply_to=reply_to, thread=topic(message))
 
 

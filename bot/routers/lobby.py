@@ -22,6 +22,7 @@ from bot.runtime.core import family_ui
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
+from bot.sending.rates import Quota
 from bot.storage.rows import Hands
 from bot.tasks import Background
 
@@ -68,10 +69,17 @@ def make_router() -> Router:
                 say(delivery, message, chat_tr.html("This game is not available yet."), reply=True)
                 return
             game = code
-        user = message.from_user
+        user, box = message.from_user, delivery.presenter.outbox
+        # a new lobby is a new group message: a member opens a few a span, no more (#47)
+        if not await box.quota(message.chat.id, user.id, Quota.TABLES, take=False):
+            raise Refused(
+                "You have opened several tables here in the last few minutes: the next one a "
+                "little later."
+            )
         outcome = await runtime.open(
             message.chat.id, user.id, user.first_name, game, options, topic(message)
         )
+        await box.quota(message.chat.id, user.id, Quota.TABLES)
         delivery(outcome)
 
     @router.message(Command("cancel"), GROUPS)

@@ -43,8 +43,10 @@ def make_router() -> Router:
 
     @router.my_chat_member()
     async def bot_status(
-        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery
+        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
     ) -> None:
+        # made an administrator or no longer one: asked again next time (where its answers go)
+        await members.forget(update.chat.id, update.new_chat_member.user.id)
         if update.chat.type not in ("group", "supergroup") or not cannot_write(update):
             return
         delivery(await runtime.bot_removed(update.chat.id))

@@ -9,6 +9,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.answers import answer_key, shared_key
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter
@@ -19,7 +20,7 @@ from bot.refused import Refused
 from bot.render import settings as screens
 from bot.render.common import Rendered
 from bot.render.context import GAME_NAMES
-from bot.routers.common import say, topic
+from bot.routers.common import asked, say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
@@ -164,16 +165,8 @@ def make_router() -> Router:
             say(delivery, message, chat_tr.html(ADMINS_ONLY), reply=True)
             return
         rendered = await service(runtime, people, catalogues, codec, settings).group(chat_id)
-        box = delivery.presenter.outbox
-        box.show(
-            chat_id,
-            KEY,
-            rendered,
-            fresh=True,
-            old=Old.STRIP,
-            reply_to=message.message_id,
-            thread=topic(message),
-        )
+        # an answer (#47): to him alone where Telegram allows it, else the group's one pane
+        delivery.answers.answer(asked(message), rendered, reply=True, shared=KEY, old=Old.STRIP)
 
     @router.message(Command("settings"), PRIVATE)
     async def private_settings(
@@ -205,14 +198,26 @@ def make_router() -> Router:
         message = query.message
         if message is None or message.chat.type == "private":
             raise Refused("Unknown button.")
-        chat_id = message.chat.id
-        if await delivery.message_key(chat_id, message.message_id) != KEY:
+        chat_id, user_id = message.chat.id, query.from_user.id
+        # the group's pane, or one shown to him alone (#47: an ephemeral message)
+        ephemeral = getattr(message, "ephemeral_message_id", None)
+        thread = topic(message) if isinstance(message, Message) else None
+        mine = (
+            shared_key(KEY, thread=thread)
+            if ephemeral is None
+            else answer_key(user_id, "settings", alone=True, thread=thread)
+        )
+        pressed = ephemeral or message.message_id
+        key = await delivery.message_key(chat_id, pressed, ephemeral=ephemeral is not None)
+        if key != mine:
             raise Refused("That button is out of date.")
-        if not await members.is_admin(chat_id, query.from_user.id):
+        if not await members.is_admin(chat_id, user_id):
             raise Refused(ADMINS_ONLY)
         screen = service(runtime, people, catalogues, codec, settings)
         pane, redraw = await screen.change_group(chat_id, press)
-        delivery.presenter.outbox.show(chat_id, KEY, await screen.group(chat_id, pane))
+        receiver = None if ephemeral is None else user_id
+        shown = await screen.group(chat_id, pane)
+        delivery.presenter.outbox.show(chat_id, mine, shown, receiver=receiver)
         if redraw == "chat":  # the language applies at once: the open table is drawn again
             delivery(await runtime.refresh_chat(chat_id))
         await query.answer()

@@ -168,7 +168,7 @@ class Lobby:
     ) -> Outcome:
         """/cancel at a lobby, or at a table whose match has not begun: asked once (§4.9)."""
         await self.ctx.role(table, user_id, is_admin)
-        return Outcome.of(CancelQuestion(await self.ctx.facts(table), reply_to))
+        return Outcome.of(CancelQuestion(await self.ctx.facts(table), reply_to, asker=user_id))
 
     async def pick(self, table: Table, generation: int, user_id: int, game: str) -> Outcome:
         self.ctx.lobby_at(table, generation)

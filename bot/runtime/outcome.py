@@ -226,8 +226,11 @@ class Note:
 
 @dataclass(frozen=True, slots=True)
 class CancelQuestion:
+    """/cancel's question to the group, an answer to ``asker``'s command (#47)."""
+
     facts: Facts
     reply_to: int
+    asker: int
 
 
 @dataclass(frozen=True, slots=True)

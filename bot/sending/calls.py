@@ -9,29 +9,33 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from aiogram import Bot
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
-    TelegramMigrateToChat,
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
 )
 from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMarkup
-from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message
+from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message, ReplyParameters
 
 from bot.clock import Clock
 from bot.render.common import Rendered
-from bot.sending.json_session import EditEphemeralText, EditText, SendText
+from bot.sending.json_session import EditEphemeralText, EditText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
+from bot.sending.requests import (
+    STAYS_OWED,
+    TOPIC_GONE,
+    Postponed,
+    Sleep,
+    Undeliverable,
+    reply_of,
+    send_text,
+)
 from bot.sending.session import is_cant_edit
 from bot.sending.steps import (
     ChatQueue,
@@ -57,42 +61,7 @@ if TYPE_CHECKING:  # Redis is an optional extra (several workers)
 
 logger = logging.getLogger("bot.sending.outbox")  # one log for the outbox, whichever part
 
-Undeliverable = Literal["forbidden", "topic", "ephemeral"]
-"""Why a keyed message can't go: a 403, a gone forum topic, a message for one member of a group
-that Telegram would not take (#32: not a member, no rights, a press too old)."""
-_TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
-
-Sleep = Callable[[float], Awaitable[None]]
-STAYS_OWED = (
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
-    TelegramMigrateToChat,
-)
-"""Failures after which an owed message is still owed: the Bot API out of reach, or too busy,
-past the request middleware's patience (:mod:`bot.sending.session`); the group became a
-supergroup (its entries follow it there, :meth:`bot.runtime.redraw.Redraw.migrate_chat`)."""
-
-
-class Postponed(Exception):
-    """An owed message could not be sent for now (a :data:`STAYS_OWED` failure): it stays owed,
-    and the next start sends it."""
-
-
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first
-
-
-def _send_text(chat_id: int, step: Show | Post, paid: bool, **rest: Any) -> SendText:
-    """``sendMessage`` of the step's text, keyboard and topic (``paid``: as a paid broadcast;
-    ``rest``: the kind's own)."""
-    return SendText(
-        chat_id=chat_id,
-        text=step.rendered.text,
-        message_thread_id=step.thread,
-        reply_markup=step.rendered.markup,
-        allow_paid_broadcast=True if paid else None,
-        **rest,
-    )
 
 
 class Calls:
@@ -150,10 +119,13 @@ class Calls:
 
     @contextlib.asynccontextmanager
     async def _counted(
-        self, chat_id: int, receiver: int | None = None, *, new: bool = False
+        self, chat_id: int, chat: ChatQueue | None = None, *, new: bool = False
     ) -> AsyncIterator[None]:
         """Count one API call at the moment its answer came (later than Telegram saw it);
-        ``new``: a new message (all chats' window counts those alone)."""
+        ``chat``: the queue it was made for (None: the chat's own); ``new``: a new message (all
+        chats' window counts those alone)."""
+        receiver = chat.receiver if chat is not None else None
+        answer = chat is not None and chat.answers
         try:
             yield
         finally:
@@ -161,7 +133,8 @@ class Calls:
             if receiver is not None:
                 self.ephemeral_calls += 1
             await self.patience(
-                "counting a call", lambda: self.rates.spent(chat_id, receiver, new=new)
+                "counting a call",
+                lambda: self.rates.spent(chat_id, receiver, new=new, answer=answer),
             )
 
     async def deliver(
@@ -185,11 +158,11 @@ class Calls:
             case Delete(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a delete of a message never sent is needless
-                await self._delete(chat_id, known.message_id, chat.receiver)
+                await self._delete(chat_id, known.message_id, chat)
                 self._let_go(chat_id, chat, key)
                 await self.store.drop_message(chat_id, key)
             case DeleteMessage(message_id=message_id):
-                await self._delete(chat_id, message_id)
+                await self._delete(chat_id, message_id, chat)
             case Show() | Post():
                 known = self.known.get((chat_id, step.key)) if step.key else None
                 if isinstance(step, Show) and known is not None and not step.fresh:
@@ -226,12 +199,14 @@ class Calls:
         if key is not None and not sent:
             await self.store.drop_message(chat_id, key)
 
-    async def _delete(self, chat_id: int, message_id: int, receiver: int | None = None) -> None:
-        """Delete a message (``message_id`` as stored: an ephemeral one's needs its receiver)."""
+    async def _delete(self, chat_id: int, message_id: int, chat: ChatQueue | None = None) -> None:
+        """Delete a message (``message_id`` as stored: an ephemeral one's needs its receiver,
+        its queue's)."""
+        receiver = chat.receiver if chat is not None else None
         if message_id < 0 and receiver is None:
             logger.warning("chat=%s: an ephemeral message without its receiver stays", chat_id)
             return
-        async with self._counted(chat_id, receiver):
+        async with self._counted(chat_id, chat):
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                 if receiver is not None and message_id < 0:
                     await self.bot(
@@ -281,24 +256,25 @@ class Calls:
         if known is not None and known.message_id != sent:
             if step.old is Old.STRIP and known.keyboard:
                 # a second call of this step: its own turn
-                lane = chat.receiver
+                lane, answer = chat.receiver, chat.answers
                 await self.patience(
-                    "a rate turn", lambda: self.rates.turn(chat_id, None, lane, new=False)
+                    "a rate turn",
+                    lambda: self.rates.turn(chat_id, None, lane, new=False, answer=answer),
                 )
                 await self._strip(chat_id, chat, known)
             elif step.old is Old.DELETE:
-                await self._delete(chat_id, known.message_id, chat.receiver)
+                await self._delete(chat_id, known.message_id, chat)
 
     async def _send(
         self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
     ) -> int | None:
         """Send the step's message; its id as stored (None: refused or failed)."""
         if chat.receiver is not None:
-            return await self._send_ephemeral(chat_id, chat.receiver, step, held)
+            return await self._send_ephemeral(chat_id, chat, step, held)
         try:
-            async with self._counted(chat_id, new=True):
+            async with self._counted(chat_id, chat, new=True):
                 message = await self.bot(
-                    _send_text(
+                    send_text(
                         chat_id,
                         step,
                         self.limits.paid_broadcast,
@@ -334,21 +310,28 @@ class Calls:
         return message.message_id
 
     async def _send_ephemeral(
-        self, chat_id: int, receiver: int, step: Show | Post, held: Held | None
+        self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
     ) -> int | None:
-        """A message in group ``chat_id`` for ``receiver`` alone (#32). In answer to his press
-        when the step names one (a bot that is no administrator may send only so; it shows in
-        place of the pressed message when ``replace``); a press Telegram no longer knows (too
-        old) is let go and the message sent without it, as an administrator may. Refused: the
-        key's owner is told (``"ephemeral"``), his messages then go to his private chat."""
+        """A message in group ``chat_id`` for the queue's receiver alone (#32). In answer to
+        his press when the step names one (a bot that is no administrator may send only so; it
+        shows in place of the pressed message when ``replace``), or to his command (#47: a reply
+        to it; one he sent ephemerally gives a bot that is no administrator that right too); a
+        press or command Telegram no longer knows (too old) is let go and the message sent
+        without it, as an administrator may. Refused: the key's owner is told
+        (``"ephemeral"``), his messages then go to his private chat."""
+        receiver = chat.receiver
+        assert receiver is not None
         answering = step.answering if isinstance(step, Show) else None
         replace = isinstance(step, Show) and step.replace and answering is not None
-        tries = [(answering, replace), (None, False)] if answering is not None else [(None, False)]
-        for at, (query, in_place) in enumerate(tries):
+        reply = reply_of(step)
+        tries: list[tuple[str | None, bool, ReplyParameters | None]] = [(None, False, None)]
+        if answering is not None or reply is not None:
+            tries.insert(0, (answering, replace, reply))
+        for at, (query, in_place, replied) in enumerate(tries):
             try:
-                async with self._counted(chat_id, receiver, new=True):
+                async with self._counted(chat_id, chat, new=True):
                     message = await self.bot(
-                        _send_text(
+                        send_text(
                             chat_id,
                             step,
                             self.limits.paid_broadcast,
@@ -357,6 +340,7 @@ class Calls:
                                 callback_query_id=query,
                                 replace_callback_query_message=True if in_place else None,
                             ),
+                            reply_parameters=replied,
                         )
                     )
                     sent = stored_id(message.ephemeral_message_id or 0, ephemeral=True)
@@ -365,7 +349,7 @@ class Calls:
             except TelegramBadRequest as error:
                 if at + 1 < len(tries):
                     logger.info(
-                        "ephemeral send to chat=%s for %s: %s; again without the press",
+                        "ephemeral send to chat=%s for %s: %s; again without what it answers",
                         chat_id,
                         receiver,
                         error.message,
@@ -409,7 +393,7 @@ class Calls:
                 topic=step.thread,  # a re-send (can't edit) goes to the same topic
             )
         try:
-            async with self._counted(chat_id, receiver):
+            async with self._counted(chat_id, chat):
                 result: Message | bool
                 if isinstance(method, EditText):
                     result = await self.bot(method)
@@ -445,7 +429,7 @@ class Calls:
         if known.ephemeral and receiver is None:
             return  # an ephemeral message's receiver is its lane's (Outbox.strip)
         try:
-            async with self._counted(chat_id, receiver):
+            async with self._counted(chat_id, chat):
                 if known.ephemeral and receiver is not None:
                     await self.bot(
                         EditEphemeralMessageReplyMarkup(
@@ -511,7 +495,7 @@ class Calls:
             self.keys.pop((chat_id, old.message_id), None)
 
     def _topic_gone(self, chat_id: int, step: Show | Post, error: TelegramAPIError) -> None:
-        if step.thread is not None and _TOPIC_GONE.search(error.message):
+        if step.thread is not None and TOPIC_GONE.search(error.message):
             self._refused(chat_id, step.key, "topic")
 
     def _refused(self, chat_id: int, key: str | None, why: Undeliverable = "forbidden") -> None:

@@ -3,7 +3,11 @@
 Callers say what a chat should show, and the outbox decides when Telegram hears of it:
 
 * One queue per chat, delivered in order by one worker task: a deal's result never overtakes
-  the table edit queued before it.
+  the table edit queued before it. Answers to commands in a group (:meth:`Outbox.answer`,
+  #47) have a queue of their own beside it, which never goes ahead of a step waiting in the
+  table's, takes at most half of the group's window (:func:`bot.sending.rates.share`), and
+  drops what a member's quota of answers has no room for: whoever floods a group with commands
+  can't delay the table's next move.
 * A message the bot keeps up to date has a *key* (``table:12:3``, ``hand:12:0``).
   :meth:`Outbox.show` makes it show a text: it is edited if it exists and sent otherwise. An
   edit still waiting in the queue takes the newer text in its place — the latest state wins,
@@ -21,9 +25,8 @@ Telegram's own answers (429, "message is not modified", "message can't be edited
 below, in :mod:`bot.sending.session`; a chat that answers 403 is *closed* to the bot until a
 message to it gets through again.
 
-A chat's worker survives any failed step: a Redis call (several workers) is tried again with
-back-off until it works (:mod:`bot.sending.patience`, logged once per outage), anything else
-too, up to ``GIVE_UP`` times. An idle chat (nothing queued) keeps nothing in memory.
+The queues and the tasks delivering them are :mod:`bot.sending.lanes`: a chat's task survives
+any failed step, and an idle chat (nothing queued) keeps nothing in memory.
 
 Exactly once (issue #28). A keyed message is *marked* in the store before its send goes out
 and *settled* with its Telegram id as the first thing done with the answer (before any wait of
@@ -40,7 +43,6 @@ restart shows every entry still owed again, in order, however many actions came 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
@@ -52,33 +54,28 @@ from aiogram import Bot
 from bot.clock import Clock
 from bot.render.common import Rendered
 from bot.render.limits import fit
-from bot.sending.calls import Calls, Sleep, Undeliverable
-from bot.sending.rates import OutboxLimits, Rates
+from bot.sending.calls import Calls
+from bot.sending.lanes import Lanes
+from bot.sending.rates import OutboxLimits, Quota, Rates
+from bot.sending.requests import Sleep, Undeliverable
 from bot.sending.steps import (
-    QUIET,
-    ChatQueue,
     Delete,
     DeleteMessage,
     Document,
     Drop,
-    Held,
     Lane,
     Old,
     Photo,
     Post,
     Settle,
     Show,
-    Step,
     Strip,
     StripMessage,
     coalesced,
-    is_new,
-    is_notice,
-    needless,
     offers,
 )
 from bot.storage.protocol import MessageStore
-from bot.storage.rows import OwedRef, StoredMessage, stored_id
+from bot.storage.rows import OwedRef, stored_id
 from bot.tasks import cancelled
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
@@ -87,10 +84,6 @@ if TYPE_CHECKING:  # Redis is an optional extra (several workers)
 __all__ = ["Old", "Outbox", "OutboxLimits", "Undeliverable", "offers"]
 
 logger = logging.getLogger(__name__)
-GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out) is dropped
-
-
-NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
 
 
 class Outbox:
@@ -119,7 +112,7 @@ class Outbox:
             book=book,
             on_refused=self._refused,
         )
-        self._chats: dict[Lane, ChatQueue] = {}
+        self.lanes = Lanes(self.wire)
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
         self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
 
@@ -184,13 +177,54 @@ class Outbox:
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted, rev)
-        lane = self._chat(chat_id, receiver)
+        answers = self.lanes.answering(chat_id, receiver, key)  # follows the answer still queued
+        lane = self.lanes.chat(chat_id, receiver, answers)
         if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed):
             return
         show = Show(
             key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice, owed
         )
-        self._enqueue(chat_id, show, receiver)
+        self.lanes.enqueue(chat_id, show, receiver, answers)
+
+    def answer(
+        self,
+        chat_id: int,
+        key: str,
+        rendered: Rendered,
+        *,
+        asker: int,
+        receiver: int | None = None,
+        reply_to: int | None = None,
+        replying: int | None = None,
+        thread: int | None = None,
+        old: Old = Old.KEEP,
+    ) -> None:
+        """Answer member ``asker``'s command in a group (#47): message ``key`` shows
+        ``rendered`` — in place while it was sent anew within the group's window (the same
+        text again: nothing at all), else sent anew (``old``: what becomes of the one before).
+        In the group's queue of answers, or (``receiver``) in his alone; ``replying``: the
+        command he sent ephemerally, which the answer replies to (a bot that is no
+        administrator may answer him alone only so). Counted in his quota of answers
+        (:class:`~bot.sending.rates.Quota`): what it has no room for is dropped."""
+        rendered = fit(rendered)
+        wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
+        if self.wire.book is not None:
+            self._want(chat_id, key, wanted, None)
+        lane = self.lanes.chat(chat_id, receiver, answers=True)
+        if coalesced(lane.queue, key, rendered, None, None, None, replying):
+            return
+        show = Show(
+            key, rendered, old=old, reply_to=reply_to, thread=thread, asker=asker, replying=replying
+        )
+        self.lanes.enqueue(chat_id, show, receiver, answers=True)
+
+    async def quota(self, chat_id: int, user_id: int, kind: Quota, *, take: bool = True) -> bool:
+        """Whether member ``user_id``'s quota in the group has room (#47, every worker's);
+        ``take``: a place is taken now."""
+        rates = self.wire.rates
+        return await self.wire.patience(
+            "a member's quota", lambda: rates.take(chat_id, user_id, kind, count=take)
+        )
 
     def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
@@ -231,13 +265,13 @@ class Outbox:
         the durable outbox's entry it shows (#36), settled once sent."""
         rendered = fit(rendered)
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(chat_id, Post(rendered, done, key, reply_to, thread, owed))
+        self.lanes.enqueue(chat_id, Post(rendered, done, key, reply_to, thread, owed))
         return done
 
     def settle(self, chat_id: int, owed: OwedRef) -> None:
         """An owed entry shows nothing after all (#36): settled in its place in the chat's
         order."""
-        self._enqueue(chat_id, Settle(owed))
+        self.lanes.enqueue(chat_id, Settle(owed))
 
     def post_document(
         self,
@@ -251,7 +285,7 @@ class Outbox:
     ) -> None:
         """Send a file (a game record) in order with the chat's messages; ``key``: its id is
         remembered under the key (:meth:`queued` and :meth:`message_id` say so)."""
-        self._enqueue(chat_id, Document(filename, data, key, reply_to, thread))
+        self.lanes.enqueue(chat_id, Document(filename, data, key, reply_to, thread))
 
     def post_photo(
         self,
@@ -265,7 +299,7 @@ class Outbox:
     ) -> None:
         """Send a picture (a chart) in order with the chat's messages; ``key``: it goes once,
         never again while the key is known (:meth:`queued` or :meth:`message_id` say so)."""
-        self._enqueue(chat_id, Photo(filename, data, key, reply_to, thread))
+        self.lanes.enqueue(chat_id, Photo(filename, data, key, reply_to, thread))
 
     def strip(
         self, chat_id: int, key: str, *, forget: bool = False, receiver: int | None = None
@@ -275,36 +309,38 @@ class Outbox:
         ``receiver``: the member an ephemeral message is for (see :meth:`show`)."""
         # in queue order: a send of this key still queued (a hand sent anew) is stripped too,
         # and the key is let go when the queue gets there
-        self._enqueue(chat_id, Strip(key), receiver)
+        answers = self.lanes.answering(chat_id, receiver, key)
+        self.lanes.enqueue(chat_id, Strip(key), receiver, answers)
         if forget:
-            self._enqueue(chat_id, Drop(key), receiver)
+            self.lanes.enqueue(chat_id, Drop(key), receiver, answers)
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
         if (chat_id, message_id) not in self.wire.keys:
-            self._enqueue(chat_id, StripMessage(message_id))
+            self.lanes.enqueue(chat_id, StripMessage(message_id))
 
     def delete(self, chat_id: int, key: str, *, receiver: int | None = None) -> None:
         """Delete message ``key`` (``receiver``: the member an ephemeral message is for). A show
         of the key still waiting behind another step goes unsent: it would be deleted at once
         (a turn ping whose turn is over before it could go). The step being made is left be."""
-        lane = self._chats.get((chat_id, receiver))
+        answers = self.lanes.answering(chat_id, receiver, key)
+        lane = self.lanes.chats.get(Lane(chat_id, receiver, answers))
         if lane is not None and len(lane.queue) > 1:
             head, *rest = lane.queue
             kept = [s for s in rest if not (isinstance(s, Show) and s.key == key)]
             if len(kept) < len(rest):
                 lane.queue = deque([head, *kept])
-        self._enqueue(chat_id, Delete(key), receiver)
+        self.lanes.enqueue(chat_id, Delete(key), receiver, answers)
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """Delete a message by id (a user's own command line in the private chat, say)."""
-        self._enqueue(chat_id, DeleteMessage(message_id))
+        self.lanes.enqueue(chat_id, DeleteMessage(message_id))
 
     def forget_chat(self, chat_id: int) -> None:
         """A group that became a supergroup (issue #17): its queue and keyed messages go (the
         database's rows went in the migration's unit of work)."""
-        for lane in [lane for lane in self._chats if lane[0] == chat_id]:
-            chat = self._chats.pop(lane)
+        for lane in [lane for lane in self.lanes.chats if lane[0] == chat_id]:
+            chat = self.lanes.chats.pop(lane)
             if chat.worker is not None:
                 chat.worker.cancel()
         self.wire.known = {k: v for k, v in self.wire.known.items() if k[0] != chat_id}
@@ -327,9 +363,10 @@ class Outbox:
         return key if known is not None and known.message_id == stored else None
 
     def queued(self, chat_id: int, key: str) -> bool:
-        """Whether a step of message ``key`` waits in the chat's queue (not sent yet)."""
-        lane = self._chats.get((chat_id, None))
-        return lane is not None and any(step.key == key for step in lane.queue)
+        """Whether a step of message ``key`` waits in the chat's queue, or in its answers' (not
+        sent yet)."""
+        lanes = (self.lanes.chats.get(Lane(chat_id, None, answers)) for answers in (False, True))
+        return any(lane is not None and any(s.key == key for s in lane.queue) for lane in lanes)
 
     def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
@@ -342,13 +379,13 @@ class Outbox:
 
     def pending(self, chat_id: int | None = None) -> int:
         """Queued steps not delivered yet (of one chat, or of all)."""
-        chats = [c for lane, c in self._chats.items() if chat_id is None or lane[0] == chat_id]
+        chats = [c for lane, c in self.lanes.chats.items() if chat_id is None or lane[0] == chat_id]
         return sum(len(c.queue) + (c.worker is not None and not c.worker.done()) for c in chats)
 
     def tracked(self) -> dict[str, int]:
         """What per-chat state is in memory now (figures: idle chats keep none)."""
         return {
-            "chats": len(self._chats),
+            "chats": len(self.lanes.chats),
             "windows": self.wire.rates.tracked(),
             "closed": len(self.wire.closed),
             "offers": len(self.wire.wanted),
@@ -357,7 +394,9 @@ class Outbox:
     async def drain(self) -> None:
         """Wait until every queued step has been delivered."""
         while True:
-            workers = [c.worker for c in self._chats.values() if c.worker and not c.worker.done()]
+            workers = [
+                c.worker for c in self.lanes.chats.values() if c.worker and not c.worker.done()
+            ]
             workers += self._wants
             if not workers:
                 return
@@ -378,135 +417,7 @@ class Outbox:
         """Stop the workers (what is still queued is dropped: the database brings it back)."""
         for task in list(self._wants):
             task.cancel()
-        for chat in list(self._chats.values()):
+        for chat in list(self.lanes.chats.values()):
             if chat.worker is not None:
                 await cancelled(chat.worker)
-        self._chats.clear()
-
-    # --- delivery ---------------------------------------------------------------------------
-
-    def _chat(self, chat_id: int, receiver: int | None = None) -> ChatQueue:
-        chat = self._chats.get((chat_id, receiver))
-        if chat is None:
-            chat = self._chats[(chat_id, receiver)] = ChatQueue(receiver)
-        return chat
-
-    def _enqueue(self, chat_id: int, step: Step, receiver: int | None = None) -> None:
-        chat = self._chat(chat_id, receiver)
-        chat.queue.append(step)
-        chat.arrived.set()  # a notice waiting for its place lets it go first
-        if chat.worker is None or chat.worker.done():
-            name = f"outbox:{chat_id}" if receiver is None else f"outbox:{chat_id}:{receiver}"
-            chat.worker = asyncio.create_task(self._run(chat_id, chat), name=name)
-
-    async def _run(self, chat_id: int, chat: ChatQueue) -> None:
-        failed = 0  # the head step's failures in a row
-        while chat.queue:
-            head, taken = chat.queue[0], chat.taken
-            try:
-                await self._next(chat_id, chat)
-            except Exception as error:  # the worker survives any one failed step
-                failed += 1
-                self.wire.patience.failed(f"a {head.label} in chat={chat_id}", error)
-                if failed >= GIVE_UP and chat.queue and chat.taken == taken:
-                    dropped = chat.take()
-                    logger.error(
-                        "outbox: dropped a %s to chat=%s: it failed again", dropped.label, chat_id
-                    )
-                    await self.wire.unsent(dropped)
-                await self.wire.patience.pause(failed)
-                if chat.taken != taken:
-                    failed = 0  # the next step starts afresh
-                continue
-            if failed:
-                failed = 0
-                self.wire.patience.recovered()
-        lane = (chat_id, chat.receiver)
-        if self._chats.get(lane) is chat:  # idle: nothing of the chat is kept in memory
-            del self._chats[lane]
-
-    async def _next(self, chat_id: int, chat: ChatQueue) -> None:
-        """Deliver the chat's first step; several workers: under the message's shared lock."""
-        book, key = self.wire.book, chat.queue[0].key
-        if book is None or key is None:
-            await self._step(chat_id, chat)
-            return
-        async with contextlib.AsyncExitStack() as held:  # one worker at a time
-            entry = await self.wire.patience(
-                "a message's lock", lambda: held.enter_async_context(book.guard(chat_id, key))
-            )
-            self._adopt(chat_id, key, entry.known)
-            step = chat.queue[0]  # as it is now: a show may have taken newer text meanwhile
-            shows = step.rev if isinstance(step, Show) else None
-            if shows is not None and entry.rev is not None and shows < entry.rev:
-                chat.take()  # another worker showed a later turn already
-                await self.wire.unsent(step)
-                return
-            rev = entry.rev if shows is None else shows
-            wanted = offers(step.rendered) if isinstance(step, Show) else None
-            await self._step(chat_id, chat, Held(entry, rev, wanted))  # told to the book at once
-            known = self.wire.known.get((chat_id, key))
-            await self.wire.patience(
-                "the message book", lambda: book.put(chat_id, key, known, rev, wanted, entry)
-            )
-
-    async def _step(self, chat_id: int, chat: ChatQueue, held: Held | None = None) -> None:
-        head, receiver = chat.queue[0], chat.receiver
-        known = self.wire.known.get((chat_id, head.key)) if head.key is not None else None
-        if needless(head, known):
-            await self.wire.settle_owed(chat.take())  # shown already (a restart's repeat)
-            return
-        if not isinstance(head, QUIET):
-            group = chat_id < 0 and receiver is None  # a group message's edits keep a gap
-            edit_key = head.key if group and isinstance(head, Show) and not head.fresh else None
-            new = is_new(head, known)
-            if is_notice(head):
-                if not await self._notice_turn(chat_id, chat, new):
-                    return  # it waits aside, or went unsent
-            else:  # the show may take newer text meanwhile
-                await self.wire.patience(
-                    "a rate turn",
-                    lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new),
-                )
-        step = chat.take()  # from here on, newer texts queue behind it
-        try:
-            await self.wire.deliver(chat_id, chat, step, held)
-        except Exception:  # never lose the queue to one failure
-            logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
-            await self.wire.unsent(step)
-        # not when cancelled (a stop): an unused turn then runs out with its window
-        await self.wire.patience(
-            "a rate turn's end", lambda: self.wire.rates.done(chat_id, receiver)
-        )
-
-    def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
-        """What the shared book says the message shows replaces this worker's memory of it."""
-        self.wire.forget(chat_id, key)
-        if known is not None:
-            self.wire.known[(chat_id, key)] = known
-            self.wire.keys[(chat_id, known.message_id)] = key
-
-    async def _notice_turn(self, chat_id: int, chat: ChatQueue, new: bool) -> bool:
-        """A notice's turn (:meth:`show`), never waited for in the chat's way: while it would
-        wait, a step queued behind it goes first (False: the lane's head changed) and a delete
-        of its own message behind it lets it go unsent (its turn is over)."""
-        head, rates = chat.queue[0], self.wire.rates
-        while True:
-            took = await self.wire.patience(
-                "a rate turn",
-                lambda: rates.turn(chat_id, None, chat.receiver, new=new, wait=False, notice=True),
-            )
-            if took:
-                return True
-            rest = list(chat.queue)[1:]
-            if any(isinstance(step, Delete) and step.key == head.key for step in rest):
-                self.wire.settle(chat.take(), None)
-                return False
-            after = rest[0] if rest else None
-            if after is not None and after.key != head.key and not is_notice(after):
-                chat.queue[0], chat.queue[1] = after, head
-                return False
-            chat.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(NOTICE_POLL_S):
-                    await chat.arrived.wait()
+        self.lanes.chats.clear()

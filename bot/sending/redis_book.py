@@ -2,7 +2,8 @@
 
 * :class:`RedisRates` — the rate windows (:class:`bot.sending.rates.Rates`): one sorted set of
   call times per chat and one for all chats, checked and reserved atomically by a Lua script on
-  the Redis server's clock, so all workers together stay within a chat's budget.
+  the Redis server's clock, so all workers together stay within a chat's budget; so are the
+  members' quotas, and when each keyed answer was last sent anew (#47).
 * :class:`RedisBook` — what every keyed message shows (its Telegram id, digest, the callback
   data it offers, the table turn it shows), and a short lock per message: one worker at a time
   sends or edits a message, and an older turn never overwrites a newer one. The database keeps
@@ -24,7 +25,7 @@ from redis.asyncio import Redis
 from redis.exceptions import LockError, RedisError
 
 from bot.coordination.redis_locks import PREFIX, leased, script
-from bot.sending.rates import EVERY_RECEIVER, Lane, OutboxLimits, notice_ops
+from bot.sending.rates import EVERY_RECEIVER, OutboxLimits, Quota, Turns, notice_ops
 from bot.storage.rows import StoredMessage, stored_id
 
 logger = logging.getLogger(__name__)
@@ -40,8 +41,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ops, window, all = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local wait = 0
-if redis.call('ZCARD', KEYS[1]) >= ops then
-  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local used = redis.call('ZCARD', KEYS[1])
+if used >= ops then  -- until fewer than ``ops`` are left in the window
+  local first = redis.call('ZRANGE', KEYS[1], used - ops, used - ops, 'WITHSCORES')
   wait = tonumber(first[2]) + window - now
 end
 if KEYS[2] ~= '' then
@@ -56,8 +58,9 @@ if KEYS[3] ~= '' then wait = math.max(wait, redis.call('PTTL', KEYS[3])) end
 local ops2, window2 = tonumber(ARGV[5]), tonumber(ARGV[6])
 if KEYS[4] ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - window2)
-  if redis.call('ZCARD', KEYS[4]) >= ops2 then
-    local first = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+  local used2 = redis.call('ZCARD', KEYS[4])
+  if used2 >= ops2 then
+    local first = redis.call('ZRANGE', KEYS[4], used2 - ops2, used2 - ops2, 'WITHSCORES')
     wait = math.max(wait, tonumber(first[2]) + window2 - now)
   end
 end
@@ -91,6 +94,19 @@ if KEYS[3] ~= '' then
 end
 return now
 """
+# A member's quota (#47): whether it has room, and (ARGV[4] '1') the place taken.
+# KEYS: the quota's window; ARGV: calls per span, span ms, this call's member, take
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+if ARGV[4] == '1' then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
+end
+return 1
+"""
 
 
 class RedisRates:
@@ -101,7 +117,7 @@ class RedisRates:
         self.limits = limits
         self._me = uuid.uuid4().hex[:12]
         self._serial = itertools.count()
-        self._reserved: dict[Lane, list[str]] = {}
+        self._reserved: dict[Turns, list[str]] = {}
 
     def _keys(self, chat_id: int, receiver: int | None) -> tuple[str, str, str]:
         """The call's window, all chats' window, and the second window ('': none)."""
@@ -118,9 +134,10 @@ class RedisRates:
         new: bool = True,
         wait: bool = True,
         notice: bool = False,
+        answer: bool = False,
     ) -> bool:
-        ops, window = self.limits.of(chat_id, receiver)
-        ops2, window2 = self.limits.of(chat_id, EVERY_RECEIVER)
+        ops, window = self.limits.of(chat_id, receiver, answer=answer)
+        ops2, window2 = self.limits.of(chat_id, EVERY_RECEIVER, answer=answer)
         chat_key, all_key, every = self._keys(chat_id, receiver)
         all_key = all_key if new else ""  # all chats' window: new messages only
         gap = f"{PREFIX}edited:{chat_id}:{edit_key}" if edit_key is not None else ""
@@ -140,16 +157,18 @@ class RedisRates:
                 ],
             )
             if int(due) <= 0:
-                self._reserved.setdefault((chat_id, receiver), []).append(member)
+                self._reserved.setdefault((chat_id, receiver, answer), []).append(member)
                 return True
             if not wait:
                 return False
             await asyncio.sleep(int(due) / 1000)
 
-    async def spent(self, chat_id: int, receiver: int | None = None, *, new: bool = True) -> None:
+    async def spent(
+        self, chat_id: int, receiver: int | None = None, *, new: bool = True, answer: bool = False
+    ) -> None:
         # each of these three can be tried again after a failure (bot.sending.patience): what
         # they took is let go only once Redis has it
-        lane = (chat_id, receiver)
+        lane = (chat_id, receiver, answer)
         reserved = self._reserved.setdefault(lane, [])
         if not reserved:
             reserved.append(f"{self._me}:{next(self._serial)}")
@@ -172,8 +191,10 @@ class RedisRates:
         if gap > 0:
             await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
 
-    async def done(self, chat_id: int, receiver: int | None = None) -> None:
-        lane = (chat_id, receiver)
+    async def done(
+        self, chat_id: int, receiver: int | None = None, *, answer: bool = False
+    ) -> None:
+        lane = (chat_id, receiver, answer)
         unused = self._reserved.get(lane)
         if unused:
             chat_key, all_key, every = self._keys(chat_id, receiver)
@@ -184,6 +205,23 @@ class RedisRates:
                     pipe.zrem(every, *unused)
                 await pipe.execute()
         self._reserved.pop(lane, None)
+
+    async def take(self, chat_id: int, user_id: int, kind: Quota, *, count: bool = True) -> bool:
+        ops, span = self.limits.quota(kind)
+        key = f"{PREFIX}quota:{chat_id}:{user_id}:{kind.value}"
+        member = f"{self._me}:{next(self._serial)}"
+        took = await script(
+            self.redis, _TAKE, [key], [ops, int(span * 1000), member, "1" if count else "0"]
+        )
+        return int(took) == 1
+
+    async def recent(self, chat_id: int, key: str) -> bool:
+        return bool(await self.redis.exists(f"{PREFIX}anew:{chat_id}:{key}"))
+
+    async def sent_anew(self, chat_id: int, key: str) -> None:
+        window = int(self.limits.group_window * 1000)
+        if window > 0:  # no window: nothing to remember
+            await self.redis.set(f"{PREFIX}anew:{chat_id}:{key}", "1", px=window)
 
     def forget(self, chat_id: int) -> None:
         self._reserved = {lane: m for lane, m in self._reserved.items() if lane[0] != chat_id}

@@ -8,7 +8,7 @@ import dataclasses
 from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from bot.render.common import Rendered
 from bot.storage.rows import OwedRef, StoredMessage
@@ -51,6 +51,8 @@ class Show:
     replace: bool = False  # an ephemeral send shown in place of the pressed message, for him
     notice: bool = False  # a notification (a turn ping): it lets the steps behind it go first
     owed: OwedRef | None = None  # the durable outbox's entry it shows (#36): settled once shown
+    asker: int | None = None  # an answer to this member's command (#47): in his quota
+    replying: int | None = None  # the command it answers, sent ephemerally (its ephemeral id)
     label: ClassVar[str] = "show"
 
 
@@ -167,9 +169,11 @@ class Held:
 @dataclass(slots=True)
 class ChatQueue:
     """A chat's queued steps and the task delivering them; ``receiver``: the queue of a group's
-    messages for that member alone (ephemeral messages, #32), a lane of its own."""
+    messages for that member alone (ephemeral messages, #32), a lane of its own; ``answers``:
+    the queue of answers to commands, beside the one of what the table owes (#47)."""
 
     receiver: int | None = None
+    answers: bool = False
     queue: deque[Step] = field(default_factory=deque)
     worker: asyncio.Task[None] | None = None
     taken: int = 0  # steps taken off the queue so far: whether the head is still the same one
@@ -210,8 +214,14 @@ def is_notice(step: Step) -> bool:
     return isinstance(step, Show) and step.notice
 
 
-Lane = tuple[int, int | None]
-"""A queue's chat, and the member a group's messages in it are for alone (None: everyone's)."""
+class Lane(NamedTuple):
+    """A queue: its chat, the member a group's messages in it are for alone (None: everyone's),
+    and what it holds: what the table owes (and a private chat's everything), or answers to
+    commands (#47) — which never go ahead of a table step waiting in the lane beside them."""
+
+    chat_id: int
+    receiver: int | None = None
+    answers: bool = False
 
 
 def coalesced(  # the show's own fields
@@ -221,6 +231,7 @@ def coalesced(  # the show's own fields
     rev: int | None,
     answering: str | None,
     owed: OwedRef | None,
+    replying: int | None = None,
 ) -> bool:
     """Whether an edit of ``key`` still queued took ``rendered`` in its place (the latest state
     wins, in the earlier place); never past a message sent after it."""
@@ -235,6 +246,7 @@ def coalesced(  # the show's own fields
                     rev=newest,
                     answering=answering or step.answering,
                     owed=owed or step.owed,
+                    replying=replying or step.replying,  # the newer command: still answerable
                 )
                 return True
             if step.key == key or (step.fresh and not step.notice):  # a notice is no bar

@@ -27,13 +27,12 @@ from tests.bot.helpers import (
     lobby_message,
     play_step,
     result_message,
-    say,
     table_message,
     to_act,
     watched,
 )
 from tests.bot.proof_figures import add_figure
-from tests.bot.test_e2e_settings import open_settings, press_until
+from tests.bot.test_e2e_settings import open_my_settings, open_settings, press_until
 from tests.bot.test_konchinka_e2e import choose as konchinka_choice
 from tests.bot.test_kopilka_e2e import choose as kopilka_choice
 from tests.bot.test_lenturlu_e2e import choose as lenturlu_choice
@@ -175,7 +174,7 @@ async def test_32_every_family_plays_a_whole_game_from_hands_in_the_group_with_a
         await fake.settle(quiet=0.05)
         assert result_message(group) is None, "the game ended before the restart"
         if game == "mushka":  # the group now sends hands to private: this table keeps its mode
-            message = await open_settings(fake, players[0], group)
+            message = await open_my_settings(fake, players[0], group)  # the pane, for her alone
             for shown in ("в группе", "в личке"):
                 await press_until(fake, players[0], message, "🃏", f"Карты: {shown}")
     before = {u.id: hand_message(u) for u in players}
@@ -249,12 +248,16 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
         await play_to(fake, group, players, rng, lambda: deal_results(group) >= 1)
         check_privacy(fake, group, players)
 
-        # /hand in the group: the hand again, for him alone, and the group told where it is
+        # /hand in the group: the hand again, for him alone, and he is told where it is — for
+        # him alone too (#47: the bot is an administrator here), a reply to his command
         boris = players[1]
         old = hand_message(boris)
-        reply = await say(fake, boris, "/hand", group)
-        assert reply.text == HERE
+        shown = len(group.messages)
+        asked = await boris.send(group, "/hand")
+        await fake.wait_until(lambda: boris.last_ephemeral(group).text == HERE, timeout=10)
+        assert boris.last_ephemeral(group).reply_to == asked.message_id
         await fake.settle(quiet=0.05)
+        assert len(group.messages) == shown  # the group saw nothing of it
         new = hand_message(boris)
         assert new is not None and new is not old and new.chat_id == group.id
         assert len(live_hands(boris, group)) == 1 and not boris.messages

@@ -69,6 +69,26 @@ def settings_message(chat: SimGroup | SimUser, kind: str = "g") -> SentMessage |
     return None
 
 
+def my_settings(user: SimUser, group: SimGroup) -> SentMessage | None:
+    """The newest settings pane shown to ``user`` alone in ``group`` (#47: the answer to his
+    /settings where the bot is an administrator)."""
+    for message in reversed(user.ephemeral(group)):
+        if any((b.callback_data or "").startswith("g:") for b in message.all_buttons):
+            return message
+    return None
+
+
+async def open_my_settings(fake: FakeTelegram, user: SimUser, group: SimGroup) -> SentMessage:
+    """An admin's /settings where the bot is an administrator: the pane for him alone."""
+    before = my_settings(user, group)
+    await user.send(group, "/settings")
+    await fake.wait_until(lambda: my_settings(user, group) not in (None, before), timeout=10)
+    await fake.settle(quiet=0.05)
+    message = my_settings(user, group)
+    assert message is not None
+    return message
+
+
 async def open_settings(fake: FakeTelegram, user: SimUser, group: SimGroup) -> SentMessage:
     before = settings_message(group)
     await user.send(group, "/settings")

@@ -13,7 +13,9 @@
 Ephemeral messages (tests/fakeapi/ephemeral.py): ``anna.ephemeral(group)`` /
 ``anna.last_ephemeral(group)`` / ``anna.view(group)`` / ``anna.shown_in_place_of(table)``,
 ``fake.ephemeral_sends()``, ``fake.drop_ephemeral(share, seed)``, ``anna.offline = True``,
-``fake.set_bot_admin(chat_id)``; ``group.messages`` never holds them.
+``fake.set_bot_admin(chat_id)``; ``group.messages`` never holds them. A member sends a command
+the bot declared ``is_ephemeral`` for the bot alone with ``anna.send_ephemeral(group, "/help")``
+(tests/fakeapi/ephemeral_commands.py: what the bot may answer it with, and when).
 
 Behaviour worth knowing (it is Telegram's): ``editMessageText`` without ``reply_markup``
 removes the inline keyboard; an edit that changes nothing is 400 "message is not modified";

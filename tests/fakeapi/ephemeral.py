@@ -27,10 +27,12 @@ replace_callback_query_message?}`` (the deprecated top-level ``receiver_user_id`
   instead"). The receiver then sees the new message in place of the pressed one
   (``SentMessage.replaces``; :meth:`EphemeralViews.shown_in_place_of`) until it is deleted.
 * Replies: an ephemeral message may reply to a group message (``reply_parameters.message_id``,
-  checked as for any send: "message to be replied not found"). ``reply_parameters.
-  ephemeral_message_id`` names an *incoming* ephemeral message, which no simulated user sends:
-  400 "Bad Request: message to be replied not found"; on a non-ephemeral send it is 400
-  "Bad Request: a reply to an ephemeral message must be an ephemeral message".
+  checked as for any send: "message to be replied not found" — and never with
+  ``allow_sending_without_reply``, always False for ephemeral messages). ``reply_parameters.
+  ephemeral_message_id`` names a command its receiver sent ephemerally, and gives a bot that
+  is no administrator the right to send it (:mod:`tests.fakeapi.ephemeral_commands`: its
+  checks); on a non-ephemeral send it is 400 "Bad Request: a reply to an ephemeral message
+  must be an ephemeral message".
 * Buttons of ephemeral messages: ``login_url`` is refused (400 "Bad Request: BUTTON_TYPE_INVALID").
 * Edits: "message is not modified" when nothing changes, "message to edit not found" for an
   unknown, deleted or other receiver's message; without ``reply_markup`` the keyboard goes (as
@@ -64,6 +66,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tests.fakeapi.ephemeral_commands import EphemeralCommands
 from tests.fakeapi.methods import NOT_MODIFIED, ApiMethods
 from tests.fakeapi.model import ApiError, ChatState, FakeUsageError, MessageVersion, SentMessage
 
@@ -115,7 +118,7 @@ class EphemeralSend(NamedTuple):
     text: str
 
 
-class EphemeralMethods(ApiMethods):
+class EphemeralMethods(EphemeralCommands, ApiMethods):
     """Mixed into :class:`tests.fakeapi.FakeTelegram` (before :class:`ApiMethods`)."""
 
     updates: list[JsonDict]
@@ -131,6 +134,7 @@ class EphemeralMethods(ApiMethods):
         self._methods["editephemeralmessagetext"] = self._m_editEphemeralMessageText
         self._methods["editephemeralmessagereplymarkup"] = self._m_editEphemeralMessageReplyMarkup
         self._methods["deleteephemeralmessage"] = self._m_deleteEphemeralMessage
+        self._init_ephemeral_commands()
 
     # ------------------------------------------------------------------ test-side
 
@@ -240,7 +244,12 @@ class EphemeralMethods(ApiMethods):
             if any("login_url" in button for button in row):
                 raise _bad("BUTTON_TYPE_INVALID")
         query = self._trigger(chat, receiver_id, eph.get("callback_query_id"))
-        if query is None and chat.bot_status not in ("administrator", "creator"):
+        reply_to, command = self._ephemeral_reply(chat, params, receiver_id)
+        if (
+            query is None
+            and command is None
+            and chat.bot_status not in ("administrator", "creator")
+        ):
             raise _bad(NO_RIGHTS)
         replaces: int | None = None
         if eph.get("replace_callback_query_message"):
@@ -250,7 +259,6 @@ class EphemeralMethods(ApiMethods):
             if not isinstance(pressed, dict) or "ephemeral_message_id" in pressed:
                 raise _bad(REPLACE_EPHEMERAL)
             replaces = int(pressed["message_id"])
-        reply_to = self._ephemeral_reply(chat, params)
         self._check_ephemeral_rate(chat, receiver_id)
         version = MessageVersion(plain, source, tuple(entities), markup)
         message = SentMessage(
@@ -268,6 +276,7 @@ class EphemeralMethods(ApiMethods):
             ephemeral_id=chat.next_ephemeral_id,
             receiver_id=receiver_id,
             replaces=replaces,
+            reply_to_ephemeral=command,
             delivered=self._delivers(receiver_id),
         )
         chat.ephemeral[chat.next_ephemeral_id] = message
@@ -275,24 +284,23 @@ class EphemeralMethods(ApiMethods):
         self._ephemeral_of.setdefault(receiver_id, []).append(message)
         return self.message_dict(message)
 
-    def _ephemeral_reply(self, chat: ChatState, params: JsonDict) -> int | None:
-        """The group message an ephemeral send replies to (checked as for any send)."""
+    def _ephemeral_reply(
+        self, chat: ChatState, params: JsonDict, receiver_id: int
+    ) -> tuple[int | None, int | None]:
+        """What an ephemeral send replies to, checked: a group message (as for any send, but
+        never without it), or a command its receiver sent ephemerally (its id, second)."""
         reply = params.get("reply_parameters")
         reply_to = params.get("reply_to_message_id")
-        allow_missing = bool(params.get("allow_sending_without_reply"))
         if isinstance(reply, dict):
-            if reply.get("ephemeral_message_id") is not None:  # no user sends ephemeral here
-                raise _bad("message to be replied not found")
+            if reply.get("ephemeral_message_id") is not None:
+                return None, self._replied_command(chat, receiver_id, reply["ephemeral_message_id"])
             reply_to = reply.get("message_id")
-            allow_missing = bool(reply.get("allow_sending_without_reply"))
         if reply_to is None:
-            return None
+            return None, None
         target = chat.messages.get(reply_to) if isinstance(reply_to, int) else None
-        if target is None or target.deleted:
-            if not allow_missing:
-                raise _bad("message to be replied not found")
-            return None
-        return target.message_id
+        if target is None or target.deleted:  # allow_sending_without_reply: always False
+            raise _bad("message to be replied not found")
+        return target.message_id, None
 
     def _receiver(self, chat: ChatState, raw: object) -> int:
         if not isinstance(raw, int) or isinstance(raw, bool):

@@ -164,6 +164,7 @@ class SentMessage:
     ephemeral_id: int | None = None
     receiver_id: int | None = None
     replaces: int | None = None  # the message its receiver sees it in place of
+    reply_to_ephemeral: int | None = None  # the command its receiver sent ephemerally it answers
     delivered: bool = True  # False: accepted by the API, never shown to the receiver
 
     @property

@@ -441,8 +441,11 @@ async def test_ephemeral_replies(fake_telegram: FakeTelegram) -> None:
     assert await eph_err(fake, 101, reply_parameters={"message_id": 999}) == (
         "Bad Request: message to be replied not found"
     )
+    # allow_sending_without_reply is always False for an ephemeral message (Bot API)
     lenient = {"message_id": 999, "allow_sending_without_reply": True}
-    assert "reply_to_message" not in await send_eph(fake, 101, reply_parameters=lenient)
+    assert await eph_err(fake, 101, reply_parameters=lenient) == (
+        "Bad Request: message to be replied not found"
+    )
     assert await eph_err(fake, 101, reply_parameters={"ephemeral_message_id": 1}) == (
         "Bad Request: message to be replied not found"
     )

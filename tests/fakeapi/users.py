@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.fakeapi.ephemeral import EphemeralViews
+from tests.fakeapi.ephemeral_commands import EphemeralCommandSender
 from tests.fakeapi.html import utf16_len
 from tests.fakeapi.model import (
     CallbackAnswer,
@@ -156,7 +157,7 @@ class SimGroup(_ChatReader):
         return f"SimGroup({self.id}, {self.title!r})"
 
 
-class SimUser(_ChatReader, EphemeralViews):
+class SimUser(_ChatReader, EphemeralViews, EphemeralCommandSender):
     """A person using Telegram: starts the bot, writes commands, presses buttons."""
 
     def __init__(
