@@ -21,6 +21,7 @@ result, for anyone. The record stays RECORD.md's abandoned one, and nothing is p
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
@@ -75,6 +76,7 @@ class Closed(StrEnum):
     ADMIN = "🏁 The table is closed by an admin: {name}."
 
 
+ASKED_LATELY = "The players were asked a moment ago: ask again in {minutes} min."
 RATED = "📊 Rated as it stands — places by the money of the deals played: {places}."
 RATED_FOR = (
     "📊 Rated as it stands — places by the money of the deals played: {places}. "
@@ -132,9 +134,18 @@ class Closing:
         self, table: Table, user_id: int, is_admin: IsAdmin, reply_to: int | None
     ) -> Outcome:
         """/cancel at a match that has begun (the creator's or an admin's): the people playing
-        are asked in the group (a question asked again starts anew)."""
+        are asked in the group. While the question is open, asking again shows it in place;
+        once it went (no, lapsed), it may be asked anew only when its time would have run out —
+        so /cancel and ↩️ again and again post one question in :data:`QUESTION_S`."""
         await self.ctx.role(table, user_id, is_admin)
         assert table.match is not None
+        stored = await self._stored(table)
+        if stored is not None and stored.moves == table.match.no:
+            return await self._question(table)  # open: in place, agreements kept
+        if stored is not None and stored.moves == -table.match.no:
+            left = stored.due_at - self.ctx.clock()
+            if left > 0:
+                raise Refused(ASKED_LATELY, minutes=max(1, math.ceil(left / 60)))
         due = Deadline(
             table.id, DeadlineKind.CLOSE, self.ctx.clock() + self.question_s, table.match.no
         )
@@ -189,6 +200,10 @@ class Closing:
                     await tx.drop_deadline(deadline.table_id, DeadlineKind.CLOSE)
                 return undue
             stored = await self._stored(table)
+            if stored is not None and stored.moves < 0:  # a pause after a question: over
+                async with self.ctx.repo.unit() as tx:
+                    await tx.drop_deadline(deadline.table_id, DeadlineKind.CLOSE)
+                return undue
             if stored is None or stored.moves != table.match.no:
                 return undue
             if stored.due_at > deadline.due_at + 0.5:  # asked again since: its own deadline
@@ -230,13 +245,25 @@ class Closing:
         return Outcome.of(CloseQuestion(facts, asked, rated, reply_to, end, by))
 
     async def _end(self, table: Table, end: QuestionEnd, by: str = "") -> Outcome:
-        """The question goes (no, or lapsed): its message says why, without buttons."""
+        """The question goes (no, or lapsed): its message says why, without buttons. Until its
+        time would have run out, the deadline stays as a pause (its match's number negated):
+        no new question before it (:meth:`ask`), and it is dropped when it falls due."""
+        assert table.match is not None
+        stored = await self._stored(table)
+        pause = None
+        if stored is not None and stored.due_at > self.ctx.clock():
+            pause = Deadline(table.id, DeadlineKind.CLOSE, stored.due_at, -table.match.no)
         async with self.ctx.repo.unit() as tx:
             await tx.set_agreed(table.id, None, False)
-            await tx.drop_deadline(table.id, DeadlineKind.CLOSE)
+            if pause is None:
+                await tx.drop_deadline(table.id, DeadlineKind.CLOSE)
+            else:
+                await tx.put_deadline(pause)
         shown = await self._question(table, end=end, by=by)
         table.seats = [dataclasses.replace(s, agreed=False) for s in table.seats]
-        return shown + Outcome(undue=((table.id, DeadlineKind.CLOSE),))
+        if pause is None:
+            return shown + Outcome(undue=((table.id, DeadlineKind.CLOSE),))
+        return shown + Outcome(due=(pause,))
 
     async def _close(self, table: Table, why: Closed, name: str = "") -> Outcome:
         """Everyone agreed, or an admin closed it: closed and rated as it stands."""

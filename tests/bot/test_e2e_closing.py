@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.records import Records
 from bot.runtime.as_it_stands import money_so_far, places_by
 from bot.storage import open_repository
+from bot.storage.rows import Deadline, DeadlineKind
 from engine.core import abandoned_line
 from engine.games import new_game
 from tests.bot.helpers import (
@@ -155,6 +156,12 @@ async def test_anyone_asked_says_no_and_an_unanswered_question_lapses_across_a_r
         yes = question.button("✅").callback_data
         assert yes is not None
         await agree(fake, anna, question)
+        for _ in range(5):  # asked again while it is open: the same question, in place
+            await anna.send(group, "/cancel")
+        await fake.settle(quiet=0.2)
+        asked = [m for m in group.visible if m.text.startswith("Закрыть стол?")]
+        assert asked == [question] and question.all_buttons, [m.text for m in asked]
+        assert question.text.startswith(ASKED.format("Anna ✅, Boris, Vera")), question.text
         table = table_message(group)
         assert table is not None
         answer = await vera.press_raw(table, data=yes)  # on another message: refused
@@ -168,7 +175,13 @@ async def test_anyone_asked_says_no_and_an_unanswered_question_lapses_across_a_r
         await fake.settle(quiet=0.1)
         assert status(database) == "running"
         assert db_rows(database, "SELECT COUNT(*) FROM seats WHERE agreed") == [(0,)]
-        assert db_rows(database, "SELECT COUNT(*) FROM deadlines WHERE kind = 'close'") == [(0,)]
+        pause = "SELECT table_id, moves FROM deadlines WHERE kind = 'close'"
+        ((table_id, moves),) = db_rows(database, pause)
+        assert moves == -1  # a pause until the question's time would have run out
+        soon = await say(fake, anna, "/cancel", group)  # /cancel, ↩️, /cancel …: not so soon
+        assert soon.text.startswith("Игроков уже спрашивали только что"), soon.text
+        async with bot.services.repo.unit() as tx:  # the pause over, as five minutes on
+            await tx.put_deadline(Deadline(int(table_id), DeadlineKind.CLOSE, 0.0, -1))
         bot.services.runtime.closing.question_s = 3.0
         again = await say(fake, anna, "/cancel", group)
         await agree(fake, vera, again)
