@@ -245,13 +245,13 @@ class Closing:
         return Outcome.of(CloseQuestion(facts, asked, rated, reply_to, end, by))
 
     async def _end(self, table: Table, end: QuestionEnd, by: str = "") -> Outcome:
-        """The question goes (no, or lapsed): its message says why, without buttons. Until its
-        time would have run out, the deadline stays as a pause (its match's number negated):
-        no new question before it (:meth:`ask`), and it is dropped when it falls due."""
+        """The question goes (no, or lapsed): its message says why, without buttons. After a no,
+        until its time would have run out, the deadline stays as a pause (its match's number
+        negated): no new question before it (:meth:`ask`), dropped when it falls due."""
         assert table.match is not None
         stored = await self._stored(table)
         pause = None
-        if stored is not None and stored.due_at > self.ctx.clock():
+        if end is QuestionEnd.NO and stored is not None and stored.due_at > self.ctx.clock():
             pause = Deadline(table.id, DeadlineKind.CLOSE, stored.due_at, -table.match.no)
         async with self.ctx.repo.unit() as tx:
             await tx.set_agreed(table.id, None, False)
