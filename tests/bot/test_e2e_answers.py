@@ -142,14 +142,15 @@ async def test_47_forty_commands_leave_the_tables_next_move_visible_within_5_s(
         # the bot stops without it (what the group got is counted)
         if bot_admin:
             await fake.wait_until(lambda: mallory.ephemeral(group) != [], timeout=10)
-    alone = [m for m in mallory.ephemeral(group) if m.reply_to in {a.message_id for a in asked}]
+    alone = mallory.ephemeral(group)  # each a reply to his command (/newgame's refusal: to
+    replies = {a.message_id for a in asked} | {table.message_id}  # the table it points to)
     posts = group_posts(fake, group, mark)
     from_commands = [c for c in posts if c.params.get("message_id") != table.message_id]
     assert waited < VISIBLE_S
     assert [c for c in fake.requests[mark:] if c.error_code == 429] == []
     if bot_admin:  # every answer to him alone, a reply to his command; the group saw none
         assert from_commands == [], [c.params.get("text") for c in from_commands]
-        assert 1 <= len(alone) <= BOUND
+        assert 1 <= len(alone) <= BOUND and all(m.reply_to in replies for m in alone)
     else:  # in the group, within his quota: the rest dropped
         assert 1 <= len(from_commands) <= BOUND, [c.params.get("text") for c in from_commands]
         assert mallory.ephemeral(group) == []
