@@ -18,6 +18,7 @@ from bot.runtime.core import Context, IsAdmin, Table, own_seat
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import ChartScreen, Outcome, events_of
 from bot.runtime.play import Play, PressSource
+from bot.runtime.redraw import Redraw
 from bot.storage.rows import Bar, Deadline, DeadlineKind, Hands, TableStatus
 
 
@@ -43,7 +44,14 @@ class Presses:
     """The dispatch of presses and deadlines to the concerns that own them."""
 
     def __init__(
-        self, ctx: Context, *, lobby: Lobby, computers: Computers, play: Play, absent: Absent
+        self,
+        ctx: Context,
+        *,
+        lobby: Lobby,
+        computers: Computers,
+        play: Play,
+        absent: Absent,
+        redraw: Redraw,
     ) -> None:
         self.ctx = ctx
         self.lobby = lobby
@@ -83,6 +91,7 @@ class Presses:
             DeadlineKind.LOBBY: lobby.lobby_expired,
             DeadlineKind.STARTING: lobby.start_lapsed,
             **dict.fromkeys(TIMER_KINDS, absent.timer_due),
+            DeadlineKind.OWED: redraw.owed_due,
         }  # any other kind: a computer's move (play.computer_due)
 
     # --- the group's buttons ----------------------------------------------------------------

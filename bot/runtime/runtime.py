@@ -47,7 +47,7 @@ from bot.runtime.play import Play, PressSource
 from bot.runtime.press import Presses
 from bot.runtime.redraw import Redraw
 from bot.storage.protocol import Repository
-from bot.storage.rows import Deadline, LedgerRow
+from bot.storage.rows import Deadline, LedgerRow, OwedRef
 
 __all__ = ["PressSource", "TableRuntime"]
 
@@ -66,7 +66,12 @@ class TableRuntime:
         self.groups = Groups(self.ctx, lobby=self.lobby, absent=self.absent)
         self.redraw = Redraw(self.ctx, play=self.play)
         self.presses = Presses(
-            self.ctx, lobby=self.lobby, computers=self.computers, play=self.play, absent=self.absent
+            self.ctx,
+            lobby=self.lobby,
+            computers=self.computers,
+            play=self.play,
+            absent=self.absent,
+            redraw=self.redraw,
         )
 
     # --- what the context holds ----------------------------------------------------------
@@ -256,6 +261,9 @@ class TableRuntime:
 
     async def resume(self) -> list[tuple[Outcome, int]]:
         return await self.redraw.resume()
+
+    async def held(self, owed: OwedRef, seconds: float) -> Outcome:
+        return await self.redraw.held(owed, seconds)
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None

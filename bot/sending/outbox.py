@@ -34,7 +34,10 @@ killed in between: it is sent again when shown — a second copy only if Telegra
 What a chat is owed (issue #36: a deal's or a match's result, a notice) is written by the
 runtime in the unit of work of the action that caused it; its step names the entry (``owed``),
 which is claimed with the mark and settled with the id (:mod:`bot.storage.outbox_sql`). A
-restart shows every entry still owed again, in order, however many actions came after it.
+restart shows every entry still owed again, in order, however many actions came after it. An
+entry whose send fails past the Bot API's patience (429s, an outage) is *held* and the runtime
+told (:attr:`Outbox.on_held`): it is sent again while the bot runs, with back-off, and the
+chat's later entries wait behind it — the chat's other messages (its table) go on meanwhile.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from bot.clock import Clock
 from bot.render.common import Rendered
 from bot.render.limits import fit
 from bot.sending.calls import Calls, Sleep, Undeliverable
+from bot.sending.held import OnHeld
 from bot.sending.rates import OutboxLimits, Rates
 from bot.sending.steps import (
     QUIET,
@@ -109,6 +113,8 @@ class Outbox:
         book: RedisBook | None = None,
     ) -> None:
         self.on_refused = on_refused  # told (chat, key, why) when a keyed message can't go
+        # told (chat, entry, seconds) when an owed entry is held, to be sent again then
+        self.on_held: OnHeld | None = None
         self.wire = Calls(
             bot,
             store,
@@ -118,6 +124,7 @@ class Outbox:
             rates=rates,
             book=book,
             on_refused=self._refused,
+            on_held=self._held,
         )
         self._chats: dict[Lane, ChatQueue] = {}
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
@@ -131,6 +138,10 @@ class Outbox:
     def _refused(self, chat_id: int, key: str, why: Undeliverable) -> None:
         if self.on_refused is not None:
             self.on_refused(chat_id, key, why)
+
+    def _held(self, chat_id: int, owed: OwedRef, seconds: float) -> None:
+        if self.on_held is not None:
+            self.on_held(chat_id, owed, seconds)
 
     async def load(self) -> None:
         """Read what every keyed message shows (at start-up, before anything is shown)."""
@@ -309,6 +320,7 @@ class Outbox:
         self.wire.keys = {k: v for k, v in self.wire.keys.items() if k[0] != chat_id}
         self.wire.wanted = {k: v for k, v in self.wire.wanted.items() if k[0] != chat_id}
         self.wire.closed.pop(chat_id, None)
+        self.wire.holding.forget(chat_id)
         self.wire.rates.forget(chat_id)
 
     def message_id(self, chat_id: int, key: str) -> int | None:

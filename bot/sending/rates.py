@@ -46,6 +46,8 @@ class OutboxLimits:
     global_ops: int = 30  # new messages to all chats together, per second (not edits, deletes)
     ephemeral_ops: int = 120  # a group's messages for one member alone, all members, per window
     paid_broadcast: bool = False  # new messages are sent as paid broadcasts (global_ops ≤ 1000)
+    owed_first: float = 5.0  # an owed message that could not be sent is tried again after this,
+    owed_most: float = 60.0  # … then twice as long each time, never longer than this
 
     def scaled(self, factor: float) -> OutboxLimits:
         """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
@@ -58,7 +60,13 @@ class OutboxLimits:
             self.global_ops if factor >= 1 else self.global_ops * 1000,
             self.ephemeral_ops,
             self.paid_broadcast,
+            self.owed_first * factor,
+            self.owed_most * factor,
         )
+
+    def owed_again(self, tries: int) -> float:
+        """How long an owed message whose send failed ``tries`` times waits for its next try."""
+        return min(self.owed_most, self.owed_first * 2.0 ** min(max(0, tries - 1), 16))
 
     def of(self, chat_id: int, receiver: int | None = None) -> tuple[int, float]:
         """A chat's budget: calls per window (groups have negative ids; ``receiver``: the

@@ -166,6 +166,7 @@ class DeadlineKind(StrEnum):
     IDLE = "idle"  # a table nobody plays closes
     LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
     STARTING = "starting"  # a start being held for late presses
+    OWED = "owed"  # what a chat is owed and could not be sent is tried again (its chat's held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +211,17 @@ class OwedState(StrEnum):
 
     PENDING = "pending"  # written with the action that caused it; not sent yet
     SENT = "sent"  # its request is going out (a kill now: sent again, perhaps a second copy)
+    HELD = "held"  # its send failed past the Bot API's patience, or an earlier entry of its
+    # chat's did: tried again while the bot runs (a stored deadline), in the chat's order
     SETTLED = "settled"  # shown, or it never can be (refused): nothing more to do
+
+
+class Claim(StrEnum):
+    """What a sender found when it claimed an owed entry to send it."""
+
+    MINE = "mine"  # claimed: this sender sends it now
+    TAKEN = "taken"  # settled, or claimed by another sender since it was read: not to be sent
+    BEHIND = "behind"  # an earlier entry of its chat is held: it is held behind it (in order)
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,7 @@ class _Fault:
     error: ApiError
     chat_id: int | None
     times: int
+    when: Callable[[JsonDict], bool] | None = None  # only calls whose parameters it accepts
 
 
 class FakeTelegram(WebhookMethods, EphemeralMethods):
@@ -332,10 +333,12 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
         chat_id: int | None = None,
         times: int = 1,
         parameters: JsonDict | None = None,
+        when: Callable[[JsonDict], bool] | None = None,
     ) -> None:
-        """Make the next ``times`` calls of ``method`` (to ``chat_id``) fail with this error."""
+        """Make the next ``times`` calls of ``method`` (to ``chat_id``; ``when``: whose
+        parameters it accepts, e.g. a text's beginning) fail with this error."""
         error = ApiError(error_code, description, parameters)
-        self._faults.append(_Fault(method.lower(), error, chat_id, times))
+        self._faults.append(_Fault(method.lower(), error, chat_id, times, when))
 
     def storm(
         self,
@@ -535,7 +538,11 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
                     {"retry_after": retry_after},
                 )
         for fault in self._faults:
-            if fault.method == method and fault.chat_id in (None, params.get("chat_id")):
+            if (
+                fault.method == method
+                and fault.chat_id in (None, params.get("chat_id"))
+                and (fault.when is None or fault.when(params))
+            ):
                 fault.times -= 1
                 if fault.times <= 0:
                     self._faults.remove(fault)

@@ -613,6 +613,27 @@ async def test_fail_next_injects_an_error(fake_telegram: FakeTelegram) -> None:
     await ok(fake_telegram, "sendMessage", chat_id=101, text="x")
 
 
+async def test_fail_next_when_fails_only_the_calls_it_accepts(fake_telegram: FakeTelegram) -> None:
+    anna = fake_telegram.add_user(101, "Anna")
+    await anna.start_bot()
+    fake_telegram.fail_next(
+        "sendMessage",
+        429,
+        "Too Many Requests: retry after 3",
+        times=2,
+        parameters={"retry_after": 3},
+        when=lambda params: str(params.get("text", "")).startswith("📋"),
+    )
+    await ok(fake_telegram, "sendMessage", chat_id=101, text="the table")  # not its kind
+    for _ in range(2):
+        assert await err(fake_telegram, "sendMessage", chat_id=101, text="📋 deal 1") == (
+            429,
+            "Too Many Requests: retry after 3",
+        )
+    await ok(fake_telegram, "sendMessage", chat_id=101, text="📋 deal 1")  # used up
+    assert [m.text for m in anna.messages][-2:] == ["the table", "📋 deal 1"]
+
+
 async def test_settle_waits_for_fetch_and_quiet(fake_telegram: FakeTelegram) -> None:
     anna = fake_telegram.add_user(101, "Anna")
     await anna.start_bot()
