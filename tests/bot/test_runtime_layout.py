@@ -44,6 +44,7 @@ def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
     assert set(runtime.presses.deadline_kinds) == {
         DeadlineKind.LOBBY,
         DeadlineKind.STARTING,
+        DeadlineKind.OWED,
         *TIMER_KINDS,
     }
 
