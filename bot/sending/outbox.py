@@ -480,7 +480,12 @@ class Outbox:
                 )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
-            await self.wire.deliver(chat_id, chat, step, held)
+            if step is not head and needless(step, self.wire.known.get((chat_id, head.key))):
+                # it took newer text while it waited for its turn, and the message shows that
+                # already (it went back to what it was): the turn goes unused
+                await self.wire.settle_owed(step)
+            else:
+                await self.wire.deliver(chat_id, chat, step, held)
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
             await self.wire.unsent(step)

@@ -1,9 +1,12 @@
 """Restarts mid-deal (PRODUCT.md P6, §9): every table continues where it was, and the bot never
-sends an edit identical to what a message shows — not after a restart either."""
+sends an edit identical to what a message shows — not after a restart either, nor when a
+table's edit waiting for the group's budget is brought back to what the table shows (#47)."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from bot.app import running_bot
 from bot.config import Settings
@@ -14,10 +17,12 @@ from tests.bot.helpers import (
     hand_message,
     open_table,
     play_step,
+    play_until_end,
     table_message,
     to_act,
     watched,
 )
+from tests.bot.test_e2e_seats import three, toggle
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import ApiCall
 
@@ -72,3 +77,46 @@ async def test_9_restarts_mid_deal_send_no_identical_edit(
             await fake.settle(quiet=0.05)
     assert identical_edits(fake) == []
     assert fake.count("editMessageText") > edits_before  # the table did move on
+
+
+@pytest.mark.parametrize("in_group", [False, True], ids=["hands in private", "hands in the group"])
+async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identical_edit(
+    fake_telegram: FakeTelegram, settings: Settings, in_group: bool
+) -> None:
+    """A pulka played through two restarts; in the middle, at a group budget of one message a
+    window, a player lets the computer play and is back at once, while the table's edit that
+    shows his 🤖 still waits for the group's turn: that edit now shows what the table shows,
+    and is not sent (it was: Telegram's «message is not modified», a call of the group's 20)."""
+    fake = fake_telegram
+    players, group = three(fake, bot_admin=in_group)
+    rng = random.Random(47)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+        for _ in range(3):
+            assert await play_step(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+    # Telegram's windows at a tenth, one group message a window: an edit of the table waits up
+    # to 6 s for the one before it
+    paced = settings.model_copy(update={"outbox_time_scale": 0.1, "group_per_minute": 1})
+    async with watched(fake, running_bot(paced, seeds=fixed_seeds())) as running:
+        running.services.runtime.toggle_gap = 0.0  # his toggles in a moment
+        other = next(p for p in players if p is not to_act(group, players))
+        assert not await toggle(fake, other)  # 🤖: his seat line shows it, in the window's edit
+        await fake.settle(quiet=0.1, timeout=30)
+        table = table_message(group)
+        assert table is not None and "🤖" in table.text
+        mark = fake.mark()
+        assert not await toggle(fake, other)  # 🙋: the table's edit without it waits …
+        await fake.wait_until(lambda: bool((h := hand_message(other)) and h.has_button("⋯")))
+        assert not await toggle(fake, other)  # … 🤖 again before it could go: shown already
+        await fake.settle(quiet=0.1, timeout=30)
+        toggled = fake.count("editMessageText", group.id, since=mark)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as running:
+        running.services.runtime.toggle_gap = 0.0
+        await fake.settle(quiet=0.1)
+        assert not await toggle(fake, other)  # back at the table for the rest of the pulka
+        await fake.settle(quiet=0.05)
+        await play_until_end(fake, group, players, rng)
+        await fake.settle(quiet=0.05)
+    assert identical_edits(fake) == []
+    assert toggled == 0  # nothing to show after all: no call made
