@@ -480,7 +480,8 @@ class Outbox:
                 )
         step = chat.take()  # from here on, newer texts queue behind it
         try:
-            if step is not head and needless(step, self.wire.known.get((chat_id, head.key))):
+            now = self.wire.known.get((chat_id, step.key)) if step.key is not None else None
+            if step is not head and needless(step, now):
                 # it took newer text while it waited for its turn, and the message shows that
                 # already (it went back to what it was): the turn goes unused
                 await self.wire.settle_owed(step)
