@@ -95,6 +95,7 @@ GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out
 
 
 NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
+CALL_GRACE_S = 5.0  # at a stop, a step whose call is on its way has this long to end
 
 
 class Outbox:
@@ -129,6 +130,7 @@ class Outbox:
         self._chats: dict[Lane, ChatQueue] = {}
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
         self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
+        self._stopping = False  # no worker takes another step
 
     @property
     def book(self) -> RedisBook | None:
@@ -374,20 +376,29 @@ class Outbox:
             await asyncio.gather(*workers, return_exceptions=True)
 
     async def drain_for(self, seconds: float) -> bool:
-        """Deliver what is queued for at most ``seconds`` (a clean stop); whether all went."""
-        if seconds <= 0:
-            return self.pending() == 0
-        try:
-            async with asyncio.timeout(seconds):  # not wait_for: 3.11's may lose a cancel
-                await self.drain()
-        except TimeoutError:
-            return False
-        return True
+        """Deliver what is queued for at most ``seconds`` (a clean stop); whether all went.
+        Nothing is cut short when the time is up (:meth:`close` stops the workers)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        while True:
+            workers = [c.worker for c in self._chats.values() if c.worker and not c.worker.done()]
+            workers += self._wants
+            left = until - loop.time()
+            if not workers or left <= 0:
+                return not workers and self.pending() == 0
+            await asyncio.wait(workers, timeout=left)
 
-    async def close(self) -> None:
-        """Stop the workers (what is still queued is dropped: the database brings it back)."""
+    async def close(self, grace: float = CALL_GRACE_S) -> None:
+        """Stop the workers (what is still queued is dropped: the database brings it back). A
+        step whose call is on its way ends first, for at most ``grace`` seconds (0: at once, as
+        a kill): cut short, Telegram may have made the call while the bot never learns it, and a
+        restart would send it again — an edit answered «message is not modified»."""
+        self._stopping = True
         for task in list(self._wants):
             task.cancel()
+        calling = [c.worker for c in self._chats.values() if c.worker and c.calling]
+        if calling and grace > 0:
+            await asyncio.wait(calling, timeout=grace)
         for chat in list(self._chats.values()):
             if chat.worker is not None:
                 await cancelled(chat.worker)
@@ -411,7 +422,7 @@ class Outbox:
 
     async def _run(self, chat_id: int, chat: ChatQueue) -> None:
         failed = 0  # the head step's failures in a row
-        while chat.queue:
+        while chat.queue and not self._stopping:
             head, taken = chat.queue[0], chat.taken
             try:
                 await self._next(chat_id, chat)
@@ -428,6 +439,8 @@ class Outbox:
                 if chat.taken != taken:
                     failed = 0  # the next step starts afresh
                 continue
+            finally:
+                chat.calling = False
             if failed:
                 failed = 0
                 self.wire.patience.recovered()
@@ -479,6 +492,7 @@ class Outbox:
                     lambda: self.wire.rates.turn(chat_id, edit_key, receiver, new=new),
                 )
         step = chat.take()  # from here on, newer texts queue behind it
+        chat.calling = True  # a stop lets the step end (its call and what it leaves known)
         try:
             now = self.wire.known.get((chat_id, step.key)) if step.key is not None else None
             if step is not head and needless(step, now):

@@ -4,6 +4,8 @@ table's edit waiting for the group's budget is brought back to what the table sh
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 
 import pytest
@@ -12,6 +14,7 @@ from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
     act_of,
+    choose,
     expected_screens,
     fixed_seeds,
     hand_message,
@@ -120,3 +123,39 @@ async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identi
         await fake.settle(quiet=0.05)
     assert identical_edits(fake) == []
     assert toggled == 0  # nothing to show after all: no call made
+
+
+async def test_47_a_stop_while_the_tables_edit_is_on_its_way_lets_it_end(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    """A stop (a deploy) while the table's edit is on its way to Telegram, its queue drained
+    no longer: the edit is let end, and what the table shows is known — it was cut short,
+    Telegram made it all the same, and the restart sent it again («message is not modified»)."""
+    fake = fake_telegram
+    players, group = three(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await open_table(fake, group, players, options="target=5")
+    rng = random.Random(8)
+    edits = fake.count("editMessageText", group.id)
+    held = fake.gate("editMessageText", chat_id=group.id, whole=True)  # a slow answer
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(
+            running_bot(settings.model_copy(update={"drain_s": 0.0}), seeds=fixed_seeds())
+        )
+        actor = to_act(group, players)
+        assert actor is not None
+        hand = hand_message(actor)
+        assert hand is not None
+        answer = await actor.press(hand, data=choose(hand, rng).callback_data)
+        assert not answer.text
+        await fake.wait_until(lambda: fake.count("editMessageText", group.id) > edits)
+        stopping = asyncio.create_task(stack.aclose())  # the stop, the edit on its way
+        await asyncio.wait([stopping], timeout=0.5)
+        held.set()  # Telegram answers (it made the edit, whoever still waits)
+        await stopping
+    mark = fake.mark()
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await fake.settle(quiet=0.1)
+    assert identical_edits(fake, mark) == []
+    table = table_message(group)
+    assert table is not None and table.edits > 0

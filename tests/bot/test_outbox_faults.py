@@ -146,7 +146,7 @@ async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
         await asyncio.wait_for(answered.wait(), 10)
         await asyncio.sleep(0.5)  # the bot has the answer; Redis answers nothing now
         resume(stalled)
-        await box.close()  # the kill: before any answer of Redis is read
+        await box.close(grace=0)  # the kill: before any answer of Redis is read
     finally:
         resume(stalled)
         fake.on_done.clear()
@@ -179,7 +179,7 @@ async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart
         box.show(GROUP, "deal:1:41", result)
         await asyncio.sleep(0.5)
         assert len(fake.calls("sendMessage")) == 1  # it waits at the gate
-        await box.close()  # killed with the request on its way
+        await box.close(grace=0)  # killed with the request on its way
         assert await store.intents() == [(GROUP, "deal:1:41")]
         held.set()
         await asyncio.sleep(0.1)
