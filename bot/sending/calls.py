@@ -77,7 +77,7 @@ supergroup (its entries follow it there, :meth:`bot.runtime.redraw.Redraw.migrat
 
 class Postponed(Exception):
     """An owed message could not be sent for now (a :data:`STAYS_OWED` failure): it stays owed,
-    held to be sent again while the bot runs (:meth:`Calls.hold`)."""
+    held to be sent again while the bot runs (:mod:`bot.sending.held`)."""
 
 
 CLOSED_KEPT = 4096  # chats remembered as closed (403), the oldest forgotten first

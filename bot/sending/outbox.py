@@ -364,6 +364,7 @@ class Outbox:
             "windows": self.wire.rates.tracked(),
             "closed": len(self.wire.closed),
             "offers": len(self.wire.wanted),
+            "held": self.wire.holding.tracked(),
         }
 
     async def drain(self) -> None:

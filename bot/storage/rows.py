@@ -166,7 +166,7 @@ class DeadlineKind(StrEnum):
     IDLE = "idle"  # a table nobody plays closes
     LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
     STARTING = "starting"  # a start being held for late presses
-    OWED = "owed"  # what a chat is owed and could not be sent is tried again (its chat's held)
+    OWED = "owed"  # the entries held for the table's chat are sent again (bot.sending.held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +211,9 @@ class OwedState(StrEnum):
 
     PENDING = "pending"  # written with the action that caused it; not sent yet
     SENT = "sent"  # its request is going out (a kill now: sent again, perhaps a second copy)
-    HELD = "held"  # its send failed past the Bot API's patience, or an earlier entry of its
-    # chat's did: tried again while the bot runs (a stored deadline), in the chat's order
+    # its send failed past the Bot API's patience, or an earlier entry of its chat's did: sent
+    # again while the bot runs (a stored deadline), in the chat's order
+    HELD = "held"
     SETTLED = "settled"  # shown, or it never can be (refused): nothing more to do
 
 
