@@ -87,9 +87,9 @@ async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identi
     fake_telegram: FakeTelegram, settings: Settings, in_group: bool
 ) -> None:
     """A pulka played through two restarts; in the middle, at a group budget of one message a
-    window, a player lets the computer play and is back at once, while the table's edit that
-    shows his 🤖 still waits for the group's turn: that edit now shows what the table shows,
-    and is not sent (it was: Telegram's «message is not modified», a call of the group's 20)."""
+    window, a player's seat goes to the computer, comes back and goes again while the table's
+    edit waits for the group's turn: that edit then shows what the table shows, and is not sent
+    (it was: Telegram's «message is not modified», a call out of the group's 20)."""
     fake = fake_telegram
     players, group = three(fake, bot_admin=in_group)
     rng = random.Random(47)
@@ -98,9 +98,9 @@ async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identi
         for _ in range(3):
             assert await play_step(fake, group, players, rng)
         await fake.settle(quiet=0.05)
-    # Telegram's windows at a tenth, one group message a window: an edit of the table waits up
-    # to 6 s for the one before it
-    paced = settings.model_copy(update={"outbox_time_scale": 0.1, "group_per_minute": 1})
+    # Telegram's windows at 0.15, one group message a window: an edit of the table waits up to
+    # 9 s for the one before it
+    paced = settings.model_copy(update={"outbox_time_scale": 0.15, "group_per_minute": 1})
     async with watched(fake, running_bot(paced, seeds=fixed_seeds())) as running:
         running.services.runtime.toggle_gap = 0.0  # his toggles in a moment
         other = next(p for p in players if p is not to_act(group, players))
