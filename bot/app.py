@@ -42,7 +42,7 @@ from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
-from bot.storage.rows import Deadline, TableStatus
+from bot.storage.rows import Deadline, OwedRef, TableStatus
 from bot.tasks import Background, ended
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
@@ -219,7 +219,16 @@ def build_services(
 
         services.background.spawn(handle(), name=f"refused:{chat_id}")
 
+    def held(chat_id: int, owed: OwedRef, seconds: float) -> None:
+        """An owed entry could not be sent for now: the runtime stores when it goes again."""
+
+        async def handle() -> None:
+            delivery(await runtime.held(owed, seconds))
+
+        services.background.spawn(handle(), name=f"held:{chat_id}")
+
     outbox.on_refused = refused
+    outbox.on_held = held
     return services
 
 

@@ -107,6 +107,11 @@ def owings(
     return owing
 
 
+def table_of(data: dict[str, Any] | None) -> int:
+    """The table an entry's data names (0: none, an entry this bot can't read)."""
+    return int(data["table"]) if data is not None else 0
+
+
 def parse(what: str) -> dict[str, Any] | None:
     """An entry's data as written (None: not an entry of a kind this bot knows)."""
     try:

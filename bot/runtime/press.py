@@ -22,6 +22,7 @@ from bot.runtime.groups import Groups
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import ChartScreen, Outcome, events_of, keys
 from bot.runtime.play import Play, PressSource
+from bot.runtime.redraw import Redraw
 from bot.storage.rows import Bar, Deadline, DeadlineKind, Hands, TableStatus
 
 
@@ -63,6 +64,7 @@ class Presses:
         absent: Absent,
         closing: Closing,
         groups: Groups,
+        redraw: Redraw,
     ) -> None:
         self.ctx = ctx
         self.lobby = lobby
@@ -103,6 +105,7 @@ class Presses:
             DeadlineKind.CLOSE: closing.lapsed,
             DeadlineKind.NOTIFY: groups.pings_due,
             **dict.fromkeys(TIMER_KINDS, absent.timer_due),
+            DeadlineKind.OWED: redraw.owed_due,
         }  # any other kind: a computer's move (play.computer_due)
 
     # --- the group's buttons ----------------------------------------------------------------

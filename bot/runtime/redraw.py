@@ -24,7 +24,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.play import Play
 from bot.runtime.standings import match_standings
-from bot.storage.rows import DeadlineKind, OwedRow, OwedState, TableStatus
+from bot.storage.rows import Deadline, DeadlineKind, OwedRef, OwedRow, OwedState, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, has, last
 
@@ -88,18 +88,42 @@ class Redraw:
                     shown = EndedTable(facts, before, events_of(lines))
         return Outcome((shown, *hands))
 
-    async def owed(self) -> list[tuple[Outcome, int]]:
+    async def owed(self, rows: Sequence[OwedRow] | None = None) -> list[tuple[Outcome, int]]:
         """Every entry the chats are still owed (#36: written with its action, never settled —
         it waited behind Telegram's limits when the bot stopped), drawn again from the log, in
-        the order they were owed, each under its table's lock."""
+        the order they were owed, each under its table's lock (``rows``: only these)."""
         out: list[tuple[Outcome, int]] = []
-        for row in await self.ctx.repo.owed():
+        for row in await self.ctx.repo.owed() if rows is None else rows:
             data = owe.parse(row.what)
-            table_id = int(data["table"]) if data is not None else 0
+            table_id = owe.table_of(data)
             async with self.ctx.hold(table_id):
                 screen = await self._drawn(row, data)
             if screen is not None:
                 out.append((Outcome.of(screen), table_id))
+        return out
+
+    async def held(self, owed: OwedRef, seconds: float) -> Outcome:
+        """An owed entry could not be sent for now (held, :mod:`bot.sending.held`): it is tried
+        again in ``seconds``, a stored deadline of its table (whichever worker leads fires it)."""
+        row = next((r for r in await self.ctx.repo.owed() if r.ref.ref == owed.ref), None)
+        if row is None or row.state is not OwedState.HELD:
+            return Outcome()  # sent or settled meanwhile
+        table_id = owe.table_of(owe.parse(row.what))
+        again = Deadline(table_id, DeadlineKind.OWED, self.ctx.clock() + seconds, 0)
+        async with self.ctx.repo.unit() as tx:
+            await tx.put_deadline(again)
+        return Outcome(due=(again,))
+
+    async def owed_due(self, deadline: Deadline) -> Outcome:
+        """A held entry's time came: every entry held for the chat of the deadline's table is
+        drawn again, in the order it was owed (one held behind another goes after it)."""
+        async with self.ctx.repo.unit() as tx:
+            await tx.drop_deadline(deadline.table_id, DeadlineKind.OWED)
+        held = [r for r in await self.ctx.repo.owed() if r.state is OwedState.HELD]
+        chats = {r.chat_id for r in held if owe.table_of(owe.parse(r.what)) == deadline.table_id}
+        out = Outcome()
+        for outcome, _ in await self.owed([r for r in held if r.chat_id in chats]):
+            out += outcome
         return out
 
     async def _drawn(self, row: OwedRow, data: dict[str, Any] | None) -> Screen | None:

@@ -49,7 +49,7 @@ from bot.runtime.play import Play, PressSource
 from bot.runtime.press import Presses
 from bot.runtime.redraw import Redraw
 from bot.storage.protocol import Repository
-from bot.storage.rows import Deadline, LedgerRow
+from bot.storage.rows import Deadline, LedgerRow, OwedRef
 
 __all__ = ["PressSource", "TableRuntime"]
 
@@ -76,6 +76,7 @@ class TableRuntime:
             absent=self.absent,
             closing=self.closing,
             groups=self.groups,
+            redraw=self.redraw,
         )
 
     # --- what the context holds ----------------------------------------------------------
@@ -274,6 +275,9 @@ class TableRuntime:
 
     async def resume(self) -> list[tuple[Outcome, int]]:
         return await self.redraw.resume()
+
+    async def held(self, owed: OwedRef, seconds: float) -> Outcome:
+        return await self.redraw.held(owed, seconds)
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None

@@ -24,6 +24,7 @@ from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message
 
 from bot.clock import Clock
 from bot.render.common import Rendered
+from bot.sending.held import Holding, OnHeld
 from bot.sending.json_session import EditEphemeralText, EditText
 from bot.sending.patience import Patience
 from bot.sending.rates import LocalRates, OutboxLimits, Rates
@@ -54,7 +55,7 @@ from bot.sending.steps import (
     StripMessage,
 )
 from bot.storage.protocol import MessageStore
-from bot.storage.rows import OwedRef, StoredMessage, stored_id
+from bot.storage.rows import Claim, OwedRef, StoredMessage, stored_id
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
     from bot.sending.redis_book import RedisBook
@@ -77,6 +78,7 @@ class Calls:
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
         on_refused: Callable[[int, str, Undeliverable], None] | None = None,
+        on_held: OnHeld | None = None,
         rates: Rates | None = None,
         book: RedisBook | None = None,
     ) -> None:
@@ -91,6 +93,7 @@ class Calls:
         self.wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
         # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
         self.on_refused = on_refused
+        self.holding = Holding(store, self.limits, clock=clock, on_held=on_held)
         self.closed: dict[int, None] = {}  # in the order they closed (at most CLOSED_KEPT)
         self.calls = 0  # Bot API calls made (figures for tests and benchmarks)
         self.ephemeral_calls = 0  # of them, about messages for one member of a group
@@ -230,22 +233,29 @@ class Calls:
         """A new message; a keyed one takes the key, and what its key named before goes as
         ``old`` says."""
         # marked before the request goes out (the module: exactly once); an owed entry claimed
-        # with it — not claimed: another sender has it, or had it
+        # with it — not claimed: another sender has it, or had it; or an earlier entry of the
+        # chat is held, and this one waits behind it (the chat sees them in order)
         if step.key is not None:
-            claimed = await self.store.intend_message(chat_id, step.key, step.owed)
+            claim = await self.store.intend_message(chat_id, step.key, step.owed)
+        elif step.owed is not None:
+            claim = await self.store.claim_owed(step.owed)
         else:
-            claimed = step.owed is None or await self.store.claim_owed(step.owed)
-        if not claimed:
+            claim = Claim.MINE
+        if claim is not Claim.MINE:
             self.settle(step, None)
             return
-        postponed = False
+        postponed: Postponed | None = None
         try:
             sent = await self._send(chat_id, chat, step, held)  # a keyed one: remembered first
-        except Postponed:  # the Bot API out of reach past the session's patience
-            sent, postponed = None, True
+        except Postponed as error:  # the Bot API out of reach past the session's patience
+            sent, postponed = None, error
         self.settle(step, sent)
-        if not postponed and (sent is None or step.key is None):
+        if postponed is not None and step.owed is not None:  # sent again while the bot runs
+            await self.holding.hold(chat_id, step.owed, postponed)
+        elif sent is None or step.key is None:
             await self.settle_owed(step)  # a one-off post's once sent; refused: it never can be
+        if sent is not None and step.owed is not None:
+            self.holding.sent(chat_id)
         if sent is None and step.key is not None:  # refused or failed: nothing is being sent
             if known is not None:
                 await self.store.put_message(known)
@@ -292,14 +302,8 @@ class Calls:
             self._refused(chat_id, step.key)
             return None
         except STAYS_OWED as error:
-            if step.owed is not None:  # still owed: the next start sends it (#36)
-                logger.warning(
-                    "send to chat=%s failed: %s; %s stays owed",
-                    chat_id,
-                    error.message,
-                    step.owed.ref,
-                )
-                raise Postponed from error
+            if step.owed is not None:  # still owed: held, and sent again (#36)
+                raise Postponed(error.message) from error
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
             return None
         except TelegramAPIError as error:

@@ -54,6 +54,7 @@ class Lanes:
     def __init__(self, wire: Calls) -> None:
         self.wire = wire
         self.chats: dict[Lane, ChatQueue] = {}
+        self.stopping = False  # a stop: no queue's task takes another step
 
     def answering(self, chat_id: int, receiver: int | None, key: str) -> bool:
         """Whether a step of message ``key`` waits in the answers' queue (a later step of the
@@ -81,7 +82,7 @@ class Lanes:
 
     async def _run(self, chat_id: int, chat: ChatQueue) -> None:
         failed = 0  # the head step's failures in a row
-        while chat.queue:
+        while chat.queue and not self.stopping:
             head, taken = chat.queue[0], chat.taken
             try:
                 await self._next(chat_id, chat)
@@ -98,6 +99,8 @@ class Lanes:
                 if chat.taken != taken:
                     failed = 0  # the next step starts afresh
                 continue
+            finally:
+                chat.calling = False
             if failed:
                 failed = 0
                 self.wire.patience.recovered()
@@ -153,8 +156,15 @@ class Lanes:
                     "a rate turn", lambda: rates.turn(chat_id, edit_key, receiver, new=new)
                 )
         step = chat.take()  # from here on, newer texts queue behind it
+        chat.calling = True  # a stop lets the step end (its call and what it leaves known)
         try:
-            await self.wire.deliver(chat_id, chat, step, held)
+            now = self.wire.known.get((chat_id, step.key)) if step.key is not None else None
+            if step is not head and needless(step, now):
+                # it took newer text while it waited for its turn, and the message shows that
+                # already (it went back to what it was): the turn goes unused
+                await self.wire.settle_owed(step)
+            else:
+                await self.wire.deliver(chat_id, chat, step, held)
         except Exception:  # never lose the queue to one failure
             logger.exception("outbox: %s to chat=%s failed", step.label, chat_id)
             await self.wire.unsent(step)

@@ -37,7 +37,10 @@ killed in between: it is sent again when shown — a second copy only if Telegra
 What a chat is owed (issue #36: a deal's or a match's result, a notice) is written by the
 runtime in the unit of work of the action that caused it; its step names the entry (``owed``),
 which is claimed with the mark and settled with the id (:mod:`bot.storage.outbox_sql`). A
-restart shows every entry still owed again, in order, however many actions came after it.
+restart shows every entry still owed again, in order, however many actions came after it. An
+entry whose send fails past the Bot API's patience (429s, an outage) is *held* and the runtime
+told (:attr:`Outbox.on_held`): it is sent again while the bot runs, with back-off, and the
+chat's later entries wait behind it — the chat's other messages (its table) go on meanwhile.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from bot.clock import Clock
 from bot.render.common import Rendered
 from bot.render.limits import fit
 from bot.sending.calls import Calls
+from bot.sending.held import OnHeld
 from bot.sending.lanes import Lanes
 from bot.sending.rates import OutboxLimits, Quota, Rates
 from bot.sending.requests import Sleep, Undeliverable
@@ -84,6 +88,7 @@ if TYPE_CHECKING:  # Redis is an optional extra (several workers)
 __all__ = ["Old", "Outbox", "OutboxLimits", "Undeliverable", "offers"]
 
 logger = logging.getLogger(__name__)
+CALL_GRACE_S = 5.0  # at a stop, a step whose call is on its way has this long to end
 
 
 class Outbox:
@@ -102,6 +107,8 @@ class Outbox:
         book: RedisBook | None = None,
     ) -> None:
         self.on_refused = on_refused  # told (chat, key, why) when a keyed message can't go
+        # told (chat, entry, seconds) when an owed entry is held, to be sent again then
+        self.on_held: OnHeld | None = None
         self.wire = Calls(
             bot,
             store,
@@ -111,6 +118,7 @@ class Outbox:
             rates=rates,
             book=book,
             on_refused=self._refused,
+            on_held=self._held,
         )
         self.lanes = Lanes(self.wire)
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
@@ -124,6 +132,10 @@ class Outbox:
     def _refused(self, chat_id: int, key: str, why: Undeliverable) -> None:
         if self.on_refused is not None:
             self.on_refused(chat_id, key, why)
+
+    def _held(self, chat_id: int, owed: OwedRef, seconds: float) -> None:
+        if self.on_held is not None:
+            self.on_held(chat_id, owed, seconds)
 
     async def load(self) -> None:
         """Read what every keyed message shows (at start-up, before anything is shown)."""
@@ -347,6 +359,7 @@ class Outbox:
         self.wire.keys = {k: v for k, v in self.wire.keys.items() if k[0] != chat_id}
         self.wire.wanted = {k: v for k, v in self.wire.wanted.items() if k[0] != chat_id}
         self.wire.closed.pop(chat_id, None)
+        self.wire.holding.forget(chat_id)
         self.wire.rates.forget(chat_id)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
@@ -389,6 +402,7 @@ class Outbox:
             "windows": self.wire.rates.tracked(),
             "closed": len(self.wire.closed),
             "offers": len(self.wire.wanted),
+            "held": self.wire.holding.tracked(),
         }
 
     async def drain(self) -> None:
@@ -403,20 +417,30 @@ class Outbox:
             await asyncio.gather(*workers, return_exceptions=True)
 
     async def drain_for(self, seconds: float) -> bool:
-        """Deliver what is queued for at most ``seconds`` (a clean stop); whether all went."""
-        if seconds <= 0:
-            return self.pending() == 0
-        try:
-            async with asyncio.timeout(seconds):  # not wait_for: 3.11's may lose a cancel
-                await self.drain()
-        except TimeoutError:
-            return False
-        return True
+        """Deliver what is queued for at most ``seconds`` (a clean stop); whether all went.
+        Nothing is cut short when the time is up (:meth:`close` stops the workers)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        while True:
+            chats = self.lanes.chats.values()
+            workers = [c.worker for c in chats if c.worker and not c.worker.done()]
+            workers += self._wants
+            left = until - loop.time()
+            if not workers or left <= 0:
+                return not workers and self.pending() == 0
+            await asyncio.wait(workers, timeout=left)
 
-    async def close(self) -> None:
-        """Stop the workers (what is still queued is dropped: the database brings it back)."""
+    async def close(self, grace: float = CALL_GRACE_S) -> None:
+        """Stop the workers (what is still queued is dropped: the database brings it back). A
+        step whose call is on its way ends first, for at most ``grace`` seconds (0: at once, as
+        a kill): cut short, Telegram may have made the call while the bot never learns it, and a
+        restart would send it again — an edit answered «message is not modified»."""
+        self.lanes.stopping = True
         for task in list(self._wants):
             task.cancel()
+        calling = [c.worker for c in self.lanes.chats.values() if c.worker and c.calling]
+        if calling and grace > 0:
+            await asyncio.wait(calling, timeout=grace)
         for chat in list(self.lanes.chats.values()):
             if chat.worker is not None:
                 await cancelled(chat.worker)

@@ -58,6 +58,8 @@ class OutboxLimits:
     answer_ops: int = 5  # answers to one member's commands in a group (sends, edits) a window
     table_ops: int = 3  # tables one member opens in a group …
     table_window: float = 600.0  # … in this many seconds
+    owed_first: float = 5.0  # an owed message that could not be sent is tried again after this,
+    owed_most: float = 60.0  # … then twice as long each time, never longer than this
 
     def scaled(self, factor: float) -> OutboxLimits:
         """The same limits with every time span multiplied by ``factor`` (tests run fast)."""
@@ -68,7 +70,13 @@ class OutboxLimits:
             private_window=self.private_window * factor,
             global_ops=self.global_ops if factor >= 1 else self.global_ops * 1000,
             table_window=self.table_window * factor,
+            owed_first=self.owed_first * factor,
+            owed_most=self.owed_most * factor,
         )
+
+    def owed_again(self, tries: int) -> float:
+        """How long an owed message whose send failed ``tries`` times waits for its next try."""
+        return min(self.owed_most, self.owed_first * 2.0 ** min(max(0, tries - 1), 16))
 
     def of(
         self, chat_id: int, receiver: int | None = None, *, answer: bool = False

@@ -38,7 +38,7 @@ supergroup (its entries follow it there, :meth:`bot.runtime.redraw.Redraw.migrat
 
 class Postponed(Exception):
     """An owed message could not be sent for now (a :data:`STAYS_OWED` failure): it stays owed,
-    and the next start sends it."""
+    held to be sent again while the bot runs (:mod:`bot.sending.held`)."""
 
 
 def send_text(chat_id: int, step: Show | Post, paid: bool, **rest: Any) -> SendText:

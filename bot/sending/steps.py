@@ -178,6 +178,7 @@ class ChatQueue:
     worker: asyncio.Task[None] | None = None
     taken: int = 0  # steps taken off the queue so far: whether the head is still the same one
     arrived: asyncio.Event = field(default_factory=asyncio.Event)  # a step was queued
+    calling: bool = False  # a step taken off the queue is being made: a stop lets it end
 
     def take(self) -> Step:
         """The head step, off the queue (as it is now: a show may have taken newer text)."""

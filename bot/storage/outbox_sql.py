@@ -9,6 +9,11 @@ leave the message stored and the entry owed, so a restart shows it again only wh
 cut short (and then a second copy only if Telegram had the first). A claim names the ``tries``
 it read: of several workers about to send one entry (a restart's resume beside a live queue),
 exactly one does.
+
+An entry whose send failed past the Bot API's patience is *held* (``held``): it is sent again
+while the bot runs (a stored deadline, :meth:`bot.runtime.redraw.Redraw.owed_due`). A later
+entry of the same chat is not sent before it: its claim finds the earlier one held and holds it
+too, behind it, so the chat sees its results in the order they were owed.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from bot.storage.rows import OwedRef, OwedRow, OwedState, Row, StoredMessage
+from bot.storage.rows import Claim, OwedRef, OwedRow, OwedState, Row, StoredMessage
 
 _PUT = (
     "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
@@ -49,6 +54,9 @@ class OutboxStatements:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         raise NotImplementedError
 
+    async def _write_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        raise NotImplementedError
+
     def unit(self) -> AbstractAsyncContextManager[Any]:
         raise NotImplementedError
 
@@ -63,23 +71,46 @@ class OutboxStatements:
             for r in rows
         ]
 
-    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> bool:
+    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> Claim:
         if owed is None:
             await self._write(_INTEND, (chat_id, key))
-            return True
+            return Claim.MINE
         async with self.unit() as tx:
-            if not await tx.claim_owed(owed):
-                return False
-            await tx._run(_INTEND, (chat_id, key))
-        return True
+            claim: Claim = await tx._claim(owed)
+            if claim is Claim.MINE:
+                await tx._run(_INTEND, (chat_id, key))
+        return claim
 
-    async def claim_owed(self, owed: OwedRef) -> bool:
-        """Mark an owed entry ``sent`` if it is still as it was read (its ``tries``) and not
-        settled: of the workers that would send it, exactly one may (False: not this one)."""
+    async def claim_owed(self, owed: OwedRef) -> Claim:
+        async with self.unit() as tx:
+            claim: Claim = await tx._claim(owed)
+        return claim
+
+    async def _claim(self, owed: OwedRef) -> Claim:
+        """Inside a unit: mark an owed entry ``sent`` if it is still as it was read (its
+        ``tries``) and not settled — of the workers that would send it, exactly one may — unless
+        an earlier entry of its chat is held: then it is held too, behind it."""
+        behind = await self._one(
+            "SELECT e.id FROM owed AS o JOIN owed AS e ON e.chat_id = o.chat_id AND e.id < o.id"
+            " WHERE o.ref = ? AND e.state = ? LIMIT 1",
+            (owed.ref, OwedState.HELD),
+        )
+        state = OwedState.HELD if behind is not None else OwedState.SENT
         row = await self._one(
-            "UPDATE owed SET state = ?, tries = tries + 1"
+            "UPDATE owed SET state = ?, tries = tries + ?"
             " WHERE ref = ? AND tries = ? AND state != ? RETURNING tries",
-            (OwedState.SENT, owed.ref, owed.tries, OwedState.SETTLED),
+            (state, int(behind is None), owed.ref, owed.tries, OwedState.SETTLED),
+        )
+        if row is None:
+            return Claim.TAKEN
+        return Claim.BEHIND if behind is not None else Claim.MINE
+
+    async def hold_owed(self, owed: OwedRef) -> bool:
+        """The entry this sender claimed (``owed``: as the claim left it) could not be sent for
+        now: held, to be sent again while the bot runs (False: another sender has it since)."""
+        row = await self._write_one(
+            "UPDATE owed SET state = ? WHERE ref = ? AND tries = ? AND state = ? RETURNING tries",
+            (OwedState.HELD, owed.ref, owed.tries, OwedState.SENT),
         )
         return row is not None
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol, Unpack
 
 from bot.storage.rows import (
     ChatRow,
+    Claim,
     Deadline,
     Decided,
     HandRow,
@@ -53,10 +54,11 @@ class MessageStore(Protocol):
         """What the message is and shows now (a send it was marked for is settled; ``owed``:
         the owed entry it showed is settled in the same transaction)."""
 
-    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> bool:
+    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> Claim:
         """Message ``key`` is about to be sent (anew): marked before the request goes out.
-        ``owed``: the owed entry it shows is claimed in the same transaction (False: it was
-        settled or claimed by another sender — nothing is marked, nothing is to be sent)."""
+        ``owed``: the owed entry it shows is claimed in the same transaction; unless the claim
+        is :attr:`Claim.MINE` (settled or claimed by another sender, or held behind an earlier
+        entry of its chat), nothing is marked and nothing is to be sent now."""
 
     async def intents(self) -> list[tuple[int, str]]:
         """The keyed messages marked as being sent and never settled (a kill in between)."""
@@ -66,9 +68,14 @@ class MessageStore(Protocol):
     async def owed(self) -> list[OwedRow]:
         """Every owed entry not settled, oldest first."""
 
-    async def claim_owed(self, owed: OwedRef) -> bool:
+    async def claim_owed(self, owed: OwedRef) -> Claim:
         """A one-off owed post (no key) is about to be sent: claimed as in
         :meth:`intend_message`."""
+
+    async def hold_owed(self, owed: OwedRef) -> bool:
+        """The entry this sender claimed (``owed``: its ``tries`` as the claim left them) could
+        not be sent for now: held, to be sent again while the bot runs (False: not this
+        sender's any more)."""
 
     async def settle_owed(self, owed: OwedRef) -> None:
         """The entry was shown, or never can be: nothing more is owed."""

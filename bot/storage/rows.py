@@ -191,6 +191,7 @@ class DeadlineKind(StrEnum):
     STARTING = "starting"  # a start being held for late presses
     CLOSE = "close"  # a question to close the running table lapses unanswered
     NOTIFY = "notify"  # a new lobby's /notify pings, if it still seats then
+    OWED = "owed"  # the entries held for the table's chat are sent again (bot.sending.held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +236,18 @@ class OwedState(StrEnum):
 
     PENDING = "pending"  # written with the action that caused it; not sent yet
     SENT = "sent"  # its request is going out (a kill now: sent again, perhaps a second copy)
+    # its send failed past the Bot API's patience, or an earlier entry of its chat's did: sent
+    # again while the bot runs (a stored deadline), in the chat's order
+    HELD = "held"
     SETTLED = "settled"  # shown, or it never can be (refused): nothing more to do
+
+
+class Claim(StrEnum):
+    """What a sender found when it claimed an owed entry to send it."""
+
+    MINE = "mine"  # claimed: this sender sends it now
+    TAKEN = "taken"  # settled, or claimed by another sender since it was read: not to be sent
+    BEHIND = "behind"  # an earlier entry of its chat is held: it is held behind it (in order)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates
 from bot.sending.session import TelegramLimits
 from bot.storage.protocol import Store
-from bot.storage.rows import OwedRef, OwedState
+from bot.storage.rows import OwedRef, OwedRow, OwedState
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import ApiCall
 from tests.services import RedisProcess, redis_available, redis_process
@@ -146,7 +146,7 @@ async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
         await asyncio.wait_for(answered.wait(), 10)
         await asyncio.sleep(0.5)  # the bot has the answer; Redis answers nothing now
         resume(stalled)
-        await box.close()  # the kill: before any answer of Redis is read
+        await box.close(grace=0)  # the kill: before any answer of Redis is read
     finally:
         resume(stalled)
         fake.on_done.clear()
@@ -179,7 +179,7 @@ async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart
         box.show(GROUP, "deal:1:41", result)
         await asyncio.sleep(0.5)
         assert len(fake.calls("sendMessage")) == 1  # it waits at the gate
-        await box.close()  # killed with the request on its way
+        await box.close(grace=0)  # killed with the request on its way
         assert await store.intents() == [(GROUP, "deal:1:41")]
         held.set()
         await asyncio.sleep(0.1)
@@ -231,12 +231,13 @@ async def test_28_idle_chats_keep_nothing_in_the_outbox_memory(
     assert sizes["windows"] <= 1, sizes  # only the chat called within its window
 
 
-async def test_36_an_owed_message_is_settled_once_shown_and_stays_owed_while_telegram_fails(
+async def test_36_an_owed_message_is_settled_once_shown_and_held_while_telegram_fails(
     fake_telegram: FakeTelegram, store: Store
 ) -> None:
-    """An owed deal result whose send fails past the session's patience (a 500) stays owed for
-    the next start; one sent, or refused for good, is settled; of two senders of one entry read
-    at the same count, one sends."""
+    """An owed deal result whose send fails past the session's patience (a 500) is held, and
+    the chat's later entries behind it, unsent (#47: the chat sees them in order); the runtime
+    is told when to try again. Sent again, each goes once, in order, and is settled; one refused
+    for good is settled; of two senders of one entry read at the same count, one sends."""
     fake = fake_telegram
     people(fake, 1)
     refs = [OwedRef("deal:1:1:50"), OwedRef("note:1:over:1:0"), OwedRef("deal:1:1:51")]
@@ -244,28 +245,90 @@ async def test_36_an_owed_message_is_settled_once_shown_and_stays_owed_while_tel
         for ref in refs:
             key = ref.ref if ref.ref.startswith("deal") else None
             await tx.owe(ref.ref, GROUP, key, "{}")
-    first, note, second = (Rendered("📋 deal 1"), Rendered("🤖 Boris"), Rendered("📋 deal 2"))
+    shown = [Rendered("📋 deal 1"), Rendered("🤖 Boris"), Rendered("📋 deal 2")]
     fake.fail_next("sendMessage", 500, "Internal Server Error", chat_id=GROUP)
+    told: list[tuple[int, OwedRef, float]] = []
     bot = new_bot(fake)
+
+    def owe_again(box: Outbox, rows: list[OwedRow]) -> None:
+        """What the runtime does when a held entry's time comes: each shown again, in order."""
+        for row, rendered in zip(rows, shown, strict=True):
+            if row.key is not None:
+                box.show(GROUP, row.key, rendered, owed=row.ref)
+            else:
+                box.post(GROUP, rendered, owed=row.ref)
+
     try:
         box = Outbox(bot, store, FAST)
+        box.on_held = lambda chat, owed, seconds: told.append((chat, owed, seconds))
         await box.load()
-        box.show(GROUP, refs[0].ref, first, owed=refs[0])  # fails: still owed
-        box.post(GROUP, note, owed=refs[1])
-        box.show(GROUP, refs[2].ref, second, owed=refs[2])
+        owe_again(box, [OwedRow(r, GROUP, None, "{}", OwedState.PENDING) for r in refs])
         await asyncio.wait_for(box.drain(), 10)
-        assert [m.text for m in fake.messages(GROUP)] == [note.text, second.text]
-        (left,) = await store.owed()
-        assert (left.ref.ref, left.state, left.ref.tries) == (refs[0].ref, OwedState.SENT, 1)
-        box.post(GROUP, note, owed=refs[1])  # a sender that read it before it was settled
-        box.show(GROUP, refs[0].ref, first, owed=refs[0])  # read before the failed claim
+        assert fake.messages(GROUP) == []  # nothing overtakes the first
+        rows = await store.owed()
+        assert [(r.ref.ref, r.state, r.ref.tries) for r in rows] == [
+            (refs[0].ref, OwedState.HELD, 1),
+            (refs[1].ref, OwedState.HELD, 0),
+            (refs[2].ref, OwedState.HELD, 0),
+        ]
+        assert told == [(GROUP, OwedRef(refs[0].ref, 1), FAST.owed_first)]
+        assert await store.intents() == []
+        owe_again(box, rows)  # its time came
         await asyncio.wait_for(box.drain(), 10)
-        assert len(fake.messages(GROUP)) == 2
-        again = Outbox(bot, store, FAST)  # the next start: the entry as it reads it now
+        assert [m.text for m in fake.messages(GROUP)] == [r.text for r in shown]
+        again = Outbox(bot, store, FAST)  # another sender that read them before they went
         await again.load()
-        again.show(GROUP, left.key or "", first, owed=left.ref)
+        owe_again(again, rows)
         await asyncio.wait_for(again.drain(), 10)
     finally:
         await bot.session.close()
-    assert [m.text for m in fake.messages(GROUP)] == [note.text, second.text, first.text]
+    assert [m.text for m in fake.messages(GROUP)] == [r.text for r in shown]  # each once
     assert await store.owed() == [] and await store.intents() == []
+
+
+async def no_wait(seconds: float) -> None:
+    """The session's sleep between 429s, without the wait."""
+
+
+async def test_47_six_429s_in_a_row_hold_an_owed_result_tried_again_with_bounded_back_off(
+    fake_telegram: FakeTelegram, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Six 429s in a row (the session waits out five) hold the result; each try that fails so
+    again waits twice as long as the one before, never longer than the bound; the outage is
+    logged once, and once when the result goes."""
+    fake = fake_telegram
+    people(fake, 1)
+    ref = OwedRef("deal:1:1:60")
+    async with store.unit() as tx:
+        await tx.owe(ref.ref, GROUP, ref.ref, "{}")
+    tries = 6
+    fake.fail_next(
+        "sendMessage",
+        429,
+        "Too Many Requests: retry after 1",
+        chat_id=GROUP,
+        times=6 * tries,
+        parameters={"retry_after": 1},
+    )
+    caplog.set_level(logging.WARNING, logger="bot.sending.outbox")
+    session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
+    session.middleware(TelegramLimits(sleep=no_wait))
+    bot = Bot(fake.token, session=session)
+    told: list[float] = []
+    try:
+        box = Outbox(bot, store, FAST)
+        box.on_held = lambda chat, owed, seconds: told.append(seconds)
+        await box.load()
+        for _ in range(tries + 1):  # the runtime shows it again each time it is told to
+            (row,) = await store.owed()
+            box.show(GROUP, ref.ref, Rendered("📋 deal 1"), owed=row.ref)
+            await asyncio.wait_for(box.drain(), 10)
+    finally:
+        await bot.session.close()
+    assert told == [5.0, 10.0, 20.0, 40.0, 60.0, 60.0]  # 5 s, twice as long each time, ≤ 1 min
+    assert [m.text for m in fake.messages(GROUP)] == ["📋 deal 1"]
+    assert fake.count("sendMessage", GROUP, ok=False) == 6 * tries
+    assert await store.owed() == []
+    said = [r.getMessage() for r in caplog.records]
+    assert len([s for s in said if "can't be sent now" in s]) == 1, said
+    assert len([s for s in said if "goes out again" in s]) == 1, said

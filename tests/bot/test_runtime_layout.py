@@ -46,6 +46,7 @@ def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
         DeadlineKind.STARTING,
         DeadlineKind.CLOSE,
         DeadlineKind.NOTIFY,
+        DeadlineKind.OWED,
         *TIMER_KINDS,
     }
 

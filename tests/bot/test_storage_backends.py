@@ -7,6 +7,7 @@ PostgreSQL's cases need ``BOT_TEST_DATABASE`` (``.ci/run`` always sets it) and s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from bot.storage import latest_schema, open_repository
 from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
 from bot.storage.protocol import Store
 from bot.storage.rows import (
+    Claim,
     Deadline,
     OwedRef,
     OwedState,
@@ -268,17 +270,17 @@ async def test_36_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_m
     )
     assert (note.ref.ref, note.chat_id, note.key) == ("note:1:idle", CHAT, None)
     # two senders (a restart's resume beside a live queue): the claim goes to one
-    assert await repo.intend_message(CHAT, "deal:1:1:40", deal.ref)
-    assert not await repo.intend_message(CHAT, "deal:1:1:40", deal.ref)
+    assert await repo.intend_message(CHAT, "deal:1:1:40", deal.ref) is Claim.MINE
+    assert await repo.intend_message(CHAT, "deal:1:1:40", deal.ref) is Claim.TAKEN
     assert await repo.intents() == [(CHAT, "deal:1:1:40")]
     resumed = [r for r in await repo.owed() if r.key is not None]
     assert [(r.state, r.ref.tries) for r in resumed] == [(OwedState.SENT, 1)]
-    assert await repo.claim_owed(resumed[0].ref)  # read again: the resume may send it
+    assert await repo.claim_owed(resumed[0].ref) is Claim.MINE  # read again: the resume may
     await repo.put_message(StoredMessage(CHAT, "deal:1:1:40", 77, "d"), resumed[0].ref)
     assert await repo.intents() == []
     assert [r.ref.ref for r in await repo.owed()] == ["note:1:idle"]  # settled with the id
-    assert not await repo.claim_owed(OwedRef("deal:1:1:40", 2))  # settled: nobody sends it
-    assert await repo.claim_owed(note.ref)
+    assert await repo.claim_owed(OwedRef("deal:1:1:40", 2)) is Claim.TAKEN  # settled: nobody
+    assert await repo.claim_owed(note.ref) is Claim.MINE
     await repo.settle_owed(note.ref)
     assert await repo.owed() == []
     await repo.prune_owed()
@@ -289,6 +291,43 @@ async def test_36_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_m
     async with repo.unit() as tx:
         assert await tx.migrate_chat(CHAT, CHAT - 1)
     assert [r.chat_id for r in await repo.owed()] == [CHAT - 1]
+
+
+async def test_47_an_owed_entry_held_keeps_the_later_ones_of_its_chat_behind_it(
+    repo: Store,
+) -> None:
+    async with repo.unit() as tx:  # deal 1, deal 2 and a notice owed to one chat, one to another
+        for ref, chat in (("deal:1:1:40", CHAT), ("deal:2:1:9", CHAT - 1)):
+            await tx.owe(ref, chat, ref, "{}")
+        await tx.owe("deal:1:1:55", CHAT, "deal:1:1:55", "{}")
+        await tx.owe("note:1:over", CHAT, None, "{}")
+    first, other, second, note = (r.ref for r in await repo.owed())
+    assert await repo.intend_message(CHAT, first.ref, first) is Claim.MINE
+    assert not await repo.hold_owed(first)  # as read before the claim: not this sender's
+    assert await repo.hold_owed(dataclasses.replace(first, tries=1))  # its send failed
+    assert await repo.intents() == [(CHAT, first.ref)]  # the sender lets its key go itself
+    await repo.drop_message(CHAT, first.ref)
+    # the chat's later entries wait behind it, nothing marked; another chat's go on
+    assert await repo.intend_message(CHAT, second.ref, second) is Claim.BEHIND
+    assert await repo.claim_owed(note) is Claim.BEHIND
+    assert await repo.intents() == []
+    assert await repo.intend_message(CHAT - 1, other.ref, other) is Claim.MINE
+    held = {r.ref.ref: (r.state, r.ref.tries) for r in await repo.owed()}
+    assert held == {
+        first.ref: (OwedState.HELD, 1),
+        other.ref: (OwedState.SENT, 1),
+        second.ref: (OwedState.HELD, 0),
+        note.ref: (OwedState.HELD, 0),
+    }
+    # tried again, in order: the first (as it reads now) is claimed; the others follow it
+    again = {r.ref.ref: r.ref for r in await repo.owed()}
+    assert await repo.intend_message(CHAT, second.ref, again[second.ref]) is Claim.BEHIND
+    assert await repo.intend_message(CHAT, first.ref, again[first.ref]) is Claim.MINE
+    assert await repo.intend_message(CHAT, first.ref, again[first.ref]) is Claim.TAKEN
+    await repo.put_message(StoredMessage(CHAT, first.ref, 80, "d"), OwedRef(first.ref, 2))
+    again = {r.ref.ref: r.ref for r in await repo.owed()}
+    assert await repo.intend_message(CHAT, second.ref, again[second.ref]) is Claim.MINE
+    assert await repo.claim_owed(again[note.ref]) is Claim.MINE
 
 
 async def test_a_group_moves_to_its_supergroup_once(repo: Store) -> None:

@@ -83,11 +83,23 @@ WRITE_METHODS = (
 
 
 @dataclass
+class _Gate:
+    method: str
+    chat_id: int | None
+    event: asyncio.Event
+    whole: bool  # a held call is made when the gate opens, its client gone or not
+
+    def holds(self, method: str, params: JsonDict) -> bool:
+        return self.method == method.lower() and self.chat_id in (None, params.get("chat_id"))
+
+
+@dataclass
 class _Fault:
     method: str
     error: ApiError
     chat_id: int | None
     times: int
+    when: Callable[[JsonDict], bool] | None = None  # only calls whose parameters it accepts
 
 
 class FakeTelegram(WebhookMethods, EphemeralMethods):
@@ -134,7 +146,8 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
         self._storm: tuple[random.Random, float, frozenset[str], int] | None = None
         self.storm_429s = 0
         self.other_poller = False  # True: another instance polls too, every getUpdates gets 409
-        self._gates: list[tuple[str, int | None, asyncio.Event]] = []
+        self._gates: list[_Gate] = []
+        self._whole: set[asyncio.Future[Any]] = set()  # calls held whole, made when let through
         # called with each call done, before its answer goes back (a test's crash in between)
         self.on_done: list[Callable[[ApiCall], None]] = []
         self._pending_callbacks: dict[str, asyncio.Future[CallbackAnswer]] = {}
@@ -196,6 +209,8 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
 
     async def stop(self) -> None:
         self._closing = True
+        for made in list(self._whole):  # held whole, never let through
+            made.cancel()
         self._notify()
         await self._stop_webhook()
         if self._runner is not None:
@@ -335,10 +350,12 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
         chat_id: int | None = None,
         times: int = 1,
         parameters: JsonDict | None = None,
+        when: Callable[[JsonDict], bool] | None = None,
     ) -> None:
-        """Make the next ``times`` calls of ``method`` (to ``chat_id``) fail with this error."""
+        """Make the next ``times`` calls of ``method`` (to ``chat_id``; ``when``: whose
+        parameters it accepts, e.g. a text's beginning) fail with this error."""
         error = ApiError(error_code, description, parameters)
-        self._faults.append(_Fault(method.lower(), error, chat_id, times))
+        self._faults.append(_Fault(method.lower(), error, chat_id, times, when))
 
     def storm(
         self,
@@ -353,11 +370,15 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
         ``storm_429s`` counts the 429s answered."""
         self._storm = None if rng is None else (rng, rate, methods, retry_after)
 
-    def gate(self, method: str, *, chat_id: int | None = None) -> asyncio.Event:
+    def gate(
+        self, method: str, *, chat_id: int | None = None, whole: bool = False
+    ) -> asyncio.Event:
         """Hold every call of ``method`` (to ``chat_id``) until the returned event is set: a slow
-        network, so that a test can act while the bot waits for an answer."""
+        network, so that a test can act while the bot waits for an answer. A call whose client
+        goes away meanwhile is dropped, as if it never arrived — unless ``whole``: it reached
+        Telegram whole, and is made when the gate opens (its answer then goes nowhere)."""
         event = asyncio.Event()
-        self._gates.append((method.lower(), chat_id, event))
+        self._gates.append(_Gate(method.lower(), chat_id, event, whole))
         return event
 
     def expire(self, message: SentMessage) -> None:
@@ -505,27 +526,60 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
             self._last_activity = time.monotonic()
         try:
             if polling:
-                result: Any = await self._get_updates(params, request)
+                result: Any = await self._polled(call, params, request)
             else:
-                for gated, chat_id, event in self._gates:
-                    if gated == method.lower() and chat_id in (None, params.get("chat_id")):
-                        await event.wait()
-                handler = self._methods.get(method.lower())
-                if handler is None:
-                    raise ApiError(404, "Not Found: method not found")
-                self._check_fault(method.lower(), params)
-                result = handler(params)
+                gates = [g for g in self._gates if g.holds(method, params)]
+                if any(g.whole for g in gates):  # made when they open, its client gone or not
+                    made = asyncio.ensure_future(self._made_after(gates, call, method, params))
+                    self._whole.add(made)
+                    made.add_done_callback(_whole_done(self._whole))
+                    result = await asyncio.shield(made)
+                else:
+                    for gate in gates:
+                        await gate.event.wait()
+                    result = self._make(call, method, params)
         except ApiError as error:
-            call.ok, call.error_code, call.description = False, error.error_code, error.description
             return web.json_response(error.body(), status=error.error_code)
         finally:
             if not polling:
                 self._inflight -= 1
                 self._last_activity = time.monotonic()
+        return web.json_response({"ok": True, "result": result})
+
+    async def _polled(self, call: ApiCall, params: JsonDict, request: web.Request) -> Any:
+        try:
+            result = await self._get_updates(params, request)
+        except ApiError as error:
+            call.ok, call.error_code, call.description = False, error.error_code, error.description
+            raise
         call.result = result
         for hook in list(self.on_done):
             hook(call)
-        return web.json_response({"ok": True, "result": result})
+        return result
+
+    async def _made_after(
+        self, gates: list[_Gate], call: ApiCall, method: str, params: JsonDict
+    ) -> Any:
+        for gate in gates:
+            await gate.event.wait()
+        return self._make(call, method, params)
+
+    def _make(self, call: ApiCall, method: str, params: JsonDict) -> Any:
+        """Make a call (not ``getUpdates``): its result, or the :class:`ApiError` it answers;
+        either is recorded in ``call``, and the ``on_done`` hooks told of one that worked."""
+        try:
+            handler = self._methods.get(method.lower())
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            self._check_fault(method.lower(), params)
+            result = handler(params)
+        except ApiError as error:
+            call.ok, call.error_code, call.description = False, error.error_code, error.description
+            raise
+        call.result = result
+        for hook in list(self.on_done):
+            hook(call)
+        return result
 
     def _check_fault(self, method: str, params: JsonDict) -> None:
         if self._storm is not None:
@@ -538,7 +592,11 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
                     {"retry_after": retry_after},
                 )
         for fault in self._faults:
-            if fault.method == method and fault.chat_id in (None, params.get("chat_id")):
+            if (
+                fault.method == method
+                and fault.chat_id in (None, params.get("chat_id"))
+                and (fault.when is None or fault.when(params))
+            ):
                 fault.times -= 1
                 if fault.times <= 0:
                     self._faults.remove(fault)
@@ -597,6 +655,18 @@ class FakeTelegram(WebhookMethods, EphemeralMethods):
             if update not in keep:
                 self._delivered_upto = max(self._delivered_upto, update["update_id"])
         self._queue = keep
+
+
+def _whole_done(held: set[asyncio.Future[Any]]) -> Callable[[asyncio.Future[Any]], None]:
+    """A call held whole is done: forgotten, and its error (if its client had gone, nobody
+    read it) taken, so that asyncio does not report it as never retrieved."""
+
+    def done(made: asyncio.Future[Any]) -> None:
+        held.discard(made)
+        if not made.cancelled():
+            made.exception()
+
+    return done
 
 
 async def _read_params(request: web.Request) -> JsonDict:

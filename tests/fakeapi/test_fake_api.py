@@ -628,6 +628,49 @@ async def test_fail_next_injects_an_error(fake_telegram: FakeTelegram) -> None:
     await ok(fake_telegram, "sendMessage", chat_id=101, text="x")
 
 
+async def test_fail_next_when_fails_only_the_calls_it_accepts(fake_telegram: FakeTelegram) -> None:
+    anna = fake_telegram.add_user(101, "Anna")
+    await anna.start_bot()
+    fake_telegram.fail_next(
+        "sendMessage",
+        429,
+        "Too Many Requests: retry after 3",
+        times=2,
+        parameters={"retry_after": 3},
+        when=lambda params: str(params.get("text", "")).startswith("📋"),
+    )
+    await ok(fake_telegram, "sendMessage", chat_id=101, text="the table")  # not its kind
+    for _ in range(2):
+        assert await err(fake_telegram, "sendMessage", chat_id=101, text="📋 deal 1") == (
+            429,
+            "Too Many Requests: retry after 3",
+        )
+    await ok(fake_telegram, "sendMessage", chat_id=101, text="📋 deal 1")  # used up
+    assert [m.text for m in anna.messages][-2:] == ["the table", "📋 deal 1"]
+
+
+async def test_a_call_held_whole_is_made_when_let_through_though_its_client_left(
+    fake_telegram: FakeTelegram,
+) -> None:
+    """Telegram makes a request it got whole, whether or not its client still waits for the
+    answer (a bot stopped mid-call); a plain gate drops it, as if it never arrived."""
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna")
+    await anna.start_bot()
+    for whole, kept in ((False, []), (True, ["on its way"])):
+        held = fake.gate("sendMessage", chat_id=101, whole=whole)
+        before, calls = len(anna.messages), fake.count("sendMessage", 101)
+        client = asyncio.create_task(call(fake, "sendMessage", chat_id=101, text="on its way"))
+        await fake.wait_until(lambda: fake.count("sendMessage", 101) > calls)  # noqa: B023
+        client.cancel()  # the bot is gone before the answer
+        with pytest.raises(asyncio.CancelledError):
+            await client
+        await asyncio.sleep(0.05)
+        held.set()
+        await asyncio.sleep(0.05)
+        assert [m.text for m in anna.messages[before:]] == kept
+
+
 async def test_settle_waits_for_fetch_and_quiet(fake_telegram: FakeTelegram) -> None:
     anna = fake_telegram.add_user(101, "Anna")
     await anna.start_bot()
