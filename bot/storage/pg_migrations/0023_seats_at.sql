@@ -1,2 +1,2 @@
--- PostgreSQL twin of migrations/0024_seats_at.sql.
+-- PostgreSQL twin of migrations/0023_seats_at.sql.
 ALTER TABLE tables ADD COLUMN seats_at DOUBLE PRECISION NOT NULL DEFAULT 0;

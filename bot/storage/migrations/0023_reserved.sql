@@ -1,3 +1,0 @@
--- A number kept for another part of issue #47, merged on its own branch: this file only keeps
--- the numbers without a gap on the ops branch (drop it when that part's 0023 comes in).
-SELECT 1;
