@@ -81,7 +81,7 @@ class TableRow:
     thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
     hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened (#32)
-    seats_at: float = 0.0  # when its seats last changed hands (wall clock; 0: not since migration 0023)
+    seats_at: float = 0.0  # when its seats last changed hands (wall clock; 0: never since)
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
