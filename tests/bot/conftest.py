@@ -8,7 +8,8 @@ several workers share (``.ci/run`` runs a sample of the suite so, one for every 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from aiogram import Bot
@@ -22,7 +23,7 @@ from bot.sending.session import TelegramLimits
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from tests.bot.helpers import fixed_seeds, watched
-from tests.databases import TestDatabase
+from tests.databases import PgDatabases, TestDatabase
 from tests.fakeapi import FakeTelegram
 
 WITH_REDIS = os.environ.get("BOT_TEST_WITH_REDIS") == "1"
@@ -73,3 +74,28 @@ async def outbox_bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
     session.middleware(TelegramLimits())
     async with Bot(fake_telegram.token, session=session) as client:
         yield client
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(  # a database of each backend (PostgreSQL's skip without BOT_TEST_DATABASE)
+    request: pytest.FixtureRequest, tmp_path: Path, pg_databases: PgDatabases | None
+) -> Iterator[TestDatabase]:
+    if request.param == "sqlite":
+        yield tmp_path / "bot.sqlite3"
+        return
+    if pg_databases is None:
+        pytest.skip("BOT_TEST_DATABASE is not set")
+    url = pg_databases.fresh()
+    try:
+        yield url
+    finally:
+        pg_databases.drop(url)
+
+
+@pytest.fixture
+async def repo(target: TestDatabase) -> AsyncIterator[Store]:
+    opened = await open_repository(target)
+    try:
+        yield opened
+    finally:
+        await opened.close()

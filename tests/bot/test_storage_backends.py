@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,36 +27,11 @@ from bot.storage.rows import (
     StoredMessage,
     TableStatus,
 )
-from tests.databases import PgDatabases, TestDatabase, db_rows
+from tests.databases import PgDatabases, db_rows
 
 CHAT = -1_001_234_567_890  # a supergroup's id: past 32 bits
 USER = 7_000_000_001  # user ids past 2**32 exist
 OTHER = 7_000_000_002
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def target(
-    request: pytest.FixtureRequest, tmp_path: Path, pg_databases: PgDatabases | None
-) -> Iterator[TestDatabase]:
-    if request.param == "sqlite":
-        yield tmp_path / "bot.sqlite3"
-        return
-    if pg_databases is None:
-        pytest.skip("BOT_TEST_DATABASE is not set")
-    url = pg_databases.fresh()
-    try:
-        yield url
-    finally:
-        pg_databases.drop(url)
-
-
-@pytest.fixture
-async def repo(target: TestDatabase) -> AsyncIterator[Store]:
-    opened = await open_repository(target)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def seeded(repo: Store) -> int:
