@@ -52,9 +52,9 @@ async def test_ten_records_in_a_group_post_the_game_once_and_point_to_it_after_a
         await fake.settle(quiet=0.2, timeout=30)  # every command answered
         assert fake.count("sendDocument", since=mark) == 2
         assert fake.count("sendPhoto", since=mark) == 1
-        # every other ask is answered with a pointer, one message per person and command
-        # (the commands' answers: his repeats shown in place)
-        assert 1 <= len(pointers(group)) <= 3
+        # every other ask is answered with a pointer (how many messages: the commands'
+        # answers' window, which this test's time scale shrinks to nothing)
+        assert 1 <= len(pointers(group)) <= ASKS - 1
         jsonl, text, chart = posts(group)
         assert jsonl.document is not None and jsonl.document.filename.endswith(".jsonl")
         assert text.document is not None and text.document.filename.endswith(".txt")
