@@ -246,7 +246,7 @@ def test_the_readme_reads_in_five_minutes_and_points_to_the_rest() -> None:
     links = set(relative_links(readme))
     wanted = {"docs/rules.md", "docs/record.md", "docs/performance.md", "docs/computers.md"}
     assert wanted <= links
-    assert {f"docs/{p.name}" for p in DOCS.glob("*.md")} <= links | {"docs/terminal.md"}
+    assert {f"docs/{p.name}" for p in DOCS.glob("*.md")} <= links  # every doc is reached from it
 
 
 CHANGE_KINDS = ("Added", "Changed", "Fixed", "Removed", "Security")
