@@ -2,7 +2,7 @@
 group's 20 sends+edits a minute and the bot's outbox keeps Telegram's real windows
 (``outbox_time_scale`` 1). One member sends 40 commands — every group command, over and over —
 while a game runs: the table's next move still shows within 5 seconds (the group's one queue
-made it wait about two minutes), and the group got no more than the README's bound of posts
+made it wait about two minutes), and the group got no more than docs/safety.md's bound of posts
 from them; where the bot is an administrator, none at all: every answer went to him alone."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ SPAM = (  # the issue's list: every command a member can send in a group
 COMMANDS = 40
 VISIBLE_S = 5.0  # the table's next move shows within this, whatever the commands
 POSTS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
-BOUND = OutboxLimits().answer_ops  # README: one member's answers a minute in a group
+BOUND = OutboxLimits().answer_ops  # docs/safety.md: one member's answers a minute in a group
 
 
 def four(fake: FakeTelegram, *, bot_admin: bool) -> tuple[SimGroup, list[SimUser], SimUser]:

@@ -6,8 +6,8 @@ but a digit (``test_1_3_10_...`` is named after §1.3.10, ``test_1_3_10_2_...`` 
 A clause that needs no test of its own is listed, with its reason, in a test module's docstring
 under the heading ``Clauses without a test of their own:`` (one ``§N.N.N reason`` line each).
 
-``tests/golden/RULES.md`` is the vendored copy of the rules; while the shared original exists
-(``../shared/RULES.md`` next to the repository, in development and in CI) the two must be equal.
+The rules are read from ``docs/rules.md``, the repository's copy of the shared RULES.md
+(``tests/test_docs.py`` keeps the two equal).
 
 A second index — every clause cited ``§N.N.N`` somewhere in ``engine/`` — is prepared in
 :func:`clauses_not_cited_in_engine` but not asserted yet (the engine is being restructured).
@@ -21,12 +21,9 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
-VENDORED_RULES = TESTS / "golden" / "RULES.md"
-SHARED_RULES = ROOT.parent / "shared" / "RULES.md"
+RULES = ROOT / "docs" / "rules.md"
 ENGINE_DIRS: tuple[Path, ...] = (ROOT / "engine",)
 """Where :func:`clauses_not_cited_in_engine` looks for ``§N.N.N`` citations."""
 
@@ -49,7 +46,7 @@ def clause_numbers(text: str) -> list[str]:
 
 @cache
 def rules_text() -> str:
-    return VENDORED_RULES.read_text(encoding="utf-8")
+    return RULES.read_text(encoding="utf-8")
 
 
 @cache
@@ -131,14 +128,6 @@ def clauses_not_cited_in_engine() -> list[str]:
 
 
 # --- the checks ----------------------------------------------------------------------------
-
-
-def test_vendored_rules_equal_the_shared_original() -> None:
-    if not SHARED_RULES.exists():
-        pytest.skip(f"{SHARED_RULES} is not present here")
-    assert VENDORED_RULES.read_text(encoding="utf-8") == SHARED_RULES.read_text(encoding="utf-8"), (
-        "tests/golden/RULES.md differs from ../shared/RULES.md: copy it again"
-    )
 
 
 def test_clause_extraction_finds_every_kind_of_clause() -> None:
