@@ -55,7 +55,7 @@ class BotRefusal(StrEnum):
     OPTION_NOT_ONE_OF = "option_not_one_of"  # option, value, allowed
     OPTION_NOT_ALLOWED = "option_not_allowed"  # any other wrong option
     # play
-    NOT_YOUR_TURN = "not_your_turn"  # name: whose turn it is
+    THEIR_TURN = "their_turn"  # name: whose turn it is
     COMPUTER_PLAYING = "computer_playing"  # the seat's owner must come back first
     NOT_PLAYING_HERE = "not_playing_here"
     CARDS_JUST_SENT = "cards_just_sent"  # seconds
@@ -63,7 +63,7 @@ class BotRefusal(StrEnum):
     SEAT_KICKED = "seat_kicked"  # chat: an admin handed the seat to the computer
     SEAT_LEFT = "seat_left"  # chat: its owner left the group
     ALREADY_PLAYED = "already_played"  # card
-    ALREADY_BOUGHT = "already_bought"  # n
+    BOUGHT_ALREADY = "bought_already"  # n
     ALREADY_PASSED = "already_passed"
     ALREADY_EXCHANGED = "already_exchanged"
     ALREADY_KEPT = "already_kept"  # "no exchange" said already

@@ -96,7 +96,7 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
     ):
         return Deny(BotRefusal.ALREADY_PLAYED, {"card": arg})
     if act == KopilkaAct.BUY and isinstance(last, Buy):
-        return Deny(BotRefusal.ALREADY_BOUGHT, {"n": last.k})
+        return Deny(BotRefusal.BOUGHT_ALREADY, {"n": last.k})
     if act == KopilkaAct.PASS and isinstance(last, Pass):
         return Deny(BotRefusal.ALREADY_PASSED)
     return None

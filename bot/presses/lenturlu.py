@@ -198,7 +198,7 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
     ):
         return Deny(BotRefusal.ALREADY_PLAYED, {"card": arg})
     if act == LenturluAct.BUY and isinstance(last, Buy):
-        return Deny(BotRefusal.ALREADY_BOUGHT, {"n": last.k})
+        return Deny(BotRefusal.BOUGHT_ALREADY, {"n": last.k})
     if act == LenturluAct.PASS and isinstance(last, Pass):
         return Deny(BotRefusal.ALREADY_PASSED)
     return None

@@ -168,7 +168,7 @@ class Play:
         if state.to_act != seat:
             if state.to_act is None:
                 raise Refused(BotRefusal.TABLE_CLOSED)
-            raise Refused(BotRefusal.NOT_YOUR_TURN, name=table.seats[state.to_act].name)
+            raise Refused(BotRefusal.THEIR_TURN, name=table.seats[state.to_act].name)
         meaning = ui_game.interpret(state.view(seat), press.act, press.arg, ui)
         if isinstance(meaning, Deny):
             raise Refused(meaning.reason, **meaning.params)

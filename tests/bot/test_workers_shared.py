@@ -13,6 +13,7 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ChatMemberStatus
 from redis.asyncio import Redis
 
 from bot.caches.members import Members, Membership
@@ -43,7 +44,7 @@ class Worker:
 
 
 async def member(chat_id: int, user_id: int) -> Membership:
-    return Membership("member")
+    return Membership(ChatMemberStatus.MEMBER)
 
 
 @pytest.fixture
