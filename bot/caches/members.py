@@ -1,7 +1,8 @@
 """Who belongs to a group and who runs it (PRODUCT.md §3, §4.3): getChatMember, cached briefly.
 
-No Telegram types here: the lookup that asks Telegram is injected (``routers.common``), and so
-are the clocks. One :class:`Members` is built in the composition root and shared by the handlers.
+No Telegram objects here (a status is aiogram's :class:`ChatMemberStatus`): the lookup that asks
+Telegram is injected (``routers.common``), and so are the clocks. One :class:`Members` is built
+in the composition root and shared by the handlers.
 
 An answer is trusted for ``ttl`` seconds, but never past what makes it doubtful:
 
@@ -22,21 +23,24 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, Protocol
 
+from aiogram.enums import ChatMemberStatus
+
 TTL: Final = 60.0  # seconds a getChatMember answer is trusted
-BELONGS: Final = frozenset({"creator", "administrator", "member"})
-ADMINS: Final = frozenset({"creator", "administrator"})
+ADMINS: Final = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
+BELONGS: Final = ADMINS | {ChatMemberStatus.MEMBER}
 
 
 @dataclass(frozen=True, slots=True)
 class Membership:
     """A user's standing in a chat: Telegram's ``status`` and, when restricted, ``is_member``."""
 
-    status: str  # creator | administrator | member | restricted | left | kicked
+    status: ChatMemberStatus
     is_member: bool = True
 
     @property
     def belongs(self) -> bool:
-        return self.status in BELONGS or (self.status == "restricted" and self.is_member)
+        restricted = self.status is ChatMemberStatus.RESTRICTED
+        return self.status in BELONGS or (restricted and self.is_member)
 
     @property
     def is_admin(self) -> bool:

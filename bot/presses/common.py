@@ -3,11 +3,12 @@ button."""
 
 from __future__ import annotations
 
+from bot.refused import BotRefusal
 from bot.render.games.base import Deny
 from engine.cards import Card
 from engine.errors import InvalidNotation
 
-UNKNOWN = Deny("Unknown button.")
+UNKNOWN = Deny(BotRefusal.UNKNOWN_BUTTON)
 """A press no hand of the family offers (a forged or mangled button)."""
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
+from bot.refused import BotRefusal
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card
@@ -50,9 +51,7 @@ def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Int
                 return UNKNOWN
             moves = moves_of(legal, card)
             if not moves:  # §4.3.5: another card can capture, so this one may not be trailed
-                return Deny(
-                    "{card} captures nothing, and a move that can capture must.", {"card": arg}
-                )
+                return Deny(BotRefusal.MUST_CAPTURE_WITH, {"card": arg})
             if len(moves) == 1:
                 return Apply(moves[0])
             return SetUI(HandUI((), CHOOSE + arg))
@@ -76,5 +75,5 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
         and isinstance(last, Capture | Sweep | Trail)
         and str(last.card) == arg
     ):
-        return Deny("Already played: {card}.", {"card": arg})
+        return Deny(BotRefusal.ALREADY_PLAYED, {"card": arg})
     return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
+from bot.refused import BotRefusal, Param
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass, PlayCard
@@ -27,11 +28,8 @@ class KopilkaAct(StrEnum):
     REFRESH = "u"  # draw the hand again
 
 
-NOT_ALLOWED = "Not allowed: {reason}."
-
-
-def _refuse(code: Refusal, **params: object) -> Deny:
-    return Deny(NOT_ALLOWED, dict(params), engine=code)
+def _refuse(code: Refusal, **params: Param) -> Deny:
+    return Deny(code, dict(params))
 
 
 def _holds_led(view: KopilkaView) -> bool:
@@ -96,9 +94,9 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
         and arg is not None
         and str(last.card) == arg
     ):
-        return Deny("Already played: {card}.", {"card": arg})
+        return Deny(BotRefusal.ALREADY_PLAYED, {"card": arg})
     if act == KopilkaAct.BUY and isinstance(last, Buy):
-        return Deny("Already done: you bought {n}.", {"n": last.k})
+        return Deny(BotRefusal.BOUGHT_ALREADY, {"n": last.k})
     if act == KopilkaAct.PASS and isinstance(last, Pass):
-        return Deny("Already done: you passed.")
+        return Deny(BotRefusal.ALREADY_PASSED)
     return None

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
+from bot.refused import BotRefusal
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass
@@ -128,7 +129,7 @@ def marked(view: LenturluView, ui: HandUI) -> list[Card] | None:
 def _play(view: LenturluView, run: Run) -> Interpretation:
     if run in view.legal:
         return Apply(run)
-    return Deny("That run can't be played now.")
+    return Deny(BotRefusal.RUN_NOT_NOW)
 
 
 def _after_last(view: LenturluView, marks: list[Card]) -> Interpretation:
@@ -141,10 +142,10 @@ def interpret(view: LenturluView, act: str, arg: str | None, ui: HandUI) -> Inte
     """What a press on a Лентюрлю hand means (see the module's note)."""
     match act:
         case LenturluAct.PASS:
-            return Apply(Pass()) if Pass() in view.legal else Deny("You can't pass now.")
+            return Apply(Pass()) if Pass() in view.legal else Deny(BotRefusal.NO_PASS_NOW)
         case LenturluAct.BUY if arg in ("1", "2"):
             buy = Buy(int(arg))
-            return Apply(buy) if buy in view.legal else Deny("You can't buy now.")
+            return Apply(buy) if buy in view.legal else Deny(BotRefusal.NO_BUY_NOW)
         case LenturluAct.BACK:
             marks = marked(view, ui) or []
             if len(marks) <= 1:
@@ -171,7 +172,7 @@ def _tap(view: LenturluView, act: str, card: Card, ui: HandUI) -> Interpretation
             return SetUI(HandUI((str(card),), "r"))
         case LenturluAct.LAST if picked is not None and len(picked) == 1:
             if card not in lasts(view.hand, picked[0]):
-                return Deny("A run goes up by one rank at a time, from its first card.")
+                return Deny(BotRefusal.RUN_BY_ONE_RANK)
             return _after_last(view, [picked[0], card])
         case LenturluAct.MIDDLE if picked is not None and len(picked) >= 2:
             row = open_rank(view.hand, picked)
@@ -184,8 +185,8 @@ def _tap(view: LenturluView, act: str, card: Card, ui: HandUI) -> Interpretation
 
 def _no_start(view: LenturluView) -> Deny:
     if not may_run(view) or view.top is None:
-        return Deny("You can't play a run now.")
-    return Deny("A run here goes on from {card}: one rank higher.", {"card": str(view.top)})
+        return Deny(BotRefusal.NO_RUN_NOW)
+    return Deny(BotRefusal.RUN_GOES_ON_FROM, {"card": str(view.top)})
 
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
@@ -195,11 +196,11 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
         and isinstance(last, Run)
         and arg in {str(c) for c in last.cards}
     ):
-        return Deny("Already played: {card}.", {"card": arg})
+        return Deny(BotRefusal.ALREADY_PLAYED, {"card": arg})
     if act == LenturluAct.BUY and isinstance(last, Buy):
-        return Deny("Already done: you bought {n}.", {"n": last.k})
+        return Deny(BotRefusal.BOUGHT_ALREADY, {"n": last.k})
     if act == LenturluAct.PASS and isinstance(last, Pass):
-        return Deny("Already done: you passed.")
+        return Deny(BotRefusal.ALREADY_PASSED)
     return None
 
 

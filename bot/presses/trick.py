@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
+from bot.refused import BotRefusal
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card, Suit
@@ -102,15 +103,15 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
         if code not in discardable(view.legal):
             if code == str(view.privileged):
                 return _privileged_kept(view.game, view.phase == Phase.DISCARD, code)
-            return Deny("No more: the stock has {n}.", {"n": 0})
+            return Deny(BotRefusal.STOCK_HAS_ONLY, {"n": 0})
         if view.phase == Phase.DISCARD:
             limit = discard_count(view.legal)
             if len(marks) >= limit:
-                return Deny("No more: discard {n}.", {"n": limit})
+                return Deny(BotRefusal.DISCARD_ONLY, {"n": limit})
         else:
             limit = exchange_limit(view.legal)
             if len(marks) >= limit:
-                return Deny("No more: the stock has {n}.", {"n": limit})
+                return Deny(BotRefusal.STOCK_HAS_ONLY, {"n": limit})
         marks.append(code)
     mode = "q" if view.phase == Phase.DISCARD else "x"
     return SetUI(HandUI(tuple(marks), mode))
@@ -126,14 +127,14 @@ def _privileged_kept(game: str, discarding: bool, code: str) -> Deny:
     """The privileged card may not be given up (RULES.md §1.3.4.1), named by its game."""
     params = {"card": code}
     if game == "pamfil":
-        return Deny("The pamfil ({card}) can't be exchanged.", params)
+        return Deny(BotRefusal.PAMFIL_KEPT, params)
     if game == "shutikha" and discarding:
-        return Deny("The shutikha ({card}) can't be discarded.", params)
+        return Deny(BotRefusal.SHUTIKHA_NOT_DISCARDED, params)
     if game == "shutikha":
-        return Deny("The shutikha ({card}) can't be exchanged.", params)
+        return Deny(BotRefusal.SHUTIKHA_KEPT, params)
     if game == "mistigri":
-        return Deny("The mistigri ({card}) can't be exchanged.", params)
-    return Deny("The mushka ({card}) can't be exchanged.", params)
+        return Deny(BotRefusal.MISTIGRI_KEPT, params)
+    return Deny(BotRefusal.MUSHKA_KEPT, params)
 
 
 def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
@@ -146,11 +147,11 @@ def stale(last: object | None, act: str, arg: str | None) -> Deny | None:
         and arg is not None
         and str(last.card) == arg
     ):
-        return Deny("Already played: {card}.", {"card": arg})
+        return Deny(BotRefusal.ALREADY_PLAYED, {"card": arg})
     if act in (TrickAct.EXCHANGE, TrickAct.PLAY_DEAL) and isinstance(last, Exchange):
         if last.cards:
-            return Deny("Already done: your cards are exchanged.")
-        return Deny("Already done: no exchange.")
+            return Deny(BotRefusal.ALREADY_EXCHANGED)
+        return Deny(BotRefusal.ALREADY_KEPT)
     return None
 
 

@@ -30,10 +30,11 @@ def member_lookup(bot: Bot) -> Lookup:
             member = await bot.get_chat_member(chat_id, user_id)
         except TelegramBadRequest as error:
             said = error.message.lower()
-            return Membership("left") if any(n in said for n in NOT_IN_CHAT) else None
+            gone = any(n in said for n in NOT_IN_CHAT)
+            return Membership(ChatMemberStatus.LEFT) if gone else None
         except TelegramAPIError:
             return None
-        status = ChatMemberStatus(member.status).value
+        status = ChatMemberStatus(member.status)  # Telegram's string, as aiogram parsed it
         return Membership(status, bool(getattr(member, "is_member", True)))
 
     return lookup

@@ -13,7 +13,7 @@ from bot.caches.members import Members
 from bot.callbacks import Kind, LobbyAct, Press, PressFilter
 from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.context import game_code
 from bot.render.limits import label
 from bot.routers.common import say, topic
@@ -72,10 +72,7 @@ def make_router() -> Router:
         user, box = message.from_user, delivery.presenter.outbox
         # a new lobby is a new group message: a member opens a few a span, no more (#47)
         if not await box.quota(message.chat.id, user.id, Quota.TABLES, take=False):
-            raise Refused(
-                "You have opened several tables here in the last few minutes: the next one a "
-                "little later."
-            )
+            raise Refused(BotRefusal.TOO_MANY_TABLES)
         outcome = await runtime.open(
             message.chat.id, user.id, user.first_name, game, options, topic(message)
         )

@@ -37,7 +37,7 @@ def make_router() -> Router:
         await members.forget(update.chat.id, user.id)  # changed: asked again (every worker)
         if user.is_bot or update.chat.type not in ("group", "supergroup"):
             return
-        status = ChatMemberStatus(update.new_chat_member.status).value
+        status = ChatMemberStatus(update.new_chat_member.status)
         if not Membership(status, is_in(update)).belongs:
             delivery(await runtime.member_left(update.chat.id, user.id))
 
@@ -57,9 +57,10 @@ def make_router() -> Router:
 def cannot_write(update: ChatMemberUpdated) -> bool:
     """The bot's new status leaves it no way to write to the group."""
     member = update.new_chat_member
-    if member.status in ("left", "kicked"):
+    status = ChatMemberStatus(member.status)
+    if status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
         return True
-    return member.status == "restricted" and not getattr(member, "can_send_messages", True)
+    return status is ChatMemberStatus.RESTRICTED and not getattr(member, "can_send_messages", True)
 
 
 def is_in(update: ChatMemberUpdated) -> bool:

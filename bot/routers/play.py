@@ -11,7 +11,7 @@ from bot.delivery import Delivery
 from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.routers.errors import answer_refusal
 from bot.runtime.outcome import chart_key, is_hand_key, keys
 from bot.runtime.runtime import PressSource, TableRuntime
@@ -76,7 +76,7 @@ def make_router() -> Router:
         message = query.message
         key = await delivery.message_key(message.chat.id, message.message_id) if message else None
         if press.act != MY_CARDS or key != keys(press.table).table:
-            raise Refused("Unknown button.")
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
         outcome, said = await runtime.my_cards(press.table, query.from_user.id, query.id)
         delivery(outcome)  # before the answer: the hand is sent with this press's id
         await query.answer(user_tr(said) if said else None)

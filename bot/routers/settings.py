@@ -16,10 +16,11 @@ from bot.callbacks import Kind, Press, PressCodec, PressFilter
 from bot.config import Settings as Config
 from bot.delivery import Delivery
 from bot.i18n import LOCALES, Catalogues, Translator
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render import settings as screens
 from bot.render.common import Rendered
 from bot.render.context import GAME_NAMES
+from bot.render.refusals import refusal_html
 from bot.routers.common import asked, say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
@@ -29,7 +30,6 @@ from bot.storage.settings import CHAT_HANDS, TURN_TIMEOUTS, USER_HANDS
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
 KEY = "settings"  # the outbox key of the settings message, in the group or the private chat
-ADMINS_ONLY = "Only the group's admins change its settings."
 GROUP_ACTS = frozenset("ntcgvbh")  # bot.render.settings: language … back, hands
 PRIVATE_ACTS = frozenset("npwh")
 
@@ -102,14 +102,14 @@ class Settings:
             if _game(game) and name:
                 current = await self.runtime.seeded_options(chat_id, game)
                 if name not in current:
-                    raise Refused("Unknown button.")
+                    raise Refused(BotRefusal.UNKNOWN_BUTTON)
                 chosen = await self.runtime.seeded_options(chat_id, game, {name: value})
                 options = {**settings.options, game: chosen}
                 await people.set_chat_settings(
                     chat_id, settings.model_copy(update={"options": options})
                 )
                 return game, None
-        raise Refused("Unknown button.")
+        raise Refused(BotRefusal.UNKNOWN_BUTTON)
 
     async def change_private(self, user_id: int, press: Press) -> None:
         arg, people = press.arg or "", self.people
@@ -125,7 +125,7 @@ class Settings:
         elif press.act == screens.HANDS and self.hands and arg in USER_HANDS:
             await people.set_user_settings(user_id, settings.model_copy(update={"hands": arg}))
         else:
-            raise Refused("Unknown button.")
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
 
 
 Delivered = str | None  # what else must be drawn again after a change ("chat": its tables)
@@ -162,7 +162,8 @@ def make_router() -> Router:
         assert message.from_user is not None
         chat_id = message.chat.id
         if not await members.is_admin(chat_id, message.from_user.id):
-            say(delivery, message, chat_tr.html(ADMINS_ONLY), reply=True)
+            said = refusal_html(Refused(BotRefusal.SETTINGS_ADMINS_ONLY), chat_tr)
+            say(delivery, message, said, reply=True)
             return
         rendered = await service(runtime, people, catalogues, codec, settings).group(chat_id)
         # an answer (#47): to him alone where Telegram allows it, else the group's one pane
@@ -197,7 +198,7 @@ def make_router() -> Router:
     ) -> None:
         message = query.message
         if message is None or message.chat.type == "private":
-            raise Refused("Unknown button.")
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
         chat_id, user_id = message.chat.id, query.from_user.id
         # the group's pane, or one shown to him alone (#47: an ephemeral message)
         ephemeral = getattr(message, "ephemeral_message_id", None)
@@ -210,9 +211,9 @@ def make_router() -> Router:
         pressed = ephemeral or message.message_id
         key = await delivery.message_key(chat_id, pressed, ephemeral=ephemeral is not None)
         if key != mine:
-            raise Refused("That button is out of date.")
+            raise Refused(BotRefusal.STALE_BUTTON)
         if not await members.is_admin(chat_id, user_id):
-            raise Refused(ADMINS_ONLY)
+            raise Refused(BotRefusal.SETTINGS_ADMINS_ONLY)
         screen = service(runtime, people, catalogues, codec, settings)
         pane, redraw = await screen.change_group(chat_id, press)
         receiver = None if ephemeral is None else user_id
@@ -238,9 +239,9 @@ def make_router() -> Router:
         message = query.message
         user_id = query.from_user.id
         if message is None or message.chat.id != user_id:
-            raise Refused("Unknown button.")
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
         if await delivery.message_key(user_id, message.message_id) != KEY:
-            raise Refused("That button is out of date.")
+            raise Refused(BotRefusal.STALE_BUTTON)
         screen = service(runtime, people, catalogues, codec, settings)
         await screen.change_private(user_id, press)
         delivery.presenter.outbox.show(user_id, KEY, await screen.private(user_id))

@@ -17,7 +17,8 @@ from enum import StrEnum
 
 from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
+from bot.render.refusals import sentence
 from bot.runtime import owed as owe
 from bot.runtime.closing import Closing
 from bot.runtime.core import Context, Table, is_running
@@ -62,9 +63,9 @@ HAND_OVER_NOTES = {  # the group's one line a deal (none for ASKED)
     HandOver.LEFT: "{name} left the group — the computer plays for them.",
 }
 BARS = {HandOver.KICK: Bar.KICKED, HandOver.LEFT: Bar.LEFT}
-BAR_NOTES = {  # the owner's answer, in private and as a toast, once barred
-    Bar.KICKED: "An admin of «{chat}» handed your seat to the computer for the rest of this table.",
-    Bar.LEFT: "You're no longer in «{chat}»: the computer plays your seat there.",
+BARRED = {  # the owner's answer, in private and as a toast, once barred
+    Bar.KICKED: BotRefusal.SEAT_KICKED,
+    Bar.LEFT: BotRefusal.SEAT_LEFT,
 }
 
 
@@ -179,7 +180,7 @@ class Absent:
         async with self.ctx.hold(table_id):
             table = await self.ctx.running(table_id)
             if seat >= len(table.seats) or table.seats[seat].user_id is None:
-                raise Refused("These aren't your cards.")
+                raise Refused(BotRefusal.NOT_YOUR_CARDS)
             return await self._hand_over(table, seat, why)
 
     async def _hand_over(self, table: Table, seat: int, why: HandOver) -> Outcome:
@@ -222,7 +223,7 @@ class Absent:
         locale = await self.ctx.people.user_locale(owner.user_id)
         chat = {"chat": facts.chat_title}
         screens.append(HandGone(table.row.chat_id, owner.user_id, table.id, seat))
-        screens.append(Note(owner.user_id, locale, BAR_NOTES[bar], chat))
+        screens.append(Note(owner.user_id, locale, sentence(BARRED[bar]), chat))
         return Outcome(tuple(screens), due)
 
     async def gate(self, table: Table, seat: int, user_id: int) -> Outcome | None:
@@ -231,7 +232,7 @@ class Absent:
         what that shows is returned; None: he may. Telegram unsure: refused, try again."""
         barred = table.seats[seat].barred
         if barred is not Bar.NONE:
-            raise Refused(BAR_NOTES[barred], chat=await self.ctx.chat_title(table))
+            raise Refused(BARRED[barred], chat=await self.ctx.chat_title(table))
         if await self.ctx.standing_in(table, user_id) is Standing.MEMBER:
             return None
         return await self._hand_over(table, seat, HandOver.LEFT)
@@ -240,7 +241,7 @@ class Absent:
         """A person's own hand-overs and returns are limited (§13): one per ``toggle_gap`` s."""
         wait = table.seats[seat].toggled_at + self.toggle_gap - self.ctx.clock()
         if wait > 0:
-            raise Refused("You can switch again in {seconds} s.", seconds=max(1, math.ceil(wait)))
+            raise Refused(BotRefusal.SWITCH_TOO_SOON, seconds=max(1, math.ceil(wait)))
 
     async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
         """/hand: every running table's hand of the user sent anew (a seat the computer played
@@ -264,8 +265,10 @@ class Absent:
                 try:
                     gone = await self.gate(table, mine.seat, user_id)
                 except Refused as refused:  # barred, or Telegram unsure: said in private
+                    assert isinstance(refused.reason, BotRefusal)  # the gate's own
                     locale = await self.ctx.people.user_locale(user_id)
-                    out += Outcome.of(Note(user_id, locale, refused.msgid, refused.params))
+                    said = sentence(refused.reason)
+                    out += Outcome.of(Note(user_id, locale, said, dict(refused.params)))
                     continue
                 if gone is not None:
                     out += gone
@@ -379,7 +382,7 @@ class Absent:
             return Outcome()
         if not failed and not await self.ctx.people.private_ok(owner.user_id):
             raise Refused(
-                "First open a chat with me — button below.",
+                BotRefusal.OPEN_PRIVATE_CHAT,
                 alert=True,
                 link=f"h_{b36(table.id)}",
             )
@@ -414,9 +417,9 @@ class Absent:
         act: :meth:`bot.runtime.press.Presses.press`): ⋯ (the menu) and its ↩️, 🤖 Let the
         computer play, 🙋 I'm back."""
         if not is_hand_key(source.key, table.id, seat):
-            raise Refused("These aren't your cards.")
+            raise Refused(BotRefusal.NOT_YOUR_CARDS)
         if source.offers is None or data not in source.offers:
-            raise Refused("That button is out of date — here are your current cards.", refresh=seat)
+            raise Refused(BotRefusal.STALE_HAND, refresh=seat)
         match act:
             case SeatAct.MENU:
                 table.menus.add(seat)

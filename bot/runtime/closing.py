@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.closing import QuestionEnd
 from bot.render.common import signed, whole
 from bot.runtime import owed as owe
@@ -76,7 +76,6 @@ class Closed(StrEnum):
     ADMIN = "🏁 The table is closed by an admin: {name}."
 
 
-ASKED_LATELY = "The players were asked a moment ago: ask again in {minutes} min."
 RATED = "📊 Rated as it stands — places by the money of the deals played: {places}."
 RATED_FOR = (
     "📊 Rated as it stands — places by the money of the deals played: {places}. "
@@ -145,7 +144,7 @@ class Closing:
         if stored is not None and stored.moves == -table.match.no:
             left = stored.due_at - self.ctx.clock()
             if left > 0:
-                raise Refused(ASKED_LATELY, minutes=max(1, math.ceil(left / 60)))
+                raise Refused(BotRefusal.ASKED_LATELY, minutes=max(1, math.ceil(left / 60)))
         due = Deadline(
             table.id, DeadlineKind.CLOSE, self.ctx.clock() + self.question_s, table.match.no
         )
@@ -160,9 +159,9 @@ class Closing:
         await self._open(table, generation)
         seat = next((s for s in voters(table) if s.user_id == user_id), None)
         if seat is None:
-            raise Refused("Only the people playing at this table are asked.")
+            raise Refused(BotRefusal.ONLY_PLAYERS_ASKED)
         if seat.agreed:
-            raise Refused("You have agreed already.")
+            raise Refused(BotRefusal.ALREADY_AGREED)
         async with self.ctx.repo.unit() as tx:
             await tx.set_agreed(table.id, seat.seat, True)
         table.seats[seat.seat] = dataclasses.replace(seat, agreed=True)
@@ -175,9 +174,9 @@ class Closing:
     ) -> Outcome:
         """✖️ on a question once the match has begun: only an admin closes it at once."""
         if not await is_admin():
-            raise Refused("The game is in play: only an admin can close it at once.")
+            raise Refused(BotRefusal.CLOSE_ADMIN_ONLY)
         if generation != table.row.generation:
-            raise Refused("That button is out of date.")
+            raise Refused(BotRefusal.STALE_BUTTON)
         return await self._close(table, Closed.ADMIN, name)
 
     async def refuse(
@@ -187,7 +186,7 @@ class Closing:
         await self._open(table, generation)
         asked = any(s.user_id == user_id for s in voters(table))
         if not asked and user_id != table.row.creator_id and not await is_admin():
-            raise Refused("Only the people playing at this table are asked.")
+            raise Refused(BotRefusal.ONLY_PLAYERS_ASKED)
         return await self._end(table, QuestionEnd.NO, name)
 
     async def lapsed(self, deadline: Deadline) -> Outcome:
@@ -228,7 +227,7 @@ class Closing:
             or table.match is None
             or stored.moves != table.match.no
         ):
-            raise Refused("That button is out of date.")
+            raise Refused(BotRefusal.STALE_BUTTON)
 
     async def _question(
         self,

@@ -3,7 +3,7 @@ admin opens the pane, seats the next named computer at a level, or removes one a
 
 from __future__ import annotations
 
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.computers import computer_name, name_index, next_index
 from bot.runtime.core import Context, IsAdmin, Table, seat_range
 from bot.runtime.lobby import seat_specs
@@ -32,11 +32,11 @@ class Computers:
         """Seat the next computer not seated yet, named in the chat's language (§4.2)."""
         await self._may_seat_computers(table, generation, user_id, is_admin)
         if level not in LEVELS:
-            raise Refused("Unknown button.")
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
         _, most = seat_range(table.row.game)
         index = next_index(s.name for s in table.seats)
         if len(table.seats) >= most or index is None:
-            raise Refused("No seats left: the table has {n}.", n=len(table.seats))
+            raise Refused(BotRefusal.NO_SEATS_LEFT, n=len(table.seats))
         name = computer_name(await self.ctx.people.chat_locale(table.row.chat_id), index)
         async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(
@@ -51,7 +51,7 @@ class Computers:
         a button drawn before a seat moved still means the same computer)."""
         await self._may_seat_computers(table, generation, user_id, is_admin)
         if not which.isdigit():
-            raise Refused("Unknown button.")
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
         gone = next(
             (
                 s
@@ -61,7 +61,7 @@ class Computers:
             None,
         )
         if gone is None:
-            raise Refused("This computer is no longer at the table.")
+            raise Refused(BotRefusal.COMPUTER_GONE)
         rest = [spec for s, spec in zip(table.seats, seat_specs(table), strict=True) if s != gone]
         async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, rest)
@@ -74,6 +74,6 @@ class Computers:
         self.ctx.lobby_at(table, generation)
         await self.ctx.role(table, user_id, is_admin)
         if not table.row.game:
-            raise Refused("Pick a game first.")
+            raise Refused(BotRefusal.PICK_A_GAME_FIRST)
         if not (await self.ctx.people.chat_settings(table.row.chat_id)).computers:
-            raise Refused("Computer players are off in this chat.")
+            raise Refused(BotRefusal.COMPUTERS_OFF)

@@ -19,7 +19,7 @@ from bot.caches.people import People
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.clock import Clock
 from bot.coordination.locks import Locks, TableLocks, Turn
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.context import HandUI
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
@@ -119,10 +119,10 @@ def own_seat(
     private chat or on a message of the table's group only he sees (``ephemeral``): else
     "These aren't your cards." (card presses and the seat menu alike)."""
     if seat is None or seat >= len(table.seats):
-        raise Refused("These aren't your cards.")
+        raise Refused(BotRefusal.NOT_YOUR_CARDS)
     where = table.row.chat_id if ephemeral else user_id
     if table.seats[seat].user_id != user_id or chat_id != where:
-        raise Refused("These aren't your cards.")
+        raise Refused(BotRefusal.NOT_YOUR_CARDS)
     return seat
 
 
@@ -272,7 +272,7 @@ class Context:
     async def opened(self, table_id: int) -> Table:
         table = await self.load(table_id)
         if table is None or table.row.status == TableStatus.CLOSED:
-            raise Refused("This table is closed.")
+            raise Refused(BotRefusal.TABLE_CLOSED)
         return table
 
     async def facts(self, table: Table) -> Facts:
@@ -295,7 +295,7 @@ class Context:
         """The table, which must be running a match: else "This table is closed."."""
         table = await self.load(table_id)
         if not is_running(table):
-            raise Refused("This table is closed.")
+            raise Refused(BotRefusal.TABLE_CLOSED)
         return table
 
     async def table_of(self, table_id: int) -> tuple[str, int] | None:
@@ -361,7 +361,7 @@ class Context:
             )
         ):
             return
-        raise Refused("Unknown button.")
+        raise Refused(BotRefusal.UNKNOWN_BUTTON)
 
     async def standing_in(self, table: Table, user_id: int) -> Standing:
         """Whether the user is in the table's group: a member or an outsider — asked again when
@@ -372,7 +372,7 @@ class Context:
         standing = await self.members.standing(chat_id, user_id, since=since)
         if standing is Standing.UNKNOWN:
             raise Refused(
-                "I couldn't check that you're in «{chat}» — try again in a moment.",
+                BotRefusal.MEMBERSHIP_UNKNOWN,
                 chat=await self.chat_title(table),
             )
         return standing
@@ -386,21 +386,21 @@ class Context:
         if await self.standing_in(table, user_id) is Standing.MEMBER:
             return
         raise Refused(
-            "This table is in «{chat}», which you're not a member of.",
+            BotRefusal.NOT_IN_GROUP,
             chat=await self.chat_title(table),
         )
 
     async def role(self, table: Table, user_id: int, is_admin: IsAdmin) -> None:
         if user_id == table.row.creator_id or await is_admin():
             return
-        raise Refused("Only {creator} or an admin can do that.", creator=table.creator_name())
+        raise Refused(BotRefusal.CREATOR_OR_ADMIN, creator=table.creator_name())
 
     @staticmethod
     def lobby_at(table: Table, generation: int | None) -> None:
         if generation is not None and generation != table.row.generation:
-            raise Refused("That button is out of date.")
+            raise Refused(BotRefusal.STALE_BUTTON)
         if table.row.status != TableStatus.LOBBY:
-            raise Refused("The game has started. Wait for the next one.")
+            raise Refused(BotRefusal.GAME_STARTED)
 
     async def reload(self, table: Table) -> Table:
         """After a unit of work changed rows the cache does not follow: read them again."""

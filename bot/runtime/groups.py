@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.callbacks import b36
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.context import game_name
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.closing import Closing
@@ -90,21 +90,21 @@ class Groups:
         the player is unseated (as by 🚪); at a running table the computer takes his seat.
         ``target``: the replied-to user (id, first name), None if the command was no reply."""
         if not await is_admin():
-            raise Refused("Only admins can remove a player from the table.")
+            raise Refused(BotRefusal.KICK_ADMINS_ONLY)
         if target is None:
-            raise Refused("Use this command as a reply to the player's message.")
+            raise Refused(BotRefusal.KICK_NEEDS_REPLY)
         row = await self.ctx.repo.open_table(chat_id, thread)
         if row is None:
-            raise Refused("There is no open table here.")
+            raise Refused(BotRefusal.NO_OPEN_TABLE)
         user_id, name = target
         async with self.ctx.hold(row.id):
             table = await self.ctx.opened(row.id)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise Refused("{name} isn't at this table.", name=name)
+                raise Refused(BotRefusal.NOT_AT_TABLE, name=name)
             if table.row.status == TableStatus.LOBBY:
                 if table.starting:
-                    raise Refused("The table is starting — one moment.")
+                    raise Refused(BotRefusal.TABLE_STARTING)
                 out = await self.lobby.unseat(table, user_id)
                 locale = await self.ctx.people.chat_locale(chat_id)
                 gone = {"name": seat.name}
@@ -118,9 +118,9 @@ class Groups:
                 )
                 return out + Outcome.of(note)
             if table.row.status != TableStatus.RUNNING:
-                raise Refused("There's no game in progress now.")
+                raise Refused(BotRefusal.NO_GAME_IN_PROGRESS)
             if seat.barred is not Bar.NONE:
-                raise Refused("{name}: the computer already plays this seat.", name=seat.name)
+                raise Refused(BotRefusal.ALREADY_COMPUTER, name=seat.name)
         return await self.absent.hand_over(
             row.id, seat.seat, HandOver.KICK
         )  # §13: the owner is told

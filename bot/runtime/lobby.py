@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 from bot.logsafe import safe
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.context import game_name
 from bot.render.limits import label
 from bot.runtime.core import (
@@ -46,31 +46,27 @@ def option_refusal(game: str, error: InvalidOption) -> Refused:
     option, value = p.get("option", ""), p.get("value", "")
     if error.code == "unknown_option":
         names = ", ".join(f.name for f in option_fields(GAMES[game].options_type))
-        return Refused("Unknown option {option}. Options: {list}.", option=option, list=names)
+        return Refused(BotRefusal.UNKNOWN_OPTION, option=option, list=names)
     if error.code == "option_out_of_range":
         return Refused(
-            "{option}={value} is not allowed: from {low} to {high}.",
+            BotRefusal.OPTION_OUT_OF_RANGE,
             option=option,
             value=value,
             low=p.get("low", ""),
             high=p.get("high", ""),
         )
     if error.code == "option_not_int":
-        return Refused(
-            "{option}={value} is not allowed: a whole number is needed.", option=option, value=value
-        )
+        return Refused(BotRefusal.OPTION_NOT_INT, option=option, value=value)
     if error.code == "option_not_bool":
-        return Refused(
-            "{option}={value} is not allowed: true or false.", option=option, value=value
-        )
+        return Refused(BotRefusal.OPTION_NOT_BOOL, option=option, value=value)
     if error.code == "option_not_allowed":
         return Refused(
-            "{option}={value} is not allowed: one of {allowed}.",
+            BotRefusal.OPTION_NOT_ONE_OF,
             option=option,
             value=value,
             allowed=", ".join(str(p.get("allowed", "")).split()),  # the engine's are spaced
         )
-    return Refused("Not allowed: {reason}.", reason=error.code)
+    return Refused(BotRefusal.OPTION_NOT_ALLOWED)
 
 
 log = logging.getLogger(__name__)
@@ -124,7 +120,7 @@ class Lobby:
             if current is not None and current.status in (TableStatus.LOBBY, TableStatus.RUNNING):
                 shown = keys(current.id)
                 here = shown.lobby if current.status == TableStatus.LOBBY else shown.table
-                raise Refused("There's already a table here: ↑", reply_to_key=here)
+                raise Refused(BotRefusal.TABLE_ALREADY_HERE, reply_to_key=here)
             chosen = await self.seeded_options(chat_id, game, options) if game else {}
             settings = await self.ctx.people.chat_settings(chat_id)
             hands = await self.ctx.hands_of(chat_id, settings)
@@ -173,9 +169,9 @@ class Lobby:
     async def pick(self, table: Table, generation: int, user_id: int, game: str) -> Outcome:
         self.ctx.lobby_at(table, generation)
         if user_id != table.row.creator_id:
-            raise Refused("{name} picks the game.", name=table.creator_name())
+            raise Refused(BotRefusal.CREATOR_PICKS_GAME, name=table.creator_name())
         if game not in GAMES or family_ui(game) is None:
-            raise Refused("This game is not available yet.")
+            raise Refused(BotRefusal.GAME_NOT_AVAILABLE)
         options = await self.seeded_options(table.row.chat_id, game)  # read before the unit
         async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, game=game, options=options)
@@ -183,15 +179,15 @@ class Lobby:
 
     async def join(self, table: Table, generation: int | None, user_id: int, name: str) -> Outcome:
         if table.row.status in (TableStatus.RUNNING, TableStatus.ENDED) or table.starting:
-            raise Refused("The game has started. Wait for the next one.")
+            raise Refused(BotRefusal.GAME_STARTED)
         self.ctx.lobby_at(table, generation)
         if not table.row.game:
-            raise Refused("Pick a game first.")
+            raise Refused(BotRefusal.PICK_A_GAME_FIRST)
         if table.seat_of(user_id) is not None:
-            raise Refused("You're already seated.")
+            raise Refused(BotRefusal.ALREADY_SEATED)
         _, most = seat_range(table.row.game)
         if len(table.seats) >= most:
-            raise Refused("No seats left: the table has {n}.", n=len(table.seats))
+            raise Refused(BotRefusal.NO_SEATS_LEFT, n=len(table.seats))
         async with self.ctx.repo.unit() as tx:
             await tx.replace_seats(table.id, [*seat_specs(table), (SeatKind.HUMAN, user_id, name)])
         return await self.ctx.lobby_screen(await self.ctx.reload(table))
@@ -199,7 +195,7 @@ class Lobby:
     async def leave(self, table: Table, generation: int, user_id: int) -> Outcome:
         self.ctx.lobby_at(table, generation)
         if table.seat_of(user_id) is None:
-            raise Refused("You're not seated.")
+            raise Refused(BotRefusal.NOT_SEATED)
         return await self.unseat(table, user_id)
 
     async def unseat(self, table: Table, user_id: int) -> Outcome:
@@ -293,12 +289,12 @@ class Lobby:
         """The options are the creator's to change, in the lobby the button was drawn in."""
         self.ctx.lobby_at(table, generation)
         if user_id != table.row.creator_id:
-            raise Refused("Only {creator} can change the options.", creator=table.creator_name())
+            raise Refused(BotRefusal.CREATOR_CHANGES_OPTIONS, creator=table.creator_name())
 
     @staticmethod
     def at_generation(table: Table, generation: int) -> None:
         if generation != table.row.generation:
-            raise Refused("That button is out of date.")
+            raise Refused(BotRefusal.STALE_BUTTON)
 
     # --- start ---------------------------------------------------------------------------
 
@@ -310,10 +306,10 @@ class Lobby:
         self.ctx.lobby_at(table, generation)
         await self.ctx.role(table, user_id, is_admin)
         if not table.row.game:
-            raise Refused("Pick a game first.")
+            raise Refused(BotRefusal.PICK_A_GAME_FIRST)
         least, _ = seat_range(table.row.game)
         if len(table.seats) < least:
-            raise Refused("At least {min} needed, now {n}.", min=least, n=len(table.seats))
+            raise Refused(BotRefusal.TOO_FEW_SEATED, min=least, n=len(table.seats))
         self.need_a_human(table.seats)
         chat = await self.ctx.people.chat(table.row.chat_id)
         notes = []
@@ -399,7 +395,7 @@ class Lobby:
             self.need_a_human(rest)
             least, _ = seat_range(table.row.game)
             if len(rest) < least:
-                raise Refused("At least {min} needed, now {n}.", min=least, n=len(rest))
+                raise Refused(BotRefusal.TOO_FEW_SEATED, min=least, n=len(rest))
             async with self.ctx.repo.unit() as tx:
                 await tx.replace_seats(
                     table.id, [(s.kind, s.user_id, s.name, s.level) for s in rest]
@@ -417,7 +413,7 @@ class Lobby:
     def need_a_human(seats: Sequence[SeatRow]) -> None:
         """§4.2: computers alone never play (one person at least, who can be reached)."""
         if not any(s.kind is SeatKind.HUMAN for s in seats):
-            raise Refused("At least one human must be seated.")
+            raise Refused(BotRefusal.NEED_A_HUMAN)
 
     async def lobby_expired(self, deadline: Deadline) -> Outcome:
         """§4.2 "Nobody starts it for 15 min": a lobby still seating when its deadline falls due
@@ -448,7 +444,7 @@ class Lobby:
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:
         if table.row.status != TableStatus.ENDED or generation != table.row.generation:
-            raise Refused("This table is closed.")
+            raise Refused(BotRefusal.TABLE_CLOSED)
         await self.ctx.role(table, user_id, is_admin)
         previous = table.match
         prev_dealer = previous.state.view(None).dealer if previous else None
@@ -459,7 +455,7 @@ class Lobby:
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:
         if table.row.status != TableStatus.ENDED or generation != table.row.generation:
-            raise Refused("This table is closed.")
+            raise Refused(BotRefusal.TABLE_CLOSED)
         await self.ctx.role(table, user_id, is_admin)
         async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, status=TableStatus.CLOSED)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.callbacks import REFRESH, STILL, Press
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime import owed as owe
@@ -138,7 +138,7 @@ class Play:
         act: :meth:`bot.runtime.press.Presses.press`), checked on in §7.2's order, then applied
         (or only the marks changed)."""
         assert table.match is not None
-        stale = Refused("That button is out of date — here are your current cards.", refresh=seat)
+        stale = Refused(BotRefusal.STALE_HAND, refresh=seat)
         if not is_hand_key(source.key, table.id, seat):
             raise stale  # an older hand message of his (re-sent since)
         state = table.match.state
@@ -153,7 +153,7 @@ class Play:
             last = table.match.last.get(seat)
             deny = ui_game.stale(last, press.act, press.arg) if last is not None else None
             if deny is not None:
-                raise Refused(deny.msgid, refresh=seat, **deny.params)
+                raise Refused(deny.reason, refresh=seat, **deny.params)
             raise stale
         if source.offers is None or data not in source.offers:
             # §6.4: an older revision of this very message (marks or mode changed since, same
@@ -163,17 +163,15 @@ class Play:
         if press.act == REFRESH:
             return await self.one_hand(table, seat)
         if table.seats[seat].away:
-            raise Refused(
-                "The computer is playing for you — press 🙋 I'm back first.", refresh=seat
-            )
+            raise Refused(BotRefusal.COMPUTER_PLAYING, refresh=seat)
         table.last_human = self.ctx.clock()
         if state.to_act != seat:
             if state.to_act is None:
-                raise Refused("This table is closed.")
-            raise Refused("It's {name}'s turn.", name=table.seats[state.to_act].name)
+                raise Refused(BotRefusal.TABLE_CLOSED)
+            raise Refused(BotRefusal.THEIR_TURN, name=table.seats[state.to_act].name)
         meaning = ui_game.interpret(state.view(seat), press.act, press.arg, ui)
         if isinstance(meaning, Deny):
-            raise Refused(meaning.msgid, engine=meaning.engine, **meaning.params)
+            raise Refused(meaning.reason, **meaning.params)
         if isinstance(meaning, SetUI):
             async with self.ctx.repo.unit() as tx:
                 await tx.set_hand_ui(table.id, seat, ",".join(meaning.ui.marks), meaning.ui.mode)
@@ -287,11 +285,9 @@ class Play:
         try:
             lines = state.apply(seat, action)
         except IllegalAction as error:
-            refused = Refused("Not allowed: {reason}.", engine=error.code)
-            refused.params = dict(error.params)
-            raise refused from error
+            raise Refused.illegal(error) from error
         except InvalidNotation as error:
-            raise Refused("Unknown button.") from error
+            raise Refused(BotRefusal.UNKNOWN_BUTTON) from error
         row = table.row
         ended = state.is_over
         moves = row.moves + 1

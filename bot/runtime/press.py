@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from bot.callbacks import SEAT_ACTS, EndAct, LobbyAct, Press, SeatAct, b36
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import TIMER_KINDS, Absent
 from bot.runtime.closing import Closing, begun
 from bot.runtime.computers import Computers
@@ -119,10 +119,10 @@ class Presses:
             self.ctx.check_message(table, press, key)
             await self.ctx.ensure_member(table, user_id)
             if table.starting and press.act != LobbyAct.JOIN:  # seating is final while notes go
-                raise Refused("The table is starting — one moment.")
+                raise Refused(BotRefusal.TABLE_STARTING)
             handler = self.lobby_acts.get(press.act)
             if handler is None:
-                raise Refused("Unknown button.")
+                raise Refused(BotRefusal.UNKNOWN_BUTTON)
             call = LobbyCall(table, press.version, press.arg or "", user_id, name, key, is_admin)
             return await handler(call)
 
@@ -137,7 +137,7 @@ class Presses:
         if user is None or not user.private_ok:
             self.ctx.lobby_at(c.table, c.generation)  # still the same lobby?
             raise Refused(
-                "First open a chat with me — button below.",
+                BotRefusal.OPEN_PRIVATE_CHAT,
                 alert=True,
                 link=f"j_{b36(c.table.id)}_{c.table.row.join_code}",
             )
@@ -155,7 +155,7 @@ class Presses:
         asked (#47, :meth:`Closing.ask <bot.runtime.closing.Closing.ask>`); before, once."""
         row = await self.ctx.repo.open_table(chat_id, thread)
         if row is None:
-            raise Refused("There is no open table here.")
+            raise Refused(BotRefusal.NO_OPEN_TABLE)
         async with self.ctx.hold(row.id):
             table = await self.ctx.opened(row.id)
             if begun(table):
@@ -214,7 +214,7 @@ class Presses:
                 or match is None
                 or press.version != table.row.generation
             ):
-                raise Refused("That button is out of date.")
+                raise Refused(BotRefusal.STALE_BUTTON)
             if shown:
                 return Outcome(), "The chart is above."
             lines = events_of(match.state.record())  # the record, without its decks
@@ -245,15 +245,15 @@ class Presses:
         async with self.ctx.hold(table_id):
             table = await self.ctx.opened(table_id)
             if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now
-                raise Refused("This table is closed.")
+                raise Refused(BotRefusal.TABLE_CLOSED)
             mine = table.seat_of(user_id)
             if mine is None or mine.barred is not Bar.NONE:
-                raise Refused("You're not playing at this table.")
+                raise Refused(BotRefusal.NOT_PLAYING_HERE)
             now = self.ctx.clock()
             wait = mine.cards_at + self.cards_gap - now
             if wait > 0:  # a tap more sends nothing: the one before is shown, or on its way
                 seconds = max(1, math.ceil(wait))
-                raise Refused("Your cards were just sent — again in {seconds} s.", seconds=seconds)
+                raise Refused(BotRefusal.CARDS_JUST_SENT, seconds=seconds)
             ended = table.row.status == TableStatus.ENDED  # his last hand, as it ended (#37)
             gone = None if ended else await self.absent.gate(table, mine.seat, user_id)
             if gone is not None:
@@ -295,6 +295,6 @@ class Presses:
                 or table.row.status == TableStatus.CLOSED
                 or table.row.join_code != code
             ):
-                raise Refused("This table is closed.")
+                raise Refused(BotRefusal.TABLE_CLOSED)
             await self.ctx.ensure_member(table, user_id)
             return await self.lobby.join(table, None, user_id, name)

@@ -301,9 +301,7 @@ class Session:
             except InvalidNotation:
                 continue
             except IllegalAction as error:
-                refused = Refused("Not allowed: {reason}.", engine=error.code)
-                refused.params = dict(error.params)
-                said = plain(refusal_html(refused, self.tr))
+                said = plain(refusal_html(Refused.illegal(error), self.tr))
                 return f"{said} ({rule_of(error.code)})" if self.setup.explain else said
         if cards:
             names = " ".join(words_of_cards(cards, self.tr.locale))

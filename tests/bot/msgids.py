@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "bot"
-TRANSLATING = {"tr", "chat_tr", "user_tr", "utr", "ctr", "Refused", "Deny"}
+TRANSLATING = {"tr", "chat_tr", "user_tr", "utr", "ctr", "N_"}  # N_: translated where shown
 # where a call's msgid stands among its arguments
 MSGID_AT = {
     **dict.fromkeys(TRANSLATING, 0),
@@ -37,13 +37,10 @@ def source_msgids() -> set[str]:
             if isinstance(msgid, ast.Constant) and isinstance(msgid.value, str):
                 found.add(msgid.value)
     from bot.render.moves import SAYINGS
-    from bot.render.refusals import REASONS
-    from bot.runtime.absent import BAR_NOTES, HAND_OVER_NOTES
+    from bot.runtime.absent import HAND_OVER_NOTES
     from bot.runtime.closing import RATED, RATED_FOR, Closed
 
-    found.update(REASONS.values())
     found.update(msgid for pair in SAYINGS.values() for msgid in pair)
     found.update(HAND_OVER_NOTES.values())
-    found.update(BAR_NOTES.values())
     found.update({RATED, RATED_FOR, *(why.value for why in Closed)})
     return found

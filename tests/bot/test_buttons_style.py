@@ -222,7 +222,7 @@ def assert_refused(state: State, seat: int, press: Press) -> None:
         with pytest.raises(IllegalAction):
             state.clone().apply(seat, meaning.action)
     else:
-        assert isinstance(meaning, Deny) and meaning.msgid, meaning
+        assert isinstance(meaning, Deny) and meaning.reason, meaning
 
 
 GAMES_PLAYED = ["mushka", "pamfil", "shutikha", "mistigri", "kopilka", "lenturlu", "konchinka"]

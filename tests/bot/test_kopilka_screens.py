@@ -128,7 +128,7 @@ def reachable(view: KopilkaView, ctx: TableContext) -> set[object]:
             elif isinstance(meaning, SetUI):
                 todo.append(meaning.ui)
             else:
-                assert isinstance(meaning, Deny) and meaning.msgid, meaning
+                assert isinstance(meaning, Deny) and meaning.reason, meaning
     return found
 
 

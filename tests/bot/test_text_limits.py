@@ -11,7 +11,7 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.markup import Html, esc
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render import lobby as screens
 from bot.render.common import Rendered
 from bot.render.context import Board, Entry, game_name
@@ -49,9 +49,9 @@ def parsed(text: str) -> tuple[str, list[dict[str, object]]]:
 def test_a_refusal_names_a_person_as_text_in_a_message_and_a_toast(locale: str, name: str) -> None:
     tr = CATALOGUES.tr(locale)
     for refused in (
-        Refused("Only {creator} or an admin can do that.", creator=name),
-        Refused("{name} isn't at this table.", name=name),
-        Refused("This table is in «{chat}», which you're not a member of.", chat=name),
+        Refused(BotRefusal.CREATOR_OR_ADMIN, creator=name),
+        Refused(BotRefusal.NOT_AT_TABLE, name=name),
+        Refused(BotRefusal.NOT_IN_GROUP, chat=name),
     ):
         text, entities = parsed(refusal_html(refused, tr))
         assert name in text and not entities  # shown as typed; no link, no bold
@@ -98,7 +98,7 @@ def test_fit_counts_utf16_and_closes_tags_when_cutting_mid_line() -> None:
 def test_toast_at_and_over_the_limit() -> None:
     assert toast("a" * MAX_TOAST) == "a" * MAX_TOAST
     assert units(toast("🦄" * 101)) <= MAX_TOAST and toast("🦄" * 101).endswith("…")
-    refused = Refused("{name} isn't at this table.", name="W" * 300)
+    refused = Refused(BotRefusal.NOT_AT_TABLE, name="W" * 300)
     assert units(refusal_text(refused, CATALOGUES.tr("ru"))) <= MAX_TOAST
 
 

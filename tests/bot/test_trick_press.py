@@ -8,12 +8,12 @@ from pathlib import Path
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.cards import card_name
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.trick.screen import TRICK_UI
-from bot.render.refusals import refusal_text
+from bot.render.refusals import refusal_text, sentence
 from engine.cards import Card, Suit
 from engine.games import new_game
 from engine.trick.actions import ANNOUNCE, PASS, Discard, Exchange, PlayCard, Retrump
@@ -57,7 +57,7 @@ def test_6_3_presses_mean_typed_actions() -> None:
 
 def test_6_3_unknown_letters_and_malformed_cards_are_unknown_buttons() -> None:
     view = declaring()
-    unknown = Deny("Unknown button.")
+    unknown = Deny(BotRefusal.UNKNOWN_BUTTON)
     for act, arg in [("b", None), ("p", "qs"), ("p", "1S"), ("x", "ZZ"), ("t", "X.9D"), ("q", "")]:
         assert UI.interpret(view, act, arg, HandUI()) == unknown, (act, arg)
 
@@ -73,7 +73,7 @@ def test_7_2_every_lowercase_letter_is_a_hand_act_the_family_reads() -> None:
 
 def test_7_2_a_stale_press_of_the_card_just_played_says_already_played() -> None:
     queen = PlayCard(Card.parse("QS"))
-    assert UI.stale(queen, "p", "QS") == Deny("Already played: {card}.", {"card": "QS"})
+    assert UI.stale(queen, "p", "QS") == Deny(BotRefusal.ALREADY_PLAYED, {"card": "QS"})
     assert UI.stale(queen, "p", "KS") is None
     assert UI.stale(PASS, "p", "QS") is None
     assert UI.stale(None, "p", "QS") is None
@@ -83,9 +83,9 @@ def test_7_2_a_stale_press_of_the_card_just_played_says_already_played() -> None
 def test_6_4_a_second_exchange_press_says_already_done() -> None:
     kept = Exchange(())
     swapped = Exchange((Card.parse("9S"), Card.parse("7H")))
-    assert UI.stale(kept, "x", "") == Deny("Already done: no exchange.")
-    assert UI.stale(kept, "y", None) == Deny("Already done: no exchange.")
-    assert UI.stale(swapped, "x", "9S.7H") == Deny("Already done: your cards are exchanged.")
+    assert UI.stale(kept, "x", "") == Deny(BotRefusal.ALREADY_KEPT)
+    assert UI.stale(kept, "y", None) == Deny(BotRefusal.ALREADY_KEPT)
+    assert UI.stale(swapped, "x", "9S.7H") == Deny(BotRefusal.ALREADY_EXCHANGED)
     assert UI.stale(swapped, "p", "9S") is None
     # a pass may be last deal's: a press now is only out of date
     assert UI.stale(PASS, "x", "") is None and UI.stale(PASS, "n", None) is None
@@ -103,15 +103,14 @@ def test_1_3_4_1_marking_the_privileged_card_names_it() -> None:
         view = state.view(seat)
         assert isinstance(view, TrickView)
         deny = UI.interpret(view, "m", code, HandUI())
-        assert deny == Deny(f"The {game} ({{card}}) can't be exchanged.", {"card": code})
-        assert isinstance(deny, Deny)
-        toast = refusal_text(Refused(deny.msgid, **deny.params), catalogues.tr("ru"))
+        assert isinstance(deny, Deny) and deny.params == {"card": code}
+        assert isinstance(deny.reason, BotRefusal)
+        assert sentence(deny.reason) == f"The {game} ({{card}}) can't be exchanged."
+        toast = refusal_text(Refused(deny.reason, **deny.params), catalogues.tr("ru"))
         assert toast.endswith(f"({card_name(code, 'ru')}) сбрасывать нельзя."), toast
         assert "особ" not in toast and toast.count("нельзя") == 1
     assert (
-        refusal_text(
-            Refused("The mushka ({card}) can't be exchanged.", card="AS"), catalogues.tr("en")
-        )
+        refusal_text(Refused(BotRefusal.MUSHKA_KEPT, card="AS"), catalogues.tr("en"))
         == "The mushka (A♠) can't be exchanged."
     )
 

@@ -11,6 +11,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass
 
 import pytest
+from aiogram.enums import ChatMemberStatus
 
 from bot.caches.members import Members, Membership
 from bot.caches.people import People
@@ -37,7 +38,7 @@ class Worker:
 
 
 async def member(chat_id: int, user_id: int) -> Membership:
-    return Membership("member")
+    return Membership(ChatMemberStatus.MEMBER)
 
 
 async def no() -> bool:

@@ -13,13 +13,14 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ChatMemberStatus
 from redis.asyncio import Redis
 
 from bot.caches.members import Members, Membership
 from bot.caches.people import People
 from bot.callbacks import Kind, Press
 from bot.coordination.redis_locks import RedisLocks, connect
-from bot.refused import Refused
+from bot.refused import BotRefusal, Refused
 from bot.render.common import Button, Keyboard, Rendered
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
@@ -43,7 +44,7 @@ class Worker:
 
 
 async def member(chat_id: int, user_id: int) -> Membership:
-    return Membership("member")
+    return Membership(ChatMemberStatus.MEMBER)
 
 
 @pytest.fixture
@@ -83,7 +84,7 @@ async def test_28_a_join_on_another_worker_during_start_is_held_back(
 
     with pytest.raises(Refused) as refused:  # on the other worker, in Start's gap
         await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")
-    assert refused.value.msgid == "The game has started. Wait for the next one."
+    assert refused.value.reason is BotRefusal.GAME_STARTED
     join = Press(Kind.LOBBY, table_id, None, row.generation, "j")
     with pytest.raises(Refused):
         await b.runtime.lobby_press(join, 3, "Late", keys(table_id).lobby, no_admin)

@@ -14,11 +14,11 @@ from typing import Any, Generic, TypeVar
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.refused import Reason
 from bot.render.chart import Plot
 from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from engine.core import Line, Seat, View
-from engine.errors import Refusal
 
 ViewT = TypeVar("ViewT", bound=View[Any])
 
@@ -39,11 +39,11 @@ class SetUI:
 
 @dataclass(frozen=True, slots=True)
 class Deny:
-    """The press is refused before the engine sees it (a msgid and its parameters)."""
+    """The press is refused before the engine sees it: why (the bot's reason, or the engine's
+    rule) and the parameters its words take (:mod:`bot.render.refusals`)."""
 
-    msgid: str
+    reason: Reason
     params: dict[str, Any] = field(default_factory=dict)
-    engine: Refusal | None = None
 
 
 Interpretation = Apply | SetUI | Deny
