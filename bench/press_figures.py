@@ -56,7 +56,8 @@ from pydantic import SecretStr  # noqa: E402
 
 from bot.app import RunningBot, running_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.storage.sqlite import SqliteRepository  # noqa: E402
+from bot.storage.repository import SqlRepository  # noqa: E402
+from bot.storage.sqlite import SqliteRunner  # noqa: E402
 from engine import GAMES  # noqa: E402
 from tests.bot.helpers import (  # noqa: E402
     choose,
@@ -183,8 +184,9 @@ async def play(
 ) -> dict[str, Any]:
     chooser = CHOOSERS.get(GAMES[game].family, choose)
     sql = SqlCounter()
-    assert isinstance(running.db, SqliteRepository)  # the counts are SQLite's trace callback
-    conn = running.db.db.conn
+    assert isinstance(running.db, SqlRepository)  # the counts are SQLite's trace callback
+    assert isinstance(running.db.runner, SqliteRunner)
+    conn = running.db.runner.db.conn
     await conn.set_trace_callback(sql)
     rng = random.Random(seed)
     by_act: dict[str, Tally] = {}

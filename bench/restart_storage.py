@@ -14,8 +14,8 @@ difference per table, the Bot API calls the resume made (by method), and the
 resident memory (``VmRSS``) of the resumed bot against a bot with no table, per table.
 
 **Storage** (in this process, a temporary file): ``--actions`` units of work of the
-repository (``SqliteRepository.unit``: ``BEGIN IMMEDIATE``, the action row, the table's move
-count, ``COMMIT``; what a card press commits) on the project's connection (``bot.storage.db``:
+repository (``SqlRepository.unit`` on SQLite: ``BEGIN IMMEDIATE``, the action row, the table's
+move count, ``COMMIT``; what a card press commits) on the project's connection (``bot.storage.db``:
 WAL, ``synchronous=NORMAL``), against the same statements and commits through aiosqlite
 bare, and through the standard library's ``sqlite3`` in a plain loop with the same settings.
 """
@@ -47,7 +47,8 @@ from bench.press_throughput import (  # noqa: E402
     stop_child,
 )
 from bot.storage.db import Database  # noqa: E402
-from bot.storage.sqlite import SqliteRepository  # noqa: E402
+from bot.storage.repository import SqlRepository  # noqa: E402
+from bot.storage.sqlite import sqlite_repository  # noqa: E402
 from tests.fakeapi import FakeTelegram  # noqa: E402
 
 START = frozenset({"getMe", "getWebhookInfo", "getUpdates", "setMyCommands"})
@@ -176,7 +177,7 @@ INSERT = "INSERT INTO actions(table_id, seq, seat, action) VALUES (?, ?, ?, ?)"
 UPDATE = "UPDATE tables SET moves = ? WHERE id = ?"
 
 
-async def _table(repo: SqliteRepository, db: Database, chat: int) -> int:
+async def _table(repo: SqlRepository, db: Database, chat: int) -> int:
     async with repo.unit() as tx:
         await tx.upsert_chat(chat, "bench")
         await tx.upsert_user(1, "Anna", None, "ru")
@@ -187,7 +188,7 @@ async def storage(actions: int) -> Storage:
     with tempfile.TemporaryDirectory(prefix="storage-") as tmp_name:
         path = Path(tmp_name) / "bot.sqlite3"
         db = await Database.open(path)
-        repo = SqliteRepository(db)
+        repo = sqlite_repository(db)
         try:
             tid = await _table(repo, db, -1)
             t0 = time.perf_counter()

@@ -31,7 +31,8 @@ from bot.sending.outage import reason
 from bot.storage import latest_schema, open_repository
 from bot.storage.db import Damaged, MigrationFailed
 from bot.storage.protocol import SecretName, Store
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.repository import SqlRepository
+from bot.storage.sqlite import SqliteRunner
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -115,8 +116,9 @@ async def open_database(settings: Settings) -> Store:
                 f"database {label} has schema {version}, this bot knows {known}: it was written "
                 "by a newer version of the bot — run that version, or point BOT_DATABASE elsewhere",
             )
-        if isinstance(db, SqliteRepository):  # a write: fails if the file is read-only
-            await db.db.write(f"PRAGMA user_version = {version}")
+        runner = db.runner if isinstance(db, SqlRepository) else None
+        if isinstance(runner, SqliteRunner):  # a write: fails if the file is read-only
+            await runner.write(f"PRAGMA user_version = {version}")
     except (OSError, sqlite3.Error) as error:
         await db.close()
         raise _not_writable(settings, error) from error

@@ -13,10 +13,11 @@ from bot.render.common import Button, Rendered, esc, keyboard, next_in
 from bot.render.context import GAME_NAMES, game_name
 from bot.render.lobby import next_value, option_text
 from bot.storage.settings import (
-    CHAT_HANDS,
     TURN_TIMEOUTS,
-    USER_HANDS,
+    ChatHands,
     ChatSettings,
+    Pings,
+    UserHands,
     UserSettings,
 )
 
@@ -24,14 +25,17 @@ LANGUAGE_NAMES: Final = {"ru": "Русский", "en": "English"}  # each in its
 
 # the acts of the settings buttons (bot.callbacks.ACTS)
 LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS, HANDS = "ntcgvbpwh"
-PINGS_WORDS: Final = {"on": "on", "reminders": "only reminders"}
+PINGS_WORDS: Final[Mapping[Pings, str]] = {Pings.ON: "on", Pings.REMINDERS: "only reminders"}
 # where hands go (§19), as the group's row and a person's own row name each value
-CHAT_HANDS_WORDS: Final = {
-    "auto": "auto",
-    "group": "in the group (only you see them)",
-    "private": "in private",
+CHAT_HANDS_WORDS: Final[Mapping[ChatHands, str]] = {
+    ChatHands.AUTO: "auto",
+    ChatHands.GROUP: "in the group (only you see them)",
+    ChatHands.PRIVATE: "in private",
 }
-USER_HANDS_WORDS: Final = {"group": "as the group says", "private": "always in private"}
+USER_HANDS_WORDS: Final[Mapping[UserHands, str]] = {
+    UserHands.GROUP: "as the group says",
+    UserHands.PRIVATE: "always in private",
+}
 
 
 def next_language(locale: str) -> str:
@@ -97,7 +101,7 @@ def group_settings(
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("⏱ " + turn, TIMEOUT, str(next_timeout(timeout)))],
         [button("🤖 " + computers, COMPUTERS, "0" if settings.computers else "1")],
-        [button("🃏 " + where, HANDS, next_in(CHAT_HANDS, settings.hands))] if hands else [],
+        [button("🃏 " + where, HANDS, next_in(tuple(ChatHands), settings.hands))] if hands else [],
         *(games[i : i + 4] for i in range(0, len(games), 4)),
     ]
     return Rendered("\n".join(lines), keyboard(rows))
@@ -132,8 +136,8 @@ def user_settings(
         )
     rows = [
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
-        [button("🔔 " + pings, PINGS, "reminders" if settings.pings == "on" else "on")],
+        [button("🔔 " + pings, PINGS, next_in(tuple(Pings), settings.pings))],
         [button("🗣 " + words, WORDS, "0" if settings.words else "1")],
-        [button("🃏 " + mine, HANDS, next_in(USER_HANDS, settings.hands))] if hands else [],
+        [button("🃏 " + mine, HANDS, next_in(tuple(UserHands), settings.hands))] if hands else [],
     ]
     return Rendered("\n".join(lines), keyboard(rows))

@@ -25,7 +25,7 @@ from bot.routers.common import asked, say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
-from bot.storage.settings import CHAT_HANDS, TURN_TIMEOUTS, USER_HANDS
+from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, UserHands, member
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
@@ -89,8 +89,9 @@ class Settings:
                 chat_id, settings.model_copy(update={"computers": arg == "1"})
             )
             return "", None
-        if press.act == screens.HANDS and self.hands and arg in CHAT_HANDS:
-            await people.set_chat_settings(chat_id, settings.model_copy(update={"hands": arg}))
+        hands = member(ChatHands, arg)
+        if press.act == screens.HANDS and self.hands and hands is not None:
+            await people.set_chat_settings(chat_id, settings.model_copy(update={"hands": hands}))
             return "", None
         if press.act == screens.GAME and _game(arg):
             return arg, None
@@ -114,16 +115,17 @@ class Settings:
     async def change_private(self, user_id: int, press: Press) -> None:
         arg, people = press.arg or "", self.people
         settings = await people.user_settings(user_id)
+        pings, hands = member(Pings, arg), member(UserHands, arg)
         if press.act == screens.LANGUAGE and arg in LOCALES:
             await people.set_user_language(user_id, arg)
-        elif press.act == screens.PINGS and arg in screens.PINGS_WORDS:
-            await people.set_user_settings(user_id, settings.model_copy(update={"pings": arg}))
+        elif press.act == screens.PINGS and pings is not None:
+            await people.set_user_settings(user_id, settings.model_copy(update={"pings": pings}))
         elif press.act == screens.WORDS and arg in ("0", "1"):
             await people.set_user_settings(
                 user_id, settings.model_copy(update={"words": arg == "1"})
             )
-        elif press.act == screens.HANDS and self.hands and arg in USER_HANDS:
-            await people.set_user_settings(user_id, settings.model_copy(update={"hands": arg}))
+        elif press.act == screens.HANDS and self.hands and hands is not None:
+            await people.set_user_settings(user_id, settings.model_copy(update={"hands": hands}))
         else:
             raise Refused(BotRefusal.UNKNOWN_BUTTON)
 

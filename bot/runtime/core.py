@@ -37,7 +37,7 @@ from bot.storage.rows import (
     TableRow,
     TableStatus,
 )
-from bot.storage.settings import ChatSettings, hands_in_group
+from bot.storage.settings import ChatHands, ChatSettings, UserHands, hands_in_group
 from engine.chance import Chance
 from engine.core import State
 from engine.games import GAMES, new_game
@@ -325,7 +325,9 @@ class Context:
         time), only where the operator offers it (``BOT_HANDS_IN_GROUP``)."""
         if not self.hands_in_group:
             return Hands.PRIVATE
-        admin = settings.hands == "auto" and await self.members.is_admin(chat_id, self.bot_id)
+        admin = settings.hands is ChatHands.AUTO and await self.members.is_admin(
+            chat_id, self.bot_id
+        )
         return Hands.GROUP if hands_in_group(settings, admin) else Hands.PRIVATE
 
     async def in_group(self, table: Table, seat: SeatRow) -> bool:
@@ -334,7 +336,7 @@ class Context:
         did not choose "always in private"."""
         if table.row.hands is not Hands.GROUP or seat.private or seat.user_id is None:
             return False
-        return (await self.people.user_settings(seat.user_id)).hands != "private"
+        return (await self.people.user_settings(seat.user_id)).hands is not UserHands.PRIVATE
 
     def turn_time(self, table: Table) -> float:
         """A person's time for one turn at this table: the chat's setting when it was opened

@@ -45,6 +45,7 @@ from bot.runtime.standings import match_standings
 from bot.runtime.thinking import think
 from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus
+from bot.storage.settings import Pings
 from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
 from engine.lines import LineKind, first, has, last
@@ -474,7 +475,7 @@ class Play:
         return out
 
     async def _pinged(self, user_id: int) -> bool:
-        return (await self.ctx.people.user_settings(user_id)).pings == "on"
+        return (await self.ctx.people.user_settings(user_id)).pings is Pings.ON
 
     # --- the computer's moves (PRODUCT.md §13) -----------------------------------------------
 

@@ -24,6 +24,7 @@ from bot.runtime.outcome import ChartScreen, Outcome, events_of, keys
 from bot.runtime.play import Play, PressSource
 from bot.runtime.redraw import Redraw
 from bot.storage.rows import Bar, Deadline, DeadlineKind, Hands, TableStatus
+from bot.storage.settings import UserHands
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +132,7 @@ class Presses:
         in private"), else only someone the bot can write to in private (his cards go there)."""
         if c.table.row.hands is Hands.GROUP:
             mine = await self.ctx.people.user_settings(c.user_id)
-            if mine.hands != "private":
+            if mine.hands is not UserHands.PRIVATE:
                 return await self.lobby.join(c.table, c.generation, c.user_id, c.name)
         user = await self.ctx.people.user(c.user_id)
         if user is None or not user.private_ok:

@@ -3,6 +3,7 @@
 :func:`open_repository` is the only place that knows which backend ``BOT_DATABASE`` names: a
 file path opens SQLite (:mod:`bot.storage.sqlite`), a ``postgresql://`` URL PostgreSQL
 (:mod:`bot.storage.postgres`, needs the ``postgres`` extra: ``pip install '.[postgres]'``).
+Either is :class:`bot.storage.repository.SqlRepository` on that backend's runner.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ async def open_repository(database: Path | str, *, readonly: bool = False) -> St
     bot export``): opened as it is, never migrated or written — a SQLite file with
     ``mode=ro``, PostgreSQL in read-only transactions only."""
     if isinstance(database, str):
-        from bot.storage.postgres import PgRepository  # asyncpg only when it is used
+        from bot.storage.postgres import open_postgres  # asyncpg only when it is used
 
-        return await PgRepository.open(database, readonly=readonly)
-    from bot.storage.sqlite import SqliteRepository
+        return await open_postgres(database, readonly=readonly)
+    from bot.storage.sqlite import open_sqlite
 
-    return await SqliteRepository.open(database, readonly=readonly)
+    return await open_sqlite(database, readonly=readonly)
 
 
 def latest_schema(database: Path | str) -> int:

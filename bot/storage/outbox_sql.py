@@ -18,11 +18,8 @@ too, behind it, so the chat sees its results in the order they were owed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any
-
-from bot.storage.rows import Claim, OwedRef, OwedRow, OwedState, Row, StoredMessage
+from bot.storage.rows import Claim, OwedRef, OwedRow, OwedState, StoredMessage
+from bot.storage.runner import Runner
 
 _PUT = (
     "INSERT INTO messages (chat_id, key, message_id, digest, keyboard)"
@@ -40,30 +37,15 @@ _SETTLE = "UPDATE owed SET state = ? WHERE ref = ?"
 
 class OutboxStatements:
     """The statements of the outbox's store (:class:`bot.storage.protocol.MessageStore`) and the
-    unit of work's :meth:`owe`; the subclass says how a statement runs."""
+    unit of work's :meth:`owe`, run by the runner given."""
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
-        raise NotImplementedError
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
-
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        raise NotImplementedError
-
-    async def _write_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        raise NotImplementedError
-
-    def unit(self) -> AbstractAsyncContextManager[Any]:
-        raise NotImplementedError
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
 
     # --- keyed messages -----------------------------------------------------------------
 
     async def messages(self) -> list[StoredMessage]:
-        rows = await self._all(
+        rows = await self.runner.all(
             "SELECT chat_id, key, message_id, digest, keyboard FROM messages WHERE message_id != 0"
         )
         return [
@@ -73,75 +55,56 @@ class OutboxStatements:
 
     async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> Claim:
         if owed is None:
-            await self._write(_INTEND, (chat_id, key))
+            await self.runner.write(_INTEND, (chat_id, key))
             return Claim.MINE
-        async with self.unit() as tx:
-            claim: Claim = await tx._claim(owed)
+        async with self.runner.unit() as tx:
+            claim = await _claim(tx, owed)
             if claim is Claim.MINE:
-                await tx._run(_INTEND, (chat_id, key))
+                await tx.run(_INTEND, (chat_id, key))
         return claim
 
     async def claim_owed(self, owed: OwedRef) -> Claim:
-        async with self.unit() as tx:
-            claim: Claim = await tx._claim(owed)
-        return claim
-
-    async def _claim(self, owed: OwedRef) -> Claim:
-        """Inside a unit: mark an owed entry ``sent`` if it is still as it was read (its
-        ``tries``) and not settled — of the workers that would send it, exactly one may — unless
-        an earlier entry of its chat is held: then it is held too, behind it."""
-        behind = await self._one(
-            "SELECT e.id FROM owed AS o JOIN owed AS e ON e.chat_id = o.chat_id AND e.id < o.id"
-            " WHERE o.ref = ? AND e.state = ? LIMIT 1",
-            (owed.ref, OwedState.HELD),
-        )
-        state = OwedState.HELD if behind is not None else OwedState.SENT
-        row = await self._one(
-            "UPDATE owed SET state = ?, tries = tries + ?"
-            " WHERE ref = ? AND tries = ? AND state != ? RETURNING tries",
-            (state, int(behind is None), owed.ref, owed.tries, OwedState.SETTLED),
-        )
-        if row is None:
-            return Claim.TAKEN
-        return Claim.BEHIND if behind is not None else Claim.MINE
+        async with self.runner.unit() as tx:
+            return await _claim(tx, owed)
 
     async def hold_owed(self, owed: OwedRef) -> bool:
         """The entry this sender claimed (``owed``: as the claim left it) could not be sent for
         now: held, to be sent again while the bot runs (False: another sender has it since)."""
-        row = await self._write_one(
+        row = await self.runner.write_one(
             "UPDATE owed SET state = ? WHERE ref = ? AND tries = ? AND state = ? RETURNING tries",
             (OwedState.HELD, owed.ref, owed.tries, OwedState.SENT),
         )
         return row is not None
 
     async def intents(self) -> list[tuple[int, str]]:
-        rows = await self._all("SELECT chat_id, key FROM messages WHERE sending")
+        rows = await self.runner.all("SELECT chat_id, key FROM messages WHERE sending")
         return [(int(r["chat_id"]), str(r["key"])) for r in rows]
 
     async def put_message(self, message: StoredMessage, owed: OwedRef | None = None) -> None:
         m = message
         params = (m.chat_id, m.key, m.message_id, m.digest, m.keyboard)
         if owed is None:
-            await self._write(_PUT, params)
+            await self.runner.write(_PUT, params)
             return
-        async with self.unit() as tx:
-            await tx._run(_PUT, params)
-            await tx._run(_SETTLE, (OwedState.SETTLED, owed.ref))
+        async with self.runner.unit() as tx:
+            await tx.run(_PUT, params)
+            await tx.run(_SETTLE, (OwedState.SETTLED, owed.ref))
 
     async def drop_message(self, chat_id: int, key: str) -> None:
-        await self._write("DELETE FROM messages WHERE chat_id = ? AND key = ?", (chat_id, key))
+        sql = "DELETE FROM messages WHERE chat_id = ? AND key = ?"
+        await self.runner.write(sql, (chat_id, key))
 
     # --- what the chats are owed (issue #36) ------------------------------------------
 
     async def owe(self, ref: str, chat_id: int, key: str | None, what: str) -> None:
-        await self._run(
+        await self.runner.run(
             "INSERT INTO owed (ref, chat_id, key, what, state) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (ref) DO NOTHING",
             (ref, chat_id, key, what, OwedState.PENDING),
         )
 
     async def owed(self) -> list[OwedRow]:
-        rows = await self._all(
+        rows = await self.runner.all(
             "SELECT ref, chat_id, key, what, state, tries FROM owed WHERE state != ? ORDER BY id",
             (OwedState.SETTLED,),
         )
@@ -157,7 +120,27 @@ class OutboxStatements:
         ]
 
     async def settle_owed(self, owed: OwedRef) -> None:
-        await self._write(_SETTLE, (OwedState.SETTLED, owed.ref))
+        await self.runner.write(_SETTLE, (OwedState.SETTLED, owed.ref))
 
     async def prune_owed(self) -> None:
-        await self._write("DELETE FROM owed WHERE state = ?", (OwedState.SETTLED,))
+        await self.runner.write("DELETE FROM owed WHERE state = ?", (OwedState.SETTLED,))
+
+
+async def _claim(tx: Runner, owed: OwedRef) -> Claim:
+    """In the unit ``tx``: mark an owed entry ``sent`` if it is still as it was read (its
+    ``tries``) and not settled — of the workers that would send it, exactly one may — unless an
+    earlier entry of its chat is held: then it is held too, behind it."""
+    behind = await tx.one(
+        "SELECT e.id FROM owed AS o JOIN owed AS e ON e.chat_id = o.chat_id AND e.id < o.id"
+        " WHERE o.ref = ? AND e.state = ? LIMIT 1",
+        (owed.ref, OwedState.HELD),
+    )
+    state = OwedState.HELD if behind is not None else OwedState.SENT
+    row = await tx.one(
+        "UPDATE owed SET state = ?, tries = tries + ?"
+        " WHERE ref = ? AND tries = ? AND state != ? RETURNING tries",
+        (state, int(behind is None), owed.ref, owed.tries, OwedState.SETTLED),
+    )
+    if row is None:
+        return Claim.TAKEN
+    return Claim.BEHIND if behind is not None else Claim.MINE

@@ -6,28 +6,22 @@ sent anew by the table's 🂠 (``seats.cards_at``), and the claims of posts that
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from bot.storage.rows import Row, Subscriber
+from bot.storage.rows import Subscriber
+from bot.storage.runner import Runner
 
 CHUNK = 500  # the ids of one ``IN (…)`` (well under either backend's parameter limit)
 
 
 class PacingStatements:
     """The statements of :class:`bot.storage.protocol.Reads`', ``Writes``' and
-    ``Repository``'s pacing; the subclass says how a statement runs."""
+    ``Repository``'s pacing, run by the runner given."""
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
-        raise NotImplementedError
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
-
-    async def _write_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        raise NotImplementedError
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
 
     async def subscribers(self, chat_id: int) -> list[Subscriber]:
-        rows = await self._all(
+        rows = await self.runner.all(
             "SELECT user_id, pinged_at FROM notify WHERE chat_id = ? ORDER BY user_id", (chat_id,)
         )
         return [Subscriber(int(r["user_id"]), float(r["pinged_at"])) for r in rows]
@@ -36,19 +30,19 @@ class PacingStatements:
         for start in range(0, len(user_ids), CHUNK):
             chunk = list(user_ids[start : start + CHUNK])
             marks = ", ".join("?" * len(chunk))
-            await self._run(
+            await self.runner.run(
                 f"UPDATE notify SET pinged_at = ? WHERE chat_id = ? AND user_id IN ({marks})",
                 (at, chat_id, *chunk),
             )
 
     async def set_cards_at(self, table_id: int, seat: int, at: float) -> None:
         sql = "UPDATE seats SET cards_at = ? WHERE table_id = ? AND seat = ?"
-        await self._run(sql, (at, table_id, seat))
+        await self.runner.run(sql, (at, table_id, seat))
 
     async def claim_post(self, chat_id: int, key: str, at: float, lapsed_before: float) -> bool:
         """True when this caller may send post ``key`` to the chat: nobody claimed it, or the
         claim is older than ``lapsed_before`` (one statement: of callers at once, one wins)."""
-        row = await self._write_one(
+        row = await self.runner.write_one(
             "INSERT INTO post_claims(chat_id, key, claimed_at) VALUES (?, ?, ?)"
             " ON CONFLICT(chat_id, key) DO UPDATE SET claimed_at = excluded.claimed_at"
             " WHERE post_claims.claimed_at < ? RETURNING chat_id",

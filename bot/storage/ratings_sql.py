@@ -5,10 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from bot.storage.rows import RatingRow, ResultRow, ResultSeat, Row, rating_row, result_row
+from bot.storage.rows import RatingRow, ResultRow, ResultSeat, rating_row, result_row
+from bot.storage.runner import Runner
 
+RATINGS_LOCK = 0x35_4A71  # the ratings' lock key (any number no other lock of ours uses)
 _RESULT_COLUMNS = "id, table_id, match_no, chat_id, game, solo, seats"
 _RATING_COLUMNS = (
     "r.scope, r.game, r.user_id, r.level, COALESCE(u.first_name, '') AS name, r.mu, r.sigma,"
@@ -23,27 +25,19 @@ _PUT_RATING = (
 
 
 class RatingStatements:
-    """The statements of :class:`bot.storage.protocol.Reads`' and ``Writes``' ratings; the
-    subclass says how a statement runs."""
+    """The statements of :class:`bot.storage.protocol.Reads`' and ``Writes``' ratings, run by
+    the runner given."""
 
-    BYTES: ClassVar[str] = ""
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
-        raise NotImplementedError
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        raise NotImplementedError
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
 
     async def lock_ratings(self) -> None:
         """Hold the ratings for the rest of the unit of work: two games ending at once rate one
-        after the other, never both from the same old figures. SQLite's units run one at a time
-        already (one process, :mod:`bot.storage.db`); PostgreSQL's subclass takes a lock."""
+        after the other, never both from the same old figures."""
+        await self.runner.lock(RATINGS_LOCK)
 
     async def add_result(self, row: ResultRow) -> None:
-        await self._run(
+        await self.runner.run(
             "INSERT INTO results(table_id, match_no, chat_id, game, solo, seats)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (row.table_id, row.match_no, row.chat_id, row.game, row.solo, row.seats_json()),
@@ -51,20 +45,20 @@ class RatingStatements:
 
     async def set_result_seats(self, table_id: int, no: int, seats: Sequence[ResultSeat]) -> None:
         again = ResultRow(table_id, no, 0, "", False, tuple(seats))
-        await self._run(
+        await self.runner.run(
             "UPDATE results SET seats = ? WHERE table_id = ? AND match_no = ?",
             (again.seats_json(), table_id, no),
         )
 
     async def result(self, table_id: int, no: int) -> ResultRow | None:
-        row = await self._one(
+        row = await self.runner.one(
             f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = ? AND match_no = ?",
             (table_id, no),
         )
         return result_row(row) if row is not None else None
 
     async def results(self) -> list[ResultRow]:
-        rows = await self._all(f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY id")
+        rows = await self.runner.all(f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY id")
         return [result_row(r) for r in rows]
 
     async def ratings(
@@ -90,16 +84,17 @@ class RatingStatements:
                 "(" + " OR ".join(["(r.user_id = ? AND r.level = ?)"] * len(players)) + ")"
             )
             params += [v for player in players for v in player]
-        rows = await self._all(
+        by_bytes = self.runner.dialect.by_bytes
+        rows = await self.runner.all(
             f"SELECT {_RATING_COLUMNS} FROM ratings r LEFT JOIN users u ON u.id = r.user_id"
-            f" WHERE {' AND '.join(where)} ORDER BY r.game{self.BYTES},"
-            f" r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id, r.level{self.BYTES}",
+            f" WHERE {' AND '.join(where)} ORDER BY r.game{by_bytes},"
+            f" r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id, r.level{by_bytes}",
             params,
         )
         return [rating_row(r) for r in rows]
 
     async def put_rating(self, row: RatingRow) -> None:
-        await self._run(
+        await self.runner.run(
             _PUT_RATING,
             (
                 row.scope,
@@ -117,15 +112,15 @@ class RatingStatements:
 
     async def clear_ratings(self) -> None:
         """Forget every rating (a rebuild computes them again from ``results``)."""
-        await self._run("DELETE FROM ratings")
+        await self.runner.run("DELETE FROM ratings")
 
     async def migrate_ratings(self, old: int, new: int) -> None:
         """A group became a supergroup: its results and ratings follow the new id (a new id
         has none of its own: a chat's history starts with its first finished game)."""
-        await self._run("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
-        await self._run(
+        await self.runner.run("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
+        await self.runner.run(
             "DELETE FROM ratings WHERE scope = ?"
             " AND EXISTS (SELECT 1 FROM ratings WHERE scope = ?)",
             (new, old),
         )
-        await self._run("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old))
+        await self.runner.run("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old))

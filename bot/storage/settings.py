@@ -8,6 +8,7 @@ The languages are not here: they keep their own columns (``chats.language``, ``u
 from __future__ import annotations
 
 import logging
+from enum import StrEnum
 from typing import Final, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -18,11 +19,42 @@ log = logging.getLogger(__name__)
 
 TURN_TIMEOUTS: Final = (30, 60, 90, 180, 300)  # PRODUCT.md §15, seconds
 OptionValue = int | bool | str
-ChatHands = Literal["auto", "group", "private"]  # where a group's hands go (§19)
-UserHands = Literal["group", "private"]  # a person's own: as the group says, always in private
-CHAT_HANDS: Final[tuple[ChatHands, ...]] = ("auto", "group", "private")
-USER_HANDS: Final[tuple[UserHands, ...]] = ("group", "private")
 M = TypeVar("M", bound=BaseModel)
+E = TypeVar("E", bound=StrEnum)
+
+
+class ChatHands(StrEnum):
+    """Where a group's hands go (§19); the values are the stored ones. A button steps through
+    them in this order."""
+
+    # in the group when the bot is an administrator there (it may then send them at any time),
+    # else in each player's private chat
+    AUTO = "auto"
+    GROUP = "group"  # in the group, as ephemeral messages only their owner sees
+    PRIVATE = "private"  # in each player's private chat
+
+
+class UserHands(StrEnum):
+    """Where a person's own hands go (§19)."""
+
+    GROUP = "group"  # as each group says
+    PRIVATE = "private"  # always in private
+
+
+class Pings(StrEnum):
+    """A person's turn pings (§15)."""
+
+    ON = "on"  # a ping at each of his turns
+    REMINDERS = "reminders"  # no ping per turn, only the reminder
+
+
+def member(kind: type[E], value: str) -> E | None:
+    """The member of ``kind`` whose value is ``value`` (None: none is — a press's argument
+    from an older or a forged button)."""
+    try:
+        return kind(value)
+    except ValueError:
+        return None
 
 
 class ChatSettings(BaseModel):
@@ -34,10 +66,7 @@ class ChatSettings(BaseModel):
     computers: bool = True  # computer players may be seated in the lobby
     # game code → its default options (name → value), checked against the game when used
     options: dict[str, dict[str, OptionValue]] = Field(default_factory=dict)
-    # where the hands of this group's tables go (§19): "group" in the group, as ephemeral
-    # messages only their owner sees; "private" in each player's private chat; "auto" in the
-    # group when the bot is an administrator there (it may then send them at any time)
-    hands: ChatHands = "auto"
+    hands: ChatHands = ChatHands.AUTO  # where the hands of this group's tables go (§19)
 
 
 class UserSettings(BaseModel):
@@ -45,9 +74,9 @@ class UserSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    pings: Literal["on", "reminders"] = "on"  # "reminders": no ping per turn, only the reminder
+    pings: Pings = Pings.ON
     words: bool = False  # «Cards in words»: the hand message names its cards in full (§12)
-    hands: UserHands = "group"  # "group": as each group says; "private": always in private (§19)
+    hands: UserHands = UserHands.GROUP
 
 
 def hands_in_group(
@@ -56,11 +85,11 @@ def hands_in_group(
     """Whether hands go to the group as ephemeral messages (§19): a table's (``user`` None) or
     one player's, whose "always in private" overrides the group. "auto" follows whether the bot
     is an administrator of the group."""
-    if user is not None and user.hands == "private":
+    if user is not None and user.hands is UserHands.PRIVATE:
         return False
-    if chat.hands == "auto":
+    if chat.hands is ChatHands.AUTO:
         return bot_is_admin
-    return chat.hands == "group"
+    return chat.hands is ChatHands.GROUP
 
 
 def chat_settings(text: str | None, chat_id: int = 0) -> ChatSettings:

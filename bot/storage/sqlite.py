@@ -1,6 +1,6 @@
-"""The SQLite implementation of :class:`bot.storage.protocol.Repository`: the statements of
-:mod:`bot.storage.statements` run on one :class:`~bot.storage.db.Database` (parameters only),
-rows as the frozen dataclasses of :mod:`bot.storage.rows`."""
+"""SQLite's runner: the statement groups' statements on one :class:`~bot.storage.db.Database`
+(parameters only). Writes run only inside a unit (one ``BEGIN IMMEDIATE``), but for the few
+committed on their own (:meth:`SqliteRunner.write`: a group commit of the writer)."""
 
 from __future__ import annotations
 
@@ -10,66 +10,62 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.db import Database
-from bot.storage.protocol import SecretName, Writes
+from bot.storage.repository import SqlRepository
 from bot.storage.rows import Row
-from bot.storage.statements import SqlStatements
+from bot.storage.runner import SQLITE, Dialect
 
 
-class SqliteRepository(SqlStatements):
-    """All reads and writes; writes only inside :meth:`unit` (one ``BEGIN IMMEDIATE``), but for
-    the few committed on their own (:meth:`_write`: a group commit of the writer)."""
+class SqliteRunner:
+    """Runs statements on the one connection. A unit of work is the task's open transaction
+    (:meth:`Database.transaction`, a context variable), so the runner inside a unit is this
+    one."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    @classmethod
-    async def open(cls, path: Path, *, readonly: bool = False) -> SqliteRepository:
-        return cls(await Database.open(path, readonly=readonly))
+    @property
+    def dialect(self) -> Dialect:
+        return SQLITE
 
-    async def close(self) -> None:
-        await self.db.close()
-
-    @asynccontextmanager
-    async def unit(self) -> AsyncIterator[Writes]:
-        async with self.db.transaction():
-            yield self
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Row]:
         return await self.db.all(sql, params)
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         return await self.db.one(sql, params)
 
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self.db.execute(sql, params)
 
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self.db.write(sql, params)
 
-    async def _write_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         return await self.db.write_one(sql, params)
 
-    async def _insert(self, sql: str, params: Sequence[Any]) -> int:
+    async def insert(self, sql: str, params: Sequence[Any]) -> int:
         return await self.db.insert(sql, params)
 
-    # --- for the operator: /healthz and ``check`` -----------------------------------------
+    async def lock(self, key: int) -> None:
+        """Nothing to take: SQLite's units run one at a time already (one process, one
+        writer: :mod:`bot.storage.db`)."""
 
-    async def ping(self) -> bool:
-        return await self.db.one("SELECT 1", ()) is not None
+    @asynccontextmanager
+    async def unit(self) -> AsyncIterator[SqliteRunner]:
+        async with self.db.transaction():
+            yield self
 
     async def schema_version(self) -> int:
         return await self.db.user_version()
 
-    async def secret(self, name: SecretName, fresh: str) -> str:
-        await self.db.write(
-            "INSERT INTO secrets(name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING",
-            (name, fresh),
-        )
-        row = await self.db.one("SELECT value FROM secrets WHERE name = ?", (name,))
-        assert row is not None  # just stored, or stored before
-        return str(row["value"])
+    async def close(self) -> None:
+        await self.db.close()
 
-    async def count(self, table: str) -> int:
-        """Rows in ``table`` (a name the caller owns, never user input)."""
-        row = await self.db.one(f"SELECT COUNT(*) FROM {table}", ())
-        return int(row[0]) if row else 0
+
+def sqlite_repository(db: Database) -> SqlRepository:
+    """The repository on an open database."""
+    return SqlRepository(SqliteRunner(db))
+
+
+async def open_sqlite(path: Path, *, readonly: bool = False) -> SqlRepository:
+    """The file opened (:meth:`Database.open`: checked and migrated, or ``readonly``)."""
+    return sqlite_repository(await Database.open(path, readonly=readonly))

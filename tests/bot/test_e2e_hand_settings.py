@@ -25,9 +25,9 @@ from bot.render.settings import (
     user_settings,
 )
 from bot.storage.settings import (
-    CHAT_HANDS,
-    USER_HANDS,
+    ChatHands,
     ChatSettings,
+    UserHands,
     UserSettings,
     chat_settings,
     hands_in_group,
@@ -48,6 +48,7 @@ from tests.fakeapi import FakeTelegram
 UNKNOWN = "Кнопка не распознана."
 GROUP_ROW = "Карты: {}"
 SHOWN = {"auto": "авто", "group": "в группе (видны только вам)", "private": "в личке"}
+CHAT_HANDS, USER_HANDS = tuple(ChatHands), tuple(UserHands)  # the order the buttons step in
 
 
 def offered(settings: Settings) -> Settings:
@@ -173,7 +174,7 @@ def test_19_stored_json_without_hands_or_with_a_bad_one(caplog: pytest.LogCaptur
         assert stored_user_settings('{"hands": "auto", "words": true}', 7) == UserSettings()
     assert sum("malformed stored settings" in r.getMessage() for r in caplog.records) == 2
     # what the bot writes reads back the same
-    chat = ChatSettings(hands="private", computers=False)
+    chat = ChatSettings(hands=ChatHands.PRIVATE, computers=False)
     assert chat_settings(chat.model_dump_json()) == chat
 
 
@@ -197,7 +198,7 @@ def test_19_hands_in_group_table() -> None:
     assert hands_in_group(auto, True) and not hands_in_group(auto, False)
     assert hands_in_group(group, True) and hands_in_group(group, False)
     assert not hands_in_group(private, True) and not hands_in_group(private, False)
-    mine = UserSettings(hands="private")
+    mine = UserSettings(hands=UserHands.PRIVATE)
     assert not any(hands_in_group(c, a, mine) for c in (auto, group) for a in (True, False))
     assert hands_in_group(group, False, UserSettings())
 

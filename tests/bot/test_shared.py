@@ -24,7 +24,7 @@ from bot.sending.rates import OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates
 from bot.storage.db import Database
 from bot.storage.rows import Deadline
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sqlite import sqlite_repository
 from tests.fakeapi import FakeTelegram
 
 GROUP = -100777
@@ -132,7 +132,7 @@ async def test_two_outboxes_stay_within_one_groups_budget_in_total(
             redis = clients()
             box = Outbox(
                 client_bot,
-                SqliteRepository(db),
+                sqlite_repository(db),
                 LIMITS,
                 rates=RedisRates(redis, LIMITS),
                 book=RedisBook(redis, lease=2),
@@ -165,7 +165,7 @@ async def test_two_outboxes_edit_one_message_and_the_later_turn_wins(
     try:
         a, b = (
             Outbox(
-                bot_, SqliteRepository(db), LIMITS, rates=RedisRates(r, LIMITS), book=RedisBook(r)
+                bot_, sqlite_repository(db), LIMITS, rates=RedisRates(r, LIMITS), book=RedisBook(r)
             )
             for bot_, r in zip(bots, (clients(), clients()), strict=True)
         )
