@@ -25,12 +25,14 @@ from __future__ import annotations
 import marshal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
 from engine.cards import Card, Rank, RankOrder, rank_index
 from engine.chance import Chance
 
 if TYPE_CHECKING:
+    from engine.events import RecordBook
     from engine.skeleton import StateBase
 
 Seat = int
@@ -49,13 +51,25 @@ A = TypeVar("A")
 """A game's action type."""
 
 
+class EndReason(StrEnum):
+    """Why a record ended: its ``end`` line's ``reason`` (RECORD.md §R5.7, §R6.4 … §R9.5)."""
+
+    ABANDONED = "abandoned"  # §R5.7, any game: stopped unsettled (RULES.md §0.11)
+    ZERO = "zero"  # §R6.4: a count reached zero (§1.5.8)
+    INSTANT = "instant"  # §R6.4: an instant win at the deal (§1.6.4)
+    PARTIA = "partia"  # §R7.5: Копилка's four deals played
+    DEAL = "deal"  # §R8.6: Лентюрлю's one deal played
+    TARGET = "target"  # §R9.5: Кончинка's target reached (§4.4.3)
+    CERTAIN = "certain"  # §R9.5: Кончинка's early finish (§4.4.4)
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended: RECORD.md ``end`` reason, winner (if any), net money per seat, and
     the game's own points per seat where it scores points beside money (Копилка's partia points
     §2.6, Кончинка's totals §4.4; None elsewhere and for an abandoned game)."""
 
-    reason: str
+    reason: EndReason
     winner: Seat | None
     net: tuple[int, ...]
     points: tuple[int, ...] | None = None
@@ -67,7 +81,7 @@ class Result:
         partia's winner by §2.6.7's tie-breaks, Лентюрлю's winner (§3.5), Кончинка's (§4.4.3) —
         then the others by money (what every game is played for: §1.6.5, §2.6.6, §3.5, §4.4.5),
         among equal money by the game's own points (Копилка's partia points, Кончинка's totals)."""
-        if self.reason == "abandoned":
+        if self.reason is EndReason.ABANDONED:
             return None
         points = self.points or (0,) * len(self.net)
 
@@ -187,6 +201,7 @@ class GameSpec:
     seat_counts: tuple[int, ...]
     options_type: type[Any]
     state_type: type[StateBase[Any, Any, Any]]
+    book: RecordBook  # the family's typed record lines (engine/<family>/events.py)
 
     def start(
         self, players: int, options: Any, seed: int, chance: Chance, prev_dealer: Seat | None
@@ -223,7 +238,7 @@ def game_line(game: str, players: int, seed: int, options: Mapping[str, object])
 
 def abandoned_line(players: int) -> Line:
     """The short end line of an abandoned game (§R5.7)."""
-    return {"t": "end", "reason": "abandoned", "net": [0] * players}
+    return {"t": "end", "reason": EndReason.ABANDONED.value, "net": [0] * players}
 
 
 # --- the first dealer (RULES.md §0.5, §0.8; RECORD.md §R5.2) ----------------------------------

@@ -17,6 +17,7 @@ from engine.cards import Card, RankOrder, canonical, codes
 from engine.chance import Chance
 from engine.core import (
     A,
+    EndReason,
     Line,
     Places,
     Result,
@@ -218,7 +219,7 @@ class StateBase(Generic[OptT, A, ViewT]):
             raise IllegalAction(Refusal.GAME_OVER)
         line = abandoned_line(self.players)
         self._write(line)
-        self._finish(Result("abandoned", None, (0,) * self.players))
+        self._finish(Result(EndReason.ABANDONED, None, (0,) * self.players))
         return tuple(copy_lines([line]))
 
     def clone(self) -> Self:

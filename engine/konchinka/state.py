@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Final
 
 from engine.cards import ACE_LOW, DECK_52, Card, Rank, canonical, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, deal_hands
+from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
 from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
@@ -253,7 +253,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             return
         self._event("certain", seat=winner, guaranteed=guaranteed, possible=possible)
         self._score(guaranteed, early=True)
-        self._settle("certain", winner)
+        self._settle(EndReason.CERTAIN, winner)
 
     def _end_deal(self) -> None:
         """The last capturer takes the table (§4.3.8); score; end or deal again (§4.4.3)."""
@@ -266,7 +266,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._score(rules.deal_points([rules.haul(c) for c in self._captured]), early=False)
         winner = rules.target_winner(self._totals, self.options.target)
         if winner is not None:
-            self._settle("target", winner)
+            self._settle(EndReason.TARGET, winner)
         else:
             self._deal_next((self._dealer + 1) % self.players)  # §4.4.2: the deal passes left
 
@@ -290,14 +290,14 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             )
         self._write({"t": "deal_end", "no": self._deal_no, "early": early, "seats": seats})
 
-    def _settle(self, reason: str, winner: Seat) -> None:
+    def _settle(self, reason: EndReason, winner: Seat) -> None:
         """§4.4.5: the money, and the ``end`` line."""
         o = self.options
         net = rules.settle(self._totals, winner, o.payment, o.target, o.point_value, o.stake)
         self._write(
             {
                 "t": "end",
-                "reason": reason,
+                "reason": reason.value,
                 "winner": winner,
                 "totals": list(self._totals),
                 "deals": self._deal_no,

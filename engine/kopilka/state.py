@@ -13,7 +13,7 @@ from typing import ClassVar
 from engine.actions import BUYS, PASS, PLAY_CARD, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, deal_hands
+from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
 from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
@@ -469,7 +469,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._write(
             {
                 "t": "end",
-                "reason": "partia",
+                "reason": EndReason.PARTIA.value,
                 "last_winner": last_winner,
                 "points": list(self._partia),
                 "bank_before": bank,
@@ -482,7 +482,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         )
         first_dealer = (self._dealer - (DEALS - 1)) % PLAYERS  # §2.1.2: the deal passes left
         winner = partia_winner(net, self._partia, last_winner, first_dealer)  # §2.6.7
-        self._finish(Result("partia", winner, tuple(net), tuple(self._partia)))
+        self._finish(Result(EndReason.PARTIA, winner, tuple(net), tuple(self._partia)))
 
     # --- small helpers -------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import ClassVar
 from engine.actions import BUYS, PASS, Buy, Pass
 from engine.cards import ACE_LOW, DECK_52, RANK_VALUE, Card, Rank, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Line, Places, Result, Seat, deal_hands
+from engine.core import EndReason, Line, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
 from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
 
@@ -369,7 +369,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         self._write(
             {
                 "t": "end",
-                "reason": "deal",
+                "reason": EndReason.DEAL.value,
                 "winner": winner,
                 "staked": list(self._staked),
                 "refills": list(self._refills),
@@ -380,4 +380,4 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
                 "bank": 0,
             }
         )
-        self._finish(Result("deal", winner, tuple(net)))
+        self._finish(Result(EndReason.DEAL, winner, tuple(net)))
