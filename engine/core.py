@@ -49,6 +49,8 @@ piles, completed tricks nobody keeps), ``deck`` (not dealt yet)."""
 
 A = TypeVar("A")
 """A game's action type."""
+P = TypeVar("P", bound=StrEnum)
+"""A game's ``Phase`` (its ``seats`` and ``over`` are the skeleton's, engine/skeleton.py)."""
 
 
 class EndReason(StrEnum):
@@ -94,15 +96,16 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class View(Generic[A]):
-    """What one seat (or, with ``seat`` None, the public) may know. Each game extends it."""
+class View(Generic[A, P]):
+    """What one seat (or, with ``seat`` None, the public) may know. Each game extends it, with
+    its actions and its phases."""
 
     game: str
     players: int
     seat: Seat | None
     version: int  # actions applied so far
     to_act: Seat | None
-    phase: str
+    phase: P
     dealer: Seat | None
     deal_no: int
     hand: tuple[Card, ...]  # this seat's hand in the game's canonical order; () for the public
@@ -110,7 +113,7 @@ class View(Generic[A]):
     legal: tuple[A, ...]  # this seat's legal actions now, in the game's deterministic order
 
 
-class ViewBase(TypedDict):
+class ViewBase(TypedDict, Generic[P]):
     """The fields of :class:`View` every game fills the same way (:meth:`StateBase._view_base`)."""
 
     game: str
@@ -118,7 +121,7 @@ class ViewBase(TypedDict):
     seat: Seat | None
     version: int
     to_act: Seat | None
-    phase: str
+    phase: P
     dealer: Seat | None
     deal_no: int
     hand: tuple[Card, ...]
@@ -152,7 +155,9 @@ class State(Protocol):
         ...
 
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> StrEnum:
+        """The game's phase now (its ``Phase``)."""
+        ...
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand now, in the game's canonical order."""
@@ -173,7 +178,7 @@ class State(Protocol):
         """
         ...
 
-    def view(self, seat: Seat | None) -> View[Any]:
+    def view(self, seat: Seat | None) -> View[Any, Any]:
         """What ``seat`` may know (``None``: the public)."""
         ...
 
@@ -200,12 +205,12 @@ class GameSpec:
     family: str  # "trick", "kopilka", "lenturlu", "konchinka"
     seat_counts: tuple[int, ...]
     options_type: type[Any]
-    state_type: type[StateBase[Any, Any, Any]]
+    state_type: type[StateBase[Any, Any, Any, Any]]
     book: RecordBook  # the family's typed record lines (engine/<family>/events.py)
 
     def start(
         self, players: int, options: Any, seed: int, chance: Chance, prev_dealer: Seat | None
-    ) -> StateBase[Any, Any, Any]:
+    ) -> StateBase[Any, Any, Any, Any]:
         """The one way to start a game (after :func:`engine.new_game` checked the set-up)."""
         return self.state_type.start(self.name, players, options, seed, chance, prev_dealer)
 

@@ -3,36 +3,29 @@
 from __future__ import annotations
 
 import copy
-from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from engine.cards import ACE_LOW, DECK_52, Card, Rank, canonical, canonical_codes, codes
 from engine.chance import Chance
 from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
+from engine.skeleton import StateBase, owners
 
 from . import rules
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from .options import KonchinkaOptions
+from .rules import Phase
 from .view import KonchinkaView
 
 HAND_SIZE: Final = 4  # §4.2.1
 TABLE_SIZE: Final = 4  # §4.2.1
 
 
-class Phase(StrEnum):
-    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
-
-    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
-    PLAY = "play"  # §4.3
-    OVER = PHASE_OVER  # set by the skeleton at the end
-
-
-class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]):
+class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView, Phase]):
     """One game of Кончинка to ``target`` points: deals until a winner (§4.4)."""
 
     ACTIONS: ClassVar = (Capture, Sweep, Trail)
+    PHASES: ClassVar = Phase
     DECK: ClassVar = DECK_52  # §4.1.1
     ORDER: ClassVar = ACE_LOW  # §R1.8; the first-dealer draw (§0.5.2)
 

@@ -7,7 +7,6 @@ the payout) runs inside ``start`` and ``apply`` and is written to the RECORD.md 
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import ClassVar
 
 from engine.actions import BUYS, PASS, PLAY_CARD, Buy, Pass, PlayCard
@@ -15,7 +14,7 @@ from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
 from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
+from engine.skeleton import StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
 from .knowledge import Knowledge
@@ -27,25 +26,18 @@ from .rules import (
     PLAYERS,
     TAKEBACKS_TO_BLOCK,
     TAKERS,
+    Phase,
     lay_out_suit,
 )
 from .scoring import deal_rows, judge_trick, partia_winner, pay_out
 from .view import KopilkaView, LayOutLog
 
 
-class Phase(StrEnum):
-    """The phases of a partia (``over`` at the end, ``seats`` before the first deal)."""
-
-    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
-    LEAD = "lead"
-    FOLLOW = "follow"
-    OVER = PHASE_OVER  # set by the skeleton at the end
-
-
-class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
+class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase]):
     """One partia of Копилка (one record)."""
 
     ACTIONS: ClassVar = ACTIONS
+    PHASES: ClassVar = Phase
     DECK: ClassVar = DECK_32  # §2.1.1
     ORDER: ClassVar = A_HIGH  # §2.1.1
 

@@ -29,10 +29,11 @@ from .variant import VARIANTS, deck_for
 from .view import SeatExchange, SideBonus, TrickView
 
 
-class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
+class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
     """One pulka of a trick-family game (one record). Drive it with :meth:`apply` only."""
 
     ACTIONS: ClassVar = (PlayCard, Exchange, Pass, Announce, Retrump, Discard)
+    PHASES: ClassVar = Phase
 
     __slots__ = (
         "_announced",

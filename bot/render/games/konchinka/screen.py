@@ -24,7 +24,7 @@ from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
 from engine.core import Line, Seat
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
-from engine.konchinka.state import Phase
+from engine.konchinka.rules import Phase
 from engine.konchinka.view import KonchinkaView
 from engine.lines import LineKind, first, is_kind
 

@@ -17,7 +17,7 @@ from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
-from engine.kopilka.rules import DEALS, SUIT_POINTS
+from engine.kopilka.rules import DEALS, SUIT_POINTS, Phase
 from engine.kopilka.view import KopilkaView, LayOut
 from engine.lines import LineKind, first
 
@@ -61,7 +61,7 @@ def layouts_of(events: Sequence[Line]) -> tuple[LayOut, ...]:
 def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     """The public view as the deal ended: the last trick complete (or taken back), nobody to
     act, the deal's tricks, points, cards left and the bank as the ``deal_end`` line has them."""
-    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": "ended"}
+    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": Phase.OVER}
     end = first(events, LineKind.DEAL_END)
     upto = events.index(end) if end is not None else len(events)
     mine = events[:upto]
