@@ -16,6 +16,7 @@ from engine.events import Abandoned, Deal, EndReason, Event, RecordBook, first_o
 from engine.games import new_game, record_book
 from engine.kopilka.events import BOOK as KOPILKA
 from engine.kopilka.events import Taken
+from engine.lines import end_reason
 from engine.record import dumps
 from engine.simulate import simulate
 from engine.trick.events import BOOK as TRICK
@@ -126,6 +127,23 @@ def test_results_carry_the_end_line_s_reason() -> None:
         state = replay(record)
         assert state.result is not None
         assert state.result.reason is record_book(record[0]["game"]).end(record[-1]).reason
+
+
+def test_an_end_line_s_reason_reads_alone() -> None:
+    """``end_reason``: the reason of any family's end line, the same as its book reads it, from
+    an end line with only the keys a screen shows too; anything else refused."""
+    for record in list(_golden())[::5]:
+        end = record[-1]
+        assert end_reason(end) is record_book(record[0]["game"]).end(end).reason
+    assert end_reason({"t": "end", "reason": "certain", "winner": 1}) is EndReason.CERTAIN
+    for line in (
+        {"t": "end", "reason": "nosuch", "net": [0, 0, 0]},
+        {"t": "end", "net": [0, 0, 0]},
+        {"t": "end", "reason": None},
+        {"t": "deal_end", "no": 1, "reason": "king"},  # Лентюрлю's deal_end has a reason too
+    ):
+        with pytest.raises(InvalidRecord):
+            end_reason(line)
 
 
 @pytest.mark.parametrize(
