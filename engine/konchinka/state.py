@@ -14,7 +14,7 @@ from engine.skeleton import StateBase, owners
 from . import rules
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from .options import KonchinkaOptions
-from .rules import Phase
+from .rules import Phase as Phase  # re-exported: the state's phases
 from .view import KonchinkaView
 
 HAND_SIZE: Final = 4  # §4.2.1

@@ -26,9 +26,9 @@ from .rules import (
     PLAYERS,
     TAKEBACKS_TO_BLOCK,
     TAKERS,
-    Phase,
     lay_out_suit,
 )
+from .rules import Phase as Phase  # re-exported: the state's phases
 from .scoring import deal_rows, judge_trick, partia_winner, pay_out
 from .view import KopilkaView, LayOutLog
 

@@ -28,12 +28,12 @@ from .rules import (
     KING_VALUE,
     LENTURLU_CARDS,
     STAKE_UNITS_EACH,
-    Phase,
     able,
     follow_value,
     layout_units,
     runs,
 )
+from .rules import Phase as Phase  # re-exported: the state's phases
 from .scoring import hand_points, loser_pays, nets
 from .view import LenturluView
 

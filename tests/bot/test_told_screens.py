@@ -19,7 +19,7 @@ from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.cards import Card
 from engine.core import Line
-from engine.kopilka.rules import Phase
+from engine.kopilka.state import Phase
 from engine.record import read_records
 from engine.record import replay as replay_state
 from tests.bot.golden import prefixes, screen_context
