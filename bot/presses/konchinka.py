@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
-from bot.render.context import HandUI
+from bot.render.context import HandMode, HandUI, ModeKind
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
@@ -28,9 +28,6 @@ class KonchinkaAct(StrEnum):
     REFRESH = "u"  # draw the hand again
 
 
-CHOOSE = "c:"  # the mode prefix: a card with several captures is chosen
-
-
 def moves_of(legal: Sequence[KonchinkaAction], card: Card) -> list[KonchinkaAction]:
     """The legal moves that play ``card``, in the engine's order."""
     return [a for a in legal if a.card == card]
@@ -38,7 +35,7 @@ def moves_of(legal: Sequence[KonchinkaAction], card: Card) -> list[KonchinkaActi
 
 def chosen(ui: HandUI) -> Card | None:
     """The card whose captures the hand message offers now, if any."""
-    return card_of(ui.mode[len(CHOOSE) :]) if ui.mode.startswith(CHOOSE) else None
+    return ui.mode.card_of(ModeKind.CHOOSE)
 
 
 def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
@@ -55,7 +52,7 @@ def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Int
                 )
             if len(moves) == 1:
                 return Apply(moves[0])
-            return SetUI(HandUI((), CHOOSE + arg))
+            return SetUI(HandUI((), HandMode(ModeKind.CHOOSE, card)))
         case KonchinkaAct.CAPTURE if arg is not None and arg.isdigit():
             index = int(arg)
             if index < len(legal) and isinstance(legal[index], Capture):

@@ -16,7 +16,14 @@ from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
+from bot.render.context import (
+    HandUI,
+    ModeKind,
+    Standings,
+    TableContext,
+    game_name,
+    my_cards_button,
+)
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
@@ -293,7 +300,7 @@ def hand(
         else:
             lines.extend(_over_lines(ctx, view, tr))
         rows = _card_rows([button(label(c), LenturluAct.FIRST, str(c)) for c in cards])
-    elif marks is not None and ui.mode == "m":
+    elif marks is not None and ui.mode.kind is ModeKind.RUN:
         row = lp.open_rank(view.hand, marks) or []
         lines.append(
             tr(
