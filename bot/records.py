@@ -20,6 +20,8 @@ from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads, Repository
 from bot.storage.rows import TableRow, TableStatus
 from engine.core import Line, Result, State
+from engine.events import Event
+from engine.games import record_book
 from engine.lines import LineKind, kind_of
 from engine.record import write_jsonl
 
@@ -133,6 +135,7 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
     """The record in words, line by line: who did what, what happened, the results."""
     names = record.names
     loc = tr.locale
+    book = record_book(record.table.game)
     out = [
         tr(
             "{game} — «{chat}», game {no}",
@@ -151,7 +154,7 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
         elif kind == LineKind.ACT:
             out.append(f"{names[line['seat']]}: {notation_words(str(line['a']), loc)}")
         elif kind == LineKind.EVENT:
-            out.append("  · " + _fields(line, names, loc))
+            out.append("  · " + _fields(book.event(line), names, loc))
         elif kind == LineKind.DEAL_END:
             seats: Sequence[Line] = line.get("seats", [])
             moves = [
@@ -173,9 +176,10 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
     return "\n".join(out) + "\n"
 
 
-def _fields(line: Line, names: Sequence[str], locale: str) -> str:
-    parts = [str(line.get("e", ""))]
-    for key, value in line.items():
+def _fields(event: Event, names: Sequence[str], locale: str) -> str:
+    """An event's name and its keys as the record has them, seats by name, cards in words."""
+    parts = [event.KIND]
+    for key, value in event.line().items():
         if key in ("t", "e"):
             continue
         if (

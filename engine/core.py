@@ -25,12 +25,14 @@ from __future__ import annotations
 import marshal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
 from engine.cards import Card, Rank, RankOrder, rank_index
 from engine.chance import Chance
 
 if TYPE_CHECKING:
+    from engine.events import RecordBook
     from engine.skeleton import StateBase
 
 Seat = int
@@ -47,6 +49,20 @@ piles, completed tricks nobody keeps), ``deck`` (not dealt yet)."""
 
 A = TypeVar("A")
 """A game's action type."""
+P = TypeVar("P", bound=StrEnum)
+"""A game's ``Phase`` (its ``seats`` and ``over`` are the skeleton's, engine/skeleton.py)."""
+
+
+class EndReason(StrEnum):
+    """Why a record ended: its ``end`` line's ``reason`` (RECORD.md §R5.7, §R6.4 … §R9.5)."""
+
+    ABANDONED = "abandoned"  # §R5.7, any game: stopped unsettled (RULES.md §0.11)
+    ZERO = "zero"  # §R6.4: a count reached zero (§1.5.8)
+    INSTANT = "instant"  # §R6.4: an instant win at the deal (§1.6.4)
+    PARTIA = "partia"  # §R7.5: Копилка's four deals played
+    DEAL = "deal"  # §R8.6: Лентюрлю's one deal played
+    TARGET = "target"  # §R9.5: Кончинка's target reached (§4.4.3)
+    CERTAIN = "certain"  # §R9.5: Кончинка's early finish (§4.4.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +71,7 @@ class Result:
     the game's own points per seat where it scores points beside money (Копилка's partia points
     §2.6, Кончинка's totals §4.4; None elsewhere and for an abandoned game)."""
 
-    reason: str
+    reason: EndReason
     winner: Seat | None
     net: tuple[int, ...]
     points: tuple[int, ...] | None = None
@@ -67,7 +83,7 @@ class Result:
         partia's winner by §2.6.7's tie-breaks, Лентюрлю's winner (§3.5), Кончинка's (§4.4.3) —
         then the others by money (what every game is played for: §1.6.5, §2.6.6, §3.5, §4.4.5),
         among equal money by the game's own points (Копилка's partia points, Кончинка's totals)."""
-        if self.reason == "abandoned":
+        if self.reason is EndReason.ABANDONED:
             return None
         points = self.points or (0,) * len(self.net)
 
@@ -80,15 +96,16 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class View(Generic[A]):
-    """What one seat (or, with ``seat`` None, the public) may know. Each game extends it."""
+class View(Generic[A, P]):
+    """What one seat (or, with ``seat`` None, the public) may know. Each game extends it, with
+    its actions and its phases."""
 
     game: str
     players: int
     seat: Seat | None
     version: int  # actions applied so far
     to_act: Seat | None
-    phase: str
+    phase: P
     dealer: Seat | None
     deal_no: int
     hand: tuple[Card, ...]  # this seat's hand in the game's canonical order; () for the public
@@ -96,7 +113,7 @@ class View(Generic[A]):
     legal: tuple[A, ...]  # this seat's legal actions now, in the game's deterministic order
 
 
-class ViewBase(TypedDict):
+class ViewBase(TypedDict, Generic[P]):
     """The fields of :class:`View` every game fills the same way (:meth:`StateBase._view_base`)."""
 
     game: str
@@ -104,7 +121,7 @@ class ViewBase(TypedDict):
     seat: Seat | None
     version: int
     to_act: Seat | None
-    phase: str
+    phase: P
     dealer: Seat | None
     deal_no: int
     hand: tuple[Card, ...]
@@ -138,7 +155,9 @@ class State(Protocol):
         ...
 
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> StrEnum:
+        """The game's phase now (its ``Phase``)."""
+        ...
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand now, in the game's canonical order."""
@@ -159,7 +178,7 @@ class State(Protocol):
         """
         ...
 
-    def view(self, seat: Seat | None) -> View[Any]:
+    def view(self, seat: Seat | None) -> View[Any, Any]:
         """What ``seat`` may know (``None``: the public)."""
         ...
 
@@ -186,11 +205,12 @@ class GameSpec:
     family: str  # "trick", "kopilka", "lenturlu", "konchinka"
     seat_counts: tuple[int, ...]
     options_type: type[Any]
-    state_type: type[StateBase[Any, Any, Any]]
+    state_type: type[StateBase[Any, Any, Any, Any]]
+    book: RecordBook  # the family's typed record lines (engine/<family>/events.py)
 
     def start(
         self, players: int, options: Any, seed: int, chance: Chance, prev_dealer: Seat | None
-    ) -> StateBase[Any, Any, Any]:
+    ) -> StateBase[Any, Any, Any, Any]:
         """The one way to start a game (after :func:`engine.new_game` checked the set-up)."""
         return self.state_type.start(self.name, players, options, seed, chance, prev_dealer)
 
@@ -223,7 +243,7 @@ def game_line(game: str, players: int, seed: int, options: Mapping[str, object])
 
 def abandoned_line(players: int) -> Line:
     """The short end line of an abandoned game (§R5.7)."""
-    return {"t": "end", "reason": "abandoned", "net": [0] * players}
+    return {"t": "end", "reason": EndReason.ABANDONED.value, "net": [0] * players}
 
 
 # --- the first dealer (RULES.md §0.5, §0.8; RECORD.md §R5.2) ----------------------------------

@@ -10,6 +10,7 @@ from engine import konchinka, kopilka, lenturlu
 from engine.chance import Chance, SeededChance
 from engine.core import GameSpec, Seat, State
 from engine.errors import InvalidOption
+from engine.events import RecordBook
 from engine.options import parse_options
 from engine.trick import TRICK_SPECS
 
@@ -22,6 +23,15 @@ GAMES: Final[Mapping[str, GameSpec]] = MappingProxyType(
     }
 )
 """Every game by its engine name, in RULES.md order."""
+
+
+def record_book(game: str) -> RecordBook:
+    """The typed lines of ``game``'s records (its family's :class:`RecordBook`): the one parser
+    of its lines, events and ``end`` (raises ``InvalidOption`` for an unknown game)."""
+    spec = GAMES.get(game)
+    if spec is None:
+        raise InvalidOption("unknown_game", game=game)
+    return spec.book
 
 
 def new_game(

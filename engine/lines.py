@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
-from engine.core import Line
+from engine.core import EndReason, Line
+from engine.errors import InvalidRecord
 
 
 class LineKind(StrEnum):
@@ -25,6 +26,7 @@ class LineKind(StrEnum):
 
 
 _KINDS = {kind.value: kind for kind in LineKind}
+_REASONS = {reason.value: reason for reason in EndReason}
 
 
 def kind_of(line: Line) -> LineKind | None:
@@ -50,3 +52,15 @@ def first(lines: Iterable[Line], kind: LineKind) -> Line | None:
 def last(lines: Sequence[Line], kind: LineKind) -> Line | None:
     """The last line of that type, ``None`` when there is none."""
     return first(reversed(lines), kind)
+
+
+def end_reason(line: Line) -> EndReason:
+    """An ``end`` line's reason (§R5.6, §R5.7), read alone: a reader of the end that shows only
+    some of its keys need not read the whole line (its family's ``RecordBook.end`` does). Not an
+    ``end`` line, or a reason RECORD.md does not name: ``InvalidRecord``."""
+    if not is_kind(line, LineKind.END):
+        raise InvalidRecord(f"not an end line: {line.get('t')!r}")
+    reason = line.get("reason")
+    if not isinstance(reason, str) or reason not in _REASONS:
+        raise InvalidRecord(f"no record ends for {reason!r}")
+    return _REASONS[reason]

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from engine.cards import Card
 from engine.chance import StackedChance
-from engine.core import Line, State
+from engine.core import EndReason, Line, State
 from engine.errors import EngineError, InvalidRecord
+from engine.kopilka.events import Taken
 from engine.lines import LineKind, is_kind, kind_of
 
 
@@ -75,7 +76,12 @@ def is_chance_line(line: Line) -> bool:
 
 
 def is_take(line: Line) -> bool:
-    return is_kind(line, LineKind.EVENT) and line.get("e") == "take"
+    return is_kind(line, LineKind.EVENT) and line.get("e") == Taken.KIND
+
+
+def _abandoned(line: Line) -> bool:
+    """Whether an ``end`` line is the abandoned one (§R5.7)."""
+    return line.get("reason") == EndReason.ABANDONED
 
 
 def chance_of(record: list[Line]) -> StackedChance:
@@ -95,7 +101,7 @@ def chance_of(record: list[Line]) -> StackedChance:
                 picks.append(Card.parse(line["card"]))
             case _:
                 pass
-    abandoned = bool(record) and record[-1].get("reason") == "abandoned"
+    abandoned = bool(record) and _abandoned(record[-1])
     return StackedChance.of(decks, picks, spare_picks=abandoned)
 
 
@@ -129,6 +135,6 @@ def replay(record: list[Line], *, through_end: bool = True) -> State:
             except EngineError as exc:
                 what = f"line {number}: {line['a']!r} by seat {line['seat']}"
                 raise InvalidRecord(f"{what}: {exc}") from exc
-        elif is_kind(line, LineKind.END) and line.get("reason") == "abandoned" and through_end:
+        elif through_end and is_kind(line, LineKind.END) and _abandoned(line):
             state.abandon(at=number - 1)  # §R5.7: after any line
     return state

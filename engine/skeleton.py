@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 from engine.cards import Card, RankOrder, canonical, codes
 from engine.chance import Chance
 from engine.core import (
     A,
+    EndReason,
     Line,
     Places,
     Result,
@@ -33,8 +35,10 @@ from engine.options import options_dict
 
 OptT = TypeVar("OptT")
 """A game's options type."""
-ViewT = TypeVar("ViewT", bound="View[Any]")
+ViewT = TypeVar("ViewT", bound="View[Any, Any]")
 """A game's view type."""
+PhaseT = TypeVar("PhaseT", bound=StrEnum)
+"""A game's ``Phase``: its own phases, and the skeleton's ``seats`` and ``over``."""
 
 # --- the skeleton ------------------------------------------------------------------------------
 
@@ -44,7 +48,7 @@ _DEAL = "deal"  # waiting for the next deal's shuffle (§0.6)
 _SMALL_LEGAL = 8  # up to this many legal actions, a tuple scan beats building a set
 
 
-class StateBase(Generic[OptT, A, ViewT]):
+class StateBase(Generic[OptT, A, ViewT, PhaseT]):
     """What every game state shares; a game derives from it once (no mixins) and fills the hooks.
 
     The machine of a game moves ``_to_act``, ``_phase`` and its own fields; it writes the record
@@ -58,6 +62,9 @@ class StateBase(Generic[OptT, A, ViewT]):
     """The game's deck, where it does not depend on the seat count (§2.1.1, §3.1.1, §4.1.1)."""
     ORDER: ClassVar[RankOrder] = ()
     """Ranks highest first (the first-dealer draw, §0.5.2, and the record's order, §R1.8)."""
+    PHASES: ClassVar[type[StrEnum]]
+    """The game's ``Phase`` (the class of ``PhaseT``), with the members :data:`PHASE_SEATS` and
+    :data:`PHASE_OVER` that the skeleton sets."""
 
     __slots__ = (
         "_awaiting",
@@ -104,7 +111,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         self._version = 0
         self._to_act: Seat | None = None
         self._result: Result | None = None
-        self._phase = PHASE_SEATS
+        self._phase = self._skeleton_phase(PHASE_SEATS)
         self._dealer: Seat = 0
         self._deal_no = 0
         self._hands: list[list[Card]] = [[] for _ in range(players)]
@@ -150,7 +157,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         return self._result
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> PhaseT:
         """The game's phase now (each game names its own; ``over`` at the end)."""
         return self._phase
 
@@ -218,7 +225,7 @@ class StateBase(Generic[OptT, A, ViewT]):
             raise IllegalAction(Refusal.GAME_OVER)
         line = abandoned_line(self.players)
         self._write(line)
-        self._finish(Result("abandoned", None, (0,) * self.players))
+        self._finish(Result(EndReason.ABANDONED, None, (0,) * self.players))
         return tuple(copy_lines([line]))
 
     def clone(self) -> Self:
@@ -277,7 +284,12 @@ class StateBase(Generic[OptT, A, ViewT]):
             self._legal_set = frozenset(legal)
         return action in self._legal_set
 
-    def _view_base(self, seat: Seat | None) -> ViewBase:
+    def _skeleton_phase(self, value: str) -> PhaseT:
+        """The game's member for a phase the skeleton sets (``seats``, ``over``)."""
+        phase: PhaseT = self.PHASES(value)  # type: ignore[assignment]  # PHASES is PhaseT
+        return phase
+
+    def _view_base(self, seat: Seat | None) -> ViewBase[PhaseT]:
         return ViewBase(
             game=self.game,
             players=self.players,
@@ -337,7 +349,7 @@ class StateBase(Generic[OptT, A, ViewT]):
         """The game is over with ``result`` (its ``end`` line is written by the game)."""
         self._result = result
         self._to_act = None
-        self._phase = PHASE_OVER
+        self._phase = self._skeleton_phase(PHASE_OVER)
         self._awaiting = None
 
 

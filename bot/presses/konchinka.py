@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
 from bot.refused import BotRefusal
-from bot.render.context import HandUI
+from bot.render.context import HandMode, HandUI, ModeKind
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
@@ -29,9 +29,6 @@ class KonchinkaAct(StrEnum):
     REFRESH = "u"  # draw the hand again
 
 
-CHOOSE = "c:"  # the mode prefix: a card with several captures is chosen
-
-
 def moves_of(legal: Sequence[KonchinkaAction], card: Card) -> list[KonchinkaAction]:
     """The legal moves that play ``card``, in the engine's order."""
     return [a for a in legal if a.card == card]
@@ -39,7 +36,7 @@ def moves_of(legal: Sequence[KonchinkaAction], card: Card) -> list[KonchinkaActi
 
 def chosen(ui: HandUI) -> Card | None:
     """The card whose captures the hand message offers now, if any."""
-    return card_of(ui.mode[len(CHOOSE) :]) if ui.mode.startswith(CHOOSE) else None
+    return ui.mode.card_of(ModeKind.CHOOSE)
 
 
 def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
@@ -54,7 +51,7 @@ def interpret(view: KonchinkaView, act: str, arg: str | None, ui: HandUI) -> Int
                 return Deny(BotRefusal.MUST_CAPTURE_WITH, {"card": arg})
             if len(moves) == 1:
                 return Apply(moves[0])
-            return SetUI(HandUI((), CHOOSE + arg))
+            return SetUI(HandUI((), HandMode(ModeKind.CHOOSE, card)))
         case KonchinkaAct.CAPTURE if arg is not None and arg.isdigit():
             index = int(arg)
             if index < len(legal) and isinstance(legal[index], Capture):

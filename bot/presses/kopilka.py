@@ -15,7 +15,7 @@ from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass, PlayCard
 from engine.errors import Refusal
-from engine.kopilka.state import Phase
+from engine.kopilka.rules import Phase
 from engine.kopilka.view import KopilkaView
 
 

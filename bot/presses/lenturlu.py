@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
 from bot.refused import BotRefusal
-from bot.render.context import HandUI
+from bot.render.context import HandMode, HandUI, ModeKind
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass
 from engine.cards import RANK_VALUE, SUIT_ORDER, Card
@@ -115,9 +115,9 @@ def marked(view: LenturluView, ui: HandUI) -> list[Card] | None:
     if any(c is None or c not in view.hand for c in cards):
         return None
     out = [c for c in cards if c is not None]
-    if ui.mode == "r" and len(out) == 1 and out[0] in starts(view):
+    if ui.mode.kind is ModeKind.RUN_FIRST and len(out) == 1 and out[0] in starts(view):
         return out
-    if ui.mode != "m" or len(out) < 2 or out[0] not in starts(view):
+    if ui.mode.kind is not ModeKind.RUN or len(out) < 2 or out[0] not in starts(view):
         return None
     low, high = value(out[0]), value(out[1])
     middle = [value(c) for c in out[2:]]
@@ -135,7 +135,7 @@ def _play(view: LenturluView, run: Run) -> Interpretation:
 def _after_last(view: LenturluView, marks: list[Card]) -> Interpretation:
     if open_rank(view.hand, marks) is None:
         return _play(view, assemble(view.hand, marks))
-    return SetUI(HandUI(tuple(str(c) for c in marks), "m"))
+    return SetUI(HandUI(tuple(str(c) for c in marks), HandMode(ModeKind.RUN)))
 
 
 def interpret(view: LenturluView, act: str, arg: str | None, ui: HandUI) -> Interpretation:
@@ -151,8 +151,8 @@ def interpret(view: LenturluView, act: str, arg: str | None, ui: HandUI) -> Inte
             if len(marks) <= 1:
                 return SetUI(HandUI())
             if len(marks) == 2:
-                return SetUI(HandUI((str(marks[0]),), "r"))
-            return SetUI(HandUI(tuple(str(c) for c in marks[:-1]), "m"))
+                return SetUI(HandUI((str(marks[0]),), HandMode(ModeKind.RUN_FIRST)))
+            return SetUI(HandUI(tuple(str(c) for c in marks[:-1]), HandMode(ModeKind.RUN)))
         case _:
             card = card_of(arg or "")
             if card is None or card not in view.hand:
@@ -169,7 +169,7 @@ def _tap(view: LenturluView, act: str, card: Card, ui: HandUI) -> Interpretation
                 return _no_start(view)
             if reach(view.hand, card) == value(card):
                 return _play(view, Run((card,)))  # the only run that starts there
-            return SetUI(HandUI((str(card),), "r"))
+            return SetUI(HandUI((str(card),), HandMode(ModeKind.RUN_FIRST)))
         case LenturluAct.LAST if picked is not None and len(picked) == 1:
             if card not in lasts(view.hand, picked[0]):
                 return Deny(BotRefusal.RUN_BY_ONE_RANK)

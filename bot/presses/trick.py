@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from bot.presses.common import UNKNOWN, card_of
 from bot.refused import BotRefusal
-from bot.render.context import HandUI
+from bot.render.context import HandMode, HandUI, ModeKind
 from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card, Suit
 from engine.trick.actions import (
@@ -64,7 +64,7 @@ def interpret(view: TrickView, act: str, arg: str | None, ui: HandUI) -> Interpr
             return Apply(ANNOUNCE)
         case TrickAct.PLAY_DEAL:
             if any(isinstance(a, Exchange) and a.cards for a in legal):
-                return SetUI(HandUI((), "x"))
+                return SetUI(HandUI((), HandMode(ModeKind.EXCHANGE)))
             return Apply(_legal_twin(legal, Exchange(())))
         case TrickAct.MARK if len(codes) == 1:
             return _mark(view, codes[0], ui)
@@ -79,7 +79,10 @@ def interpret(view: TrickView, act: str, arg: str | None, ui: HandUI) -> Interpr
                 return UNKNOWN
             return Apply(Discard(discards))
         case TrickAct.RETRUMP if len(codes) == 1:
-            return SetUI(HandUI((), f"t:{codes[0]}"))
+            card = card_of(codes[0])
+            if card is None:
+                return UNKNOWN
+            return SetUI(HandUI((), HandMode(ModeKind.RETRUMP, card)))
         case TrickAct.RETRUMP if len(codes) == 2:
             suit = next((s for s in Suit if s.value == codes[0]), None)
             discard = card_of(codes[1])
@@ -113,8 +116,8 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
             if len(marks) >= limit:
                 return Deny(BotRefusal.STOCK_HAS_ONLY, {"n": limit})
         marks.append(code)
-    mode = "q" if view.phase == Phase.DISCARD else "x"
-    return SetUI(HandUI(tuple(marks), mode))
+    kind = ModeKind.DISCARD if view.phase == Phase.DISCARD else ModeKind.EXCHANGE
+    return SetUI(HandUI(tuple(marks), HandMode(kind)))
 
 
 def _legal_twin(legal: Sequence[TrickAction], action: Exchange) -> TrickAction:

@@ -21,15 +21,20 @@ What "the money so far" is, per family:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core import Line
+from engine.events import DealEnd, RecordLine, of_type
 from engine.games import GAMES
+from engine.konchinka.events import KonchinkaDealEnd
+from engine.kopilka.events import Ante, Fined, KopilkaDealEnd
 from engine.kopilka.scoring import pay_out
 from engine.lines import LineKind, is_kind
 from engine.options import parse_options
+from engine.trick.events import FlushBonus, PamfilBonus, TrickDealEnd
 
-SIDE_BONUSES = frozenset({"pamfil_bonus", "flush_bonus"})  # §1.3.7, §1.3.10.2: each other pays
+SideBonus = PamfilBonus | FlushBonus  # §1.3.7, §1.3.10.2: each other pays
+D = TypeVar("D", bound=DealEnd)
 
 
 def played_deals(lines: Sequence[Line]) -> Sequence[Line]:
@@ -40,40 +45,40 @@ def played_deals(lines: Sequence[Line]) -> Sequence[Line]:
     return ()
 
 
-def _events(lines: Sequence[Line], *names: str) -> list[Line]:
-    return [ln for ln in lines if is_kind(ln, LineKind.EVENT) and ln.get("e") in names]
+def _last_deal(played: Sequence[RecordLine], kind: type[D]) -> D:
+    """The last line of the deals played: a ``deal_end`` of the family's ``kind``."""
+    last = played[-1]
+    assert isinstance(last, kind), last
+    return last
 
 
-def _by_seat(deal_end: Line, field: str) -> list[int]:
-    seats: list[Line] = sorted(deal_end["seats"], key=lambda s: int(s["seat"]))
-    return [int(s[field]) for s in seats]
-
-
-def _trick(options: Any, played: Sequence[Line]) -> tuple[int, ...]:
-    counts = _by_seat(played[-1], "after")
+def _trick(options: Any, played: Sequence[RecordLine]) -> tuple[int, ...]:
+    last = _last_deal(played, TrickDealEnd)
+    counts = [s.after for s in sorted(last.seats, key=lambda s: s.seat)]
     side = [0] * len(counts)
-    for bonus in _events(played, *SIDE_BONUSES):
+    for bonus in (ln for ln in played if isinstance(ln, SideBonus)):
         for other in range(len(side)):
-            if other != bonus["seat"]:
-                side[other] -= int(bonus["amount"])
-                side[int(bonus["seat"])] += int(bonus["amount"])
+            if other != bonus.seat:
+                side[other] -= bonus.amount
+                side[bonus.seat] += bonus.amount
     return tuple(s - c * int(options.point_value) for s, c in zip(side, counts, strict=True))
 
 
-def _kopilka(options: Any, played: Sequence[Line]) -> tuple[int, ...]:
-    last = played[-1]
-    points = _by_seat(last, "partia_points")
+def _kopilka(options: Any, played: Sequence[RecordLine]) -> tuple[int, ...]:
+    last = _last_deal(played, KopilkaDealEnd)
+    points = [s.partia_points for s in sorted(last.seats, key=lambda s: s.seat)]
     paid_in = [0] * len(points)
-    for ante in _events(played, "ante"):
-        paid_in = [p + int(ante["amount"]) for p in paid_in]
-    for fine in _events(played, "fine"):
-        paid_in[int(fine["seat"])] += int(fine["amount"])
-    paid = pay_out(int(last["bank"]), points, int(options.point_rate), int(last["winner"]))
+    for ante in of_type(played, Ante):
+        paid_in = [p + ante.amount for p in paid_in]
+    for fine in of_type(played, Fined):
+        paid_in[fine.seat] += fine.amount
+    paid = pay_out(last.bank, points, int(options.point_rate), last.winner)
     return tuple(p - q for p, q in zip(paid.payout, paid_in, strict=True))
 
 
-def _konchinka(options: Any, played: Sequence[Line]) -> tuple[int, ...]:
-    return tuple(_by_seat(played[-1], "total"))
+def _konchinka(options: Any, played: Sequence[RecordLine]) -> tuple[int, ...]:
+    last = _last_deal(played, KonchinkaDealEnd)
+    return tuple(s.total for s in sorted(last.seats, key=lambda s: s.seat))
 
 
 MONEY = {"trick": _trick, "kopilka": _kopilka, "konchinka": _konchinka}
@@ -90,7 +95,7 @@ def money_so_far(
     played = played_deals(lines)
     if money is None or not played:
         return None
-    return money(parse_options(spec.options_type, options), played)
+    return money(parse_options(spec.options_type, options), spec.book.read(played))
 
 
 def places_by(money: Sequence[int]) -> tuple[int, ...]:

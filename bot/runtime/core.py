@@ -65,7 +65,7 @@ def family_ui(game: str) -> GameUI[Any] | None:
 
 
 def hand_ui(row: HandRow | None) -> HandUI:
-    return HandUI(tuple(m for m in row.marks.split(",") if m), row.mode) if row else HandUI()
+    return HandUI.stored(row.marks, row.mode) if row else HandUI()
 
 
 @dataclass(slots=True)

@@ -71,7 +71,7 @@ class TableScreen:
     """The group's live table message; ``fresh``: a new message (the old one loses buttons)."""
 
     facts: Facts
-    view: View[Any]
+    view: View[Any, Any]
     fresh: bool = False
 
 
@@ -80,7 +80,7 @@ class EndedTable:
     """The table message's last state when its deal ended (before the deal result)."""
 
     facts: Facts
-    before: View[Any]
+    before: View[Any, Any]
     events: tuple[Line, ...]
 
 
@@ -90,7 +90,7 @@ class DealResult:
 
     facts: Facts
     events: tuple[Line, ...]
-    view: View[Any]
+    view: View[Any, Any]
     owed: OwedRef | None = None
 
 
@@ -125,7 +125,7 @@ class HandScreen:
     seat: int
     user_id: int
     locale: str
-    view: View[Any]
+    view: View[Any, Any]
     ui: HandUI
     fresh: bool = False
     away: bool = False  # the computer plays the seat: the message offers 🙋 I'm back

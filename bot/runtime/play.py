@@ -175,7 +175,7 @@ class Play:
             raise Refused(meaning.reason, **meaning.params)
         if isinstance(meaning, SetUI):
             async with self.ctx.repo.unit() as tx:
-                await tx.set_hand_ui(table.id, seat, ",".join(meaning.ui.marks), meaning.ui.mode)
+                await tx.set_hand_ui(table.id, seat, *meaning.ui.columns())
             table.hands[seat] = meaning.ui
             return await self.one_hand(table, seat)
         assert isinstance(meaning, Apply)

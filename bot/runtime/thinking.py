@@ -31,7 +31,7 @@ class Thought:
     cpu: float  # the search's thread's CPU time
 
 
-def _timed(policy: Policy, view: View[Any], rng: random.Random, asked: float) -> Thought:
+def _timed(policy: Policy, view: View[Any, Any], rng: random.Random, asked: float) -> Thought:
     started, cpu = time.perf_counter(), time.thread_time()
     action = policy(view, rng)
     done = time.perf_counter()
@@ -39,7 +39,7 @@ def _timed(policy: Policy, view: View[Any], rng: random.Random, asked: float) ->
 
 
 async def think(
-    policy: Policy, view: View[Any], rng: random.Random, *, table_id: int, level: str
+    policy: Policy, view: View[Any, Any], rng: random.Random, *, table_id: int, level: str
 ) -> Any:
     """``policy(view, rng)`` in a worker thread; the decision's times go to the log."""
     thought = await asyncio.to_thread(_timed, policy, view, rng, time.perf_counter())

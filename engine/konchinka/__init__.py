@@ -7,11 +7,12 @@ from typing import Final
 from engine.core import GameSpec
 
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
+from .events import BOOK
 from .options import KonchinkaOptions
 from .state import KonchinkaState
 from .view import KonchinkaView
 
-SPEC: Final = GameSpec("konchinka", "konchinka", (2, 3, 4), KonchinkaOptions, KonchinkaState)
+SPEC: Final = GameSpec("konchinka", "konchinka", (2, 3, 4), KonchinkaOptions, KonchinkaState, BOOK)
 """Кончинка in the registry (RULES.md §4.1.1)."""
 
 __all__ = [

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from engine.cards import RANK_VALUE, Card, Rank, Suit
+from engine.skeleton import PHASE_OVER, PHASE_SEATS
+
+
+class Phase(StrEnum):
+    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
+
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    PLAY = "play"  # §4.3
+    OVER = PHASE_OVER  # set by the skeleton at the end
+
 
 KONCHINKI: Final[tuple[Card, ...]] = (Card(Rank.TWO, Suit.CLUBS), Card(Rank.TEN, Suit.DIAMONDS))
 """The 2C and the 10D (§4.1.3)."""

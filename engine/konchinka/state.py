@@ -3,36 +3,29 @@
 from __future__ import annotations
 
 import copy
-from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from engine.cards import ACE_LOW, DECK_52, Card, Rank, canonical, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, deal_hands
+from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
+from engine.skeleton import StateBase, owners
 
 from . import rules
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from .options import KonchinkaOptions
+from .rules import Phase as Phase  # re-exported: the state's phases
 from .view import KonchinkaView
 
 HAND_SIZE: Final = 4  # §4.2.1
 TABLE_SIZE: Final = 4  # §4.2.1
 
 
-class Phase(StrEnum):
-    """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
-
-    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
-    PLAY = "play"  # §4.3
-    OVER = PHASE_OVER  # set by the skeleton at the end
-
-
-class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]):
+class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView, Phase]):
     """One game of Кончинка to ``target`` points: deals until a winner (§4.4)."""
 
     ACTIONS: ClassVar = (Capture, Sweep, Trail)
+    PHASES: ClassVar = Phase
     DECK: ClassVar = DECK_52  # §4.1.1
     ORDER: ClassVar = ACE_LOW  # §R1.8; the first-dealer draw (§0.5.2)
 
@@ -253,7 +246,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             return
         self._event("certain", seat=winner, guaranteed=guaranteed, possible=possible)
         self._score(guaranteed, early=True)
-        self._settle("certain", winner)
+        self._settle(EndReason.CERTAIN, winner)
 
     def _end_deal(self) -> None:
         """The last capturer takes the table (§4.3.8); score; end or deal again (§4.4.3)."""
@@ -266,7 +259,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
         self._score(rules.deal_points([rules.haul(c) for c in self._captured]), early=False)
         winner = rules.target_winner(self._totals, self.options.target)
         if winner is not None:
-            self._settle("target", winner)
+            self._settle(EndReason.TARGET, winner)
         else:
             self._deal_next((self._dealer + 1) % self.players)  # §4.4.2: the deal passes left
 
@@ -290,14 +283,14 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView]
             )
         self._write({"t": "deal_end", "no": self._deal_no, "early": early, "seats": seats})
 
-    def _settle(self, reason: str, winner: Seat) -> None:
+    def _settle(self, reason: EndReason, winner: Seat) -> None:
         """§4.4.5: the money, and the ``end`` line."""
         o = self.options
         net = rules.settle(self._totals, winner, o.payment, o.target, o.point_value, o.stake)
         self._write(
             {
                 "t": "end",
-                "reason": reason,
+                "reason": reason.value,
                 "winner": winner,
                 "totals": list(self._totals),
                 "deals": self._deal_no,

@@ -8,10 +8,11 @@ from engine.cards import Card
 from engine.core import Result, Seat, View
 
 from .actions import KonchinkaAction
+from .rules import Phase
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class KonchinkaView(View[KonchinkaAction]):
+class KonchinkaView(View[KonchinkaAction, Phase]):
     """The base view plus the table and the hauls. ``phase``: ``play``."""
 
     table: tuple[Card, ...]  # place order

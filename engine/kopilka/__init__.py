@@ -7,12 +7,13 @@ from typing import Final
 from engine.core import GameSpec
 
 from .actions import KopilkaAction, parse_action
+from .events import BOOK
 from .options import KopilkaOptions
 from .rules import PLAYERS
 from .state import KopilkaState
 from .view import KopilkaView
 
-SPEC: Final = GameSpec("kopilka", "kopilka", (PLAYERS,), KopilkaOptions, KopilkaState)
+SPEC: Final = GameSpec("kopilka", "kopilka", (PLAYERS,), KopilkaOptions, KopilkaState, BOOK)
 """Копилка in the registry (RULES.md §2)."""
 
 __all__ = [

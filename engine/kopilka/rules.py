@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
 from engine.cards import Card, Rank, Suit
+from engine.skeleton import PHASE_OVER, PHASE_SEATS
+
+
+class Phase(StrEnum):
+    """The phases of a partia (``over`` at the end, ``seats`` before the first deal)."""
+
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    LEAD = "lead"
+    FOLLOW = "follow"
+    OVER = PHASE_OVER  # set by the skeleton at the end
+
 
 PLAYERS: Final = 4  # §2.1.1
 DEALS: Final = 4  # §2.1.2

@@ -7,15 +7,14 @@ the payout) runs inside ``start`` and ``apply`` and is written to the RECORD.md 
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import ClassVar
 
 from engine.actions import BUYS, PASS, PLAY_CARD, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, canonical, codes
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, deal_hands
+from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
+from engine.skeleton import StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
 from .knowledge import Knowledge
@@ -29,23 +28,16 @@ from .rules import (
     TAKERS,
     lay_out_suit,
 )
+from .rules import Phase as Phase  # re-exported: the state's phases
 from .scoring import deal_rows, judge_trick, partia_winner, pay_out
 from .view import KopilkaView, LayOutLog
 
 
-class Phase(StrEnum):
-    """The phases of a partia (``over`` at the end, ``seats`` before the first deal)."""
-
-    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
-    LEAD = "lead"
-    FOLLOW = "follow"
-    OVER = PHASE_OVER  # set by the skeleton at the end
-
-
-class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
+class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase]):
     """One partia of Копилка (one record)."""
 
     ACTIONS: ClassVar = ACTIONS
+    PHASES: ClassVar = Phase
     DECK: ClassVar = DECK_32  # §2.1.1
     ORDER: ClassVar = A_HIGH  # §2.1.1
 
@@ -469,7 +461,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         self._write(
             {
                 "t": "end",
-                "reason": "partia",
+                "reason": EndReason.PARTIA.value,
                 "last_winner": last_winner,
                 "points": list(self._partia),
                 "bank_before": bank,
@@ -482,7 +474,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView]):
         )
         first_dealer = (self._dealer - (DEALS - 1)) % PLAYERS  # §2.1.2: the deal passes left
         winner = partia_winner(net, self._partia, last_winner, first_dealer)  # §2.6.7
-        self._finish(Result("partia", winner, tuple(net), tuple(self._partia)))
+        self._finish(Result(EndReason.PARTIA, winner, tuple(net), tuple(self._partia)))
 
     # --- small helpers -------------------------------------------------------------------------
 

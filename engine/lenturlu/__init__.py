@@ -7,12 +7,13 @@ from typing import Final
 from engine.core import GameSpec
 
 from .actions import LenturluAction, Run, parse_action
+from .events import BOOK
 from .options import LenturluOptions
 from .rules import SEAT_COUNTS
 from .state import LenturluState
 from .view import LenturluView
 
-SPEC: Final = GameSpec("lenturlu", "lenturlu", SEAT_COUNTS, LenturluOptions, LenturluState)
+SPEC: Final = GameSpec("lenturlu", "lenturlu", SEAT_COUNTS, LenturluOptions, LenturluState, BOOK)
 """Лентюрлю in the registry (RULES.md §3)."""
 
 __all__ = [

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
 from engine.cards import DECK_52, RANK_VALUE, SUIT_ORDER, Card, Rank
+from engine.skeleton import PHASE_OVER, PHASE_SEATS
 
 from .actions import Run
+
+
+class Phase(StrEnum):
+    """The phases of a deal (``over`` at the end, ``seats`` before the deal)."""
+
+    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
+    LEAD = "lead"  # §3.2.3: the seat to act starts a new pile
+    FOLLOW = "follow"  # §3.2.4, §3.3: the seat to act may continue the pile
+    OVER = PHASE_OVER  # set by the skeleton at the end
+
 
 SEAT_COUNTS: Final = (3, 4, 5, 6, 7, 8)  # §3.1.1
 

@@ -10,15 +10,14 @@ machine driven only by ``apply(seat, action)``; everything the rules make happen
 from __future__ import annotations
 
 import itertools
-from enum import StrEnum
 from typing import ClassVar
 
 from engine.actions import BUYS, PASS, Buy, Pass
 from engine.cards import ACE_LOW, DECK_52, RANK_VALUE, Card, Rank, canonical_codes, codes
 from engine.chance import Chance
-from engine.core import Line, Places, Result, Seat, deal_hands
+from engine.core import EndReason, Line, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
-from engine.skeleton import PHASE_OVER, PHASE_SEATS, StateBase, owners
+from engine.skeleton import StateBase, owners
 
 from .actions import LenturluAction, Run, parse_action
 from .knowledge import Knowledge
@@ -34,23 +33,16 @@ from .rules import (
     layout_units,
     runs,
 )
+from .rules import Phase as Phase  # re-exported: the state's phases
 from .scoring import hand_points, loser_pays, nets
 from .view import LenturluView
 
 
-class Phase(StrEnum):
-    """The phases of a deal (``over`` at the end, ``seats`` before the deal)."""
-
-    SEATS = PHASE_SEATS  # set by the skeleton (§0.5)
-    LEAD = "lead"  # §3.2.3: the seat to act starts a new pile
-    FOLLOW = "follow"  # §3.2.4, §3.3: the seat to act may continue the pile
-    OVER = PHASE_OVER  # set by the skeleton at the end
-
-
-class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
+class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Phase]):
     """One deal of Лентюрлю, from the deal to the settlement (one record, §3.1.5)."""
 
     ACTIONS: ClassVar = (Run, Buy, Pass)
+    PHASES: ClassVar = Phase
     DECK: ClassVar = DECK_52  # §3.1.1
     ORDER: ClassVar = ACE_LOW  # §3.1.1: K high, A low; the first-dealer draw (§0.5.2)
 
@@ -369,7 +361,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
         self._write(
             {
                 "t": "end",
-                "reason": "deal",
+                "reason": EndReason.DEAL.value,
                 "winner": winner,
                 "staked": list(self._staked),
                 "refills": list(self._refills),
@@ -380,4 +372,4 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView]):
                 "bank": 0,
             }
         )
-        self._finish(Result("deal", winner, tuple(net)))
+        self._finish(Result(EndReason.DEAL, winner, tuple(net)))

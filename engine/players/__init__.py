@@ -22,7 +22,7 @@ from engine.players import konchinka, kopilka, lenturlu, trick
 from engine.players.basic import random_action
 from engine.players.trick import trick_policy
 
-Policy = Callable[[View[Any], random.Random], Any]
+Policy = Callable[[View[Any, Any], random.Random], Any]
 """``policy(view, rng) -> action`` for the seat of ``view`` (one of ``view.legal``)."""
 
 LEVELS: Final = ("easy", "normal", "hard")
@@ -36,7 +36,7 @@ _FAMILIES: Final[Mapping[str, Mapping[str, Policy]]] = {
 }
 
 
-def random_player(view: View[Any], rng: random.Random) -> Any:
+def random_player(view: View[Any, Any], rng: random.Random) -> Any:
     """The baseline of the duel: a kind of action first, then one of that kind."""
     return random_action(view.legal, rng)
 

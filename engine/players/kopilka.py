@@ -30,8 +30,8 @@ from typing import Any, Final
 from engine.actions import PASS, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, rank_index
 from engine.kopilka.actions import KopilkaAction
-from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS
-from engine.kopilka.state import KopilkaState, Phase
+from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS, Phase
+from engine.kopilka.state import KopilkaState
 from engine.kopilka.view import KopilkaView
 from engine.players import kopilka_rollout
 from engine.players.determinized import Work, WorldChance, deal_unseen, step

@@ -21,9 +21,8 @@ from engine.actions import Buy, Pass, PlayCard
 from engine.cards import DECK_32, SUIT_ORDER, Card
 from engine.kopilka.actions import KopilkaAction
 from engine.kopilka.options import KopilkaOptions
-from engine.kopilka.rules import DEALS, PLAYERS, TAKEBACKS_TO_BLOCK
+from engine.kopilka.rules import DEALS, PLAYERS, TAKEBACKS_TO_BLOCK, Phase
 from engine.kopilka.scoring import pay_out
-from engine.kopilka.state import Phase
 from engine.kopilka.view import KopilkaView
 
 from .determinized import Work

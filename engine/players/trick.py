@@ -25,7 +25,7 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 
-def trick_policy(view: View[Any], rng: random.Random) -> TrickAction:
+def trick_policy(view: View[Any, Any], rng: random.Random) -> TrickAction:
     """Pick one of ``view.legal`` for the seat of a trick-family view."""
     assert isinstance(view, TrickView)
     legal = view.legal
@@ -62,13 +62,13 @@ def _strong_cards(view: TrickView) -> list[Card]:
     ]
 
 
-def normal_policy(view: View[Any], rng: random.Random) -> TrickAction:
+def normal_policy(view: View[Any, Any], rng: random.Random) -> TrickAction:
     """The ``normal`` level: determinized search (:mod:`engine.players.trick_normal`)."""
     assert isinstance(view, TrickView)
     return trick_normal.normal_policy(view, rng)
 
 
-def hard_policy(view: View[Any], rng: random.Random) -> TrickAction:
+def hard_policy(view: View[Any, Any], rng: random.Random) -> TrickAction:
     """The ``hard`` level: the same search on inferred deals, at a larger budget."""
     assert isinstance(view, TrickView)
     return trick_normal.hard_policy(view, rng)

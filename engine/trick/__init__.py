@@ -19,6 +19,7 @@ from .actions import (
     TrickAction,
     parse_trick_action,
 )
+from .events import BOOK
 from .options import MistigriOptions, MushkaOptions, PamfilOptions, ShutikhaOptions
 from .rules import SEATS
 from .state import TrickState
@@ -47,6 +48,6 @@ __all__ = [
 ]
 
 TRICK_SPECS: Final = tuple(
-    GameSpec(v.name, "trick", SEATS, v.options_type, TrickState) for v in VARIANTS.values()
+    GameSpec(v.name, "trick", SEATS, v.options_type, TrickState, BOOK) for v in VARIANTS.values()
 )
 """The four games of RULES.md §1, in RULES.md order; 3–7 players each (§1.1.1)."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Suit
-from engine.core import Line, Seat
+from engine.core import EndReason, Line, Seat
 
 from .options import MushkaOptions
 from .rules import HAND_SIZE, Plays, Points, Trick, Variant
@@ -157,7 +157,7 @@ def deal_end_line(
 
 
 def end_line(
-    reason: str,
+    reason: EndReason,
     winner: Seat,
     deals: int,
     counts: Sequence[int],
@@ -169,7 +169,7 @@ def end_line(
     pulka = pulka_money(counts, winner, options.point_value, options.pulka_fee)
     return {
         "t": "end",
-        "reason": reason,
+        "reason": reason.value,
         "winner": winner,
         "deals": deals,
         "counts": list(counts),

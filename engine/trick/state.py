@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from engine.cards import SUIT_ORDER, Card, Suit, canonical_codes, codes, rank_index
 from engine.chance import Chance
-from engine.core import Places, Result, Seat, deal_hands
+from engine.core import EndReason, Places, Result, Seat, deal_hands
 from engine.errors import IllegalAction, Refusal
 from engine.skeleton import StateBase, owners
 
@@ -29,10 +29,11 @@ from .variant import VARIANTS, deck_for
 from .view import SeatExchange, SideBonus, TrickView
 
 
-class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
+class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
     """One pulka of a trick-family game (one record). Drive it with :meth:`apply` only."""
 
     ACTIONS: ClassVar = (PlayCard, Exchange, Pass, Announce, Retrump, Discard)
+    PHASES: ClassVar = Phase
 
     __slots__ = (
         "_announced",
@@ -448,7 +449,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._event("instant_win", seat=seat, kind=kind, cards=cards)
         self._award_flush()  # §1.3.11: the flushes shown so far are awarded first
         self._deal_end_line("instant", scoring.instant_figures(self._declared, self._counts), [])
-        self._settle("instant", seat)
+        self._settle(EndReason.INSTANT, seat)
 
     # --- tricks (§1.4) ---------------------------------------------------------------------------
 
@@ -509,12 +510,12 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView]):
         self._deal_end_line(result, figures, zero)
         self._counts = [f.after for f in figures]
         if zero:
-            self._settle("zero", zero[0])  # §1.5.8
+            self._settle(EndReason.ZERO, zero[0])  # §1.5.8
         else:
             # §1.5.9, §1.1.5: the deal passes left; counts carry over
             self._deal_next((self._dealer + 1) % self.players)
 
-    def _settle(self, reason: str, winner: Seat) -> None:
+    def _settle(self, reason: EndReason, winner: Seat) -> None:
         """§1.6: the pulka money and the side ledger settled together (RECORD.md §R6.4)."""
         line = scoring.end_line(
             reason, winner, self._deal_no, self._counts, self._side, self.options

@@ -8,6 +8,7 @@ from engine.cards import Card, Suit
 from engine.core import Result, Seat, View
 
 from .actions import TrickAction
+from .rules import Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ class SideBonus:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TrickView(View[TrickAction]):
+class TrickView(View[TrickAction, Phase]):
     """The base view plus the public table of the trick family.
 
     ``phase`` is ``retrump``, ``declare``, ``discard``, ``play`` or ``over``.

@@ -17,8 +17,7 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.presses.konchinka import CHOOSE
-from bot.render.context import HandUI, Standings
+from bot.render.context import HandMode, HandUI, ModeKind, Standings
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
@@ -90,7 +89,7 @@ def screen(name: str, locale: str) -> str:
         if choose:
             cards = [a.card for a in view.legal if isinstance(a, Capture)]
             card = next(c for c in cards if cards.count(c) > 1)
-            ui = HandUI((), CHOOSE + str(card))
+            ui = HandUI((), HandMode(ModeKind.CHOOSE, card))
         other = (state.to_act + 1) % state.players
         return (
             show(UI.hand(ctx, view, ui, tr, CODEC))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, ModeKind, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.actions import Buy, Pass
@@ -122,9 +122,9 @@ def test_suit_chosen_at_a_middle_rank() -> None:
         run = ambiguous[0]
         ui = HandUI()
         meaning = UI.interpret(view, "f", str(run.cards[0]), ui)
-        assert isinstance(meaning, SetUI) and meaning.ui.mode == "r"
+        assert isinstance(meaning, SetUI) and meaning.ui.mode.kind is ModeKind.RUN_FIRST
         meaning = UI.interpret(view, "l", str(run.cards[-1]), meaning.ui)
-        assert isinstance(meaning, SetUI) and meaning.ui.mode == "m"
+        assert isinstance(meaning, SetUI) and meaning.ui.mode.kind is ModeKind.RUN
         ui = meaning.ui
         for c in run.cards[1:-1]:
             m = UI.interpret(view, "c", str(c), ui)

@@ -20,7 +20,7 @@ import pytest
 from engine import new_game
 from engine.cards import DECK_52, Card
 from engine.konchinka import KonchinkaOptions, KonchinkaState, KonchinkaView, rules
-from engine.konchinka.rules import Haul
+from engine.konchinka.rules import Haul, Phase
 from engine.players import random_player
 from engine.players.determinized import WorldChance, deal_unseen, step
 from engine.players.konchinka import easy, pick
@@ -66,7 +66,7 @@ def world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
     state._totals = list(view.totals)
     state._dealer = view.dealer if view.dealer is not None else 0
     state._deal_no = view.deal_no
-    state._phase = "play"
+    state._phase = Phase.PLAY
     state._to_act = me
     state._awaiting = None
     return state

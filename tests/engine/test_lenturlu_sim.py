@@ -27,8 +27,7 @@ from engine.cards import DECK_52, RANK_VALUE, Card
 from engine.games import new_game
 from engine.lenturlu import LenturluState, LenturluView, Run
 from engine.lenturlu.options import LenturluOptions
-from engine.lenturlu.rules import LENTURLU_CARDS, STAKE_UNITS_EACH, follow_value
-from engine.lenturlu.state import Phase
+from engine.lenturlu.rules import LENTURLU_CARDS, STAKE_UNITS_EACH, Phase, follow_value
 from engine.players import lenturlu_sim as sim
 from engine.players import random_player
 from engine.players.determinized import Work, WorldChance, step

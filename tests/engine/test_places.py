@@ -7,34 +7,34 @@ import random
 
 import pytest
 
-from engine.core import Result
+from engine.core import EndReason, Result
 from engine.duel import play_one
 from engine.players import computer
 
 
 def test_1_6_1_the_pulka_winner_is_first_the_others_by_their_money() -> None:
     # seed 000's example (counts left 9, 16, 2), a fourth seat with 2 left: −2 is second
-    assert Result("zero", 1, (-9, 27, -16, -2)).places() == (3, 1, 4, 2)
+    assert Result(EndReason.ZERO, 1, (-9, 27, -16, -2)).places() == (3, 1, 4, 2)
 
 
 def test_1_6_5_losers_with_equal_money_share_a_place_and_the_next_counts_them() -> None:
-    assert Result("zero", 0, (20, -10, -10, 0)).places() == (1, 3, 3, 2)
-    assert Result("zero", 2, (-5, -5, 15, -5)).places() == (2, 2, 1, 2)
+    assert Result(EndReason.ZERO, 0, (20, -10, -10, 0)).places() == (1, 3, 3, 2)
+    assert Result(EndReason.ZERO, 2, (-5, -5, 15, -5)).places() == (2, 2, 1, 2)
 
 
 def test_2_6_7_the_partia_winner_is_first_even_on_equal_money_and_points() -> None:
     # §2.6.7 names one winner among equal nets and points: he is first, the other second
-    assert Result("partia", 3, (10, -20, 0, 10), (30, 5, 12, 30)).places() == (2, 4, 3, 1)
+    assert Result(EndReason.PARTIA, 3, (10, -20, 0, 10), (30, 5, 12, 30)).places() == (2, 4, 3, 1)
     # equal money, more partia points: the better place
-    assert Result("partia", 0, (25, -5, -5, -15), (40, 8, 11, 2)).places() == (1, 3, 2, 4)
+    assert Result(EndReason.PARTIA, 0, (25, -5, -5, -15), (40, 8, 11, 2)).places() == (1, 3, 2, 4)
 
 
 def test_4_4_3_konchinka_equal_money_is_broken_by_the_totals() -> None:
-    assert Result("target", 1, (-3, 6, -3), (9, 15, 11)).places() == (3, 1, 2)
+    assert Result(EndReason.TARGET, 1, (-3, 6, -3), (9, 15, 11)).places() == (3, 1, 2)
 
 
 def test_0_11_an_abandoned_game_has_no_places() -> None:
-    assert Result("abandoned", None, (0, 0, 0)).places() is None
+    assert Result(EndReason.ABANDONED, None, (0, 0, 0)).places() is None
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from engine.core import Line, Seat, View
 
-ViewT = TypeVar("ViewT", bound=View[Any])
+ViewT = TypeVar("ViewT", bound=View[Any, Any])
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,11 +22,13 @@ from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
-from engine.core import Line, Seat
+from engine.core import EndReason, Line, Seat
+from engine.events import first_of
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
-from engine.konchinka.state import Phase
+from engine.konchinka.events import BOOK, Certain, LastTake
+from engine.konchinka.rules import Phase
 from engine.konchinka.view import KonchinkaView
-from engine.lines import LineKind, first, is_kind
+from engine.lines import LineKind, end_reason, first, is_kind
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "target": (15, 20, 25, 30, 50, 100, 5, 10),
@@ -228,24 +230,25 @@ def deal_result(
         return ""
     names = ctx.names
     out = [tr("📋 <b>Deal {no}</b>", no=end["no"])]
-    certain = next((ln for ln in events if ln.get("e") == "certain"), None)
-    take = next((ln for ln in events if ln.get("e") == "last_take"), None)
+    typed = BOOK.events(events)
+    certain = first_of(typed, Certain)
+    take = first_of(typed, LastTake)
     if certain is not None:
         out.append(
             tr(
                 "Early finish, the win is certain: {name}. The deal is not played out.",
-                name=esc(names[certain["seat"]]),
+                name=esc(names[certain.seat]),
             )
         )
-    elif take is not None and take.get("cards"):
-        cards = canonical((Card.parse(c) for c in take["cards"]), ACE_LOW)
-        if take.get("seat") is None:
+    elif take is not None and take.cards:
+        cards = canonical(take.cards, ACE_LOW)
+        if take.seat is None:
             out.append(tr("Left on the table, to nobody: {cards}", cards=cards_text(cards, tr)))
         else:
             out.append(
                 tr(
                     "Left on the table, to the last capture ({name}): {cards}",
-                    name=esc(names[take["seat"]]),
+                    name=esc(names[take.seat]),
                     cards=cards_text(cards, tr),
                 )
             )
@@ -281,9 +284,10 @@ def match_result(
 ) -> Rendered:
     """The group's result of one game to the target (§4.4.3–§4.4.5), with its end buttons."""
     names = ctx.names
-    if end.get("reason") == "abandoned" or winner is None:
+    reason = end_reason(end)
+    if reason is EndReason.ABANDONED or winner is None:
         head = tr("🏁 <b>Game {no}</b> — stopped, nothing paid", no=ctx.match_no)
-    elif end.get("reason") == "certain":
+    elif reason is EndReason.CERTAIN:
         head = tr(
             "🏁 <b>Game {no}</b> — winner: {name} (early: nobody can catch up)",
             no=ctx.match_no,

@@ -22,8 +22,7 @@ from bot.render.games.kopilka.lines import (
 from bot.render.games.over import over_lines
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
-from engine.kopilka.rules import ACE_OF_SPADES
-from engine.kopilka.state import Phase
+from engine.kopilka.rules import ACE_OF_SPADES, Phase
 from engine.kopilka.view import KopilkaView
 
 

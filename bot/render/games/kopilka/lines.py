@@ -11,8 +11,7 @@ from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.actions import Buy, Pass, PlayCard
-from engine.kopilka.rules import DEALS
-from engine.kopilka.state import Phase
+from engine.kopilka.rules import DEALS, Phase
 from engine.kopilka.view import KopilkaView, LayOut
 
 

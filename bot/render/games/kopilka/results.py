@@ -15,35 +15,49 @@ from bot.render.common import Rendered, esc, signed
 from bot.render.context import Standings, TableContext
 from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
-from engine.cards import Card, Suit
-from engine.core import Line, Seat
-from engine.kopilka.rules import DEALS, SUIT_POINTS
+from engine.cards import Suit
+from engine.core import EndReason, Line, Seat
+from engine.events import Event, first_of, of_type
+from engine.kopilka.events import (
+    BOOK,
+    Drawn,
+    DrawWhy,
+    Fined,
+    LaidOut,
+    Returned,
+    Taken,
+    TookBack,
+    TrickWon,
+    WentOut,
+)
+from engine.kopilka.rules import DEALS, SUIT_POINTS, Phase
 from engine.kopilka.view import KopilkaView, LayOut
-from engine.lines import LineKind, first
+from engine.lines import LineKind, end_reason, first
 
 
-def layouts_of(events: Sequence[Line]) -> tuple[LayOut, ...]:
+def layouts_of(events: Sequence[Event]) -> tuple[LayOut, ...]:
     """The public lay-outs among ``events`` (who laid out which suit, who took a card)."""
     out: list[dict[str, Any]] = []
-    for ln in events:
-        e = ln.get("e")
-        if e == "lay_out":
+    for event in events:
+        if isinstance(event, LaidOut):
             out.append(
                 {
-                    "seat": ln["seat"],
-                    "suit": Suit(ln["suit"]),
-                    "count": len(ln["cards"]),
+                    "seat": event.seat,
+                    "suit": event.suit,
+                    "count": len(event.cards),
                     "takers": [],
                     "returned": 0,
                     "drawn": 0,
                 }
             )
-        elif out and e == "take" and ln.get("from") == out[-1]["seat"]:
-            out[-1]["takers"].append(ln["seat"])
-        elif out and e == "return" and ln.get("seat") == out[-1]["seat"]:
-            out[-1]["returned"] = len(ln["cards"])
-        elif out and e == "draw" and ln.get("why") == "replace":
-            out[-1]["drawn"] = len(ln["cards"])
+        elif not out:
+            continue
+        elif isinstance(event, Taken) and event.holder == out[-1]["seat"]:
+            out[-1]["takers"].append(event.seat)
+        elif isinstance(event, Returned) and event.seat == out[-1]["seat"]:
+            out[-1]["returned"] = len(event.cards)
+        elif isinstance(event, Drawn) and event.why is DrawWhy.REPLACE:
+            out[-1]["drawn"] = len(event.cards)
     return tuple(
         LayOut(
             seat=d["seat"],
@@ -61,24 +75,24 @@ def layouts_of(events: Sequence[Line]) -> tuple[LayOut, ...]:
 def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     """The public view as the deal ended: the last trick complete (or taken back), nobody to
     act, the deal's tricks, points, cards left and the bank as the ``deal_end`` line has them."""
-    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": "ended"}
+    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": Phase.OVER}
     end = first(events, LineKind.DEAL_END)
     upto = events.index(end) if end is not None else len(events)
-    mine = events[:upto]
-    trick = next((ln for ln in mine if ln.get("e") == "trick"), None)
+    mine = BOOK.events(events[:upto])
+    trick = first_of(mine, TrickWon)
     if trick is not None:
         changes.update(
             trick=(),
             trick_log=(),
-            last_trick=tuple((s, Card.parse(c)) for s, c in trick["plays"]),
-            last_winner=trick["winner"],
-            last_points=trick["points"],
+            last_trick=trick.plays,
+            last_winner=trick.winner,
+            last_points=trick.points,
             takeback=None,
             takebacks=0,
         )
-    back = next((ln for ln in mine if ln.get("e") == "takeback"), None)
+    back = first_of(mine, TookBack)
     if back is not None:
-        changes.update(trick=(), trick_log=(), takeback=back["seat"])
+        changes.update(trick=(), trick_log=(), takeback=back.seat)
         changes["takebacks"] = before.takebacks + 1
     lays = layouts_of(mine)
     if lays:
@@ -86,9 +100,9 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     elif trick is not None or back is not None:
         changes["layouts"] = ()
     fines = list(before.fines)
-    for ln in mine:
-        if ln.get("e") == "fine" and ln.get("seat", len(fines)) < len(fines):
-            fines[ln["seat"]] += ln["amount"]
+    for fine in of_type(mine, Fined):
+        if fine.seat < len(fines):
+            fines[fine.seat] += fine.amount
     changes["fines"] = tuple(fines)
     if end is not None:
         seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
@@ -131,7 +145,7 @@ def deal_result(
     if end.get("blocked"):
         out.append(tr("Four take-backs in a row: the fewest cards in hand win the deal."))
     else:
-        gone = [ln["seat"] for ln in deal if ln.get("e") == "out"]
+        gone = [w.seat for w in of_type(BOOK.events(deal), WentOut)]
         if gone:
             out.append(tr("Out of cards: {list}", list=" · ".join(esc(names[s]) for s in gone)))
     seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
@@ -204,7 +218,7 @@ def match_result(
     def row(values: Sequence[int], fmt: Any = str) -> str:
         return " · ".join(f"{esc(n)} {fmt(v)}" for n, v in zip(names, values, strict=False))
 
-    if end.get("reason") != "partia" or winner is None or not isinstance(last, int):
+    if end_reason(end) is not EndReason.PARTIA or winner is None or not isinstance(last, int):
         lines = [tr("🏁 <b>Partia {no}</b> — stopped, nothing paid", no=no)]
     else:
         lines = [

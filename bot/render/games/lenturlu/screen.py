@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
@@ -16,7 +16,14 @@ from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.render.cards import card_name, card_names
 from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
+from bot.render.context import (
+    HandUI,
+    ModeKind,
+    Standings,
+    TableContext,
+    game_name,
+    my_cards_button,
+)
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
@@ -24,10 +31,12 @@ from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
 from engine.actions import Buy
 from engine.cards import Card, Rank
-from engine.core import Line, Seat
+from engine.core import EndReason, Line, Seat
+from engine.events import Act, End, RecordLine, first_of
+from engine.lenturlu.events import BOOK, Finish, LenturluDealEnd, StakeTaken
 from engine.lenturlu.rules import ACE_OF_SPADES
 from engine.lenturlu.view import LenturluView
-from engine.lines import LineKind, first, is_kind
+from engine.lines import end_reason
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "rate": (1, 2, 5, 10, 0),
@@ -166,9 +175,10 @@ def ended_table(
     runs = list(before.runs)
     sizes = list(before.hand_sizes)
     takes = list(before.takes)
-    for ln in events:
-        if ln.get("e") == "stake":
-            takes.append((ln["seat"], Card.parse(ln["card"]), ln["amount"]))
+    typed = BOOK.read(events)
+    for ln in typed:
+        if isinstance(ln, StakeTaken):
+            takes.append((ln.seat, ln.card, ln.amount))
         run = _run_of(ln)
         if run is None:
             continue
@@ -179,11 +189,11 @@ def ended_table(
         runs.append((seat, cards))
         if seat < len(sizes):
             sizes[seat] -= len(cards)
-    end = first(events, LineKind.DEAL_END)
+    end = first_of(typed, LenturluDealEnd)
     money = before.money
-    final = first(events, LineKind.END)
+    final = first_of(typed, End)
     if final is not None:
-        money = tuple(final.get("net", money))
+        money = final.net
     view = dataclasses.replace(
         before,
         pile=tuple(pile),
@@ -197,24 +207,24 @@ def ended_table(
     )
     text = tr("The deal is over.")
     stakes = []
-    if end is not None and isinstance(end.get("winner"), int):
-        text = winner_line(ctx, end, events, tr)
+    if end is not None:
+        text = winner_line(ctx, end, typed, tr)
         stakes = where_stakes_went(ctx, tuple(takes), end, tr)
     return table(ctx, view, tr, ended=text, stakes=stakes)
 
 
-def _run_of(ln: Line) -> tuple[int, tuple[Card, ...]] | None:
+def _run_of(ln: RecordLine) -> tuple[int, tuple[Card, ...]] | None:
     """An ``act`` line's run: who played which cards (None: not a run)."""
-    if not is_kind(ln, LineKind.ACT) or not str(ln.get("a", "")).startswith("run "):
+    if not isinstance(ln, Act) or not ln.a.startswith("run "):
         return None
-    seat = ln.get("seat")
-    if not isinstance(seat, int):
-        return None
-    return seat, tuple(Card.parse(c) for c in str(ln["a"]).split()[1:])
+    return ln.seat, tuple(Card.parse(c) for c in ln.a.split()[1:])
 
 
 def where_stakes_went(
-    ctx: TableContext, takes: Sequence[tuple[int, Card, int]], end: Line, tr: Translator
+    ctx: TableContext,
+    takes: Sequence[tuple[int, Card, int]],
+    end: LenturluDealEnd,
+    tr: Translator,
 ) -> list[str]:
     """``Stakes taken: 7♦ 5 → Аня`` and ``Left on the layout: 14 → Борис (the winner)``: where
     the layout's money went (§3.4.4, §3.5.1)."""
@@ -227,20 +237,22 @@ def where_stakes_went(
     out.append(
         tr(
             "Left on the layout: {n} → {name} (the winner)",
-            n=end.get("layout", 0),
-            name=esc(ctx.names[end["winner"]]),
+            n=end.layout,
+            name=esc(ctx.names[end.winner]),
         )
     )
     return out
 
 
-def winner_line(ctx: TableContext, end: Line, events: Sequence[Line], tr: Translator) -> str:
+def winner_line(
+    ctx: TableContext, end: LenturluDealEnd, events: Sequence[RecordLine], tr: Translator
+) -> str:
     """``Борис закрывает кучку картой К♠ и выигрывает`` (§3.4.2 a) or the last card played
     (§3.4.3): the name stands first, the verb in the present (no gender needed)."""
-    who = esc(ctx.names[end["winner"]])
-    runs = [r for r in map(_run_of, events) if r is not None and r[0] == end["winner"]]
+    who = esc(ctx.names[end.winner])
+    runs = [r for r in map(_run_of, events) if r is not None and r[0] == end.winner]
     card = card_name(runs[-1][1][-1], tr.locale) if runs else ""
-    if end.get("reason") == "king":
+    if end.reason is Finish.KING:
         if card:
             return tr("{name} covers the pile with {card} and wins", name=who, card=card)
         return tr("Winner: {name} (a covering king)", name=who)
@@ -288,7 +300,7 @@ def hand(
         else:
             lines.extend(_over_lines(ctx, view, tr))
         rows = _card_rows([button(label(c), LenturluAct.FIRST, str(c)) for c in cards])
-    elif marks is not None and ui.mode == "m":
+    elif marks is not None and ui.mode.kind is ModeKind.RUN:
         row = lp.open_rank(view.hand, marks) or []
         lines.append(
             tr(
@@ -367,23 +379,23 @@ def deal_result(
     ctx: TableContext, events: Sequence[Line], view: LenturluView, tr: Translator
 ) -> str:
     """The group's result of the deal: the winner, the layout, what each loser pays."""
-    end = first(events, LineKind.DEAL_END)
+    typed = BOOK.read(events)
+    end = first_of(typed, LenturluDealEnd)
     if end is None:
         return ""
     names = ctx.names
-    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, events, tr)]
-    out.append(tr("Left on the layout: {n} — to the winner", n=end.get("layout", 0)))
-    seats: list[dict[str, Any]] = end.get("seats", [])
-    for s in seats:
-        if s["seat"] == end["winner"]:
+    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, typed, tr)]
+    out.append(tr("Left on the layout: {n} — to the winner", n=end.layout))
+    for s in end.seats:
+        if s.seat == end.winner:
             continue
         out.append(
             tr(
                 "{name}: cards {cards} · points {points} · pays {pays}",
-                name=esc(names[s["seat"]]),
-                cards=s["cards"],
-                points=s["points"],
-                pays=s["pays"],
+                name=esc(names[s.seat]),
+                cards=s.cards,
+                points=s.points,
+                pays=s.pays,
             )
         )
     return "\n".join(out)
@@ -401,7 +413,7 @@ def match_result(
     """The group's final result of the deal (one deal is the game, RULES.md §3.1.5)."""
     names = ctx.names
     name = game_name(ctx.game, tr.locale)
-    if end.get("reason") == "abandoned" or winner is None:
+    if end_reason(end) is EndReason.ABANDONED or winner is None:
         lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
     else:
         lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]

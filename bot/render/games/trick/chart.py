@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.render.chart import Mark, Marker, Plot
 from bot.render.games.figures import deal_ends, option, per_deal, seats_of
-from engine.core import Line
+from engine.core import EndReason, Line
 from engine.lines import LineKind, last
+from engine.trick.events import BOOK, TrickEnd
 
 
 def plot(lines: Sequence[Line], tr: Translator) -> Plot | None:
@@ -26,8 +27,9 @@ def plot(lines: Sequence[Line], tr: Translator) -> Plot | None:
             elif int(s["after"]) > int(s["before"]):
                 markers.append(Marker(no, int(s["seat"]), Mark.REMISE))
     final = last(lines, LineKind.END)
-    if final is not None and final.get("reason") == "instant":
-        markers.append(Marker(len(ends), int(final["winner"]), Mark.INSTANT))
+    settled = BOOK.end(final) if final is not None else None
+    if isinstance(settled, TrickEnd) and settled.reason is EndReason.INSTANT:
+        markers.append(Marker(len(ends), settled.winner, Mark.INSTANT))
     target = option(lines, "target")
     return Plot(
         start=tuple(int(s["before"]) for s in seats_of(ends[0])),

@@ -11,6 +11,7 @@ from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.core import Line
+from engine.trick.events import BOOK, DealtOut, FlushShown, PamfilBonus
 from engine.trick.rules import Phase
 from engine.trick.view import TrickView
 
@@ -23,27 +24,27 @@ def event_lines(ctx: TableContext, events: Sequence[Line], tr: Translator) -> li
     out: list[str] = []
     dealt: dict[int, int] = {}
     queen: int | None = None
-    for ln in events:
-        kind = ln.get("e")
-        if kind == "flush":  # §1.3.10.1: shown at once
-            out.append(
-                tr(
-                    "{name} shows a flush: {cards}.",
-                    name=esc(names[ln["seat"]]),
-                    cards=card_names(ln["cards"], tr.locale),
+    for event in BOOK.events(events):
+        match event:
+            case FlushShown(seat=seat, cards=cards):  # §1.3.10.1: shown at once
+                out.append(
+                    tr(
+                        "{name} shows a flush: {cards}.",
+                        name=esc(names[seat]),
+                        cards=card_names(cards, tr.locale),
+                    )
                 )
-            )
-        elif kind == "pamfil_bonus":  # §1.3.7
-            out.append(
-                tr(
-                    "📣 {name} announces pamfil: +{n} from each on the side ledger.",
-                    name=esc(names[ln["seat"]]),
-                    n=ln["amount"],
+            case PamfilBonus(seat=seat, amount=amount):  # §1.3.7
+                out.append(
+                    tr(
+                        "📣 {name} announces pamfil: +{n} from each on the side ledger.",
+                        name=esc(names[seat]),
+                        n=amount,
+                    )
                 )
-            )
-        elif kind == "deal_out":  # §1.3.12: one card at a time, until the Q♠
-            dealt[ln["seat"]] = dealt.get(ln["seat"], 0) + 1
-            queen = ln["seat"]
+            case DealtOut(seat=seat):  # §1.3.12: one card at a time, until the Q♠
+                dealt[seat] = dealt.get(seat, 0) + 1
+                queen = seat
     if queen is not None:
         out.append(dealt_out_line(ctx, dealt, queen, tr))
     return out

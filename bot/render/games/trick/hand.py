@@ -15,7 +15,7 @@ from bot.presses.trick import (
 )
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
 from bot.render.common import Button, Rendered, keyboard
-from bot.render.context import HandUI, TableContext
+from bot.render.context import HandUI, ModeKind, TableContext
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
@@ -106,8 +106,8 @@ def hand(
         playable = {str(a.card) for a in legal if isinstance(a, PlayCard)}
         lines.append(_playable_line(view, rows, playable, tr))
     elif view.phase == Phase.RETRUMP:
-        if ui.mode.startswith("t:"):
-            discard = ui.mode[2:]
+        discard = ui.mode.card_of(ModeKind.RETRUMP)
+        if discard is not None:
             lines.append(tr("Discard: {card}. Trump?", card=card_name(discard, loc)))
             suits = [button(SUIT_SYMBOL[s], TrickAct.RETRUMP, f"{s.value}.{discard}") for s in Suit]
             extra_rows.append(suits)
@@ -136,7 +136,7 @@ def hand(
         limit = exchange_limit(legal)
         if any(isinstance(a, Announce) for a in legal):
             extra_rows.append([button(tr("📣 Announce pamfil"), TrickAct.ANNOUNCE)])
-        if ui.mode == "x" or (not may_pass and limit):
+        if ui.mode.kind is ModeKind.EXCHANGE or (not may_pass and limit):
             # marking; with no pass to choose, the declaration is only which cards to exchange
             lines.append(
                 tr(

@@ -16,9 +16,11 @@ from bot.render.context import Standings, TableContext
 from bot.render.games.ended import EndedDeal, ended_deals
 from bot.render.games.trick.lines import privileged_name
 from bot.render.results import match_tail, signed_list
-from engine.cards import Card, Suit
-from engine.core import Line, Seat
-from engine.lines import LineKind, first
+from engine.cards import Suit
+from engine.core import EndReason, Line, Seat
+from engine.events import first_of, of_type
+from engine.lines import LineKind, end_reason, first
+from engine.trick.events import BOOK, Exchanged, InstantKind, InstantWin, TrickWon
 from engine.trick.rules import Phase
 from engine.trick.view import SideBonus, TrickView
 
@@ -33,18 +35,14 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
     """The public view as the deal ended (§4.6): the last trick complete, the declarations all
     made, nobody to act. ``before``: the public view before the deal's last action."""
     changes: dict[str, Any] = {"to_act": None, "legal": ()}
-    trick = next((ln for ln in events if ln.get("e") == "trick"), None)
+    typed = BOOK.events(events)
+    trick = first_of(typed, TrickWon)
     if trick is not None:
-        changes.update(
-            phase=Phase.OVER,
-            trick=(),
-            last_trick=tuple((seat, Card.parse(code)) for seat, code in trick["plays"]),
-            last_winner=trick["winner"],
-        )
+        changes.update(phase=Phase.OVER, trick=(), last_trick=trick.plays, last_winner=trick.winner)
     exchanged = list(before.exchanged)
-    for ln in events:
-        if ln.get("e") == "exchange" and ln.get("seat", len(exchanged)) < len(exchanged):
-            exchanged[ln["seat"]] = len(ln.get("discarded", []))  # a count only
+    for exchange in of_type(typed, Exchanged):
+        if exchange.seat < len(exchanged):
+            exchanged[exchange.seat] = len(exchange.discarded)  # a count only
     changes["exchanged"] = tuple(exchanged)
     end = first(events, LineKind.DEAL_END)
     if end is not None:
@@ -110,9 +108,9 @@ def _bonus_lines(ctx: TableContext, bonuses: Sequence[SideBonus], tr: Translator
     return out
 
 
-def _why_instant(kind: str, tr: Translator) -> str:
+def _why_instant(kind: InstantKind, tr: Translator) -> str:
     """Why an ``instant_win`` line's ``kind`` wins the pulka (§1.3.9, §1.3.11)."""
-    if kind == "five_spades":
+    if kind is InstantKind.FIVE_SPADES:
         return tr("Five spades with the queen of spades win the pulka at once.")
     return tr("The king of clubs and four cards of one suit win the pulka at once.")
 
@@ -141,16 +139,16 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
                 )
             )
     if result == "instant":  # §1.6.4: nothing is played or written off; the pulka is won
-        win = next((ln for ln in deal if ln.get("e") == "instant_win"), None)
+        win = first_of(BOOK.events(deal), InstantWin)
         if win is not None:  # §1.3.9, §1.3.11: the winning hand is shown to all
             out.append(
                 tr(
                     "Instant win: {name} shows {cards}.",
-                    name=esc(names[win["seat"]]),
-                    cards=card_names(win["cards"], loc),
+                    name=esc(names[win.seat]),
+                    cards=card_names(win.cards, loc),
                 )
             )
-            out.append(_why_instant(str(win.get("kind")), tr))
+            out.append(_why_instant(win.kind, tr))
         return "\n".join([*out, *_bonus_lines(ctx, _bonuses(ended, view), tr)])
     played = sorted((s for s in seats if s["status"] != "passed"), key=lambda s: -s["tricks"])
     passed = [s for s in seats if s["status"] == "passed"]
@@ -235,9 +233,10 @@ def match_result(
     match_no = ctx.match_no
     who = esc(names[winner]) if winner is not None else ""
     # the name stands alone after a colon: no form needs the player's gender or case
-    if end.get("reason") == "abandoned" or winner is None:
+    reason = end_reason(end)
+    if reason is EndReason.ABANDONED or winner is None:
         head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)
-    elif end.get("reason") == "instant":
+    elif reason is EndReason.INSTANT:
         head = tr(
             "🏁 <b>Pulka {no}</b> — winner: {name} (an instant win at the deal)",
             no=match_no,
