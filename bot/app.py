@@ -17,6 +17,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot.answers import Answers
+from bot.book import OutboxBook
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import PressCodec
@@ -149,10 +150,13 @@ def build_services(
     keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
     people = People(repo, catalogues.default, keep=keep, clock=monotonic)
     members = Members(member_lookup(bot), clock=monotonic, wall=clock, drops=shared.drops)
+    outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
+    book = OutboxBook(outbox, codec)
     runtime = TableRuntime(
         repo,
         people,
         members,
+        book,
         new_game_fn=new_game_fn,
         seeds=seeds,
         clock=clock,
@@ -168,7 +172,6 @@ def build_services(
         hands_in_group=settings.hands_in_group,
         bot_id=bot.id,
     )
-    outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
     presenter = Presenter(outbox, catalogues, codec, bot_username)
 
     async def fire(deadline: Deadline) -> None:
@@ -186,7 +189,7 @@ def build_services(
         on_lead=heartbeat.resume,
         lease=settings.redis_lease_s,
     )
-    delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id))
+    delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id), book)
     services = Services(
         repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared, Drawing(catalogues)
     )

@@ -33,10 +33,9 @@ from bot.runtime.outcome import (
     Screen,
     TableScreen,
     eping_key,
-    is_hand_key,
 )
 from bot.runtime.owed import Owing
-from bot.runtime.play import Play, PressSource
+from bot.runtime.play import Play
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 ENDED = TableStatus.ENDED
@@ -85,20 +84,19 @@ class Absent:
 
     async def timer_due(self, deadline: Deadline) -> Outcome:
         """A turn timer's step (``remind``, ``turn``) or the idle deadline fell due."""
-        async with self.ctx.hold(deadline.table_id):
-            table = await self.ctx.load(deadline.table_id)
-            if not is_running(table) or table.match is None:
-                async with self.ctx.repo.unit() as tx:
-                    await tx.drop_deadline(deadline.table_id, deadline.kind)
-                return Outcome(undue=((deadline.table_id, deadline.kind),))
-            if deadline.kind == DeadlineKind.IDLE:
-                return await self._idle(table, deadline)
-            seat = table.match.state.to_act
-            if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
-                return Outcome()  # he moved, or the computer has the seat: nothing to do
-            if deadline.kind == DeadlineKind.REMIND:
-                return await self._remind(table, seat, deadline)
-            return await self._expire(table, seat)
+        table = await self.ctx.load(deadline.table_id)
+        if not is_running(table) or table.match is None:
+            async with self.ctx.repo.unit() as tx:
+                await tx.drop_deadline(deadline.table_id, deadline.kind)
+            return Outcome(undue=((deadline.table_id, deadline.kind),))
+        if deadline.kind == DeadlineKind.IDLE:
+            return await self._idle(table, deadline)
+        seat = table.match.state.to_act
+        if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
+            return Outcome()  # he moved, or the computer has the seat: nothing to do
+        if deadline.kind == DeadlineKind.REMIND:
+            return await self._remind(table, seat, deadline)
+        return await self._expire(table, seat)
 
     async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
         """⅓ of the time left: a private reminder and a short mention in the group."""
@@ -410,16 +408,10 @@ class Absent:
         screens += await self.play.hands(table, facts, only=seat, fresh=True)
         return Outcome(tuple(screens))
 
-    async def seat_press(
-        self, table: Table, seat: int, act: SeatAct, data: str, source: PressSource
-    ) -> Outcome:
+    async def seat_press(self, table: Table, seat: int, act: SeatAct) -> Outcome:
         """The runtime's own buttons of a hand message (the table running, the seat his, he may
-        act: :meth:`bot.runtime.press.Presses.press`): ⋯ (the menu) and its ↩️, 🤖 Let the
+        act: :data:`~bot.runtime.commands.SeatPressed`'s guards): ⋯ (the menu) and its ↩️, 🤖 Let the
         computer play, 🙋 I'm back."""
-        if not is_hand_key(source.key, table.id, seat):
-            raise Refused(BotRefusal.NOT_YOUR_CARDS)
-        if source.offers is None or data not in source.offers:
-            raise Refused(BotRefusal.STALE_HAND, refresh=seat)
         match act:
             case SeatAct.MENU:
                 table.menus.add(seat)

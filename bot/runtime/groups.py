@@ -189,20 +189,17 @@ class Groups:
         restart keeps the gap)."""
         table_id = deadline.table_id
         undue = Outcome(undue=((table_id, DeadlineKind.NOTIFY),))
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            now = self.ctx.clock()
-            seating = (
-                table is not None and table.row.status == TableStatus.LOBBY and not table.starting
-            )
-            whom = await self._whom(table, now) if seating and table is not None else []
-            async with self.ctx.repo.unit() as tx:
-                await tx.drop_deadline(table_id, DeadlineKind.NOTIFY)
-                if table is not None and whom:
-                    await tx.set_pinged(table.row.chat_id, whom, now)
-            if table is None or not whom:
-                return undue
-            return undue + await self._pings(table.row, whom)
+        table = await self.ctx.load(table_id)
+        now = self.ctx.clock()
+        seating = table is not None and table.row.status == TableStatus.LOBBY and not table.starting
+        whom = await self._whom(table, now) if seating and table is not None else []
+        async with self.ctx.repo.unit() as tx:
+            await tx.drop_deadline(table_id, DeadlineKind.NOTIFY)
+            if table is not None and whom:
+                await tx.set_pinged(table.row.chat_id, whom, now)
+        if table is None or not whom:
+            return undue
+        return undue + await self._pings(table.row, whom)
 
     async def _whom(self, table: Table, now: float) -> list[int]:
         """Who is pinged about the lobby now (see :meth:`pings_due`)."""

@@ -33,51 +33,45 @@ from typing import Unpack
 
 from bot.caches.members import Members
 from bot.caches.people import People
-from bot.callbacks import Press
 from bot.clock import Clock
 from bot.render.context import Board
 from bot.runtime import standings
-from bot.runtime.absent import Absent, HandOver
-from bot.runtime.closing import Closing
-from bot.runtime.computers import Computers
-from bot.runtime.core import Context, IsAdmin, NewGame, RuntimeOptions, Table
+from bot.runtime.absent import HandOver
+from bot.runtime.commands import Command, DeadlineDue, MessageBook
+from bot.runtime.core import IsAdmin, NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
-from bot.runtime.groups import Groups
-from bot.runtime.lobby import Lobby
+from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Facts, Outcome
-from bot.runtime.play import Play, PressSource
-from bot.runtime.press import Presses
-from bot.runtime.redraw import Redraw
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, LedgerRow, OwedRef
 
-__all__ = ["PressSource", "TableRuntime"]
+__all__ = ["TableRuntime"]
 
 
 class TableRuntime:
-    """Composes the concerns; every method is one delegation to the concern that owns it."""
+    """The runtime's ``handle`` and what is not a command yet, each one delegation."""
 
     def __init__(
-        self, repo: Repository, people: People, members: Members, **options: Unpack[RuntimeOptions]
+        self,
+        repo: Repository,
+        people: People,
+        members: Members,
+        book: MessageBook,
+        **options: Unpack[RuntimeOptions],
     ) -> None:
-        self.ctx = Context(repo, people, members, **options)
-        self.play = Play(self.ctx)
-        self.lobby = Lobby(self.ctx, start_match=self.play.start_match)
-        self.computers = Computers(self.ctx)
-        self.closing = Closing(self.ctx)
-        self.absent = Absent(self.ctx, play=self.play, lobby=self.lobby, closing=self.closing)
-        self.groups = Groups(self.ctx, lobby=self.lobby, absent=self.absent, closing=self.closing)
-        self.redraw = Redraw(self.ctx, play=self.play)
-        self.presses = Presses(
-            self.ctx,
-            lobby=self.lobby,
-            computers=self.computers,
-            play=self.play,
-            absent=self.absent,
-            closing=self.closing,
-            groups=self.groups,
-            redraw=self.redraw,
-        )
+        self.runtime = Runtime(repo, people, members, book, **options)
+        self.ctx = self.runtime.ctx
+        parts = self.runtime.parts
+        self.play = parts.play
+        self.lobby = parts.lobby
+        self.computers = parts.computers
+        self.closing = parts.closing
+        self.absent = parts.absent
+        self.groups = parts.groups
+        self.redraw = parts.redraw
+
+    async def handle(self, cmd: Command) -> Outcome:
+        return await self.runtime.handle(cmd)
 
     # --- what the context holds ----------------------------------------------------------
 
@@ -125,11 +119,11 @@ class TableRuntime:
     @property
     def cards_gap(self) -> float:
         """The table's 🂠 sends a person's cards once per this many seconds."""
-        return self.presses.cards_gap
+        return self.ctx.cards_gap
 
     @cards_gap.setter
     def cards_gap(self, seconds: float) -> None:
-        self.presses.cards_gap = seconds
+        self.ctx.cards_gap = seconds
 
     async def _load(self, table_id: int) -> Table | None:
         return await self.ctx.load(table_id)
@@ -160,42 +154,11 @@ class TableRuntime:
         """/score's leaderboards (#35, :func:`bot.runtime.standings.boards`)."""
         return await standings.boards(self.ctx.repo, chat_id=chat_id, user_id=user_id, game=game)
 
-    # --- presses and deadlines (bot.runtime.press) ------------------------------------------
-
-    async def lobby_press(
-        self, press: Press, user_id: int, name: str, key: str | None, is_admin: IsAdmin
-    ) -> Outcome:
-        return await self.presses.lobby_press(press, user_id, name, key, is_admin)
-
-    async def end_press(
-        self, press: Press, user_id: int, key: str | None, is_admin: IsAdmin
-    ) -> Outcome:
-        return await self.presses.end_press(press, user_id, key, is_admin)
-
-    async def chart_press(
-        self, press: Press, user_id: int, key: str | None, reply_to: int | None, shown: bool
-    ) -> tuple[Outcome, str]:
-        return await self.presses.chart_press(press, user_id, key, reply_to, shown)
-
-    async def press(self, press: Press, data: str, user_id: int, source: PressSource) -> Outcome:
-        return await self.presses.press(press, data, user_id, source)
-
-    async def my_cards(self, table_id: int, user_id: int, query_id: str) -> tuple[Outcome, str]:
-        return await self.presses.my_cards(table_id, user_id, query_id)
-
     async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
         return await self.absent.ephemeral_failed(table_id, seat)
 
     async def due(self, deadline: Deadline) -> Outcome:
-        return await self.presses.due(deadline)
-
-    async def start_reached(
-        self, table_id: int, generation: int, reached: dict[int, bool]
-    ) -> Outcome:
-        return await self.presses.start_reached(table_id, generation, reached)
-
-    async def join_by_link(self, table_id: int, code: str, user_id: int, name: str) -> Outcome:
-        return await self.presses.join_by_link(table_id, code, user_id, name)
+        return await self.runtime.handle(DeadlineDue(deadline))
 
     # --- the lobby (bot.runtime.lobby) ------------------------------------------------------
 
@@ -204,23 +167,10 @@ class TableRuntime:
     ) -> dict[str, object]:
         return await self.lobby.seeded_options(chat_id, game, given)
 
-    async def cancel_question(
-        self,
-        chat_id: int,
-        user_id: int,
-        is_admin: IsAdmin,
-        reply_to: int,
-        thread: int | None = None,
-    ) -> Outcome:
-        return await self.presses.cancel_question(chat_id, user_id, is_admin, reply_to, thread)
-
     async def lobby_expired(self, deadline: Deadline) -> Outcome:
-        return await self.lobby.lobby_expired(deadline)
+        return await self.runtime.handle(DeadlineDue(deadline))
 
     # --- a running table (bot.runtime.play, bot.runtime.absent) -------------------------------
-
-    async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
-        return await self.play.refresh(table_id, seat, source)
 
     async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
         return await self.absent.my_hands(user_id, only)
