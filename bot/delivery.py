@@ -12,7 +12,7 @@ from bot.book import OutboxBook
 from bot.presenter import Presenter
 from bot.render.common import Rendered
 from bot.runtime.outcome import Outcome
-from bot.runtime.scheduler import Scheduler
+from bot.scheduling import Scheduler
 
 __all__ = ["Delivery", "Presenter"]
 

@@ -317,34 +317,33 @@ class Absent:
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two
         expiries would), and the group is told once."""
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if not is_running(table) or table.match is None:
-                return Outcome()
-            if seat >= len(table.seats) or table.seats[seat].away:
-                return Outcome()
-            owner = table.seats[seat]
-            deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
-            marks = dataclasses.replace(owner.marks(), noticed=deal)
-            note, owing = await self._chat_note(
-                table,
-                "{name}: the private chat with me is closed, so the computer plays for now. "
-                "Open the chat with the button below and send /hand to take the seat back.",
-                owner.name,
-                f"blocked:{deal}:{seat}",
-            )
-            told = owner.noticed != deal  # §13: the group hears of a seat once a deal
-            due = await self.play.change_seat(
-                table, seat, away=True, marks=marks, owing=(owing,) if told else ()
-            )
-            assert table.match is not None
-            if owner.user_id is not None:
-                await self.ctx.people.set_private_ok(owner.user_id, False)
-            facts = await self.ctx.facts(table)
-            view = table.match.state.view(None)
-            if not told:
-                return Outcome((TableScreen(facts, view),), due)
-            return Outcome((note, TableScreen(facts, view)), due)
+        table = await self.ctx.load(table_id)
+        if not is_running(table) or table.match is None:
+            return Outcome()
+        if seat >= len(table.seats) or table.seats[seat].away:
+            return Outcome()
+        owner = table.seats[seat]
+        deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
+        marks = dataclasses.replace(owner.marks(), noticed=deal)
+        note, owing = await self._chat_note(
+            table,
+            "{name}: the private chat with me is closed, so the computer plays for now. "
+            "Open the chat with the button below and send /hand to take the seat back.",
+            owner.name,
+            f"blocked:{deal}:{seat}",
+        )
+        told = owner.noticed != deal  # §13: the group hears of a seat once a deal
+        due = await self.play.change_seat(
+            table, seat, away=True, marks=marks, owing=(owing,) if told else ()
+        )
+        assert table.match is not None
+        if owner.user_id is not None:
+            await self.ctx.people.set_private_ok(owner.user_id, False)
+        facts = await self.ctx.facts(table)
+        view = table.match.state.view(None)
+        if not told:
+            return Outcome((TableScreen(facts, view),), due)
+        return Outcome((note, TableScreen(facts, view)), due)
 
     async def _chat_note(self, table: Table, msgid: str, name: str, tag: str) -> tuple[Note, Owing]:
         """A group notice about a player with a button to his private chat with the bot, and
@@ -365,11 +364,10 @@ class Absent:
     async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
         """An ephemeral message of the seat could not be sent (the bot no admin and no press
         to answer, the member gone, an error): its hands go to private, the group told once."""
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if not is_running(table) or seat >= len(table.seats):
-                return Outcome()
-            return await self.to_private(table, seat, failed=True)
+        table = await self.ctx.load(table_id)
+        if not is_running(table) or seat >= len(table.seats):
+            return Outcome()
+        return await self.to_private(table, seat, failed=True)
 
     async def to_private(self, table: Table, seat: int, *, failed: bool) -> Outcome:
         """The seat's hands go to its owner's private chat for the rest of the table: an

@@ -10,13 +10,15 @@ workers' shared book), a port the delivery side implements."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Protocol
 
 from bot.callbacks import Press
-from bot.storage.rows import Deadline, DeadlineKind
+from bot.keys import MessageKey
+from bot.sending.requests import Undeliverable
+from bot.storage.rows import Deadline, DeadlineKind, OwedRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +276,38 @@ class DeadlineDue:
         return TableKey(self.deadline.table_id)
 
 
+@dataclass(frozen=True, slots=True)
+class DeliveryFailed:
+    """The outbox could not deliver a keyed message (``why``): a hand's owner unreachable (a
+    403, PRODUCT.md §13), a hand or ping in the group refused for him alone (his hands go to
+    private, #32), a table's forum topic closed or deleted (the table closes)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    message: MessageKey
+    why: Undeliverable
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.message.table_id)
+
+
+@dataclass(frozen=True, slots=True)
+class OwedHeld:
+    """An owed entry could not be sent for now (:mod:`bot.sending.held`): it goes again in
+    ``seconds``, a stored deadline of its table."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    owed: OwedRef
+    seconds: float
+
+    @property
+    def key(self) -> LockKey | None:
+        """None: it reads the owed rows and stores a deadline, no table's state."""
+        return None
+
+
 Command = (
     LobbyPressed
     | EndPressed
@@ -286,7 +320,14 @@ Command = (
     | StartReached
     | JoinByLink
     | DeadlineDue
+    | DeliveryFailed
+    | OwedHeld
 )
 
 Send = Callable[[Command], None]
-"""An inbox: a command handed on to be handled later (the scheduler's deadlines)."""
+"""An inbox: a command handed on, handled (and its outcome delivered) in a task of its own
+(the outbox's failures)."""
+
+Inbox = Callable[[Command], Awaitable[None]]
+"""An inbox awaited: the command handled and its outcome delivered (the scheduler's
+deadlines, one after another)."""

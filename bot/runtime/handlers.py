@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.callbacks import EndAct, LobbyAct, SeatAct, b36
+from bot.keys import GROUP_KINDS
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import TIMER_KINDS
 from bot.runtime.closing import begun
@@ -23,11 +24,13 @@ from bot.runtime.commands import (
     AskToClose,
     ChartPressed,
     DeadlineDue,
+    DeliveryFailed,
     EndPressed,
     HandPressed,
     JoinByLink,
     LobbyPressed,
     MyCardsPressed,
+    OwedHeld,
     RefreshHand,
     SeatPressed,
     StartReached,
@@ -296,6 +299,28 @@ async def on_deadline_due(rt: Parts, call: Call, cmd: DeadlineDue) -> Outcome:
     return await handler(rt, cmd.deadline)
 
 
+# --- what the outbox could not deliver ----------------------------------------------------------
+
+
+async def on_delivery_failed(rt: Parts, call: Call, cmd: DeliveryFailed) -> Outcome:
+    """A keyed message can't go: a hand or ping in the group for its owner alone, his hands
+    go to private (#32); a hand's owner unreachable (403), the computer plays for him; a
+    table's topic gone, the table closes. Anything else: nothing to do."""
+    key, seat = cmd.message, cmd.message.seat
+    if seat is not None and key.ephemeral:
+        return await rt.absent.ephemeral_failed(key.table_id, seat)
+    if seat is not None and cmd.why == "forbidden":
+        return await rt.absent.unreachable(key.table_id, seat)
+    if key.kind in GROUP_KINDS and cmd.why == "topic":
+        return await rt.groups.topic_gone(key.table_id)
+    return Outcome()
+
+
+async def on_owed_held(rt: Parts, call: Call, cmd: OwedHeld) -> Outcome:
+    """An owed entry held: when it goes again is stored (:meth:`bot.runtime.redraw.Redraw.held`)."""
+    return await rt.redraw.held(cmd.owed, cmd.seconds)
+
+
 HANDLERS: Final[Mapping[type, Handler]] = {
     LobbyPressed: on_lobby_pressed,
     EndPressed: on_end_pressed,
@@ -308,5 +333,7 @@ HANDLERS: Final[Mapping[type, Handler]] = {
     StartReached: on_start_reached,
     JoinByLink: on_join_by_link,
     DeadlineDue: on_deadline_due,
+    DeliveryFailed: on_delivery_failed,
+    OwedHeld: on_owed_held,
 }
 """Every command type to its one handler."""

@@ -37,13 +37,13 @@ from bot.clock import Clock
 from bot.render.context import Board
 from bot.runtime import standings
 from bot.runtime.absent import HandOver
-from bot.runtime.commands import Command, DeadlineDue, MessageBook
+from bot.runtime.commands import Command, MessageBook
 from bot.runtime.core import IsAdmin, NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Facts, Outcome
 from bot.storage.protocol import Repository
-from bot.storage.rows import Deadline, LedgerRow, OwedRef
+from bot.storage.rows import Deadline, LedgerRow
 
 __all__ = ["TableRuntime"]
 
@@ -154,21 +154,12 @@ class TableRuntime:
         """/score's leaderboards (#35, :func:`bot.runtime.standings.boards`)."""
         return await standings.boards(self.ctx.repo, chat_id=chat_id, user_id=user_id, game=game)
 
-    async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
-        return await self.absent.ephemeral_failed(table_id, seat)
-
-    async def due(self, deadline: Deadline) -> Outcome:
-        return await self.runtime.handle(DeadlineDue(deadline))
-
     # --- the lobby (bot.runtime.lobby) ------------------------------------------------------
 
     async def seeded_options(
         self, chat_id: int, game: str, given: Mapping[str, str] | None = None
     ) -> dict[str, object]:
         return await self.lobby.seeded_options(chat_id, game, given)
-
-    async def lobby_expired(self, deadline: Deadline) -> Outcome:
-        return await self.runtime.handle(DeadlineDue(deadline))
 
     # --- a running table (bot.runtime.play, bot.runtime.absent) -------------------------------
 
@@ -180,9 +171,6 @@ class TableRuntime:
 
     async def member_left(self, chat_id: int, user_id: int) -> Outcome:
         return await self.absent.member_left(chat_id, user_id)
-
-    async def unreachable(self, table_id: int, seat: int) -> Outcome:
-        return await self.absent.unreachable(table_id, seat)
 
     # --- groups (bot.runtime.groups) --------------------------------------------------------
 
@@ -213,9 +201,6 @@ class TableRuntime:
     async def bot_removed(self, chat_id: int) -> Outcome:
         return await self.groups.bot_removed(chat_id)
 
-    async def topic_gone(self, table_id: int) -> Outcome:
-        return await self.groups.topic_gone(table_id)
-
     async def toggle_notify(
         self, chat_id: int, user_id: int, reply_to: int, thread: int | None = None
     ) -> Outcome:
@@ -225,9 +210,6 @@ class TableRuntime:
 
     async def resume(self) -> list[tuple[Outcome, int]]:
         return await self.redraw.resume()
-
-    async def held(self, owed: OwedRef, seconds: float) -> Outcome:
-        return await self.redraw.held(owed, seconds)
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None

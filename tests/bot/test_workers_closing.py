@@ -106,7 +106,7 @@ async def move(w: Worker, table_id: int) -> None:
     seat = table.match.state.to_act
     assert seat is not None
     kind = DeadlineKind.COMPUTER if table.seats[seat].computer else DeadlineKind.TURN
-    await w.runtime.due(Deadline(table_id, kind, time.time(), table.row.moves))
+    await w.runtime.handle(DeadlineDue(Deadline(table_id, kind, time.time(), table.row.moves)))
 
 
 def press(table_id: int, generation: int, act: LobbyAct) -> Press:
