@@ -1,30 +1,9 @@
-"""The table runtime: the one entry for every input that changes a table.
-
-Routers parse an update and call one method here; it locks the table, checks the input, runs
-the engine, commits one unit of work, and returns an :class:`~bot.runtime.outcome.Outcome`.
-Nothing here sends anything or calls back up.
-
-:class:`TableRuntime` is a facade over plain concerns, each built with what it needs (none
-inherits another): the shared :class:`~bot.runtime.core.Context` (repository, people, clock,
-locks, the tables in memory), :class:`~bot.runtime.lobby.Lobby`,
-:class:`~bot.runtime.computers.Computers`, :class:`~bot.runtime.play.Play`,
-:class:`~bot.runtime.absent.Absent`, :class:`~bot.runtime.closing.Closing`,
-:class:`~bot.runtime.groups.Groups`,
-:class:`~bot.runtime.redraw.Redraw`, and :class:`~bot.runtime.press.Presses`, which sends each
-press and deadline to its handler.
-
-A press, walked: ``bot.routers.lobby`` gets a callback query whose data
-:class:`~bot.callbacks.PressFilter` parsed once into a frozen :class:`~bot.callbacks.Press`
-(``act`` one of :class:`~bot.callbacks.LobbyAct`); the router calls :meth:`lobby_press` here,
-which is :meth:`Presses.lobby_press <bot.runtime.press.Presses.lobby_press>`: the table locked
-and loaded, its message and the presser's membership checked, then ``lobby_acts[press.act]``
-picks one handler (✋ Join → :meth:`Lobby.join <bot.runtime.lobby.Lobby.join>`), which writes
-its unit of work and returns the Outcome (the lobby's screen) that the router hands to the
-presenter. A hand press goes the same way through :meth:`Presses.press
-<bot.runtime.press.Presses.press>` (running table, own seat, the gate) to
-:meth:`Play.card_press <bot.runtime.play.Play.card_press>` or :meth:`Absent.seat_press
-<bot.runtime.absent.Absent.seat_press>`.
-"""
+"""What the routers still reach the runtime by besides commands: :meth:`TableRuntime.handle`
+(:meth:`bot.runtime.handle.Runtime.handle`, the one way in for every press, deadline and
+delivery failure), and the inputs not yet made commands (/newgame, /kick, /notify, /hand, a
+member gone, the bot removed, a migration, /settings' redraws, the restart's resume), each one
+delegation to the concern that owns it, plus the read queries (/score's boards, what is
+playing, a table's game and chat)."""
 
 from __future__ import annotations
 
