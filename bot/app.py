@@ -17,6 +17,8 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot.answers import Answers
+from bot.book import OutboxBook
+from bot.bus import Bus
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import PressCodec
@@ -25,7 +27,6 @@ from bot.coordination.locks import Leadership, Locks, TableLocks
 from bot.delivery import Delivery, Presenter
 from bot.drawing import Drawing
 from bot.i18n import Catalogues, Translator
-from bot.keys import GROUP_KINDS, MessageKey
 from bot.middlewares.chat import ChatContext
 from bot.middlewares.standing import BotStanding
 from bot.middlewares.updates import OnceOnly, UpdateLog
@@ -34,15 +35,15 @@ from bot.routers import make_root_router
 from bot.routers.common import member_lookup
 from bot.runtime.core import NewGame
 from bot.runtime.runtime import TableRuntime
-from bot.runtime.scheduler import Heartbeat, Scheduler
+from bot.scheduling import Heartbeat, Scheduler
 from bot.sending.json_session import JsonSession
 from bot.sending.outage import DISPATCHER, Outage, OutageLog
-from bot.sending.outbox import Outbox, Undeliverable
+from bot.sending.outbox import Outbox
 from bot.sending.rates import OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.startup import callback_codec, check_token, open_database, probe_me, probe_polling
 from bot.storage.protocol import Store
-from bot.storage.rows import Deadline, OwedRef, TableStatus
+from bot.storage.rows import TableStatus
 from bot.tasks import Background, ended
 from bot.web import build_app, serving, set_webhook
 from engine.games import new_game
@@ -81,6 +82,7 @@ class Services:
     heartbeat: Heartbeat
     coordination: Coordination
     drawing: Drawing  # charts off the event loop
+    bus: Bus  # the scheduler's deadlines and the outbox's reports: handle, then delivery
     background: Background = field(default_factory=Background)
 
 
@@ -149,10 +151,13 @@ def build_services(
     keep = 1.0 if settings.redis_url is not None else None  # other workers change rows too
     people = People(repo, catalogues.default, keep=keep, clock=monotonic)
     members = Members(member_lookup(bot), clock=monotonic, wall=clock, drops=shared.drops)
+    outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
+    book = OutboxBook(outbox, codec)
     runtime = TableRuntime(
         repo,
         people,
         members,
+        book,
         new_game_fn=new_game_fn,
         seeds=seeds,
         clock=clock,
@@ -168,68 +173,36 @@ def build_services(
         hands_in_group=settings.hands_in_group,
         bot_id=bot.id,
     )
-    outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
     presenter = Presenter(outbox, catalogues, codec, bot_username)
-
-    async def fire(deadline: Deadline) -> None:
-        delivery(await runtime.due(deadline))
 
     def leading() -> bool:
         return scheduler.leading
 
     heartbeat = Heartbeat(repo, clock=clock, beating=leading)
     scheduler = Scheduler(
-        fire,
         clock=clock,
         leader=shared.leader,
         stored=runtime.deadlines,
         on_lead=heartbeat.resume,
         lease=settings.redis_lease_s,
     )
-    delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id))
-    services = Services(
-        repo, people, runtime, outbox, delivery, scheduler, heartbeat, shared, Drawing(catalogues)
+    delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id), book)
+    background = Background()
+    bus = Bus(runtime.runtime, delivery, background)
+    outbox.report = bus.send  # what it can't deliver, or holds, comes back as a command
+    return Services(
+        repo,
+        people,
+        runtime,
+        outbox,
+        delivery,
+        scheduler,
+        heartbeat,
+        shared,
+        Drawing(catalogues),
+        bus,
+        background,
     )
-
-    def refused(chat_id: int, key: str, why: Undeliverable) -> None:
-        """A keyed message can't go: a hand's owner can't be reached (a 403, PRODUCT.md §13),
-        a hand or ping in the group could not be sent for him alone (his hands go to private,
-        #32), or a table's forum topic was closed or deleted (the table closes)."""
-        parsed = MessageKey.parse(key)
-        if parsed is None:
-            return
-        table_id, seat = parsed.table_id, parsed.seat
-        if seat is not None and parsed.ephemeral:  # his hands go to private (#32)
-
-            async def handle() -> None:
-                delivery(await runtime.ephemeral_failed(table_id, seat))
-
-        elif seat is not None and why == "forbidden":
-
-            async def handle() -> None:
-                delivery(await runtime.unreachable(table_id, seat))
-
-        elif parsed.kind in GROUP_KINDS and why == "topic":
-
-            async def handle() -> None:
-                delivery(await runtime.topic_gone(table_id))
-
-        else:
-            return
-
-        services.background.spawn(handle(), name=f"refused:{chat_id}")
-
-    def held(chat_id: int, owed: OwedRef, seconds: float) -> None:
-        """An owed entry could not be sent for now: the runtime stores when it goes again."""
-
-        async def handle() -> None:
-            delivery(await runtime.held(owed, seconds))
-
-        services.background.spawn(handle(), name=f"held:{chat_id}")
-
-    outbox.on_refused = refused
-    outbox.on_held = held
-    return services
 
 
 def build_dispatcher(
@@ -375,7 +348,7 @@ async def running_bot(
         heartbeat = services.heartbeat
         if not services.coordination.leader.shared:  # several workers: when one leads
             await heartbeat.resume()  # the downtime is not counted against anyone's turn
-        services.scheduler.start(await services.runtime.deadlines())
+        services.scheduler.start(await services.runtime.deadlines(), services.bus.fire)
         heartbeat.start()
         try:
             async with contextlib.AsyncExitStack() as stack:

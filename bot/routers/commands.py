@@ -17,6 +17,7 @@ from bot.render import score as score_screen
 from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import game_code, game_name
 from bot.routers.common import asked, say, topic
+from bot.runtime.commands import JoinByLink
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import HandScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
@@ -77,7 +78,9 @@ def make_router() -> Router:
         try:
             if parts[0] == "j" and len(parts) == 3:
                 table_id = unb36(parts[1])
-                outcome = await runtime.join_by_link(table_id, parts[2], user.id, user.first_name)
+                outcome = await runtime.handle(
+                    JoinByLink(table_id, parts[2], user.id, user.first_name)
+                )
                 found = await runtime.table_of(table_id)
                 chat = await people.chat(found[1]) if found else None
                 say(

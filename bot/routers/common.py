@@ -7,13 +7,14 @@ from typing import Final
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.answers import Asked
 from bot.caches.members import Lookup, Membership
 from bot.delivery import Delivery
 from bot.markup import Html
 from bot.render.common import Keyboard, Rendered
+from bot.runtime.commands import Pressed
 
 NOT_IN_CHAT: Final = ("user not found", "member not found", "participant not found")
 """Telegram's 400s that say the user is not in the chat ("Bad Request: member not found" …)."""
@@ -88,3 +89,15 @@ def say(
     if reply_to is None and reply:
         reply_to = message.message_id
     delivery.post(message.chat.id, rendered, reply_to=reply_to, thread=topic(message))
+
+
+def pressed(query: CallbackQuery) -> Pressed:
+    """The message a button was pressed on, as Telegram gave it: a hand in the group only its
+    owner sees has an ephemeral id of its own (#32); an inaccessible one: chat 0, id 0."""
+    message = query.message
+    if message is None:
+        return Pressed(0, 0)
+    ephemeral = getattr(message, "ephemeral_message_id", None)
+    if ephemeral is not None:
+        return Pressed(message.chat.id, ephemeral, ephemeral=True)
+    return Pressed(message.chat.id, message.message_id)

@@ -16,8 +16,9 @@ from bot.i18n import Translator
 from bot.refused import BotRefusal, Refused
 from bot.render.context import game_code
 from bot.render.limits import label
-from bot.routers.common import say, topic
+from bot.routers.common import pressed, say, topic
 from bot.routers.identity import unsigned
+from bot.runtime.commands import AskToClose, LobbyPressed, StartReached
 from bot.runtime.core import family_ui
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
@@ -80,22 +81,12 @@ def make_router() -> Router:
         delivery(outcome)
 
     @router.message(Command("cancel"), GROUPS)
-    async def cancel(
-        message: Message,
-        runtime: TableRuntime,
-        delivery: Delivery,
-        members: Members,
-    ) -> None:
+    async def cancel(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
         assert message.from_user is not None
-        user_id = message.from_user.id
-        outcome = await runtime.cancel_question(
-            message.chat.id,
-            user_id,
-            members.admin_check(message.chat.id, user_id),
-            message.message_id,
-            topic(message),
+        command = AskToClose(
+            message.chat.id, topic(message), message.from_user.id, message.message_id
         )
-        delivery(outcome)
+        delivery(await runtime.handle(command))
 
     @router.message(Command("kick"), GROUPS)
     async def kick(
@@ -126,12 +117,8 @@ def make_router() -> Router:
         background: Background,
     ) -> None:
         user = query.from_user
-        pressed = query.message
-        key = await delivery.message_key(pressed.chat.id, pressed.message_id) if pressed else None
-        chat_id = pressed.chat.id if pressed else 0
-        outcome = await runtime.lobby_press(
-            press, user.id, user.first_name, key, members.admin_check(chat_id, user.id)
-        )
+        command = LobbyPressed(press, user.id, user.first_name, pressed(query))
+        outcome = await runtime.handle(command)
         waits = delivery(outcome)  # queued only: the answer still goes at once
         if press.act == LobbyAct.JOIN:
             await query.answer(user_tr(_seated(outcome)))
@@ -186,7 +173,7 @@ async def _start_when_reached(
         if isinstance(screen, Note)
     }
     try:
-        outcome = await runtime.start_reached(press.table, press.version, reached)
+        outcome = await runtime.handle(StartReached(press.table, press.version, reached))
     except Refused:
         return  # the lobby changed meanwhile (cancelled, restarted): nothing to start
     delivery(outcome)

@@ -33,10 +33,9 @@ from bot.runtime.outcome import (
     Screen,
     TableScreen,
     eping_key,
-    is_hand_key,
 )
 from bot.runtime.owed import Owing
-from bot.runtime.play import Play, PressSource
+from bot.runtime.play import Play
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 ENDED = TableStatus.ENDED
@@ -85,20 +84,19 @@ class Absent:
 
     async def timer_due(self, deadline: Deadline) -> Outcome:
         """A turn timer's step (``remind``, ``turn``) or the idle deadline fell due."""
-        async with self.ctx.hold(deadline.table_id):
-            table = await self.ctx.load(deadline.table_id)
-            if not is_running(table) or table.match is None:
-                async with self.ctx.repo.unit() as tx:
-                    await tx.drop_deadline(deadline.table_id, deadline.kind)
-                return Outcome(undue=((deadline.table_id, deadline.kind),))
-            if deadline.kind == DeadlineKind.IDLE:
-                return await self._idle(table, deadline)
-            seat = table.match.state.to_act
-            if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
-                return Outcome()  # he moved, or the computer has the seat: nothing to do
-            if deadline.kind == DeadlineKind.REMIND:
-                return await self._remind(table, seat, deadline)
-            return await self._expire(table, seat)
+        table = await self.ctx.load(deadline.table_id)
+        if not is_running(table) or table.match is None:
+            async with self.ctx.repo.unit() as tx:
+                await tx.drop_deadline(deadline.table_id, deadline.kind)
+            return Outcome(undue=((deadline.table_id, deadline.kind),))
+        if deadline.kind == DeadlineKind.IDLE:
+            return await self._idle(table, deadline)
+        seat = table.match.state.to_act
+        if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
+            return Outcome()  # he moved, or the computer has the seat: nothing to do
+        if deadline.kind == DeadlineKind.REMIND:
+            return await self._remind(table, seat, deadline)
+        return await self._expire(table, seat)
 
     async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
         """⅓ of the time left: a private reminder and a short mention in the group."""
@@ -319,34 +317,33 @@ class Absent:
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two
         expiries would), and the group is told once."""
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if not is_running(table) or table.match is None:
-                return Outcome()
-            if seat >= len(table.seats) or table.seats[seat].away:
-                return Outcome()
-            owner = table.seats[seat]
-            deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
-            marks = dataclasses.replace(owner.marks(), noticed=deal)
-            note, owing = await self._chat_note(
-                table,
-                "{name}: the private chat with me is closed, so the computer plays for now. "
-                "Open the chat with the button below and send /hand to take the seat back.",
-                owner.name,
-                f"blocked:{deal}:{seat}",
-            )
-            told = owner.noticed != deal  # §13: the group hears of a seat once a deal
-            due = await self.play.change_seat(
-                table, seat, away=True, marks=marks, owing=(owing,) if told else ()
-            )
-            assert table.match is not None
-            if owner.user_id is not None:
-                await self.ctx.people.set_private_ok(owner.user_id, False)
-            facts = await self.ctx.facts(table)
-            view = table.match.state.view(None)
-            if not told:
-                return Outcome((TableScreen(facts, view),), due)
-            return Outcome((note, TableScreen(facts, view)), due)
+        table = await self.ctx.load(table_id)
+        if not is_running(table) or table.match is None:
+            return Outcome()
+        if seat >= len(table.seats) or table.seats[seat].away:
+            return Outcome()
+        owner = table.seats[seat]
+        deal = deal_mark(table.match.no, table.match.state.view(None).deal_no)
+        marks = dataclasses.replace(owner.marks(), noticed=deal)
+        note, owing = await self._chat_note(
+            table,
+            "{name}: the private chat with me is closed, so the computer plays for now. "
+            "Open the chat with the button below and send /hand to take the seat back.",
+            owner.name,
+            f"blocked:{deal}:{seat}",
+        )
+        told = owner.noticed != deal  # §13: the group hears of a seat once a deal
+        due = await self.play.change_seat(
+            table, seat, away=True, marks=marks, owing=(owing,) if told else ()
+        )
+        assert table.match is not None
+        if owner.user_id is not None:
+            await self.ctx.people.set_private_ok(owner.user_id, False)
+        facts = await self.ctx.facts(table)
+        view = table.match.state.view(None)
+        if not told:
+            return Outcome((TableScreen(facts, view),), due)
+        return Outcome((note, TableScreen(facts, view)), due)
 
     async def _chat_note(self, table: Table, msgid: str, name: str, tag: str) -> tuple[Note, Owing]:
         """A group notice about a player with a button to his private chat with the bot, and
@@ -367,11 +364,10 @@ class Absent:
     async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
         """An ephemeral message of the seat could not be sent (the bot no admin and no press
         to answer, the member gone, an error): its hands go to private, the group told once."""
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if not is_running(table) or seat >= len(table.seats):
-                return Outcome()
-            return await self.to_private(table, seat, failed=True)
+        table = await self.ctx.load(table_id)
+        if not is_running(table) or seat >= len(table.seats):
+            return Outcome()
+        return await self.to_private(table, seat, failed=True)
 
     async def to_private(self, table: Table, seat: int, *, failed: bool) -> Outcome:
         """The seat's hands go to its owner's private chat for the rest of the table: an
@@ -410,16 +406,10 @@ class Absent:
         screens += await self.play.hands(table, facts, only=seat, fresh=True)
         return Outcome(tuple(screens))
 
-    async def seat_press(
-        self, table: Table, seat: int, act: SeatAct, data: str, source: PressSource
-    ) -> Outcome:
+    async def seat_press(self, table: Table, seat: int, act: SeatAct) -> Outcome:
         """The runtime's own buttons of a hand message (the table running, the seat his, he may
-        act: :meth:`bot.runtime.press.Presses.press`): ⋯ (the menu) and its ↩️, 🤖 Let the
+        act: :data:`~bot.runtime.commands.SeatPressed`'s guards): ⋯ (the menu) and its ↩️, 🤖 Let the
         computer play, 🙋 I'm back."""
-        if not is_hand_key(source.key, table.id, seat):
-            raise Refused(BotRefusal.NOT_YOUR_CARDS)
-        if source.offers is None or data not in source.offers:
-            raise Refused(BotRefusal.STALE_HAND, refresh=seat)
         match act:
             case SeatAct.MENU:
                 table.menus.add(seat)

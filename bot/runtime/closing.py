@@ -191,23 +191,22 @@ class Closing:
 
     async def lapsed(self, deadline: Deadline) -> Outcome:
         """The question's time is up with no answer: it goes, the game goes on."""
-        async with self.ctx.hold(deadline.table_id):
-            table = await self.ctx.load(deadline.table_id)
-            undue = Outcome(undue=((deadline.table_id, DeadlineKind.CLOSE),))
-            if table is None or not is_running(table) or table.match is None:
-                async with self.ctx.repo.unit() as tx:  # the match is over: only the row goes
-                    await tx.drop_deadline(deadline.table_id, DeadlineKind.CLOSE)
-                return undue
-            stored = await self._stored(table)
-            if stored is not None and stored.moves < 0:  # a pause after a question: over
-                async with self.ctx.repo.unit() as tx:
-                    await tx.drop_deadline(deadline.table_id, DeadlineKind.CLOSE)
-                return undue
-            if stored is None or stored.moves != table.match.no:
-                return undue
-            if stored.due_at > deadline.due_at + 0.5:  # asked again since: its own deadline
-                return Outcome()
-            return await self._end(table, QuestionEnd.LAPSED)
+        table = await self.ctx.load(deadline.table_id)
+        undue = Outcome(undue=((deadline.table_id, DeadlineKind.CLOSE),))
+        if table is None or not is_running(table) or table.match is None:
+            async with self.ctx.repo.unit() as tx:  # the match is over: only the row goes
+                await tx.drop_deadline(deadline.table_id, DeadlineKind.CLOSE)
+            return undue
+        stored = await self._stored(table)
+        if stored is not None and stored.moves < 0:  # a pause after a question: over
+            async with self.ctx.repo.unit() as tx:
+                await tx.drop_deadline(deadline.table_id, DeadlineKind.CLOSE)
+            return undue
+        if stored is None or stored.moves != table.match.no:
+            return undue
+        if stored.due_at > deadline.due_at + 0.5:  # asked again since: its own deadline
+            return Outcome()
+        return await self._end(table, QuestionEnd.LAPSED)
 
     async def asking(self, table: Table) -> bool:
         """Whether the question to close the table's match is open."""

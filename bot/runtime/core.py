@@ -49,6 +49,14 @@ IsAdmin = Callable[[], Awaitable[bool]]
 # and the lobby seats again (:meth:`~bot.runtime.lobby.Lobby.start_lapsed`).
 
 
+CARDS_GAP_S = 5.0
+"""The table's 🂠 sends a person's cards anew once per this many seconds (taps ten a second
+queued a send each, and the group's budget of messages for one member delayed the others'
+hands). Seven players tapping without pause then send 84 a minute, within the group's 120
+(``BOT_EPHEMERAL_PER_MINUTE``); a hand Telegram lost comes back with a tap 5 s later. Stored
+with the seat (``cards_at``), so every worker keeps it."""
+
+
 def join_code() -> str:
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(6))
@@ -188,6 +196,7 @@ class Context:
         self.notify_gap = notify_gap  # … and reach a subscriber once per this, per group
         self.hands_in_group = hands_in_group  # the operator's BOT_HANDS_IN_GROUP (#32)
         self.bot_id = bot_id  # whether the bot is an admin of a group decides "auto" (#32)
+        self.cards_gap = CARDS_GAP_S  # the table's 🂠 sends a person's cards once per this
         self.tables: dict[int, Table] = {}  # the open tables in memory
         self._turns: dict[int, int] = {}  # table → the turn held now (shared locks)
         self._stale: dict[int, Table] = {}  # a copy dropped as stale: its in-memory marks

@@ -38,43 +38,43 @@ class Groups:
         the group: it can't be written to. Every open table of the group (in any topic)."""
         out = Outcome()
         for row in await self.ctx.repo.open_tables(chat_id):
-            out += await self._close_unshown(row.id, REMOVED)
+            async with self.ctx.hold(row.id):
+                out += await self.close_unshown(row.id, REMOVED)
         return out
 
     async def topic_gone(self, table_id: int) -> Outcome:
         """The forum topic the table lives in was closed or deleted (a send there failed): the
         table can't be shown any more, so it closes as in :meth:`bot_removed`, its players told
         in private why."""
-        return await self._close_unshown(table_id, TOPIC_GONE)
+        return await self.close_unshown(table_id, TOPIC_GONE)
 
-    async def _close_unshown(self, table_id: int, msgid: str) -> Outcome:
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if table is None or table.row.status not in OPEN_STATUSES:
-                return Outcome()
-            ended = table.row.status == TableStatus.ENDED
-            facts, closed = await self.closing.close_table(table, tell=False)
-            if ended:  # its result was shown: it only stops being open, nothing is touched
-                return Outcome(undue=closed.undue)
-            notes: list[Screen] = []
-            told: set[int] = set()
-            for s in table.seats:
-                if s.user_id is None or s.user_id in told:
-                    continue
-                told.add(s.user_id)
-                locale = await self.ctx.people.user_locale(s.user_id)
-                notes.append(
-                    Note(
-                        s.user_id,
-                        locale,
-                        msgid,
-                        {
-                            "game": game_name(table.row.game, locale) if table.row.game else "—",
-                            "chat": facts.chat_title,
-                        },
-                    )
+    async def close_unshown(self, table_id: int, msgid: str) -> Outcome:
+        table = await self.ctx.load(table_id)
+        if table is None or table.row.status not in OPEN_STATUSES:
+            return Outcome()
+        ended = table.row.status == TableStatus.ENDED
+        facts, closed = await self.closing.close_table(table, tell=False)
+        if ended:  # its result was shown: it only stops being open, nothing is touched
+            return Outcome(undue=closed.undue)
+        notes: list[Screen] = []
+        told: set[int] = set()
+        for s in table.seats:
+            if s.user_id is None or s.user_id in told:
+                continue
+            told.add(s.user_id)
+            locale = await self.ctx.people.user_locale(s.user_id)
+            notes.append(
+                Note(
+                    s.user_id,
+                    locale,
+                    msgid,
+                    {
+                        "game": game_name(table.row.game, locale) if table.row.game else "—",
+                        "chat": facts.chat_title,
+                    },
                 )
-            return closed + Outcome(tuple(notes))
+            )
+        return closed + Outcome(tuple(notes))
 
     # --- /kick ---------------------------------------------------------------------------------
 
@@ -189,20 +189,17 @@ class Groups:
         restart keeps the gap)."""
         table_id = deadline.table_id
         undue = Outcome(undue=((table_id, DeadlineKind.NOTIFY),))
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            now = self.ctx.clock()
-            seating = (
-                table is not None and table.row.status == TableStatus.LOBBY and not table.starting
-            )
-            whom = await self._whom(table, now) if seating and table is not None else []
-            async with self.ctx.repo.unit() as tx:
-                await tx.drop_deadline(table_id, DeadlineKind.NOTIFY)
-                if table is not None and whom:
-                    await tx.set_pinged(table.row.chat_id, whom, now)
-            if table is None or not whom:
-                return undue
-            return undue + await self._pings(table.row, whom)
+        table = await self.ctx.load(table_id)
+        now = self.ctx.clock()
+        seating = table is not None and table.row.status == TableStatus.LOBBY and not table.starting
+        whom = await self._whom(table, now) if seating and table is not None else []
+        async with self.ctx.repo.unit() as tx:
+            await tx.drop_deadline(table_id, DeadlineKind.NOTIFY)
+            if table is not None and whom:
+                await tx.set_pinged(table.row.chat_id, whom, now)
+        if table is None or not whom:
+            return undue
+        return undue + await self._pings(table.row, whom)
 
     async def _whom(self, table: Table, now: float) -> list[int]:
         """Who is pinged about the lobby now (see :meth:`pings_due`)."""

@@ -346,16 +346,15 @@ class Lobby:
     async def start_lapsed(self, deadline: Deadline) -> Outcome:
         """Start's second half never came (the worker that waited for its notes died): the
         lobby seats again, and its message is drawn again."""
-        async with self.ctx.hold(deadline.table_id):
-            table = await self.ctx.load(deadline.table_id)
-            if table is None:
-                async with self.ctx.repo.unit() as tx:
-                    await tx.drop_deadline(deadline.table_id, DeadlineKind.STARTING)
-                return Outcome(undue=((deadline.table_id, DeadlineKind.STARTING),))
-            out = await self.end_starting(table)
-            if table.row.status != TableStatus.LOBBY:
-                return out
-            return out + await self.ctx.lobby_screen(table)
+        table = await self.ctx.load(deadline.table_id)
+        if table is None:
+            async with self.ctx.repo.unit() as tx:
+                await tx.drop_deadline(deadline.table_id, DeadlineKind.STARTING)
+            return Outcome(undue=((deadline.table_id, DeadlineKind.STARTING),))
+        out = await self.end_starting(table)
+        if table.row.status != TableStatus.LOBBY:
+            return out
+        return out + await self.ctx.lobby_screen(table)
 
     async def start(
         self,
@@ -421,22 +420,21 @@ class Lobby:
         closed) only drops the deadline."""
         table_id = deadline.table_id
         undue = Outcome(undue=((table_id, DeadlineKind.LOBBY),))
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if table is not None and table.starting:  # Start's notes are on their way: soon
-                later = Deadline(table_id, DeadlineKind.LOBBY, self.ctx.clock() + START_GRACE, 0)
-                async with self.ctx.repo.unit() as tx:
-                    await tx.put_deadline(later)
-                return Outcome(due=(later,))
+        table = await self.ctx.load(table_id)
+        if table is not None and table.starting:  # Start's notes are on their way: soon
+            later = Deadline(table_id, DeadlineKind.LOBBY, self.ctx.clock() + START_GRACE, 0)
             async with self.ctx.repo.unit() as tx:
-                await tx.drop_deadline(table_id, DeadlineKind.LOBBY)
-                if table is not None and table.row.status == TableStatus.LOBBY:
-                    await tx.update_table(table_id, status=TableStatus.CLOSED)
-            if table is None or table.row.status != TableStatus.LOBBY:
-                return undue
-            facts = await self.ctx.facts(await self.ctx.reload(table))
-            self.ctx.forget(table_id)
-            return undue + Outcome.of(LobbyScreen(facts))
+                await tx.put_deadline(later)
+            return Outcome(due=(later,))
+        async with self.ctx.repo.unit() as tx:
+            await tx.drop_deadline(table_id, DeadlineKind.LOBBY)
+            if table is not None and table.row.status == TableStatus.LOBBY:
+                await tx.update_table(table_id, status=TableStatus.CLOSED)
+        if table is None or table.row.status != TableStatus.LOBBY:
+            return undue
+        facts = await self.ctx.facts(await self.ctx.reload(table))
+        self.ctx.forget(table_id)
+        return undue + Outcome.of(LobbyScreen(facts))
 
     # --- the end of a match (§4.7) ----------------------------------------------------------
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.callbacks import CANCEL_ACTS, MY_CARDS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.keys import MessageKey, MessageKind
 from bot.render.closing import QuestionEnd
 from bot.render.context import HandUI, Standings
@@ -300,14 +301,21 @@ Screen = (
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one input (a press, a command, a deadline) changed: screens in order, deadlines due,
-    deadlines no longer due (``(table_id, kind)``)."""
+    deadlines no longer due (``(table_id, kind)``), and what a press is answered with (a msgid,
+    "" for nothing)."""
 
     screens: tuple[Screen, ...] = ()
     due: tuple[Deadline, ...] = ()
     undue: tuple[tuple[int, str], ...] = ()
+    said: str = ""
 
     def __add__(self, other: Outcome) -> Outcome:
-        return Outcome(self.screens + other.screens, self.due + other.due, self.undue + other.undue)
+        return Outcome(
+            self.screens + other.screens,
+            self.due + other.due,
+            self.undue + other.undue,
+            self.said or other.said,
+        )
 
     @staticmethod
     def of(*screens: Screen) -> Outcome:
@@ -323,6 +331,22 @@ class TableKeys:
     result: str
     cancel: str
     notice: str
+
+    def carries(self, press: Press, key: str | None) -> bool:
+        """§7.2 step 4 for the group's buttons: whether the table's message ``key`` is the
+        one that carries this press (the result its END buttons, the lobby its own, the close
+        question and the unreachable notice theirs, the table its 🂠)."""
+        if key is None:
+            return False
+        if press.kind is Kind.END:
+            return key == self.result
+        if press.kind is Kind.TABLE:
+            return key == self.table and press.act == MY_CARDS
+        return press.kind is Kind.LOBBY and (
+            (key == self.lobby and press.act != LobbyAct.WITHOUT)
+            or (key == self.cancel and press.act in CANCEL_ACTS)
+            or (key == self.notice and press.act in NOTICE_ACTS)
+        )
 
 
 def keys(table_id: int) -> TableKeys:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.callbacks import REFRESH, STILL, Press
+from bot.callbacks import REFRESH, Press
 from bot.refused import BotRefusal, Refused
 from bot.render.context import HandUI
 from bot.render.games.base import Apply, Deny, SetUI
@@ -36,7 +36,6 @@ from bot.runtime.outcome import (
     TableScreen,
     TurnPing,
     events_of,
-    is_hand_key,
     keys,
     reminder_key,
 )
@@ -50,28 +49,6 @@ from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
 from engine.lines import LineKind, first, has, last
 from engine.players import computer
-
-
-class PressSource:
-    """Where a press came from: its chat, message id, and the key the outbox knows it by;
-    ``ephemeral``: a message in the group only the presser sees (``message_id`` is then its
-    ephemeral id, #32)."""
-
-    __slots__ = ("chat_id", "ephemeral", "key", "message_id", "offers")
-
-    def __init__(
-        self,
-        chat_id: int,
-        message_id: int,
-        key: str | None,
-        offers: frozenset[str] | None,
-        ephemeral: bool = False,
-    ) -> None:
-        self.chat_id = chat_id
-        self.message_id = message_id
-        self.key = key
-        self.offers = offers
-        self.ephemeral = ephemeral
 
 
 class Play:
@@ -132,34 +109,15 @@ class Play:
 
     # --- presses on hand messages --------------------------------------------------------------
 
-    async def card_press(
-        self, table: Table, seat: int, press: Press, data: str, source: PressSource
-    ) -> Outcome:
-        """A family's button on the seat's own hand (the table running, the seat his, he may
-        act: :meth:`bot.runtime.press.Presses.press`), checked on in §7.2's order, then applied
-        (or only the marks changed)."""
+    async def card_press(self, table: Table, seat: int, press: Press) -> Outcome:
+        """A family's button on the seat's own hand, its checks passed (the table running, the
+        seat his, he may act, his current hand at the current move offers it:
+        :data:`~bot.runtime.commands.HandPressed`'s guards), then applied (or only the marks
+        changed)."""
         assert table.match is not None
-        stale = Refused(BotRefusal.STALE_HAND, refresh=seat)
-        if not is_hand_key(source.key, table.id, seat):
-            raise stale  # an older hand message of his (re-sent since)
         state = table.match.state
         ui_game = family_ui(table.row.game)
         assert ui_game is not None
-        # a still waiting hand's button (no move on it, GameUI.still_waiting) goes the ordinary
-        # way below, to "It's X's turn"; once its turn came, the acting screen is on its way
-        still = press.version == STILL != table.row.moves and ui_game.still_waiting
-        if still and state.to_act == seat:
-            raise stale
-        if press.version != table.row.moves and not still:
-            last = table.match.last.get(seat)
-            deny = ui_game.stale(last, press.act, press.arg) if last is not None else None
-            if deny is not None:
-                raise Refused(deny.reason, refresh=seat, **deny.params)
-            raise stale
-        if source.offers is None or data not in source.offers:
-            # §6.4: an older revision of this very message (marks or mode changed since, same
-            # move counter); only what the message offers now counts
-            raise stale
         ui = table.hands.get(seat, HandUI())
         if press.act == REFRESH:
             return await self.one_hand(table, seat)
@@ -185,18 +143,12 @@ class Play:
             await self.change_seat(table, seat, expiries=0, schedule=False)
         return out
 
-    async def refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
-        """After a stale press: the old message loses its buttons; the current hand is shown."""
-        async with self.ctx.hold(table_id):
-            return await self._refresh(table_id, seat, source)
-
-    async def _refresh(self, table_id: int, seat: int, source: PressSource) -> Outcome:
-        table = await self.ctx.load(table_id)
+    async def refresh(self, table: Table | None, seat: int, stale: StripMessage | None) -> Outcome:
+        """After a stale press: the old message loses its buttons (``stale``: it is no keyed
+        message any more); the current hand is shown."""
         if not is_running(table):
             return Outcome()
-        out = Outcome()
-        if source.key is None and not source.ephemeral:  # an unknown ephemeral one: left be
-            out += Outcome.of(StripMessage(source.chat_id, source.message_id))
+        out = Outcome.of(stale) if stale is not None else Outcome()
         return out + await self.one_hand(table, seat)
 
     async def one_hand(self, table: Table, seat: int, *, fresh: bool = False) -> Outcome:
@@ -481,16 +433,15 @@ class Play:
 
     async def computer_due(self, deadline: Deadline) -> Outcome:
         """A computer's move fell due: the computer plays the seat to act, if still so."""
-        async with self.ctx.hold(deadline.table_id):
-            table = await self.ctx.load(deadline.table_id)
-            if not is_running(table) or table.match is None:
-                return Outcome(undue=((deadline.table_id, deadline.kind),))
-            state = table.match.state
-            seat = state.to_act
-            if table.row.moves != deadline.moves or seat is None or not table.seats[seat].computer:
-                return Outcome()  # the table moved on; a newer deadline (if any) stands
-            action = await self.computer_action(table, seat)
-            return await self.apply(table, seat, action, self.stand_in(table, seat))
+        table = await self.ctx.load(deadline.table_id)
+        if not is_running(table) or table.match is None:
+            return Outcome(undue=((deadline.table_id, deadline.kind),))
+        state = table.match.state
+        seat = state.to_act
+        if table.row.moves != deadline.moves or seat is None or not table.seats[seat].computer:
+            return Outcome()  # the table moved on; a newer deadline (if any) stands
+        action = await self.computer_action(table, seat)
+        return await self.apply(table, seat, action, self.stand_in(table, seat))
 
     def stand_in(self, table: Table, seat: int) -> str:
         """Who the computer's decision at the seat is logged as (#47): "" at a computer seat

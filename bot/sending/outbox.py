@@ -49,16 +49,16 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from aiogram import Bot
 
 from bot.clock import Clock
+from bot.keys import MessageKey
 from bot.render.common import Rendered
 from bot.render.limits import fit
+from bot.runtime.commands import DeliveryFailed, OwedHeld, Send
 from bot.sending.calls import Calls
-from bot.sending.held import OnHeld
 from bot.sending.lanes import Lanes
 from bot.sending.rates import OutboxLimits, Quota, Rates
 from bot.sending.requests import Sleep, Undeliverable
@@ -102,13 +102,13 @@ class Outbox:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
-        on_refused: Callable[[int, str, Undeliverable], None] | None = None,
+        report: Send | None = None,
         rates: Rates | None = None,
         book: RedisBook | None = None,
     ) -> None:
-        self.on_refused = on_refused  # told (chat, key, why) when a keyed message can't go
-        # told (chat, entry, seconds) when an owed entry is held, to be sent again then
-        self.on_held: OnHeld | None = None
+        # the runtime's inbox: told (DeliveryFailed) when a keyed message can't go, and
+        # (OwedHeld) when an owed entry is held, to be sent again later
+        self.report = report
         self.wire = Calls(
             bot,
             store,
@@ -130,12 +130,13 @@ class Outbox:
         return self.wire.book
 
     def _refused(self, chat_id: int, key: str, why: Undeliverable) -> None:
-        if self.on_refused is not None:
-            self.on_refused(chat_id, key, why)
+        parsed = MessageKey.parse(key)
+        if self.report is not None and parsed is not None:
+            self.report(DeliveryFailed(chat_id, parsed, why))
 
     def _held(self, chat_id: int, owed: OwedRef, seconds: float) -> None:
-        if self.on_held is not None:
-            self.on_held(chat_id, owed, seconds)
+        if self.report is not None:
+            self.report(OwedHeld(chat_id, owed, seconds))
 
     async def load(self) -> None:
         """Read what every keyed message shows (at start-up, before anything is shown)."""

@@ -21,6 +21,7 @@ from bot.render.computers import (
     name_index,
     next_index,
 )
+from bot.runtime.commands import DeadlineDue
 from bot.storage.rows import Deadline
 from engine.games import GAMES
 from engine.players import LEVELS
@@ -389,7 +390,7 @@ async def test_4_2_a_lobby_nobody_starts_closes_after_the_timeout_over_a_restart
         assert lobby_deadlines(database) == []  # the started table's is gone
         # a lobby deadline firing late for a table that started changes nothing
         runtime = running.services.runtime
-        out = await runtime.lobby_expired(Deadline(1, "lobby", time.time(), 0))
+        out = await runtime.handle(DeadlineDue(Deadline(1, "lobby", time.time(), 0)))
         assert out.screens == () and out.undue == ((1, "lobby"),)
         assert db_rows(database, "SELECT status FROM tables WHERE id = 1") == [("running",)]
 

@@ -12,7 +12,8 @@ import time
 from aiogram import Bot
 
 from bot.render.common import Button, Keyboard, Rendered
-from bot.sending.outbox import Old, Outbox, OutboxLimits, Undeliverable
+from bot.runtime.commands import Command, DeliveryFailed
+from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.rates import LocalRates
 from bot.storage.protocol import Store
 from tests.fakeapi import FakeTelegram
@@ -39,11 +40,11 @@ async def outbox(
     limits: OutboxLimits = FAST,
     refused: list[tuple[int, str, str]] | None = None,
 ) -> Outbox:
-    def told(chat_id: int, key: str, why: Undeliverable) -> None:
-        if refused is not None:
-            refused.append((chat_id, key, why))
+    def told(report: Command) -> None:
+        if refused is not None and isinstance(report, DeliveryFailed):
+            refused.append((report.chat_id, str(report.message), report.why))
 
-    box = Outbox(bot, store, limits, on_refused=told)
+    box = Outbox(bot, store, limits, report=told)
     await box.load()
     return box
 

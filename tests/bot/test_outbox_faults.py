@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 
 from bot.coordination.redis_locks import connect
 from bot.render.common import Rendered
+from bot.runtime.commands import OwedHeld
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates
 from bot.sending.session import TelegramLimits
@@ -260,7 +261,11 @@ async def test_36_an_owed_message_is_settled_once_shown_and_held_while_telegram_
 
     try:
         box = Outbox(bot, store, FAST)
-        box.on_held = lambda chat, owed, seconds: told.append((chat, owed, seconds))
+        box.report = lambda held: told.append(  # an OwedHeld
+            (held.chat_id, held.owed, held.seconds)
+            if isinstance(held, OwedHeld)
+            else (0, OwedRef(""), -1.0)
+        )
         await box.load()
         owe_again(box, [OwedRow(r, GROUP, None, "{}", OwedState.PENDING) for r in refs])
         await asyncio.wait_for(box.drain(), 10)
@@ -317,7 +322,7 @@ async def test_47_six_429s_in_a_row_hold_an_owed_result_tried_again_with_bounded
     told: list[float] = []
     try:
         box = Outbox(bot, store, FAST)
-        box.on_held = lambda chat, owed, seconds: told.append(seconds)
+        box.report = lambda held: told.append(held.seconds if isinstance(held, OwedHeld) else -1)
         await box.load()
         for _ in range(tries + 1):  # the runtime shows it again each time it is told to
             (row,) = await store.owed()

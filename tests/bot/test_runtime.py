@@ -10,7 +10,8 @@ import time
 import pytest
 
 from bot.app import RunningBot
-from bot.runtime.scheduler import Scheduler
+from bot.runtime.commands import Command, DeadlineDue
+from bot.scheduling import Scheduler
 from bot.storage import open_repository
 from bot.storage.rows import Deadline, SeatKind, TableStatus
 from tests.bot.helpers import (
@@ -28,8 +29,9 @@ from tests.fakeapi import FakeTelegram
 async def test_scheduler_fires_due_deadlines_in_time_order_and_skips_replaced_ones() -> None:
     fired: list[tuple[int, int]] = []
     t0 = time.time()
-    scheduler = Scheduler(lambda d: _note(fired, d), clock=time.time)
-    scheduler.start([Deadline(1, "computer", t0 + 0.10, 5), Deadline(2, "computer", t0 + 0.05, 7)])
+    scheduler = Scheduler(clock=time.time)
+    first = [Deadline(1, "computer", t0 + 0.10, 5), Deadline(2, "computer", t0 + 0.05, 7)]
+    scheduler.start(first, lambda due: _note(fired, due))
     scheduler.add(Deadline(1, "computer", t0 + 0.15, 6))  # replaces table 1's (moves 5)
     scheduler.add(Deadline(3, "computer", t0 + 500, 1))  # far away: never fires here
     for _ in range(100):  # bounded: at most 2 s
@@ -42,8 +44,9 @@ async def test_scheduler_fires_due_deadlines_in_time_order_and_skips_replaced_on
     assert scheduler.pending() == 1
 
 
-async def _note(fired: list[tuple[int, int]], deadline: Deadline) -> None:
-    fired.append((deadline.table_id, deadline.moves))
+async def _note(fired: list[tuple[int, int]], due: Command) -> None:
+    assert isinstance(due, DeadlineDue)
+    fired.append((due.deadline.table_id, due.deadline.moves))
 
 
 async def test_a_unit_of_work_commits_all_or_nothing(database: TestDatabase) -> None:

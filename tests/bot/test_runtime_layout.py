@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from bot.callbacks import ACTS, EndAct, Kind, LobbyAct, SeatAct
 from bot.runtime.absent import TIMER_KINDS
+from bot.runtime.commands import Command, Guard
+from bot.runtime.guards import GUARDS
+from bot.runtime.handlers import DEADLINE_KINDS, HANDLERS, LOBBY_ACTS
 from bot.runtime.runtime import TableRuntime
 from bot.storage.rows import DeadlineKind
 
@@ -38,28 +41,31 @@ def test_the_wire_codes_are_the_enums() -> None:
 
 
 def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
-    nothing = cast(Any, None)
-    runtime = TableRuntime(nothing, nothing, nothing)
-    assert set(runtime.presses.lobby_acts) == set(LobbyAct)
-    assert set(runtime.presses.deadline_kinds) == {
-        DeadlineKind.LOBBY,
-        DeadlineKind.STARTING,
-        DeadlineKind.CLOSE,
-        DeadlineKind.NOTIFY,
-        DeadlineKind.OWED,
-        *TIMER_KINDS,
-    }
+    assert set(LOBBY_ACTS) == set(LobbyAct)
+    assert set(DEADLINE_KINDS) == set(DeadlineKind)  # no default: a computer's move is named
+    assert {DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE} == TIMER_KINDS
+
+
+def test_every_command_has_one_handler_and_every_guard_a_check() -> None:
+    assert set(HANDLERS) == set(get_args(Command))
+    assert set(GUARDS) == set(Guard)
+
+
+def test_only_handle_takes_a_lock() -> None:
+    """The lock is ``handle``'s: no handler or concern of bot/runtime/ takes one."""
+    holding = sorted(p.name for p in RUNTIME.glob("*.py") if ".hold(" in p.read_text())
+    assert holding == ["absent.py", "core.py", "groups.py", "handle.py", "lobby.py", "redraw.py"]
 
 
 def test_toggle_gap_set_on_the_facade_reaches_the_seats() -> None:
     nothing = cast(Any, None)
-    runtime = TableRuntime(nothing, nothing, nothing)
+    runtime = TableRuntime(nothing, nothing, nothing, nothing)
     runtime.toggle_gap = 0.0
     assert runtime.absent.toggle_gap == 0.0
 
 
 def test_cards_gap_set_on_the_facade_reaches_the_presses() -> None:
     nothing = cast(Any, None)
-    runtime = TableRuntime(nothing, nothing, nothing)
+    runtime = TableRuntime(nothing, nothing, nothing, nothing)
     runtime.cards_gap = 0.0
-    assert runtime.presses.cards_gap == 0.0
+    assert runtime.ctx.cards_gap == 0.0

@@ -18,7 +18,8 @@ from redis.asyncio.lock import Lock
 
 from bot.coordination.redis_locks import PREFIX, RedisLeader, RedisLocks, UpdateGate, connect
 from bot.render.common import Rendered
-from bot.runtime.scheduler import Scheduler
+from bot.runtime.commands import Command, DeadlineDue
+from bot.scheduling import Scheduler
 from bot.sending.outbox import Outbox
 from bot.sending.rates import OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates
@@ -200,8 +201,10 @@ async def test_two_schedulers_fire_a_deadline_once_and_the_other_takes_over(
     store: list[Deadline] = []  # the database's deadlines, as both workers read them
     fired: list[tuple[str, int]] = []
 
-    def firing(name: str) -> Callable[[Deadline], asyncio.Future[None]]:
-        def fire(deadline: Deadline) -> asyncio.Future[None]:
+    def firing(name: str) -> Callable[[Command], asyncio.Future[None]]:
+        def fire(due: Command) -> asyncio.Future[None]:
+            assert isinstance(due, DeadlineDue)
+            deadline = due.deadline
             fired.append((name, deadline.table_id))
             store.remove(deadline)
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -213,7 +216,6 @@ async def test_two_schedulers_fire_a_deadline_once_and_the_other_takes_over(
     lease = 1.0
     schedulers = {
         name: Scheduler(
-            firing(name),
             leader=RedisLeader(clients(), lease=lease),
             stored=deadlines_in(store),
             poll=0.05,
@@ -221,8 +223,8 @@ async def test_two_schedulers_fire_a_deadline_once_and_the_other_takes_over(
         )
         for name in ("a", "b")
     }
-    for scheduler in schedulers.values():
-        scheduler.start([])
+    for name, scheduler in schedulers.items():
+        scheduler.start([], firing(name))
     try:
         store.append(Deadline(1, "computer", time.time() + 0.2, 4))
         for scheduler in schedulers.values():

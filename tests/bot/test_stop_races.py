@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from bot.runtime.scheduler import Scheduler
+from bot.runtime.commands import Command
+from bot.scheduling import Scheduler
 from bot.storage.rows import Deadline, DeadlineKind
 from bot.tasks import cancelled, ended
 
@@ -22,13 +23,13 @@ def far(table_id: int) -> Deadline:
     return Deadline(table_id, DeadlineKind.IDLE, time.time() + LATER, 0)
 
 
-async def fire(deadline: Deadline) -> None:
-    raise AssertionError(f"nothing falls due here: {deadline}")
+async def fire(due: Command) -> None:
+    raise AssertionError(f"nothing falls due here: {due}")
 
 
 async def test_a_stop_in_the_step_a_deadline_is_added_stops_the_scheduler() -> None:
-    scheduler = Scheduler(fire)
-    scheduler.start([far(1)])
+    scheduler = Scheduler()
+    scheduler.start([far(1)], fire)
     await asyncio.sleep(0.05)  # it waits for the first deadline (a timed wait)
     task = scheduler._task
     assert task is not None and not task.done()
@@ -41,8 +42,8 @@ async def test_a_stop_in_the_step_a_deadline_is_added_stops_the_scheduler() -> N
 
 
 async def test_a_stop_in_the_step_the_scheduler_wakes_with_nothing_timed() -> None:
-    scheduler = Scheduler(fire)
-    scheduler.start([])
+    scheduler = Scheduler()
+    scheduler.start([], fire)
     await asyncio.sleep(0.05)
     task = scheduler._task
     assert task is not None

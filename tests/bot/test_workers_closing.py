@@ -20,13 +20,16 @@ from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import Refused
 from bot.runtime.as_it_stands import money_so_far, places_by, played_deals
 from bot.runtime.closing import begun
+from bot.runtime.commands import AskToClose, DeadlineDue, JoinByLink, LobbyPressed, StartReached
 from bot.runtime.outcome import CloseQuestion, Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline, DeadlineKind, TableStatus
+from tests.bot.book import KeyBook
 from tests.databases import TestDatabase
 
+BOOK = KeyBook()
 GROUP = -100777
 VERA, OLGA = 1, 2
 
@@ -38,6 +41,9 @@ class Worker:
 
 
 async def member(chat_id: int, user_id: int) -> Membership:
+    """Everyone is a member; Gleb (99) an admin."""
+    if user_id == 99:
+        return Membership(ChatMemberStatus.ADMINISTRATOR)
     return Membership(ChatMemberStatus.MEMBER)
 
 
@@ -62,7 +68,9 @@ async def workers(
             stack.push_async_callback(redis.aclose)
             people = People(repo, "ru", keep=1.0)
             locks = RedisLocks(redis, lease=2)
-            runtime = TableRuntime(repo, people, Members(member), locks=locks, away_level="easy")
+            runtime = TableRuntime(
+                repo, people, Members(member), BOOK, locks=locks, away_level="easy"
+            )
             return Worker(repo, runtime)
 
         yield make
@@ -80,10 +88,10 @@ async def begun_on(a: Worker) -> int:
     table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
     row = await a.repo.table(table_id)
     assert row is not None
-    await a.runtime.join_by_link(table_id, row.join_code, OLGA, "Olga")
+    await a.runtime.handle(JoinByLink(table_id, row.join_code, OLGA, "Olga"))
     start = Press(Kind.LOBBY, table_id, None, row.generation, "s")
-    await a.runtime.lobby_press(start, VERA, "Vera", keys(table_id).lobby, no)
-    await a.runtime.start_reached(table_id, row.generation, {VERA: True, OLGA: True})
+    await a.runtime.handle(LobbyPressed(start, VERA, "Vera", BOOK.at(GROUP, keys(table_id).lobby)))
+    await a.runtime.handle(StartReached(table_id, row.generation, {VERA: True, OLGA: True}))
     await move(a, table_id)
     table = await a.runtime._load(table_id)
     assert table is not None and begun(table)
@@ -98,7 +106,7 @@ async def move(w: Worker, table_id: int) -> None:
     seat = table.match.state.to_act
     assert seat is not None
     kind = DeadlineKind.COMPUTER if table.seats[seat].computer else DeadlineKind.TURN
-    await w.runtime.due(Deadline(table_id, kind, time.time(), table.row.moves))
+    await w.runtime.handle(DeadlineDue(Deadline(table_id, kind, time.time(), table.row.moves)))
 
 
 def press(table_id: int, generation: int, act: LobbyAct) -> Press:
@@ -112,22 +120,24 @@ async def test_a_question_asked_on_one_worker_is_answered_and_lapses_on_another(
     table_id = await begun_on(a)
     row = await a.repo.table(table_id)
     assert row is not None
-    asked = await a.runtime.cancel_question(GROUP, VERA, no, reply_to=1)
+    asked = await a.runtime.handle(AskToClose(GROUP, None, VERA, 1))
     assert any(isinstance(s, CloseQuestion) for s in asked.screens)
     (due,) = asked.due
     cancel = keys(table_id).cancel
     agree = press(table_id, row.generation, LobbyAct.AGREE)
-    await b.runtime.lobby_press(agree, VERA, "Vera", cancel, no)  # Vera agrees on B
+    await b.runtime.handle(
+        LobbyPressed(agree, VERA, "Vera", BOOK.at(GROUP, cancel))
+    )  # Vera agrees on B
     with pytest.raises(Refused):  # … and B knows it, when she presses again on A
-        await a.runtime.lobby_press(agree, VERA, "Vera", cancel, no)
+        await a.runtime.handle(LobbyPressed(agree, VERA, "Vera", BOOK.at(GROUP, cancel)))
     assert [s.agreed for s in await a.repo.seats(table_id)] == [True, False]
-    await b.runtime.due(due)  # the question's time is up: B, the leader, fires it
+    await b.runtime.handle(DeadlineDue(due))  # the question's time is up: B, the leader, fires it
     assert [s.agreed for s in await a.repo.seats(table_id)] == [False, False]
     with pytest.raises(Refused):  # the question went: its button is out of date on A too
-        await a.runtime.lobby_press(agree, OLGA, "Olga", cancel, no)
-    again = await b.runtime.cancel_question(GROUP, VERA, no, reply_to=2)
-    await a.runtime.lobby_press(agree, VERA, "Vera", cancel, no)
-    closed = await b.runtime.lobby_press(agree, OLGA, "Olga", cancel, no)
+        await a.runtime.handle(LobbyPressed(agree, OLGA, "Olga", BOOK.at(GROUP, cancel)))
+    again = await b.runtime.handle(AskToClose(GROUP, None, VERA, 2))
+    await a.runtime.handle(LobbyPressed(agree, VERA, "Vera", BOOK.at(GROUP, cancel)))
+    closed = await b.runtime.handle(LobbyPressed(agree, OLGA, "Olga", BOOK.at(GROUP, cancel)))
     assert any(isinstance(s, Note) for s in closed.screens) and again.due
     after = await a.repo.table(table_id)
     assert after is not None and after.status == TableStatus.CLOSED
@@ -150,9 +160,10 @@ async def test_an_admin_s_close_on_another_worker_rates_the_match_as_it_stands_o
     record = table.match.state.record()
     row = await a.repo.table(table_id)
     assert row is not None and row.status == TableStatus.RUNNING
-    await a.runtime.cancel_question(GROUP, 99, yes, reply_to=1)  # an admin asks on A …
-    shut: Outcome = await b.runtime.lobby_press(  # … and closes at once on B
-        press(table_id, row.generation, LobbyAct.CANCEL), 99, "Gleb", keys(table_id).cancel, yes
+    await a.runtime.handle(AskToClose(GROUP, None, 99, 1))  # an admin asks on A …
+    close = press(table_id, row.generation, LobbyAct.CANCEL)
+    shut: Outcome = await b.runtime.handle(  # … and closes at once on B
+        LobbyPressed(close, 99, "Gleb", BOOK.at(GROUP, keys(table_id).cancel))
     )
     assert any(isinstance(s, Note) and s.params.get("name") == "Gleb" for s in shut.screens)
     (result,) = await a.repo.results()
@@ -161,7 +172,7 @@ async def test_an_admin_s_close_on_another_worker_rates_the_match_as_it_stands_o
     assert [s.place for s in result.seats] == list(places_by(money))
     assert {s.stand_in for s in result.seats} == {"easy"}  # the computer made every decision
     with pytest.raises(Refused):  # closed: nothing more, on either worker
-        await a.runtime.lobby_press(
-            press(table_id, row.generation, LobbyAct.CANCEL), 99, "Gleb", keys(table_id).cancel, yes
+        await a.runtime.handle(
+            LobbyPressed(close, 99, "Gleb", BOOK.at(GROUP, keys(table_id).cancel))
         )
     assert len(await b.repo.results()) == 1

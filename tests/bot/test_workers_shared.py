@@ -22,6 +22,7 @@ from bot.callbacks import Kind, Press
 from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import BotRefusal, Refused
 from bot.render.common import Button, Keyboard, Rendered
+from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, StartReached
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox, OutboxLimits
@@ -29,9 +30,11 @@ from bot.sending.redis_book import RedisBook, RedisRates
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from bot.storage.rows import DeadlineKind, TableRow
+from tests.bot.book import KeyBook
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 
+BOOK = KeyBook()
 GROUP = -100888
 FAST = OutboxLimits(group_ops=8, group_window=1.0, edit_gap=0.1, private_ops=3, private_window=0.3)
 
@@ -59,7 +62,9 @@ async def workers(
             redis = connect(redis_url)
             stack.push_async_callback(redis.aclose)
             people = People(repo, "ru", keep=1.0)
-            runtime = TableRuntime(repo, people, Members(member), locks=RedisLocks(redis, lease=2))
+            runtime = TableRuntime(
+                repo, people, Members(member), BOOK, locks=RedisLocks(redis, lease=2)
+            )
             return Worker(repo, redis, runtime)
 
         def start() -> asyncio.Future[Worker]:
@@ -83,14 +88,14 @@ async def test_28_a_join_on_another_worker_during_start_is_held_back(
     assert [d.kind for d in notes.due] == [DeadlineKind.STARTING]
 
     with pytest.raises(Refused) as refused:  # on the other worker, in Start's gap
-        await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")
+        await b.runtime.handle(JoinByLink(table_id, row.join_code, 3, "Late"))
     assert refused.value.reason is BotRefusal.GAME_STARTED
     join = Press(Kind.LOBBY, table_id, None, row.generation, "j")
     with pytest.raises(Refused):
-        await b.runtime.lobby_press(join, 3, "Late", keys(table_id).lobby, no_admin)
+        await b.runtime.handle(LobbyPressed(join, 3, "Late", BOOK.at(GROUP, keys(table_id).lobby)))
     assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2]
 
-    started = await a.runtime.start_reached(table_id, row.generation, {1: True, 2: True})
+    started = await a.runtime.handle(StartReached(table_id, row.generation, {1: True, 2: True}))
     assert (table_id, DeadlineKind.STARTING) in started.undue
     after = await b.repo.table(table_id)
     assert after is not None and after.status == "running"
@@ -104,9 +109,9 @@ async def test_28_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
     a, b = await workers(), await workers()
     table_id, row, notes = await started_by(a)
     (hold,) = notes.due  # worker A dies here; the leader (B) fires the deadline
-    again = await b.runtime.due(hold)
+    again = await b.runtime.handle(DeadlineDue(hold))
     assert (table_id, DeadlineKind.STARTING) in again.undue
-    await b.runtime.join_by_link(table_id, row.join_code, 3, "Late")  # it seats again
+    await b.runtime.handle(JoinByLink(table_id, row.join_code, 3, "Late"))  # it seats again
     assert [s.user_id for s in await b.repo.seats(table_id)] == [1, 2, 3]
 
 
@@ -122,9 +127,11 @@ async def started_by(a: Worker) -> tuple[int, TableRow, Outcome]:
     table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
     row = await a.repo.table(table_id)
     assert row is not None
-    await a.runtime.join_by_link(table_id, row.join_code, 2, "Olga")
+    await a.runtime.handle(JoinByLink(table_id, row.join_code, 2, "Olga"))
     start = Press(Kind.LOBBY, table_id, None, row.generation, "s")
-    notes = await a.runtime.lobby_press(start, 1, "Vera", keys(table_id).lobby, no_admin)
+    notes = await a.runtime.handle(
+        LobbyPressed(start, 1, "Vera", BOOK.at(GROUP, keys(table_id).lobby))
+    )
     return table_id, row, notes
 
 

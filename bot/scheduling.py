@@ -1,8 +1,10 @@
 """The one task that runs scheduled work: stored deadlines, fired when due.
 
 Deadlines live in the database (a restart loses none); this task keeps them in a heap, sleeps
-until the earliest, and hands it to ``fire`` (the app: runtime, then delivery). New deadlines
-arrive with each outcome (:meth:`add`); stale ones are dropped by the runtime when they fire.
+until the earliest, and hands it as :class:`~bot.runtime.commands.DeadlineDue` to its inbox
+(:meth:`bot.bus.Bus.fire`: the runtime's ``handle``, then delivery), one after another. New
+deadlines arrive with each outcome (:meth:`add`); stale ones are dropped by the runtime when
+they fire.
 
 Several workers (``BOT_REDIS_URL``): one of them leads (a lease, :class:`RedisLeader`), and
 only the leader fires; it reads the stored deadlines every ``poll`` seconds, so the deadlines
@@ -21,6 +23,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
 from bot.coordination.locks import Leadership
+from bot.runtime.commands import DeadlineDue, Inbox
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, DeadlineKind
 from bot.tasks import cancelled
@@ -31,7 +34,6 @@ logger = logging.getLogger(__name__)
 class Scheduler:
     def __init__(
         self,
-        fire: Callable[[Deadline], Awaitable[None]],
         *,
         clock: Clock = time.time,
         leader: Leadership | None = None,
@@ -40,7 +42,7 @@ class Scheduler:
         poll: float = 0.25,
         lease: float = 10.0,
     ) -> None:
-        self._fire = fire
+        self._inbox: Inbox | None = None
         self._clock = clock
         self._leader = leader or Leadership()
         self._stored = stored
@@ -72,7 +74,9 @@ class Scheduler:
         """When the earliest deadline falls due (None: nothing is scheduled)."""
         return min((d.due_at for d in self._current.values()), default=None)
 
-    def start(self, deadlines: list[Deadline]) -> None:
+    def start(self, deadlines: list[Deadline], inbox: Inbox) -> None:
+        """Fire ``deadlines`` and every one added later into ``inbox`` as each falls due."""
+        self._inbox = inbox
         for deadline in deadlines:
             self.add(deadline)
         self._task = asyncio.create_task(self._run(), name="scheduler")
@@ -143,7 +147,8 @@ class Scheduler:
                     continue  # fired by another worker already
                 self.firing = True
                 try:
-                    await self._fire(current)
+                    assert self._inbox is not None  # started
+                    await self._inbox(DeadlineDue(current))
                 except Exception:
                     logger.exception("deadline %s of table %s failed", kind, table_id)
                 finally:

@@ -1,0 +1,333 @@
+"""Every input to the runtime as one frozen command: a press of each kind, a command in a
+group, a stored deadline fallen due. :meth:`bot.runtime.handle.Runtime.handle` takes each
+command's lock key, loads its table, runs the guards it declares, and calls the one handler
+its type maps to (:data:`bot.runtime.handlers.HANDLERS`).
+
+A press carries the pressed message as Telegram gave it (:class:`Pressed`) and the parsed
+:class:`~bot.callbacks.Press`, never the raw callback data: which keyed message was pressed and
+what it offers the runtime asks of a :class:`MessageBook` (the outbox's memory, or the
+workers' shared book), a port the delivery side implements."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar, Protocol
+
+from bot.callbacks import Press
+from bot.keys import MessageKey
+from bot.sending.requests import Undeliverable
+from bot.storage.rows import Deadline, DeadlineKind, OwedRef
+
+
+@dataclass(frozen=True, slots=True)
+class TableKey:
+    """A table's lock: every command that changes one table."""
+
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatKey:
+    """A chat's lock: what has no table yet (a lobby opened in it)."""
+
+    chat_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class HereKey:
+    """The open table of a chat (and forum topic), found when the command is handled: its
+    :class:`TableKey` then, else the chat's (no table: the ``HERE`` guard refuses)."""
+
+    chat_id: int
+    thread: int | None
+
+
+LockKey = TableKey | ChatKey | HereKey
+
+
+class Guard(StrEnum):
+    """The named checks a command declares, run in order before its handler
+    (:mod:`bot.runtime.guards`)."""
+
+    OPEN = "open"  # the table exists and is not closed
+    HERE = "here"  # an open table here (the chat's, the topic's)
+    RUNNING = "running"  # the table runs a match
+    CURRENT_MESSAGE = "current_message"  # pressed on the table's own message that carries it
+    MEMBER = "member"  # the presser is a member of the table's group
+    OWN_SEAT = "own_seat"  # a hand button of the presser's own seat, where only he sees it
+    MAY_ACT = "may_act"  # he may act at the table (not barred, still in the group)
+    ON_HAND = "on_hand"  # pressed on the seat's current hand message
+    CURRENT_MOVE = "current_move"  # drawn at the table's current move (or a waiting hand's)
+    OFFERED = "offered"  # that message offers this very button now
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """The message a button was pressed on, as Telegram gave it: its chat, its id (an
+    ephemeral message's own id, a namespace apart, #32)."""
+
+    chat_id: int
+    message_id: int
+    ephemeral: bool = False
+
+
+class MessageBook(Protocol):
+    """What the runtime asks of the messages the bot sent (implemented by the delivery side:
+    one process, the outbox's memory; several workers, their shared book)."""
+
+    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+        """Which keyed message of the chat this is now (None: none, or an old one)."""
+        ...
+
+    async def offers(self, chat_id: int, key: str, press: Press) -> bool:
+        """Whether message ``key`` offers this button now (its latest text's buttons)."""
+        ...
+
+    async def posted(self, chat_id: int, key: str) -> bool:
+        """Whether message ``key`` was sent, or waits to be."""
+        ...
+
+
+# --- presses ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPressed:
+    """A lobby button (or a notice's, or the cancel question's), §4.2–§4.4."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.OPEN, Guard.CURRENT_MESSAGE, Guard.MEMBER)
+    press: Press
+    user_id: int
+    name: str
+    message: Pressed
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.press.table)
+
+
+@dataclass(frozen=True, slots=True)
+class EndPressed:
+    """Another match, or finish (§4.7), on the match result's buttons."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.OPEN, Guard.CURRENT_MESSAGE, Guard.MEMBER)
+    press: Press
+    user_id: int
+    message: Pressed
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.press.table)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPressed:
+    """📈 on a match result (#35)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.OPEN, Guard.CURRENT_MESSAGE, Guard.MEMBER)
+    press: Press
+    user_id: int
+    message: Pressed
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.press.table)
+
+
+@dataclass(frozen=True, slots=True)
+class MyCardsPressed:
+    """🂠 My cards on the table message (#32); ``query_id``: the press a hand in the group is
+    sent in answer to."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.CURRENT_MESSAGE, Guard.OPEN)
+    press: Press
+    user_id: int
+    message: Pressed
+    query_id: str
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.press.table)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPressed:
+    """A family's button on a hand message (§7.2): its meaning is the family's
+    (:meth:`GameUI.interpret <bot.render.games.base.GameUI.interpret>`)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (
+        Guard.RUNNING,
+        Guard.OWN_SEAT,
+        Guard.MAY_ACT,
+        Guard.ON_HAND,
+        Guard.CURRENT_MOVE,
+        Guard.OFFERED,
+    )
+    stale_refresh: ClassVar[bool] = True  # pressed on another message: "stale", his hand shown
+    press: Press
+    user_id: int
+    message: Pressed
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.press.table)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPressed:
+    """The runtime's own buttons of a hand message (:class:`~bot.callbacks.SeatAct`): ⋯ and
+    its ↩️, 🤖 Let the computer play, 🙋 I'm back, «В личку»."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (
+        Guard.RUNNING,
+        Guard.OWN_SEAT,
+        Guard.MAY_ACT,
+        Guard.ON_HAND,
+        Guard.OFFERED,
+    )
+    stale_refresh: ClassVar[bool] = False  # pressed on another message: "not your cards"
+    press: Press
+    user_id: int
+    message: Pressed
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.press.table)
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshHand:
+    """After a stale hand press: the pressed message loses its buttons if it is no keyed one
+    any more, and the seat's current hand is shown."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    table_id: int
+    seat: int
+    message: Pressed
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.table_id)
+
+
+# --- commands and their second halves -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AskToClose:
+    """/cancel (§4.9) at the table here."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.HERE,)
+    chat_id: int
+    thread: int | None
+    user_id: int
+    reply_to: int
+
+    @property
+    def key(self) -> LockKey:
+        return HereKey(self.chat_id, self.thread)
+
+
+@dataclass(frozen=True, slots=True)
+class StartReached:
+    """Start's second half: who the private notes reached (chat id → reached) is known."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.OPEN,)
+    table_id: int
+    generation: int
+    reached: dict[int, bool]
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.table_id)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinByLink:
+    """The deep link of §4.3 (``j_<table>_<code>``)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    table_id: int
+    code: str
+    user_id: int
+    name: str
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.table_id)
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineDue:
+    """A stored deadline fell due (the scheduler's); its kind picks the handler."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    deadline: Deadline
+
+    @property
+    def key(self) -> LockKey | None:
+        """The table's; an owed entry's (``owed``) none: it draws the entries of several
+        tables, each under its own table's lock (:meth:`Redraw.owed_due
+        <bot.runtime.redraw.Redraw.owed_due>`)."""
+        if self.deadline.kind == DeadlineKind.OWED:
+            return None
+        return TableKey(self.deadline.table_id)
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryFailed:
+    """The outbox could not deliver a keyed message (``why``): a hand's owner unreachable (a
+    403, PRODUCT.md §13), a hand or ping in the group refused for him alone (his hands go to
+    private, #32), a table's forum topic closed or deleted (the table closes)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    message: MessageKey
+    why: Undeliverable
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.message.table_id)
+
+
+@dataclass(frozen=True, slots=True)
+class OwedHeld:
+    """An owed entry could not be sent for now (:mod:`bot.sending.held`): it goes again in
+    ``seconds``, a stored deadline of its table."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    owed: OwedRef
+    seconds: float
+
+    @property
+    def key(self) -> LockKey | None:
+        """None: it reads the owed rows and stores a deadline, no table's state."""
+        return None
+
+
+Command = (
+    LobbyPressed
+    | EndPressed
+    | ChartPressed
+    | MyCardsPressed
+    | HandPressed
+    | SeatPressed
+    | RefreshHand
+    | AskToClose
+    | StartReached
+    | JoinByLink
+    | DeadlineDue
+    | DeliveryFailed
+    | OwedHeld
+)
+
+Send = Callable[[Command], None]
+"""An inbox: a command handed on, handled (and its outcome delivered) in a task of its own
+(the outbox's failures)."""
+
+Inbox = Callable[[Command], Awaitable[None]]
+"""An inbox awaited: the command handled and its outcome delivered (the scheduler's
+deadlines, one after another)."""
