@@ -15,7 +15,7 @@ from typing import Final
 from aiogram.filters import Filter
 from aiogram.types import CallbackQuery
 
-from bot.caches.lru import Lru
+from bot.lru import Lru
 
 MAX_BYTES: Final = 64
 PARSED: Final = 64  # presses whose parse a codec keeps (the updates being handled)

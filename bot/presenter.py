@@ -9,17 +9,19 @@ import dataclasses
 from typing import Any
 
 from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
+from bot.game_names import game_name
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
+from bot.markup import Html, esc
 from bot.render import closing as closing_render
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.cards import with_card_words
-from bot.render.common import Button, Html, Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name
+from bot.render.context import TableContext
 from bot.render.games.base import GameUI
 from bot.render.games.charts import chart
 from bot.render.moves import words_of
+from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.core import family_ui
 from bot.runtime.outcome import (
     CancelQuestion,

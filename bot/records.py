@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.clock import Clock
+from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.keys import MessageKey
+from bot.numbers import signed
 from bot.render.cards import notation_word, notation_words
-from bot.render.common import signed
-from bot.render.context import game_name
 from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads, Repository
 from bot.storage.rows import TableRow, TableStatus

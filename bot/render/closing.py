@@ -8,8 +8,8 @@ from enum import StrEnum
 
 from bot.callbacks import Kind, LobbyAct, Press, PressCodec
 from bot.i18n import Translator
-from bot.markup import Html
-from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard
+from bot.markup import Html, esc
+from bot.rendered import Button, ButtonStyle, Rendered, keyboard
 from bot.storage.rows import SeatRow, TableRow
 
 

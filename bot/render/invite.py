@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.render.common import Button, Rendered, keyboard
-from bot.render.context import game_name
-from bot.render.limits import TITLE, label
+from bot.message_limits import TITLE, label
+from bot.rendered import Button, Rendered, keyboard
 from bot.storage.rows import SeatRow, TableRow
 from engine.games import GAMES
 

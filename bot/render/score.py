@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.markup import Html
-from bot.render.common import esc, signed, whole
+from bot.markup import Html, esc
+from bot.message_limits import MAX_TEXT, pages
+from bot.numbers import signed, whole
 from bot.render.computers import LEVEL_BUTTONS
-from bot.render.context import Board, Entry, game_name
+from bot.render.context import Board, Entry
 from bot.render.games import game_ui
-from bot.render.limits import MAX_TEXT, pages
 
 NAME_MAX = 32
 """A leaderboard shows at most this many characters of a name (Telegram allows 64 a name)."""

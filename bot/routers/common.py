@@ -13,7 +13,7 @@ from bot.answers import Asked
 from bot.caches.members import Lookup, Membership
 from bot.delivery import Delivery
 from bot.markup import Html
-from bot.render.common import Keyboard, Rendered
+from bot.rendered import Keyboard, Rendered
 
 NOT_IN_CHAT: Final = ("user not found", "member not found", "participant not found")
 """Telegram's 400s that say the user is not in the chat ("Bad Request: member not found" …)."""

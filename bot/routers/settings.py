@@ -15,12 +15,12 @@ from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter
 from bot.config import Settings as Config
 from bot.delivery import Delivery
+from bot.game_names import GAME_NAMES
 from bot.i18n import LOCALES, Catalogues, Translator
 from bot.refused import BotRefusal, Refused
 from bot.render import settings as screens
-from bot.render.common import Rendered
-from bot.render.context import GAME_NAMES
 from bot.render.refusals import refusal_html
+from bot.rendered import Rendered
 from bot.routers.common import asked, say, topic
 from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime

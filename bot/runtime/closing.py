@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
+from bot.numbers import signed, whole
 from bot.refused import BotRefusal, Refused
 from bot.render.closing import QuestionEnd
-from bot.render.common import signed, whole
 from bot.runtime import owed as owe
 from bot.runtime import ratings
 from bot.runtime.as_it_stands import played_deals

@@ -8,10 +8,10 @@ import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from bot.game_names import game_name
 from bot.logsafe import safe
+from bot.message_limits import label
 from bot.refused import BotRefusal, Refused
-from bot.render.context import game_name
-from bot.render.limits import label
 from bot.runtime.core import (
     Context,
     IsAdmin,

@@ -23,7 +23,7 @@ from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMar
 from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message, ReplyParameters
 
 from bot.clock import Clock
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.sending.held import Holding, OnHeld
 from bot.sending.json_session import EditEphemeralText, EditText
 from bot.sending.patience import Patience

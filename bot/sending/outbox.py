@@ -55,8 +55,8 @@ from typing import TYPE_CHECKING
 from aiogram import Bot
 
 from bot.clock import Clock
-from bot.render.common import Rendered
-from bot.render.limits import fit
+from bot.message_limits import fit
+from bot.rendered import Rendered
 from bot.sending.calls import Calls
 from bot.sending.held import OnHeld
 from bot.sending.lanes import Lanes

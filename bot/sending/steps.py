@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.storage.rows import OwedRef, StoredMessage
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)

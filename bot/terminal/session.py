@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from bot.callbacks import PressCodec
+from bot.computer_names import computer_name
 from bot.i18n import Translator
 from bot.markup import unmarked as plain
 from bot.refused import Refused
 from bot.render.cards import card_name
-from bot.render.common import Rendered
-from bot.render.computers import computer_name
 from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
@@ -43,6 +42,7 @@ from bot.render.moves import (
 )
 from bot.render.refusals import refusal_html
 from bot.render.words import Typed, Verb, Vocabulary, normal, read
+from bot.rendered import Rendered
 from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
 from bot.terminal.hints import terminal_words

@@ -16,7 +16,6 @@ from bot.app import RunningBot
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
 from bot.presses.common import card_of
-from bot.render.common import Button, Keyboard, Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import Apply, Deny
@@ -24,6 +23,7 @@ from bot.render.lobby import cancel_keyboard, lobby, unreachable_notice
 from bot.render.moves import facts
 from bot.render.results import match_tail
 from bot.render.seat_menu import dress
+from bot.rendered import Button, Keyboard, Rendered
 from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import State
 from engine.errors import IllegalAction

@@ -14,10 +14,10 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render.cards import card_name
-from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.rendered import Rendered
 from engine.cards import Card
 from engine.games import new_game
 from engine.players import random_action

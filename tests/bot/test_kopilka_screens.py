@@ -23,11 +23,11 @@ import pytest
 from bot.callbacks import Kind, PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.render.cards import card_name
-from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.kopilka.screen import KOPILKA_UI
+from bot.rendered import Rendered
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import new_game

@@ -11,7 +11,7 @@ import time
 
 from aiogram import Bot
 
-from bot.render.common import Button, Keyboard, Rendered
+from bot.rendered import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits, Undeliverable
 from bot.sending.rates import LocalRates
 from bot.storage.protocol import Store

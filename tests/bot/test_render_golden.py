@@ -15,10 +15,10 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.common import Rendered
 from bot.render.context import HandUI, Rated, Standing, Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from bot.render.lobby import Pane, lobby
+from bot.rendered import Rendered
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.record import read_records, replay

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from bot.markup import Html
+from bot.message_limits import MAX_TEXT
 from bot.render.context import Board, Entry
-from bot.render.limits import MAX_TEXT
 from bot.render.score import mine, score
 from tests.bot.golden import assert_golden
 from tests.bot.test_text_limits import CATALOGUES, parsed

@@ -24,9 +24,9 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.presses.trick import discardable
 from bot.render.cards import card_name
-from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
+from bot.rendered import Rendered
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import GAMES, new_game

@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Catalogues
 from bot.markup import Html, esc
+from bot.message_limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toast, units
 from bot.refused import BotRefusal, Refused
 from bot.render import lobby as screens
-from bot.render.common import Rendered
-from bot.render.context import Board, Entry, game_name
-from bot.render.limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toast, units
+from bot.render.context import Board, Entry
 from bot.render.refusals import refusal_html, refusal_text
 from bot.render.score import NAME_MAX, score
+from bot.rendered import Rendered
 from bot.runtime.lobby import option_refusal
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.errors import InvalidOption

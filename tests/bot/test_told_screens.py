@@ -11,8 +11,8 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
+from bot.numbers import signed
 from bot.render.cards import card_name
-from bot.render.common import signed
 from bot.render.context import HandUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from bot.render.games.kopilka.screen import KOPILKA_UI

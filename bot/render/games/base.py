@@ -16,8 +16,8 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.refused import Reason
 from bot.render.chart import Plot
-from bot.render.common import Rendered
 from bot.render.context import HandUI, Standings, TableContext
+from bot.rendered import Rendered
 from engine.core import Line, Seat, View
 
 ViewT = TypeVar("ViewT", bound=View[Any])

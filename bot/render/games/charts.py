@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.render.chart import Mark, Series, Words, draw
-from bot.render.context import game_name
 from bot.render.games import game_ui
 from engine.core import Line
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.render.common import esc, signed
+from bot.markup import esc
+from bot.numbers import signed
 from bot.render.context import TableContext
 from engine.core import Result, Seat
 

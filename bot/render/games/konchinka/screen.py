@@ -10,17 +10,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import signed
 from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
 from bot.render.cards import card_name, card_names
-from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
+from bot.render.context import HandUI, Standings, TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from bot.rendered import Button, Rendered, keyboard
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
 from engine.core import Line, Seat
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action

@@ -8,11 +8,12 @@ with the player it came from (§2.3.4) — never on the group's table.
 from __future__ import annotations
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.presses.kopilka import KopilkaAct
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
-from bot.render.common import Button, Rendered, esc, keyboard
-from bot.render.context import HandUI, TableContext, game_name
+from bot.render.context import HandUI, TableContext
 from bot.render.games.hand_head import hand_button
 from bot.render.games.kopilka.lines import (
     deal_text,
@@ -20,6 +21,7 @@ from bot.render.games.kopilka.lines import (
     trick_line,
 )
 from bot.render.games.over import over_lines
+from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES

@@ -7,8 +7,8 @@ says who laid out which suit and who received a card, never which card (PRODUCT.
 from __future__ import annotations
 
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.common import esc
 from bot.render.context import TableContext
 from engine.actions import Buy, Pass, PlayCard
 from engine.kopilka.rules import DEALS

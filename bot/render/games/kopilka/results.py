@@ -10,11 +10,13 @@ from typing import Any
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import signed
 from bot.render.cards import SUIT_SYMBOL
-from bot.render.common import Rendered, esc, signed
 from bot.render.context import Standings, TableContext
 from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
+from bot.rendered import Rendered
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
 from engine.kopilka.rules import DEALS, SUIT_POINTS

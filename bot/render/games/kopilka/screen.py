@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.presses import kopilka as kopilka_press
-from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name, my_cards_button
+from bot.render.context import TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.kopilka import chart as kopilka_chart
 from bot.render.games.kopilka import hand as kopilka_hand
@@ -29,6 +30,7 @@ from bot.render.games.kopilka.lines import (
     takeback_line,
     trick_line,
 )
+from bot.rendered import Rendered, keyboard
 from engine.core import Line
 from engine.kopilka.view import KopilkaView
 

@@ -11,17 +11,20 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import signed
 from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.render.cards import card_name, card_names
-from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
+from bot.render.context import HandUI, Standings, TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy
 from engine.cards import Card, Rank
 from engine.core import Line, Seat

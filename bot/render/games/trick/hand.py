@@ -14,7 +14,6 @@ from bot.presses.trick import (
     may_take_up,
 )
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.common import Button, Rendered, keyboard
 from bot.render.context import HandUI, TableContext
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.over import over_lines
@@ -26,6 +25,7 @@ from bot.render.games.trick.lines import (
     trick_line,
     trump_text,
 )
+from bot.rendered import Button, Rendered, keyboard
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
 from engine.trick.legal import may_pass as legal_may_pass

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.presses import trick as trick_press
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name, my_cards_button
+from bot.render.context import TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.trick import chart as trick_chart
 from bot.render.games.trick import hand as trick_hand
@@ -30,6 +31,7 @@ from bot.render.games.trick.lines import (
     trick_line,
     trump_text,
 )
+from bot.rendered import Rendered, keyboard
 from engine.core import Line
 from engine.trick.rules import Phase
 from engine.trick.view import TrickView
