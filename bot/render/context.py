@@ -14,14 +14,6 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class HandUI:
-    """A seat's unsent choices on its hand message: marked cards and a sub-mode (§6.3)."""
-
-    marks: tuple[str, ...] = ()
-    mode: str = ""  # "" | "x" exchange marking | "q" discard marking | "t:<card>" re-trump
-
-
-@dataclass(frozen=True, slots=True)
 class Standing:
     """One player's all-time line in a chat for one game (for results and /score)."""
 

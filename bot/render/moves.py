@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Final
 
 from bot.i18n import Translator
-from bot.presses.common import card_of  # a RECORD.md code exactly as written
+from bot.presses.meaning import card_of
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, notation_words
 from bot.render.words import Typed, Verb
 from engine.cards import Card, Suit

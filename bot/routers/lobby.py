@@ -16,9 +16,9 @@ from bot.game_names import game_code
 from bot.i18n import Translator
 from bot.message_limits import label
 from bot.refused import BotRefusal, Refused
+from bot.render.games import game_ui as family_ui
 from bot.routers.common import say, topic
 from bot.routers.identity import unsigned
-from bot.runtime.core import family_ui
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime

@@ -19,10 +19,10 @@ from bot.game_names import GAME_NAMES
 from bot.i18n import LOCALES, Catalogues, Translator
 from bot.refused import BotRefusal, Refused
 from bot.render import settings as screens
+from bot.render.games import game_ui as family_ui
 from bot.render.refusals import refusal_html
 from bot.rendered import Rendered
 from bot.routers.common import asked, say, topic
-from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
 from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, UserHands, member

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.keys import MessageKey, MessageKind
+from bot.presses.meaning import HandUI
 from bot.render.closing import QuestionEnd
-from bot.render.context import HandUI, Standings
+from bot.render.context import Standings
 from bot.render.lobby import Pane
 from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
 from engine.core import Line, View

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.callbacks import REFRESH, STILL, Press
+from bot.presses.families import family_presses
+from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.refused import BotRefusal, Refused
-from bot.render.context import HandUI
-from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime import owed as owe
 from bot.runtime import ratings
-from bot.runtime.core import Context, Match, Table, family_ui, is_running
+from bot.runtime.core import Context, Match, Table, is_running
 from bot.runtime.deals import drawn
 from bot.runtime.outcome import (
     DealResult,
@@ -143,10 +143,11 @@ class Play:
         if not is_hand_key(source.key, table.id, seat):
             raise stale  # an older hand message of his (re-sent since)
         state = table.match.state
-        ui_game = family_ui(table.row.game)
+        ui_game = family_presses(table.row.game)
         assert ui_game is not None
-        # a still waiting hand's button (no move on it, GameUI.still_waiting) goes the ordinary
-        # way below, to "It's X's turn"; once its turn came, the acting screen is on its way
+        # a still waiting hand's button (no move on it, FamilyPresses.still_waiting) goes the
+        # ordinary way below, to "It's X's turn"; once its turn came, the acting screen is on
+        # its way
         still = press.version == STILL != table.row.moves and ui_game.still_waiting
         if still and state.to_act == seat:
             raise stale

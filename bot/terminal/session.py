@@ -19,9 +19,10 @@ from bot.callbacks import PressCodec
 from bot.computer_names import computer_name
 from bot.i18n import Translator
 from bot.markup import unmarked as plain
+from bot.presses.meaning import HandUI
 from bot.refused import Refused
 from bot.render.cards import card_name
-from bot.render.context import HandUI, Standings, TableContext
+from bot.render.context import Standings, TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.moves import (

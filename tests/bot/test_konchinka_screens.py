@@ -18,7 +18,8 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.konchinka import CHOOSE
-from bot.render.context import HandUI, Standings
+from bot.presses.meaning import HandUI
+from bot.render.context import Standings
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail

@@ -15,7 +15,8 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standing, Standings, TableContext
+from bot.presses.meaning import HandUI
+from bot.render.context import Standing, Standings, TableContext
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.lobby import lobby
 from bot.storage.rows import SeatRow, TableRow, TableStatus

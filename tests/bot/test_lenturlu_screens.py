@@ -22,8 +22,9 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.presses import lenturlu as lp
+from bot.presses.meaning import HandUI
 from bot.render.cards import card_name
-from bot.render.context import HandUI, Standings, TableContext
+from bot.render.context import Standings, TableContext
 from bot.render.games.lenturlu.screen import LENTURLU_UI
 from bot.rendered import Rendered
 from engine.cards import Card

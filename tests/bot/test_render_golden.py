@@ -15,7 +15,8 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Rated, Standing, Standings, TableContext
+from bot.presses.meaning import HandUI
+from bot.render.context import Rated, Standing, Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from bot.render.lobby import Pane, lobby
 from bot.rendered import Rendered

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, TableContext
+from bot.presses.meaning import HandUI
+from bot.render.context import TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from engine.trick import TrickState
 from tests.engine.trick.helpers import act as moves

@@ -15,7 +15,8 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standings, TableContext
+from bot.presses.meaning import HandUI
+from bot.render.context import Standings, TableContext
 from bot.render.games import game_ui
 from bot.runtime.outcome import events_of
 from bot.terminal.play import play_main

@@ -22,9 +22,10 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.presses.meaning import HandUI
 from bot.presses.trick import discardable
 from bot.render.cards import card_name
-from bot.render.context import HandUI, Standings, TableContext
+from bot.render.context import Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from bot.rendered import Rendered
 from engine.cards import Card

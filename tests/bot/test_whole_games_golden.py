@@ -17,7 +17,8 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standing, Standings
+from bot.presses.meaning import HandUI
+from bot.render.context import Standing, Standings
 from bot.render.games import game_ui
 from engine.core import Line
 from engine.record import read_records

@@ -16,8 +16,9 @@ from bot.markup import esc
 from bot.numbers import signed
 from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
+from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.context import HandUI, Standings, TableContext, my_cards_button
+from bot.render.context import Standings, TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
@@ -356,11 +357,8 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     table=table,
     ended_table=_ended_table,
     hand=hand,
-    interpret=konchinka_press.interpret,
-    stale=konchinka_press.stale,
     deal_result=deal_result,
     match_result=match_result,
-    counts=lambda view: view.totals,
     rules_summary=lambda game, tr: rules_summary(tr),
     option_label=option_label,
     option_steps=OPTION_STEPS.get,

@@ -12,8 +12,9 @@ from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
 from bot.presses.kopilka import KopilkaAct
+from bot.presses.meaning import HandUI
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
-from bot.render.context import HandUI, TableContext
+from bot.render.context import TableContext
 from bot.render.games.hand_head import hand_button
 from bot.render.games.kopilka.lines import (
     deal_text,

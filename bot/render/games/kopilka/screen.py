@@ -3,7 +3,7 @@ deal n of 4, the partia's payout from the bank.
 
 ``KOPILKA_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
 :class:`~engine.kopilka.view.KopilkaView`. The table message is here; the hand message is
-:mod:`.kopilka_hand`, what a press means :mod:`.kopilka_press`, the ends of a deal and a partia
+:mod:`.kopilka_hand`, what a press means :mod:`bot.presses.kopilka`, the ends of a deal and a partia
 :mod:`.kopilka_results`, the words outside the table :mod:`.kopilka_texts`.
 """
 
@@ -15,7 +15,6 @@ from typing import Final
 from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.presses import kopilka as kopilka_press
 from bot.render.context import TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.kopilka import chart as kopilka_chart
@@ -95,11 +94,8 @@ KOPILKA_UI: Final = GameUI[KopilkaView](
     table=table,
     ended_table=_ended_table,
     hand=kopilka_hand.hand,
-    interpret=kopilka_press.interpret,
-    stale=kopilka_press.stale,
     deal_result=kopilka_results.deal_result,
     match_result=kopilka_results.match_result,
-    counts=lambda view: view.partia_points,  # completed deals plus this deal's tricks
     points_label=lambda n, tr: tr("partia points {n}", n=n),
     rules_summary=lambda game, tr: kopilka_texts.rules_summary(tr),
     option_label=kopilka_texts.option_label,

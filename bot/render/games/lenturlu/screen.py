@@ -17,8 +17,9 @@ from bot.markup import esc
 from bot.numbers import signed
 from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
+from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.context import HandUI, Standings, TableContext, my_cards_button
+from bot.render.context import Standings, TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
@@ -448,11 +449,8 @@ LENTURLU_UI: Final = GameUI[LenturluView](
     table=table,
     ended_table=ended_table,
     hand=hand,
-    interpret=lp.interpret,
-    stale=lp.stale,
     deal_result=deal_result,
     match_result=match_result,
-    counts=lambda view: view.money or None,
     rules_summary=rules_summary,
     option_label=option_label,
     option_value=lenturlu_options.option_value,

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.presses.meaning import HandUI
 from bot.presses.trick import (
     TrickAct,
     discard_count,
@@ -14,7 +15,7 @@ from bot.presses.trick import (
     may_take_up,
 )
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.context import HandUI, TableContext
+from bot.render.context import TableContext
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
@@ -93,7 +94,7 @@ def hand(
     back: list[Button] = []
     marks = set(ui.marks)
     if not my_turn:
-        # still (GameUI.still_waiting): nothing here changes with the others' moves, so this
+        # still (FamilyPresses.still_waiting): nothing here changes with the others' moves, so this
         # message is edited only when the seat's own cards, count or tricks change; the live
         # trick and whose turn it is are on the group's table and reach this seat with its turn
         if view.to_act is not None and ctx.my_cards is not None:  # shown in the group (#32)

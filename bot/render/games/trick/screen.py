@@ -14,7 +14,6 @@ from typing import Final
 from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.presses import trick as trick_press
 from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.context import TableContext, my_cards_button
 from bot.render.games.base import GameUI
@@ -109,16 +108,12 @@ TRICK_UI: Final = GameUI[TrickView](
     table=table,
     ended_table=_ended_table,
     hand=trick_hand.hand,
-    interpret=trick_press.interpret,
-    stale=trick_press.stale,
     deal_result=trick_results.deal_result,
     match_result=trick_results.match_result,
-    counts=lambda view: view.counts,
     rules_summary=trick_texts.rules_summary,
     option_label=trick_texts.option_label,
     option_steps=trick_texts.OPTION_STEPS.get,
     match_word=lambda tr: tr("pulka"),
-    still_waiting=True,
     events=event_lines,
     chart=trick_chart.plot,
 )
