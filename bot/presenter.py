@@ -14,6 +14,7 @@ from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
 from bot.markup import Html, esc
 from bot.presses.families import family_presses
+from bot.refused import BotRefusal
 from bot.render import closing as closing_render
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
@@ -23,6 +24,7 @@ from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.games.charts import chart
 from bot.render.moves import words_of
+from bot.render.refusals import sentence
 from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.outcome import (
     CancelQuestion,
@@ -258,7 +260,10 @@ class Presenter:
         params = dict(screen.params)
         if screen.moves:  # the moves in the reader's words, as his hand names them
             params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
-        return Rendered(tr.html(screen.msgid, **params), markup)
+        msgid = screen.msgid
+        if isinstance(msgid, BotRefusal):  # the runtime says why; the words are the refusal's
+            msgid = sentence(msgid)
+        return Rendered(tr.html(msgid, **params), markup)
 
     def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
         rendered = self.note(screen)

@@ -10,8 +10,9 @@ from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import signed, whole
-from bot.render.context import Rated, Standings, TableContext
+from bot.render.context import TableContext
 from bot.rendered import Button, ButtonStyle, Rendered, keyboard
+from bot.runtime.scoreboard import Rated, Standings
 
 
 def signed_list(names: Sequence[str], values: Sequence[int]) -> str:

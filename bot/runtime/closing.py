@@ -28,7 +28,6 @@ from typing import Final
 
 from bot.numbers import signed, whole
 from bot.refused import BotRefusal, Refused
-from bot.render.closing import QuestionEnd
 from bot.runtime import owed as owe
 from bot.runtime import ratings
 from bot.runtime.as_it_stands import played_deals
@@ -41,6 +40,7 @@ from bot.runtime.outcome import (
     Note,
     Outcome,
     PingGone,
+    QuestionEnd,
     Screen,
     Strip,
     keys,

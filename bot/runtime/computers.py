@@ -11,7 +11,7 @@ from bot.runtime.outcome import Outcome
 from bot.storage.rows import SeatKind
 from engine.players import LEVELS
 
-COMPUTERS = "computers"  # the lobby's pane (bot.render.lobby.Pane)
+COMPUTERS = "computers"  # the lobby's pane (bot.runtime.outcome.Pane)
 
 
 class Computers:

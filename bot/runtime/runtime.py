@@ -35,7 +35,6 @@ from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Press
 from bot.clock import Clock
-from bot.render.context import Board
 from bot.runtime import standings
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.closing import Closing
@@ -48,6 +47,7 @@ from bot.runtime.outcome import Facts, Outcome
 from bot.runtime.play import Play, PressSource
 from bot.runtime.press import Presses
 from bot.runtime.redraw import Redraw
+from bot.runtime.scoreboard import Board
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, LedgerRow, OwedRef
 

@@ -22,7 +22,7 @@ from bot.markup import unmarked as plain
 from bot.presses.meaning import HandUI
 from bot.refused import Refused
 from bot.render.cards import card_name
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
 from bot.render.moves import (
@@ -46,6 +46,7 @@ from bot.render.words import Typed, Verb, Vocabulary, normal, read
 from bot.rendered import Rendered
 from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
+from bot.runtime.scoreboard import Standings
 from bot.terminal.hints import terminal_words
 from bot.terminal.text import rule_of
 from engine.cards import Card

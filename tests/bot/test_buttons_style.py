@@ -17,13 +17,14 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
 from bot.presses.families import family_presses
 from bot.presses.meaning import Apply, Deny, HandUI, card_of
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.render.lobby import cancel_keyboard, lobby, unreachable_notice
 from bot.render.moves import facts
 from bot.render.results import match_tail
 from bot.render.seat_menu import dress
 from bot.rendered import Button, Keyboard, Rendered
+from bot.runtime.scoreboard import Standings
 from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import State
 from engine.errors import IllegalAction

@@ -16,9 +16,10 @@ from bot.i18n import Catalogues, Translator
 from bot.presses.families import FAMILY_PRESSES
 from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.render.cards import card_name
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.games import new_game
 from engine.players import random_action

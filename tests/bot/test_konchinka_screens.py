@@ -19,8 +19,8 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.konchinka import CHOOSE
 from bot.presses.meaning import HandUI
-from bot.render.context import Standings
 from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.runtime.scoreboard import Standings
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
 from engine.konchinka.view import KonchinkaView

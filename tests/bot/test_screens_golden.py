@@ -16,9 +16,10 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.meaning import HandUI
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.runtime.outcome import events_of
+from bot.runtime.scoreboard import Standings
 from bot.terminal.play import play_main
 from engine.cards import Card
 from engine.core import Line, State

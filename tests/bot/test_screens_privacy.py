@@ -25,9 +25,10 @@ from bot.i18n import Catalogues, Translator
 from bot.presses.meaning import HandUI
 from bot.presses.trick import discardable
 from bot.render.cards import card_name
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import GAMES, new_game

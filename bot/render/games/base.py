@@ -17,8 +17,9 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.presses.meaning import HandUI
 from bot.render.chart import Plot
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.core import Line, Seat, View
 
 ViewT = TypeVar("ViewT", bound=View[Any])

@@ -18,13 +18,14 @@ from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.context import Standings, TableContext, my_cards_button
+from bot.render.context import TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
 from bot.rendered import Button, Rendered, keyboard
+from bot.runtime.scoreboard import Standings
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
 from engine.core import Line, Seat
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action

@@ -13,10 +13,11 @@ from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import signed
 from bot.render.cards import SUIT_SYMBOL
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
 from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
 from engine.kopilka.rules import DEALS, SUIT_POINTS

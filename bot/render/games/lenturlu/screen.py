@@ -19,13 +19,14 @@ from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.context import Standings, TableContext, my_cards_button
+from bot.render.context import TableContext, my_cards_button
 from bot.render.games.base import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
 from bot.rendered import Button, Rendered, keyboard
+from bot.runtime.scoreboard import Standings
 from engine.actions import Buy
 from engine.cards import Card, Rank
 from engine.core import Line, Seat

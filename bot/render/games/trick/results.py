@@ -13,11 +13,12 @@ from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import num
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.context import Standings, TableContext
+from bot.render.context import TableContext
 from bot.render.games.ended import EndedDeal, ended_deals
 from bot.render.games.trick.lines import privileged_name
 from bot.render.results import match_tail, signed_list
 from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card, Suit
 from engine.core import Line, Seat
 from engine.lines import LineKind, first
