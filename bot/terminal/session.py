@@ -21,34 +21,32 @@ from bot.i18n import Translator
 from bot.markup import unmarked as plain
 from bot.presses.meaning import HandUI
 from bot.refused import Refused
+from bot.render.action_words import Verb, action_parts, narrated, words_of
 from bot.render.cards import card_name
 from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.render.games.base import GameUI
-from bot.render.moves import (
-    SHORT,
-    Ask,
-    Marked,
-    NoMove,
-    Outcome,
-    Play,
-    Which,
-    WhichCards,
-    card_order,
-    facts,
-    in_hand_order,
-    narrated,
-    resolve,
-    words_of,
-)
 from bot.render.refusals import refusal_html
-from bot.render.words import Typed, Verb, Vocabulary, normal, read
 from bot.rendered import Rendered
 from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
 from bot.runtime.scoreboard import Standings
 from bot.terminal.hints import terminal_words
 from bot.terminal.text import rule_of
+from bot.terminal.typed_moves import (
+    SHORT,
+    Ask,
+    Marked,
+    Named,
+    NoMove,
+    Resolution,
+    Which,
+    WhichCards,
+    card_order,
+    in_hand_order,
+    resolve,
+)
+from bot.terminal.typed_words import Typed, Vocabulary, normal, read
 from engine.cards import Card
 from engine.chance import Chance
 from engine.core import Line, State
@@ -218,11 +216,13 @@ class Session:
             elif action is not None:
                 return action
 
-    def _answer(self, outcome: Outcome, options: Sequence[object]) -> object | list[object] | None:
+    def _answer(
+        self, outcome: Resolution, options: Sequence[object]
+    ) -> object | list[object] | None:
         """What the session says to an outcome; the action it plays, or a new numbered list."""
         tr = self.tr
         match outcome:
-            case Play(action):
+            case Named(action):
                 return action
             case Ask(choices) if len(choices) > SHORT:
                 self.say(tr("{n} moves fit: name more of the cards.", n=len(choices)))
@@ -379,7 +379,7 @@ def _notation(verb: str, cards: Sequence[Card]) -> str | None:
 def _example(options: Sequence[object]) -> object:
     """A move to show how one is named: one of two cards if there is one (a typical exchange
     or run), else the last."""
-    return next((a for a in options if len(facts(a).cards) == 2), options[-1])
+    return next((a for a in options if len(action_parts(a).cards) == 2), options[-1])
 
 
 def typed_cards(text: str) -> bool:

@@ -36,7 +36,7 @@ def source_msgids() -> set[str]:
             msgid = node.args[at] if at is not None and len(node.args) > at else None
             if isinstance(msgid, ast.Constant) and isinstance(msgid.value, str):
                 found.add(msgid.value)
-    from bot.render.moves import SAYINGS
+    from bot.render.action_words import SAYINGS
     from bot.runtime.absent import HAND_OVER_NOTES
     from bot.runtime.closing import RATED, RATED_FOR, Closed
 

@@ -17,10 +17,10 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
 from bot.presses.families import family_presses
 from bot.presses.meaning import Apply, Deny, HandUI, card_of
+from bot.render.action_words import action_parts
 from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.render.lobby import cancel_keyboard, lobby, unreachable_notice
-from bot.render.moves import facts
 from bot.render.results import match_tail
 from bot.render.seat_menu import dress
 from bot.rendered import Button, Keyboard, Rendered
@@ -252,7 +252,7 @@ def test_every_hand_disables_exactly_its_dotted_cards_on_its_turn(game: str) -> 
                 if seat != actor:
                     assert not any(b.disabled for b in buttons(shown)), (seat, shown.text)
                     continue
-                in_some = {c for a in view.legal for c in facts(a).cards}
+                in_some = {c for a in view.legal for c in action_parts(a).cards}
                 for button in buttons(shown):
                     dotted = button.text.startswith("·") and button.text.endswith("·")
                     assert button.disabled == dotted, (button, shown.text)
