@@ -13,7 +13,7 @@ from engine.games import GAMES
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class InviteCard:
     """One inline result: its title and description (plain text, a person's name as typed)
     and the message it sends (HTML)."""
 
@@ -24,7 +24,7 @@ class Card:
 
 def invitation(
     table: TableRow, seats: tuple[SeatRow, ...], chat_title: str, tr: Translator, join_link: str
-) -> Card:
+) -> InviteCard:
     """An open lobby, as its card: the Join button is the deep link (§4.3), so whoever presses
     it, wherever the card was sent, goes through the same checks as the link itself."""
     game = game_name(table.game, tr.locale)
@@ -41,11 +41,11 @@ def invitation(
         most=most,
     )
     join = Button(text=tr("✋ Join"), url=join_link)
-    return Card(title, description, Rendered(text, keyboard([[join]])))
+    return InviteCard(title, description, Rendered(text, keyboard([[join]])))
 
 
-def no_table(tr: Translator, add_link: str) -> Card:
+def no_table(tr: Translator, add_link: str) -> InviteCard:
     """No open lobby to invite to: how to open one."""
     add = Button(text=tr("➕ Add to a group"), url=add_link)
     text = tr("Add me to a group and type /newgame there.")
-    return Card(tr("Open a table"), text, Rendered(text, keyboard([[add]])))
+    return InviteCard(tr("Open a table"), text, Rendered(text, keyboard([[add]])))

@@ -34,7 +34,7 @@ GROUP_ACTS = frozenset("ntcgvbh")  # bot.render.settings: language … back, han
 PRIVATE_ACTS = frozenset("npwh")
 
 
-class Settings:
+class SettingsHandlers:
     """What the settings handlers share: the services and how each screen is drawn."""
 
     def __init__(
@@ -146,8 +146,8 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         settings: Config,
-    ) -> Settings:
-        return Settings(runtime, people, catalogues, codec, settings.hands_in_group)
+    ) -> SettingsHandlers:
+        return SettingsHandlers(runtime, people, catalogues, codec, settings.hands_in_group)
 
     @router.message(Command("settings"), GROUPS)
     async def group_settings(

@@ -51,8 +51,8 @@ from bot.sending.steps import (
     Settle,
     Show,
     Step,
-    Strip,
-    StripMessage,
+    StripButtons,
+    StripMessageButtons,
 )
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import Claim, OwedRef, StoredMessage, stored_id
@@ -152,11 +152,11 @@ class Calls:
                 await self.settle_owed(step)
             case Document() | Photo():
                 await self._file(chat_id, step, held)
-            case Strip(key=key):
+            case StripButtons(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a strip of a message never sent is needless
                 await self._strip(chat_id, chat, known)
-            case StripMessage(message_id=message_id):
+            case StripMessageButtons(message_id=message_id):
                 await self._strip(chat_id, chat, StoredMessage(chat_id, "", message_id, ""))
             case Delete(key=key):
                 known = self.known.get((chat_id, key))

@@ -60,7 +60,7 @@ from .trick_infer import likely, sample_likely, weigher
 from .trick_model import worth_table
 from .trick_queen import draw_placed, queen_places
 from .trick_sample import CODE, Knowledge, knowledge
-from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
+from .trick_search import Deal, TrickTable, new_deal, playout, solve, table_for, utility
 from .trick_tables import ZERO_BONUS_SHARE
 
 
@@ -130,11 +130,13 @@ def _deal(view: TrickView, hands: list[list[Card]], playing: list[Seat]) -> Deal
     return _sim_deal(view, [[code[c] for c in h] for h in hands], playing, _table(view))
 
 
-def _table(view: TrickView, budget: Budget = NORMAL) -> Table:
+def _table(view: TrickView, budget: Budget = NORMAL) -> TrickTable:
     return table_for(view.game, view.trump or Suit.SPADES, view.must_trump, budget.guard)
 
 
-def _sim_deal(view: TrickView, hands: list[list[int]], playing: list[Seat], table: Table) -> Deal:
+def _sim_deal(
+    view: TrickView, hands: list[list[int]], playing: list[Seat], table: TrickTable
+) -> Deal:
     """The deal at its first lead (§1.4.1); held: who holds the privileged card (§1.5.1)."""
     priv = table.priv
     held = next((s for s in playing if priv in hands[s]), None)
@@ -213,7 +215,7 @@ class _Round:
 
     view: TrickView
     me: Seat
-    table: Table
+    table: TrickTable
     code: Mapping[Card, int]
     worth: tuple[int, ...]  # per code: a card's worth (:func:`engine.players.trick._strong_cards`)
     later: tuple[Seat, ...]  # the seats declaring after ``me``, in turn

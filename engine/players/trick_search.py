@@ -5,7 +5,7 @@ A :class:`Deal` is a deal whose every hand is known (one sample of :mod:`.trick_
 small integers: a card is ``suit * 16 + strength`` (suit by :data:`~engine.cards.SUIT_ORDER`,
 strength by the game's rank order, §1.1.3, higher beats lower), so that following, winning and
 scoring are integer compares and table look-ups. What a game does differently is read once
-into a :class:`Table` (one per game, trump and ``must_trump``). The simulator restates the
+into a :class:`TrickTable` (one per game, trump and ``must_trump``). The simulator restates the
 engine's rules of trick play (:mod:`engine.trick.legal`) and scoring (the variants' ``score``,
 :func:`engine.trick.scoring.apply_count`); ``tests/engine/test_trick_search_sim.py`` plays it
 against the engine step by step.
@@ -33,7 +33,7 @@ from .trick_tables import (
     TRICK_VALUES,
     WINS,
     ZERO_BONUS_SHARE,
-    Table,
+    TrickTable,
     suit_no,
     table_for,
 )
@@ -67,7 +67,7 @@ class Deal:
         "wseat",
     )
 
-    table: Table
+    table: TrickTable
     players: int
     playing: list[Seat]  # in turn from the dealer's left (§1.4.1)
     nxt: tuple[Seat, ...]  # per playing seat: the next one in turn
@@ -171,7 +171,7 @@ class Deal:
         return new
 
 
-def _follow(hand: list[int], led: int, t: Table) -> list[int]:
+def _follow(hand: list[int], led: int, t: TrickTable) -> list[int]:
     """§1.4.3, §1.4.4: the cards of ``hand`` that may follow to a trick led in suit ``led``
     (``hand`` itself when any card may)."""
     priv = t.priv
@@ -227,7 +227,7 @@ def _trick_values(
 
 
 def new_deal(
-    table: Table,
+    table: TrickTable,
     players: int,
     playing: Sequence[Seat],
     hands: Sequence[Iterable[int]],
@@ -333,7 +333,9 @@ def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
     return min(winning or cards, key=order.__getitem__)
 
 
-def lead_card(hands: list[list[int]], cards: Sequence[int], seats: Sequence[Seat], t: Table) -> int:
+def lead_card(
+    hands: list[list[int]], cards: Sequence[int], seats: Sequence[Seat], t: TrickTable
+) -> int:
     """The playout's lead: the highest of ``cards``; with a guarded table (Шутиха,
     :data:`~.trick_tables.GUARDED`) not the QS while another of ``seats`` (the trick's, from the
     leader) holds the KS, nor the KS while another holds the QS — the next highest instead."""
@@ -460,7 +462,7 @@ __all__ = [
     "TABLES",
     "WINS",
     "Deal",
-    "Table",
+    "TrickTable",
     "Work",
     "after",
     "future",
