@@ -20,11 +20,11 @@ from bot.render import lobby as lobby_render
 from bot.render import seat_menu
 from bot.render.action_words import words_of
 from bot.render.cards import with_card_words
-from bot.render.context import TableContext
 from bot.render.games import game_ui
-from bot.render.games.base import GameUI
 from bot.render.games.charts import chart
+from bot.render.games.game_ui import GameUI
 from bot.render.refusals import sentence
+from bot.render.table_context import TableContext
 from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.outcome import (
     CancelQuestion,

@@ -10,7 +10,7 @@ from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import signed, whole
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from bot.rendered import Button, ButtonStyle, Rendered, keyboard
 from bot.runtime.scoreboard import Rated, Standings
 

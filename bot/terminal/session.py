@@ -23,10 +23,10 @@ from bot.presses.meaning import HandUI
 from bot.refused import Refused
 from bot.render.action_words import Verb, action_parts, narrated, words_of
 from bot.render.cards import card_name
-from bot.render.context import TableContext
 from bot.render.games import game_ui
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.refusals import refusal_html
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of

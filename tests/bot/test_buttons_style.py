@@ -18,11 +18,11 @@ from bot.i18n import Catalogues
 from bot.presses.families import family_presses
 from bot.presses.meaning import Apply, Deny, HandUI, card_of
 from bot.render.action_words import action_parts
-from bot.render.context import TableContext
 from bot.render.games import game_ui
 from bot.render.lobby import cancel_keyboard, lobby, unreachable_notice
 from bot.render.results import match_tail
 from bot.render.seat_menu import dress
+from bot.render.table_context import TableContext
 from bot.rendered import Button, Keyboard, Rendered
 from bot.runtime.scoreboard import Standings
 from bot.storage.rows import SeatRow, TableRow, TableStatus

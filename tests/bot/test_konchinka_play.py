@@ -16,8 +16,8 @@ from bot.i18n import Catalogues, Translator
 from bot.presses.families import FAMILY_PRESSES
 from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.render.cards import card_name
-from bot.render.context import TableContext
 from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.scoreboard import Standings
 from engine.cards import Card

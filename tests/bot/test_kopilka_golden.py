@@ -16,9 +16,9 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.meaning import HandUI
-from bot.render.context import TableContext
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.lobby import lobby
+from bot.render.table_context import TableContext
 from bot.runtime.scoreboard import LedgerLine, Standings
 from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import Line

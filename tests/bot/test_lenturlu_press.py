@@ -11,8 +11,8 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.families import FAMILY_PRESSES
 from bot.presses.meaning import Apply, Deny, HandUI, SetUI
-from bot.render.context import TableContext
 from bot.render.games.lenturlu.screen import LENTURLU_UI
+from bot.render.table_context import TableContext
 from engine.actions import Buy, Pass
 from engine.games import new_game
 from engine.lenturlu.actions import LenturluAction, Run

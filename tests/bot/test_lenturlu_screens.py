@@ -24,8 +24,8 @@ from bot.i18n import Catalogues, Translator
 from bot.presses import lenturlu as lp
 from bot.presses.meaning import HandUI
 from bot.render.cards import card_name
-from bot.render.context import TableContext
 from bot.render.games.lenturlu.screen import LENTURLU_UI
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.scoreboard import Standings
 from engine.cards import Card

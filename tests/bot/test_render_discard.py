@@ -10,8 +10,8 @@ from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.families import FAMILY_PRESSES
 from bot.presses.meaning import Apply, Deny, HandUI, SetUI
-from bot.render.context import TableContext
 from bot.render.games.trick.screen import TRICK_UI
+from bot.render.table_context import TableContext
 from engine.core import State
 from engine.games import new_game
 from engine.players import policy_for

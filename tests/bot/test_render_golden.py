@@ -16,9 +16,9 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.meaning import HandUI
-from bot.render.context import TableContext
 from bot.render.games.trick.screen import TRICK_UI
 from bot.render.lobby import lobby
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.outcome import Pane
 from bot.runtime.scoreboard import LedgerLine, Rated, Standings

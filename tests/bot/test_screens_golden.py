@@ -16,8 +16,8 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.meaning import HandUI
-from bot.render.context import TableContext
 from bot.render.games import game_ui
+from bot.render.table_context import TableContext
 from bot.runtime.outcome import events_of
 from bot.runtime.scoreboard import Standings
 from bot.terminal.play import play_main

@@ -25,8 +25,8 @@ from bot.i18n import Catalogues, Translator
 from bot.presses.meaning import HandUI
 from bot.presses.trick import discardable
 from bot.render.cards import card_name
-from bot.render.context import TableContext
 from bot.render.games.trick.screen import TRICK_UI
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.scoreboard import Standings
 from engine.cards import Card

@@ -8,7 +8,7 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from bot.rendered import Button, ButtonStyle
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import signed
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from engine.core import Result, Seat
 
 

@@ -1,5 +1,5 @@
 """Screens of Кончинка (RULES.md §4; PRODUCT.md §5.7, §6): the table message, the hand, the
-results. ``KONCHINKA_UI`` is the family's :class:`~bot.render.games.base.GameUI` over
+results. ``KONCHINKA_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over
 :class:`~engine.konchinka.view.KonchinkaView`; presses are read in :mod:`.konchinka_press`.
 """
 
@@ -18,12 +18,12 @@ from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.context import TableContext, my_cards_button
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from bot.render.table_context import TableContext, my_cards_button
 from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.scoreboard import Standings
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
@@ -368,4 +368,4 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     option_value=option_value,
     chart=konchinka_chart.plot,
 )
-"""Кончинка's :class:`~bot.render.games.base.GameUI`."""
+"""Кончинка's :class:`~bot.render.games.game_ui.GameUI`."""

@@ -14,14 +14,10 @@ from bot.markup import esc
 from bot.presses.kopilka import KopilkaAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
-from bot.render.context import TableContext
 from bot.render.games.hand_head import hand_button
-from bot.render.games.kopilka.lines import (
-    deal_text,
-    takeback_line,
-    trick_line,
-)
+from bot.render.games.kopilka.play_lines import deal_text, takeback_line, trick_line
 from bot.render.games.over import over_lines
+from bot.render.table_context import TableContext
 from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card

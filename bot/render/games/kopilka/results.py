@@ -13,9 +13,9 @@ from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import signed
 from bot.render.cards import SUIT_SYMBOL
-from bot.render.context import TableContext
 from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.scoreboard import Standings
 from engine.cards import Card, Suit

@@ -1,6 +1,6 @@
 """Screens of Мушка-Лентюрлю (RULES.md §3): the table, the hand, the results, the words.
 
-``LENTURLU_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``LENTURLU_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over the engine's
 :class:`~engine.lenturlu.view.LenturluView`; what a press means is :mod:`.lenturlu_press`.
 """
 
@@ -19,12 +19,12 @@ from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.context import TableContext, my_cards_button
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from bot.render.table_context import TableContext, my_cards_button
 from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.scoreboard import Standings
 from engine.actions import Buy
@@ -458,4 +458,4 @@ LENTURLU_UI: Final = GameUI[LenturluView](
     option_steps=OPTION_STEPS.get,
     match_word=lambda tr: tr("deal"),
 )
-"""Лентюрлю's :class:`~bot.render.games.base.GameUI`."""
+"""Лентюрлю's :class:`~bot.render.games.game_ui.GameUI`."""

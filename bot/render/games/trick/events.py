@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from engine.core import Line
 from engine.trick.rules import Phase
 from engine.trick.view import TrickView

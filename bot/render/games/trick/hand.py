@@ -15,17 +15,17 @@ from bot.presses.trick import (
     may_take_up,
 )
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.context import TableContext
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
-from bot.render.games.trick.lines import (
+from bot.render.games.trick.play_lines import (
     ORDERS,
     exchange_line,
     privileged_name,
     trick_line,
     trump_text,
 )
+from bot.render.table_context import TableContext
 from bot.rendered import Button, Rendered, keyboard
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard

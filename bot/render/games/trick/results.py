@@ -13,10 +13,10 @@ from bot.i18n import Translator
 from bot.markup import esc
 from bot.numbers import num
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.context import TableContext
 from bot.render.games.ended import EndedDeal, ended_deals
-from bot.render.games.trick.lines import privileged_name
+from bot.render.games.trick.play_lines import privileged_name
 from bot.render.results import match_tail, signed_list
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.scoreboard import Standings
 from engine.cards import Card, Suit

@@ -3,7 +3,7 @@
 A family's module is generic over its engine view type (``ViewT``); what a press on its hand
 means is :mod:`bot.presses`' (:data:`bot.presses.families.FAMILY_PRESSES`). Screens are pure
 functions of a
-:class:`~bot.render.context.TableContext`, one view and a translator: no screen receives the
+:class:`~bot.render.table_context.TableContext`, one view and a translator: no screen receives the
 record, and a seat's hand reaches only that seat's screen.
 """
 
@@ -17,7 +17,7 @@ from bot.callbacks import PressCodec
 from bot.i18n import Translator
 from bot.presses.meaning import HandUI
 from bot.render.chart import Plot
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from bot.rendered import Rendered
 from bot.runtime.scoreboard import Standings
 from engine.core import Line, Seat, View
