@@ -30,7 +30,7 @@ from engine import new_game  # noqa: E402
 from engine.kopilka.view import KopilkaView  # noqa: E402
 from engine.players.determinized import Work  # noqa: E402
 from engine.players.kopilka import MIN_SAMPLES, MOVE_BUDGET  # noqa: E402
-from engine.players.kopilka_sim import AS, BUY_1, BUY_2, CODE, PASS, Sim, Table, code  # noqa: E402
+from engine.players.kopilka_sim import AS, BUY_1, BUY_2, CODE, PASS, KopilkaTable, Sim, code  # noqa: E402
 
 Sample = tuple[list[list[float]], list[float], int]  # features, values, easy's choice
 
@@ -39,7 +39,7 @@ def values(view: KopilkaView, rng: random.Random) -> tuple[list[int], list[float
     """``normal``'s search (:func:`engine.players.kopilka.search`), every candidate's mean."""
     me = view.seat
     assert me is not None
-    table = Table(view)
+    table = KopilkaTable(view)
     actions = [code(a) for a in view.legal]
     left = sum(view.hand_sizes) + view.stock_size
     samples = max(MIN_SAMPLES, MOVE_BUDGET // (left * len(actions)))

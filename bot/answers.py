@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.caches.members import Members
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.sending.outbox import Old, Outbox
 
 

@@ -15,7 +15,7 @@ from typing import Final
 from aiogram.filters import Filter
 from aiogram.types import CallbackQuery
 
-from bot.caches.lru import Lru
+from bot.lru import Lru
 
 MAX_BYTES: Final = 64
 PARSED: Final = 64  # presses whose parse a codec keeps (the updates being handled)
@@ -82,7 +82,7 @@ MY_CARDS: Final = "c"  # 🂠 My cards on the table message: the presser's hand,
 SEAT_ACTS: Final = frozenset(SeatAct)
 
 STILL: Final = 36**4 - 1
-"""The move counter drawn on a *still* waiting hand (a family's ``GameUI.still_waiting``): its
+"""The move counter drawn on a *still* waiting hand (``FamilyPresses.still_waiting``): its
 buttons carry no current move, so the message is the same after others' moves and the outbox
 leaves it alone. A press on one is "not your turn" (or, once it is, out of date): never an
 action (bot.runtime.play). ``zzzz`` in base 36: no table reaches that many moves, and the one

@@ -10,7 +10,7 @@ import asyncio
 from bot.answers import Answers
 from bot.book import OutboxBook
 from bot.presenter import Presenter
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.runtime.outcome import Outcome
 from bot.scheduling import Scheduler
 

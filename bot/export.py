@@ -33,7 +33,7 @@ FILE_MODE: Final = 0o600
 FOLDER_MODE: Final = 0o700
 
 
-class Refused(Exception):
+class Unreadable(Exception):
     """What export says instead of writing anything (one line on stderr, exit 8)."""
 
 
@@ -46,12 +46,12 @@ async def _records(database: Path | str) -> list[tuple[str, str]]:
     try:
         repo = await open_repository(database, readonly=True)
     except Exception as error:
-        raise Refused(f"database {label} cannot be read ({error})") from error
+        raise Unreadable(f"database {label} cannot be read ({error})") from error
     try:
         try:
             version = await repo.schema_version()
         except Exception as error:  # a file that is not a database, a server gone meanwhile
-            raise Refused(f"database {label} cannot be read ({error})") from error
+            raise Unreadable(f"database {label} cannot be read ({error})") from error
         known = latest_schema(database)
         if version != known:
             who = "a newer" if version > known else "an older"
@@ -60,7 +60,7 @@ async def _records(database: Path | str) -> list[tuple[str, str]]:
                 if version > known
                 else "run that version's export, or start this bot on it once (it migrates)"
             )
-            raise Refused(
+            raise Unreadable(
                 f"database {label} has schema {version}, this export reads {known}: it was "
                 f"written by {who} version of the bot — {hint}; nothing was written"
             )
@@ -123,7 +123,7 @@ def export_main(argv: list[str]) -> int:
         return int(Exit.CONFIGURATION)
     try:
         files = asyncio.run(_records(database))
-    except Refused as refused:
+    except Unreadable as refused:
         sys.stderr.write(f"export: {refused}\n")
         return int(Exit.DATABASE)
     out: Path = args.out

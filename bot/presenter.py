@@ -9,18 +9,23 @@ import dataclasses
 from typing import Any
 
 from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
+from bot.game_names import game_name
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
+from bot.markup import Html, esc
+from bot.presses.families import family_presses
+from bot.refused import BotRefusal
 from bot.render import closing as closing_render
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
+from bot.render.action_words import words_of
 from bot.render.cards import with_card_words
-from bot.render.common import Button, Html, Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name
-from bot.render.games.base import GameUI
+from bot.render.games import game_ui
 from bot.render.games.charts import chart
-from bot.render.moves import words_of
-from bot.runtime.core import family_ui
+from bot.render.games.game_ui import GameUI
+from bot.render.refusals import sentence
+from bot.render.table_context import TableContext
+from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.outcome import (
     CancelQuestion,
     ChartScreen,
@@ -100,7 +105,7 @@ class Presenter:
         return self.catalogues.tr(facts.chat_locale)
 
     def _ui(self, facts: Facts) -> GameUI[Any]:
-        ui = family_ui(facts.table.game)
+        ui = game_ui(facts.table.game)
         assert ui is not None
         return ui
 
@@ -165,7 +170,8 @@ class Presenter:
         tr = self.catalogues.tr(screen.locale)
         ctx = self.context(screen.facts)
         ui = self._ui(screen.facts)
-        if ui.still_waiting and screen.view.to_act != screen.seat:
+        presses = family_presses(screen.facts.table.game)
+        if presses is not None and presses.still_waiting and screen.view.to_act != screen.seat:
             ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
         if not screen.in_group and ctx.my_cards is not None:  # a hand in private
             ctx = dataclasses.replace(ctx, my_cards=None)
@@ -254,7 +260,10 @@ class Presenter:
         params = dict(screen.params)
         if screen.moves:  # the moves in the reader's words, as his hand names them
             params["moves"] = "; ".join(words_of(m, tr) for m in screen.moves)
-        return Rendered(tr.html(screen.msgid, **params), markup)
+        msgid = screen.msgid
+        if isinstance(msgid, BotRefusal):  # the runtime says why; the words are the refusal's
+            msgid = sentence(msgid)
+        return Rendered(tr.html(msgid, **params), markup)
 
     def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
         rendered = self.note(screen)

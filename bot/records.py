@@ -1,5 +1,6 @@
 """Game records for players and operators (PRODUCT.md §18): every match a table played,
-rebuilt from the action log as its RECORD.md record, and a readable transcript of it.
+rebuilt from the action log as its RECORD.md record (its readable transcript is
+:mod:`bot.render.transcript`'s).
 
 A record is handed to players only once its game is over (or abandoned): before that it would
 reveal the deck. The operator's export takes running games too, up to now.
@@ -7,22 +8,15 @@ reveal the deck. The operator's export takes running games too, up to now.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.clock import Clock
-from bot.i18n import Translator
 from bot.keys import MessageKey
-from bot.render.cards import notation_word, notation_words
-from bot.render.common import signed
-from bot.render.context import game_name
 from bot.runtime.deals import stored_chance
 from bot.storage.protocol import Reads, Repository
 from bot.storage.rows import TableRow, TableStatus
 from engine.core import Line, Result, State
-from engine.events import Event
-from engine.games import record_book
-from engine.lines import LineKind, kind_of
 from engine.record import write_jsonl
 
 NewGame = Callable[..., State]
@@ -129,68 +123,3 @@ class Records:
                 text = "".join(write_jsonl(r.lines) for r in records)
                 files.append((f"table-{table.id}-{table.game}.jsonl", text))
         return files
-
-
-def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
-    """The record in words, line by line: who did what, what happened, the results."""
-    names = record.names
-    loc = tr.locale
-    book = record_book(record.table.game)
-    out = [
-        tr(
-            "{game} — «{chat}», game {no}",
-            game=game_name(record.table.game, loc),
-            chat=chat_title,
-            no=record.no,
-        ),
-        tr("Players: {list}", list=" · ".join(f"{i + 1}. {n}" for i, n in enumerate(names))),
-    ]
-    for line in record.lines:
-        kind = kind_of(line)
-        if kind == LineKind.DEAL:
-            dealer = line.get("dealer")
-            who = names[dealer] if isinstance(dealer, int) else "—"
-            out += ["", tr("Deal {no} — {name} deals", no=line.get("no", "?"), name=who)]
-        elif kind == LineKind.ACT:
-            out.append(f"{names[line['seat']]}: {notation_words(str(line['a']), loc)}")
-        elif kind == LineKind.EVENT:
-            out.append("  · " + _fields(book.event(line), names, loc))
-        elif kind == LineKind.DEAL_END:
-            seats: Sequence[Line] = line.get("seats", [])
-            moves = [
-                f"{names[s['seat']]} {s['before']}→{s['after']}"
-                for s in seats
-                if isinstance(s, dict) and "before" in s and "after" in s
-            ]
-            ended = tr("Deal {no} ended.", no=line.get("no", "?"))
-            out.append(f"{ended} {' · '.join(moves)}".rstrip())
-        elif kind == LineKind.END:
-            net: Sequence[int] = line.get("net", [])
-            out += [
-                "",
-                tr(
-                    "Result: {list}",
-                    list=" · ".join(f"{n} {signed(v)}" for n, v in zip(names, net, strict=False)),
-                ),
-            ]
-    return "\n".join(out) + "\n"
-
-
-def _fields(event: Event, names: Sequence[str], locale: str) -> str:
-    """An event's name and its keys as the record has them, seats by name, cards in words."""
-    parts = [event.KIND]
-    for key, value in event.line().items():
-        if key in ("t", "e"):
-            continue
-        if (
-            key in ("seat", "winner", "to", "from")
-            and isinstance(value, int)
-            and value < len(names)
-        ):
-            value = names[value]
-        elif isinstance(value, str):
-            value = notation_word(value, locale)
-        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-            value = " ".join(notation_word(v, locale) for v in value)
-        parts.append(f"{key}={value}")
-    return " ".join(parts)

@@ -43,10 +43,10 @@ __all__ = [
     "EndReason",
     "Event",
     "Game",
+    "LineObject",
     "OptionValue",
     "RecordBook",
     "RecordLine",
-    "Row",
     "Seats",
     "SeatsBy",
     "Typed",
@@ -142,10 +142,10 @@ def _reader(tp: Any) -> _Read:
                 raise _Bad(f"{value!r} is not a {enum.__name__}") from None
 
         return member
-    if isinstance(tp, type) and issubclass(tp, Row):
-        row: type[Row] = tp
+    if isinstance(tp, type) and issubclass(tp, LineObject):
+        row: type[LineObject] = tp
 
-        def obj(value: object) -> Row:
+        def obj(value: object) -> LineObject:
             if not isinstance(value, dict):
                 raise _Bad(f"{value!r} is not an object")
             return row.of(value)
@@ -175,7 +175,7 @@ def _write(value: Any) -> object:
         return value.value
     if isinstance(value, Card):
         return str(value)
-    if isinstance(value, Row):
+    if isinstance(value, LineObject):
         return value.line()
     return value
 
@@ -219,7 +219,7 @@ def typed(cls: type[T]) -> type[T]:
 
 
 class Typed:
-    """A typed JSON object: a record line or an object inside one (:class:`Row`)."""
+    """A typed JSON object: a record line or an object inside one (:class:`LineObject`)."""
 
     __slots__ = ()
     _shape: ClassVar[_Shape]
@@ -274,7 +274,7 @@ class Typed:
         return frozenset()
 
 
-class Row(Typed):
+class LineObject(Typed):
     """An object inside a line (a ``deal_end``'s per-seat figures)."""
 
     __slots__ = ()

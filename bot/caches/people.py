@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from bot.caches.lru import Lru
 from bot.i18n import locale_of
+from bot.lru import Lru
 from bot.storage.protocol import Repository
 from bot.storage.rows import ChatRow, UserRow
 from bot.storage.settings import ChatSettings, UserSettings

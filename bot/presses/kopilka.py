@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.presses.common import UNKNOWN, card_of
+from bot.presses.meaning import UNKNOWN, Apply, Deny, HandUI, Interpretation, SetUI, card_of
 from bot.refused import BotRefusal, Param
-from bot.render.context import HandUI
-from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass, PlayCard
 from engine.errors import Refusal
 from engine.kopilka.rules import Phase

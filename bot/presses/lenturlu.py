@@ -1,6 +1,6 @@
 """Лентюрлю's run picking (RULES.md §3.2.1, §3.3): what a press on a hand message means.
 
-A run is picked by taps, carried in :class:`~bot.render.context.HandUI`: ``marks`` holds the
+A run is picked by taps, carried in :class:`~bot.presses.meaning.HandUI`: ``marks`` holds the
 card codes tapped so far, ``mode`` says what the next tap picks.
 
 * mode ``""`` (no marks): a card tap (``f``) picks the run's first card; when only one run starts
@@ -18,10 +18,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from bot.presses.common import UNKNOWN, card_of
+from bot.presses.meaning import (
+    UNKNOWN,
+    Apply,
+    Deny,
+    HandMode,
+    HandUI,
+    Interpretation,
+    ModeKind,
+    SetUI,
+    card_of,
+)
 from bot.refused import BotRefusal
-from bot.render.context import HandMode, HandUI, ModeKind
-from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.actions import Buy, Pass
 from engine.cards import RANK_VALUE, SUIT_ORDER, Card
 from engine.lenturlu.actions import LenturluAction, Run

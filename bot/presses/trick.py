@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
-from bot.presses.common import UNKNOWN, card_of
+from bot.presses.meaning import (
+    UNKNOWN,
+    Apply,
+    Deny,
+    HandMode,
+    HandUI,
+    Interpretation,
+    ModeKind,
+    SetUI,
+    card_of,
+)
 from bot.refused import BotRefusal
-from bot.render.context import HandMode, HandUI, ModeKind
-from bot.render.games.base import Apply, Deny, Interpretation, SetUI
 from engine.cards import Card, Suit
 from engine.trick.actions import (
     ANNOUNCE,

@@ -4,20 +4,13 @@ a close then means for the game, and its buttons — ✅ agree, ↩️ no, ✖�
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 
 from bot.callbacks import Kind, LobbyAct, Press, PressCodec
 from bot.i18n import Translator
-from bot.markup import Html
-from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard
+from bot.markup import Html, esc
+from bot.rendered import Button, ButtonStyle, Rendered, keyboard
+from bot.runtime.outcome import QuestionEnd
 from bot.storage.rows import SeatRow, TableRow
-
-
-class QuestionEnd(StrEnum):
-    """Why the question to close a running table went without closing it."""
-
-    NO = "no"  # someone said no
-    LAPSED = "lapsed"  # nobody answered in time
 
 
 def close_question(

@@ -1,16 +1,9 @@
-"""Computer seats in the lobby: their names, per locale, and their levels in words
-(PRODUCT.md §4.2 "Add computer", §5.1)."""
+"""Computer seats in the lobby: their levels in words (PRODUCT.md §4.2 "Add computer", §5.1);
+their names are :mod:`bot.computer_names`'."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final
-
-NAMES: Final[dict[str, tuple[str, ...]]] = {
-    "ru": ("Фёдор", "Марфа", "Тихон", "Прасковья", "Савелий", "Агафья", "Ерофей"),
-    "en": ("Fyodor", "Marfa", "Tikhon", "Praskovya", "Savely", "Agafya", "Yerofey"),
-}
-"""Enough for every seat but one (a table seats at most 8, at least one of them a person)."""
 
 LEVEL_WORDS: Final[dict[str, str]] = {"easy": "easy", "normal": "normal", "hard": "hard"}
 """A level's msgid on the seating line ("🤖 Фёдор (лёгкий)")."""
@@ -21,23 +14,3 @@ LEVEL_BUTTONS: Final[dict[str, str]] = {
     "hard": "🤖 Hard",
 }
 """A level's msgid on the button that seats a computer of it."""
-
-
-def computer_name(locale: str, index: int) -> str:
-    """The seat name of the ``index``-th computer, as the chat's language has it then."""
-    return f"🤖 {NAMES.get(locale, NAMES['en'])[index]}"
-
-
-def name_index(name: str) -> int | None:
-    """Which computer a seat name is (the same in every locale), if it is one of ours."""
-    for names in NAMES.values():
-        for index, plain in enumerate(names):
-            if name == f"🤖 {plain}":
-                return index
-    return None
-
-
-def next_index(seated: Iterable[str]) -> int | None:
-    """The first computer not seated yet (None: all are)."""
-    taken = {name_index(name) for name in seated}
-    return next((i for i in range(len(NAMES["en"])) if i not in taken), None)

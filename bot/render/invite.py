@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.render.common import Button, Rendered, keyboard
-from bot.render.context import game_name
-from bot.render.limits import TITLE, label
+from bot.message_limits import TITLE, label
+from bot.rendered import Button, Rendered, keyboard
 from bot.storage.rows import SeatRow, TableRow
 from engine.games import GAMES
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class InviteCard:
     """One inline result: its title and description (plain text, a person's name as typed)
     and the message it sends (HTML)."""
 
@@ -24,7 +24,7 @@ class Card:
 
 def invitation(
     table: TableRow, seats: tuple[SeatRow, ...], chat_title: str, tr: Translator, join_link: str
-) -> Card:
+) -> InviteCard:
     """An open lobby, as its card: the Join button is the deep link (§4.3), so whoever presses
     it, wherever the card was sent, goes through the same checks as the link itself."""
     game = game_name(table.game, tr.locale)
@@ -41,11 +41,11 @@ def invitation(
         most=most,
     )
     join = Button(text=tr("✋ Join"), url=join_link)
-    return Card(title, description, Rendered(text, keyboard([[join]])))
+    return InviteCard(title, description, Rendered(text, keyboard([[join]])))
 
 
-def no_table(tr: Translator, add_link: str) -> Card:
+def no_table(tr: Translator, add_link: str) -> InviteCard:
     """No open lobby to invite to: how to open one."""
     add = Button(text=tr("➕ Add to a group"), url=add_link)
     text = tr("Add me to a group and type /newgame there.")
-    return Card(tr("Open a table"), text, Rendered(text, keyboard([[add]])))
+    return InviteCard(tr("Open a table"), text, Rendered(text, keyboard([[add]])))

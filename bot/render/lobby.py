@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from bot.callbacks import Kind, LobbyAct, Press, PressCodec
+from bot.computer_names import name_index
+from bot.game_names import GAME_NAMES, game_name
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.message_limits import LABEL, label
 from bot.render.cards import card_name
-from bot.render.common import Button, ButtonStyle, Keyboard, Rendered, esc, keyboard, next_in
-from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS, name_index
-from bot.render.context import GAME_NAMES, game_name
+from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS
 from bot.render.games import game_ui
-from bot.render.limits import LABEL, label
+from bot.rendered import Button, ButtonStyle, Keyboard, Rendered, keyboard, next_in
+from bot.runtime.outcome import Pane
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.games import GAMES
 from engine.options import applies, option_fields
 from engine.players import LEVELS
-
-Pane = bool | Literal["computers"]
-"""What the seating message shows under its lines: False the lobby's buttons, True the options
-(§4.2 ⚙️), "computers" the computers to seat or remove (§4.2 🤖)."""
 
 
 def option_label(game: str, name: str, tr: Translator) -> str:

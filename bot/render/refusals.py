@@ -17,9 +17,9 @@ from typing import Final
 
 from bot.i18n import N_, Translator
 from bot.markup import Html, esc
+from bot.message_limits import toast
 from bot.refused import BotRefusal, Param, Reason, Refused
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.limits import toast
 from engine.cards import Suit
 from engine.errors import Refusal
 

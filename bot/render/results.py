@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.callbacks import EndAct, Kind, Press, PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.render.common import Button, ButtonStyle, Rendered, esc, keyboard, signed, whole
-from bot.render.context import Rated, Standings, TableContext, game_name
+from bot.markup import esc
+from bot.numbers import signed, whole
+from bot.render.table_context import TableContext
+from bot.rendered import Button, ButtonStyle, Rendered, keyboard
+from bot.runtime.scoreboard import Rated, Standings
 
 
 def signed_list(names: Sequence[str], values: Sequence[int]) -> str:

@@ -12,26 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.markup import Html
-from bot.render.common import esc, signed, whole
+from bot.markup import Html, esc
+from bot.message_limits import MAX_TEXT, pages
+from bot.numbers import signed, whole
 from bot.render.computers import LEVEL_BUTTONS
-from bot.render.context import Board, Entry, game_name
 from bot.render.games import game_ui
-from bot.render.limits import MAX_TEXT, pages
+from bot.runtime.scoreboard import Board, BoardLine
 
 NAME_MAX = 32
 """A leaderboard shows at most this many characters of a name (Telegram allows 64 a name)."""
 
 
-def _name(e: Entry, tr: Translator) -> str:
+def _name(e: BoardLine, tr: Translator) -> str:
     if e.level:
         return esc(tr(LEVEL_BUTTONS.get(e.level, e.level)))
     name = e.name if len(e.name) <= NAME_MAX else e.name[: NAME_MAX - 1] + "…"
     return esc(name)
 
 
-def _figures(game: str, e: Entry, tr: Translator) -> str:
+def _figures(game: str, e: BoardLine, tr: Translator) -> str:
     """``112 · игр 12 (с людьми: 5) · +240 · очков 57``: rating, games (a person's: how many of
     the rated ones had other people in them, #47), money, the game's points."""
     rating = whole(e.rating) if e.rating is not None else "—"

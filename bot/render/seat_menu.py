@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from bot.callbacks import REFRESH, Kind, Press, PressCodec, SeatAct
 from bot.i18n import Translator
-from bot.render.common import Button, ButtonStyle, Rendered, keyboard
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
+from bot.rendered import Button, ButtonStyle, Rendered, keyboard
 
 MOST_IN_ROW = 8
 

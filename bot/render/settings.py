@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from bot.callbacks import Kind, Press, PressCodec
+from bot.game_names import GAME_NAMES, game_name
 from bot.i18n import LOCALES, Translator
-from bot.render.common import Button, Rendered, esc, keyboard, next_in
-from bot.render.context import GAME_NAMES, game_name
+from bot.markup import esc
 from bot.render.lobby import next_value, option_text
+from bot.rendered import Button, Rendered, keyboard, next_in
 from bot.storage.settings import (
     TURN_TIMEOUTS,
     ChatHands,

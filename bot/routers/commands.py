@@ -11,14 +11,14 @@ from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.delivery import Delivery
+from bot.game_names import game_code, game_name
 from bot.i18n import Catalogues, Translator
 from bot.markup import Html
 from bot.render import score as score_screen
-from bot.render.common import Button, Rendered, keyboard
-from bot.render.context import game_code, game_name
+from bot.render.games import game_ui as family_ui
+from bot.rendered import Button, Rendered, keyboard
 from bot.routers.common import asked, say, topic
 from bot.runtime.commands import JoinByLink
-from bot.runtime.core import family_ui
 from bot.runtime.outcome import HandScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old

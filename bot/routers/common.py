@@ -13,7 +13,7 @@ from bot.answers import Asked
 from bot.caches.members import Lookup, Membership
 from bot.delivery import Delivery
 from bot.markup import Html
-from bot.render.common import Keyboard, Rendered
+from bot.rendered import Keyboard, Rendered
 from bot.runtime.commands import Pressed
 
 NOT_IN_CHAT: Final = ("user not found", "member not found", "participant not found")

@@ -18,8 +18,8 @@ from bot.delivery import Delivery
 from bot.i18n import Catalogues, Translator, locale_of
 from bot.logsafe import safe
 from bot.refused import Refused
-from bot.render.common import Rendered
 from bot.render.refusals import refusal_html, refusal_text
+from bot.rendered import Rendered
 from bot.routers.common import asked, topic
 
 logger = logging.getLogger(__name__)

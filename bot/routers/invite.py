@@ -9,11 +9,11 @@ from aiogram.types import InlineQuery, InlineQueryResultArticle, InputTextMessag
 from bot.callbacks import b36
 from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.render.invite import Card, invitation, no_table
+from bot.render.invite import InviteCard, invitation, no_table
 from bot.runtime.runtime import TableRuntime
 
 
-def _article(result_id: str, card: Card) -> InlineQueryResultArticle:
+def _article(result_id: str, card: InviteCard) -> InlineQueryResultArticle:
     return InlineQueryResultArticle(
         id=result_id,
         title=card.title,

@@ -12,14 +12,14 @@ from aiogram.types import CallbackQuery, Message
 from bot.caches.members import Members
 from bot.callbacks import Kind, LobbyAct, Press, PressFilter
 from bot.delivery import Delivery
+from bot.game_names import game_code
 from bot.i18n import Translator
+from bot.message_limits import label
 from bot.refused import BotRefusal, Refused
-from bot.render.context import game_code
-from bot.render.limits import label
+from bot.render.games import game_ui as family_ui
 from bot.routers.common import pressed, say, topic
 from bot.routers.identity import unsigned
 from bot.runtime.commands import AskToClose, LobbyPressed, StartReached
-from bot.runtime.core import family_ui
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime

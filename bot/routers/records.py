@@ -13,7 +13,8 @@ from bot.delivery import Delivery
 from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.markup import Html, esc
-from bot.records import GameRecord, RecordPosts, Records, transcript
+from bot.records import GameRecord, RecordPosts, Records
+from bot.render.transcript import transcript
 from bot.routers.common import say, topic
 from bot.runtime.runtime import TableRuntime
 from engine.record import write_jsonl

@@ -15,14 +15,14 @@ from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter
 from bot.config import Settings as Config
 from bot.delivery import Delivery
+from bot.game_names import GAME_NAMES
 from bot.i18n import LOCALES, Catalogues, Translator
 from bot.refused import BotRefusal, Refused
 from bot.render import settings as screens
-from bot.render.common import Rendered
-from bot.render.context import GAME_NAMES
+from bot.render.games import game_ui as family_ui
 from bot.render.refusals import refusal_html
+from bot.rendered import Rendered
 from bot.routers.common import asked, say, topic
-from bot.runtime.core import family_ui
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
 from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, UserHands, member
@@ -34,7 +34,7 @@ GROUP_ACTS = frozenset("ntcgvbh")  # bot.render.settings: language … back, han
 PRIVATE_ACTS = frozenset("npwh")
 
 
-class Settings:
+class SettingsHandlers:
     """What the settings handlers share: the services and how each screen is drawn."""
 
     def __init__(
@@ -146,8 +146,8 @@ def make_router() -> Router:
         catalogues: Catalogues,
         codec: PressCodec,
         settings: Config,
-    ) -> Settings:
-        return Settings(runtime, people, catalogues, codec, settings.hands_in_group)
+    ) -> SettingsHandlers:
+        return SettingsHandlers(runtime, people, catalogues, codec, settings.hands_in_group)
 
     @router.message(Command("settings"), GROUPS)
     async def group_settings(

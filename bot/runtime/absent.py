@@ -18,7 +18,6 @@ from enum import StrEnum
 from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
 from bot.refused import BotRefusal, Refused
-from bot.render.refusals import sentence
 from bot.runtime import owed as owe
 from bot.runtime.closing import Closing
 from bot.runtime.core import Context, Table, is_running
@@ -221,7 +220,7 @@ class Absent:
         locale = await self.ctx.people.user_locale(owner.user_id)
         chat = {"chat": facts.chat_title}
         screens.append(HandGone(table.row.chat_id, owner.user_id, table.id, seat))
-        screens.append(Note(owner.user_id, locale, sentence(BARRED[bar]), chat))
+        screens.append(Note(owner.user_id, locale, BARRED[bar], chat))
         return Outcome(tuple(screens), due)
 
     async def gate(self, table: Table, seat: int, user_id: int) -> Outcome | None:
@@ -265,7 +264,7 @@ class Absent:
                 except Refused as refused:  # barred, or Telegram unsure: said in private
                     assert isinstance(refused.reason, BotRefusal)  # the gate's own
                     locale = await self.ctx.people.user_locale(user_id)
-                    said = sentence(refused.reason)
+                    said = refused.reason
                     out += Outcome.of(Note(user_id, locale, said, dict(refused.params)))
                     continue
                 if gone is not None:

@@ -26,9 +26,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
+from bot.numbers import signed, whole
 from bot.refused import BotRefusal, Refused
-from bot.render.closing import QuestionEnd
-from bot.render.common import signed, whole
 from bot.runtime import owed as owe
 from bot.runtime import ratings
 from bot.runtime.as_it_stands import played_deals
@@ -41,6 +40,7 @@ from bot.runtime.outcome import (
     Note,
     Outcome,
     PingGone,
+    QuestionEnd,
     Screen,
     Strip,
     keys,
@@ -69,7 +69,7 @@ CLOSING_KINDS = (
 )  # a closed table keeps none
 
 
-class Closed(StrEnum):
+class ClosedWhy(StrEnum):
     """Why a running table closed (the group's line; the idle one says so itself)."""
 
     AGREED = "🏁 The table is closed: everyone playing agreed."
@@ -166,7 +166,7 @@ class Closing:
             await tx.set_agreed(table.id, seat.seat, True)
         table.seats[seat.seat] = dataclasses.replace(seat, agreed=True)
         if all(s.agreed for s in voters(table)):
-            return await self._close(table, Closed.AGREED)
+            return await self._close(table, ClosedWhy.AGREED)
         return await self._question(table)
 
     async def close_now(
@@ -177,7 +177,7 @@ class Closing:
             raise Refused(BotRefusal.CLOSE_ADMIN_ONLY)
         if generation != table.row.generation:
             raise Refused(BotRefusal.STALE_BUTTON)
-        return await self._close(table, Closed.ADMIN, name)
+        return await self._close(table, ClosedWhy.ADMIN, name)
 
     async def refuse(
         self, table: Table, generation: int, user_id: int, name: str, is_admin: IsAdmin
@@ -263,7 +263,7 @@ class Closing:
             return shown + Outcome(undue=((table.id, DeadlineKind.CLOSE),))
         return shown + Outcome(due=(pause,))
 
-    async def _close(self, table: Table, why: Closed, name: str = "") -> Outcome:
+    async def _close(self, table: Table, why: ClosedWhy, name: str = "") -> Outcome:
         """Everyone agreed, or an admin closed it: closed and rated as it stands."""
         said = Note(
             table.row.chat_id,

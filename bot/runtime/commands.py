@@ -17,8 +17,15 @@ from typing import ClassVar, Protocol
 
 from bot.callbacks import Press
 from bot.keys import MessageKey
-from bot.sending.requests import Undeliverable
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef
+
+
+class Undeliverable(StrEnum):
+    """Why the outbox can't deliver a keyed message (:class:`DeliveryFailed`)."""
+
+    FORBIDDEN = "forbidden"  # the bot is blocked, or no longer in the chat
+    TOPIC = "topic"  # the table's forum topic was closed or deleted
+    EPHEMERAL = "ephemeral"  # a message for one member alone was refused: his go to private
 
 
 @dataclass(frozen=True, slots=True)

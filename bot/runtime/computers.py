@@ -3,15 +3,15 @@ admin opens the pane, seats the next named computer at a level, or removes one a
 
 from __future__ import annotations
 
+from bot.computer_names import computer_name, name_index, next_index
 from bot.refused import BotRefusal, Refused
-from bot.render.computers import computer_name, name_index, next_index
 from bot.runtime.core import Context, IsAdmin, Table, seat_range
 from bot.runtime.lobby import seat_specs
 from bot.runtime.outcome import Outcome
 from bot.storage.rows import SeatKind
 from engine.players import LEVELS
 
-COMPUTERS = "computers"  # the lobby's pane (bot.render.lobby.Pane)
+COMPUTERS = "computers"  # the lobby's pane (bot.runtime.outcome.Pane)
 
 
 class Computers:

@@ -19,10 +19,8 @@ from bot.caches.people import People
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.clock import Clock
 from bot.coordination.locks import Locks, TableLocks, Turn
+from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal, Refused
-from bot.render.context import HandUI
-from bot.render.games import game_ui
-from bot.render.games.base import GameUI
 from bot.runtime.deals import deals_of, stored_chance
 from bot.runtime.outcome import Facts, LobbyScreen, Outcome, keys
 from bot.storage.protocol import Repository
@@ -65,11 +63,6 @@ def join_code() -> str:
 def seat_range(game: str) -> tuple[int, int]:
     counts = GAMES[game].seat_counts
     return min(counts), max(counts)
-
-
-def family_ui(game: str) -> GameUI[Any] | None:
-    """The game's bot module (None: a game the bot can't seat yet)."""
-    return game_ui(game)
 
 
 def hand_ui(row: HandRow | None) -> HandUI:

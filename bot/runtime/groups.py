@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.callbacks import b36
+from bot.game_names import game_name
 from bot.refused import BotRefusal, Refused
-from bot.render.context import game_name
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.closing import Closing
 from bot.runtime.core import Context, IsAdmin, Table

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.callbacks import STILL, Press
+from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import Absent
 from bot.runtime.closing import Closing
 from bot.runtime.commands import Guard, MessageBook, Pressed
 from bot.runtime.computers import Computers
-from bot.runtime.core import Context, Table, family_ui, is_running, own_seat
+from bot.runtime.core import Context, Table, is_running, own_seat
 from bot.runtime.groups import Groups
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Outcome, is_hand_key, keys
@@ -126,17 +127,17 @@ async def current_move(rt: Parts, call: Call, cmd: Any) -> None:
     (e.g. that card is played already), else as stale."""
     table, seat, press = call.open, call.seat, cmd.press
     assert table.match is not None
-    ui_game = family_ui(table.row.game)
-    assert ui_game is not None
+    presses = family_presses(table.row.game)
+    assert presses is not None
     stale = Refused(BotRefusal.STALE_HAND, refresh=seat)
-    # a still waiting hand's button (no move on it, GameUI.still_waiting) goes the ordinary
+    # a still waiting hand's button (no move on it, FamilyPresses.still_waiting) goes the ordinary
     # way, to "It's X's turn"; once its turn came, the acting screen is on its way
-    still = press.version == STILL != table.row.moves and ui_game.still_waiting
+    still = press.version == STILL != table.row.moves and presses.still_waiting
     if still and table.match.state.to_act == seat:
         raise stale
     if press.version != table.row.moves and not still:
         last = table.match.last.get(seat)
-        deny = ui_game.stale(last, press.act, press.arg) if last is not None else None
+        deny = presses.stale(last, press.act, press.arg) if last is not None else None
         if deny is not None:
             raise Refused(deny.reason, refresh=seat, **deny.params)
         raise stale

@@ -34,6 +34,7 @@ from bot.runtime.commands import (
     RefreshHand,
     SeatPressed,
     StartReached,
+    Undeliverable,
 )
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import ChartScreen, Outcome, StripMessage, chart_key, events_of, keys
@@ -309,9 +310,9 @@ async def on_delivery_failed(rt: Parts, call: Call, cmd: DeliveryFailed) -> Outc
     key, seat = cmd.message, cmd.message.seat
     if seat is not None and key.ephemeral:
         return await rt.absent.ephemeral_failed(key.table_id, seat)
-    if seat is not None and cmd.why == "forbidden":
+    if seat is not None and cmd.why is Undeliverable.FORBIDDEN:
         return await rt.absent.unreachable(key.table_id, seat)
-    if key.kind in GROUP_KINDS and cmd.why == "topic":
+    if key.kind in GROUP_KINDS and cmd.why is Undeliverable.TOPIC:
         return await rt.groups.topic_gone(key.table_id)
     return Outcome()
 

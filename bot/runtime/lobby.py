@@ -8,16 +8,16 @@ import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from bot.game_names import game_name
 from bot.logsafe import safe
+from bot.message_limits import label
+from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
-from bot.render.context import game_name
-from bot.render.limits import label
 from bot.runtime.core import (
     Context,
     IsAdmin,
     Match,
     Table,
-    family_ui,
     join_code,
     seat_range,
 )
@@ -170,7 +170,7 @@ class Lobby:
         self.ctx.lobby_at(table, generation)
         if user_id != table.row.creator_id:
             raise Refused(BotRefusal.CREATOR_PICKS_GAME, name=table.creator_name())
-        if game not in GAMES or family_ui(game) is None:
+        if game not in GAMES or family_presses(game) is None:
             raise Refused(BotRefusal.GAME_NOT_AVAILABLE)
         options = await self.seeded_options(table.row.chat_id, game)  # read before the unit
         async with self.ctx.repo.unit() as tx:

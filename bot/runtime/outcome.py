@@ -8,16 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal
 
 from bot.callbacks import CANCEL_ACTS, MY_CARDS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.keys import MessageKey, MessageKind
-from bot.render.closing import QuestionEnd
-from bot.render.context import HandUI, Standings
-from bot.render.lobby import Pane
+from bot.presses.meaning import HandUI
+from bot.refused import BotRefusal
+from bot.runtime.scoreboard import Standings
 from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
 from engine.core import Line, View
 from engine.lines import LineKind, is_kind
+
+Pane = bool | Literal["computers"]
+"""What the seating message shows under its lines: False the lobby's buttons, True the options
+(§4.2 ⚙️), "computers" the computers to seat or remove (§4.2 🤖)."""
+
+
+class QuestionEnd(StrEnum):
+    """Why the question to close a running table went without closing it."""
+
+    NO = "no"  # someone said no
+    LAPSED = "lapsed"  # nobody answered in time
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +56,7 @@ class Facts:
 @dataclass(frozen=True, slots=True)
 class LobbyScreen:
     """The lobby message as its table is; a closed table's (it timed out, §4.2) says so, without
-    buttons. ``options_view``: which pane (:data:`bot.render.lobby.Pane`: the options, or the
+    buttons. ``options_view``: which pane (:data:`Pane`: the options, or the
     computers)."""
 
     facts: Facts
@@ -206,13 +218,14 @@ class EphemeralGone:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A one-off message: ``msgid`` with ``params`` (plain text: escaped when it is drawn) in
-    ``locale``; ``link``: a deep-link button (its payload) labelled ``button``; ``wait``: the
-    caller wants to know if it got through."""
+    """A one-off message: ``msgid`` (or a bot refusal, said as a message of its own) with
+    ``params`` (plain text: escaped when it is drawn) in ``locale``; ``link``: a deep-link
+    button (its payload) labelled ``button``; ``wait``: the caller wants to know if it got
+    through."""
 
     chat_id: int
     locale: str
-    msgid: str
+    msgid: str | BotRefusal
     params: dict[str, Any] = field(default_factory=dict)
     link: str | None = None
     button: str = ""

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.callbacks import REFRESH, Press
+from bot.presses.families import family_presses
+from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.refused import BotRefusal, Refused
-from bot.render.context import HandUI
-from bot.render.games.base import Apply, Deny, SetUI
 from bot.runtime import owed as owe
 from bot.runtime import ratings
-from bot.runtime.core import Context, Match, Table, family_ui, is_running
+from bot.runtime.core import Context, Match, Table, is_running
 from bot.runtime.deals import drawn
 from bot.runtime.outcome import (
     DealResult,
@@ -116,7 +116,7 @@ class Play:
         changed)."""
         assert table.match is not None
         state = table.match.state
-        ui_game = family_ui(table.row.game)
+        ui_game = family_presses(table.row.game)
         assert ui_game is not None
         ui = table.hands.get(seat, HandUI())
         if press.act == REFRESH:

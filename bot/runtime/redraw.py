@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from typing import Any
 
+from bot.presses.families import family_presses
 from bot.runtime import owed as owe
-from bot.runtime.core import Context, Table, family_ui
+from bot.runtime.core import Context, Table
 from bot.runtime.outcome import (
     DealResult,
     EndedTable,
@@ -204,7 +205,7 @@ class Redraw:
         if row is None or row.status not in (TableStatus.RUNNING, TableStatus.ENDED):
             return None
         table = await self.ctx.load(row.id)
-        ui = family_ui(row.game)
+        ui = family_presses(row.game)
         if table is None or table.match is None or ui is None:
             return None
         counts = ui.counts(table.match.state.view(None))

@@ -13,7 +13,6 @@ from typing import Unpack
 from bot.caches.members import Members
 from bot.caches.people import People
 from bot.clock import Clock
-from bot.render.context import Board
 from bot.runtime import standings
 from bot.runtime.absent import HandOver
 from bot.runtime.commands import Command, MessageBook
@@ -21,6 +20,7 @@ from bot.runtime.core import IsAdmin, NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Facts, Outcome
+from bot.runtime.scoreboard import Board
 from bot.storage.protocol import Repository
 from bot.storage.rows import Deadline, LedgerRow
 

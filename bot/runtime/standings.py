@@ -6,8 +6,8 @@ screens are :mod:`bot.render.results`' and :mod:`bot.render.score`'s."""
 from __future__ import annotations
 
 from bot.rating import EVERYWHERE, shown
-from bot.render.context import Board, Entry, Rated, Standing, Standings
 from bot.runtime.core import Table
+from bot.runtime.scoreboard import Board, BoardLine, LedgerLine, Rated, Standings
 from bot.storage.protocol import Reads
 from bot.storage.rows import LedgerRow, RatingRow
 
@@ -35,12 +35,12 @@ def _summed(rows: list[LedgerRow]) -> dict[tuple[str, int], LedgerRow]:
     return out
 
 
-def _entry(r: RatingRow, ledger: LedgerRow | None) -> Entry:
+def _entry(r: RatingRow, ledger: LedgerRow | None) -> BoardLine:
     people = r.games - r.solo  # rated games with another person deciding himself (#47)
     if ledger is None:  # a computer level (or a person whose money is in no ledger)
-        return Entry(r.user_id, r.name, r.level, shown(r.mu, r.sigma), r.games, people, r.money)
+        return BoardLine(r.user_id, r.name, r.level, shown(r.mu, r.sigma), r.games, people, r.money)
     games = max(r.games, ledger.played)  # his games before ratings count here too
-    return Entry(
+    return BoardLine(
         r.user_id,
         ledger.name,
         "",
@@ -65,7 +65,7 @@ async def boards(
     else:
         ledger = _summed(await repo.ledger(chat_id=chat_id))
         ratings = await repo.ratings(scope, game=game)
-    games: dict[str, list[Entry]] = {}
+    games: dict[str, list[BoardLine]] = {}
     seen: set[tuple[str, int]] = set()
     for r in ratings:
         key = (r.game, r.user_id)
@@ -79,7 +79,7 @@ async def boards(
     )
     for v in unrated:
         games.setdefault(v.game, []).append(
-            Entry(v.user_id, v.name, "", None, v.played, 0, v.balance, v.points)
+            BoardLine(v.user_id, v.name, "", None, v.played, 0, v.balance, v.points)
         )
     return [Board(g, tuple(entries)) for g, entries in sorted(games.items())]
 
@@ -88,7 +88,7 @@ async def match_standings(repo: Reads, table: Table, no: int) -> Standings:
     """The seated people's all-time lines in the chat, and match ``no``'s rating changes."""
     seated = {s.user_id for s in table.seats}
     ledger = tuple(
-        Standing(r.user_id, r.name, r.balance, r.played, r.won)
+        LedgerLine(r.user_id, r.name, r.balance, r.played, r.won)
         for r in await repo.ledger(chat_id=table.row.chat_id)
         if r.game == table.row.game and r.user_id in seated
     )

@@ -23,7 +23,8 @@ from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMar
 from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message, ReplyParameters
 
 from bot.clock import Clock
-from bot.render.common import Rendered
+from bot.rendered import Rendered
+from bot.runtime.commands import Undeliverable
 from bot.sending.held import Holding, OnHeld
 from bot.sending.json_session import EditEphemeralText, EditText
 from bot.sending.patience import Patience
@@ -33,7 +34,6 @@ from bot.sending.requests import (
     TOPIC_GONE,
     Postponed,
     Sleep,
-    Undeliverable,
     reply_of,
     send_text,
 )
@@ -51,8 +51,8 @@ from bot.sending.steps import (
     Settle,
     Show,
     Step,
-    Strip,
-    StripMessage,
+    StripButtons,
+    StripMessageButtons,
 )
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import Claim, OwedRef, StoredMessage, stored_id
@@ -152,11 +152,11 @@ class Calls:
                 await self.settle_owed(step)
             case Document() | Photo():
                 await self._file(chat_id, step, held)
-            case Strip(key=key):
+            case StripButtons(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a strip of a message never sent is needless
                 await self._strip(chat_id, chat, known)
-            case StripMessage(message_id=message_id):
+            case StripMessageButtons(message_id=message_id):
                 await self._strip(chat_id, chat, StoredMessage(chat_id, "", message_id, ""))
             case Delete(key=key):
                 known = self.known.get((chat_id, key))
@@ -362,12 +362,12 @@ class Calls:
                 logger.info(
                     "ephemeral send to chat=%s for %s refused: %s", chat_id, receiver, error.message
                 )
-                self._refused(chat_id, step.key, "ephemeral")
+                self._refused(chat_id, step.key, Undeliverable.EPHEMERAL)
                 return None
             except TelegramForbiddenError as error:  # the group itself refuses the bot
                 logger.info("ephemeral send to chat=%s refused: %s", chat_id, error.message)
                 self._close(chat_id)
-                self._refused(chat_id, step.key, "ephemeral")
+                self._refused(chat_id, step.key, Undeliverable.EPHEMERAL)
                 return None
             except TelegramAPIError as error:
                 logger.warning("ephemeral send to chat=%s failed: %s", chat_id, error.message)
@@ -500,8 +500,10 @@ class Calls:
 
     def _topic_gone(self, chat_id: int, step: Show | Post, error: TelegramAPIError) -> None:
         if step.thread is not None and TOPIC_GONE.search(error.message):
-            self._refused(chat_id, step.key, "topic")
+            self._refused(chat_id, step.key, Undeliverable.TOPIC)
 
-    def _refused(self, chat_id: int, key: str | None, why: Undeliverable = "forbidden") -> None:
+    def _refused(
+        self, chat_id: int, key: str | None, why: Undeliverable = Undeliverable.FORBIDDEN
+    ) -> None:
         if key is not None and self.on_refused is not None:
             self.on_refused(chat_id, key, why)

@@ -22,7 +22,7 @@ press makes that encoding and decoding, not the HTTP, is most of the request's C
 
 The body is built from the method's own fields without dumping the model: a plain value is
 taken as is, a default (``parse_mode``) resolved by ``prepare_value``, and the screens'
-:class:`~bot.render.common.Keyboard` written as its JSON. :class:`EditText` and
+:class:`~bot.rendered.Keyboard` written as its JSON. :class:`EditText` and
 :class:`SendText` (and :class:`EditEphemeralText`) are aiogram's ``editMessageText`` and
 ``sendMessage`` (``editEphemeralMessageText``) that carry such a
 keyboard instead of the pydantic ``InlineKeyboardMarkup`` (checked by ``isinstance`` only, and
@@ -61,7 +61,7 @@ from aiohttp.http import SERVER_SOFTWARE
 from pydantic import PrivateAttr, ValidationError
 from yarl import URL
 
-from bot.render.common import Keyboard
+from bot.rendered import Keyboard
 
 if TYPE_CHECKING:
     from aiogram import Bot

@@ -55,13 +55,13 @@ from aiogram import Bot
 
 from bot.clock import Clock
 from bot.keys import MessageKey
-from bot.render.common import Rendered
-from bot.render.limits import fit
-from bot.runtime.commands import DeliveryFailed, OwedHeld, Send
+from bot.message_limits import fit
+from bot.rendered import Rendered
+from bot.runtime.commands import DeliveryFailed, OwedHeld, Send, Undeliverable
 from bot.sending.calls import Calls
 from bot.sending.lanes import Lanes
 from bot.sending.rates import OutboxLimits, Quota, Rates
-from bot.sending.requests import Sleep, Undeliverable
+from bot.sending.requests import Sleep
 from bot.sending.steps import (
     Delete,
     DeleteMessage,
@@ -73,8 +73,8 @@ from bot.sending.steps import (
     Post,
     Settle,
     Show,
-    Strip,
-    StripMessage,
+    StripButtons,
+    StripMessageButtons,
     coalesced,
     offers,
 )
@@ -323,14 +323,14 @@ class Outbox:
         # in queue order: a send of this key still queued (a hand sent anew) is stripped too,
         # and the key is let go when the queue gets there
         answers = self.lanes.answering(chat_id, receiver, key)
-        self.lanes.enqueue(chat_id, Strip(key), receiver, answers)
+        self.lanes.enqueue(chat_id, StripButtons(key), receiver, answers)
         if forget:
             self.lanes.enqueue(chat_id, Drop(key), receiver, answers)
 
     def strip_message(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons of a message by id (an old one no key names any more)."""
         if (chat_id, message_id) not in self.wire.keys:
-            self.lanes.enqueue(chat_id, StripMessage(message_id))
+            self.lanes.enqueue(chat_id, StripMessageButtons(message_id))
 
     def delete(self, chat_id: int, key: str, *, receiver: int | None = None) -> None:
         """Delete message ``key`` (``receiver``: the member an ephemeral message is for). A show

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any
 
 from aiogram.exceptions import (
     TelegramMigrateToChat,
@@ -19,7 +19,6 @@ from aiogram.types import ReplyParameters
 from bot.sending.json_session import SendText
 from bot.sending.steps import Post, Show
 
-Undeliverable = Literal["forbidden", "topic", "ephemeral"]
 """Why a keyed message can't go: a 403, a gone forum topic, a message for one member of a group
 that Telegram would not take (#32: not a member, no rights, a press too old)."""
 TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)

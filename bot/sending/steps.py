@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.storage.rows import OwedRef, StoredMessage
 
 if TYPE_CHECKING:  # Redis is an optional extra (several workers)
@@ -96,7 +96,7 @@ class Photo:
 
 
 @dataclass(frozen=True, slots=True)
-class Strip:
+class StripButtons:
     """Remove keyed message ``key``'s keyboard (its text stays as shown)."""
 
     key: str
@@ -104,7 +104,7 @@ class Strip:
 
 
 @dataclass(frozen=True, slots=True)
-class StripMessage:
+class StripMessageButtons:
     """Remove the keyboard of a message by id (an old one no key names any more)."""
 
     message_id: int
@@ -148,7 +148,16 @@ class Settle:
 
 
 Step = (
-    Show | Post | Document | Photo | Strip | StripMessage | Delete | DeleteMessage | Drop | Settle
+    Show
+    | Post
+    | Document
+    | Photo
+    | StripButtons
+    | StripMessageButtons
+    | Delete
+    | DeleteMessage
+    | Drop
+    | Settle
 )
 
 QUIET = (Drop, Settle)
@@ -201,7 +210,7 @@ def needless(step: Step, known: StoredMessage | None) -> bool:
     match step:
         case Show(fresh=False):
             return known is not None and known.digest == step.rendered.digest()
-        case Strip():
+        case StripButtons():
             return known is None or not known.keyboard
         case Delete():
             return known is None

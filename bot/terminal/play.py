@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from bot.game_names import GAME_NAMES, game_code
 from bot.i18n import Catalogues
 from bot.markup import unmarked as plain
-from bot.render.context import GAME_NAMES, game_code
 from bot.render.refusals import refusal_html
 from bot.runtime.deals import LABEL_BITS
 from bot.runtime.lobby import option_refusal

@@ -16,37 +16,37 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from bot.callbacks import PressCodec
+from bot.computer_names import computer_name
 from bot.i18n import Translator
 from bot.markup import unmarked as plain
+from bot.presses.meaning import HandUI
 from bot.refused import Refused
+from bot.render.action_words import Verb, action_parts, narrated, words_of
 from bot.render.cards import card_name
-from bot.render.common import Rendered
-from bot.render.computers import computer_name
-from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
-from bot.render.games.base import GameUI
-from bot.render.moves import (
+from bot.render.games.game_ui import GameUI
+from bot.render.refusals import refusal_html
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.deals import crypto_chance
+from bot.runtime.outcome import events_of
+from bot.runtime.scoreboard import Standings
+from bot.terminal.hints import terminal_words
+from bot.terminal.text import rule_of
+from bot.terminal.typed_moves import (
     SHORT,
     Ask,
     Marked,
+    Named,
     NoMove,
-    Outcome,
-    Play,
+    Resolution,
     Which,
     WhichCards,
     card_order,
-    facts,
     in_hand_order,
-    narrated,
     resolve,
-    words_of,
 )
-from bot.render.refusals import refusal_html
-from bot.render.words import Typed, Verb, Vocabulary, normal, read
-from bot.runtime.deals import crypto_chance
-from bot.runtime.outcome import events_of
-from bot.terminal.hints import terminal_words
-from bot.terminal.text import rule_of
+from bot.terminal.typed_words import TypedLine, Vocabulary, normal, read
 from engine.cards import Card
 from engine.chance import Chance
 from engine.core import Line, State
@@ -205,7 +205,7 @@ class Session:
                 continue
             if not text and not self.marks:
                 continue
-            typed = read(text, self.words) if text else Typed()
+            typed = read(text, self.words) if text else TypedLine()
             if typed.unknown or (text and typed.empty):
                 self.say(self.tr("Unknown action: {text}", text=text))
                 continue
@@ -216,11 +216,13 @@ class Session:
             elif action is not None:
                 return action
 
-    def _answer(self, outcome: Outcome, options: Sequence[object]) -> object | list[object] | None:
+    def _answer(
+        self, outcome: Resolution, options: Sequence[object]
+    ) -> object | list[object] | None:
         """What the session says to an outcome; the action it plays, or a new numbered list."""
         tr = self.tr
         match outcome:
-            case Play(action):
+            case Named(action):
                 return action
             case Ask(choices) if len(choices) > SHORT:
                 self.say(tr("{n} moves fit: name more of the cards.", n=len(choices)))
@@ -377,7 +379,7 @@ def _notation(verb: str, cards: Sequence[Card]) -> str | None:
 def _example(options: Sequence[object]) -> object:
     """A move to show how one is named: one of two cards if there is one (a typical exchange
     or run), else the last."""
-    return next((a for a in options if len(facts(a).cards) == 2), options[-1])
+    return next((a for a in options if len(action_parts(a).cards) == 2), options[-1])
 
 
 def typed_cards(text: str) -> bool:

@@ -10,7 +10,7 @@ from typing import ClassVar, Final
 
 from engine.cards import Card
 from engine.core import Seat
-from engine.events import DealEnd, End, EndReason, Event, RecordBook, Row, typed
+from engine.events import DealEnd, End, EndReason, Event, LineObject, RecordBook, typed
 
 
 @typed
@@ -37,7 +37,7 @@ class TableLaid(Event):
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Drawn(Event):
+class CardDrawn(Event):
     """§4.3.7: the card drawn after a move."""
 
     KIND: ClassVar[str] = "draw"
@@ -67,13 +67,13 @@ class Certain(Event):
     possible: tuple[int, ...]
 
 
-KonchinkaEvent = TableFixed | TableLaid | Drawn | LastTake | Certain
+KonchinkaEvent = TableFixed | TableLaid | CardDrawn | LastTake | Certain
 """Any event of Кончинка."""
 
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatHaul(Row):
+class SeatHaul(LineObject):
     """One seat's deal (§R9.4, §4.4.1): cards and clubs captured, its кончинки, the deal's
     points and the total after it."""
 
@@ -110,6 +110,9 @@ class KonchinkaEnd(End):
 
 
 BOOK: Final = RecordBook.of(
-    "konchinka", (TableFixed, TableLaid, Drawn, LastTake, Certain), KonchinkaDealEnd, KonchinkaEnd
+    "konchinka",
+    (TableFixed, TableLaid, CardDrawn, LastTake, Certain),
+    KonchinkaDealEnd,
+    KonchinkaEnd,
 )
 """Кончинка's lines (RECORD.md §R9)."""

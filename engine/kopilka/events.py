@@ -11,7 +11,7 @@ from typing import ClassVar, Final
 
 from engine.cards import Card, Suit
 from engine.core import Seat
-from engine.events import DealEnd, End, EndReason, Event, RecordBook, Row, key, typed
+from engine.events import DealEnd, End, EndReason, Event, LineObject, RecordBook, key, typed
 
 
 @typed
@@ -65,7 +65,7 @@ class DrawWhy(StrEnum):
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Drawn(Event):
+class StockDrawn(Event):
     """§2.3.6, §2.4.5: cards drawn from the stock, in order (maybe none)."""
 
     KIND: ClassVar[str] = "draw"
@@ -105,7 +105,7 @@ class TookBack(Event):
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TrickWon(Event):
+class KopilkaTrickWon(Event):
     """§2.4.6, §2.6.1: a trick complete: its number in the deal, leader, led suit, plays,
     winner, points and whether an ace doubled them."""
 
@@ -162,11 +162,11 @@ KopilkaEvent = (
     | LaidOut
     | Taken
     | Returned
-    | Drawn
+    | StockDrawn
     | LeadPassed
     | LeadFreed
     | TookBack
-    | TrickWon
+    | KopilkaTrickWon
     | Fined
     | WentOut
     | Blocked
@@ -176,7 +176,7 @@ KopilkaEvent = (
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatDeal(Row):
+class SeatDeal(LineObject):
     """One seat's deal (§R7.4): each trick won (led suit, points), the deal's and the partia's
     points, the cards left, the fines paid in the deal."""
 
@@ -224,11 +224,11 @@ BOOK: Final = RecordBook.of(
         LaidOut,
         Taken,
         Returned,
-        Drawn,
+        StockDrawn,
         LeadPassed,
         LeadFreed,
         TookBack,
-        TrickWon,
+        KopilkaTrickWon,
         Fined,
         WentOut,
         Blocked,

@@ -11,12 +11,12 @@ from typing import ClassVar, Final
 
 from engine.cards import Card
 from engine.core import Seat
-from engine.events import DealEnd, End, EndReason, Event, RecordBook, Row, typed
+from engine.events import DealEnd, End, EndReason, Event, LineObject, RecordBook, typed
 
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Drawn(Event):
+class Bought(Event):
     """§3.3.3: the cards bought from the stock."""
 
     KIND: ClassVar[str] = "draw"
@@ -48,7 +48,7 @@ class Refilled(Event):
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Closed(Event):
+class PileClosed(Event):
     """§3.4.2: a K closes the pile; ``seat`` leads next."""
 
     KIND: ClassVar[str] = "close"
@@ -65,7 +65,7 @@ class Stopped(Event):
     seat: Seat
 
 
-LenturluEvent = Drawn | StakeTaken | Refilled | Closed | Stopped
+LenturluEvent = Bought | StakeTaken | Refilled | PileClosed | Stopped
 """Any event of Лентюрлю."""
 
 
@@ -78,7 +78,7 @@ class Finish(StrEnum):
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatHand(Row):
+class SeatHand(LineObject):
     """One seat at the end (§R8.5): the hand left, its size and points, what it pays."""
 
     seat: Seat
@@ -119,6 +119,6 @@ class LenturluEnd(End):
 
 
 BOOK: Final = RecordBook.of(
-    "lenturlu", (Drawn, StakeTaken, Refilled, Closed, Stopped), LenturluDealEnd, LenturluEnd
+    "lenturlu", (Bought, StakeTaken, Refilled, PileClosed, Stopped), LenturluDealEnd, LenturluEnd
 )
 """Лентюрлю's lines (RECORD.md §R8)."""

@@ -8,7 +8,7 @@ passes. Of 27 such rule sets tried against random play this one did best. ``norm
 Information Monte Carlo (:mod:`engine.players.determinized`): the unseen cards are dealt at
 random to the other hands and the stock as far as the seat's knowledge allows (§2.3.4, §2.4:
 known voids, cards seen taken back, its own laid-out cards out in opponents' hands;
-:mod:`engine.kopilka.knowledge`, :meth:`~engine.players.kopilka_sim.Table.consistent`), every
+:mod:`engine.kopilka.knowledge`, :meth:`~engine.players.kopilka_sim.KopilkaTable.consistent`), every
 legal action is played out to the end of the deal
 by ``easy`` on the fast simulator of :mod:`engine.players.kopilka_sim`, and the action with the
 best mean of this seat's money is chosen — partia points at the point rate minus everything paid
@@ -36,7 +36,7 @@ from engine.kopilka.view import KopilkaView
 from engine.players import kopilka_rollout
 from engine.players.determinized import Work, WorldChance, deal_unseen, step
 from engine.players.kopilka_infer import caps, likely_world
-from engine.players.kopilka_sim import Sim, Table, code
+from engine.players.kopilka_sim import KopilkaTable, Sim, code
 
 MOVE_BUDGET: Final = 4000
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
@@ -189,7 +189,7 @@ def search(
     if len(moves) == 1:
         return moves[0]
     work = Work()
-    table = Table(view)
+    table = KopilkaTable(view)
     actions = [code(a) for a in moves]
     left = sum(view.hand_sizes) + view.stock_size
     samples = max(least, budget // (left * len(moves)))

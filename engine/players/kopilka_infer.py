@@ -6,7 +6,7 @@ follows with its highest card of the suit; a searching one takes a trick worth t
 seat that followed *below* the card winning the trick (``KopilkaView.ducked``,
 :mod:`engine.kopilka.knowledge`) most likely holds no card of that suit above it — until it
 receives a card of the suit or draws. Each world from
-:meth:`~engine.players.kopilka_sim.Table.consistent` is kept with probability
+:meth:`~engine.players.kopilka_sim.KopilkaTable.consistent` is kept with probability
 :data:`MISS` to the power of the cards that contradict this (rejection sampling: the kept worlds
 follow the model's posterior); after :data:`TRIES` draws the likeliest drawn is kept. Counts
 only, never a clock: the same view and generator give the same worlds.
@@ -19,7 +19,7 @@ from typing import Final
 
 from engine.kopilka.view import KopilkaView
 
-from .kopilka_sim import CODE, Sim, Table
+from .kopilka_sim import CODE, KopilkaTable, Sim
 from .rejection import keep_likely
 
 MISS: Final = 0.3
@@ -48,7 +48,9 @@ def contradictions(world: Sim, under: tuple[tuple[int, ...], ...], me: int) -> i
     return count
 
 
-def likely_world(table: Table, under: tuple[tuple[int, ...], ...], rng: random.Random) -> Sim:
+def likely_world(
+    table: KopilkaTable, under: tuple[tuple[int, ...], ...], rng: random.Random
+) -> Sim:
     """A consistent world kept as likely as the follows make it."""
     if not any(under[s] for s in range(len(under)) if s != table.me):
         return table.consistent(rng)

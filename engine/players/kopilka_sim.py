@@ -389,7 +389,7 @@ class Sim:
         self.to_act = -1
 
 
-class Table:
+class KopilkaTable:
     """What one seat's view tells, in the sim's terms: :meth:`deal` makes worlds from it."""
 
     __slots__ = ("base", "me", "others", "out", "shown", "sizes", "unseen", "voids")

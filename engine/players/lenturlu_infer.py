@@ -33,7 +33,7 @@ TRIES: Final = 12
 
 
 @dataclass(frozen=True, slots=True)
-class Facts:
+class Holdings:
     """Per other seat: the value bitmasks it holds, lacks, and most likely lacks."""
 
     seats: tuple[int, ...]
@@ -45,7 +45,7 @@ class Facts:
         return not any(self.holds) and not any(self.lacks) and not any(self.unlikely)
 
 
-def facts(view: LenturluView, *, habits: bool) -> Facts:
+def facts(view: LenturluView, *, habits: bool) -> Holdings:
     """What ``view`` tells of the other hands (the habits only if ``habits``)."""
     n = view.players
     seats = tuple(s for s in range(n) if s != view.seat)
@@ -56,10 +56,10 @@ def facts(view: LenturluView, *, habits: bool) -> Facts:
         return tuple(masks[s] for s in seats)
 
     unlikely = of(view.unlikely) if habits else (0,) * len(seats)
-    return Facts(seats, of(view.holds), of(view.lacks), unlikely)
+    return Holdings(seats, of(view.holds), of(view.lacks), unlikely)
 
 
-def broken(g: sim.Sim, known: Facts) -> tuple[int, int]:
+def broken(g: sim.Sim, known: Holdings) -> tuple[int, int]:
     """(certain facts, habits) the world ``g`` breaks."""
     certain = habit = 0
     for i, seat in enumerate(known.seats):
@@ -69,7 +69,9 @@ def broken(g: sim.Sim, known: Facts) -> tuple[int, int]:
     return certain, habit
 
 
-def likely_deal(base: sim.Sim, unseen: Sequence[int], known: Facts, rng: random.Random) -> sim.Sim:
+def likely_deal(
+    base: sim.Sim, unseen: Sequence[int], known: Holdings, rng: random.Random
+) -> sim.Sim:
     """A world kept as likely as the facts make it."""
     if known.empty():
         return sim.deal(base, unseen, rng)
@@ -81,4 +83,4 @@ def likely_deal(base: sim.Sim, unseen: Sequence[int], known: Facts, rng: random.
     return keep_likely(lambda: sim.deal(base, unseen, rng), odds, rng, TRIES)
 
 
-__all__ = ["CERTAIN", "HABIT", "TRIES", "Facts", "broken", "facts", "likely_deal"]
+__all__ = ["CERTAIN", "HABIT", "TRIES", "Holdings", "broken", "facts", "likely_deal"]

@@ -60,7 +60,7 @@ from .trick_infer import likely, sample_likely, weigher
 from .trick_model import worth_table
 from .trick_queen import draw_placed, queen_places
 from .trick_sample import CODE, Knowledge, knowledge
-from .trick_search import Deal, Table, new_deal, playout, solve, table_for, utility
+from .trick_search import KnownDeal, TrickTable, new_deal, playout, solve, table_for, utility
 from .trick_tables import ZERO_BONUS_SHARE
 
 
@@ -124,17 +124,19 @@ def _weakest(cards: Sequence[Card], key: dict[Card, tuple[int, int]], k: int) ->
     return sorted(cards, key=key.__getitem__)[:k]
 
 
-def _deal(view: TrickView, hands: list[list[Card]], playing: list[Seat]) -> Deal:
+def _deal(view: TrickView, hands: list[list[Card]], playing: list[Seat]) -> KnownDeal:
     """A sampled deal of cards at its first lead (:func:`_sim_deal` on the cards' codes)."""
     code = CODE[view.game]
     return _sim_deal(view, [[code[c] for c in h] for h in hands], playing, _table(view))
 
 
-def _table(view: TrickView, budget: Budget = NORMAL) -> Table:
+def _table(view: TrickView, budget: Budget = NORMAL) -> TrickTable:
     return table_for(view.game, view.trump or Suit.SPADES, view.must_trump, budget.guard)
 
 
-def _sim_deal(view: TrickView, hands: list[list[int]], playing: list[Seat], table: Table) -> Deal:
+def _sim_deal(
+    view: TrickView, hands: list[list[int]], playing: list[Seat], table: TrickTable
+) -> KnownDeal:
     """The deal at its first lead (§1.4.1); held: who holds the privileged card (§1.5.1)."""
     priv = table.priv
     held = next((s for s in playing if priv in hands[s]), None)
@@ -213,7 +215,7 @@ class _Round:
 
     view: TrickView
     me: Seat
-    table: Table
+    table: TrickTable
     code: Mapping[Card, int]
     worth: tuple[int, ...]  # per code: a card's worth (:func:`engine.players.trick._strong_cards`)
     later: tuple[Seat, ...]  # the seats declaring after ``me``, in turn

@@ -1,11 +1,11 @@
 """Trick play of one determinized deal: a fast inner simulator, exact search and playouts
 (RULES.md §1.4, §1.5).
 
-A :class:`Deal` is a deal whose every hand is known (one sample of :mod:`.trick_sample`), in
+A :class:`KnownDeal` is a deal whose every hand is known (one sample of :mod:`.trick_sample`), in
 small integers: a card is ``suit * 16 + strength`` (suit by :data:`~engine.cards.SUIT_ORDER`,
 strength by the game's rank order, §1.1.3, higher beats lower), so that following, winning and
 scoring are integer compares and table look-ups. What a game does differently is read once
-into a :class:`Table` (one per game, trump and ``must_trump``). The simulator restates the
+into a :class:`TrickTable` (one per game, trump and ``must_trump``). The simulator restates the
 engine's rules of trick play (:mod:`engine.trick.legal`) and scoring (the variants' ``score``,
 :func:`engine.trick.scoring.apply_count`); ``tests/engine/test_trick_search_sim.py`` plays it
 against the engine step by step.
@@ -33,13 +33,13 @@ from .trick_tables import (
     TRICK_VALUES,
     WINS,
     ZERO_BONUS_SHARE,
-    Table,
+    TrickTable,
     suit_no,
     table_for,
 )
 
 
-class Deal:
+class KnownDeal:
     """One deal in trick play, every hand known. Built by :func:`new_deal`; changed by
     :meth:`play` (and :meth:`retract`, for the search)."""
 
@@ -67,7 +67,7 @@ class Deal:
         "wseat",
     )
 
-    table: Table
+    table: TrickTable
     players: int
     playing: list[Seat]  # in turn from the dealer's left (§1.4.1)
     nxt: tuple[Seat, ...]  # per playing seat: the next one in turn
@@ -157,8 +157,8 @@ class Deal:
         """The completed tricks' winners, in order."""
         return [p[3] for p in self.past]
 
-    def copy(self) -> Deal:
-        new = object.__new__(Deal)
+    def copy(self) -> KnownDeal:
+        new = object.__new__(KnownDeal)
         new.table, new.players, new.playing = self.table, self.players, self.playing
         new.nxt, new.rot = self.nxt, self.rot
         new.hands = [h[:] for h in self.hands]
@@ -171,7 +171,7 @@ class Deal:
         return new
 
 
-def _follow(hand: list[int], led: int, t: Table) -> list[int]:
+def _follow(hand: list[int], led: int, t: TrickTable) -> list[int]:
     """§1.4.3, §1.4.4: the cards of ``hand`` that may follow to a trick led in suit ``led``
     (``hand`` itself when any card may)."""
     priv = t.priv
@@ -227,7 +227,7 @@ def _trick_values(
 
 
 def new_deal(
-    table: Table,
+    table: TrickTable,
     players: int,
     playing: Sequence[Seat],
     hands: Sequence[Iterable[int]],
@@ -235,10 +235,10 @@ def new_deal(
     target: int,
     held: Seat | None,
     past: Iterable[tuple[Seat, int]] = (),
-) -> Deal:
+) -> KnownDeal:
     """A deal at its first lead (§1.4.1), every hand known, then the cards ``past`` already
     played (seat and card, in order: they are put in the hand and played)."""
-    deal = object.__new__(Deal)
+    deal = object.__new__(KnownDeal)
     deal.table, deal.players, deal.playing = table, players, list(playing)
     k = len(playing)
     nxt = [0] * players
@@ -264,7 +264,7 @@ def new_deal(
     return deal
 
 
-def after(deal: Deal, seat: Seat) -> int:
+def after(deal: KnownDeal, seat: Seat) -> int:
     """``seat``'s count after the finished deal (§1.5.2–§1.5.5, §1.5.7)."""
     t = deal.won[seat]
     table = deal.table
@@ -287,7 +287,7 @@ def after(deal: Deal, seat: Seat) -> int:
     return deal.target if count < 0 else count  # §1.5.7 b
 
 
-def utility(deal: Deal, seat: Seat) -> float:
+def utility(deal: KnownDeal, seat: Seat) -> float:
     """What the finished deal is worth to ``seat``: minus its count after the deal (an
     overshoot sets it back to ``target``, §1.5.7 b), plus the pulka's worth on reaching zero;
     with a table valuing the future (:func:`future`), the pulka the deal leaves."""
@@ -299,7 +299,7 @@ def utility(deal: Deal, seat: Seat) -> float:
     return -float(count)
 
 
-def future(deal: Deal, seat: Seat) -> float:
+def future(deal: KnownDeal, seat: Seat) -> float:
     """The finished deal's worth to ``seat`` as the pulka it leaves (§1.5.8, §1.6.1): reaching
     zero collects the other counts; another seat reaching zero ends the pulka with ``seat``
     paying its count; else the pulka goes on, each of the n seats its winner alike — the other
@@ -320,7 +320,7 @@ def future(deal: Deal, seat: Seat) -> float:
     return (others - (n - 1) * mine) / n
 
 
-def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
+def playout_card(deal: KnownDeal, seat: Seat, cards: Sequence[int]) -> int:
     """The playout policy: lead the highest card; follow with the lowest card that takes the
     trick, else the lowest card (tricks are what every player writes off)."""
     if len(cards) == 1:
@@ -333,7 +333,9 @@ def playout_card(deal: Deal, seat: Seat, cards: Sequence[int]) -> int:
     return min(winning or cards, key=order.__getitem__)
 
 
-def lead_card(hands: list[list[int]], cards: Sequence[int], seats: Sequence[Seat], t: Table) -> int:
+def lead_card(
+    hands: list[list[int]], cards: Sequence[int], seats: Sequence[Seat], t: TrickTable
+) -> int:
     """The playout's lead: the highest of ``cards``; with a guarded table (Шутиха,
     :data:`~.trick_tables.GUARDED`) not the QS while another of ``seats`` (the trick's, from the
     leader) holds the KS, nor the KS while another holds the QS — the next highest instead."""
@@ -348,10 +350,10 @@ def lead_card(hands: list[list[int]], cards: Sequence[int], seats: Sequence[Seat
     return card
 
 
-def playout(deal: Deal, work: Work | None = None) -> Deal:
+def playout(deal: KnownDeal, work: Work | None = None) -> KnownDeal:
     """Play ``deal`` to its end with :func:`playout_card` (in place; returned). The trick in
     play is finished card by card, then each trick is played in one go (the rules as in
-    :meth:`Deal.play`, §1.4.1–§1.4.8)."""
+    :meth:`KnownDeal.play`, §1.4.1–§1.4.8)."""
     played = 0
     while deal.trick:
         seat = deal.turn
@@ -404,7 +406,7 @@ class _Search:
     work: Work
     nodes: int = 0
 
-    def value(self, deal: Deal, alpha: float, beta: float) -> float:
+    def value(self, deal: KnownDeal, alpha: float, beta: float) -> float:
         """The value of ``deal`` just after a card was played to it (counted here)."""
         self.work.done += 1
         if deal.done == HAND_SIZE:
@@ -440,7 +442,7 @@ class _Search:
 
 
 def solve(
-    deal: Deal, me: Seat, cards: Sequence[int], budget: int, work: Work | None = None
+    deal: KnownDeal, me: Seat, cards: Sequence[int], budget: int, work: Work | None = None
 ) -> list[float]:
     """The value to ``me`` (to play in ``deal``) of each of ``cards``: paranoid alpha-beta,
     at most ``budget`` nodes per card, then playouts; the cards played are added to ``work``.
@@ -459,8 +461,8 @@ def solve(
 __all__ = [
     "TABLES",
     "WINS",
-    "Deal",
-    "Table",
+    "KnownDeal",
+    "TrickTable",
     "Work",
     "after",
     "future",

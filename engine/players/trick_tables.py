@@ -1,5 +1,5 @@
 """A trick game's rules of trick play as look-ups for :mod:`.trick_search`'s inner simulator
-(RULES.md §1.4.2–§1.4.6, the scoring kind of §1.5.3–§1.5.5): one :class:`Table` per game, trump
+(RULES.md §1.4.2–§1.4.6, the scoring kind of §1.5.3–§1.5.5): one :class:`TrickTable` per game, trump
 suit and ``must_trump``, built once at import from the engine's own variants."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def suit_no(suit: Suit) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class TrickTable:
     """One game's rules of trick play, for one trump and ``must_trump``, as look-ups."""
 
     variant: Variant
@@ -56,7 +56,7 @@ class Table:
     future: bool = False  # the deal valued with the pulka after it (:func:`.trick_search.utility`)
 
 
-def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
+def _table(variant: Variant, trump: int, must_trump: bool) -> TrickTable:
     """§1.4.5 as keys: the trick's winner is its card of the highest key. A privileged card
     that wins (a: the JC anywhere; b: the AS / KC not led) has :data:`WINS`; then trumps
     (c, 100 + strength), then the led suit (d, 50 + strength), else 0."""
@@ -79,7 +79,7 @@ def _table(variant: Variant, trump: int, must_trump: bool) -> Table:
     then = tuple(tuple(key(c, suit, False) for c in codes) for suit in range(4))
     policy = tuple((16 if c >> 4 == trump else 0) + (c & 15) for c in codes)
     scoring, priv_trump = _SCORING[variant.score], priv >> 4 == trump
-    return Table(
+    return TrickTable(
         variant, trump, must_trump, priv, wild, unled, scoring, priv_trump, first, then, led, policy
     )
 
@@ -92,7 +92,7 @@ TABLES: Final = MappingProxyType(
         for must in (False, True)
     }
 )
-"""Every game's :class:`Table` by (game, trump suit number, ``must_trump``)."""
+"""Every game's :class:`TrickTable` by (game, trump suit number, ``must_trump``)."""
 
 
 GUARDED: Final = MappingProxyType(
@@ -109,8 +109,8 @@ is valued with the pulka it leaves (:func:`.trick_search.utility`: another seat 
 ends it)."""
 
 
-def table_for(game: str, trump: Suit, must_trump: bool, guard: bool = False) -> Table:
-    """The game's :class:`Table`; ``guard``: Шутиха's guarded one (:data:`GUARDED`)."""
+def table_for(game: str, trump: Suit, must_trump: bool, guard: bool = False) -> TrickTable:
+    """The game's :class:`TrickTable`; ``guard``: Шутиха's guarded one (:data:`GUARDED`)."""
     key = (game, suit_no(trump), must_trump)
     return GUARDED[key] if guard and key in GUARDED else TABLES[key]
 
@@ -123,7 +123,7 @@ __all__ = [
     "TRICK_VALUES",
     "WINS",
     "ZERO_BONUS_SHARE",
-    "Table",
+    "TrickTable",
     "suit_no",
     "table_for",
 ]

@@ -11,7 +11,7 @@ from typing import ClassVar, Final
 
 from engine.cards import Card, Suit
 from engine.core import Seat
-from engine.events import DealEnd, End, EndReason, Event, RecordBook, Row, typed
+from engine.events import DealEnd, End, EndReason, Event, LineObject, RecordBook, typed
 
 
 @typed
@@ -133,7 +133,7 @@ TrickEvent = (
 """Any event of the trick family."""
 
 
-class DealResult(StrEnum):
+class DealEnding(StrEnum):
     """How a deal ended (§R6.3 ``result``)."""
 
     PLAYED = "played"
@@ -151,7 +151,7 @@ class SeatStatus(StrEnum):
 
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatFigures(Row):
+class SeatFigures(LineObject):
     """One seat's figures of a deal (§R6.3, §1.5)."""
 
     seat: Seat
@@ -172,7 +172,7 @@ class TrickDealEnd(DealEnd):
     first, §1.5.8)."""
 
     no: int
-    result: DealResult
+    result: DealEnding
     trump: Suit
     seats: tuple[SeatFigures, ...]
     zero: tuple[Seat, ...]

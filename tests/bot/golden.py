@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot.render.common import Rendered
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
 from engine.core import Line
 from engine.record import read_records, replay
 

@@ -17,8 +17,8 @@ from aiogram.types import TelegramObject
 from bot.app import RunningBot
 from bot.callbacks import STILL as STILL_MOVE
 from bot.callbacks import b36
-from bot.render.context import HandUI
-from bot.runtime.core import family_ui
+from bot.presses.meaning import HandUI
+from bot.render.games import game_ui
 from bot.runtime.outcome import hand_key
 from bot.storage.rows import SeatKind, SeatSpec
 from tests.databases import db_execute as db_execute  # the tests import both from here
@@ -407,7 +407,7 @@ async def expected_screens(
     assert table_id is not None
     table = await runtime._load(table_id)
     assert table is not None and table.match is not None
-    ui = family_ui(table.row.game)
+    ui = game_ui(table.row.game)
     assert ui is not None
     facts = await runtime.facts(table)
     ctx = presenter.context(facts)

@@ -36,11 +36,11 @@ def source_msgids() -> set[str]:
             msgid = node.args[at] if at is not None and len(node.args) > at else None
             if isinstance(msgid, ast.Constant) and isinstance(msgid.value, str):
                 found.add(msgid.value)
-    from bot.render.moves import SAYINGS
+    from bot.render.action_words import SAYINGS
     from bot.runtime.absent import HAND_OVER_NOTES
-    from bot.runtime.closing import RATED, RATED_FOR, Closed
+    from bot.runtime.closing import RATED, RATED_FOR, ClosedWhy
 
     found.update(msgid for pair in SAYINGS.values() for msgid in pair)
     found.update(HAND_OVER_NOTES.values())
-    found.update({RATED, RATED_FOR, *(why.value for why in Closed)})
+    found.update({RATED, RATED_FOR, *(why.value for why in ClosedWhy)})
     return found

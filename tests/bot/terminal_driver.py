@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.i18n import Catalogues
+from bot.render.action_words import action_parts, words_of
 from bot.render.cards import card_name
-from bot.render.moves import facts, words_of
 from bot.terminal.play import LOCALES, parse_args
 from bot.terminal.session import Session
 from engine.core import State
@@ -37,9 +37,9 @@ def typed_line(session: Session, target: object, locale: str, rng: random.Random
     """The next line that brings ``session`` to ``target``: its cards one at a time and Enter
     (a choice of several cards with no twin taking the turn-up), a card's name in any case, or
     the move's words on the screen."""
-    f = facts(target)
+    f = action_parts(target)
     legal = session.state.legal_actions(session.setup.seat)
-    twins = [a for a in legal if facts(a).card_set == f.card_set and a != target]
+    twins = [a for a in legal if action_parts(a).card_set == f.card_set and a != target]
     if len(f.cards) > 1 and not twins and not f.up and f.verb in ("play", "discard", "run"):
         left = [c for c in f.cards if c not in session.marks]
         return card_name(left[0], locale) if left else ""

@@ -15,15 +15,16 @@ import pytest
 from bot.app import RunningBot
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
-from bot.presses.common import card_of
-from bot.render.common import Button, Keyboard, Rendered
-from bot.render.context import HandUI, Standings, TableContext
+from bot.presses.families import family_presses
+from bot.presses.meaning import Apply, Deny, HandUI, card_of
+from bot.render.action_words import action_parts
 from bot.render.games import game_ui
-from bot.render.games.base import Apply, Deny
 from bot.render.lobby import cancel_keyboard, lobby, unreachable_notice
-from bot.render.moves import facts
 from bot.render.results import match_tail
 from bot.render.seat_menu import dress
+from bot.render.table_context import TableContext
+from bot.rendered import Button, Keyboard, Rendered
+from bot.runtime.scoreboard import Standings
 from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import State
 from engine.errors import IllegalAction
@@ -215,9 +216,9 @@ def test_unplayable_cards_are_disabled_buttons_on_the_player_s_turn() -> None:
 def assert_refused(state: State, seat: int, press: Press) -> None:
     """The press of a disabled card, as an older client sends it, is refused as today: the
     bot denies it, or the engine does (§7.2)."""
-    ui = game_ui(state.game)
-    assert ui is not None
-    meaning = ui.interpret(state.view(seat), press.act, press.arg, HandUI())
+    presses = family_presses(state.game)
+    assert presses is not None
+    meaning = presses.interpret(state.view(seat), press.act, press.arg, HandUI())
     if isinstance(meaning, Apply):
         with pytest.raises(IllegalAction):
             state.clone().apply(seat, meaning.action)
@@ -251,7 +252,7 @@ def test_every_hand_disables_exactly_its_dotted_cards_on_its_turn(game: str) -> 
                 if seat != actor:
                     assert not any(b.disabled for b in buttons(shown)), (seat, shown.text)
                     continue
-                in_some = {c for a in view.legal for c in facts(a).cards}
+                in_some = {c for a in view.legal for c in action_parts(a).cards}
                 for button in buttons(shown):
                     dotted = button.text.startswith("·") and button.text.endswith("·")
                     assert button.disabled == dotted, (button, shown.text)

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageFont
 from PIL.PngImagePlugin import PngImageFile
 
+from bot.game_names import game_name
 from bot.i18n import Catalogues
 from bot.render.chart import (
     HEIGHT,
@@ -31,7 +32,6 @@ from bot.render.chart import (
     frame,
     legend_names,
 )
-from bot.render.context import game_name
 from bot.render.games.charts import chart, has_chart, series
 from engine.core import Line, State
 from engine.games import new_game

@@ -9,8 +9,8 @@ from pathlib import Path
 from bot.app import RunningBot
 from bot.i18n import Catalogues
 from bot.render.cards import card_name
-from bot.render.context import TableContext
 from bot.render.games.trick.screen import TRICK_UI
+from bot.render.table_context import TableContext
 from engine.core import Line
 from engine.games import new_game
 from engine.trick.view import TrickView

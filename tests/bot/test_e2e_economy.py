@@ -1,6 +1,7 @@
 """What a card costs in Bot API calls (issue #18, PRODUCT.md §4.5, §8): a card played edits the
 actor's hand and the next player's, not every hand — a waiting trick-family hand is *still*
-(``GameUI.still_waiting``: no live trick on it, its buttons drawn at ``bot.callbacks.STILL``), so
+(``FamilyPresses.still_waiting``: no live trick on it, its buttons drawn at
+``bot.callbacks.STILL``), so
 the outbox finds it unchanged; a press on it is "not your turn" and changes nothing; and a person
 who moved moments ago gets no turn ping (``BOT_PING_QUIET_S``)."""
 

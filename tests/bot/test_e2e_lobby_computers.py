@@ -12,15 +12,9 @@ from pydantic import SecretStr, ValidationError
 
 from bot.app import RunningBot, running_bot
 from bot.callbacks import Kind, Press, PressCodec
+from bot.computer_names import NAMES, computer_name, name_index, next_index
 from bot.config import Settings
-from bot.render.computers import (
-    LEVEL_BUTTONS,
-    LEVEL_WORDS,
-    NAMES,
-    computer_name,
-    name_index,
-    next_index,
-)
+from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS
 from bot.runtime.commands import DeadlineDue
 from bot.storage.rows import Deadline
 from engine.games import GAMES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.context import PLAIN, HandMode, HandUI, ModeKind
+from bot.presses.meaning import PLAIN, HandMode, HandUI, ModeKind
 from engine.cards import Card
 
 STORED = {  # every text a hand writes → what it reads as

@@ -28,7 +28,7 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot.render.common import Button, Keyboard
+from bot.rendered import Button, Keyboard
 from bot.sending.json_session import EditText, JsonSession, SendText
 
 MARKUP = InlineKeyboardMarkup(

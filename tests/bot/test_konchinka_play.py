@@ -13,11 +13,13 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.presses.families import FAMILY_PRESSES
+from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.render.cards import card_name
-from bot.render.common import Rendered
-from bot.render.context import HandUI, Standings, TableContext
-from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.games import new_game
 from engine.players import random_action
@@ -27,6 +29,7 @@ CATALOGUES = Catalogues.load(ROOT / "locales")
 TRANSLATORS = [CATALOGUES.tr("ru"), CATALOGUES.tr("en")]
 CODEC = PressCodec.from_token("123456:TEST-token")
 UI: Any = KONCHINKA_UI  # the states are typed State: their views are generic
+PRESSES: Any = FAMILY_PRESSES["konchinka"]
 
 
 def text_of(rendered: Rendered | str) -> str:
@@ -62,7 +65,7 @@ def reachable(view: Any, ctx: TableContext, tr: Translator) -> set[object]:
                 assert b.callback_data is not None and len(b.callback_data.encode()) <= 64
                 press = CODEC.parse(b.callback_data)
                 assert press is not None
-                meaning = UI.interpret(view, press.act, press.arg, ui)
+                meaning = PRESSES.interpret(view, press.act, press.arg, ui)
                 if isinstance(meaning, Apply):
                     assert meaning.action in view.legal, meaning
                     found.add(meaning.action)

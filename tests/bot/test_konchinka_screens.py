@@ -17,8 +17,9 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandMode, HandUI, ModeKind, Standings
+from bot.presses.meaning import HandMode, HandUI, ModeKind
 from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.runtime.scoreboard import Standings
 from engine.core import Line
 from engine.konchinka.actions import Capture, Trail
 from engine.konchinka.view import KonchinkaView

@@ -15,9 +15,11 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standing, Standings, TableContext
+from bot.presses.meaning import HandUI
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.lobby import lobby
+from bot.render.table_context import TableContext
+from bot.runtime.scoreboard import LedgerLine, Standings
 from bot.storage.rows import SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.kopilka.scoring import partia_winner
@@ -149,7 +151,7 @@ def screen(name: str, locale: str) -> str:
         winner = partia_winner(end["net"], end["points"], end["last_winner"], first)
         return show(UI.match_result(ctx, end, winner, Standings(), 1, tr, CODEC))
     standings = [
-        Standing(100 + seat, names[seat], end["net"][seat] + bonus, 2, won)
+        LedgerLine(100 + seat, names[seat], end["net"][seat] + bonus, 2, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 1), (-27, 1), (0, 0)])
     ]
     return show(UI.match_result(ctx, end, winner, Standings(tuple(standings)), 1, tr, CODEC))

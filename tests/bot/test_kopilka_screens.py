@@ -22,12 +22,14 @@ import pytest
 
 from bot.callbacks import Kind, PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.presses.families import FAMILY_PRESSES
+from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.render.cards import card_name
-from bot.render.common import Rendered
-from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games import game_ui
-from bot.render.games.base import Apply, Deny, SetUI
 from bot.render.games.kopilka.screen import KOPILKA_UI
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import new_game
@@ -38,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Catalogues.load(ROOT / "locales")
 TRANSLATORS = [CATALOGUES.tr("ru"), CATALOGUES.tr("en")]
 CODEC = PressCodec.from_token("123456:TEST-token")
+PRESSES = FAMILY_PRESSES["kopilka"]
 UI = KOPILKA_UI
 MAX_STEPS = 600  # a partia is at most 4 deals of 16 tricks; bounded either way
 
@@ -121,7 +124,7 @@ def reachable(view: KopilkaView, ctx: TableContext) -> set[object]:
             press = CODEC.parse(data)
             assert press is not None and press.kind is Kind.HAND and press.seat == view.seat
             assert press.version == ctx.moves
-            meaning = UI.interpret(view, press.act, press.arg, ui)
+            meaning = PRESSES.interpret(view, press.act, press.arg, ui)
             if isinstance(meaning, Apply):
                 assert meaning.action in view.legal, (meaning, view.legal)
                 found.add(meaning.action)
@@ -162,7 +165,7 @@ def play(seed: int, hold_pass: bool) -> None:
             if other != seat:
                 theirs = view_of(state, other)
                 for act, arg in (("n", None), ("b", "1"), ("b", "2")):
-                    assert not isinstance(UI.interpret(theirs, act, arg, HandUI()), Apply)
+                    assert not isinstance(PRESSES.interpret(theirs, act, arg, HandUI()), Apply)
         action = policy(mine, rng) if rng.random() < 0.5 else random_action(mine.legal, rng)
         lines = state.apply(seat, action)
         events = [{k: v for k, v in ln.items() if k != "deck"} for ln in lines]

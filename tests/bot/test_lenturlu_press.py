@@ -9,9 +9,10 @@ from pathlib import Path
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, ModeKind, TableContext
-from bot.render.games.base import Apply, Deny, SetUI
+from bot.presses.families import FAMILY_PRESSES
+from bot.presses.meaning import Apply, Deny, HandUI, ModeKind, SetUI
 from bot.render.games.lenturlu.screen import LENTURLU_UI
+from bot.render.table_context import TableContext
 from engine.actions import Buy, Pass
 from engine.games import new_game
 from engine.lenturlu.actions import LenturluAction, Run
@@ -22,6 +23,7 @@ from engine.players import random_action
 ROOT = Path(__file__).resolve().parents[2]
 TR = Catalogues.load(ROOT / "locales").tr("en")
 CODEC = PressCodec.from_token("123456:TEST-token")
+PRESSES = FAMILY_PRESSES["lenturlu"]
 UI = LENTURLU_UI
 
 
@@ -50,7 +52,7 @@ def reachable(state: LenturluState, seat: int) -> tuple[set[str], int]:
                     continue
                 press = CODEC.parse(b.callback_data or "")
                 assert press is not None and press.seat == seat
-                meaning = UI.interpret(view, press.act, press.arg, ui)
+                meaning = PRESSES.interpret(view, press.act, press.arg, ui)
                 if isinstance(meaning, Apply):
                     assert meaning.action in legal, meaning.action
                     found.add(str(meaning.action))
@@ -121,18 +123,18 @@ def test_suit_chosen_at_a_middle_rank() -> None:
             continue
         run = ambiguous[0]
         ui = HandUI()
-        meaning = UI.interpret(view, "f", str(run.cards[0]), ui)
+        meaning = PRESSES.interpret(view, "f", str(run.cards[0]), ui)
         assert isinstance(meaning, SetUI) and meaning.ui.mode.kind is ModeKind.RUN_FIRST
-        meaning = UI.interpret(view, "l", str(run.cards[-1]), meaning.ui)
+        meaning = PRESSES.interpret(view, "l", str(run.cards[-1]), meaning.ui)
         assert isinstance(meaning, SetUI) and meaning.ui.mode.kind is ModeKind.RUN
         ui = meaning.ui
         for c in run.cards[1:-1]:
-            m = UI.interpret(view, "c", str(c), ui)
+            m = PRESSES.interpret(view, "c", str(c), ui)
             if isinstance(m, Apply):
                 assert m.action == run
                 return
             if isinstance(m, SetUI):
                 ui = m.ui
-        assert UI.interpret(view, "z", None, ui) != Apply(run)
+        assert PRESSES.interpret(view, "z", None, ui) != Apply(run)
         return
     raise AssertionError("no hand with a suit to choose")

@@ -22,10 +22,12 @@ import pytest
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
 from bot.presses import lenturlu as lp
+from bot.presses.meaning import HandUI
 from bot.render.cards import card_name
-from bot.render.common import Rendered
-from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.lenturlu.screen import LENTURLU_UI
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.core import Line, Places
 from engine.games import new_game

@@ -12,7 +12,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from PIL import Image
 
-from bot.render.common import Button, Keyboard, Rendered
+from bot.rendered import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
 from bot.storage.protocol import Store

@@ -15,7 +15,7 @@ from aiogram import Bot
 from redis.asyncio import Redis
 
 from bot.coordination.redis_locks import connect
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.rates import LocalRates, Quota, Rates, share
 from bot.sending.redis_book import RedisRates

@@ -11,7 +11,7 @@ import time
 
 from aiogram import Bot
 
-from bot.render.common import Button, Keyboard, Rendered
+from bot.rendered import Button, Keyboard, Rendered
 from bot.runtime.commands import Command, DeliveryFailed
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.rates import LocalRates

@@ -18,7 +18,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
 from bot.coordination.redis_locks import connect
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.runtime.commands import OwedHeld
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates

@@ -13,7 +13,7 @@ from aiogram import Bot
 from pydantic import SecretStr, ValidationError
 
 from bot.config import Settings
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.rates import LocalRates
 from bot.storage.protocol import Store

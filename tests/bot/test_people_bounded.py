@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.caches.lru import Lru
 from bot.caches.people import PEOPLE_KEPT, People
+from bot.lru import Lru
 from bot.storage import open_repository
 from tests.databases import TestDatabase
 

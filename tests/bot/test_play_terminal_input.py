@@ -11,11 +11,12 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import Catalogues
-from bot.render.moves import Ask, Marked, Play, Which, WhichCards, facts, resolve, words_of
-from bot.render.words import Typed, Verb, Vocabulary, read
+from bot.render.action_words import Verb, action_parts, words_of
 from bot.terminal.hints import terminal_words
 from bot.terminal.play import LOCALES, parse_args
 from bot.terminal.session import Session
+from bot.terminal.typed_moves import Ask, Marked, Named, Which, WhichCards, resolve
+from bot.terminal.typed_words import TypedLine, Vocabulary, read
 from engine.cards import Card
 from engine.core import State
 from engine.games import new_game
@@ -76,23 +77,23 @@ def test_an_exchange_typed_every_way(locale: str) -> None:
     want = Exchange(cards("10S 8H"))
     w = words(locale)
     for line in ("play 2 10s 8h", "play 2 10♠ 8♥", "PLAY 10S 8H", "play 10♠, 8♥"):
-        assert resolve(read(line, w), legal, ()) == Play(want), line
+        assert resolve(read(line, w), legal, ()) == Named(want), line
     said = {
         "ru": ("пас", "играю", "играю без замены", "играю, сменить: 10♠ 8♥"),
         "en": ("pass", "play", "keep all", "exchange 10♠ 8♥"),
     }
     passed, play, keep, exchange = said[locale]
-    assert resolve(read(passed, w), legal, ()) == Play(PASS)
+    assert resolve(read(passed, w), legal, ()) == Named(PASS)
     assert resolve(read(play, w), legal, ()) == WhichCards()  # which cards? never «none»
-    assert resolve(read(play, w), legal, cards("10S 8H")) == Play(want)  # the marked ones
-    assert resolve(read(keep, w), legal, ()) == Play(Exchange(()))
-    assert resolve(read(exchange, w), legal, ()) == Play(want)
+    assert resolve(read(play, w), legal, cards("10S 8H")) == Named(want)  # the marked ones
+    assert resolve(read(keep, w), legal, ()) == Named(Exchange(()))
+    assert resolve(read(exchange, w), legal, ()) == Named(want)
     # one at a time: marks, then Enter
     first = resolve(read("10♠", w), legal, ())
     assert isinstance(first, Marked) and first.marks == cards("10S")
     second = resolve(read("8♥", w), legal, first.marks)
     assert isinstance(second, Marked) and second.exact == (want,)
-    assert resolve(Typed(), legal, second.marks, confirm=True) == Play(want)
+    assert resolve(TypedLine(), legal, second.marks, confirm=True) == Named(want)
     # a card named again is unmarked
     again = resolve(read("10♠", w), legal, second.marks)
     assert isinstance(again, Marked) and again.marks == cards("8H")
@@ -102,15 +103,15 @@ def test_the_dealers_exchange_asks_about_the_turn_up() -> None:
     state, seat = first_turn(["mushka", "--seed", "2"])  # the dealer: 64 exchanges
     legal = state.legal_actions(seat)
     assert len(legal) == 64
-    card = next(c for c in facts(legal[-1]).cards)
+    card = next(c for c in action_parts(legal[-1]).cards)
     marked = resolve(read(str(card), words("en")), legal, ())
     assert isinstance(marked, Marked) and len(marked.exact) == 2
-    asked = resolve(Typed(), legal, marked.marks, confirm=True)
-    assert isinstance(asked, Ask) and {facts(a).up for a in asked.options} == {False, True}
+    asked = resolve(TypedLine(), legal, marked.marks, confirm=True)
+    assert isinstance(asked, Ask) and {action_parts(a).up for a in asked.options} == {False, True}
     up = resolve(read(f"play {card} up", words("en")), legal, ())
-    assert isinstance(up, Play) and facts(up.action).up
+    assert isinstance(up, Named) and action_parts(up.action).up
     plain = resolve(read(f"play {card}", words("en")), legal, ())  # said without: without
-    assert isinstance(plain, Play) and not facts(plain.action).up
+    assert isinstance(plain, Named) and not action_parts(plain.action).up
 
 
 def test_a_rank_without_its_suit_asks_which_card() -> None:
@@ -151,8 +152,8 @@ def test_the_words_shown_for_a_move_play_it(game: str, players: int, locale: str
             legal = state.legal_actions(seat)
             for action in random.Random(seed).sample(list(legal), min(len(legal), 25)):
                 said = words_of(action, tr)
-                assert resolve(read(said, w), legal, ()) == Play(action), said
-                seen.add(facts(action).verb)
+                assert resolve(read(said, w), legal, ()) == Named(action), said
+                seen.add(action_parts(action).verb)
     assert seen  # some moves were checked
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, TableContext
-from bot.render.games.base import Apply, Deny, SetUI
+from bot.presses.families import FAMILY_PRESSES
+from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.render.games.trick.screen import TRICK_UI
+from bot.render.table_context import TableContext
 from engine.core import State
 from engine.games import new_game
 from engine.players import policy_for
@@ -18,6 +19,7 @@ from engine.trick.view import TrickView
 
 ROOT = Path(__file__).resolve().parents[2]
 CODEC = PressCodec.from_token("123456:TEST-token")
+PRESSES = FAMILY_PRESSES["trick"]
 UI = TRICK_UI
 
 
@@ -65,12 +67,12 @@ def test_6_3_big_discard_is_marked_card_by_card_then_confirmed() -> None:
     target = str(random.Random(1).choice(view.legal)).split()[1:]
     ui = HandUI()
     for card in target:  # mark the cards one tap at a time
-        meaning = UI.interpret(view, "m", card, ui)
+        meaning = PRESSES.interpret(view, "m", card, ui)
         assert isinstance(meaning, SetUI), meaning
         ui = meaning.ui
     spare = next(str(c) for c in view.hand if str(c) not in target and str(c) != "QS")
-    assert isinstance(UI.interpret(view, "m", spare, ui), Deny)  # no more than needed
-    assert isinstance(UI.interpret(view, "m", "QS", ui), Deny)  # the shutikha stays
+    assert isinstance(PRESSES.interpret(view, "m", spare, ui), Deny)  # no more than needed
+    assert isinstance(PRESSES.interpret(view, "m", "QS", ui), Deny)  # the shutikha stays
     rendered = UI.hand(ctx, view, ui, tr, CODEC)
     assert rendered.markup is not None
     confirm = [
@@ -82,7 +84,7 @@ def test_6_3_big_discard_is_marked_card_by_card_then_confirmed() -> None:
     assert len(confirm) == 1 and len((confirm[0].callback_data or "").encode()) <= 64
     press = CODEC.parse(confirm[0].callback_data or "")
     assert press is not None
-    meaning = UI.interpret(view, "q", press.arg, ui)
+    meaning = PRESSES.interpret(view, "q", press.arg, ui)
     assert isinstance(meaning, Apply)
     lines = state.apply(seat, meaning.action)
     assert sorted(lines[0]["a"].split()[1:]) == sorted(target)

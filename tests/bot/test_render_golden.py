@@ -15,10 +15,13 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.common import Rendered
-from bot.render.context import HandUI, Rated, Standing, Standings, TableContext
+from bot.presses.meaning import HandUI
 from bot.render.games.trick.screen import TRICK_UI
-from bot.render.lobby import Pane, lobby
+from bot.render.lobby import lobby
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.outcome import Pane
+from bot.runtime.scoreboard import LedgerLine, Rated, Standings
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.record import read_records, replay
@@ -132,7 +135,7 @@ def screen(name: str, locale: str) -> str:
     end = full[-1]
     names = NAMES[locale]
     standings = [
-        Standing(100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
+        LedgerLine(100 + seat, names[seat], end["net"][seat] + bonus, 3, won)
         for seat, (bonus, won) in enumerate([(4, 0), (23, 2), (-27, 1)])
     ]
     rated = [Rated(names[seat], r, c) for seat, (r, c) in enumerate([(-4, -4), (13, 13), (7, -2)])]

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, TableContext
+from bot.presses.meaning import HandUI
 from bot.render.games.trick.screen import TRICK_UI
+from bot.render.table_context import TableContext
 from engine.trick import TrickState
 from tests.engine.trick.helpers import act as moves
 from tests.engine.trick.helpers import fixed

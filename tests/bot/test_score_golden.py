@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from bot.markup import Html
-from bot.render.context import Board, Entry
-from bot.render.limits import MAX_TEXT
+from bot.message_limits import MAX_TEXT
 from bot.render.score import mine, score
+from bot.runtime.scoreboard import Board, BoardLine
 from tests.bot.golden import assert_golden
 from tests.bot.test_text_limits import CATALOGUES, parsed
 from tests.fakeapi.html import utf16_len
@@ -21,18 +21,18 @@ NAMES = ["Я", "Аня <b>&amp;</b>", "🦄" * 64, "Бо" * 32, "Vera Long-Name 
 
 def boards() -> list[Board]:
     mushka = (
-        Entry(101, NAMES[0], "", 41, 12, 12, 230),
-        Entry(0, "", "hard", 33, 57, 37, 410),
-        Entry(102, NAMES[1], "", 18, 9, 6, -45),
-        Entry(103, NAMES[2], "", 0, 1, 0, -12),
-        Entry(0, "", "easy", -7, 31, 0, -301),
-        Entry(104, NAMES[3], "", -15, 4, 4, -272),
-        Entry(105, NAMES[4], "", None, 2, 0, 0),
+        BoardLine(101, NAMES[0], "", 41, 12, 12, 230),
+        BoardLine(0, "", "hard", 33, 57, 37, 410),
+        BoardLine(102, NAMES[1], "", 18, 9, 6, -45),
+        BoardLine(103, NAMES[2], "", 0, 1, 0, -12),
+        BoardLine(0, "", "easy", -7, 31, 0, -301),
+        BoardLine(104, NAMES[3], "", -15, 4, 4, -272),
+        BoardLine(105, NAMES[4], "", None, 2, 0, 0),
     )
     kopilka = (
-        Entry(102, NAMES[1], "", 12, 3, 3, 95, 57),
-        Entry(0, "", "normal", 4, 3, 2, -35),
-        Entry(101, NAMES[0], "", -3, 2, 2, -60, 21),
+        BoardLine(102, NAMES[1], "", 12, 3, 3, 95, 57),
+        BoardLine(0, "", "normal", 4, 3, 2, -35),
+        BoardLine(101, NAMES[0], "", -3, 2, 2, -60, 21),
     )
     return [Board("kopilka", kopilka), Board("mushka", mushka)]
 

@@ -15,9 +15,11 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standings, TableContext
+from bot.presses.meaning import HandUI
 from bot.render.games import game_ui
+from bot.render.table_context import TableContext
 from bot.runtime.outcome import events_of
+from bot.runtime.scoreboard import Standings
 from bot.terminal.play import play_main
 from engine.cards import Card
 from engine.core import Line, State

@@ -22,11 +22,13 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues, Translator
+from bot.presses.meaning import HandUI
 from bot.presses.trick import discardable
 from bot.render.cards import card_name
-from bot.render.common import Rendered
-from bot.render.context import HandUI, Standings, TableContext
 from bot.render.games.trick.screen import TRICK_UI
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.core import Line, Places, State
 from engine.games import GAMES, new_game

@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 
 from bot.coordination.redis_locks import PREFIX, RedisLeader, RedisLocks, UpdateGate, connect
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 from bot.runtime.commands import Command, DeadlineDue
 from bot.scheduling import Scheduler
 from bot.sending.outbox import Outbox

@@ -9,16 +9,18 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Catalogues
 from bot.markup import Html, esc
+from bot.message_limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toast, units
 from bot.refused import BotRefusal, Refused
 from bot.render import lobby as screens
-from bot.render.common import Rendered
-from bot.render.context import Board, Entry, game_name
-from bot.render.limits import MAX_TEXT, MAX_TOAST, fit, pages, plain_length, toast, units
 from bot.render.refusals import refusal_html, refusal_text
 from bot.render.score import NAME_MAX, score
+from bot.rendered import Rendered
 from bot.runtime.lobby import option_refusal
+from bot.runtime.outcome import Pane
+from bot.runtime.scoreboard import Board, BoardLine
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.errors import InvalidOption
 from engine.games import GAMES
@@ -122,7 +124,7 @@ def ledger(names: list[str]) -> list[Board]:
             game,
             (
                 *(
-                    Entry(
+                    BoardLine(
                         100 + i,
                         name,
                         "",
@@ -134,7 +136,7 @@ def ledger(names: list[str]) -> list[Board]:
                     )
                     for i, name in enumerate(names)
                 ),
-                Entry(0, "", "hard", 1234, 99999, 9999, -1234567),
+                BoardLine(0, "", "hard", 1234, 99999, 9999, -1234567),
             ),
         )
         for game in GAMES
@@ -225,7 +227,7 @@ def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) 
     options = dict(options_dict(parse_options(GAMES[game].options_type, {}))) if game else {}
     table = TableRow(42, -100, game, options, TableStatus.LOBBY, 100 + len(names) - most, "j", 0, 0)
     plain = [s.name for s in seats if s.user_id is not None]
-    panes: tuple[screens.Pane, ...] = (False, True, "computers")
+    panes: tuple[Pane, ...] = (False, True, "computers")
     shown: list[Rendered] = [
         screens.lobby(table, seats, tr, codec, options_view=pane, unreachable=plain, link="x")
         for pane in panes

@@ -11,9 +11,9 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
+from bot.numbers import signed
+from bot.presses.meaning import HandUI
 from bot.render.cards import card_name
-from bot.render.common import signed
-from bot.render.context import HandUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.games.lenturlu.screen import LENTURLU_UI

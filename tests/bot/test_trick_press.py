@@ -8,11 +8,10 @@ from pathlib import Path
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.i18n import Catalogues
+from bot.presses.families import FAMILY_PRESSES
+from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.refused import BotRefusal, Refused
 from bot.render.cards import card_name
-from bot.render.context import HandUI
-from bot.render.games.base import Apply, Deny, SetUI
-from bot.render.games.trick.screen import TRICK_UI
 from bot.render.refusals import refusal_text, sentence
 from engine.cards import Card, Suit
 from engine.games import new_game
@@ -23,7 +22,7 @@ from tests.engine.trick.helpers import fixed
 
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
 
-UI = TRICK_UI
+PRESSES = FAMILY_PRESSES["trick"]
 CODEC = PressCodec.from_token("123456:TEST-token")
 
 
@@ -39,27 +38,27 @@ def declaring() -> TrickView:
 def test_6_3_presses_mean_typed_actions() -> None:
     view = declaring()
     ui = HandUI()
-    assert UI.interpret(view, "n", None, ui) == Apply(PASS)
-    assert UI.interpret(view, "a", None, ui) == Apply(ANNOUNCE)
-    assert UI.interpret(view, "p", "QS", ui) == Apply(PlayCard(Card.parse("QS")))
+    assert PRESSES.interpret(view, "n", None, ui) == Apply(PASS)
+    assert PRESSES.interpret(view, "a", None, ui) == Apply(ANNOUNCE)
+    assert PRESSES.interpret(view, "p", "QS", ui) == Apply(PlayCard(Card.parse("QS")))
     two = [str(c) for c in view.hand[:2]]
-    meaning = UI.interpret(view, "x", ".".join(reversed(two)), ui)
+    meaning = PRESSES.interpret(view, "x", ".".join(reversed(two)), ui)
     assert isinstance(meaning, Apply) and isinstance(meaning.action, Exchange)
     assert meaning.action in view.legal and str(meaning.action) == f"play 2 {' '.join(two)}"
-    assert UI.interpret(view, "x", "", ui) == Apply(Exchange(()))
-    assert UI.interpret(view, "q", "7C.8C", ui) == Apply(
+    assert PRESSES.interpret(view, "x", "", ui) == Apply(Exchange(()))
+    assert PRESSES.interpret(view, "q", "7C.8C", ui) == Apply(
         Discard(tuple(map(Card.parse, ["7C", "8C"])))
     )
-    assert UI.interpret(view, "t", "H.9D", ui) == Apply(Retrump(Suit.HEARTS, Card.parse("9D")))
-    assert UI.interpret(view, "y", None, ui) == SetUI(HandUI((), "x"))
-    assert isinstance(UI.interpret(view, "m", two[0], ui), SetUI)
+    assert PRESSES.interpret(view, "t", "H.9D", ui) == Apply(Retrump(Suit.HEARTS, Card.parse("9D")))
+    assert PRESSES.interpret(view, "y", None, ui) == SetUI(HandUI((), "x"))
+    assert isinstance(PRESSES.interpret(view, "m", two[0], ui), SetUI)
 
 
 def test_6_3_unknown_letters_and_malformed_cards_are_unknown_buttons() -> None:
     view = declaring()
     unknown = Deny(BotRefusal.UNKNOWN_BUTTON)
     for act, arg in [("b", None), ("p", "qs"), ("p", "1S"), ("x", "ZZ"), ("t", "X.9D"), ("q", "")]:
-        assert UI.interpret(view, act, arg, HandUI()) == unknown, (act, arg)
+        assert PRESSES.interpret(view, act, arg, HandUI()) == unknown, (act, arg)
 
 
 def test_7_2_every_lowercase_letter_is_a_hand_act_the_family_reads() -> None:
@@ -73,22 +72,22 @@ def test_7_2_every_lowercase_letter_is_a_hand_act_the_family_reads() -> None:
 
 def test_7_2_a_stale_press_of_the_card_just_played_says_already_played() -> None:
     queen = PlayCard(Card.parse("QS"))
-    assert UI.stale(queen, "p", "QS") == Deny(BotRefusal.ALREADY_PLAYED, {"card": "QS"})
-    assert UI.stale(queen, "p", "KS") is None
-    assert UI.stale(PASS, "p", "QS") is None
-    assert UI.stale(None, "p", "QS") is None
-    assert UI.stale(queen, "m", "QS") is None
+    assert PRESSES.stale(queen, "p", "QS") == Deny(BotRefusal.ALREADY_PLAYED, {"card": "QS"})
+    assert PRESSES.stale(queen, "p", "KS") is None
+    assert PRESSES.stale(PASS, "p", "QS") is None
+    assert PRESSES.stale(None, "p", "QS") is None
+    assert PRESSES.stale(queen, "m", "QS") is None
 
 
 def test_6_4_a_second_exchange_press_says_already_done() -> None:
     kept = Exchange(())
     swapped = Exchange((Card.parse("9S"), Card.parse("7H")))
-    assert UI.stale(kept, "x", "") == Deny(BotRefusal.ALREADY_KEPT)
-    assert UI.stale(kept, "y", None) == Deny(BotRefusal.ALREADY_KEPT)
-    assert UI.stale(swapped, "x", "9S.7H") == Deny(BotRefusal.ALREADY_EXCHANGED)
-    assert UI.stale(swapped, "p", "9S") is None
+    assert PRESSES.stale(kept, "x", "") == Deny(BotRefusal.ALREADY_KEPT)
+    assert PRESSES.stale(kept, "y", None) == Deny(BotRefusal.ALREADY_KEPT)
+    assert PRESSES.stale(swapped, "x", "9S.7H") == Deny(BotRefusal.ALREADY_EXCHANGED)
+    assert PRESSES.stale(swapped, "p", "9S") is None
     # a pass may be last deal's: a press now is only out of date
-    assert UI.stale(PASS, "x", "") is None and UI.stale(PASS, "n", None) is None
+    assert PRESSES.stale(PASS, "x", "") is None and PRESSES.stale(PASS, "n", None) is None
 
 
 def test_1_3_4_1_marking_the_privileged_card_names_it() -> None:
@@ -102,7 +101,7 @@ def test_1_3_4_1_marking_the_privileged_card_names_it() -> None:
         state = fixed(game, 3, 2, hands, up)
         view = state.view(seat)
         assert isinstance(view, TrickView)
-        deny = UI.interpret(view, "m", code, HandUI())
+        deny = PRESSES.interpret(view, "m", code, HandUI())
         assert isinstance(deny, Deny) and deny.params == {"card": code}
         assert isinstance(deny.reason, BotRefusal)
         assert sentence(deny.reason) == f"The {game} ({{card}}) can't be exchanged."

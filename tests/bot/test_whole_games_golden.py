@@ -17,8 +17,9 @@ import pytest
 
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
-from bot.render.context import HandUI, Standing, Standings
+from bot.presses.meaning import HandUI
 from bot.render.games import game_ui
+from bot.runtime.scoreboard import LedgerLine, Standings
 from engine.core import Line
 from engine.record import read_records
 from tests.bot.golden import assert_golden, last_events, prefixes, screen_context, show
@@ -84,7 +85,7 @@ def trace(name: str, locale: str) -> str:
     result = state.result
     assert result is not None
     standings = [
-        Standing(100 + s, names[s], result.net[s], 1, int(result.winner == s))
+        LedgerLine(100 + s, names[s], result.net[s], 1, int(result.winner == s))
         for s in range(players)
     ]
     out += [

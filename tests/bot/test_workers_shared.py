@@ -21,7 +21,7 @@ from bot.caches.people import People
 from bot.callbacks import Kind, Press
 from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import BotRefusal, Refused
-from bot.render.common import Button, Keyboard, Rendered
+from bot.rendered import Button, Keyboard, Rendered
 from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, StartReached
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime

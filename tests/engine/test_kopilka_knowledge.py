@@ -1,6 +1,6 @@
 """What a Копилка seat may infer of the hidden hands (engine/kopilka/knowledge.py, RULES.md §2)
 and the computer's sampler that deals the unseen cards consistently with it
-(:meth:`engine.players.kopilka_sim.Table.consistent`).
+(:meth:`engine.players.kopilka_sim.KopilkaTable.consistent`).
 
 Along partias of mixed random and easy play, at every action, every seat's view is checked
 against the true hands: what the table infers is *true* (a known void holds no card of its
@@ -22,7 +22,7 @@ from engine.cards import Card, Suit
 from engine.kopilka import KopilkaState, KopilkaView
 from engine.players.kopilka import easy
 from engine.players.kopilka_infer import caps, contradictions, likely_world
-from engine.players.kopilka_sim import CODE, SUIT, Table
+from engine.players.kopilka_sim import CODE, SUIT, KopilkaTable
 
 GAME = "kopilka"
 OPTION_SETS: list[dict[str, Any]] = [
@@ -52,7 +52,7 @@ def _check_view(state: KopilkaState, view: KopilkaView, seen: Counter[str], seed
         seen["out"] += 1
     if view.to_act != me:
         return
-    table = Table(view)
+    table = KopilkaTable(view)
     sim = table.consistent(random.Random(seed))
     dealt = [c for s in range(4) if s != me for c in sim.hands[s]] + sim.stock
     assert sorted(dealt) == sorted(table.unseen)  # every unseen card, once
@@ -183,7 +183,7 @@ def test_2_4_6_a_follow_below_the_winner_is_noted_and_true_of_one_who_takes_tric
                     held = [c for c in state._hands[other] if c.suit is top.suit]
                     assert all(CODE[c] < CODE[top] for c in held), (other, top, held)
             if any(under[s] for s in range(4) if s != seat):
-                table = Table(view)
+                table = KopilkaTable(view)
                 plain_wrong += contradictions(table.consistent(random.Random(1)), under, seat)
                 likely = likely_world(table, under, random.Random(1))
                 likely_wrong += contradictions(likely, under, seat)

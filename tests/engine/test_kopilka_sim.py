@@ -2,12 +2,12 @@
 
 Positions are taken along partias of mixed random and easy play, for every option set below.
 From each, one world is built both ways on generators seeded alike — the engine's state
-(:func:`engine.players.kopilka.world`) and the sim's (:meth:`Table.deal`) — and both are played
-on side by side with the same choices (the same index into the same ordered legal actions) to the
-end of the deal: at every step the seat to act, the legal actions, the hands and the stock must
-agree; at the end the deal's winner and every seat's money. The random takes of §2.3.4 are
-drawn from the same generator in both, so the lay-outs agree too. The easy rollouts must agree
-as well (action counts and value)."""
+(:func:`engine.players.kopilka.world`) and the sim's (:meth:`KopilkaTable.deal`) — and both are
+played on side by side with the same choices (the same index into the same ordered legal
+actions) to the end of the deal: at every step the seat to act, the legal actions, the hands and
+the stock must agree; at the end the deal's winner and every seat's money. The random takes of
+§2.3.4 are drawn from the same generator in both, so the lay-outs agree too. The easy rollouts
+must agree as well (action counts and value)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from engine.cards import DECK_32
 from engine.kopilka import KopilkaState, KopilkaView
 from engine.players.determinized import Work, step
 from engine.players.kopilka import easy, money, rollout_value, world
-from engine.players.kopilka_sim import CODE, Sim, Table, code
+from engine.players.kopilka_sim import CODE, KopilkaTable, Sim, code
 
 GAME = "kopilka"
 Planter = Callable[[KopilkaState, Sim], None]
@@ -61,7 +61,7 @@ def both(view: KopilkaView, seed: int) -> tuple[KopilkaState, Sim]:
     """The same world, the engine's and the sim's, from generators seeded alike."""
     state = world(view, random.Random(seed))
     rng = random.Random(seed)
-    sim = Table(view).deal(rng)
+    sim = KopilkaTable(view).deal(rng)
     sim.rng = rng  # the takes continue the same generator, as the engine world's chance does
     return state, sim
 

@@ -13,7 +13,7 @@ from engine.cards import Card, Suit
 from engine.core import State
 from engine.players import computer, random_player
 from engine.players.trick_sample import CODE, knowledge, sample
-from engine.players.trick_search import Deal, new_deal, solve, table_for, utility
+from engine.players.trick_search import KnownDeal, new_deal, solve, table_for, utility
 from engine.trick.state import TrickState
 from engine.trick.view import TrickView
 
@@ -175,7 +175,7 @@ EARLIER = ("7D 8D 9D", "7C 8C 9C", "7S 8S 9S", "10D JD QD", "10C JC QC")
 """Tricks of seats 0, 1, 2: seat 2 wins each."""
 
 
-def _deal(hands: dict[int, str], counts: tuple[int, ...], done: int, trick: str = "") -> Deal:
+def _deal(hands: dict[int, str], counts: tuple[int, ...], done: int, trick: str = "") -> KnownDeal:
     """A Мушка deal of three players, hearts trump, after ``done`` tricks won by seat 2; then
     ``trick`` played from seat 1 (made the leader)."""
     earlier = [dict(zip((0, 1, 2), _codes(t), strict=True)) for t in EARLIER[:done]]

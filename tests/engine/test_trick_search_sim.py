@@ -21,7 +21,7 @@ from engine.players.determinized import Work
 from engine.players.trick_normal import _dealt, _from_left
 from engine.players.trick_sample import CODE
 from engine.players.trick_search import (
-    Deal,
+    KnownDeal,
     after,
     new_deal,
     playout,
@@ -60,7 +60,7 @@ def _in_play(game: str, players: int, seed: int, must_trump: bool) -> TrickState
 HAND = 5
 
 
-def _sim(state: TrickState) -> Deal:
+def _sim(state: TrickState) -> KnownDeal:
     """The engine's deal on the simulator, built as :func:`trick_normal._play` builds it."""
     seat = state.to_act
     assert seat is not None
@@ -172,7 +172,7 @@ def test_simulator_undo_restores_the_deal() -> None:
             line.append((seat, card, deal.play(seat, card), was))
         for seat, card, completed, was in reversed(line):
             deal.retract(seat, card, completed, *was)
-        for name in Deal.__slots__:
+        for name in KnownDeal.__slots__:
             got, want = getattr(deal, name), getattr(before, name)
             if name == "hands":
                 got, want = [sorted(h) for h in got], [sorted(h) for h in want]

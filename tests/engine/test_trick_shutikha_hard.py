@@ -11,7 +11,7 @@ from engine import new_game
 from engine.cards import Card, Suit
 from engine.players.trick_normal import EAGER, HARD, HARD_BY_GAME, NORMAL, _Round, _walkover_value
 from engine.players.trick_sample import CODE
-from engine.players.trick_search import Deal, future, lead_card, new_deal, table_for, utility
+from engine.players.trick_search import KnownDeal, future, lead_card, new_deal, table_for, utility
 from engine.trick.view import TrickView
 
 
@@ -70,7 +70,7 @@ def test_1_4_7_the_guarded_playout_does_not_lead_the_qs_into_a_ks() -> None:
     )
 
 
-def _finished(points: list[int], counts: tuple[int, ...], guard: bool) -> Deal:
+def _finished(points: list[int], counts: tuple[int, ...], guard: bool) -> KnownDeal:
     """A Шутиха deal of three, every trick played: each seat's trick values ``points``."""
     table = table_for("shutikha", Suit.SPADES, False, guard=guard)
     deal = new_deal(table, 3, [0, 1, 2], [[], [], []], counts, 25, None)

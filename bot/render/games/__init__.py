@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.games.lenturlu.screen import LENTURLU_UI

@@ -1,5 +1,5 @@
 """A finished game's chart from its record (issue #35): the family's plot (its
-:class:`~bot.render.games.base.GameUI`'s ``chart``), titled «Пятница» · Мушка · пулька 2 and
+:class:`~bot.render.games.game_ui.GameUI`'s ``chart``), titled «Пятница» · Мушка · пулька 2 and
 drawn as a PNG (:mod:`bot.render.chart`). Pure, as every screen: the record and words in, bytes
 out."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.render.chart import Mark, Series, Words, draw
-from bot.render.context import game_name
 from bot.render.games import game_ui
 from engine.core import Line
 

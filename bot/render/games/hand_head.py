@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.callbacks import Kind, Press, PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.render.common import Button, ButtonStyle, esc
-from bot.render.context import TableContext, game_name
+from bot.markup import esc
+from bot.render.table_context import TableContext
+from bot.rendered import Button, ButtonStyle
 
 
 class MakeButton(Protocol):

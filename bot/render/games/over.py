@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.render.common import esc, signed
-from bot.render.context import TableContext
+from bot.markup import esc
+from bot.numbers import signed
+from bot.render.table_context import TableContext
 from engine.core import Result, Seat
 
 

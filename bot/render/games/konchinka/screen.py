@@ -1,5 +1,5 @@
 """Screens of Кончинка (RULES.md §4; PRODUCT.md §5.7, §6): the table message, the hand, the
-results. ``KONCHINKA_UI`` is the family's :class:`~bot.render.games.base.GameUI` over
+results. ``KONCHINKA_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over
 :class:`~engine.konchinka.view.KonchinkaView`; presses are read in :mod:`.konchinka_press`.
 """
 
@@ -10,17 +10,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import signed
 from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
+from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
-from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import HandUI, Standings, TableContext, game_name, my_cards_button
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from bot.render.table_context import TableContext, my_cards_button
+from bot.rendered import Button, Rendered, keyboard
+from bot.runtime.scoreboard import Standings
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
 from engine.core import EndReason, Line, Seat
 from engine.events import first_of
@@ -357,11 +362,8 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     table=table,
     ended_table=_ended_table,
     hand=hand,
-    interpret=konchinka_press.interpret,
-    stale=konchinka_press.stale,
     deal_result=deal_result,
     match_result=match_result,
-    counts=lambda view: view.totals,
     rules_summary=lambda game, tr: rules_summary(tr),
     option_label=option_label,
     option_steps=OPTION_STEPS.get,
@@ -370,4 +372,4 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     option_value=option_value,
     chart=konchinka_chart.plot,
 )
-"""Кончинка's :class:`~bot.render.games.base.GameUI`."""
+"""Кончинка's :class:`~bot.render.games.game_ui.GameUI`."""

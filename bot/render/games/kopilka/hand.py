@@ -8,18 +8,17 @@ with the player it came from (§2.3.4) — never on the group's table.
 from __future__ import annotations
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.presses.kopilka import KopilkaAct
+from bot.presses.meaning import HandUI
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
-from bot.render.common import Button, Rendered, esc, keyboard
-from bot.render.context import HandUI, TableContext, game_name
 from bot.render.games.hand_head import hand_button
-from bot.render.games.kopilka.lines import (
-    deal_text,
-    takeback_line,
-    trick_line,
-)
+from bot.render.games.kopilka.play_lines import deal_text, takeback_line, trick_line
 from bot.render.games.over import over_lines
+from bot.render.table_context import TableContext
+from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES, Phase

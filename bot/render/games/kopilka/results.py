@@ -10,24 +10,27 @@ from typing import Any
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import signed
 from bot.render.cards import SUIT_SYMBOL
-from bot.render.common import Rendered, esc, signed
-from bot.render.context import Standings, TableContext
 from bot.render.games.ended import last_ended
 from bot.render.results import match_tail
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Suit
 from engine.core import EndReason, Line, Seat
 from engine.events import Event, first_of, of_type
 from engine.kopilka.events import (
     BOOK,
-    Drawn,
     DrawWhy,
     Fined,
+    KopilkaTrickWon,
     LaidOut,
     Returned,
+    StockDrawn,
     Taken,
     TookBack,
-    TrickWon,
     WentOut,
 )
 from engine.kopilka.rules import DEALS, SUIT_POINTS, Phase
@@ -56,7 +59,7 @@ def layouts_of(events: Sequence[Event]) -> tuple[LayOut, ...]:
             out[-1]["takers"].append(event.seat)
         elif isinstance(event, Returned) and event.seat == out[-1]["seat"]:
             out[-1]["returned"] = len(event.cards)
-        elif isinstance(event, Drawn) and event.why is DrawWhy.REPLACE:
+        elif isinstance(event, StockDrawn) and event.why is DrawWhy.REPLACE:
             out[-1]["drawn"] = len(event.cards)
     return tuple(
         LayOut(
@@ -79,7 +82,7 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     end = first(events, LineKind.DEAL_END)
     upto = events.index(end) if end is not None else len(events)
     mine = BOOK.events(events[:upto])
-    trick = first_of(mine, TrickWon)
+    trick = first_of(mine, KopilkaTrickWon)
     if trick is not None:
         changes.update(
             trick=(),

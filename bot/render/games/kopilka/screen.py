@@ -1,9 +1,9 @@
 """Screens of Мушка-Копилка (RULES.md §2; PRODUCT.md §5.7): the bank, lay-outs, take-backs,
 deal n of 4, the partia's payout from the bank.
 
-``KOPILKA_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``KOPILKA_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over the engine's
 :class:`~engine.kopilka.view.KopilkaView`. The table message is here; the hand message is
-:mod:`.kopilka_hand`, what a press means :mod:`.kopilka_press`, the ends of a deal and a partia
+:mod:`.kopilka_hand`, what a press means :mod:`bot.presses.kopilka`, the ends of a deal and a partia
 :mod:`.kopilka_results`, the words outside the table :mod:`.kopilka_texts`.
 """
 
@@ -12,16 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.presses import kopilka as kopilka_press
-from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name, my_cards_button
-from bot.render.games.base import GameUI
+from bot.markup import esc
+from bot.render.games.game_ui import GameUI
 from bot.render.games.kopilka import chart as kopilka_chart
 from bot.render.games.kopilka import hand as kopilka_hand
 from bot.render.games.kopilka import results as kopilka_results
 from bot.render.games.kopilka import texts as kopilka_texts
-from bot.render.games.kopilka.lines import (
+from bot.render.games.kopilka.play_lines import (
     deal_text,
     last_trick_line,
     layout_line,
@@ -29,6 +28,8 @@ from bot.render.games.kopilka.lines import (
     takeback_line,
     trick_line,
 )
+from bot.render.table_context import TableContext, my_cards_button
+from bot.rendered import Rendered, keyboard
 from engine.core import Line
 from engine.kopilka.view import KopilkaView
 
@@ -93,11 +94,8 @@ KOPILKA_UI: Final = GameUI[KopilkaView](
     table=table,
     ended_table=_ended_table,
     hand=kopilka_hand.hand,
-    interpret=kopilka_press.interpret,
-    stale=kopilka_press.stale,
     deal_result=kopilka_results.deal_result,
     match_result=kopilka_results.match_result,
-    counts=lambda view: view.partia_points,  # completed deals plus this deal's tricks
     points_label=lambda n, tr: tr("partia points {n}", n=n),
     rules_summary=lambda game, tr: kopilka_texts.rules_summary(tr),
     option_label=kopilka_texts.option_label,
@@ -105,4 +103,4 @@ KOPILKA_UI: Final = GameUI[KopilkaView](
     match_word=lambda tr: tr("partia"),
     chart=kopilka_chart.plot,
 )
-"""Копилка's :class:`~bot.render.games.base.GameUI`."""
+"""Копилка's :class:`~bot.render.games.game_ui.GameUI`."""

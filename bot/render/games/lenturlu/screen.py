@@ -1,6 +1,6 @@
 """Screens of Мушка-Лентюрлю (RULES.md §3): the table, the hand, the results, the words.
 
-``LENTURLU_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``LENTURLU_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over the engine's
 :class:`~engine.lenturlu.view.LenturluView`; what a press means is :mod:`.lenturlu_press`.
 """
 
@@ -11,24 +11,22 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.callbacks import PressCodec
+from bot.game_names import game_name
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import signed
 from bot.presses import lenturlu as lp
 from bot.presses.lenturlu import LenturluAct
+from bot.presses.meaning import HandUI, ModeKind
 from bot.render.cards import card_name, card_names
-from bot.render.common import Button, Rendered, esc, keyboard, signed
-from bot.render.context import (
-    HandUI,
-    ModeKind,
-    Standings,
-    TableContext,
-    game_name,
-    my_cards_button,
-)
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
+from bot.render.table_context import TableContext, my_cards_button
+from bot.rendered import Button, Rendered, keyboard
+from bot.runtime.scoreboard import Standings
 from engine.actions import Buy
 from engine.cards import Card, Rank
 from engine.core import EndReason, Line, Seat
@@ -457,15 +455,12 @@ LENTURLU_UI: Final = GameUI[LenturluView](
     table=table,
     ended_table=ended_table,
     hand=hand,
-    interpret=lp.interpret,
-    stale=lp.stale,
     deal_result=deal_result,
     match_result=match_result,
-    counts=lambda view: view.money or None,
     rules_summary=rules_summary,
     option_label=option_label,
     option_value=lenturlu_options.option_value,
     option_steps=OPTION_STEPS.get,
     match_word=lambda tr: tr("deal"),
 )
-"""Лентюрлю's :class:`~bot.render.games.base.GameUI`."""
+"""Лентюрлю's :class:`~bot.render.games.game_ui.GameUI`."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.common import esc
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from engine.core import Line
 from engine.trick.events import BOOK, DealtOut, FlushShown, PamfilBonus
 from engine.trick.rules import Phase

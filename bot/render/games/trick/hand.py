@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.presses.meaning import HandUI, ModeKind
 from bot.presses.trick import (
     TrickAct,
     discard_count,
@@ -14,18 +15,18 @@ from bot.presses.trick import (
     may_take_up,
 )
 from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
-from bot.render.common import Button, Rendered, keyboard
-from bot.render.context import HandUI, ModeKind, TableContext
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
-from bot.render.games.trick.lines import (
+from bot.render.games.trick.play_lines import (
     ORDERS,
     exchange_line,
     privileged_name,
     trick_line,
     trump_text,
 )
+from bot.render.table_context import TableContext
+from bot.rendered import Button, Rendered, keyboard
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
 from engine.trick.legal import may_pass as legal_may_pass
@@ -93,7 +94,7 @@ def hand(
     back: list[Button] = []
     marks = set(ui.marks)
     if not my_turn:
-        # still (GameUI.still_waiting): nothing here changes with the others' moves, so this
+        # still (FamilyPresses.still_waiting): nothing here changes with the others' moves, so this
         # message is edited only when the seat's own cards, count or tricks change; the live
         # trick and whose turn it is are on the group's table and reach this seat with its turn
         if view.to_act is not None and ctx.my_cards is not None:  # shown in the group (#32)

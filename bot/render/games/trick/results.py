@@ -10,12 +10,15 @@ from typing import Any, Final
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
+from bot.markup import esc
+from bot.numbers import num
 from bot.render.cards import SUIT_SYMBOL, card_names
-from bot.render.common import Rendered, esc, num
-from bot.render.context import Standings, TableContext
 from bot.render.games.ended import EndedDeal, ended_deals
-from bot.render.games.trick.lines import privileged_name
+from bot.render.games.trick.play_lines import privileged_name
 from bot.render.results import match_tail, signed_list
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.cards import Suit
 from engine.core import EndReason, Line, Seat
 from engine.events import first_of, of_type

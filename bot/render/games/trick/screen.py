@@ -1,6 +1,6 @@
 """Screens of the trick family (Мушка, Памфил, Шутиха, Мистигри): PRODUCT.md §5.2–§5.5, §6.3.
 
-``TRICK_UI`` is the family's :class:`~bot.render.games.base.GameUI` over the engine's
+``TRICK_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over the engine's
 :class:`~engine.trick.view.TrickView`. The table message is here; the hand message is
 :mod:`.trick_hand`, the ends of a deal and a pulka :mod:`.trick_results`, what a press means
 :mod:`.trick_press`, the words outside the table :mod:`.trick_texts`.
@@ -11,18 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.presses import trick as trick_press
+from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.common import Rendered, esc, keyboard
-from bot.render.context import TableContext, game_name, my_cards_button
-from bot.render.games.base import GameUI
+from bot.render.games.game_ui import GameUI
 from bot.render.games.trick import chart as trick_chart
 from bot.render.games.trick import hand as trick_hand
 from bot.render.games.trick import results as trick_results
 from bot.render.games.trick import texts as trick_texts
 from bot.render.games.trick.events import event_lines, table_events
-from bot.render.games.trick.lines import (
+from bot.render.games.trick.play_lines import (
     declarations_line,
     declared,
     last_trick_line,
@@ -30,6 +29,8 @@ from bot.render.games.trick.lines import (
     trick_line,
     trump_text,
 )
+from bot.render.table_context import TableContext, my_cards_button
+from bot.rendered import Rendered, keyboard
 from engine.core import Line
 from engine.trick.rules import Phase
 from engine.trick.view import TrickView
@@ -107,17 +108,13 @@ TRICK_UI: Final = GameUI[TrickView](
     table=table,
     ended_table=_ended_table,
     hand=trick_hand.hand,
-    interpret=trick_press.interpret,
-    stale=trick_press.stale,
     deal_result=trick_results.deal_result,
     match_result=trick_results.match_result,
-    counts=lambda view: view.counts,
     rules_summary=trick_texts.rules_summary,
     option_label=trick_texts.option_label,
     option_steps=trick_texts.OPTION_STEPS.get,
     match_word=lambda tr: tr("pulka"),
-    still_waiting=True,
     events=event_lines,
     chart=trick_chart.plot,
 )
-"""The trick family's :class:`~bot.render.games.base.GameUI`."""
+"""The trick family's :class:`~bot.render.games.game_ui.GameUI`."""

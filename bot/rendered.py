@@ -1,4 +1,5 @@
-"""What every render function returns, and small shared helpers."""
+"""What a screen is: a message's text and keyboard (:class:`Rendered`), as every render function
+returns it and the outbox takes it; its buttons and keyboards."""
 
 from __future__ import annotations
 
@@ -10,22 +11,6 @@ from typing import Any, Literal, TypeVar
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic_core import CoreSchema, core_schema
-
-from bot.markup import Html, esc
-
-__all__ = [
-    "Button",
-    "ButtonStyle",
-    "Html",
-    "Keyboard",
-    "Rendered",
-    "esc",
-    "keyboard",
-    "next_in",
-    "num",
-    "signed",
-]
-
 
 T = TypeVar("T")
 
@@ -136,22 +121,3 @@ def next_in(cycle: Sequence[T], value: object) -> T:
     """The value after ``value`` in ``cycle`` (the first after the last, or for an unknown
     one): what a button that steps through a setting's values sets next."""
     return cycle[(cycle.index(value) + 1) % len(cycle)] if value in cycle else cycle[0]
-
-
-def num(value: int) -> str:
-    """``5`` / ``−7`` / ``0``: a count or any figure without a plus (a real minus sign)."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def whole(value: int) -> str:
-    """``27`` / ``−9``: a figure that is no change (a rating), with a real minus sign."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def signed(value: int) -> str:
-    """``+27`` / ``−9`` / ``0`` (a real minus sign)."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"

@@ -21,26 +21,11 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
+from bot.render.action_words import Verb
 from engine.cards import Card, Rank, Suit
 
 
-class Verb(StrEnum):
-    """The first word of an action's RECORD.md notation (every family's verbs)."""
-
-    PASS = "pass"
-    PLAY = "play"
-    ANNOUNCE = "announce"
-    RETRUMP = "retrump"
-    DISCARD = "discard"
-    CARD = "card"
-    RUN = "run"
-    BUY = "buy"
-    CAPTURE = "capture"
-    SWEEP = "sweep"
-    TRAIL = "trail"
-
-
-class Mark(StrEnum):
+class Particle(StrEnum):
     """Words that are no verb: the turn-up, "keep all", words that only join others."""
 
     UP = "up"
@@ -48,7 +33,7 @@ class Mark(StrEnum):
     FILLER = "filler"
 
 
-Meaning = Verb | Mark
+Meaning = Verb | Particle
 
 _SUITS: Final = MappingProxyType(
     {
@@ -91,7 +76,7 @@ class Vocabulary:
     @classmethod
     def of(cls, tr: Callable[[str], str], locale: str) -> Vocabulary:
         found: dict[tuple[str, ...], Meaning] = {(v.value,): v for v in Verb}
-        found[("up",)] = Mark.UP
+        found[("up",)] = Particle.UP
         for meaning, text in _phrases(tr).items():
             for phrase in text.split("|"):
                 key = tuple(normal(phrase).split())
@@ -118,9 +103,9 @@ def _phrases(tr: Callable[[str], str]) -> dict[Meaning, str]:
         Verb.CAPTURE: tr("typed: capture"),
         Verb.SWEEP: tr("typed: sweep"),
         Verb.TRAIL: tr("typed: trail"),
-        Mark.UP: tr("typed: up"),
-        Mark.NOTHING: tr("typed: keep all"),
-        Mark.FILLER: tr("typed: filler"),
+        Particle.UP: tr("typed: up"),
+        Particle.NOTHING: tr("typed: keep all"),
+        Particle.FILLER: tr("typed: filler"),
     }
 
 
@@ -130,7 +115,7 @@ def normal(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Typed:
+class TypedLine:
     """One line read: ``verbs`` None when no verb was said."""
 
     verbs: frozenset[Verb] | None = None
@@ -180,8 +165,8 @@ def tokens(line: str) -> list[str]:
     return [t for t in _SPLIT.split(spaced) if any(c.isalnum() or c in _SUITS for c in t)]
 
 
-def read(line: str, words: Vocabulary) -> Typed:
-    """The line's parts (see :class:`Typed`)."""
+def read(line: str, words: Vocabulary) -> TypedLine:
+    """The line's parts (see :class:`TypedLine`)."""
     found = tokens(line)
     verbs: set[Verb] = set()
     cards: list[Card] = []
@@ -197,9 +182,9 @@ def read(line: str, words: Vocabulary) -> Typed:
         if meaning is not None:
             if isinstance(meaning, Verb):
                 verbs.add(meaning)
-            elif meaning is Mark.UP:
+            elif meaning is Particle.UP:
                 up = True
-            elif meaning is Mark.NOTHING:  # «без замены»: a declaration to play
+            elif meaning is Particle.NOTHING:  # «без замены»: a declaration to play
                 nothing = True
                 verbs.add(Verb.PLAY)
             i += size
@@ -223,7 +208,7 @@ def read(line: str, words: Vocabulary) -> Typed:
         else:
             unknown.append(token)
         i += 1
-    return Typed(
+    return TypedLine(
         frozenset(verbs) if verbs else None,
         number,
         up,

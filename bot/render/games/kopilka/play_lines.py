@@ -7,9 +7,9 @@ says who laid out which suit and who received a card, never which card (PRODUCT.
 from __future__ import annotations
 
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.common import esc
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from engine.actions import Buy, Pass, PlayCard
 from engine.kopilka.rules import DEALS, Phase
 from engine.kopilka.view import KopilkaView, LayOut

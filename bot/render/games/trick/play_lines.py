@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Final
 
 from bot.i18n import Translator
+from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names
-from bot.render.common import esc
-from bot.render.context import TableContext
+from bot.render.table_context import TableContext
 from engine.cards import A_HIGH, K_HIGH, RankOrder
 from engine.trick.rules import Phase
 from engine.trick.view import TrickView

@@ -1,79 +1,50 @@
 """What a game family's bot module offers the core flow (no game is special-cased there).
 
-A family's module is generic over its engine view type (``ViewT``) and hands the runtime typed
-engine actions (:class:`Apply`), never text. Screens are pure functions of a
-:class:`~bot.render.context.TableContext`, one view and a translator: no screen receives the
+A family's module is generic over its engine view type (``ViewT``); what a press on its hand
+means is :mod:`bot.presses`' (:data:`bot.presses.families.FAMILY_PRESSES`). Screens are pure
+functions of a
+:class:`~bot.render.table_context.TableContext`, one view and a translator: no screen receives the
 record, and a seat's hand reaches only that seat's screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot.callbacks import PressCodec
 from bot.i18n import Translator
-from bot.refused import Reason
+from bot.presses.meaning import HandUI
 from bot.render.chart import Plot
-from bot.render.common import Rendered
-from bot.render.context import HandUI, Standings, TableContext
+from bot.render.table_context import TableContext
+from bot.rendered import Rendered
+from bot.runtime.scoreboard import Standings
 from engine.core import Line, Seat, View
 
 ViewT = TypeVar("ViewT", bound=View[Any, Any])
 
 
-@dataclass(frozen=True, slots=True)
-class Apply:
-    """The press means this typed engine action (what ``State.apply`` takes)."""
-
-    action: object
-
-
-@dataclass(frozen=True, slots=True)
-class SetUI:
-    """The press only changes the hand message's marks or mode."""
-
-    ui: HandUI
-
-
-@dataclass(frozen=True, slots=True)
-class Deny:
-    """The press is refused before the engine sees it: why (the bot's reason, or the engine's
-    rule) and the parameters its words take (:mod:`bot.render.refusals`)."""
-
-    reason: Reason
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-Interpretation = Apply | SetUI | Deny
-
-
 @dataclass(frozen=True)  # no slots: a slotted generic dataclass breaks ``GameUI[V](...)``
 class GameUI(Generic[ViewT]):
-    """One family's screens and press reading: its module's functions, gathered once. ``events``
+    """One family's screens: its module's functions, gathered once. ``events``
     are the public record lines the last action wrote (a deal line's deck is never among them).
 
     * ``table(ctx, view, tr)``: the group's live table message (public view).
     * ``ended_table(ctx, before, events, tr)``: the table message's last state once its deal
       ended (no buttons); ``before`` is the public view before the deal's last action.
     * ``hand(ctx, view, ui, tr, codec)``: one seat's private hand message (that seat's view).
-    * ``interpret(view, act, arg, ui)``: what a press on the seat's hand message means.
-    * ``stale(last, act, arg)``: a press drawn before the presser's own last action (``last``,
-      typed), if it repeats that action ("Already played: Q♠"); None: an ordinary stale press.
     * ``deal_result(ctx, events, view, tr)``: the group's result of the deal that just ended
       ("" if none); ``view``: public, now.
     * ``match_result(ctx, end, winner, standings, generation, tr, codec)``: the group's result
       of one game of the family (a pulka, a partia …), with its end buttons; ``winner``: the
       engine's ``Result.winner`` (None: stopped), which Копилка's ``end`` line does not name
       (RULES.md §2.6.7).
-    * ``counts(view)``: each seat's standing figure now (for /score), if the family has one.
     * ``option_value(name, value, tr)``: an enum option's value in words (None: as it is).
     * ``points_label(n, tr)``: /score's words for the game's own points summed over the games
       played (engine ``Result.points``), for a family that scores points beside money.
     * ``chart(record, tr)``: what the game's chart draws of its finished record (issue #35:
       each seat's figure deal by deal); None: the family has no chart (a game of one deal).
-    * ``still_waiting``: see the field.
     * ``rules_summary(game, tr)``, ``option_label(name, tr)``; ``option_steps(name)``: the values
       an integer option's lobby button steps through (None: the range); ``match_word(tr)``: the
       family's word for one game of a table, as in "Another pulka" (lowercase).
@@ -82,24 +53,16 @@ class GameUI(Generic[ViewT]):
     table: Callable[[TableContext, ViewT, Translator], Rendered]
     ended_table: Callable[[TableContext, ViewT, Sequence[Line], Translator], Rendered]
     hand: Callable[[TableContext, ViewT, HandUI, Translator, PressCodec], Rendered]
-    interpret: Callable[[ViewT, str, str | None, HandUI], Interpretation]
-    stale: Callable[[object | None, str, str | None], Deny | None]
     deal_result: Callable[[TableContext, Sequence[Line], ViewT, Translator], str]
     match_result: Callable[
         [TableContext, Line, Seat | None, Standings, int, Translator, PressCodec],
         Rendered,
     ]
-    counts: Callable[[ViewT], tuple[int, ...] | None]
     rules_summary: Callable[[str, Translator], str]
     option_label: Callable[[str, Translator], str]
     option_steps: Callable[[str], tuple[int, ...] | None]
     match_word: Callable[[Translator], str]
     points_label: Callable[[int, Translator], str] | None = None
-    still_waiting: bool = False
-    """The hand of a seat not to act shows nothing that changes with the others' moves: the
-    presenter draws its buttons at :data:`~bot.callbacks.STILL`, so it is edited only when
-    something of its own changes (PRODUCT.md §8: a card played edits the actor's and the next
-    player's hands, not every hand)."""
     option_value: Callable[[str, str, Translator], str | None] | None = None
     events: Callable[[TableContext, Sequence[Line], Translator], list[str]] | None = None
     """An action's public events no move line shows, in words (a flush shown, a pamfil

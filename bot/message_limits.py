@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Final
 
 from bot.markup import Html, unmarked
-from bot.render.common import Rendered
+from bot.rendered import Rendered
 
 MAX_TEXT: Final = 4096
 MAX_TOAST: Final = 200
