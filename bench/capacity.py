@@ -1,4 +1,4 @@
-"""How many tables one bot carries at Telegram's real limits (issue #33, part 2).
+"""How many tables one bot carries at Telegram's real limits.
 
     python bench/capacity.py [--sizes 50,200,500,750,1000] [--seats 3] [--seconds 60]
                              [--hands private|group] [--pace 2,8] [--seed 1] [--json FILE]

@@ -1,4 +1,4 @@
-"""Computers thinking at many tables at once (issue #34): does a decision keep within the pace?
+"""Computers thinking at many tables at once: does a decision keep within the pace?
 
     python bench/computers.py [--tables 20] [--level hard] [--seconds 120] [--pace 1,3]
                               [--seed 1] [--json FILE]

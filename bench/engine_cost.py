@@ -15,7 +15,7 @@
   bench patches to read the counts. Sampling the worlds and valuing them is included: it is what a
   simulated action costs the search.
 
-Every figure is also given as a multiple of the naive cost per action (the target of issue #18
+Every figure is also given as a multiple of the naive cost per action (the benchmarks' target
 for the search is at most 5×).
 """
 

@@ -3,8 +3,8 @@
     python bench/engine_speed.py [--seconds 2.0] [--games mushka,kopilka] [--players 3,7]
 
 Plays random legal games (the simulator's playout) for about ``--seconds`` per row and prints
-deals/second and actions/second. The trick family is measured at 3 and 7 players (issue #2),
-the others at their smallest and largest seat counts. Figures from one run on one machine are
+deals/second and actions/second. The trick family is measured at 3 and 7 players, the
+others at their smallest and largest seat counts. Figures from one run on one machine are
 comparable with each other; compare ratios, not absolutes, across machines.
 """
 

@@ -1,4 +1,4 @@
-"""Every measurement of issue #18 in one run, printed as one markdown table.
+"""Every measurement of the benchmarks in one run, printed as one markdown table.
 
     python bench/run_all.py [--quick]
                             [--only engine,search,e2e,latency,api,restart,storage,capacity]

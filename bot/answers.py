@@ -1,4 +1,4 @@
-"""Answers to commands in a group (#47): to the asker alone where Telegram allows it, once per
+"""Answers to commands in a group: to the asker alone where Telegram allows it, once per
 person and command a window, and never ahead of what the table owes the group.
 
 * Where. A command the member sent ephemerally (only the bot saw it) is answered to him alone,

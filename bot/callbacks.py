@@ -65,7 +65,7 @@ class SeatAct(StrEnum):
     MENU_BACK = "R"  # ↩️ Back out of the menu
     HAND_OVER = "O"  # 🤖 Let the computer play
     BACK = "W"  # 🙋 I'm back
-    TO_PRIVATE = "P"  # 💬 To private: the hand in the group goes to the private chat (#32)
+    TO_PRIVATE = "P"  # 💬 To private: the hand in the group goes to the private chat
 
 
 class EndAct(StrEnum):
@@ -73,7 +73,7 @@ class EndAct(StrEnum):
 
     ANOTHER = "r"  # 🔁 another match
     FINISH = "f"  # 🏁 Finish
-    CHART = "g"  # 📈 the game's chart (#35)
+    CHART = "g"  # 📈 the game's chart
 
 
 REFRESH: Final = "u"  # ↻ Refresh, in the seat menu: the hand drawn again

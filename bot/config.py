@@ -77,7 +77,7 @@ class Settings(BaseSettings):
     away_level: Literal["easy", "normal", "hard"] = "normal"
     outbox_time_scale: float = Field(1.0, ge=0, le=10)  # Telegram's rate windows × this (tests)
     drain_s: float = Field(5.0, ge=0, le=60)  # on a clean stop, queued messages get this long
-    # hands may be shown in the group itself (issue #32, PRODUCT.md §19): /settings offers
+    # hands may be shown in the group itself (PRODUCT.md §19): /settings offers
     # where they go, a group's "auto" means the group where the bot is an admin; off: every
     # table's hands go to private chats, and no screen offers the choice
     hands_in_group: bool = True

@@ -25,7 +25,7 @@ class MessageKind(StrEnum):
     DEAL = "deal"  # a deal's result in the group: once per match and move
     EHAND = "ehand"  # a seat's hand in the group, for its owner alone (an ephemeral message)
     EPING = "eping"  # a seat's turn ping (or reminder) in the group, for its owner alone
-    CHART = "chart"  # a game's chart in the group (#35): once per match
+    CHART = "chart"  # a game's chart in the group: once per match
     RECORD = "record"  # a game's record (/record) in a chat: once per game and chat
 
 
@@ -33,7 +33,7 @@ GROUP_KINDS = frozenset({MessageKind.LOBBY, MessageKind.TABLE, MessageKind.RESUL
 """The group messages that live in the table's forum topic."""
 
 EPHEMERAL_KINDS = frozenset({MessageKind.EHAND, MessageKind.EPING})
-"""The messages sent in the group for one member alone (#32): ephemeral messages, whose ids are
+"""The messages sent in the group for one member alone: ephemeral messages, whose ids are
 a namespace apart from the chat's messages (:func:`bot.storage.rows.stored_id`)."""
 _SEATED = frozenset({MessageKind.HAND, *EPHEMERAL_KINDS})
 
@@ -84,7 +84,7 @@ class MessageKey:
 
     @property
     def ephemeral(self) -> bool:
-        """Whether the message is sent in the group for one member alone (#32)."""
+        """Whether the message is sent in the group for one member alone."""
         return self.kind in EPHEMERAL_KINDS
 
     @staticmethod

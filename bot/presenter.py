@@ -197,7 +197,7 @@ class Presenter:
                 screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE, rev=facts.rev
             )
             return
-        self.outbox.show(  # in the group, for its owner alone (#32)
+        self.outbox.show(  # in the group, for its owner alone
             facts.chat_id,
             ehand_key(facts.table.id, screen.seat),
             rendered,
@@ -220,7 +220,7 @@ class Presenter:
         fresh: bool = True,
     ) -> None:
         """A new ping or reminder for the player (so his phone notifies): in his private chat,
-        or in the group for him alone (#32); the one before it goes. ``fresh=False``: shown in
+        or in the group for him alone; the one before it goes. ``fresh=False``: shown in
         place (a restart's reminder: nothing is sent where it is shown already)."""
         if not in_group:
             key = ping_key(facts.table.id)
@@ -267,7 +267,7 @@ class Presenter:
 
     def _note(self, screen: Note) -> asyncio.Future[int | None] | None:
         rendered = self.note(screen)
-        if screen.alone is not None:  # in the group, for him alone (#32)
+        if screen.alone is not None:  # in the group, for him alone
             receiver, key = screen.alone
             self.outbox.show(
                 screen.chat_id,
@@ -324,7 +324,7 @@ class Presenter:
         owed: OwedRef | None = None,
     ) -> None:
         """Show a keyed group message: in the table's forum topic, at the table's turn
-        (``owed``: the durable outbox's entry it shows, #36)."""
+        (``owed``: the durable outbox's entry it shows)."""
         self.outbox.show(
             facts.chat_id,
             key,
@@ -375,7 +375,7 @@ class Presenter:
         self._to_group(facts, key, rendered, fresh=True, owed=screen.owed)
 
     def _chart(self, screen: ChartScreen) -> None:
-        """A game's chart (#35), once per match: a keyed picture, in the table's topic."""
+        """A game's chart, once per match: a keyed picture, in the table's topic."""
         facts = screen.facts
         tr = self._group(facts)
         png = screen.png or chart(  # drawn already (bot.drawing), unless it has none
@@ -422,7 +422,7 @@ class Presenter:
             self._to_group(facts, key, closed)
 
     def _cancel_question(self, screen: CancelQuestion) -> None:
-        """/cancel's answer (#47): asked again within the group's window, the question shown
+        """/cancel's answer: asked again within the group's window, the question shown
         already; later, a new one, the previous one's buttons gone (only the newest one's
         count, PRODUCT.md §7.2 step 4)."""
         facts = screen.facts
@@ -438,7 +438,7 @@ class Presenter:
         )
 
     def _close_question(self, screen: CloseQuestion) -> None:
-        """The question to close a running table (#47): asked anew as a reply to /cancel (the
+        """The question to close a running table: asked anew as a reply to /cancel (the
         one before loses its buttons), else edited in place; once it went, its key goes too."""
         facts, key = screen.facts, keys(screen.facts.table.id).cancel
         rendered = closing_render.close_question(
@@ -457,6 +457,6 @@ class Presenter:
         rendered = lobby_render.unreachable_notice(
             facts.table, screen.names, self._group(facts), self.codec, self.link("s")
         )
-        # one message per lobby, edited again on a later Start (#28: pressing Start again
+        # one message per lobby, edited again on a later Start (pressing Start again
         # and again never posts a new group message)
         self._to_group(facts, keys(facts.table.id).notice, rendered)

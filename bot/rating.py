@@ -1,4 +1,4 @@
-"""Skill ratings (issue #35, PRODUCT.md §20): OpenSkill's Plackett-Luce model over each finished
+"""Skill ratings (PRODUCT.md §20): OpenSkill's Plackett-Luce model over each finished
 game's places (:meth:`engine.core.Result.places`), per person (or computer level) and game, in a
 group and across groups. Pure: no I/O; the same games in the same order give the same figures.
 

@@ -1,5 +1,5 @@
 """``python -m bot ratings --rebuild [--database PATH|URL]``: every rating computed again from
-the stored results (issue #35) — after a change of the rating model, or to rate the games that
+the stored results — after a change of the rating model, or to rate the games that
 finished before ratings (their results are first read back from the action log). The bot may
 run meanwhile: the rebuild is one transaction, so players see the old ratings or the new ones.
 

@@ -44,7 +44,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
-    """The reliability proofs' figures (issue #17), for the note: kills, forged presses, 429s."""
+    """The reliability proofs' figures, for the note: kills, forged presses, 429s."""
     figures = figures_of(r for reports in terminalreporter.stats.values() for r in reports)
     if figures:
         terminalreporter.section("reliability figures")

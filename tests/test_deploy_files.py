@@ -1,4 +1,4 @@
-"""The Dockerfile and docker-compose.yml, checked without a Docker engine (issue #17): a
+"""The Dockerfile and docker-compose.yml, checked without a Docker engine: a
 non-root user, the data volume, a HEALTHCHECK the bot understands, the CMD, two stages, and
 every file it copies exists; the wheel it builds carries the migrations."""
 
@@ -86,7 +86,7 @@ def test_the_wheel_carries_the_migrations() -> None:
 
 
 def test_the_wheel_carries_the_charts_font_and_its_licence() -> None:
-    fonts = ROOT / "bot" / "assets" / "fonts"  # #35: DejaVu Sans (Cyrillic), read as package data
+    fonts = ROOT / "bot" / "assets" / "fonts"  # DejaVu Sans (Cyrillic), read as package data
     assert {fonts / "DejaVuSans.ttf", fonts / "LICENSE"} <= _packaged()
 
 

@@ -193,6 +193,61 @@ def test_the_docs_name_features_not_issue_numbers() -> None:
     assert not found, found
 
 
+# The code names features too: comments, docstrings, a figure's label. Where a tag is still
+# allowed: code other hands are rewriting now, whose tags go in the same pass after them (a
+# folder ends in "/"; empty this as they go), and this file, which names the tags it looks for.
+CODE = ("bot", "engine", "tests", "bench")
+TAGS_PENDING = ("bot/runtime/", "bot/routers/", "bot/app.py", "bot/book.py", "bot/delivery.py")
+TAGS_ALLOWED = (*TAGS_PENDING, "tests/test_docs.py")
+
+# A colour in a string ("#212529", "#fff") is no tag.
+_COLOUR = re.compile(r"""(["'])#[0-9A-Fa-f]{3,8}\1""")
+
+
+def code_tags(text: str) -> list[str]:
+    """The issue tags of a Python file's text, each as its line; a colour in a string is none."""
+    return issue_tags(_COLOUR.sub(r"\1\1", text))
+
+
+def code_files(under: str = "") -> dict[str, Path]:
+    """The Python files of the code, by their path from the root (``under`` it, if given)."""
+    files = {
+        str(path.relative_to(ROOT)): path
+        for path in repository_files()
+        if path.suffix == ".py" and path.relative_to(ROOT).parts[0] in CODE
+    }
+    return {name: path for name, path in sorted(files.items()) if name.startswith(under)}
+
+
+def allowed(name: str, entries: tuple[str, ...]) -> bool:
+    return any(name == e or (e.endswith("/") and name.startswith(e)) for e in entries)
+
+
+def test_code_tags_are_told_from_colours_and_other_repositories() -> None:
+    tagged = ['add_figure(request, "#32 one deal", n)', "# #35", '"""Issue #37: what…"""']
+    untagged = ['INK: Final = _rgb("#212529")', "'#495057',", "redis-py#2624", "C#7"]
+    assert [bool(code_tags(t)) for t in tagged] == [True] * len(tagged)
+    assert [t for t in untagged if code_tags(t)] == []
+
+
+def test_the_code_names_features_not_issue_numbers() -> None:
+    found = {
+        name: tags
+        for name, path in code_files().items()
+        if not allowed(name, TAGS_ALLOWED) and (tags := code_tags(path.read_text(encoding="utf-8")))
+    }
+    assert not found, found
+
+
+@pytest.mark.parametrize("entry", TAGS_PENDING)
+def test_code_still_pending_still_has_tags(entry: str) -> None:
+    """The list of what is pending only shrinks: an entry with no tag left goes from it."""
+    files = code_files(entry)
+    assert files, f"{entry} is not there: take it off TAGS_PENDING"
+    tagged = [name for name, path in files.items() if code_tags(path.read_text(encoding="utf-8"))]
+    assert tagged, f"{entry} names no issue any more: take it off TAGS_PENDING"
+
+
 # --- links ----------------------------------------------------------------------------------------
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")

@@ -126,7 +126,7 @@ class People:
             wanted = replace(wanted, language=first_locale)
         if wanted != known:
             async with self.repo.unit() as tx:
-                stored = await tx.chat(chat_id)  # a migration (issue #17) may have written it
+                stored = await tx.chat(chat_id)  # a supergroup migration may have written it
                 if stored is not None and stored.language:
                     wanted = replace(wanted, language=stored.language)
                 if stored is not None:

@@ -89,8 +89,9 @@ async def kept(every: float, renew: Callable[[], Awaitable[object]]) -> AsyncIte
     """Renew a lease every ``every`` seconds while the block runs. At its end a renewal on its
     way is let finish, never cancelled: redis-py's asyncio client can be left waiting for ever
     by a command cancelled mid-way (a connection's response unread, its cleanup waiting on
-    it — redis-py issues #2624, #2665, #3847), and with it every later call of this worker on
-    that lock's message or table. A renewal still running ``TIMEOUT_S`` on is cancelled."""
+    it — redis-py#2624, redis-py#2665, redis-py#3847), and with it every later call of this
+    worker on that lock's message or table. A renewal still running ``TIMEOUT_S`` on is
+    cancelled."""
     stop = asyncio.Event()
     task = asyncio.create_task(renewing(every, renew, stop))
     try:

@@ -1,6 +1,6 @@
 """An outer middleware on ``dp.message``: before a command written in a group is handled,
 whether the bot is an administrator there is known (getChatMember, trusted a minute), so that
-its answer can go to the asker alone (#47, :mod:`bot.answers`) — decided at once, in order with
+its answer can go to the asker alone (:mod:`bot.answers`) — decided at once, in order with
 the chat's other messages, when the handler gives it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A game's chart (issue #35): each seat's figure deal by deal — a pulka's counts falling towards
+"""A game's chart: each seat's figure deal by deal — a pulka's counts falling towards
 zero, a partia's points, a Кончинка game's totals — drawn as a PNG with Pillow.
 
 Pure: a :class:`Series` (the figures and every word already translated) in, PNG bytes out.

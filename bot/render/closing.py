@@ -1,4 +1,4 @@
-"""The question to close a table that is playing (issue #47): who must agree and who has, what
+"""The question to close a table that is playing: who must agree and who has, what
 a close then means for the game, and its buttons — ✅ agree, ↩️ no, ✖️ an admin's close now."""
 
 from __future__ import annotations

@@ -31,9 +31,9 @@ def match_tail(
     *,
     chart: bool = False,
 ) -> Rendered:
-    """The end every game's final result shares: each seat's rating and its change (#35), the
+    """The end every game's final result shares: each seat's rating and its change, the
     chat's all-time line for the game, and the buttons to play another (``again``, the family's
-    label) or finish (PRODUCT.md §4.7); ``chart``: and 📈, the game's chart (#35: a finished
+    label) or finish (PRODUCT.md §4.7); ``chart``: and 📈, the game's chart (a finished
     game of a family that has one)."""
     if standings.rated:
 

@@ -1,5 +1,5 @@
 """/score (PRODUCT.md §4.8, §20): a group's leaderboard per game — rating · games · money, best
-first, computer levels among the people (#35) — one person's own lines with his place in the
+first, computer levels among the people — one person's own lines with his place in the
 group, or his lines across groups (in private).
 
 Names are the users' own (any length, any characters): they are escaped, and a long one is cut
@@ -34,7 +34,7 @@ def _name(e: BoardLine, tr: Translator) -> str:
 
 def _figures(game: str, e: BoardLine, tr: Translator) -> str:
     """``112 · игр 12 (с людьми: 5) · +240 · очков 57``: rating, games (a person's: how many of
-    the rated ones had other people in them, #47), money, the game's points."""
+    the rated ones had other people in them), money, the game's points."""
     rating = whole(e.rating) if e.rating is not None else "—"
     games = (
         tr("games {n} (with people: {people})", n=e.games, people=e.people)

@@ -37,7 +37,7 @@ def dress(
             [button(tr("🤖 Let the computer play"), SeatAct.HAND_OVER)],
             [button(tr("↻ Refresh"), REFRESH), button(tr("↩️ Back"), SeatAct.MENU_BACK)],
         ]
-        if in_group:  # the hand is an ephemeral message: it may go to the private chat (#32)
+        if in_group:  # the hand is an ephemeral message: it may go to the private chat
             rows.insert(1, [button(tr("💬 To private"), SeatAct.TO_PRIVATE)])
         return Rendered(rendered.text, keyboard(rows))
     more = button("⋯", SeatAct.MENU)

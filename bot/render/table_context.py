@@ -24,7 +24,7 @@ class TableContext:
     bot_username: str
     options: Mapping[str, object] = field(default_factory=dict)
     away: tuple[bool, ...] = ()  # seats the computer plays for now (PRODUCT.md §13)
-    # 🂠's press where the table's hands are in the group (#32); None: a deep link to private
+    # 🂠's press where the table's hands are in the group; None: a deep link to private
     # (and, drawing a hand, None unless that hand is shown in the group)
     my_cards: str | None = None
 

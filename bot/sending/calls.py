@@ -105,7 +105,7 @@ class Calls:
             step.done.set_result(sent)
 
     async def settle_owed(self, step: Step) -> None:
-        """The step's owed entry (#36) needs nothing more: shown already, or it never can be."""
+        """The step's owed entry needs nothing more: shown already, or it never can be."""
         owed = step.owed if isinstance(step, Show | Post | Settle) else None
         if owed is not None:
             await self.store.settle_owed(owed)
@@ -302,7 +302,7 @@ class Calls:
             self._refused(chat_id, step.key)
             return None
         except STAYS_OWED as error:
-            if step.owed is not None:  # still owed: held, and sent again (#36)
+            if step.owed is not None:  # still owed: held, and sent again
                 raise Postponed(error.message) from error
             logger.warning("send to chat=%s failed: %s", chat_id, error.message)
             return None
@@ -316,9 +316,9 @@ class Calls:
     async def _send_ephemeral(
         self, chat_id: int, chat: ChatQueue, step: Show | Post, held: Held | None
     ) -> int | None:
-        """A message in group ``chat_id`` for the queue's receiver alone (#32). In answer to
+        """A message in group ``chat_id`` for the queue's receiver alone. In answer to
         his press when the step names one (a bot that is no administrator may send only so; it
-        shows in place of the pressed message when ``replace``), or to his command (#47: a reply
+        shows in place of the pressed message when ``replace``), or to his command (a reply
         to it; one he sent ephemerally gives a bot that is no administrator that right too); a
         press or command Telegram no longer knows (too old) is let go and the message sent
         without it, as an administrator may. Refused: the key's owner is told
@@ -471,7 +471,7 @@ class Calls:
             self.keys.pop((chat_id, old.message_id), None)
         self.known[(chat_id, key)] = message
         self.keys[(chat_id, message_id)] = key
-        # first: a send is settled (exactly once), and the entry it showed with it (#36)
+        # first: a send is settled (exactly once), and the entry it showed with it
         await self.store.put_message(message, owed)
         book = self.book
         if book is not None and held is not None:  # every worker knows it at once

@@ -1,4 +1,4 @@
-"""Owed messages a chat can't be sent for now (issue #47): a deal's or a match's result, a
+"""Owed messages a chat can't be sent for now: a deal's or a match's result, a
 notice, whose send failed past the Bot API's patience (six 429s in a row, an outage of minutes).
 
 Such an entry is *held* in the store (:meth:`bot.storage.protocol.MessageStore.hold_owed`) and

@@ -123,7 +123,7 @@ class EditText(EditMessageText):
 
 
 class EditEphemeralText(EditEphemeralMessageText):
-    """``editEphemeralMessageText`` (#32) with a screen's :class:`Keyboard`, as in
+    """``editEphemeralMessageText`` with a screen's :class:`Keyboard`, as in
     :class:`EditText`."""
 
     reply_markup: Markup | None = None  # type: ignore[assignment]

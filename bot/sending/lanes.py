@@ -3,8 +3,8 @@ what callers say; this is how each queue gets its turns and its calls made, :mod
 calls`).
 
 A chat has one queue (a :class:`~bot.sending.steps.Lane`) delivered in order by one task; a
-group has a queue per member for what it shows him alone (#32), and beside each of these one of
-answers to commands (#47), whose turn comes only while the queue beside it is empty — never
+group has a queue per member for what it shows him alone, and beside each of these one of
+answers to commands, whose turn comes only while the queue beside it is empty — never
 ahead of a step the table owes — and only while half of each window it counts in is free; an
 answer its asker's quota has no room for is dropped, and one whose message was sent anew a
 window ago or more is sent anew again (within the window: in place). A notice (a turn ping)
@@ -180,7 +180,7 @@ class Lanes:
         )
 
     async def _renewed(self, chat_id: int, chat: ChatQueue, head: Show) -> Show:
-        """An answer whose message was sent anew more than a window ago is sent anew (#47): an
+        """An answer whose message was sent anew more than a window ago is sent anew: an
         edit of it would change a message far up the chat; within the window it is edited."""
         if head.fresh:
             return head
@@ -193,7 +193,7 @@ class Lanes:
     async def _answer_turn(
         self, chat_id: int, chat: ChatQueue, edit_key: str | None, new: bool
     ) -> bool:
-        """An answer's turn (#47): a place in its asker's quota (none: it is dropped, False),
+        """An answer's turn: a place in its asker's quota (none: it is dropped, False),
         then a turn once the table's queue beside it is empty — never ahead of a step the
         table owes — while half of the group's window is free (its other half the table's)."""
         head, rates, receiver = chat.queue[0], self.wire.rates, chat.receiver

@@ -3,9 +3,9 @@
 Callers say what a chat should show, and the outbox decides when Telegram hears of it:
 
 * One queue per chat, delivered in order by one worker task: a deal's result never overtakes
-  the table edit queued before it. Answers to commands in a group (:meth:`Outbox.answer`,
-  #47) have a queue of their own beside it, which never goes ahead of a step waiting in the
-  table's, takes at most half of the group's window (:func:`bot.sending.rates.share`), and
+  the table edit queued before it. Answers to commands in a group (:meth:`Outbox.answer`)
+  have a queue of their own beside it, which never goes ahead of a step waiting in the table's,
+  takes at most half of the group's window (:func:`bot.sending.rates.share`), and
   drops what a member's quota of answers has no room for: whoever floods a group with commands
   can't delay the table's next move.
 * A message the bot keeps up to date has a *key* (``table:12:3``, ``hand:12:0``).
@@ -28,13 +28,13 @@ message to it gets through again.
 The queues and the tasks delivering them are :mod:`bot.sending.lanes`: a chat's task survives
 any failed step, and an idle chat (nothing queued) keeps nothing in memory.
 
-Exactly once (issue #28). A keyed message is *marked* in the store before its send goes out
+Exactly once. A keyed message is *marked* in the store before its send goes out
 and *settled* with its Telegram id as the first thing done with the answer (before any wait of
 the rate window, the shared book or the old message's strip). A key marked and never settled was
 killed in between: it is sent again when shown — a second copy only if Telegram had the first
 (the Bot API has no idempotent send); such keys are logged at the start-up.
 
-What a chat is owed (issue #36: a deal's or a match's result, a notice) is written by the
+What a chat is owed (a deal's or a match's result, a notice) is written by the
 runtime in the unit of work of the action that caused it; its step names the entry (``owed``),
 which is claimed with the mark and settled with the id (:mod:`bot.storage.outbox_sql`). A
 restart shows every entry still owed again, in order, however many actions came after it. An
@@ -177,15 +177,15 @@ class Outbox:
         it is sent in; ``rev``: the table's turn it shows — several workers: an older turn
         never takes a newer one's place).
 
-        ``receiver``: the message is the group's for that member alone (an ephemeral message,
-        #32), in a queue of its own; ``answering``: the callback query of his press it answers,
+        ``receiver``: the message is the group's for that member alone (an ephemeral message),
+        in a queue of its own; ``answering``: the callback query of his press it answers,
         ``replace``: shown in place of the message he pressed (a fresh send only).
 
         ``notice``: a notification (a turn ping, a reminder), whose place among the chat's
-        other steps does not matter: while it would wait for a turn (all chats' window full,
-        #33), the chat's next step goes first — a hand's edit never waits behind a ping.
+        other steps does not matter: while it would wait for a turn (all chats' window full),
+        the chat's next step goes first — a hand's edit never waits behind a ping.
 
-        ``owed``: the durable outbox's entry it shows (#36), settled once shown."""
+        ``owed``: the durable outbox's entry it shows, settled once shown."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
@@ -212,7 +212,7 @@ class Outbox:
         thread: int | None = None,
         old: Old = Old.KEEP,
     ) -> None:
-        """Answer member ``asker``'s command in a group (#47): message ``key`` shows
+        """Answer member ``asker``'s command in a group: message ``key`` shows
         ``rendered`` — in place while it was sent anew within the group's window (the same
         text again: nothing at all), else sent anew (``old``: what becomes of the one before).
         In the group's queue of answers, or (``receiver``) in his alone; ``replying``: the
@@ -232,7 +232,7 @@ class Outbox:
         self.lanes.enqueue(chat_id, show, receiver, answers=True)
 
     async def quota(self, chat_id: int, user_id: int, kind: Quota, *, take: bool = True) -> bool:
-        """Whether member ``user_id``'s quota in the group has room (#47, every worker's);
+        """Whether member ``user_id``'s quota in the group has room (every worker's);
         ``take``: a place is taken now."""
         rates = self.wire.rates
         return await self.wire.patience(
@@ -275,14 +275,14 @@ class Outbox:
         owed: OwedRef | None = None,
     ) -> asyncio.Future[int | None]:
         """Send a new message (a result, a notice) in order; the future gets its id. ``owed``:
-        the durable outbox's entry it shows (#36), settled once sent."""
+        the durable outbox's entry it shows, settled once sent."""
         rendered = fit(rendered)
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self.lanes.enqueue(chat_id, Post(rendered, done, key, reply_to, thread, owed))
         return done
 
     def settle(self, chat_id: int, owed: OwedRef) -> None:
-        """An owed entry shows nothing after all (#36): settled in its place in the chat's
+        """An owed entry shows nothing after all: settled in its place in the chat's
         order."""
         self.lanes.enqueue(chat_id, Settle(owed))
 
@@ -350,7 +350,7 @@ class Outbox:
         self.lanes.enqueue(chat_id, DeleteMessage(message_id))
 
     def forget_chat(self, chat_id: int) -> None:
-        """A group that became a supergroup (issue #17): its queue and keyed messages go (the
+        """A group that became a supergroup: its queue and keyed messages go (the
         database's rows went in the migration's unit of work)."""
         for lane in [lane for lane in self.lanes.chats if lane[0] == chat_id]:
             chat = self.lanes.chats.pop(lane)

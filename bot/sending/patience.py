@@ -1,4 +1,4 @@
-"""One failed step of the outbox is tried again, never given up (issue #28).
+"""One failed step of the outbox is tried again, never given up.
 
 With several workers the outbox's bookkeeping lives in Redis (:mod:`bot.sending.redis_book`): a
 rate window's turn, a message's lock and book entry. A Redis blip (a restart, a failover, a

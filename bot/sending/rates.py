@@ -11,14 +11,14 @@ second); ``BOT_GLOBAL_PER_SECOND`` sets the window.
 every worker's (``BOT_REDIS_URL``), behind the same :class:`Rates` protocol — a group's budget
 of about 20 sends+edits a minute is the group's, not each worker's.
 
-A message shown in a group to one member alone (an ephemeral message, #32) is counted apart from
+A message shown in a group to one member alone (an ephemeral message) is counted apart from
 the group's, so that a 429 on one never delays the group's table and results: in a window per
 (group, receiver) with a private chat's budget — it is a message to one person, and a group's 20
 a minute could not carry four players' hands — and in one for all receivers of the group
 together, ``ephemeral_ops`` a group window (``BOT_EPHEMERAL_PER_MINUTE``: Telegram has not said
 what it allows; an estimate to tune).
 
-Answers to commands (#47) never crowd out what the table owes: an answer takes a place only
+Answers to commands never crowd out what the table owes: an answer takes a place only
 while half of the group's window (and of its members' ephemeral one) is still free
 (:func:`share`), and each member of a group has :class:`Quota` s of his own — the answers to his
 commands and the tables he opens, a span — beyond which nothing more is done for him. A keyed
@@ -102,7 +102,7 @@ class OutboxLimits:
 
 
 class Quota(StrEnum):
-    """What one member of a group may have the bot do there in a span (#47), whoever he is."""
+    """What one member of a group may have the bot do there in a span, whoever he is."""
 
     ANSWERS = "answers"  # answers to his commands, sent or edited (beyond it: dropped)
     TABLES = "tables"  # tables he opens (beyond it, /newgame is refused)
@@ -110,7 +110,7 @@ class Quota(StrEnum):
 
 def share(ops: int) -> int:
     """The places of a window an answer to a command may take: it takes one only while fewer
-    are used, so the other half is always free for the table (#47; but for one call of the
+    are used, so the other half is always free for the table (but for one call of the
     table's in flight at that moment, with one process's windows, which count a call when its
     answer comes)."""
     return max(1, ops // 2)
@@ -126,7 +126,7 @@ Lane = tuple[int, int | None]
 """What one window counts: a chat, or a group's messages for one member alone (the receiver)."""
 Turns = tuple[int, int | None, bool]
 """Whose turns a reservation is: a lane, and whether its queue holds answers to commands (it
-runs beside the table's queue of the same lane, #47)."""
+runs beside the table's queue of the same lane)."""
 EVERY_RECEIVER = 0  # no user's id: the lane of a group's messages for any one member, together
 
 

@@ -3,7 +3,7 @@
 * :class:`RedisRates` — the rate windows (:class:`bot.sending.rates.Rates`): one sorted set of
   call times per chat and one for all chats, checked and reserved atomically by a Lua script on
   the Redis server's clock, so all workers together stay within a chat's budget; so are the
-  members' quotas, and when each keyed answer was last sent anew (#47).
+  members' quotas, and when each keyed answer was last sent anew.
 * :class:`RedisBook` — what every keyed message shows (its Telegram id, digest, the callback
   data it offers, the table turn it shows), and a short lock per message: one worker at a time
   sends or edits a message, and an older turn never overwrites a newer one. The database keeps
@@ -94,7 +94,7 @@ if KEYS[3] ~= '' then
 end
 return now
 """
-# A member's quota (#47): whether it has room, and (ARGV[4] '1') the place taken.
+# A member's quota: whether it has room, and (ARGV[4] '1') the place taken.
 # KEYS: the quota's window; ARGV: calls per span, span ms, this call's member, take
 _TAKE = """
 local t = redis.call('TIME')

@@ -20,7 +20,7 @@ from bot.sending.json_session import SendText
 from bot.sending.steps import Post, Show
 
 """Why a keyed message can't go: a 403, a gone forum topic, a message for one member of a group
-that Telegram would not take (#32: not a member, no rights, a press too old)."""
+that Telegram would not take (not a member, no rights, a press too old)."""
 TOPIC_GONE = re.compile(r"thread not found|TOPIC_(CLOSED|DELETED)", re.IGNORECASE)
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -55,7 +55,7 @@ def send_text(chat_id: int, step: Show | Post, paid: bool, **rest: Any) -> SendT
 
 def reply_of(step: Show | Post) -> ReplyParameters | None:
     """What an ephemeral message replies to: the command its receiver sent ephemerally, or his
-    command's message in the group (#47; never sent without it: Telegram has no
+    command's message in the group (never sent without it: Telegram has no
     ``allow_sending_without_reply`` for ephemeral messages)."""
     if isinstance(step, Show) and step.replying is not None:
         return ReplyParameters(ephemeral_message_id=step.replying)

@@ -50,8 +50,8 @@ class Show:
     answering: str | None = None  # the press it answers (an ephemeral send: its callback query)
     replace: bool = False  # an ephemeral send shown in place of the pressed message, for him
     notice: bool = False  # a notification (a turn ping): it lets the steps behind it go first
-    owed: OwedRef | None = None  # the durable outbox's entry it shows (#36): settled once shown
-    asker: int | None = None  # an answer to this member's command (#47): in his quota
+    owed: OwedRef | None = None  # the durable outbox's entry it shows: settled once shown
+    asker: int | None = None  # an answer to this member's command: in his quota
     replying: int | None = None  # the command it answers, sent ephemerally (its ephemeral id)
     label: ClassVar[str] = "show"
 
@@ -65,7 +65,7 @@ class Post:
     key: str | None = None
     reply_to: int | None = None
     thread: int | None = None
-    owed: OwedRef | None = None  # the durable outbox's entry it shows (#36): settled once sent
+    owed: OwedRef | None = None  # the durable outbox's entry it shows: settled once sent
     label: ClassVar[str] = "post"
 
 
@@ -178,8 +178,8 @@ class Held:
 @dataclass(slots=True)
 class ChatQueue:
     """A chat's queued steps and the task delivering them; ``receiver``: the queue of a group's
-    messages for that member alone (ephemeral messages, #32), a lane of its own; ``answers``:
-    the queue of answers to commands, beside the one of what the table owes (#47)."""
+    messages for that member alone (ephemeral messages), a lane of its own; ``answers``:
+    the queue of answers to commands, beside the one of what the table owes."""
 
     receiver: int | None = None
     answers: bool = False
@@ -227,7 +227,7 @@ def is_notice(step: Step) -> bool:
 class Lane(NamedTuple):
     """A queue: its chat, the member a group's messages in it are for alone (None: everyone's),
     and what it holds: what the table owes (and a private chat's everything), or answers to
-    commands (#47) — which never go ahead of a table step waiting in the lane beside them."""
+    commands — which never go ahead of a table step waiting in the lane beside them."""
 
     chat_id: int
     receiver: int | None = None

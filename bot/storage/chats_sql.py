@@ -120,6 +120,7 @@ class ChatStatements:
         )
         await self.runner.run("DELETE FROM ledger WHERE chat_id = ?", (old,))
         await self.runner.run("DELETE FROM messages WHERE chat_id = ?", (old,))
-        await self.runner.run("UPDATE owed SET chat_id = ? WHERE chat_id = ?", (new, old))  # #36
-        await self.ratings.migrate_ratings(old, new)  # #35
+        # what the group is owed (the durable outbox) and its ratings follow it too
+        await self.runner.run("UPDATE owed SET chat_id = ? WHERE chat_id = ?", (new, old))
+        await self.ratings.migrate_ratings(old, new)
         return True

@@ -164,7 +164,7 @@ class Database:
             conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             conn.row_factory = aiosqlite.Row
-            # first: several worker processes on one file (issue #19) wait for its locks in
+            # first: several worker processes on one file wait for its locks in
             # turn, the journal mode's switch on a new file and each migration too
             await conn.execute("PRAGMA busy_timeout=30000")
             if not readonly:

@@ -1,5 +1,5 @@
 """The outbox's statements, shared by both backends: the keyed messages it keeps up to date
-(``messages``) and what it owes the chats (``owed``, the durable outbox of issue #36).
+(``messages``) and what it owes the chats (``owed``, the durable outbox).
 
 Exactly once. A keyed message is *marked* before its send goes out and *settled* with its
 Telegram id when the answer comes (:mod:`bot.sending.outbox`). An owed entry — written in the
@@ -94,7 +94,7 @@ class OutboxStatements:
         sql = "DELETE FROM messages WHERE chat_id = ? AND key = ?"
         await self.runner.write(sql, (chat_id, key))
 
-    # --- what the chats are owed (issue #36) ------------------------------------------
+    # --- what the chats are owed (the durable outbox) -----------------------------------
 
     async def owe(self, ref: str, chat_id: int, key: str | None, what: str) -> None:
         await self.runner.run(

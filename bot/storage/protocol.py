@@ -46,7 +46,7 @@ class SecretName(StrEnum):
 
 class MessageStore(Protocol):
     """Where the outbox remembers its keyed messages (the database, so restarts keep it), and
-    what it owes the chats (the durable outbox, issue #36: :mod:`bot.storage.outbox_sql`)."""
+    what it owes the chats (the durable outbox: :mod:`bot.storage.outbox_sql`)."""
 
     async def messages(self) -> list[StoredMessage]: ...
 
@@ -139,7 +139,7 @@ class Reads(Protocol):
         ...
 
     async def result(self, table_id: int, no: int) -> ResultRow | None:
-        """Match ``no`` of the table as rated (#35; None: not finished, or before ratings)."""
+        """Match ``no`` of the table as rated (None: not finished, or before ratings)."""
         ...
 
     async def results(self) -> list[ResultRow]:
@@ -226,7 +226,7 @@ class Writes(Reads, Protocol):
     async def set_expiries(self, table_id: int, seat: int, expiries: int) -> None: ...
 
     async def set_seat_marks(self, table_id: int, seat: int, marks: SeatMarks) -> None:
-        """A seat's bar, its last group line's deal and its owner's last toggle (#28)."""
+        """A seat's bar, its last group line's deal and its owner's last toggle."""
         ...
 
     async def set_agreed(self, table_id: int, seat: int | None, agreed: bool) -> None:
@@ -234,7 +234,7 @@ class Writes(Reads, Protocol):
         ...
 
     async def set_seat_private(self, table_id: int, seat: int) -> None:
-        """The seat's hands go to its owner's private chat for the rest of the table (#32)."""
+        """The seat's hands go to its owner's private chat for the rest of the table."""
         ...
 
     async def set_cards_at(self, table_id: int, seat: int, at: float) -> None:
@@ -281,7 +281,7 @@ class Writes(Reads, Protocol):
         ...
 
     async def add_result(self, row: ResultRow) -> None:
-        """A finished match's standing, the ratings' source (#35)."""
+        """A finished match's standing, the ratings' source."""
         ...
 
     async def set_result_seats(self, table_id: int, no: int, seats: Sequence[ResultSeat]) -> None:

@@ -1,4 +1,4 @@
-"""The ratings' statements (issue #35), shared by both backends: the finished matches' standings
+"""The ratings' statements, shared by both backends: the finished matches' standings
 (``results``, the source) and the ratings computed from them (``ratings``; :mod:`bot.rating`).
 """
 

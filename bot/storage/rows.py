@@ -20,7 +20,7 @@ class TableStatus(StrEnum):
 
 
 class Hands(StrEnum):
-    """Where a table's hands go (the ``tables.hands`` column, fixed when it is opened, #32)."""
+    """Where a table's hands go (the ``tables.hands`` column, fixed when it is opened)."""
 
     PRIVATE = "private"  # each player's private chat
     GROUP = "group"  # the group, as ephemeral messages each seen only by its owner
@@ -80,7 +80,7 @@ class TableRow:
     moves: int
     thread_id: int | None = None  # the forum topic it lives in (None: no topic, or General)
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
-    hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened (#32)
+    hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened
     seats_at: float = 0.0  # when its seats last changed hands (wall clock; 0: never since)
 
 
@@ -100,7 +100,7 @@ class SeatRow:
     barred: Bar = Bar.NONE  # the owner may no longer act here (left, banned, /kick)
     noticed: int = 0  # the deal (``deal_mark``) of the last group line about this seat
     toggled_at: float = 0.0  # when the owner last handed the seat over or took it back
-    private: bool = False  # his hands go to private at this table all the same (#32)
+    private: bool = False  # his hands go to private at this table all the same
     agreed: bool = False  # he agreed to the open question to close the running table
     cards_at: float = 0.0  # when the table's 🂠 last sent its owner's cards anew (its throttle)
 
@@ -212,7 +212,7 @@ class Deadline:
 class StoredMessage:
     """What a keyed message is and shows: its Telegram id and the digest of its content.
 
-    An ephemeral message (#32: shown in a group to one member alone) is numbered apart from the
+    An ephemeral message (shown in a group to one member alone) is numbered apart from the
     chat's messages; its id is kept negated (:func:`stored_id`), so both live in one table."""
 
     chat_id: int
@@ -232,7 +232,7 @@ class StoredMessage:
 
 
 class OwedState(StrEnum):
-    """Where an entry of the durable outbox (issue #36) stands."""
+    """Where an entry of the durable outbox stands."""
 
     PENDING = "pending"  # written with the action that caused it; not sent yet
     SENT = "sent"  # its request is going out (a kill now: sent again, perhaps a second copy)
@@ -344,7 +344,7 @@ _DEADLINE_KINDS = frozenset(DeadlineKind)
 
 @dataclass(frozen=True, slots=True)
 class ResultSeat:
-    """One seat of a finished match as rated (issue #35): who held it (``user_id`` 0 and the
+    """One seat of a finished match as rated: who held it (``user_id`` 0 and the
     ``level``: a computer seat), its ``place`` (1 best) and ``money``, and the group's rating
     after the match with its change. ``stand_in``: the level of the computer that made most of
     a person's seat's decisions for him — the seat is then rated as that computer, not as him

@@ -116,7 +116,7 @@ class Session:
         self.codec = PressCodec(b"terminal")  # the screens' buttons are drawn, never pressed
         self.words = Vocabulary.of(self.tr, setup.locale)
         others = iter(range(setup.players))
-        # the person is named like everyone at the table (#30): a "You" put into the screens'
+        # the person is named like everyone at the table: a "You" put into the screens'
         # third-person sentences reads «сдаёт Вы», "You deals"
         you = setup.name or tr("Player")
         self.names = tuple(

@@ -113,7 +113,7 @@ def _is_hand(message: SentMessage) -> bool:
 
 def hand_message(user: SimUser) -> SentMessage | None:
     """The user's live hand message: the newest one with hand buttons shown to him alone in a
-    group (an ephemeral message, #32), else the newest such private message."""
+    group (an ephemeral message), else the newest such private message."""
     for m in reversed(user.fake.ephemeral_of(user.id)):
         if m.delivered and not m.deleted and _is_hand(m):
             return m
@@ -124,7 +124,8 @@ def hand_message(user: SimUser) -> SentMessage | None:
 
 
 def my_cards(message: SentMessage) -> bool:
-    """Whether the message has the table's 🂠 «Мои карты» (a deep link, or a press #32)."""
+    """Whether the message has the table's 🂠 «Мои карты» (a deep link, or a press where the
+    hands are in the group)."""
     return any(
         b.text.startswith("🂠")
         and ("start=h_" in (b.url or "") or (b.callback_data or "").startswith("t:"))

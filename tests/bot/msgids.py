@@ -11,7 +11,7 @@ TRANSLATING = {"tr", "chat_tr", "user_tr", "utr", "ctr", "N_"}  # N_: translated
 MSGID_AT = {
     **dict.fromkeys(TRANSLATING, 0),
     "Note": 2,  # Note(chat_id, locale, msgid, …): the runtime's one-off messages
-    "_chat_note": 1,  # self._chat_note(table, msgid, …): a group notice about a player (#36)
+    "_chat_note": 1,  # self._chat_note(table, msgid, …): a group notice about a player
 }
 
 

@@ -1,4 +1,4 @@
-"""The reliability proofs' figures (issue #17): each proof adds what it tried (kills, forged
+"""The reliability proofs' figures: each proof adds what it tried (kills, forged
 presses, 429s) to its test's report (``user_properties``, which pytest-xdist carries from a
 worker to the run's summary too); ``tests/bot/conftest.py`` prints their sums at the end."""
 

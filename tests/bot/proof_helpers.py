@@ -1,4 +1,4 @@
-"""Shared parts of the reliability proofs (issue #17, "Proof"): the seven games played by
+"""Shared parts of the reliability proofs: the seven games played by
 simulated players who press only the buttons the bot sent them, the real bot as a subprocess
 (``python -m bot``) that a test can ``kill -9`` and start again, the records it exports, and the
 figures the proofs print at the end of the session."""
@@ -264,7 +264,7 @@ class BotProcess:
 
     def resent(self) -> int:
         """Results (a deal's, a match's) a restart found cut short between the mark of their send
-        and its settle, and sent again: the only way one may reach the group twice (#36)."""
+        and its settle, and sent again: the only way one may reach the group twice."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return sum(
             1

@@ -1,4 +1,4 @@
-"""A match closed early, as it stands (issue #47): each family's money so far from its record's
+"""A match closed early, as it stands: each family's money so far from its record's
 deals played, checked against the engine's own settlement where the two must agree (Копилка's
 partia settled after its last deal, the trick family's side ledger and counts, Кончинка's
 points), and the places that money gives, ties shared."""

@@ -1,4 +1,4 @@
-"""Buttons that say more (issue #32; PRODUCT.md §19, Bot API 9.4 and 10.3): the main action of a
+"""Buttons that say more (PRODUCT.md §19, Bot API 9.4 and 10.3): the main action of a
 screen is ``style: success``, a destructive one ``danger``; on the player's turn a card he may
 not play now is sent ``disabled`` — dotted as before, its press kept, so an older client that
 ignores the field still gets today's refusal (§7). A plain button's JSON is what it always was,
@@ -81,7 +81,7 @@ def test_a_plain_button_s_json_is_what_it_always_was() -> None:
         '{"text":"🂠 My cards","url":"https://t.me/b?start=h_1"}],'
         '[{"text":"📨 Invite","switch_inline_query":""}]]}'
     )
-    # the digest of a message of plain buttons: the one the outbox stored before issue #32
+    # the digest of a message of plain buttons: the one the outbox stored before styled buttons
     assert Rendered("hi", board).digest() == "da19321c237616422599bb67"
 
 

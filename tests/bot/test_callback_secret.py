@@ -1,4 +1,4 @@
-"""The buttons' key is a secret of the bot's own, not the token (issue #28): after the token is
+"""The buttons' key is a secret of the bot's own, not the token: after the token is
 revoked at @BotFather and the bot restarts with the new one, the buttons it drew before still
 work. The key is ``BOT_CALLBACK_SECRET``, or one made once and kept in the database (so every
 worker shares it); on SQLite and on PostgreSQL (``BOT_TEST_DATABASE``)."""

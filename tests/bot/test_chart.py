@@ -1,4 +1,4 @@
-"""Issue #35: a finished game's chart, rendered from real records (the frozen ones of
+"""A finished game's chart, rendered from real records (the frozen ones of
 tests/golden/records, and games the engine's computer players play) and read back with Pillow:
 its size, ink, the players' names in its text chunks and legend, Cyrillic drawn, and the marks
 where the record has them."""

@@ -1,5 +1,5 @@
 """``python -m bot check`` against the fake Bot API (a child process), the webhook settings'
-one-line errors, and the one log line per update (issue #17)."""
+one-line errors, and the one log line per update."""
 
 from __future__ import annotations
 

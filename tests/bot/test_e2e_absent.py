@@ -90,7 +90,7 @@ async def test_13_reminder_then_one_expiry_plays_one_turn(
         await wait_for(fake, lambda: "Время вышло" in texts(absent), timeout=TIMEOUT)
         await fake.settle(quiet=0.1)
         note = next(t for t in reversed(texts(absent).split("\n")) if "Время вышло" in t)
-        played = note.split(": ", 1)[1]  # in his words (issue #30), never RECORD.md's verbs
+        played = note.split(": ", 1)[1]  # in his words, never RECORD.md's verbs
         assert played.split()[0].strip(",.;") in {"пас", "играю"}, note
         assert db_rows(database, "SELECT moves FROM tables")[0][0] > moves  # his turn was played
         assert to_act(group, players) is not absent

@@ -1,4 +1,4 @@
-"""Commands must not freeze a running table (#47), at Telegram's own pace: the fake enforces a
+"""Commands must not freeze a running table, at Telegram's own pace: the fake enforces a
 group's 20 sends+edits a minute and the bot's outbox keeps Telegram's real windows
 (``outbox_time_scale`` 1). One member sends 40 commands — every group command, over and over —
 while a game runs: the table's next move still shows within 5 seconds (the group's one queue

@@ -1,4 +1,4 @@
-"""Answers to commands in a group go to the asker alone where Telegram allows it (#47): a
+"""Answers to commands in a group go to the asker alone where Telegram allows it: a
 command he sent ephemerally (a reply to it — a bot that is no administrator may answer him so
 too), or any command where the bot is an administrator (a reply to his command); the commands
 whose answer concerns the asker alone are declared ``is_ephemeral``, so clients send them so."""

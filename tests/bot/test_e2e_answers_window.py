@@ -1,4 +1,4 @@
-"""How often a command is answered in a group (#47), with Telegram's windows scaled down: one
+"""How often a command is answered in a group, with Telegram's windows scaled down: one
 answer per person and command a window — a repeat shows it in place, and costs no call at all
 when nothing changed; after the window, a new one —; each member's answers within his quota;
 the tables a member opens, and /cancel's question asked again, bounded the same way."""

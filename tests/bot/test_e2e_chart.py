@@ -1,4 +1,4 @@
-"""Issue #35 through the fake Bot API: 📈 on a finished pulka's result posts its chart in the
+"""A game's chart through the fake Bot API: 📈 on a finished pulka's result posts its chart in the
 group once (a PNG that names the players, a reply to the result), a second press only says it is
 above, a forged or stale press changes nothing, and /record sends the chart after the documents;
 in a forum the chart goes to the table's topic, and a restart still knows it was posted."""

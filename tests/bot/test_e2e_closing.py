@@ -1,4 +1,4 @@
-"""No member can hold a group's table hostage, and no close erases a result (issue #47), through
+"""No member can hold a group's table hostage, and no close erases a result, through
 the fake Bot API: once a match has begun, /cancel asks the people playing and the table closes
 only when all of them agree (an admin may close at once, and the group is told who); anyone
 asked may say no; an unanswered question lapses, a restart in between; a match closed after its

@@ -20,7 +20,7 @@ from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimGroup, SimUser
 
-# a person's games, and of them those with other people in them (#47: here, every one)
+# a person's games, and of them those with other people in them (here, every one)
 ROW = re.compile(r"^(\d+)\. (\w+) (—|−?\d+) · игр (\d+) \(с людьми: \4\) · ([+−]?\d+|0)$")
 MINE = re.compile(
     r"^Мушка: (—|−?\d+) · игр (\d+) \(с людьми: \2\) · ([+−]?\d+|0)(?: — (\d+)-е место из (\d+))?$"

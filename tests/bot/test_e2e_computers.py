@@ -1,5 +1,5 @@
 """One person against computer seats plays a whole game of each of the seven games through the
-fake Bot API (#16): the person presses only buttons the bot sent; the computers move by stored
+fake Bot API: the person presses only buttons the bot sent; the computers move by stored
 deadlines; the game ends with its 🏁 result, is booked for the person, and nothing stays due."""
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ async def test_16_one_person_against_computers_plays_a_whole_game(
     net = json.loads(str(db_rows(database, "SELECT net FROM matches")[0][0]))
     assert sum(net) == 0 and len(net) == seats
     assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(1,)]
-    # #35: rated, the person and the computers' level, in the chat and across chats; a table of
-    # one person and computers is marked, on the result and on /score (#47: none of her rated
+    # ratings: rated, the person and the computers' level, in the chat and across chats; a table of
+    # one person and computers is marked, on the result and on /score (none of her rated
     # games had other people in them)
     rated = db_rows(database, "SELECT scope, user_id, level, games, solo FROM ratings")
     assert sorted(rated) == sorted(

@@ -1,4 +1,4 @@
-"""What a card costs in Bot API calls (issue #18, PRODUCT.md §4.5, §8): a card played edits the
+"""What a card costs in Bot API calls (PRODUCT.md §4.5, §8): a card played edits the
 actor's hand and the next player's, not every hand — a waiting trick-family hand is *still*
 (``FamilyPresses.still_waiting``: no live trick on it, its buttons drawn at
 ``bot.callbacks.STILL``), so

@@ -1,4 +1,4 @@
-"""Hands in the group itself (#32) through the fake Bot API and the real dispatcher: a table
+"""Hands in the group itself through the fake Bot API and the real dispatcher: a table
 whose hands go to the group seats a member at ✋ with no private chat, deals every hand as a
 message only its owner sees, pings him the same way, and plays from those messages — every
 family to its end; nothing of a hand reaches a message others see; 🂠 «Мои карты» gives a lost
@@ -249,7 +249,7 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
         check_privacy(fake, group, players)
 
         # /hand in the group: the hand again, for him alone, and he is told where it is — for
-        # him alone too (#47: the bot is an administrator here), a reply to his command
+        # him alone too (the bot is an administrator here), a reply to his command
         boris = players[1]
         old = hand_message(boris)
         shown = len(group.messages)
@@ -302,7 +302,7 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
             raise AssertionError("the match did not end")
         assert taps > 0
         check_privacy(fake, group, players)
-    add_figure(request, "#32 🂠 taps that brought back a hand Telegram lost", taps)
+    add_figure(request, "hands in the group: 🂠 taps that brought back a hand Telegram lost", taps)
 
 
 async def test_32_a_bot_that_is_no_admin_plays_a_whole_game_from_private_hands_with_a_restart(
@@ -384,8 +384,8 @@ async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
         )
         figures[f"{mode}: presses"] = presses
     for name, value in figures.items():
-        add_figure(request, f"#32 one Мушка deal, {name}", value)
-    print("#32 one Мушка deal:", figures)  # noqa: T201
+        add_figure(request, f"hands in the group, one Мушка deal, {name}", value)
+    print("hands in the group, one Мушка deal:", figures)  # noqa: T201
     assert figures["group: private"] == 0 and figures["private: ephemeral"] == 0
     assert figures["group: ephemeral"] > 0 and figures["private: private"] > 0
 

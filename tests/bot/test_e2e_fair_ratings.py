@@ -1,4 +1,4 @@
-"""Ratings that can't be farmed (issue #47), through the fake Bot API: a seat the computer played
+"""Ratings that can't be farmed, through the fake Bot API: a seat the computer played
 for its person (⋯ → 🤖, or a passive second account whose turns time out) is rated as the
 computer that played it — not to the person, nor as his win — and the result says so; the board
 shows how many of a person's rated games had other people in them; a person who leaves the group

@@ -1,4 +1,4 @@
-"""The outbox under Telegram's group limit (issue #13): edits counted, players pressing as fast
+"""The outbox under Telegram's group limit: edits counted, players pressing as fast
 as the bot answers, not one 429 for the group — and every final screen right.
 
 Telegram's time is scaled down (``outbox_time_scale``): 20 sends+edits per 60 s become 20 per

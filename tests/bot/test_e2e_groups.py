@@ -1,4 +1,4 @@
-"""Groups as they really are (issue #17) through the fake Bot API: the bot removed from a group
+"""Groups as they really are through the fake Bot API: the bot removed from a group
 (or no longer allowed to write there) closes its open table and tells the players in private."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #30: a Мистигри pulka won at its first deal (the K♣ and four of one suit, RULES.md
+"""An instant win: a Мистигри pulka won at its first deal (the K♣ and four of one suit, RULES.md
 §1.3.11, §1.6.4) ends as it starts: the group is told who won, why and with which cards, the
 money is booked and the table is ended — it does not wait for a move nobody can make."""
 

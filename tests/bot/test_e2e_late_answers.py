@@ -1,4 +1,4 @@
-"""A press answered too late (issue #47): Telegram hands the bot a press made while it was down
+"""A press answered too late: Telegram hands the bot a press made while it was down
 (after a restart, a kill -9), or one that waited its turn too long, and refuses its answer with
 400 «query is too old». That is expected: one warning line, no error and no traceback, and what
 the press did stands — a card played, a refusal's fresh hand shown."""

@@ -371,7 +371,7 @@ async def test_4_3_start_anyway_without_the_unreachable_player(
     sent = len(group.messages)
     await anna.press(lobby, "▶️")
     await fake.settle(quiet=0.1)
-    # #28: the lobby's one notice is shown again (edited), no new group message
+    # the lobby's one notice is shown again (edited), no new group message
     assert len(group.messages) == sent and "Не могу написать" in notice.text
     answer = await anna.press(notice, "▶️ Начать всё равно без Vera")
     assert not answer.text

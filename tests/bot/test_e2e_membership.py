@@ -1,4 +1,4 @@
-"""Whether a player is still in the group, asked when it matters (issue #47): an answer cached
+"""Whether a player is still in the group, asked when it matters: an answer cached
 for a minute is asked again once the table's seats changed hands after it, so a ban the bot was
 not told of is found at the banned player's next press — 🙋 I'm back gives him nothing; and
 «chat not found» from Telegram is no "not a member": the press is refused for now, the seat

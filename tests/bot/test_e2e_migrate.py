@@ -1,4 +1,4 @@
-"""Issue #17: a basic group becomes a supergroup and everything follows the new chat id."""
+"""A basic group becomes a supergroup and everything follows the new chat id."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestData
             await tx.book(OLD, "mushka", 1, 10, True)
             await tx.book(NEW, "mushka", 1, -3, False)
             seats = (ResultSeat(1, "", "A", 1, 10), ResultSeat(0, "easy", "🤖", 2, -10))
-            await rate(tx, ResultRow(closed, 1, OLD, "mushka", True, seats))  # #35
+            await rate(tx, ResultRow(closed, 1, OLD, "mushka", True, seats))  # rated
         rated = [r.mu for r in await repo.ratings(OLD)]
         await repo.put_message(StoredMessage(OLD, "table:1", 5, "d", True))
         async with repo.unit() as tx:
@@ -140,7 +140,7 @@ async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestData
         (row,) = await repo.ledger(chat_id=NEW)
         assert (row.balance, row.played, row.won) == (7, 2, 1)
         assert await repo.ledger(chat_id=OLD) == []
-        # the ratings and their results follow the group (#35)
+        # the ratings and their results follow the group
         assert [r.mu for r in await repo.ratings(NEW)] == rated and len(rated) == 2
         assert await repo.ratings(OLD) == []
         assert [r.chat_id for r in await repo.results()] == [NEW]

@@ -1,4 +1,4 @@
-"""The durable outbox (issue #36): what the bot owes a group — a deal's result, a match's
+"""The durable outbox: what the bot owes a group — a deal's result, a match's
 result, a notice — is written with the move that caused it, so a stop or a kill while it waits
 behind the group's budget loses nothing: the next start posts it, once, however many moves came
 after it. (A real ``kill -9`` of a subprocess: ``test_proof_kill.py``.)"""

@@ -1,4 +1,4 @@
-"""What a group is owed reaches it while the bot runs (issue #47): a deal's result whose send
+"""What a group is owed reaches it while the bot runs: a deal's result whose send
 fails past the Bot API's patience (here Telegram's 500s, which the session does not retry; six
 429s in a row: ``test_outbox_faults.py``) is held and sent again with back-off — no restart
 needed — and the deals' results reach the group in the order the deals ended, while the table

@@ -1,4 +1,4 @@
-"""The private side of a table (PRODUCT.md §4.5, §9, §16; issue #14): the turn ping, the
+"""The private side of a table (PRODUCT.md §4.5, §9, §16): the turn ping, the
 "My cards" deep link, the refresh button's answer, and /score in a group."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ async def test_9_score_in_a_group_replies_and_keeps_one_answer(
 async def test_16_my_cards_after_the_end_gives_each_seated_player_his_last_hand(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
-    """#37: 🂠 pressed after the game ended (its link from the table message as it was drawn
+    """🂠 pressed after the game ended (its link from the table message as it was drawn
     during the game) brings each seated player his last hand with his place and money, never
     «Вы не играете за этим столом.»; a member who did not play is still told so."""
     fake = fake_telegram

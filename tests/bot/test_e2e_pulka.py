@@ -1,4 +1,4 @@
-"""A whole pulka of classic Мушка through the fake Bot API (issue #3)."""
+"""A whole pulka of classic Мушка through the fake Bot API."""
 
 from __future__ import annotations
 

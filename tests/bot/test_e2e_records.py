@@ -62,7 +62,7 @@ async def test_18_export_writes_every_game_and_replays_unchanged(
     assert await asyncio.to_thread(export_main, argv) == 0
     files = sorted(out.glob("*.jsonl"))
     assert len(files) == 2
-    # the hidden cards of a running game: for the operator's eyes only (issue #28)
+    # the hidden cards of a running game: for the operator's eyes only
     assert stat.S_IMODE(out.stat().st_mode) == 0o700
     assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o600}
     running = read_jsonl(files[1].read_text())

@@ -1,6 +1,6 @@
 """Restarts mid-deal (PRODUCT.md P6, §9): every table continues where it was, and the bot never
 sends an edit identical to what a message shows — not after a restart either, nor when a
-table's edit waiting for the group's budget is brought back to what the table shows (#47)."""
+table's edit waiting for the group's budget is brought back to what the table shows."""
 
 from __future__ import annotations
 

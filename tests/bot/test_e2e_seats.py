@@ -1,4 +1,4 @@
-"""Who may sit, press and come back (issue #28, PRODUCT.md §3, §13), through the fake Bot API.
+"""Who may sit, press and come back (PRODUCT.md §3, §13), through the fake Bot API.
 
 Leaving the group, a ban or an admin's /kick ends the owner's right to act at that table: the
 computer keeps the seat, his hand loses its buttons, and neither 🙋 I'm back nor /hand gives it
@@ -309,7 +309,7 @@ async def _toggle_once(fake: FakeTelegram, user: SimUser) -> str | None:
 async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limited(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
-    """Issue #28's flood: 🤖 and 🙋 again and again posted a group line each. Now a seat's
+    """The toggles' flood: 🤖 and 🙋 again and again posted a group line each. Now a seat's
     hand-over shows on the table's seat line only (🤖), the group gets no line for what the
     player asked himself, and his toggles are limited (one per 30 s, a toast says when)."""
     fake = fake_telegram

@@ -70,7 +70,7 @@ def settings_message(chat: SimGroup | SimUser, kind: str = "g") -> SentMessage |
 
 
 def my_settings(user: SimUser, group: SimGroup) -> SentMessage | None:
-    """The newest settings pane shown to ``user`` alone in ``group`` (#47: the answer to his
+    """The newest settings pane shown to ``user`` alone in ``group`` (the answer to his
     /settings where the bot is an administrator)."""
     for message in reversed(user.ephemeral(group)):
         if any((b.callback_data or "").startswith("g:") for b in message.all_buttons):

@@ -1,4 +1,4 @@
-"""A person's text is never markup, and what the bot sends fits Telegram (issue #28), through
+"""A person's text is never markup, and what the bot sends fits Telegram, through
 the fake Bot API, which parses HTML as Telegram does (a stray ``<`` is a 400)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Every game, played to its result by players with hostile names in a group with a hostile
-title (issue #28): every send succeeds, and no one's text becomes markup anywhere — not in a
+title: every send succeeds, and no one's text becomes markup anywhere — not in a
 message, a toast, a button or an inline card.
 
 What "nothing became markup" means here, as Telegram shows it: no link but the bot's own

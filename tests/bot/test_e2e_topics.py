@@ -1,4 +1,4 @@
-"""Forum supergroups (issue #17) through the fake Bot API: a table lives in the topic it was
+"""Forum supergroups through the fake Bot API: a table lives in the topic it was
 opened in — every message of it carries that topic's ``message_thread_id`` — and two topics (and
 the General topic) hold tables of their own at once, across a restart too."""
 

@@ -1,4 +1,4 @@
-"""``python -m bot export`` only reads (issue #28): the database opened read-only, never
+"""``python -m bot export`` only reads: the database opened read-only, never
 migrated, a schema other than its own refused with a clear line and exit 8; on SQLite and on
 PostgreSQL (``BOT_TEST_DATABASE``). It only creates files: never through a link planted in its
 folder, never over an earlier file. The files' modes are checked beside the export of played

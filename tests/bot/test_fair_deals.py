@@ -1,4 +1,4 @@
-"""Fair deals (issue #28): a live table's shuffles and Копилка's takes come from the OS's
+"""Fair deals: a live table's shuffles and Копилка's takes come from the OS's
 cryptographic source; neither the stored nor the record's seed reproduces a deck; a restart
 (or another worker) resumes a running match from the decks stored with it, never from a seed.
 """

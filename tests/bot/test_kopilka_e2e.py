@@ -122,7 +122,7 @@ async def test_kopilka_partia_with_a_restart(
     assert sum(points.values()) > 0, points
     for name, n in points.items():
         row = next(r for r in score.splitlines() if f". {name} " in r)
-        played = " · игр 1 (с людьми: 1) · "  # #47: four people, each deciding himself
+        played = " · игр 1 (с людьми: 1) · "  # four people, each deciding himself
         assert played in row and row.endswith(f" · очков в партиях {n}"), (name, score)
-    # #35: the partia's winner (§2.6.7) is first on the leaderboard after one partia
+    # the partia's winner (§2.6.7) is first on the leaderboard after one partia
     assert f"\n1. {winner} " in score, score

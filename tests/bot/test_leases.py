@@ -1,6 +1,7 @@
 """A lease's renewal (``bot.coordination.redis_locks.kept``) is never cancelled mid-way when its
 block ends: redis-py's asyncio client may wait for ever after a command cancelled between its
-request and its answer, and with it every later call on that lock (issue #33's 2-worker run)."""
+request and its answer, and with it every later call on that lock (the capacity benchmark's
+2-worker run)."""
 
 from __future__ import annotations
 

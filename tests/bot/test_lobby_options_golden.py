@@ -1,4 +1,4 @@
-"""#37: the lobby's options pane of Лентюрлю and Кончинка as the players see it, ru and en: each
+"""The lobby's options pane of Лентюрлю and Кончинка as the players see it, ru and en: each
 option labelled with what it counts in (kopecks, units), and only the options that count shown
 on the options line (Кончинка's stake not with payment per point, its point value not with the
 pot; engine.options.applies)."""

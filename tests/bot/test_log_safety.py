@@ -1,4 +1,4 @@
-"""What someone types never drives the operator's terminal (issue #47): a command, a name, an
+"""What someone types never drives the operator's terminal: a command, a name, an
 inline query with escape codes, line breaks or other unprintable characters reach the log
 only escaped visibly, whichever logger writes the line, and a long value is cut."""
 

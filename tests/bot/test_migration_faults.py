@@ -1,4 +1,4 @@
-"""Migrations against faults (issue #28), on SQLite and on PostgreSQL (``BOT_TEST_DATABASE``):
+"""Migrations against faults, on SQLite and on PostgreSQL (``BOT_TEST_DATABASE``):
 one that fails stops the start with exit code 8 and is rolled back whole; connections starting
 together on one new database each apply every migration once (``test_startup_faults`` does the
 same with processes on a SQLite file)."""

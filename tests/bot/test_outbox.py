@@ -151,7 +151,7 @@ async def test_a_blocked_private_chat_is_closed_until_a_message_gets_through(
 async def test_a_keyed_picture_goes_once_and_a_refused_one_lets_its_key_go(
     fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:
-    """#35's chart: posted twice before it is sent, or again after a restart, it goes once; a
+    """A game's chart: posted twice before it is sent, or again after a restart, it goes once; a
     send Telegram refuses leaves nothing remembered, so the next asking sends it."""
     group(fake_telegram)
     png = io.BytesIO()

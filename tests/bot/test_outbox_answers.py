@@ -1,4 +1,4 @@
-"""The outbox's answers to commands in a group (#47) through the fake Bot API: a queue of their
+"""The outbox's answers to commands in a group through the fake Bot API: a queue of their
 own beside the table's, never ahead of a step the table owes and never past half of the group's
 window; each member's quota of answers, the rest dropped; one answer per key a window, shown
 in place meanwhile. The windows and quotas are every worker's (Redis) as they are one

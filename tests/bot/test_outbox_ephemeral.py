@@ -1,4 +1,4 @@
-"""The outbox's messages in a group for one member alone (ephemeral messages, #32) through the
+"""The outbox's messages in a group for one member alone (ephemeral messages) through the
 fake Bot API: a lane of their own that never waits for the group's budget; sent, edited,
 stripped and deleted by (group, receiver, ephemeral id), remembered across a restart; one gone
 for him sent anew; a refused one told to its owner; a press too old let go; the budget of all a

@@ -1,4 +1,4 @@
-"""The outbox against faults (issue #28): a Redis outage of a few seconds while two workers
+"""The outbox against faults: a Redis outage of a few seconds while two workers
 send, a kill between a send and its settle, idle chats that must not stay in memory. Redis is
 a real ``redis-server`` of the test's own (``tests/services.py``), stopped and started again on
 its port; the database is the suite's (SQLite, or PostgreSQL with ``BOT_TEST_DATABASE``)."""
@@ -236,7 +236,7 @@ async def test_36_an_owed_message_is_settled_once_shown_and_held_while_telegram_
     fake_telegram: FakeTelegram, store: Store
 ) -> None:
     """An owed deal result whose send fails past the session's patience (a 500) is held, and
-    the chat's later entries behind it, unsent (#47: the chat sees them in order); the runtime
+    the chat's later entries behind it, unsent (the chat sees them in order); the runtime
     is told when to try again. Sent again, each goes once, in order, and is settled; one refused
     for good is settled; of two senders of one entry read at the same count, one sends."""
     fake = fake_telegram

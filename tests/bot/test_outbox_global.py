@@ -1,4 +1,4 @@
-"""All chats together (#33): the outbox's global window counts new messages only — Telegram's
+"""All chats together: the outbox's global window counts new messages only — Telegram's
 "about 30 a second" is about bulk messages to many chats, not edits made in answer to presses —
 its size is a setting (``BOT_GLOBAL_PER_SECOND``), and an operator may send new messages as paid
 broadcasts (``BOT_PAID_BROADCAST``: ``allow_paid_broadcast``, up to 1,000 a second)."""

@@ -1,4 +1,4 @@
-"""The people cache is bounded (issue #28): anyone on Telegram makes the bot read a user (an
+"""The people cache is bounded: anyone on Telegram makes the bot read a user (an
 inline query needs no group), so only the most recently used users and chats stay in memory;
 one dropped is read again from the database, unchanged. SQLite and PostgreSQL."""
 

@@ -163,8 +163,8 @@ SECOND_PERSON = {  # «Вы»/"You" put into a third-person sentence of the scre
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("game", ["mushka", "lenturlu", "kopilka"])
 def test_the_person_is_named_so_that_every_sentence_agrees(game: str, lang: str) -> None:
-    """#30: the person is «Игрок» / Player (or his --name) at the table, never a «Вы» put into
-    «сдаёт …», "Next deal: … deals"."""
+    """The terminal's names: the person is «Игрок» / Player (or his --name) at the table,
+    never a «Вы» put into «сдаёт …», "Next deal: … deals"."""
     options = ["--option", "target=5"] if game == "mushka" else []
     played = drive([game, "--seed", "3", "--level", "easy", "--lang", lang, *options])
     assert played.finished

@@ -1,4 +1,4 @@
-"""429 storms (issue #17, Proof): seeded random 429s (``retry_after`` 1 s) on every write method
+"""429 storms (a reliability proof): seeded random 429s (``retry_after`` 1 s) on every write method
 of the Bot API — sends, edits, deletes, callback answers — for whole games: every game finishes,
 and every final screen is the one the same game shows without a storm (the same deal seeds,
 the same presses): the result message (once), the deal results, the table, each hand.

@@ -1,5 +1,5 @@
-"""``kill -9`` at random moments (issue #17, Proof): the real bot as a subprocess, the seven games
-played at once by simulated players pressing only the buttons the bot sent, the bot killed at
+"""``kill -9`` at random moments (a reliability proof): the real bot as a subprocess, the seven
+games played at once by simulated players pressing only the buttons the bot sent, the bot killed at
 seeded random moments and started again until every game is over. Every game resumes and
 finishes; no press is lost or applied twice (the action log against the presses answered as
 accepted); the exported records equal those of the same games played without kills (the same
@@ -220,12 +220,12 @@ async def soak(
     add_figure(request, "results cut short mid-send by a kill, sent again", resent)
     add_figure(request, "edits answered 'not modified' (a kill cut one short)", unmodified)
     add_figure(request, "edits of a message Telegram no longer had", unfound)
-    # a deal's 📋 result is owed from the unit of the move that ended it (#36): a restart posts
+    # a deal's 📋 result is owed from the unit of the move that ended it: a restart posts
     # every result still owed, however many moves came after it
     # (test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing)
     add_figure(request, "deal results lost with a kill", lost)
     assert lost == 0, f"{lost} deal result(s) lost with a kill"
-    # exactly once (#36): a second copy only of a result whose send a kill cut short between
+    # exactly once: a second copy only of a result whose send a kill cut short between
     # its mark and its settle (Telegram had it, its answer died with the bot)
     assert twice <= resent, f"{twice} result(s) posted twice, {resent} cut short mid-send"
 

@@ -1,4 +1,4 @@
-"""One effect (issue #17, Proof), in every game: a move press whose update Telegram delivers
+"""One effect (a reliability proof), in every game: a move press whose update Telegram delivers
 again (the same ``update_id``: a webhook retry racing the first delivery, and once more after
 it) and a double tap (two updates, the same button) each move the game on once — one logged
 action, one accepted answer. (A redelivery after a crash is the kill proof's:

@@ -1,4 +1,4 @@
-"""Webhook (issue #17, Proof), what ``test_webhook.py`` leaves out: a move press of a running
+"""Webhook (a reliability proof), what ``test_webhook.py`` leaves out: a move press of a running
 game posted without the secret, with another one, with one of another case or length, is refused
 (401) and changes nothing at all — no answer, no message, no row; the same update with the
 secret then moves the game on once, and posted again does nothing more."""

@@ -1,4 +1,4 @@
-"""Skill ratings (issue #35): places from results, the OpenSkill book, its storage in SQLite and
+"""Skill ratings: places from results, the OpenSkill book, its storage in SQLite and
 PostgreSQL (the suite's ``store``), and a rebuild — in process and by ``python -m bot ratings
 --rebuild`` — that gives exactly the same figures."""
 
@@ -76,7 +76,7 @@ def test_one_level_in_several_seats_takes_every_seat_s_evidence() -> None:
 
 
 def test_a_seat_the_computer_played_moves_its_level_not_its_person() -> None:
-    """#47: a person's seat whose decisions were mostly the computer's is rated as that level:
+    """A person's seat whose decisions were mostly the computer's is rated as that level:
     the level takes the seat's result (its win too), the person gets nothing from a win, and
     the others are rated as having played that level."""
     book = Book()
@@ -95,7 +95,7 @@ def test_a_seat_the_computer_played_moves_its_level_not_its_person() -> None:
 
 
 def test_a_losing_seat_handed_to_the_computer_still_costs_its_person() -> None:
-    """#47: handing a losing seat to the computer hides nothing — where the seat's place
+    """Handing a losing seat to the computer hides nothing — where the seat's place
     lowers its person's rating, he is rated for it (no win, his money), while a winning seat
     the computer played lifts him by nothing: over a run of such games his rating only falls."""
     book = Book()
@@ -138,7 +138,7 @@ def synthetic(seed: int) -> list[ResultRow]:
         rng.shuffle(who)
         places = sorted(rng.randint(1, len(who)) for _ in who)
         money = [rng.randint(-50, 50) for _ in who]
-        # #47: now and then a person's seat the computer mostly played, rated as its level
+        # now and then a person's seat the computer mostly played, rated as its level
         by = [rng.choice(LEVELS) if u and rng.random() < 0.2 else "" for u, _ in who]
         seats = tuple(
             ResultSeat(u, level, f"P{u}{level}", p, m, stand_in=b)

@@ -224,8 +224,8 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
     ],
 )
 def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, head: str) -> None:
-    """The winner's name stands alone after a colon (issue #14), in every way a pulka ends, and
-    the head says he won (issue #30)."""
+    """The winner's name stands alone after a colon, in every way a pulka ends, and
+    the head says he won."""
     full = record()
     ctx, _ = context(full, locale)
     winner = None if reason == "abandoned" else 1

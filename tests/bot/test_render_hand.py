@@ -1,4 +1,4 @@
-"""PRODUCT.md §5.3: the private hand says what the seat may do and why (issue #14)."""
+"""PRODUCT.md §5.3: the private hand says what the seat may do and why."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The runtime's seams (issue #13): stored deadlines and the scheduler, computer seats (a seat
+"""The runtime's seams: stored deadlines and the scheduler, computer seats (a seat
 without a Telegram user), the repository's unit of work, and the hot path's SQL."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The runtime's shape (issue #31): concerns composed, never inherited; every lobby act and
+"""The runtime's shape: concerns composed, never inherited; every lobby act and
 every deadline kind has one handler."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Goldens of /score's leaderboards (issue #35), ru and en: a group's boards with names of every
+"""Goldens of /score's leaderboards, ru and en: a group's boards with names of every
 length (one letter to Telegram's 64, emoji, markup characters), computer levels among the
 people, a person not rated yet, how many of a person's rated games had other people in them (a
 computer level's games alone), a game's own points; /score me with its place; a person's lines

@@ -1,4 +1,4 @@
-"""Issue #30, shown in the group and in the terminal alike (ru and en): every deal one action
+"""The told deals, shown in the group and in the terminal alike (ru and en): every deal one action
 ended gets its result in order; a game won at the first deal says who won, why and with which
 cards; the settlement's lines; headlines that say who won; the events and moves in words."""
 

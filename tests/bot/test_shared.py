@@ -287,7 +287,7 @@ async def test_every_worker_keeps_a_groups_ephemeral_messages_in_one_budget(
 async def test_every_worker_counts_only_new_messages_in_the_window_of_all_chats(
     clients: Callable[[], Redis],
 ) -> None:
-    """Edits and deletes never wait for the window of all chats together (#33); new messages
+    """Edits and deletes never wait for the window of all chats together; new messages
     from two workers share it."""
     limits = OutboxLimits(private_ops=100, private_window=1.0, global_ops=3)
     one, two = RedisRates(clients(), limits), RedisRates(clients(), limits)

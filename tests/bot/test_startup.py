@@ -1,4 +1,4 @@
-"""Start-up and shutdown: setMyCommands (PRODUCT.md §4.9), the token check, SIGTERM (issue #3)."""
+"""Start-up and shutdown: setMyCommands (PRODUCT.md §4.9), the token check, SIGTERM."""
 
 from __future__ import annotations
 

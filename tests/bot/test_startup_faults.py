@@ -1,4 +1,4 @@
-"""Start-up faults an operator meets (issue #28): a database that cannot be opened or migrated
+"""Start-up faults an operator meets: a database that cannot be opened or migrated
 makes ``python -m bot`` exit with its code at once — never hang with aiosqlite's thread alive,
 so Docker and the worker supervisor see it stop — and processes starting together on one
 SQLite file each apply every migration once; a file whose pages were overwritten is found at

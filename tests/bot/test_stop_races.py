@@ -1,5 +1,5 @@
 """A stop that comes in the same loop step as a wake-up still stops (the CI hang of the Redis
-sample, issue #31's stop): Python 3.11's ``asyncio.wait_for`` returns when the awaited event is
+sample, stopping cleanly): Python 3.11's ``asyncio.wait_for`` returns when the awaited event is
 set in the step a cancel comes, and the cancel is lost — the scheduler then waited on for ever,
 and ``running_bot`` with it. Waits are ``asyncio.timeout`` now, and stopping a task swallows
 only that task's own cancellation (``bot/tasks.py``)."""

@@ -340,7 +340,7 @@ def test_bot_database_names_the_backend_and_check_hides_the_password() -> None:
 
 
 async def test_a_match_keeps_the_outcomes_its_start_and_its_actions_drew(repo: Store) -> None:
-    """Fair deals (#28): the random outcomes are stored with what drew them and read back in
+    """Fair deals: the random outcomes are stored with what drew them and read back in
     order — the match's start on its row, each action's on its log line (None: it drew none)."""
     table_id = await seeded(repo)
     start = '[{"t":"deal","no":1,"dealer":0,"deck":["7S"]}]'

@@ -1,4 +1,4 @@
-"""A person's text is never markup, and every text fits Telegram's limits (issue #28), as pure
+"""A person's text is never markup, and every text fits Telegram's limits, as pure
 functions: the escaping boundary, the refusals, the limits module, /score's pages, options."""
 
 from __future__ import annotations

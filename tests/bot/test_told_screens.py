@@ -1,4 +1,4 @@
-"""Issue #37: what players see in Копилка, Лентюрлю and Кончинка — the right totals, who won in
+"""What players see in Копилка, Лентюрлю and Кончинка — the right totals, who won in
 words, every move told. Screens rendered from the golden records, in ru and en; each test names
 the defect it keeps away."""
 

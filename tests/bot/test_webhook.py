@@ -1,4 +1,4 @@
-"""Webhook mode (issue #17): the bot's own aiohttp server on a loopback port, the fake Bot API
+"""Webhook mode: the bot's own aiohttp server on a loopback port, the fake Bot API
 posting updates to it as Telegram does; the secret header; an update delivered twice acts once;
 ``/healthz`` in both modes."""
 

@@ -1,4 +1,4 @@
-"""The bot's HTTP server against a hostile client (issue #28), on 127.0.0.1: a secret header
+"""The bot's HTTP server against a hostile client, on 127.0.0.1: a secret header
 that is not even ASCII gets 401 (not a 500 with a traceback), on the one-process path and on
 the several-workers (Redis) path; a connection that sends half its headers, or half its body,
 is closed within bounded time; a body over the limit gets 413."""

@@ -1,4 +1,4 @@
-"""Issue #37: what the group and one player see through a whole game of Копилка, Лентюрлю and
+"""What the group and one player see through a whole game of Копилка, Лентюрлю and
 Кончинка, written down as goldens (``tests/golden/render/{ru,en}/*_whole_game.txt``).
 
 Each golden follows one record of ``tests/golden/records`` action by action: the group's table

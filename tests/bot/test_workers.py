@@ -1,4 +1,4 @@
-"""Several webhook workers (issue #19): real ``python -m bot`` processes with
+"""Several webhook workers: real ``python -m bot`` processes with
 ``BOT_WORKERS=N`` on one port, one Redis, one SQLite file (WAL); the fake Bot API delivers by
 webhook over eight connections at once, so any worker gets any update. Many tables play at
 once: no press is lost, no action is lost or doubled, every game finishes, each group's
@@ -49,7 +49,7 @@ def actions_per_chat(db: TestDatabase) -> dict[int, int]:
 
 def replays(db: TestDatabase) -> int:
     """Every match's logged actions replay through the engine (none doubled or illegal), on
-    the decks the workers drew and stored (cryptographic: the seed is no deck's, #28)."""
+    the decks the workers drew and stored (cryptographic: the seed is no deck's)."""
     count = 0
     for table_id, game, options in db_rows(db, "SELECT id, game, options FROM tables"):
         ((n,),) = db_rows(db, "SELECT COUNT(*) FROM seats WHERE table_id = ?", table_id)
@@ -156,9 +156,9 @@ async def test_a_worker_killed_mid_game_loses_nothing(
     db = database
     logged = actions_per_chat(db)
     assert replays(db) == sum(logged.values())  # nothing doubled: the log is a legal game
-    # #36: every result the group was owed reached it (the restarted worker and the living one
-    # both resumed what was owed: one of them sent each), and once — a second copy only of a
-    # result whose send the kill cut short between its mark and its settle (logged)
+    # the durable outbox: every result the group was owed reached it (the restarted worker and
+    # the living one both resumed what was owed: one of them sent each), and once — a second
+    # copy only of a result whose send the kill cut short between its mark and its settle (logged)
     assert db_rows(db, "SELECT ref FROM owed WHERE state != 'settled'") == []
     cut = sum(
         1

@@ -1,4 +1,4 @@
-"""Commands must not freeze a running table (#47) with several workers: two webhook workers,
+"""Commands must not freeze a running table with several workers: two webhook workers,
 one Redis, at Telegram's own pace. One member's 40 commands land on either worker; the group's
 window, its answers' half of it and his quota are the workers' together, so the table's next
 move still shows within 5 seconds and the group gets no more than his quota of answers."""

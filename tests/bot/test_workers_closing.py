@@ -1,4 +1,4 @@
-"""Closing a game in play on several workers (issue #47): two workers' runtimes on one database
+"""Closing a game in play on several workers: two workers' runtimes on one database
 and one real Redis, as two processes would be (each its own repository connection, caches and
 locks client). The question asked on one is answered on the other; its lapse fires on the
 other; a close after the first deal on the other rates the match as it stands, once."""

@@ -1,4 +1,4 @@
-"""Membership across workers (issue #47): two webhook workers — two running bots in this process,
+"""Membership across workers: two webhook workers — two running bots in this process,
 each with its own caches, on one database and one Redis, as two processes would be — and the
 fake posts each update to the worker the test names. A ban one worker is told of drops every
 worker's cached answer; a ban nobody is told of is found by the other worker too, once the

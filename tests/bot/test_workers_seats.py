@@ -1,4 +1,4 @@
-"""Issue #28 across workers: a player's own toggles (🤖 / 🙋) are limited by what the database
+"""Toggles across workers: a player's own toggles (🤖 / 🙋) are limited by what the database
 holds, not by one worker's memory — two webhook workers, one Redis, one SQLite file; his presses
 land on either worker, and still only the first toggle in the gap counts and the group gets no
 message from any of them."""

@@ -1,4 +1,4 @@
-"""Two workers' runtimes and outboxes on one database and one real Redis (issue #28): what one
+"""Two workers' runtimes and outboxes on one database and one real Redis: what one
 worker knows of a table or a message, the other must know too. Each "worker" has its own
 repository connection, caches, locks client and outbox, as two processes would."""
 

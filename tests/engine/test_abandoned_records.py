@@ -3,7 +3,7 @@
 RECORD.md §R5.7: an abandoned game ends with ``{"t":"end","reason":"abandoned","net":[0,…]}``
 *after any line*. Another implementation may stop right after a ``deal_end`` (before it shuffles
 for the next deal), right after a ``deal`` line, or in the middle of a trick; such records must
-replay here and export exactly as they were (issue #12: the engine used to start the next deal
+replay here and export exactly as they were (the engine used to start the next deal
 before it knew whether one comes, and refused "no deck given for a shuffle").
 """
 

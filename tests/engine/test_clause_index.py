@@ -135,7 +135,7 @@ def test_clause_extraction_finds_every_kind_of_clause() -> None:
     # the bold §0 conventions, mid-paragraph clauses, 3- and 4-part numbers
     for expected in ("0.1", "0.11", "0.5.1", "0.5.2", "0.5.3", "1.3.10.3", "4.4.5"):
         assert expected in numbers
-    # issue #29: the partia's winner became §2.6.7, the next partia §2.6.8
+    # the clauses renumbered: the partia's winner became §2.6.7, the next partia §2.6.8
     assert numbers.index("2.6.6") + 1 == numbers.index("2.6.7") == numbers.index("2.6.8") - 1
     assert len(numbers) == len(set(numbers))
     assert numbers.index("0.11") < numbers.index("1.1.1") < numbers.index("4.4.5")

@@ -47,7 +47,7 @@ def test_frozen_simulated_records_cover_every_game() -> None:
 
 @pytest.mark.parametrize("path", SIMULATED_FILES, ids=[p.stem for p in SIMULATED_FILES])
 def test_frozen_simulated_record_replays_unchanged(path: Path) -> None:
-    """Records the engine wrote before its restructure (issue #12) replay to the same lines."""
+    """Records the engine wrote before its restructure replay to the same lines."""
     for k, record in enumerate(read_records(path), 1):
         # exported text, so the order of keys is checked too
         assert write_jsonl(replay(record).record()) == write_jsonl(record), f"{path.name} #{k}"

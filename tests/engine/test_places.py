@@ -1,4 +1,4 @@
-"""A finished game's places (``Result.places``, for ratings, issue #35): the winner alone first,
+"""A finished game's places (``Result.places``, for ratings): the winner alone first,
 then the others by money, among equal money by the game's own points; equal places shared."""
 
 from __future__ import annotations

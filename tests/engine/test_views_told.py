@@ -1,4 +1,4 @@
-"""Issue #37: the view facts the screens of Копилка, Лентюрлю and Кончинка tell — the partia's
+"""The view facts the screens of Копилка, Лентюрлю and Кончинка tell — the partia's
 points once over (counted once), the result, who played which run, bought or passed, which
 stakes were taken, the last round's moves — and that a seat's view names only its own buys."""
 

@@ -287,7 +287,7 @@ async def test_updates_wait_for_a_restarted_bot(fake_telegram: FakeTelegram) -> 
 async def test_send_photo_keeps_the_picture_and_holds_telegram_s_limits(
     fake_telegram: FakeTelegram,
 ) -> None:
-    """sendPhoto (#35's charts): uploaded, parsed by aiogram, its bytes kept; not an image, or
+    """sendPhoto (the games' charts): uploaded, parsed by aiogram, its bytes kept; not an image, or
     sides over Telegram's limits (width + height ≤ 10000, at most 20 to 1), refused."""
     bot = make_bot(fake_telegram)
 

@@ -1,4 +1,4 @@
-"""A finished game's chart from its record (issue #35): the family's plot (its
+"""A finished game's chart from its record: the family's plot (its
 :class:`~bot.render.games.game_ui.GameUI`'s ``chart``), titled «Пятница» · Мушка · пулька 2 and
 drawn as a PNG (:mod:`bot.render.chart`). Pure, as every screen: the record and words in, bytes
 out."""

@@ -1,4 +1,4 @@
-"""What the families' charts read of a finished record (issue #35): its deals' ``deal_end``
+"""What the families' charts read of a finished record: its deals' ``deal_end``
 lines, one figure of every seat from each, and the game's options (RECORD.md §R5)."""
 
 from __future__ import annotations

@@ -43,8 +43,8 @@ class GameUI(Generic[ViewT]):
     * ``option_value(name, value, tr)``: an enum option's value in words (None: as it is).
     * ``points_label(n, tr)``: /score's words for the game's own points summed over the games
       played (engine ``Result.points``), for a family that scores points beside money.
-    * ``chart(record, tr)``: what the game's chart draws of its finished record (issue #35:
-      each seat's figure deal by deal); None: the family has no chart (a game of one deal).
+    * ``chart(record, tr)``: what the game's chart draws of its finished record (each
+      seat's figure deal by deal); None: the family has no chart (a game of one deal).
     * ``rules_summary(game, tr)``, ``option_label(name, tr)``; ``option_steps(name)``: the values
       an integer option's lobby button steps through (None: the range); ``match_word(tr)``: the
       family's word for one game of a table, as in "Another pulka" (lowercase).

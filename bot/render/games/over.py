@@ -1,4 +1,4 @@
-"""What every family's hand says once its game is over (issue #37): who won, the seat's place
+"""What every family's hand says once its game is over: who won, the seat's place
 and its money. Each family gives the sentence for its game's end and how seats rank."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The game's chart (issue #35): each seat's total after every deal (RECORD.md §R9.4), rising
+"""The game's chart: each seat's total after every deal (RECORD.md §R9.4), rising
 from zero towards the target (RULES.md §4.4)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The partia's chart (issue #35): each seat's partia points after every deal (RECORD.md
+"""The partia's chart: each seat's partia points after every deal (RECORD.md
 §R7.4), adding up from zero."""
 
 from __future__ import annotations

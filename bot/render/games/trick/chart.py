@@ -1,4 +1,4 @@
-"""The pulka's chart (issue #35): each seat's count after every deal (RECORD.md §R6.3), from
+"""The pulka's chart: each seat's count after every deal (RECORD.md §R6.3), from
 the target down towards zero; the remises, the overshoots (RULES.md §1.5.7 b: back to the
 target) and an instant win (§1.6.4) marked where they happened."""
 

@@ -97,7 +97,7 @@ def hand(
         # still (FamilyPresses.still_waiting): nothing here changes with the others' moves, so this
         # message is edited only when the seat's own cards, count or tricks change; the live
         # trick and whose turn it is are on the group's table and reach this seat with its turn
-        if view.to_act is not None and ctx.my_cards is not None:  # shown in the group (#32)
+        if view.to_act is not None and ctx.my_cards is not None:  # shown in the group
             lines.append(tr("⏳ Not your turn — the table is above."))
         elif view.to_act is not None:
             lines.append(tr("⏳ Not your turn — the table is in the group."))
