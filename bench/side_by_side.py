@@ -3,6 +3,7 @@
     python bench/side_by_side.py [--tables 100] [--seconds 15] [--reps 2]
                                  [--latency 1,50,200,1000] [--latency-seconds 10]
                                  [--time-scale 0] [--echo-gc default|tuned] [--json]
+                                 [--against NAME=CHECKOUT,…]
 
 Both bots run as child processes of this one (``press_throughput.start_child``: the fake on
 127.0.0.1, a temporary SQLite file in WAL for the bot). ``bot`` is ``python -m bot``;
@@ -18,6 +19,12 @@ getUpdates calls per press, and per press the latency to its callback answer (th
 own await) and to the last Bot API call it caused: the newest call to the table's chats (the
 group and its players' private chats) between this press and that table's next press, from
 the fake's own time stamps, so the driver's polling does not count. p50/p95/p99.
+
+``--against old=/path/to/another/checkout`` runs that checkout's bot too (its ``python -m bot``,
+the same driver and fake): each rep runs every bot, in an order turned by one each rep, then the
+echo, and the summary gives each bot's presses/s against the echo and against this checkout's,
+per rep and as medians — a change's cost measured side by side in one run, not across runs on a
+shared machine whose load moves the absolute figures by half.
 
 ``--echo-gc tuned`` gives the echo bot the cycle collector ``python -m bot`` sets up
 (``bot.__main__.tune_gc``; by default it runs with Python's own).
@@ -109,6 +116,7 @@ class Run:
     last_ms: tuple[float, float, float]
     refused: int
     errors: int
+    name: str = ""  # "bot", "echo", or the name of the checkout it ran (``--against``)
 
 
 def quantiles(values: list[float]) -> tuple[float, float, float]:
@@ -236,14 +244,23 @@ def last_calls(fake: FakeTelegram, mark: int, logs: list[TableLog]) -> list[floa
     ]
 
 
-async def run(kind: str, tables: int, seconds: float, seed: int, cap: int = 10**6) -> Run:
+async def run(
+    kind: str,
+    tables: int,
+    seconds: float,
+    seed: int,
+    cap: int = 10**6,
+    checkout: Checkout | None = None,
+) -> Run:
+    """One run of ``kind`` ("bot" or "echo"); ``checkout``: another checkout's bot."""
     fake = FakeTelegram(token=TOKEN, bot_username="mushka_test_bot")
     await fake.start()
     child = None
     try:
         with tempfile.TemporaryDirectory(prefix=f"side-{kind}-") as tmp_name:
             seated = seat_tables(fake, tables)
-            child = await start_child(kind, fake, Path(tmp_name))
+            elsewhere = {"PYTHONPATH": str(checkout.path)} if checkout is not None else None
+            child = await start_child(kind, fake, Path(tmp_name), elsewhere)
             await set_up(kind, fake, seated)
             logs = [TableLog({g.id, *(p.id for p in ps)}) for g, ps in seated]
             rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
@@ -287,6 +304,7 @@ async def run(kind: str, tables: int, seconds: float, seed: int, cap: int = 10**
         last_ms=quantiles(lasts),
         refused=load.refused,
         errors=load.errors,
+        name=checkout.name if checkout is not None else kind,
     )
 
 
@@ -298,12 +316,71 @@ def side_by_side(tables: int, seconds: float, reps: int, seed: int) -> list[Run]
     ]
 
 
+@dataclass(frozen=True)
+class Checkout:
+    """Another checkout of the bot, run side by side with this one's (``--against``)."""
+
+    name: str
+    path: Path
+
+    @classmethod
+    def parse(cls, spec: str) -> Checkout:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or name in ("bot", "echo") or not (Path(path) / "bot").is_dir():
+            raise argparse.ArgumentTypeError(f"not NAME=CHECKOUT with a bot/ in it: {spec!r}")
+        return cls(name, Path(path).resolve())
+
+
+def against(
+    tables: int, seconds: float, reps: int, seed: int, checkouts: list[Checkout]
+) -> list[Run]:
+    """Every rep: this checkout's bot and each of ``checkouts``' in an order turned by one each
+    rep (none always first), then the echo; all on the same seed within a rep."""
+    bots: list[Checkout | None] = [None, *checkouts]
+    runs: list[Run] = []
+    for rep in range(reps):
+        turned = bots[rep % len(bots) :] + bots[: rep % len(bots)]
+        runs.extend(
+            asyncio.run(run("bot", tables, seconds, seed + rep, checkout=checkout))
+            for checkout in turned
+        )
+        runs.append(asyncio.run(run("echo", tables, seconds, seed + rep)))
+    return runs
+
+
+def against_report(runs: list[Run]) -> str:
+    """Each bot's presses/s against the echo's and this checkout's: per rep, and the medians'."""
+    names = list(dict.fromkeys(r.name for r in runs if r.name != "echo"))
+    per_rep: dict[str, list[Run]] = {n: [r for r in runs if r.name == n] for n in [*names, "echo"]}
+    lines = [
+        "| bot | presses/s (median) | CPU ms/press | / echo | / echo each rep | / bot each rep |",
+        "|---|---|---|---|---|---|",
+    ]
+    echo = per_rep["echo"]
+    for n in names:
+        mine = per_rep[n]
+        each_echo = ", ".join(
+            f"{r.presses_per_s / e.presses_per_s:.2f}" for r, e in zip(mine, echo, strict=True)
+        )
+        each_bot = ", ".join(
+            f"{r.presses_per_s / b.presses_per_s:.2f}"
+            for r, b in zip(mine, per_rep["bot"], strict=True)
+        )
+        pps = median_of(runs, n, "presses_per_s")
+        lines.append(
+            f"| {n} | {pps:.0f} | {median_of(runs, n, 'cpu_ms_per_press'):.2f} |"
+            f" {pps / median_of(runs, 'echo', 'presses_per_s'):.2f} | {each_echo} | {each_bot} |"
+        )
+    return "\n".join(lines)
+
+
 def latency(counts: list[int], seconds: float, seed: int) -> list[Run]:
     return [asyncio.run(run(kind, n, seconds, seed)) for n in counts for kind in ("bot", "echo")]
 
 
 def median_of(runs: list[Run], kind: str, attr: str) -> float:
-    return float(statistics.median(getattr(r, attr) for r in runs if r.kind == kind))
+    """The median of ``attr`` over the runs of ``kind`` (or of the checkout by that name)."""
+    return float(statistics.median(getattr(r, attr) for r in runs if (r.name or r.kind) == kind))
 
 
 def report(runs: list[Run], lat: list[Run]) -> str:
@@ -313,7 +390,7 @@ def report(runs: list[Run], lat: list[Run]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     lines.extend(
-        f"| {r.kind} | {r.tables} | {r.presses} | {r.presses_per_s:.0f} |"
+        f"| {r.name or r.kind} | {r.tables} | {r.presses} | {r.presses_per_s:.0f} |"
         f" {r.cpu_ms_per_press:.2f} | {r.getupdates_per_press:.2f} |"
         f" {r.api_per_press:.2f} | {'/'.join(f'{v:.0f}' for v in r.answer_ms)} |"
         f" {'/'.join(f'{v:.0f}' for v in r.last_ms)} |"
@@ -337,17 +414,31 @@ def main() -> None:
         default="default",
         help="the echo bot's cycle collector: Python's default, or tuned as python -m bot's",
     )
+    parser.add_argument(
+        "--against",
+        type=lambda text: [Checkout.parse(spec) for spec in text.split(",") if spec.strip()],
+        default=[],
+        help="NAME=CHECKOUT,…: other checkouts' bots, run in turn with this one's (see above)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     os.environ["BENCH_TIME_SCALE"] = str(args.time_scale)
     os.environ["BENCH_ECHO_GC"] = args.echo_gc  # read by the echo child (press_throughput)
-    runs = side_by_side(max(args.tables, 1), args.seconds, max(args.reps, 1), args.seed)
+    if args.against:
+        runs = against(
+            max(args.tables, 1), args.seconds, max(args.reps, 1), args.seed, args.against
+        )
+    else:
+        runs = side_by_side(max(args.tables, 1), args.seconds, max(args.reps, 1), args.seed)
     counts = [int(n) for n in args.latency.split(",") if n.strip()]
     lat = latency(counts, args.latency_seconds, args.seed)
     if args.json:
         print(json.dumps([asdict(r) for r in [*runs, *lat]], indent=2))
     else:
         print(report(runs, lat))
+        if args.against:
+            print()
+            print(against_report(runs))
 
 
 if __name__ == "__main__":
