@@ -33,6 +33,7 @@ from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
 from bot.routers import make_root_router
 from bot.routers.common import member_lookup
+from bot.runtime.commands import Resume, ResumeOwed
 from bot.runtime.core import NewGame
 from bot.runtime.runtime import TableRuntime
 from bot.scheduling import Heartbeat, Scheduler
@@ -294,6 +295,21 @@ def _test_seeds(settings: Settings) -> Callable[[], int] | None:
     return itertools.count(settings.test_seed).__next__
 
 
+async def resume(services: Services) -> None:
+    """After a start: what the chats are still owed, then every open table's screens as the
+    database has them, each a command through the runtime's ``handle``."""
+    runtime = services.bus.runtime
+    try:
+        services.delivery(await runtime.handle(ResumeOwed()))
+    except Exception:
+        logger.exception("could not draw again what the chats are owed")
+    for table_id, reminded in await runtime.parts.redraw.resumes():
+        try:
+            services.delivery(await runtime.handle(Resume(table_id, reminded)))
+        except Exception:
+            logger.exception("could not resume table %s", table_id)
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     settings: Settings,
@@ -340,11 +356,7 @@ async def running_bot(
         dp = build_dispatcher(settings, catalogues, codec, services, clock)
         await register_commands(bot, catalogues)
         await services.outbox.load()
-        for outcome, table_id in await services.runtime.resume():
-            try:
-                services.delivery(outcome)
-            except Exception:
-                logger.exception("could not resume table %s", table_id)
+        await resume(services)
         heartbeat = services.heartbeat
         if not services.coordination.leader.shared:  # several workers: when one leads
             await heartbeat.resume()  # the downtime is not counted against anyone's turn

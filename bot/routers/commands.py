@@ -18,8 +18,8 @@ from bot.render import score as score_screen
 from bot.render.games import game_ui as family_ui
 from bot.rendered import Button, Rendered, keyboard
 from bot.routers.common import asked, say, topic
-from bot.runtime.commands import JoinByLink
-from bot.runtime.outcome import HandScreen, Note, Outcome
+from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
+from bot.runtime.outcome import Note, Outcome
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
 
@@ -95,12 +95,12 @@ def make_router() -> Router:
                 delivery(outcome)
                 return
             if parts[0] == "h" and len(parts) == 2:  # 🂠 My cards on the group's table
-                outcome, shown = await runtime.my_hands(user.id, only=unb36(parts[1]))
+                outcome = await runtime.handle(ShowHands(user.id, only=unb36(parts[1])))
                 delivery(outcome)
-                if shown:  # the "/start h_…" line goes with the old hand message
+                if outcome.said:  # "You're not playing at this table."
+                    say(delivery, message, user_tr.html(outcome.said))
+                else:  # the "/start h_…" line goes with the old hand message
                     delivery.presenter.outbox.delete_message(message.chat.id, message.message_id)
-                else:
-                    say(delivery, message, user_tr.html("You're not playing at this table."))
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 say(delivery, message, rules_summary(code, user_tr))
@@ -142,7 +142,8 @@ def make_router() -> Router:
         """PRODUCT.md /notify: the user's new-table ping for this group, on or off."""
         assert message.from_user is not None
         chat, user = message.chat.id, message.from_user.id
-        outcome = await runtime.toggle_notify(chat, user, message.message_id, topic(message))
+        command = ToggleNotify(chat, topic(message), user, message.message_id)
+        outcome = await runtime.handle(command)
         said = [s for s in outcome.screens if isinstance(s, Note) and s.chat_id == chat]
         for note in said:  # what the group would be told: his answer (#47)
             delivery.answers.answer(asked(message), delivery.presenter.note(note), reply=True)
@@ -233,23 +234,14 @@ def make_router() -> Router:
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
-        only = None
-        if message.chat.type != "private":
-            table = await runtime.open_table_id(message.chat.id, topic(message))
-            only = table if table is not None else -1
-        outcome, shown = await runtime.my_hands(message.from_user.id, only=only)
+        private = message.chat.type == "private"
+        here = None if private else (message.chat.id, topic(message))
+        outcome = await runtime.handle(ShowHands(message.from_user.id, here=here))
         delivery(outcome)
-        if message.chat.type != "private":
-            here = any(isinstance(s, HandScreen) and s.in_group for s in outcome.screens)
-            if not shown:
-                said = chat_tr.html("You're not playing at any table.")
-            elif here:  # shown to him alone in the group (#32)
-                said = chat_tr.html("Your cards are shown to you here, in the group.")
-            else:
-                said = chat_tr.html("Your cards are in our private chat.")
-            say(delivery, message, said, reply=True)
-        elif not shown:
-            say(delivery, message, user_tr.html("You're not playing at any table."))
+        if not private:  # where his cards are, or that he plays nowhere here
+            say(delivery, message, chat_tr.html(outcome.said), reply=True)
+        elif outcome.said:
+            say(delivery, message, user_tr.html(outcome.said))
 
     @router.message(Command("language"))
     async def language(

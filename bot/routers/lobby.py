@@ -19,7 +19,7 @@ from bot.refused import BotRefusal, Refused
 from bot.render.games import game_ui as family_ui
 from bot.routers.common import pressed, say, topic
 from bot.routers.identity import unsigned
-from bot.runtime.commands import AskToClose, LobbyPressed, StartReached
+from bot.runtime.commands import AskToClose, Kick, LobbyPressed, OpenTable, StartReached
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.runtime.runtime import TableRuntime
@@ -74,9 +74,8 @@ def make_router() -> Router:
         # a new lobby is a new group message: a member opens a few a span, no more (#47)
         if not await box.quota(message.chat.id, user.id, Quota.TABLES, take=False):
             raise Refused(BotRefusal.TOO_MANY_TABLES)
-        outcome = await runtime.open(
-            message.chat.id, user.id, user.first_name, game, options, topic(message)
-        )
+        table = OpenTable(message.chat.id, topic(message), user.id, user.first_name, game, options)
+        outcome = await runtime.handle(table)
         await box.quota(message.chat.id, user.id, Quota.TABLES)
         delivery(outcome)
 
@@ -96,15 +95,14 @@ def make_router() -> Router:
         members: Members,
     ) -> None:
         assert message.from_user is not None
-        chat_id, user_id = message.chat.id, message.from_user.id
-        outcome = await runtime.kick(
-            chat_id,
-            replied_to(message),
-            members.admin_check(chat_id, user_id),
-            message.message_id,
+        command = Kick(
+            message.chat.id,
             topic(message),
+            message.from_user.id,
+            replied_to(message),
+            message.message_id,
         )
-        delivery(outcome)
+        delivery(await runtime.handle(command))
 
     @router.callback_query(PressFilter(Kind.LOBBY))
     async def lobby_pressed(

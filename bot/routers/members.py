@@ -13,6 +13,7 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.caches.members import Members, Membership
 from bot.delivery import Delivery
+from bot.runtime.commands import BotRemoved, MemberLeft
 from bot.runtime.runtime import TableRuntime
 
 
@@ -27,7 +28,7 @@ def make_router() -> Router:
         if user is None or user.is_bot:
             return
         await members.forget(message.chat.id, user.id)
-        delivery(await runtime.member_left(message.chat.id, user.id))
+        delivery(await runtime.handle(MemberLeft(message.chat.id, user.id)))
 
     @router.chat_member()
     async def member_status(
@@ -39,7 +40,7 @@ def make_router() -> Router:
             return
         status = ChatMemberStatus(update.new_chat_member.status)
         if not Membership(status, is_in(update)).belongs:
-            delivery(await runtime.member_left(update.chat.id, user.id))
+            delivery(await runtime.handle(MemberLeft(update.chat.id, user.id)))
 
     @router.my_chat_member()
     async def bot_status(
@@ -49,7 +50,7 @@ def make_router() -> Router:
         await members.forget(update.chat.id, update.new_chat_member.user.id)
         if update.chat.type not in ("group", "supergroup") or not cannot_write(update):
             return
-        delivery(await runtime.bot_removed(update.chat.id))
+        delivery(await runtime.handle(BotRemoved(update.chat.id)))
 
     return router
 

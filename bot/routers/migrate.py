@@ -10,6 +10,7 @@ from aiogram import F, Router
 from aiogram.types import Message
 
 from bot.delivery import Delivery
+from bot.runtime.commands import ChatMigrated
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox
 
@@ -17,7 +18,7 @@ from bot.sending.outbox import Outbox
 async def migrate(
     old: int, new: int, runtime: TableRuntime, outbox: Outbox, delivery: Delivery
 ) -> None:
-    outcome = await runtime.migrate_chat(old, new)
+    outcome = await runtime.handle(ChatMigrated(old, new))
     outbox.forget_chat(old)  # after the unit of work: nothing queued for the old chat stays
     delivery(outcome)
 

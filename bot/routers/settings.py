@@ -23,6 +23,7 @@ from bot.render.games import game_ui as family_ui
 from bot.render.refusals import refusal_html
 from bot.rendered import Rendered
 from bot.routers.common import asked, say, topic
+from bot.runtime.commands import RedrawChat, RedrawHands
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Old
 from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, UserHands, member
@@ -222,7 +223,7 @@ def make_router() -> Router:
         shown = await screen.group(chat_id, pane)
         delivery.presenter.outbox.show(chat_id, mine, shown, receiver=receiver)
         if redraw == "chat":  # the language applies at once: the open table is drawn again
-            delivery(await runtime.refresh_chat(chat_id))
+            delivery(await runtime.handle(RedrawChat(chat_id)))
         await query.answer()
 
     @router.callback_query(
@@ -247,7 +248,7 @@ def make_router() -> Router:
         screen = service(runtime, people, catalogues, codec, settings)
         await screen.change_private(user_id, press)
         delivery.presenter.outbox.show(user_id, KEY, await screen.private(user_id))
-        delivery(await runtime.refresh_hands(user_id))  # language, cards in words: at once
+        delivery(await runtime.handle(RedrawHands(user_id)))  # language, cards in words: at once
         await query.answer()
 
     return router

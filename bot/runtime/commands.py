@@ -17,6 +17,15 @@ from typing import ClassVar, Protocol
 
 from bot.callbacks import Press
 from bot.keys import MessageKey
+from bot.runtime.lock_keys import (
+    ChatKey,
+    ChatTablesKey,
+    HereKey,
+    LockKey,
+    OwedKey,
+    TableKey,
+    UserTablesKey,
+)
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef
 
 
@@ -26,32 +35,6 @@ class Undeliverable(StrEnum):
     FORBIDDEN = "forbidden"  # the bot is blocked, or no longer in the chat
     TOPIC = "topic"  # the table's forum topic was closed or deleted
     EPHEMERAL = "ephemeral"  # a message for one member alone was refused: his go to private
-
-
-@dataclass(frozen=True, slots=True)
-class TableKey:
-    """A table's lock: every command that changes one table."""
-
-    id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChatKey:
-    """A chat's lock: what has no table yet (a lobby opened in it)."""
-
-    chat_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class HereKey:
-    """The open table of a chat (and forum topic), found when the command is handled: its
-    :class:`TableKey` then, else the chat's (no table: the ``HERE`` guard refuses)."""
-
-    chat_id: int
-    thread: int | None
-
-
-LockKey = TableKey | ChatKey | HereKey
 
 
 class Guard(StrEnum):
@@ -274,12 +257,11 @@ class DeadlineDue:
     deadline: Deadline
 
     @property
-    def key(self) -> LockKey | None:
-        """The table's; an owed entry's (``owed``) none: it draws the entries of several
-        tables, each under its own table's lock (:meth:`Redraw.owed_due
-        <bot.runtime.redraw.Redraw.owed_due>`)."""
+    def key(self) -> LockKey:
+        """The table's; an owed entry's (``owed``) the tables of the entries it draws again
+        (:meth:`Redraw.owed_due <bot.runtime.redraw.Redraw.owed_due>`)."""
         if self.deadline.kind == DeadlineKind.OWED:
-            return None
+            return OwedKey(self.deadline.table_id)
         return TableKey(self.deadline.table_id)
 
 
@@ -315,6 +297,161 @@ class OwedHeld:
         return None
 
 
+# --- a group's commands, its members, the chat itself ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """/newgame (§4.1): a lobby opens in the chat (or forum topic); ``game`` "" the picker,
+    ``options`` as ``name=value`` texts."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    thread: int | None
+    user_id: int
+    name: str
+    game: str
+    options: dict[str, str] | None = None
+
+    @property
+    def key(self) -> LockKey:
+        return ChatKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """/kick (§4.9, §13), an admin's reply to a player's message; ``target`` the replied-to
+    user (id, first name), None if the command was no reply."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()  # the admin first, then the table (the handler)
+    chat_id: int
+    thread: int | None
+    user_id: int
+    target: tuple[int, str] | None
+    reply_to: int
+
+    @property
+    def key(self) -> LockKey:
+        return HereKey(self.chat_id, self.thread)
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleNotify:
+    """/notify: the user's new-table ping for this group, on or off."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    thread: int | None
+    user_id: int
+    reply_to: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHands:
+    """/hand (or 🂠's deep link): the user's hands sent anew — every running table's, the one
+    of the chat (and topic) ``here`` (a /hand in a group), or table ``only`` (the link's)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+    only: int | None = None
+    here: tuple[int, int | None] | None = None
+
+    @property
+    def key(self) -> LockKey:
+        return UserTablesKey(self.user_id) if self.only is None else TableKey(self.only)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLeft:
+    """A member left the group or was banned."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    user_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class BotRemoved:
+    """The bot was removed from the group, or may not write there any more."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMigrated:
+    """The group ``old`` became the supergroup ``new``: its tables follow."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    old: int
+    new: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.old)
+
+
+@dataclass(frozen=True, slots=True)
+class RedrawHands:
+    """The user's settings changed (language, cards in words): his hands drawn again."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return UserTablesKey(self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RedrawChat:
+    """The chat's language changed: its lobbies and live tables drawn again."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeOwed:
+    """A restart: what the chats are still owed, drawn again, oldest first."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+
+    @property
+    def key(self) -> LockKey:
+        return OwedKey()
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """A restart: an open table's screens as the database has them; ``reminded``: its turn
+    reminder fired for the current move."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    table_id: int
+    reminded: bool = False
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.table_id)
+
+
 Command = (
     LobbyPressed
     | EndPressed
@@ -329,6 +466,17 @@ Command = (
     | DeadlineDue
     | DeliveryFailed
     | OwedHeld
+    | OpenTable
+    | Kick
+    | ToggleNotify
+    | ShowHands
+    | MemberLeft
+    | BotRemoved
+    | ChatMigrated
+    | RedrawHands
+    | RedrawChat
+    | ResumeOwed
+    | Resume
 )
 
 Send = Callable[[Command], None]

@@ -48,6 +48,7 @@ class Call:
     and what the guards found."""
 
     table: Table | None
+    held: tuple[int, ...] = ()  # the tables whose locks are held, by id
     key: str | None = None  # the pressed message, as the book knows it
     seat: int = -1  # the presser's own seat (``own_seat``)
 

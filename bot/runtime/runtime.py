@@ -14,9 +14,8 @@ from bot.caches.members import Members
 from bot.caches.people import People
 from bot.clock import Clock
 from bot.runtime import standings
-from bot.runtime.absent import HandOver
 from bot.runtime.commands import Command, MessageBook
-from bot.runtime.core import IsAdmin, NewGame, RuntimeOptions, Table
+from bot.runtime.core import NewGame, RuntimeOptions, Table
 from bot.runtime.deals import Deals
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Facts, Outcome
@@ -142,64 +141,14 @@ class TableRuntime:
 
     # --- a running table (bot.runtime.play, bot.runtime.absent) -------------------------------
 
-    async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
-        return await self.absent.my_hands(user_id, only)
-
-    async def hand_over(self, table_id: int, seat: int, why: HandOver) -> Outcome:
-        return await self.absent.hand_over(table_id, seat, why)
-
-    async def member_left(self, chat_id: int, user_id: int) -> Outcome:
-        return await self.absent.member_left(chat_id, user_id)
-
     # --- groups (bot.runtime.groups) --------------------------------------------------------
-
-    async def open(
-        self,
-        chat_id: int,
-        user_id: int,
-        name: str,
-        game: str,
-        options: dict[str, str] | None = None,
-        thread: int | None = None,
-    ) -> Outcome:
-        return await self.groups.open(chat_id, user_id, name, game, options, thread)
-
-    async def kick(
-        self,
-        chat_id: int,
-        target: tuple[int, str] | None,
-        is_admin: IsAdmin,
-        reply_to: int,
-        thread: int | None = None,
-    ) -> Outcome:
-        return await self.groups.kick(chat_id, target, is_admin, reply_to, thread)
 
     async def lobbies_of(self, user_id: int) -> list[Facts]:
         return await self.groups.lobbies_of(user_id)
 
-    async def bot_removed(self, chat_id: int) -> Outcome:
-        return await self.groups.bot_removed(chat_id)
-
-    async def toggle_notify(
-        self, chat_id: int, user_id: int, reply_to: int, thread: int | None = None
-    ) -> Outcome:
-        return await self.groups.toggle_notify(chat_id, user_id, reply_to, thread)
-
     # --- screens drawn again (bot.runtime.redraw) ---------------------------------------------
-
-    async def resume(self) -> list[tuple[Outcome, int]]:
-        return await self.redraw.resume()
 
     async def now_playing(
         self, chat_id: int, thread: int | None = None
     ) -> tuple[str, int, list[tuple[str, int]]] | None:
         return await self.redraw.now_playing(chat_id, thread)
-
-    async def refresh_hands(self, user_id: int) -> Outcome:
-        return await self.redraw.refresh_hands(user_id)
-
-    async def refresh_chat(self, chat_id: int) -> Outcome:
-        return await self.redraw.refresh_chat(chat_id)
-
-    async def migrate_chat(self, old: int, new: int) -> Outcome:
-        return await self.redraw.migrate_chat(old, new)

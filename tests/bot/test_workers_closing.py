@@ -20,7 +20,14 @@ from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import Refused
 from bot.runtime.as_it_stands import money_so_far, places_by, played_deals
 from bot.runtime.closing import begun
-from bot.runtime.commands import AskToClose, DeadlineDue, JoinByLink, LobbyPressed, StartReached
+from bot.runtime.commands import (
+    AskToClose,
+    DeadlineDue,
+    JoinByLink,
+    LobbyPressed,
+    OpenTable,
+    StartReached,
+)
 from bot.runtime.outcome import CloseQuestion, Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.storage import open_repository
@@ -84,7 +91,7 @@ async def begun_on(a: Worker) -> int:
         for uid, name in ((VERA, "Vera"), (OLGA, "Olga")):
             await tx.upsert_user(uid, name, None, "ru")
             await tx.set_private_ok(uid, True)
-    opened = await a.runtime.open(GROUP, VERA, "Vera", "konchinka")
+    opened = await a.runtime.handle(OpenTable(GROUP, None, VERA, "Vera", "konchinka"))
     table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
     row = await a.repo.table(table_id)
     assert row is not None

@@ -22,7 +22,7 @@ from bot.callbacks import Kind, Press
 from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import BotRefusal, Refused
 from bot.rendered import Button, Keyboard, Rendered
-from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, StartReached
+from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, OpenTable, StartReached
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox, OutboxLimits
@@ -123,7 +123,7 @@ async def started_by(a: Worker) -> tuple[int, TableRow, Outcome]:
         for uid, name in ((1, "Vera"), (2, "Olga"), (3, "Late")):
             await tx.upsert_user(uid, name, None, "ru")
             await tx.set_private_ok(uid, True)
-    opened = await a.runtime.open(GROUP, 1, "Vera", "konchinka")
+    opened = await a.runtime.handle(OpenTable(GROUP, None, 1, "Vera", "konchinka"))
     table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
     row = await a.repo.table(table_id)
     assert row is not None
