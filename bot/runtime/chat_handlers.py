@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
+from bot.callbacks import Kind
 from bot.i18n import N_
 from bot.runtime.commands import (
     BotRemoved,
@@ -20,6 +21,7 @@ from bot.runtime.commands import (
     RedrawHands,
     Resume,
     ResumeOwed,
+    SettingsPressed,
     ShowHands,
     ToggleNotify,
 )
@@ -101,6 +103,20 @@ async def on_resume(rt: Parts, call: Call, cmd: Resume) -> Outcome:
     return await rt.redraw.resume(cmd.table_id, cmd.reminded)
 
 
+async def on_settings_pressed(rt: Parts, call: Call, cmd: SettingsPressed) -> Outcome:
+    """A settings press applied; the pane to show next, and what a language changed shows
+    anew at once (the group's tables; a person's hands, which also show his cards in words)."""
+    arg, chat_id = cmd.press.arg or "", cmd.message.chat_id
+    if cmd.press.kind is not Kind.GROUP:
+        await rt.settings.change_mine(cmd.user_id, cmd.act, arg)
+        pane = await rt.settings.my_pane(cmd.user_id, cmd.pane)
+        return Outcome.of(pane) + await rt.redraw.refresh_hands(cmd.user_id)
+    game, language = await rt.settings.change_group(chat_id, cmd.act, arg)
+    receiver = cmd.user_id if cmd.message.ephemeral else None
+    out = Outcome.of(await rt.settings.group_pane(chat_id, cmd.pane, receiver, game))
+    return out + await rt.redraw.refresh_chat(chat_id) if language else out
+
+
 CHAT_HANDLERS: Final[Mapping[type, Callable[[Parts, Call, Any], Awaitable[Outcome]]]] = {
     OpenTable: on_open_table,
     Kick: on_kick,
@@ -113,4 +129,5 @@ CHAT_HANDLERS: Final[Mapping[type, Callable[[Parts, Call, Any], Awaitable[Outcom
     RedrawChat: on_redraw_chat,
     ResumeOwed: on_resume_owed,
     Resume: on_resume,
+    SettingsPressed: on_settings_pressed,
 }

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Protocol
 
-from bot.callbacks import Press
+from bot.callbacks import Kind, Press, SettingsAct
 from bot.keys import MessageKey
 from bot.runtime.lock_keys import (
     ChatKey,
@@ -51,6 +51,8 @@ class Guard(StrEnum):
     ON_HAND = "on_hand"  # pressed on the seat's current hand message
     CURRENT_MOVE = "current_move"  # drawn at the table's current move (or a waiting hand's)
     OFFERED = "offered"  # that message offers this very button now
+    SETTINGS_MESSAGE = "settings_message"  # pressed on the current settings pane
+    SETTINGS_ADMIN = "settings_admin"  # a group's settings: its admins' alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +202,28 @@ class RefreshHand:
     @property
     def key(self) -> LockKey:
         return TableKey(self.table_id)
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsPressed:
+    """A /settings button (§15): a group's pane (``press.kind`` GROUP), or a person's own in
+    private. ``pane``: the keyed message the press counts on (the group's pane, or the one
+    shown to him alone)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.SETTINGS_MESSAGE, Guard.SETTINGS_ADMIN)
+    press: Press
+    act: SettingsAct
+    user_id: int
+    message: Pressed
+    pane: str
+
+    @property
+    def key(self) -> LockKey:
+        """A group's: the chat and its tables (a language redraws them); a person's: his
+        tables (his hands are drawn again)."""
+        if self.press.kind is Kind.GROUP:
+            return ChatTablesKey(self.message.chat_id)
+        return UserTablesKey(self.user_id)
 
 
 # --- commands and their second halves -----------------------------------------------------------
@@ -477,6 +501,7 @@ Command = (
     | RedrawChat
     | ResumeOwed
     | Resume
+    | SettingsPressed
 )
 
 Send = Callable[[Command], None]

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.callbacks import STILL, Press
+from bot.callbacks import STILL, Kind, Press
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import Absent
@@ -23,6 +23,7 @@ from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Outcome, is_hand_key, keys
 from bot.runtime.play import Play
 from bot.runtime.redraw import Redraw
+from bot.runtime.settings import SettingsPanes
 from bot.storage.rows import TableStatus
 
 
@@ -39,6 +40,7 @@ class Parts:
     closing: Closing
     groups: Groups
     redraw: Redraw
+    settings: SettingsPanes
     book: MessageBook
 
 
@@ -153,6 +155,20 @@ async def offered(rt: Parts, call: Call, cmd: Any) -> None:
         raise Refused(BotRefusal.STALE_HAND, refresh=call.seat)
 
 
+async def settings_message(rt: Parts, call: Call, cmd: Any) -> None:
+    """A settings press counts on the current pane only (an older one's buttons are stale)."""
+    if await _key(rt, cmd.message) != cmd.pane:
+        raise Refused(BotRefusal.STALE_BUTTON)
+
+
+async def settings_admin(rt: Parts, call: Call, cmd: Any) -> None:
+    """A group's settings are its admins' (a person's own, his)."""
+    if cmd.press.kind is not Kind.GROUP:
+        return
+    if not await rt.ctx.members.is_admin(cmd.message.chat_id, cmd.user_id):
+        raise Refused(BotRefusal.SETTINGS_ADMINS_ONLY)
+
+
 GUARDS: Final[Mapping[Guard, GuardFn]] = {
     Guard.OPEN: opened,
     Guard.HERE: here,
@@ -164,4 +180,6 @@ GUARDS: Final[Mapping[Guard, GuardFn]] = {
     Guard.ON_HAND: on_hand,
     Guard.CURRENT_MOVE: current_move,
     Guard.OFFERED: offered,
+    Guard.SETTINGS_MESSAGE: settings_message,
+    Guard.SETTINGS_ADMIN: settings_admin,
 }

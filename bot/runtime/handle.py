@@ -33,6 +33,7 @@ from bot.runtime.lock_keys import (
 from bot.runtime.outcome import Outcome
 from bot.runtime.play import Play
 from bot.runtime.redraw import Redraw
+from bot.runtime.settings import SettingsPanes
 from bot.storage.protocol import Repository
 from bot.storage.rows import OwedState
 
@@ -68,6 +69,7 @@ class Runtime:
             closing,
             Groups(ctx, lobby=lobby, absent=absent, closing=closing),
             Redraw(ctx, play=play),
+            SettingsPanes(ctx, lobby=lobby),
             book,
         )
 

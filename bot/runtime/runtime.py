@@ -47,6 +47,7 @@ class TableRuntime:
         self.absent = parts.absent
         self.groups = parts.groups
         self.redraw = parts.redraw
+        self.settings = parts.settings
 
     async def handle(self, cmd: Command) -> Outcome:
         return await self.runtime.handle(cmd)
