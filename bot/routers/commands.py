@@ -19,8 +19,9 @@ from bot.render.games import game_ui as family_ui
 from bot.rendered import Button, Rendered, keyboard
 from bot.routers.common import asked, say, topic
 from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
+from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.queries import Queries
 from bot.sending.outbox import Old
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -66,7 +67,8 @@ def make_router() -> Router:
     async def start(
         message: Message,
         command: CommandObject,
-        runtime: TableRuntime,
+        runtime: Runtime,
+        queries: Queries,
         delivery: Delivery,
         people: People,
         user_tr: Translator,
@@ -81,7 +83,7 @@ def make_router() -> Router:
                 outcome = await runtime.handle(
                     JoinByLink(table_id, parts[2], user.id, user.first_name)
                 )
-                found = await runtime.table_of(table_id)
+                found = await queries.table_of(table_id)
                 chat = await people.chat(found[1]) if found else None
                 say(
                     delivery,
@@ -138,7 +140,7 @@ def make_router() -> Router:
         )
 
     @router.message(Command("notify"), GROUPS)
-    async def notify(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+    async def notify(message: Message, runtime: Runtime, delivery: Delivery) -> None:
         """PRODUCT.md /notify: the user's new-table ping for this group, on or off."""
         assert message.from_user is not None
         chat, user = message.chat.id, message.from_user.id
@@ -158,7 +160,7 @@ def make_router() -> Router:
     async def score(
         message: Message,
         command: CommandObject,
-        runtime: TableRuntime,
+        queries: Queries,
         delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
@@ -179,17 +181,17 @@ def make_router() -> Router:
             )
             return
         if message.chat.type == "private":  # his lines across the chats
-            boards = await runtime.boards(chat_id=None, user_id=user, game=code)
+            boards = await queries.boards(chat_id=None, user_id=user, game=code)
             for page in score_screen.mine("", boards, user, user_tr):
                 say(delivery, message, page)
             return
-        boards = await runtime.boards(chat_id=message.chat.id, game=code)
+        boards = await queries.boards(chat_id=message.chat.id, game=code)
         title = message.chat.title or ""
         if arg == "me":
             show_score(delivery, message, score_screen.mine(title, boards, user, chat_tr))
             return
         current = None
-        playing = await runtime.now_playing(message.chat.id, topic(message))
+        playing = await queries.now_playing(message.chat.id, topic(message))
         if playing is not None:
             game, no, counts = playing
             ui = family_ui(game)
@@ -228,7 +230,7 @@ def make_router() -> Router:
     @router.message(Command("hand"))
     async def hand(
         message: Message,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,

@@ -20,9 +20,9 @@ from bot.render.games import game_ui as family_ui
 from bot.routers.common import pressed, say, topic
 from bot.routers.identity import unsigned
 from bot.runtime.commands import AskToClose, Kick, LobbyPressed, OpenTable, StartReached
+from bot.runtime.handle import Runtime
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
-from bot.runtime.runtime import TableRuntime
 from bot.sending.rates import Quota
 from bot.storage.rows import Hands
 from bot.tasks import Background
@@ -38,7 +38,7 @@ def make_router() -> Router:
     async def newgame(
         message: Message,
         command: CommandObject,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         chat_tr: Translator,
     ) -> None:
@@ -80,7 +80,7 @@ def make_router() -> Router:
         delivery(outcome)
 
     @router.message(Command("cancel"), GROUPS)
-    async def cancel(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+    async def cancel(message: Message, runtime: Runtime, delivery: Delivery) -> None:
         assert message.from_user is not None
         command = AskToClose(
             message.chat.id, topic(message), message.from_user.id, message.message_id
@@ -90,7 +90,7 @@ def make_router() -> Router:
     @router.message(Command("kick"), GROUPS)
     async def kick(
         message: Message,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         members: Members,
     ) -> None:
@@ -108,7 +108,7 @@ def make_router() -> Router:
     async def lobby_pressed(
         query: CallbackQuery,
         press: Press,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         members: Members,
         user_tr: Translator,
@@ -156,7 +156,7 @@ async def _start_when_reached(
     press: Press,
     notes: Outcome,
     waits: list[asyncio.Future[int | None]],
-    runtime: TableRuntime,
+    runtime: Runtime,
     delivery: Delivery,
 ) -> None:
     """Start's second half: once the players' private notes are delivered (or refused); a

@@ -14,7 +14,7 @@ from aiogram.types import ChatMemberUpdated, Message
 from bot.caches.members import Members, Membership
 from bot.delivery import Delivery
 from bot.runtime.commands import BotRemoved, MemberLeft
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.handle import Runtime
 
 
 def make_router() -> Router:
@@ -22,7 +22,7 @@ def make_router() -> Router:
 
     @router.message(F.left_chat_member)
     async def left(
-        message: Message, runtime: TableRuntime, delivery: Delivery, members: Members
+        message: Message, runtime: Runtime, delivery: Delivery, members: Members
     ) -> None:
         user = message.left_chat_member
         if user is None or user.is_bot:
@@ -32,7 +32,7 @@ def make_router() -> Router:
 
     @router.chat_member()
     async def member_status(
-        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
+        update: ChatMemberUpdated, runtime: Runtime, delivery: Delivery, members: Members
     ) -> None:
         user = update.new_chat_member.user
         await members.forget(update.chat.id, user.id)  # changed: asked again (every worker)
@@ -44,7 +44,7 @@ def make_router() -> Router:
 
     @router.my_chat_member()
     async def bot_status(
-        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
+        update: ChatMemberUpdated, runtime: Runtime, delivery: Delivery, members: Members
     ) -> None:
         # made an administrator or no longer one: asked again next time (where its answers go)
         await members.forget(update.chat.id, update.new_chat_member.user.id)

@@ -18,7 +18,8 @@ from bot.refused import BotRefusal, Refused
 from bot.render.refusals import refusal_html
 from bot.routers.common import asked, pressed, say, topic
 from bot.runtime.commands import SettingsPressed
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.handle import Runtime
+from bot.runtime.queries import Queries
 from bot.sending.outbox import Old
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -33,7 +34,7 @@ def make_router() -> Router:
     @router.message(Command("settings"), GROUPS)
     async def group_settings(
         message: Message,
-        runtime: TableRuntime,
+        queries: Queries,
         members: Members,
         delivery: Delivery,
         chat_tr: Translator,
@@ -44,14 +45,14 @@ def make_router() -> Router:
             said = refusal_html(Refused(BotRefusal.SETTINGS_ADMINS_ONLY), chat_tr)
             say(delivery, message, said, reply=True)
             return
-        rendered = delivery.presenter.settings(await runtime.settings.group_pane(chat_id, KEY))
+        rendered = delivery.presenter.settings(await queries.group_settings(chat_id, KEY))
         # an answer (#47): to him alone where Telegram allows it, else the group's one pane
         delivery.answers.answer(asked(message), rendered, reply=True, shared=KEY, old=Old.STRIP)
 
     @router.message(Command("settings"), PRIVATE)
-    async def private_settings(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+    async def private_settings(message: Message, queries: Queries, delivery: Delivery) -> None:
         assert message.from_user is not None
-        pane = await runtime.settings.my_pane(message.from_user.id, KEY)
+        pane = await queries.my_settings(message.from_user.id, KEY)
         rendered = delivery.presenter.settings(pane)
         delivery.presenter.outbox.show(message.chat.id, KEY, rendered, fresh=True, old=Old.STRIP)
 
@@ -59,7 +60,7 @@ def make_router() -> Router:
         PressFilter(Kind.GROUP), F.data.func(lambda d: _act(d) in GROUP_SETTINGS)
     )
     async def group_pressed(
-        query: CallbackQuery, press: Press, runtime: TableRuntime, delivery: Delivery
+        query: CallbackQuery, press: Press, runtime: Runtime, delivery: Delivery
     ) -> None:
         message = query.message
         if message is None or message.chat.type == "private":
@@ -79,7 +80,7 @@ def make_router() -> Router:
 
     @router.callback_query(PressFilter(Kind.PRIVATE), F.data.func(lambda d: _act(d) in MY_ACTS))
     async def private_pressed(
-        query: CallbackQuery, press: Press, runtime: TableRuntime, delivery: Delivery
+        query: CallbackQuery, press: Press, runtime: Runtime, delivery: Delivery
     ) -> None:
         message = query.message
         user_id = query.from_user.id

@@ -2,7 +2,7 @@
 the log, the facts screens need, and the checks every press shares, each written once.
 
 :class:`Context` is the one object every concern (lobby, play, absent, groups, computers) is
-built with; the concerns never inherit it or each other (:mod:`bot.runtime.runtime`)."""
+built with; the concerns never inherit it or each other (:mod:`bot.runtime.handle`)."""
 
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ from bot.runtime.lock_keys import (
 )
 from bot.runtime.outcome import Outcome
 from bot.runtime.play import Play
+from bot.runtime.queries import Queries
 from bot.runtime.redraw import Redraw
 from bot.runtime.settings import SettingsPanes
 from bot.storage.protocol import Repository
@@ -44,7 +45,8 @@ def lock_id(key: TableKey | ChatKey) -> int:
 
 
 class Runtime:
-    """The concerns composed (none inherits another), and the one ``handle``."""
+    """The concerns composed (none inherits another), the one ``handle``, and the reads that
+    change nothing (:attr:`queries`)."""
 
     def __init__(
         self,
@@ -59,19 +61,14 @@ class Runtime:
         lobby = Lobby(ctx, start_match=play.start_match)
         closing = Closing(ctx)
         absent = Absent(ctx, play=play, lobby=lobby, closing=closing)
+        groups = Groups(ctx, lobby=lobby, absent=absent, closing=closing)
+        redraw = Redraw(ctx, play=play)
+        settings = SettingsPanes(ctx, lobby=lobby)
         self.ctx = ctx
         self.parts = Parts(
-            ctx,
-            lobby,
-            Computers(ctx),
-            play,
-            absent,
-            closing,
-            Groups(ctx, lobby=lobby, absent=absent, closing=closing),
-            Redraw(ctx, play=play),
-            SettingsPanes(ctx, lobby=lobby),
-            book,
+            ctx, lobby, Computers(ctx), play, absent, closing, groups, redraw, settings, book
         )
+        self.queries = Queries(ctx, groups=groups, redraw=redraw, settings=settings)
 
     async def _locks(self, key: LockKey) -> tuple[TableKey | None, list[TableKey | ChatKey]]:
         """The table a key loads (None: none), and every lock it takes, in the one fixed order

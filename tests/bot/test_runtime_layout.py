@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import get_args
 
 from bot.callbacks import ACTS, EndAct, Kind, LobbyAct, SeatAct
 from bot.runtime.absent import TIMER_KINDS
 from bot.runtime.commands import Command, Guard
 from bot.runtime.guards import GUARDS
 from bot.runtime.handlers import DEADLINE_KINDS, HANDLERS, LOBBY_ACTS
-from bot.runtime.runtime import TableRuntime
 from bot.storage.rows import DeadlineKind
 
 RUNTIME = Path(__file__).resolve().parents[2] / "bot" / "runtime"
@@ -58,15 +57,15 @@ def test_only_handle_takes_a_lock() -> None:
     assert holding == ["core.py", "handle.py"]
 
 
-def test_toggle_gap_set_on_the_facade_reaches_the_seats() -> None:
-    nothing = cast(Any, None)
-    runtime = TableRuntime(nothing, nothing, nothing, nothing)
-    runtime.toggle_gap = 0.0
-    assert runtime.absent.toggle_gap == 0.0
-
-
-def test_cards_gap_set_on_the_facade_reaches_the_presses() -> None:
-    nothing = cast(Any, None)
-    runtime = TableRuntime(nothing, nothing, nothing, nothing)
-    runtime.cards_gap = 0.0
-    assert runtime.ctx.cards_gap == 0.0
+def test_the_front_ends_reach_the_runtime_by_handle_alone() -> None:
+    """No facade: a router (or the composition root) changes a table through ``handle`` only;
+    what changes nothing it reads from ``queries``."""
+    fronts = [*(RUNTIME.parent / "routers").glob("*.py"), RUNTIME.parent / "app.py"]
+    reached = set()
+    for path in fronts:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and ast.unparse(node.value).endswith("runtime"):
+                reached.add(node.attr)
+    assert reached <= {"handle", "queries", "ctx"}
+    assert "handle" in reached
+    assert not (RUNTIME / "runtime.py").exists()
