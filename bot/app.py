@@ -32,10 +32,10 @@ from bot.middlewares.standing import BotStanding
 from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
 from bot.routers import make_root_router
-from bot.routers.common import member_lookup
+from bot.routers.incoming import member_lookup
 from bot.runtime.commands import Resume, ResumeOwed
-from bot.runtime.core import NewGame
 from bot.runtime.handle import Runtime
+from bot.runtime.tables import NewGame
 from bot.scheduling import Heartbeat, Scheduler
 from bot.sending.json_session import JsonSession
 from bot.sending.outage import DISPATCHER, Outage, OutageLog

@@ -15,9 +15,9 @@ from bot.game_names import game_code, game_name
 from bot.i18n import Catalogues, Translator
 from bot.markup import Html
 from bot.render import score as score_screen
-from bot.render.games import game_ui as family_ui
+from bot.render.games import game_ui
 from bot.rendered import Button, Rendered, keyboard
-from bot.routers.common import asked, say, topic
+from bot.routers.incoming import asked, say, topic
 from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome
@@ -30,7 +30,7 @@ PRIVATE = F.chat.type == "private"
 
 def rules_summary(game: str, tr: Translator) -> Html:
     """The catalogue's summary (its texts are HTML, with no one's words in them)."""
-    ui = family_ui(game)
+    ui = game_ui(game)
     return Html(ui.rules_summary(game, tr)) if ui else tr.html("Rules for this game come later.")
 
 
@@ -194,7 +194,7 @@ def make_router() -> Router:
         playing = await queries.now_playing(message.chat.id, topic(message))
         if playing is not None:
             game, no, counts = playing
-            ui = family_ui(game)
+            ui = game_ui(game)
             current = chat_tr.html(
                 "At the table now ({game}, {match} {no}): {list}",
                 game=game_name(game, chat_tr.locale),

@@ -16,9 +16,9 @@ from bot.game_names import game_code
 from bot.i18n import Translator
 from bot.message_limits import label
 from bot.refused import BotRefusal, Refused
-from bot.render.games import game_ui as family_ui
-from bot.routers.common import pressed, say, topic
+from bot.render.games import game_ui
 from bot.routers.identity import unsigned
+from bot.routers.incoming import pressed, say, topic
 from bot.runtime.commands import AskToClose, Kick, LobbyPressed, OpenTable, StartReached
 from bot.runtime.handle import Runtime
 from bot.runtime.lobby import SHOWN
@@ -66,7 +66,7 @@ def make_router() -> Router:
                     "lenturlu, konchinka."
                 ), reply=True)  # fmt: skip
                 return
-            if family_ui(code) is None:
+            if game_ui(code) is None:
                 say(delivery, message, chat_tr.html("This game is not available yet."), reply=True)
                 return
             game = code

@@ -11,8 +11,8 @@ from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
 from bot.refused import Refused
-from bot.routers.common import pressed
 from bot.routers.errors import answer_refusal
+from bot.routers.incoming import pressed
 from bot.runtime.commands import (
     ChartPressed,
     EndPressed,

@@ -15,7 +15,7 @@ from bot.i18n import Translator
 from bot.markup import Html, esc
 from bot.records import GameRecord, RecordPosts, Records
 from bot.render.transcript import transcript
-from bot.routers.common import say, topic
+from bot.routers.incoming import say, topic
 from bot.runtime.queries import Queries
 from engine.record import write_jsonl
 

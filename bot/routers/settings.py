@@ -16,7 +16,7 @@ from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.refused import BotRefusal, Refused
 from bot.render.refusals import refusal_html
-from bot.routers.common import asked, pressed, say, topic
+from bot.routers.incoming import asked, pressed, say, topic
 from bot.runtime.commands import SettingsPressed
 from bot.runtime.handle import Runtime
 from bot.runtime.queries import Queries

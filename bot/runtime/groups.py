@@ -12,9 +12,9 @@ from bot.game_names import game_name
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.closing import Closing
-from bot.runtime.core import Context, IsAdmin, Table
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Facts, Note, Outcome, Screen
+from bot.runtime.tables import Context, IsAdmin, Table
 from bot.storage.rows import OPEN_STATUSES, Bar, Deadline, DeadlineKind, TableRow, TableStatus
 
 REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."

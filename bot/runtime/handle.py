@@ -16,7 +16,6 @@ from bot.runtime.absent import Absent
 from bot.runtime.closing import Closing
 from bot.runtime.commands import Command, MessageBook
 from bot.runtime.computers import Computers
-from bot.runtime.core import Context, RuntimeOptions
 from bot.runtime.groups import Groups
 from bot.runtime.guards import GUARDS, Call, Parts
 from bot.runtime.handlers import HANDLERS, Handler
@@ -35,6 +34,7 @@ from bot.runtime.play import Play
 from bot.runtime.queries import Queries
 from bot.runtime.redraw import Redraw
 from bot.runtime.settings import SettingsPanes
+from bot.runtime.tables import Context, RuntimeOptions
 from bot.storage.protocol import Repository
 from bot.storage.rows import OwedState
 

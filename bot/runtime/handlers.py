@@ -195,7 +195,7 @@ async def on_my_cards(rt: Parts, call: Call, cmd: MyCardsPressed) -> Outcome:
     """🂠 My cards on the table message, where its hands are in the group (#32): the
     presser's hand sent anew, for him alone in place of the table message (so one tap brings
     back a hand his client lost); a hand that goes to private is sent anew there. Once per
-    ``cards_gap`` a person (:data:`~bot.runtime.core.CARDS_GAP_S`): a tap sooner is refused
+    ``cards_gap`` a person (:data:`~bot.runtime.tables.CARDS_GAP_S`): a tap sooner is refused
     and sends nothing."""
     table, ctx = call.open, rt.ctx
     if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now

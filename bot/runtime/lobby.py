@@ -13,14 +13,6 @@ from bot.logsafe import safe
 from bot.message_limits import label
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
-from bot.runtime.core import (
-    Context,
-    IsAdmin,
-    Match,
-    Table,
-    join_code,
-    seat_range,
-)
 from bot.runtime.outcome import (
     CancelQuestion,
     LobbyClosed,
@@ -30,6 +22,14 @@ from bot.runtime.outcome import (
     Strip,
     UnreachableNotice,
     keys,
+)
+from bot.runtime.tables import (
+    Context,
+    IsAdmin,
+    Match,
+    Table,
+    join_code,
+    seat_range,
 )
 from bot.storage.rows import Deadline, DeadlineKind, SeatKind, SeatRow, SeatSpec, TableStatus
 from engine.errors import InvalidOption

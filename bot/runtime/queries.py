@@ -8,12 +8,12 @@ asked (docs/bot.md, "Queries")."""
 from __future__ import annotations
 
 from bot.runtime import standings
-from bot.runtime.core import Context
 from bot.runtime.groups import Groups
 from bot.runtime.outcome import Facts, GroupSettingsScreen, MySettingsScreen
 from bot.runtime.redraw import Redraw
 from bot.runtime.scoreboard import Board
 from bot.runtime.settings import SettingsPanes
+from bot.runtime.tables import Context
 from bot.storage.rows import Deadline
 
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from bot.presses.families import family_presses
 from bot.runtime import owed as owe
-from bot.runtime.core import Context, Table
 from bot.runtime.outcome import (
     DealResult,
     EndedTable,
@@ -24,6 +23,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.play import Play
 from bot.runtime.standings import match_standings
+from bot.runtime.tables import Context, Table
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, OwedRow, OwedState, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, has, last

@@ -11,9 +11,9 @@ from bot.game_names import GAME_NAMES
 from bot.i18n import LOCALES
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
-from bot.runtime.core import Context
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import GroupSettingsScreen, MySettingsScreen
+from bot.runtime.tables import Context
 from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, UserHands, member
 
 

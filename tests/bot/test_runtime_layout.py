@@ -51,10 +51,10 @@ def test_every_command_has_one_handler_and_every_guard_a_check() -> None:
 
 
 def test_only_handle_takes_a_lock() -> None:
-    """The lock is ``handle``'s: no handler or concern of bot/runtime/ takes one (core.py
+    """The lock is ``handle``'s: no handler or concern of bot/runtime/ takes one (tables.py
     holds the lock's implementation, ``Context.hold``)."""
     holding = sorted(p.name for p in RUNTIME.glob("*.py") if ".hold(" in p.read_text())
-    assert holding == ["core.py", "handle.py"]
+    assert holding == ["handle.py", "tables.py"]
 
 
 def test_the_front_ends_reach_the_runtime_by_handle_alone() -> None:
