@@ -1,4 +1,5 @@
-"""Small helpers shared by the routers (Telegram-facing)."""
+"""What an update says, read once for the routers (Telegram-facing): the topic, the asker, the
+pressed message, the membership lookup; and how a short reply is said."""
 
 from __future__ import annotations
 
