@@ -15,7 +15,7 @@ from bot.caches.members import Lookup, Membership
 from bot.delivery import Delivery
 from bot.markup import Html
 from bot.rendered import Keyboard, Rendered
-from bot.runtime.commands import Pressed
+from bot.runtime.message_book import Pressed
 
 NOT_IN_CHAT: Final = ("user not found", "member not found", "participant not found")
 """Telegram's 400s that say the user is not in the chat ("Bad Request: member not found" …)."""

@@ -3,17 +3,17 @@ group, a stored deadline fallen due. :meth:`bot.runtime.handle.Runtime.handle` t
 command's lock key, loads its table, runs the guards it declares, and calls the one handler
 its type maps to (:data:`bot.runtime.handlers.HANDLERS`).
 
-A press carries the pressed message as Telegram gave it (:class:`Pressed`) and the parsed
-:class:`~bot.callbacks.Press`, never the raw callback data: which keyed message was pressed and
-what it offers the runtime asks of a :class:`MessageBook` (the outbox's memory, or the
-workers' shared book), a port the delivery side implements."""
+A press carries the pressed message as Telegram gave it
+(:class:`~bot.runtime.message_book.Pressed`) and the parsed :class:`~bot.callbacks.Press`, never
+the raw callback data: which keyed message was pressed and what it offers the runtime asks of a
+:class:`~bot.runtime.message_book.MessageBook`, a port the delivery side implements."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 from bot.callbacks import Kind, Press, SettingsAct
 from bot.keys import MessageKey
@@ -26,6 +26,7 @@ from bot.runtime.lock_keys import (
     TableKey,
     UserTablesKey,
 )
+from bot.runtime.message_book import Pressed
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef
 
 
@@ -53,33 +54,6 @@ class Guard(StrEnum):
     OFFERED = "offered"  # that message offers this very button now
     SETTINGS_MESSAGE = "settings_message"  # pressed on the current settings pane
     SETTINGS_ADMIN = "settings_admin"  # a group's settings: its admins' alone
-
-
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """The message a button was pressed on, as Telegram gave it: its chat, its id (an
-    ephemeral message's own id, a namespace apart, #32)."""
-
-    chat_id: int
-    message_id: int
-    ephemeral: bool = False
-
-
-class MessageBook(Protocol):
-    """What the runtime asks of the messages the bot sent (implemented by the delivery side:
-    one process, the outbox's memory; several workers, their shared book)."""
-
-    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
-        """Which keyed message of the chat this is now (None: none, or an old one)."""
-        ...
-
-    async def offers(self, chat_id: int, key: str, press: Press) -> bool:
-        """Whether message ``key`` offers this button now (its latest text's buttons)."""
-        ...
-
-    async def posted(self, chat_id: int, key: str) -> bool:
-        """Whether message ``key`` was sent, or waits to be."""
-        ...
 
 
 # --- presses ---------------------------------------------------------------------------------

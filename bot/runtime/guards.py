@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeGuard
 from bot.callbacks import STILL, Kind, Press
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
-from bot.runtime.commands import Guard, MessageBook, Pressed
+from bot.runtime.commands import Guard
+from bot.runtime.message_book import MessageBook, Pressed
 from bot.runtime.outcome import Outcome, is_hand_key, keys
 from bot.storage.rows import TableStatus
 

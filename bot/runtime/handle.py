@@ -14,7 +14,7 @@ from bot.caches.people import People
 from bot.runtime import owed as owe
 from bot.runtime.absent import Absent
 from bot.runtime.closing import Closing
-from bot.runtime.commands import Command, MessageBook
+from bot.runtime.commands import Command
 from bot.runtime.computers import Computers
 from bot.runtime.groups import Groups
 from bot.runtime.guards import GUARDS, Call, Parts
@@ -29,6 +29,7 @@ from bot.runtime.lock_keys import (
     TableKey,
     UserTablesKey,
 )
+from bot.runtime.message_book import MessageBook
 from bot.runtime.outcome import Outcome
 from bot.runtime.play import Play
 from bot.runtime.queries import Queries
