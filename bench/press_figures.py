@@ -196,11 +196,11 @@ async def play(
     done_before = deals_done(group)
     pulka_over = False
     runtime = running.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
 
     async def engine() -> Any:
-        table = await runtime._load(table_id)
+        table = await runtime.ctx.load(table_id)
         assert table is not None and table.match is not None
         return table, table.match.state
 

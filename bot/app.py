@@ -32,9 +32,10 @@ from bot.middlewares.standing import BotStanding
 from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
 from bot.routers import make_root_router
-from bot.routers.common import member_lookup
-from bot.runtime.core import NewGame
-from bot.runtime.runtime import TableRuntime
+from bot.routers.incoming import member_lookup
+from bot.runtime.commands import Resume, ResumeOwed
+from bot.runtime.handle import Runtime
+from bot.runtime.tables import NewGame
 from bot.scheduling import Heartbeat, Scheduler
 from bot.sending.json_session import JsonSession
 from bot.sending.outage import DISPATCHER, Outage, OutageLog
@@ -75,7 +76,7 @@ class Services:
 
     repo: Store
     people: People
-    runtime: TableRuntime
+    runtime: Runtime
     outbox: Outbox
     delivery: Delivery
     scheduler: Scheduler
@@ -153,7 +154,7 @@ def build_services(
     members = Members(member_lookup(bot), clock=monotonic, wall=clock, drops=shared.drops)
     outbox = Outbox(bot, repo, limits, rates=shared.rates, book=shared.book)
     book = OutboxBook(outbox, codec)
-    runtime = TableRuntime(
+    runtime = Runtime(
         repo,
         people,
         members,
@@ -182,13 +183,13 @@ def build_services(
     scheduler = Scheduler(
         clock=clock,
         leader=shared.leader,
-        stored=runtime.deadlines,
+        stored=runtime.queries.deadlines,
         on_lead=heartbeat.resume,
         lease=settings.redis_lease_s,
     )
     delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id), book)
     background = Background()
-    bus = Bus(runtime.runtime, delivery, background)
+    bus = Bus(runtime, delivery, background)
     outbox.report = bus.send  # what it can't deliver, or holds, comes back as a command
     return Services(
         repo,
@@ -218,12 +219,13 @@ def build_dispatcher(
         catalogues=catalogues,
         codec=codec,
         runtime=services.runtime,
+        queries=services.runtime.queries,
         delivery=services.delivery,
         outbox=services.outbox,
         people=services.people,
-        members=services.runtime.members,
+        members=services.runtime.ctx.members,
         background=services.background,
-        records=Records(services.repo, services.runtime.new_game),
+        records=Records(services.repo, services.runtime.ctx.new_game),
         record_posts=RecordPosts(services.repo, clock),
         drawing=services.drawing,
     )
@@ -294,6 +296,21 @@ def _test_seeds(settings: Settings) -> Callable[[], int] | None:
     return itertools.count(settings.test_seed).__next__
 
 
+async def resume(services: Services) -> None:
+    """After a start: what the chats are still owed, then every open table's screens as the
+    database has them, each a command through the runtime's ``handle``."""
+    runtime = services.runtime
+    try:
+        services.delivery(await runtime.handle(ResumeOwed()))
+    except Exception:
+        logger.exception("could not draw again what the chats are owed")
+    for table_id, reminded in await runtime.queries.resumes():
+        try:
+            services.delivery(await runtime.handle(Resume(table_id, reminded)))
+        except Exception:
+            logger.exception("could not resume table %s", table_id)
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     settings: Settings,
@@ -340,15 +357,11 @@ async def running_bot(
         dp = build_dispatcher(settings, catalogues, codec, services, clock)
         await register_commands(bot, catalogues)
         await services.outbox.load()
-        for outcome, table_id in await services.runtime.resume():
-            try:
-                services.delivery(outcome)
-            except Exception:
-                logger.exception("could not resume table %s", table_id)
+        await resume(services)
         heartbeat = services.heartbeat
         if not services.coordination.leader.shared:  # several workers: when one leads
             await heartbeat.resume()  # the downtime is not counted against anyone's turn
-        services.scheduler.start(await services.runtime.deadlines(), services.bus.fire)
+        services.scheduler.start(await services.runtime.queries.deadlines(), services.bus.fire)
         heartbeat.start()
         try:
             async with contextlib.AsyncExitStack() as stack:

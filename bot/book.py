@@ -1,4 +1,4 @@
-"""The runtime's :class:`~bot.runtime.commands.MessageBook`, answered from the outbox: which
+"""The runtime's :class:`~bot.runtime.message_book.MessageBook`, answered from the outbox: which
 keyed message Telegram's message id is, what it offers, whether it was posted. One process:
 the outbox's memory; several workers: the book they share (``bot/sending/redis_book.py``)."""
 

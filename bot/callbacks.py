@@ -76,6 +76,25 @@ class EndAct(StrEnum):
     CHART = "g"  # 📈 the game's chart
 
 
+class SettingsAct(StrEnum):
+    """The buttons of the /settings panes (§15): a group's (its admins'), a person's own."""
+
+    LANGUAGE = "n"  # 🌐 the next language
+    TIMEOUT = "t"  # ⏱ the next turn time (a group's)
+    COMPUTERS = "c"  # 🤖 computer players, yes or no (a group's)
+    GAME = "g"  # a game's default options pane (a group's)
+    OPTION = "v"  # a default option's next value, ``arg`` = "game.name=value" (a group's)
+    BACK = "b"  # ↩️ back from a game's pane (a group's)
+    PINGS = "p"  # 🔔 turn pings (a person's)
+    WORDS = "w"  # cards in words (a person's)
+    HANDS = "h"  # 🃏 where hands go (both)
+
+
+GROUP_SETTINGS: Final = frozenset(SettingsAct) - {SettingsAct.PINGS, SettingsAct.WORDS}
+MY_SETTINGS: Final = frozenset(
+    {SettingsAct.LANGUAGE, SettingsAct.PINGS, SettingsAct.WORDS, SettingsAct.HANDS}
+)
+
 REFRESH: Final = "u"  # ↻ Refresh, in the seat menu: the hand drawn again
 MY_CARDS: Final = "c"  # 🂠 My cards on the table message: the presser's hand, for him alone
 
@@ -94,8 +113,8 @@ ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.LOBBY: frozenset(LobbyAct),
     Kind.END: frozenset(EndAct),
     Kind.TABLE: frozenset({MY_CARDS}),
-    Kind.GROUP: frozenset("l") | frozenset("ntcgvbh"),  # l: /language; the rest: /settings
-    Kind.PRIVATE: frozenset("l") | frozenset("npwh"),
+    Kind.GROUP: frozenset("l") | GROUP_SETTINGS,  # l: /language; the rest: /settings
+    Kind.PRIVATE: frozenset("l") | MY_SETTINGS,
 }
 
 

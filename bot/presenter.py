@@ -18,6 +18,7 @@ from bot.refused import BotRefusal
 from bot.render import closing as closing_render
 from bot.render import lobby as lobby_render
 from bot.render import seat_menu
+from bot.render import settings as settings_render
 from bot.render.action_words import words_of
 from bot.render.cards import with_card_words
 from bot.render.games import game_ui
@@ -35,12 +36,14 @@ from bot.runtime.outcome import (
     EphemeralGone,
     Facts,
     Gone,
+    GroupSettingsScreen,
     HandGone,
     HandScreen,
     LobbyClosed,
     LobbyScreen,
     LobbyStarted,
     MatchResult,
+    MySettingsScreen,
     Note,
     Outcome,
     PingGone,
@@ -162,7 +165,16 @@ class Presenter:
                 self._close_question(screen)
             case UnreachableNotice():
                 self._unreachable(screen)
+            case GroupSettingsScreen():
+                rendered = self.settings(screen)
+                box.show(screen.chat_id, screen.key, rendered, receiver=screen.receiver)
+            case MySettingsScreen():
+                box.show(screen.user_id, screen.key, self.settings(screen))
         return None
+
+    def settings(self, screen: GroupSettingsScreen | MySettingsScreen) -> Rendered:
+        """A settings pane as its reader sees it."""
+        return settings_render.pane(screen, self.catalogues.tr(screen.locale), self.codec)
 
     # --- private chats ----------------------------------------------------------------------
 

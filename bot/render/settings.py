@@ -13,6 +13,7 @@ from bot.i18n import LOCALES, Translator
 from bot.markup import esc
 from bot.render.lobby import next_value, option_text
 from bot.rendered import Button, Rendered, keyboard, next_in
+from bot.runtime.outcome import GroupSettingsScreen, MySettingsScreen
 from bot.storage.settings import (
     TURN_TIMEOUTS,
     ChatHands,
@@ -142,3 +143,22 @@ def user_settings(
         [button("🃏 " + mine, HANDS, next_in(tuple(UserHands), settings.hands))] if hands else [],
     ]
     return Rendered("\n".join(lines), keyboard(rows))
+
+
+def pane(
+    screen: GroupSettingsScreen | MySettingsScreen, tr: Translator, codec: PressCodec
+) -> Rendered:
+    """A settings pane the runtime drew as data, in its reader's language (``tr``)."""
+    if isinstance(screen, MySettingsScreen):
+        return user_settings(screen.locale, screen.settings, tr, codec, hands=screen.hands)
+    return group_settings(
+        screen.title,
+        screen.locale,
+        screen.settings,
+        screen.timeout,
+        tr,
+        codec,
+        game=screen.game,
+        options=screen.options,
+        hands=screen.hands,
+    )

@@ -15,12 +15,13 @@ from bot.game_names import game_code, game_name
 from bot.i18n import Catalogues, Translator
 from bot.markup import Html
 from bot.render import score as score_screen
-from bot.render.games import game_ui as family_ui
+from bot.render.games import game_ui
 from bot.rendered import Button, Rendered, keyboard
-from bot.routers.common import asked, say, topic
-from bot.runtime.commands import JoinByLink
-from bot.runtime.outcome import HandScreen, Note, Outcome
-from bot.runtime.runtime import TableRuntime
+from bot.routers.incoming import asked, say, topic
+from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
+from bot.runtime.handle import Runtime
+from bot.runtime.outcome import Note, Outcome
+from bot.runtime.queries import Queries
 from bot.sending.outbox import Old
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -29,7 +30,7 @@ PRIVATE = F.chat.type == "private"
 
 def rules_summary(game: str, tr: Translator) -> Html:
     """The catalogue's summary (its texts are HTML, with no one's words in them)."""
-    ui = family_ui(game)
+    ui = game_ui(game)
     return Html(ui.rules_summary(game, tr)) if ui else tr.html("Rules for this game come later.")
 
 
@@ -66,7 +67,8 @@ def make_router() -> Router:
     async def start(
         message: Message,
         command: CommandObject,
-        runtime: TableRuntime,
+        runtime: Runtime,
+        queries: Queries,
         delivery: Delivery,
         people: People,
         user_tr: Translator,
@@ -81,7 +83,7 @@ def make_router() -> Router:
                 outcome = await runtime.handle(
                     JoinByLink(table_id, parts[2], user.id, user.first_name)
                 )
-                found = await runtime.table_of(table_id)
+                found = await queries.table_of(table_id)
                 chat = await people.chat(found[1]) if found else None
                 say(
                     delivery,
@@ -95,12 +97,12 @@ def make_router() -> Router:
                 delivery(outcome)
                 return
             if parts[0] == "h" and len(parts) == 2:  # 🂠 My cards on the group's table
-                outcome, shown = await runtime.my_hands(user.id, only=unb36(parts[1]))
+                outcome = await runtime.handle(ShowHands(user.id, only=unb36(parts[1])))
                 delivery(outcome)
-                if shown:  # the "/start h_…" line goes with the old hand message
+                if outcome.said:  # "You're not playing at this table."
+                    say(delivery, message, user_tr.html(outcome.said))
+                else:  # the "/start h_…" line goes with the old hand message
                     delivery.presenter.outbox.delete_message(message.chat.id, message.message_id)
-                else:
-                    say(delivery, message, user_tr.html("You're not playing at this table."))
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 say(delivery, message, rules_summary(code, user_tr))
@@ -138,11 +140,12 @@ def make_router() -> Router:
         )
 
     @router.message(Command("notify"), GROUPS)
-    async def notify(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+    async def notify(message: Message, runtime: Runtime, delivery: Delivery) -> None:
         """PRODUCT.md /notify: the user's new-table ping for this group, on or off."""
         assert message.from_user is not None
         chat, user = message.chat.id, message.from_user.id
-        outcome = await runtime.toggle_notify(chat, user, message.message_id, topic(message))
+        command = ToggleNotify(chat, topic(message), user, message.message_id)
+        outcome = await runtime.handle(command)
         said = [s for s in outcome.screens if isinstance(s, Note) and s.chat_id == chat]
         for note in said:  # what the group would be told: his answer (#47)
             delivery.answers.answer(asked(message), delivery.presenter.note(note), reply=True)
@@ -157,7 +160,7 @@ def make_router() -> Router:
     async def score(
         message: Message,
         command: CommandObject,
-        runtime: TableRuntime,
+        queries: Queries,
         delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
@@ -178,20 +181,20 @@ def make_router() -> Router:
             )
             return
         if message.chat.type == "private":  # his lines across the chats
-            boards = await runtime.boards(chat_id=None, user_id=user, game=code)
+            boards = await queries.boards(chat_id=None, user_id=user, game=code)
             for page in score_screen.mine("", boards, user, user_tr):
                 say(delivery, message, page)
             return
-        boards = await runtime.boards(chat_id=message.chat.id, game=code)
+        boards = await queries.boards(chat_id=message.chat.id, game=code)
         title = message.chat.title or ""
         if arg == "me":
             show_score(delivery, message, score_screen.mine(title, boards, user, chat_tr))
             return
         current = None
-        playing = await runtime.now_playing(message.chat.id, topic(message))
+        playing = await queries.now_playing(message.chat.id, topic(message))
         if playing is not None:
             game, no, counts = playing
-            ui = family_ui(game)
+            ui = game_ui(game)
             current = chat_tr.html(
                 "At the table now ({game}, {match} {no}): {list}",
                 game=game_name(game, chat_tr.locale),
@@ -227,29 +230,20 @@ def make_router() -> Router:
     @router.message(Command("hand"))
     async def hand(
         message: Message,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
-        only = None
-        if message.chat.type != "private":
-            table = await runtime.open_table_id(message.chat.id, topic(message))
-            only = table if table is not None else -1
-        outcome, shown = await runtime.my_hands(message.from_user.id, only=only)
+        private = message.chat.type == "private"
+        here = None if private else (message.chat.id, topic(message))
+        outcome = await runtime.handle(ShowHands(message.from_user.id, here=here))
         delivery(outcome)
-        if message.chat.type != "private":
-            here = any(isinstance(s, HandScreen) and s.in_group for s in outcome.screens)
-            if not shown:
-                said = chat_tr.html("You're not playing at any table.")
-            elif here:  # shown to him alone in the group (#32)
-                said = chat_tr.html("Your cards are shown to you here, in the group.")
-            else:
-                said = chat_tr.html("Your cards are in our private chat.")
-            say(delivery, message, said, reply=True)
-        elif not shown:
-            say(delivery, message, user_tr.html("You're not playing at any table."))
+        if not private:  # where his cards are, or that he plays nowhere here
+            say(delivery, message, chat_tr.html(outcome.said), reply=True)
+        elif outcome.said:
+            say(delivery, message, user_tr.html(outcome.said))
 
     @router.message(Command("language"))
     async def language(

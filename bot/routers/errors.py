@@ -20,7 +20,7 @@ from bot.logsafe import safe
 from bot.refused import Refused
 from bot.render.refusals import refusal_html, refusal_text
 from bot.rendered import Rendered
-from bot.routers.common import asked, topic
+from bot.routers.incoming import asked, topic
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from aiogram.types import Message
 
 from bot.delivery import Delivery
 from bot.i18n import Translator
-from bot.routers.common import say
+from bot.routers.incoming import say
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PERSONAL: Final = ("newgame", "cancel", "kick", "notify", "hand", "settings", "record")

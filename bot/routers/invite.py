@@ -10,7 +10,7 @@ from bot.callbacks import b36
 from bot.delivery import Delivery
 from bot.i18n import Translator
 from bot.render.invite import InviteCard, invitation, no_table
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.queries import Queries
 
 
 def _article(result_id: str, card: InviteCard) -> InlineQueryResultArticle:
@@ -30,9 +30,9 @@ def make_router() -> Router:
 
     @router.inline_query()
     async def invite(
-        query: InlineQuery, runtime: TableRuntime, delivery: Delivery, user_tr: Translator
+        query: InlineQuery, queries: Queries, delivery: Delivery, user_tr: Translator
     ) -> None:
-        lobbies = await runtime.lobbies_of(query.from_user.id)
+        lobbies = await queries.lobbies_of(query.from_user.id)
         results = [
             _article(
                 f"t{facts.table.id}",

@@ -16,13 +16,13 @@ from bot.game_names import game_code
 from bot.i18n import Translator
 from bot.message_limits import label
 from bot.refused import BotRefusal, Refused
-from bot.render.games import game_ui as family_ui
-from bot.routers.common import pressed, say, topic
+from bot.render.games import game_ui
 from bot.routers.identity import unsigned
-from bot.runtime.commands import AskToClose, LobbyPressed, StartReached
+from bot.routers.incoming import pressed, say, topic
+from bot.runtime.commands import AskToClose, Kick, LobbyPressed, OpenTable, StartReached
+from bot.runtime.handle import Runtime
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
-from bot.runtime.runtime import TableRuntime
 from bot.sending.rates import Quota
 from bot.storage.rows import Hands
 from bot.tasks import Background
@@ -38,7 +38,7 @@ def make_router() -> Router:
     async def newgame(
         message: Message,
         command: CommandObject,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         chat_tr: Translator,
     ) -> None:
@@ -66,7 +66,7 @@ def make_router() -> Router:
                     "lenturlu, konchinka."
                 ), reply=True)  # fmt: skip
                 return
-            if family_ui(code) is None:
+            if game_ui(code) is None:
                 say(delivery, message, chat_tr.html("This game is not available yet."), reply=True)
                 return
             game = code
@@ -74,14 +74,13 @@ def make_router() -> Router:
         # a new lobby is a new group message: a member opens a few a span, no more (#47)
         if not await box.quota(message.chat.id, user.id, Quota.TABLES, take=False):
             raise Refused(BotRefusal.TOO_MANY_TABLES)
-        outcome = await runtime.open(
-            message.chat.id, user.id, user.first_name, game, options, topic(message)
-        )
+        table = OpenTable(message.chat.id, topic(message), user.id, user.first_name, game, options)
+        outcome = await runtime.handle(table)
         await box.quota(message.chat.id, user.id, Quota.TABLES)
         delivery(outcome)
 
     @router.message(Command("cancel"), GROUPS)
-    async def cancel(message: Message, runtime: TableRuntime, delivery: Delivery) -> None:
+    async def cancel(message: Message, runtime: Runtime, delivery: Delivery) -> None:
         assert message.from_user is not None
         command = AskToClose(
             message.chat.id, topic(message), message.from_user.id, message.message_id
@@ -91,26 +90,25 @@ def make_router() -> Router:
     @router.message(Command("kick"), GROUPS)
     async def kick(
         message: Message,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         members: Members,
     ) -> None:
         assert message.from_user is not None
-        chat_id, user_id = message.chat.id, message.from_user.id
-        outcome = await runtime.kick(
-            chat_id,
-            replied_to(message),
-            members.admin_check(chat_id, user_id),
-            message.message_id,
+        command = Kick(
+            message.chat.id,
             topic(message),
+            message.from_user.id,
+            replied_to(message),
+            message.message_id,
         )
-        delivery(outcome)
+        delivery(await runtime.handle(command))
 
     @router.callback_query(PressFilter(Kind.LOBBY))
     async def lobby_pressed(
         query: CallbackQuery,
         press: Press,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         members: Members,
         user_tr: Translator,
@@ -158,7 +156,7 @@ async def _start_when_reached(
     press: Press,
     notes: Outcome,
     waits: list[asyncio.Future[int | None]],
-    runtime: TableRuntime,
+    runtime: Runtime,
     delivery: Delivery,
 ) -> None:
     """Start's second half: once the players' private notes are delivered (or refused); a

@@ -13,7 +13,8 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.caches.members import Members, Membership
 from bot.delivery import Delivery
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.commands import BotRemoved, MemberLeft
+from bot.runtime.handle import Runtime
 
 
 def make_router() -> Router:
@@ -21,17 +22,17 @@ def make_router() -> Router:
 
     @router.message(F.left_chat_member)
     async def left(
-        message: Message, runtime: TableRuntime, delivery: Delivery, members: Members
+        message: Message, runtime: Runtime, delivery: Delivery, members: Members
     ) -> None:
         user = message.left_chat_member
         if user is None or user.is_bot:
             return
         await members.forget(message.chat.id, user.id)
-        delivery(await runtime.member_left(message.chat.id, user.id))
+        delivery(await runtime.handle(MemberLeft(message.chat.id, user.id)))
 
     @router.chat_member()
     async def member_status(
-        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
+        update: ChatMemberUpdated, runtime: Runtime, delivery: Delivery, members: Members
     ) -> None:
         user = update.new_chat_member.user
         await members.forget(update.chat.id, user.id)  # changed: asked again (every worker)
@@ -39,17 +40,17 @@ def make_router() -> Router:
             return
         status = ChatMemberStatus(update.new_chat_member.status)
         if not Membership(status, is_in(update)).belongs:
-            delivery(await runtime.member_left(update.chat.id, user.id))
+            delivery(await runtime.handle(MemberLeft(update.chat.id, user.id)))
 
     @router.my_chat_member()
     async def bot_status(
-        update: ChatMemberUpdated, runtime: TableRuntime, delivery: Delivery, members: Members
+        update: ChatMemberUpdated, runtime: Runtime, delivery: Delivery, members: Members
     ) -> None:
         # made an administrator or no longer one: asked again next time (where its answers go)
         await members.forget(update.chat.id, update.new_chat_member.user.id)
         if update.chat.type not in ("group", "supergroup") or not cannot_write(update):
             return
-        delivery(await runtime.bot_removed(update.chat.id))
+        delivery(await runtime.handle(BotRemoved(update.chat.id)))
 
     return router
 

@@ -10,14 +10,13 @@ from aiogram import F, Router
 from aiogram.types import Message
 
 from bot.delivery import Delivery
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.commands import ChatMigrated
+from bot.runtime.handle import Runtime
 from bot.sending.outbox import Outbox
 
 
-async def migrate(
-    old: int, new: int, runtime: TableRuntime, outbox: Outbox, delivery: Delivery
-) -> None:
-    outcome = await runtime.migrate_chat(old, new)
+async def migrate(old: int, new: int, runtime: Runtime, outbox: Outbox, delivery: Delivery) -> None:
+    outcome = await runtime.handle(ChatMigrated(old, new))
     outbox.forget_chat(old)  # after the unit of work: nothing queued for the old chat stays
     delivery(outcome)
 
@@ -27,14 +26,14 @@ def make_router() -> Router:
 
     @router.message(F.migrate_to_chat_id)
     async def moved_to(
-        message: Message, runtime: TableRuntime, outbox: Outbox, delivery: Delivery
+        message: Message, runtime: Runtime, outbox: Outbox, delivery: Delivery
     ) -> None:
         assert message.migrate_to_chat_id is not None
         await migrate(message.chat.id, message.migrate_to_chat_id, runtime, outbox, delivery)
 
     @router.message(F.migrate_from_chat_id)
     async def moved_from(
-        message: Message, runtime: TableRuntime, outbox: Outbox, delivery: Delivery
+        message: Message, runtime: Runtime, outbox: Outbox, delivery: Delivery
     ) -> None:
         assert message.migrate_from_chat_id is not None
         await migrate(message.migrate_from_chat_id, message.chat.id, runtime, outbox, delivery)

@@ -11,8 +11,8 @@ from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.middlewares.updates import Trace
 from bot.refused import Refused
-from bot.routers.common import pressed
 from bot.routers.errors import answer_refusal
+from bot.routers.incoming import pressed
 from bot.runtime.commands import (
     ChartPressed,
     EndPressed,
@@ -21,7 +21,7 @@ from bot.runtime.commands import (
     RefreshHand,
     SeatPressed,
 )
-from bot.runtime.runtime import TableRuntime
+from bot.runtime.handle import Runtime
 
 
 def make_router() -> Router:
@@ -31,7 +31,7 @@ def make_router() -> Router:
     async def on_hand_pressed(
         query: CallbackQuery,
         press: Press,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         user_tr: Translator,
         trace: Trace,
@@ -59,7 +59,7 @@ def make_router() -> Router:
     async def on_my_cards(
         query: CallbackQuery,
         press: Press,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         user_tr: Translator,
     ) -> None:
@@ -75,7 +75,7 @@ def make_router() -> Router:
     async def on_end_pressed(
         query: CallbackQuery,
         press: Press,
-        runtime: TableRuntime,
+        runtime: Runtime,
         delivery: Delivery,
         drawing: Drawing,
         user_tr: Translator,

@@ -15,8 +15,8 @@ from bot.i18n import Translator
 from bot.markup import Html, esc
 from bot.records import GameRecord, RecordPosts, Records
 from bot.render.transcript import transcript
-from bot.routers.common import say, topic
-from bot.runtime.runtime import TableRuntime
+from bot.routers.incoming import say, topic
+from bot.runtime.queries import Queries
 from engine.record import write_jsonl
 
 SUPERGROUP_PREFIX = "-100"  # a supergroup's chat id; its links drop it: t.me/c/<rest>/<message>
@@ -39,7 +39,7 @@ def make_router() -> Router:
         message: Message,
         records: Records,
         record_posts: RecordPosts,
-        runtime: TableRuntime,
+        queries: Queries,
         people: People,
         delivery: Delivery,
         drawing: Drawing,
@@ -55,7 +55,7 @@ def make_router() -> Router:
             else await records.last_over(chat_id=message.chat.id)
         )
         if found is None:
-            now = None if private else await runtime.now_playing(message.chat.id, topic(message))
+            now = None if private else await queries.now_playing(message.chat.id, topic(message))
             playing = now is not None
             text = (
                 tr.html("The record comes when the game is over.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Collection
 from enum import StrEnum
 
 from bot.caches.members import Standing
@@ -20,7 +21,7 @@ from bot.callbacks import SeatAct, b36
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime.closing import Closing
-from bot.runtime.core import Context, Table, is_running
+from bot.runtime.guards import is_running
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     EphemeralGone,
@@ -35,6 +36,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.owed import Owing
 from bot.runtime.play import Play
+from bot.runtime.tables import Context, Table
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 ENDED = TableStatus.ENDED
@@ -174,11 +176,10 @@ class Absent:
     async def hand_over(self, table_id: int, seat: int, why: HandOver) -> Outcome:
         """The computer plays the seat until its owner is back (a /kick: for the rest of the
         table); the group is told at most once a deal, and never of the owner's own wish."""
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.running(table_id)
-            if seat >= len(table.seats) or table.seats[seat].user_id is None:
-                raise Refused(BotRefusal.NOT_YOUR_CARDS)
-            return await self._hand_over(table, seat, why)
+        table = await self.ctx.running(table_id)
+        if seat >= len(table.seats) or table.seats[seat].user_id is None:
+            raise Refused(BotRefusal.NOT_YOUR_CARDS)
+        return await self._hand_over(table, seat, why)
 
     async def _hand_over(self, table: Table, seat: int, why: HandOver) -> Outcome:
         owner = table.seats[seat]
@@ -240,41 +241,43 @@ class Absent:
         if wait > 0:
             raise Refused(BotRefusal.SWITCH_TOO_SOON, seconds=max(1, math.ceil(wait)))
 
-    async def my_hands(self, user_id: int, only: int | None = None) -> tuple[Outcome, int]:
+    async def my_hands(
+        self, user_id: int, held: Collection[int], only: int | None = None
+    ) -> tuple[Outcome, int]:
         """/hand: every running table's hand of the user sent anew (a seat the computer played
-        for him is his again, if he may still act there); how many tables answered."""
+        for him is his again, if he may still act there); how many tables answered. ``held``:
+        the tables whose locks are held (a table he sat down at since waits for the next)."""
         out, shown = Outcome(), 0
         for row in await self.ctx.repo.tables_of_user(user_id):
-            if only is not None and row.id != only:
+            if (only is not None and row.id != only) or row.id not in held:
                 continue
             # a table between matches: its last hand, from the table's 🂠 only (#37)
             if row.status != TableStatus.RUNNING and (only is None or row.status != ENDED):
                 continue
-            async with self.ctx.hold(row.id):
-                table = await self.ctx.load(row.id)
-                mine = table.seat_of(user_id) if table is not None else None
-                if table is None or table.match is None or mine is None:
-                    continue
-                shown += 1
-                if table.row.status == ENDED:
-                    out += await self.play.one_hand(table, mine.seat, fresh=True)
-                    continue
-                try:
-                    gone = await self.gate(table, mine.seat, user_id)
-                except Refused as refused:  # barred, or Telegram unsure: said in private
-                    assert isinstance(refused.reason, BotRefusal)  # the gate's own
-                    locale = await self.ctx.people.user_locale(user_id)
-                    said = refused.reason
-                    out += Outcome.of(Note(user_id, locale, said, dict(refused.params)))
-                    continue
-                if gone is not None:
-                    out += gone
-                    continue
-                if mine.away:
-                    out += await self._back(table, mine.seat)
-                    table = await self.ctx.load(row.id)
-                    assert table is not None
+            table = await self.ctx.load(row.id)
+            mine = table.seat_of(user_id) if table is not None else None
+            if table is None or table.match is None or mine is None:
+                continue
+            shown += 1
+            if table.row.status == ENDED:
                 out += await self.play.one_hand(table, mine.seat, fresh=True)
+                continue
+            try:
+                gone = await self.gate(table, mine.seat, user_id)
+            except Refused as refused:  # barred, or Telegram unsure: said in private
+                assert isinstance(refused.reason, BotRefusal)  # the gate's own
+                locale = await self.ctx.people.user_locale(user_id)
+                said = refused.reason
+                out += Outcome.of(Note(user_id, locale, said, dict(refused.params)))
+                continue
+            if gone is not None:
+                out += gone
+                continue
+            if mine.away:
+                out += await self._back(table, mine.seat)
+                table = await self.ctx.load(row.id)
+                assert table is not None
+            out += await self.play.one_hand(table, mine.seat, fresh=True)
         return out, shown
 
     async def _back(self, table: Table, seat: int) -> Outcome:
@@ -300,18 +303,17 @@ class Absent:
         return out
 
     async def _member_left(self, table_id: int, user_id: int) -> Outcome:
-        async with self.ctx.hold(table_id):
-            table = await self.ctx.load(table_id)
-            if table is None:
-                return Outcome()
-            seat = table.seat_of(user_id)
-            if seat is None:
-                return Outcome()
-            if table.row.status == TableStatus.LOBBY and not table.starting:
-                return await self.lobby.leave(table, table.row.generation, user_id)
-            if not is_running(table) or table.match is None:
-                return Outcome()
-            return await self._hand_over(table, seat.seat, HandOver.LEFT)
+        table = await self.ctx.load(table_id)
+        if table is None:
+            return Outcome()
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return Outcome()
+        if table.row.status == TableStatus.LOBBY and not table.starting:
+            return await self.lobby.leave(table, table.row.generation, user_id)
+        if not is_running(table) or table.match is None:
+            return Outcome()
+        return await self._hand_over(table, seat.seat, HandOver.LEFT)
 
     async def unreachable(self, table_id: int, seat: int) -> Outcome:
         """The seat's owner can't be written to (403): the computer plays it for now (as two

@@ -3,20 +3,30 @@ group, a stored deadline fallen due. :meth:`bot.runtime.handle.Runtime.handle` t
 command's lock key, loads its table, runs the guards it declares, and calls the one handler
 its type maps to (:data:`bot.runtime.handlers.HANDLERS`).
 
-A press carries the pressed message as Telegram gave it (:class:`Pressed`) and the parsed
-:class:`~bot.callbacks.Press`, never the raw callback data: which keyed message was pressed and
-what it offers the runtime asks of a :class:`MessageBook` (the outbox's memory, or the
-workers' shared book), a port the delivery side implements."""
+A press carries the pressed message as Telegram gave it
+(:class:`~bot.runtime.message_book.Pressed`) and the parsed :class:`~bot.callbacks.Press`, never
+the raw callback data: which keyed message was pressed and what it offers the runtime asks of a
+:class:`~bot.runtime.message_book.MessageBook`, a port the delivery side implements."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
-from bot.callbacks import Press
+from bot.callbacks import Kind, Press, SettingsAct
 from bot.keys import MessageKey
+from bot.runtime.lock_keys import (
+    ChatKey,
+    ChatTablesKey,
+    HereKey,
+    LockKey,
+    OwedKey,
+    TableKey,
+    UserTablesKey,
+)
+from bot.runtime.message_book import Pressed
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef
 
 
@@ -26,32 +36,6 @@ class Undeliverable(StrEnum):
     FORBIDDEN = "forbidden"  # the bot is blocked, or no longer in the chat
     TOPIC = "topic"  # the table's forum topic was closed or deleted
     EPHEMERAL = "ephemeral"  # a message for one member alone was refused: his go to private
-
-
-@dataclass(frozen=True, slots=True)
-class TableKey:
-    """A table's lock: every command that changes one table."""
-
-    id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChatKey:
-    """A chat's lock: what has no table yet (a lobby opened in it)."""
-
-    chat_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class HereKey:
-    """The open table of a chat (and forum topic), found when the command is handled: its
-    :class:`TableKey` then, else the chat's (no table: the ``HERE`` guard refuses)."""
-
-    chat_id: int
-    thread: int | None
-
-
-LockKey = TableKey | ChatKey | HereKey
 
 
 class Guard(StrEnum):
@@ -68,33 +52,8 @@ class Guard(StrEnum):
     ON_HAND = "on_hand"  # pressed on the seat's current hand message
     CURRENT_MOVE = "current_move"  # drawn at the table's current move (or a waiting hand's)
     OFFERED = "offered"  # that message offers this very button now
-
-
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """The message a button was pressed on, as Telegram gave it: its chat, its id (an
-    ephemeral message's own id, a namespace apart, #32)."""
-
-    chat_id: int
-    message_id: int
-    ephemeral: bool = False
-
-
-class MessageBook(Protocol):
-    """What the runtime asks of the messages the bot sent (implemented by the delivery side:
-    one process, the outbox's memory; several workers, their shared book)."""
-
-    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
-        """Which keyed message of the chat this is now (None: none, or an old one)."""
-        ...
-
-    async def offers(self, chat_id: int, key: str, press: Press) -> bool:
-        """Whether message ``key`` offers this button now (its latest text's buttons)."""
-        ...
-
-    async def posted(self, chat_id: int, key: str) -> bool:
-        """Whether message ``key`` was sent, or waits to be."""
-        ...
+    SETTINGS_MESSAGE = "settings_message"  # pressed on the current settings pane
+    SETTINGS_ADMIN = "settings_admin"  # a group's settings: its admins' alone
 
 
 # --- presses ---------------------------------------------------------------------------------
@@ -219,6 +178,28 @@ class RefreshHand:
         return TableKey(self.table_id)
 
 
+@dataclass(frozen=True, slots=True)
+class SettingsPressed:
+    """A /settings button (§15): a group's pane (``press.kind`` GROUP), or a person's own in
+    private. ``pane``: the keyed message the press counts on (the group's pane, or the one
+    shown to him alone)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = (Guard.SETTINGS_MESSAGE, Guard.SETTINGS_ADMIN)
+    press: Press
+    act: SettingsAct
+    user_id: int
+    message: Pressed
+    pane: str
+
+    @property
+    def key(self) -> LockKey:
+        """A group's: the chat and its tables (a language redraws them); a person's: his
+        tables (his hands are drawn again)."""
+        if self.press.kind is Kind.GROUP:
+            return ChatTablesKey(self.message.chat_id)
+        return UserTablesKey(self.user_id)
+
+
 # --- commands and their second halves -----------------------------------------------------------
 
 
@@ -274,12 +255,11 @@ class DeadlineDue:
     deadline: Deadline
 
     @property
-    def key(self) -> LockKey | None:
-        """The table's; an owed entry's (``owed``) none: it draws the entries of several
-        tables, each under its own table's lock (:meth:`Redraw.owed_due
-        <bot.runtime.redraw.Redraw.owed_due>`)."""
+    def key(self) -> LockKey:
+        """The table's; an owed entry's (``owed``) the tables of the entries it draws again
+        (:meth:`Redraw.owed_due <bot.runtime.redraw.Redraw.owed_due>`)."""
         if self.deadline.kind == DeadlineKind.OWED:
-            return None
+            return OwedKey(self.deadline.table_id)
         return TableKey(self.deadline.table_id)
 
 
@@ -315,6 +295,161 @@ class OwedHeld:
         return None
 
 
+# --- a group's commands, its members, the chat itself ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """/newgame (§4.1): a lobby opens in the chat (or forum topic); ``game`` "" the picker,
+    ``options`` as ``name=value`` texts."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    thread: int | None
+    user_id: int
+    name: str
+    game: str
+    options: dict[str, str] | None = None
+
+    @property
+    def key(self) -> LockKey:
+        return ChatKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """/kick (§4.9, §13), an admin's reply to a player's message; ``target`` the replied-to
+    user (id, first name), None if the command was no reply."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()  # the admin first, then the table (the handler)
+    chat_id: int
+    thread: int | None
+    user_id: int
+    target: tuple[int, str] | None
+    reply_to: int
+
+    @property
+    def key(self) -> LockKey:
+        return HereKey(self.chat_id, self.thread)
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleNotify:
+    """/notify: the user's new-table ping for this group, on or off."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    thread: int | None
+    user_id: int
+    reply_to: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHands:
+    """/hand (or 🂠's deep link): the user's hands sent anew — every running table's, the one
+    of the chat (and topic) ``here`` (a /hand in a group), or table ``only`` (the link's)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+    only: int | None = None
+    here: tuple[int, int | None] | None = None
+
+    @property
+    def key(self) -> LockKey:
+        return UserTablesKey(self.user_id) if self.only is None else TableKey(self.only)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLeft:
+    """A member left the group or was banned."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+    user_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class BotRemoved:
+    """The bot was removed from the group, or may not write there any more."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMigrated:
+    """The group ``old`` became the supergroup ``new``: its tables follow."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    old: int
+    new: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.old)
+
+
+@dataclass(frozen=True, slots=True)
+class RedrawHands:
+    """The user's settings changed (language, cards in words): his hands drawn again."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return UserTablesKey(self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RedrawChat:
+    """The chat's language changed: its lobbies and live tables drawn again."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    chat_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeOwed:
+    """A restart: what the chats are still owed, drawn again, oldest first."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+
+    @property
+    def key(self) -> LockKey:
+        return OwedKey()
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """A restart: an open table's screens as the database has them; ``reminded``: its turn
+    reminder fired for the current move."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    table_id: int
+    reminded: bool = False
+
+    @property
+    def key(self) -> LockKey:
+        return TableKey(self.table_id)
+
+
 Command = (
     LobbyPressed
     | EndPressed
@@ -329,6 +464,18 @@ Command = (
     | DeadlineDue
     | DeliveryFailed
     | OwedHeld
+    | OpenTable
+    | Kick
+    | ToggleNotify
+    | ShowHands
+    | MemberLeft
+    | BotRemoved
+    | ChatMigrated
+    | RedrawHands
+    | RedrawChat
+    | ResumeOwed
+    | Resume
+    | SettingsPressed
 )
 
 Send = Callable[[Command], None]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot.computer_names import computer_name, name_index, next_index
 from bot.refused import BotRefusal, Refused
-from bot.runtime.core import Context, IsAdmin, Table, seat_range
 from bot.runtime.lobby import seat_specs
 from bot.runtime.outcome import Outcome
+from bot.runtime.tables import Context, IsAdmin, Table, seat_range
 from bot.storage.rows import SeatKind
 from engine.players import LEVELS
 

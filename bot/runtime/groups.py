@@ -12,9 +12,9 @@ from bot.game_names import game_name
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import Absent, HandOver
 from bot.runtime.closing import Closing
-from bot.runtime.core import Context, IsAdmin, Table
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import Facts, Note, Outcome, Screen
+from bot.runtime.tables import Context, IsAdmin, Table
 from bot.storage.rows import OPEN_STATUSES, Bar, Deadline, DeadlineKind, TableRow, TableStatus
 
 REMOVED = "The «{game}» table in «{chat}» is closed: I was removed from the group."
@@ -38,8 +38,7 @@ class Groups:
         the group: it can't be written to. Every open table of the group (in any topic)."""
         out = Outcome()
         for row in await self.ctx.repo.open_tables(chat_id):
-            async with self.ctx.hold(row.id):
-                out += await self.close_unshown(row.id, REMOVED)
+            out += await self.close_unshown(row.id, REMOVED)
         return out
 
     async def topic_gone(self, table_id: int) -> Outcome:
@@ -80,50 +79,49 @@ class Groups:
 
     async def kick(
         self,
+        table: Table | None,
         chat_id: int,
         target: tuple[int, str] | None,
         is_admin: IsAdmin,
         reply_to: int,
         thread: int | None = None,
     ) -> Outcome:
-        """/kick, an admin's reply to a player's message (PRODUCT.md §4.9, §13): in the lobby
-        the player is unseated (as by 🚪); at a running table the computer takes his seat.
-        ``target``: the replied-to user (id, first name), None if the command was no reply."""
+        """/kick, an admin's reply to a player's message (PRODUCT.md §4.9, §13), at the open
+        ``table`` here: in the lobby the player is unseated (as by 🚪); at a running table the
+        computer takes his seat. ``target``: the replied-to user (id, first name), None if the
+        command was no reply."""
         if not await is_admin():
             raise Refused(BotRefusal.KICK_ADMINS_ONLY)
         if target is None:
             raise Refused(BotRefusal.KICK_NEEDS_REPLY)
-        row = await self.ctx.repo.open_table(chat_id, thread)
-        if row is None:
+        if table is None:
             raise Refused(BotRefusal.NO_OPEN_TABLE)
+        if table.row.status == TableStatus.CLOSED:
+            raise Refused(BotRefusal.TABLE_CLOSED)
         user_id, name = target
-        async with self.ctx.hold(row.id):
-            table = await self.ctx.opened(row.id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise Refused(BotRefusal.NOT_AT_TABLE, name=name)
-            if table.row.status == TableStatus.LOBBY:
-                if table.starting:
-                    raise Refused(BotRefusal.TABLE_STARTING)
-                out = await self.lobby.unseat(table, user_id)
-                locale = await self.ctx.people.chat_locale(chat_id)
-                gone = {"name": seat.name}
-                note = Note(
-                    chat_id,
-                    locale,
-                    "{name} is no longer at the table.",
-                    gone,
-                    reply_to=reply_to,
-                    thread=thread,
-                )
-                return out + Outcome.of(note)
-            if table.row.status != TableStatus.RUNNING:
-                raise Refused(BotRefusal.NO_GAME_IN_PROGRESS)
-            if seat.barred is not Bar.NONE:
-                raise Refused(BotRefusal.ALREADY_COMPUTER, name=seat.name)
-        return await self.absent.hand_over(
-            row.id, seat.seat, HandOver.KICK
-        )  # §13: the owner is told
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refused(BotRefusal.NOT_AT_TABLE, name=name)
+        if table.row.status == TableStatus.LOBBY:
+            if table.starting:
+                raise Refused(BotRefusal.TABLE_STARTING)
+            out = await self.lobby.unseat(table, user_id)
+            locale = await self.ctx.people.chat_locale(chat_id)
+            gone = {"name": seat.name}
+            note = Note(
+                chat_id,
+                locale,
+                "{name} is no longer at the table.",
+                gone,
+                reply_to=reply_to,
+                thread=thread,
+            )
+            return out + Outcome.of(note)
+        if table.row.status != TableStatus.RUNNING:
+            raise Refused(BotRefusal.NO_GAME_IN_PROGRESS)
+        if seat.barred is not Bar.NONE:
+            raise Refused(BotRefusal.ALREADY_COMPUTER, name=seat.name)
+        return await self.absent.hand_over(table.id, seat.seat, HandOver.KICK)  # §13: told
 
     # --- /notify -------------------------------------------------------------------------------
 

@@ -8,22 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
-from bot.callbacks import STILL, Press
+from bot.callbacks import STILL, Kind, Press
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
-from bot.runtime.absent import Absent
-from bot.runtime.closing import Closing
-from bot.runtime.commands import Guard, MessageBook, Pressed
-from bot.runtime.computers import Computers
-from bot.runtime.core import Context, Table, is_running, own_seat
-from bot.runtime.groups import Groups
-from bot.runtime.lobby import Lobby
+from bot.runtime.commands import Guard
+from bot.runtime.message_book import MessageBook, Pressed
 from bot.runtime.outcome import Outcome, is_hand_key, keys
-from bot.runtime.play import Play
-from bot.runtime.redraw import Redraw
 from bot.storage.rows import TableStatus
+
+if TYPE_CHECKING:  # the concerns use ``is_running``: what the guards work with, as types only
+    from bot.runtime.absent import Absent
+    from bot.runtime.closing import Closing
+    from bot.runtime.computers import Computers
+    from bot.runtime.groups import Groups
+    from bot.runtime.lobby import Lobby
+    from bot.runtime.play import Play
+    from bot.runtime.redraw import Redraw
+    from bot.runtime.settings import SettingsPanes
+    from bot.runtime.tables import Context, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +43,7 @@ class Parts:
     closing: Closing
     groups: Groups
     redraw: Redraw
+    settings: SettingsPanes
     book: MessageBook
 
 
@@ -48,6 +53,7 @@ class Call:
     and what the guards found."""
 
     table: Table | None
+    held: tuple[int, ...] = ()  # the tables whose locks are held, by id
     key: str | None = None  # the pressed message, as the book knows it
     seat: int = -1  # the presser's own seat (``own_seat``)
 
@@ -55,6 +61,26 @@ class Call:
     def open(self) -> Table:
         assert self.table is not None  # guarded by ``open``, ``running`` or ``here``
         return self.table
+
+
+def is_running(table: Table | None) -> TypeGuard[Table]:
+    """The table is running a match (its ``match`` is set): the guard of every hand press, deadline
+    and hand-over."""
+    return table is not None and table.row.status == TableStatus.RUNNING and table.match is not None
+
+
+def own_seat(
+    table: Table, seat: int | None, user_id: int, chat_id: int, ephemeral: bool = False
+) -> int:
+    """The seat a hand button was drawn for, which must be the presser's own, pressed in his
+    private chat or on a message of the table's group only he sees (``ephemeral``): else
+    "These aren't your cards." (card presses and the seat menu alike)."""
+    if seat is None or seat >= len(table.seats):
+        raise Refused(BotRefusal.NOT_YOUR_CARDS)
+    where = table.row.chat_id if ephemeral else user_id
+    if table.seats[seat].user_id != user_id or chat_id != where:
+        raise Refused(BotRefusal.NOT_YOUR_CARDS)
+    return seat
 
 
 GuardFn = Callable[[Parts, Call, Any], Awaitable[Outcome | None]]
@@ -152,6 +178,20 @@ async def offered(rt: Parts, call: Call, cmd: Any) -> None:
         raise Refused(BotRefusal.STALE_HAND, refresh=call.seat)
 
 
+async def settings_message(rt: Parts, call: Call, cmd: Any) -> None:
+    """A settings press counts on the current pane only (an older one's buttons are stale)."""
+    if await _key(rt, cmd.message) != cmd.pane:
+        raise Refused(BotRefusal.STALE_BUTTON)
+
+
+async def settings_admin(rt: Parts, call: Call, cmd: Any) -> None:
+    """A group's settings are its admins' (a person's own, his)."""
+    if cmd.press.kind is not Kind.GROUP:
+        return
+    if not await rt.ctx.members.is_admin(cmd.message.chat_id, cmd.user_id):
+        raise Refused(BotRefusal.SETTINGS_ADMINS_ONLY)
+
+
 GUARDS: Final[Mapping[Guard, GuardFn]] = {
     Guard.OPEN: opened,
     Guard.HERE: here,
@@ -163,4 +203,6 @@ GUARDS: Final[Mapping[Guard, GuardFn]] = {
     Guard.ON_HAND: on_hand,
     Guard.CURRENT_MOVE: current_move,
     Guard.OFFERED: offered,
+    Guard.SETTINGS_MESSAGE: settings_message,
+    Guard.SETTINGS_ADMIN: settings_admin,
 }

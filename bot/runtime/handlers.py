@@ -19,6 +19,7 @@ from bot.callbacks import EndAct, LobbyAct, SeatAct, b36
 from bot.keys import GROUP_KINDS
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import TIMER_KINDS
+from bot.runtime.chat_handlers import CHAT_HANDLERS
 from bot.runtime.closing import begun
 from bot.runtime.commands import (
     AskToClose,
@@ -194,7 +195,7 @@ async def on_my_cards(rt: Parts, call: Call, cmd: MyCardsPressed) -> Outcome:
     """🂠 My cards on the table message, where its hands are in the group (#32): the
     presser's hand sent anew, for him alone in place of the table message (so one tap brings
     back a hand his client lost); a hand that goes to private is sent anew there. Once per
-    ``cards_gap`` a person (:data:`~bot.runtime.core.CARDS_GAP_S`): a tap sooner is refused
+    ``cards_gap`` a person (:data:`~bot.runtime.tables.CARDS_GAP_S`): a tap sooner is refused
     and sends nothing."""
     table, ctx = call.open, rt.ctx
     if table.match is None or table.row.status == TableStatus.LOBBY:  # no hands now
@@ -279,16 +280,16 @@ async def on_join_by_link(rt: Parts, call: Call, cmd: JoinByLink) -> Outcome:
 
 # --- stored deadlines --------------------------------------------------------------------------
 
-DeadlineHandler = Callable[[Parts, Deadline], Awaitable[Outcome]]
+DeadlineHandler = Callable[[Parts, Call, Deadline], Awaitable[Outcome]]
 
 DEADLINE_KINDS: Final[Mapping[str, DeadlineHandler]] = {
-    DeadlineKind.LOBBY: lambda rt, d: rt.lobby.lobby_expired(d),
-    DeadlineKind.STARTING: lambda rt, d: rt.lobby.start_lapsed(d),
-    DeadlineKind.CLOSE: lambda rt, d: rt.closing.lapsed(d),
-    DeadlineKind.NOTIFY: lambda rt, d: rt.groups.pings_due(d),
-    **dict.fromkeys(TIMER_KINDS, lambda rt, d: rt.absent.timer_due(d)),
-    DeadlineKind.OWED: lambda rt, d: rt.redraw.owed_due(d),
-    DeadlineKind.COMPUTER: lambda rt, d: rt.play.computer_due(d),
+    DeadlineKind.LOBBY: lambda rt, c, d: rt.lobby.lobby_expired(d),
+    DeadlineKind.STARTING: lambda rt, c, d: rt.lobby.start_lapsed(d),
+    DeadlineKind.CLOSE: lambda rt, c, d: rt.closing.lapsed(d),
+    DeadlineKind.NOTIFY: lambda rt, c, d: rt.groups.pings_due(d),
+    **dict.fromkeys(TIMER_KINDS, lambda rt, c, d: rt.absent.timer_due(d)),
+    DeadlineKind.OWED: lambda rt, c, d: rt.redraw.owed_due(d, c.held),
+    DeadlineKind.COMPUTER: lambda rt, c, d: rt.play.computer_due(d),
 }
 
 
@@ -297,7 +298,7 @@ async def on_deadline_due(rt: Parts, call: Call, cmd: DeadlineDue) -> Outcome:
     handler = DEADLINE_KINDS.get(cmd.deadline.kind)
     if handler is None:
         return Outcome(undue=((cmd.deadline.table_id, cmd.deadline.kind),))
-    return await handler(rt, cmd.deadline)
+    return await handler(rt, call, cmd.deadline)
 
 
 # --- what the outbox could not deliver ----------------------------------------------------------
@@ -336,5 +337,6 @@ HANDLERS: Final[Mapping[type, Handler]] = {
     DeadlineDue: on_deadline_due,
     DeliveryFailed: on_delivery_failed,
     OwedHeld: on_owed_held,
+    **CHAT_HANDLERS,
 }
 """Every command type to its one handler."""

@@ -13,14 +13,6 @@ from bot.logsafe import safe
 from bot.message_limits import label
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
-from bot.runtime.core import (
-    Context,
-    IsAdmin,
-    Match,
-    Table,
-    join_code,
-    seat_range,
-)
 from bot.runtime.outcome import (
     CancelQuestion,
     LobbyClosed,
@@ -30,6 +22,14 @@ from bot.runtime.outcome import (
     Strip,
     UnreachableNotice,
     keys,
+)
+from bot.runtime.tables import (
+    Context,
+    IsAdmin,
+    Match,
+    Table,
+    join_code,
+    seat_range,
 )
 from bot.storage.rows import Deadline, DeadlineKind, SeatKind, SeatRow, SeatSpec, TableStatus
 from engine.errors import InvalidOption
@@ -115,34 +115,31 @@ class Lobby:
     ) -> Outcome:
         """Open a lobby (``game`` "" = the picker); ``options`` as ``name=value`` texts;
         ``thread``: the forum topic it lives in (each topic can hold a table)."""
-        async with self.ctx.hold(-abs(chat_id)):
-            current = await self.ctx.repo.open_table(chat_id, thread)
-            if current is not None and current.status in (TableStatus.LOBBY, TableStatus.RUNNING):
-                shown = keys(current.id)
-                here = shown.lobby if current.status == TableStatus.LOBBY else shown.table
-                raise Refused(BotRefusal.TABLE_ALREADY_HERE, reply_to_key=here)
-            chosen = await self.seeded_options(chat_id, game, options) if game else {}
-            settings = await self.ctx.people.chat_settings(chat_id)
-            hands = await self.ctx.hands_of(chat_id, settings)
-            async with self.ctx.repo.unit() as tx:
-                if current is not None:
-                    await tx.update_table(current.id, status=TableStatus.CLOSED)
-                tid = await tx.create_table(
-                    chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
-                )
-                # the table keeps the turn time it opened with (PRODUCT.md §15), and where
-                # its hands go (#32)
-                timeout = settings.turn_timeout_s or self.ctx.turn_timeout
-                await tx.update_table(tid, turn_timeout_s=timeout, hands=hands)
-                await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
-                expiry = Deadline(
-                    tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0
-                )
-                await tx.put_deadline(expiry)
+        current = await self.ctx.repo.open_table(chat_id, thread)
+        if current is not None and current.status in (TableStatus.LOBBY, TableStatus.RUNNING):
+            shown = keys(current.id)
+            here = shown.lobby if current.status == TableStatus.LOBBY else shown.table
+            raise Refused(BotRefusal.TABLE_ALREADY_HERE, reply_to_key=here)
+        chosen = await self.seeded_options(chat_id, game, options) if game else {}
+        settings = await self.ctx.people.chat_settings(chat_id)
+        hands = await self.ctx.hands_of(chat_id, settings)
+        async with self.ctx.repo.unit() as tx:
             if current is not None:
-                self.ctx.forget(current.id)
-            table = await self.ctx.opened(tid)
-            return await self.ctx.lobby_screen(table) + Outcome(due=(expiry,))
+                await tx.update_table(current.id, status=TableStatus.CLOSED)
+            tid = await tx.create_table(
+                chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
+            )
+            # the table keeps the turn time it opened with (PRODUCT.md §15), and where
+            # its hands go (#32)
+            timeout = settings.turn_timeout_s or self.ctx.turn_timeout
+            await tx.update_table(tid, turn_timeout_s=timeout, hands=hands)
+            await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
+            expiry = Deadline(tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0)
+            await tx.put_deadline(expiry)
+        if current is not None:
+            self.ctx.forget(current.id)
+        table = await self.ctx.opened(tid)
+        return await self.ctx.lobby_screen(table) + Outcome(due=(expiry,))
 
     async def seeded_options(
         self, chat_id: int, game: str, given: Mapping[str, str] | None = None

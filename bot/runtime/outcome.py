@@ -17,6 +17,7 @@ from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal
 from bot.runtime.scoreboard import Standings
 from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
+from bot.storage.settings import ChatSettings, UserSettings
 from engine.core import Line, View
 from engine.lines import LineKind, is_kind
 
@@ -286,6 +287,34 @@ class StripMessage:
     message_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class GroupSettingsScreen:
+    """A group's /settings pane (§15) as message ``key`` of the chat (``receiver``: shown to
+    him alone); ``game``: that game's default options (``options``) instead."""
+
+    chat_id: int
+    key: str
+    receiver: int | None
+    title: str
+    locale: str
+    settings: ChatSettings
+    timeout: float
+    hands: bool  # the row of where hands go (the operator's BOT_HANDS_IN_GROUP)
+    game: str = ""
+    options: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MySettingsScreen:
+    """A person's own /settings pane, message ``key`` of his private chat."""
+
+    user_id: int
+    key: str
+    locale: str
+    settings: UserSettings
+    hands: bool
+
+
 Screen = (
     LobbyScreen
     | LobbyClosed
@@ -306,6 +335,8 @@ Screen = (
     | CancelQuestion
     | CloseQuestion
     | UnreachableNotice
+    | GroupSettingsScreen
+    | MySettingsScreen
     | Strip
     | StripMessage
 )

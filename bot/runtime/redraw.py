@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
-from contextlib import AsyncExitStack
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.presses.families import family_presses
 from bot.runtime import owed as owe
-from bot.runtime.core import Context, Table
 from bot.runtime.outcome import (
     DealResult,
     EndedTable,
@@ -25,6 +23,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.play import Play
 from bot.runtime.standings import match_standings
+from bot.runtime.tables import Context, Table
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, OwedRow, OwedState, TableStatus
 from engine.core import Line, State
 from engine.lines import LineKind, has, last
@@ -39,35 +38,44 @@ class Redraw:
         self.ctx = ctx
         self.play = play
 
-    async def resume(self) -> list[tuple[Outcome, int]]:
-        """What the chats are still owed (#36), oldest first, then every open table's screens
-        as the database has them (each with its table id)."""
-        await self.ctx.repo.prune_owed()
-        out = await self.owed()
+    async def resumes(self) -> list[tuple[int, bool]]:
+        """After a restart, every open table to draw again (:meth:`resume`), by id, and
+        whether its turn reminder fired for the current move. Reads only."""
         reminded = {  # the tables whose turn reminder fired for the current move
             (d.table_id, d.moves)
             for d in await self.ctx.repo.deadlines()
             if d.kind == DeadlineKind.TURN
         }
-        for row in await self.ctx.repo.open_tables():
-            async with self.ctx.hold(row.id):
-                table = await self.ctx.load(row.id)
-                if table is None:
-                    continue
-                if row.status == TableStatus.LOBBY:
-                    out.append((await self.ctx.lobby_screen(table), row.id))
-                elif row.status == TableStatus.RUNNING and table.match is not None:
-                    # a reminder fired for this move (its expiry is stored): the group's mention
-                    # goes when he acts, as it would have without the stop
-                    table.reminded = (row.id, table.row.moves) in reminded
-                    facts = await self.ctx.facts(table)
-                    view = table.match.state.view(None)
-                    screens: list[Screen] = [TableScreen(facts, view)]
-                    screens += await self.play.hands(table, facts)
-                    out.append((Outcome(tuple(screens)), row.id))
-                elif row.status == TableStatus.ENDED and table.match is not None:
-                    out.append((await self._ended(table), row.id))
+        rows = await self.ctx.repo.open_tables()
+        return [(row.id, (row.id, row.moves) in reminded) for row in rows]
+
+    async def resume_owed(self, held: Collection[int]) -> Outcome:
+        """After a restart, what the chats are still owed (#36), oldest first."""
+        await self.ctx.repo.prune_owed()
+        out = Outcome()
+        for outcome in await self.owed(held):
+            out += outcome
         return out
+
+    async def resume(self, table_id: int, reminded: bool) -> Outcome:
+        """After a restart, an open table's screens as the database has them."""
+        table = await self.ctx.load(table_id)
+        if table is None:
+            return Outcome()
+        status = table.row.status
+        if status == TableStatus.LOBBY:
+            return await self.ctx.lobby_screen(table)
+        if status == TableStatus.RUNNING and table.match is not None:
+            # a reminder fired for this move (its expiry is stored): the group's mention goes
+            # when he acts, as it would have without the stop
+            table.reminded = reminded
+            facts = await self.ctx.facts(table)
+            screens: list[Screen] = [TableScreen(facts, table.match.state.view(None))]
+            screens += await self.play.hands(table, facts)
+            return Outcome(tuple(screens))
+        if status == TableStatus.ENDED and table.match is not None:
+            return await self._ended(table)
+        return Outcome()
 
     async def _ended(self, table: Table) -> Outcome:
         """A match that ended: its table and hands as its last move left them (a stop right
@@ -89,18 +97,21 @@ class Redraw:
                     shown = EndedTable(facts, before, events_of(lines))
         return Outcome((shown, *hands))
 
-    async def owed(self, rows: Sequence[OwedRow] | None = None) -> list[tuple[Outcome, int]]:
+    async def owed(
+        self, held: Collection[int], rows: Sequence[OwedRow] | None = None
+    ) -> list[Outcome]:
         """Every entry the chats are still owed (#36: written with its action, never settled —
         it waited behind Telegram's limits when the bot stopped), drawn again from the log, in
-        the order they were owed, each under its table's lock (``rows``: only these)."""
-        out: list[tuple[Outcome, int]] = []
+        the order they were owed (``rows``: only these), of the tables whose locks are
+        ``held`` (an entry owed since, of another table, waits for the next time)."""
+        out: list[Outcome] = []
         for row in await self.ctx.repo.owed() if rows is None else rows:
             data = owe.parse(row.what)
-            table_id = owe.table_of(data)
-            async with self.ctx.hold(table_id):
-                screen = await self._drawn(row, data)
+            if owe.table_of(data) not in held:
+                continue
+            screen = await self._drawn(row, data)
             if screen is not None:
-                out.append((Outcome.of(screen), table_id))
+                out.append(Outcome.of(screen))
         return out
 
     async def held(self, owed: OwedRef, seconds: float) -> Outcome:
@@ -115,7 +126,7 @@ class Redraw:
             await tx.put_deadline(again)
         return Outcome(due=(again,))
 
-    async def owed_due(self, deadline: Deadline) -> Outcome:
+    async def owed_due(self, deadline: Deadline, tables: Collection[int]) -> Outcome:
         """A held entry's time came: every entry held for the chat of the deadline's table is
         drawn again, in the order it was owed (one held behind another goes after it)."""
         async with self.ctx.repo.unit() as tx:
@@ -123,7 +134,7 @@ class Redraw:
         held = [r for r in await self.ctx.repo.owed() if r.state is OwedState.HELD]
         chats = {r.chat_id for r in held if owe.table_of(owe.parse(r.what)) == deadline.table_id}
         out = Outcome()
-        for outcome, _ in await self.owed([r for r in held if r.chat_id in chats]):
+        for outcome in await self.owed(tables, [r for r in held if r.chat_id in chats]):
             out += outcome
         return out
 
@@ -224,48 +235,43 @@ class Redraw:
         with its buttons): the old chat's messages are forgotten, never edited again. A second
         call (the other service message, a redelivery) finds nothing left and does nothing."""
         rows = await self.ctx.repo.open_tables(old)
-        async with AsyncExitStack() as stack:
-            for row in rows:
-                await stack.enter_async_context(self.ctx.hold(row.id))
-            async with self.ctx.repo.unit() as tx:
-                moved = await tx.migrate_chat(old, new)
-            if not moved:
-                return Outcome()
-            # what the old chat's queue still owed follows to the new one (#36): that queue goes
-            owed = [r for r in await self.ctx.repo.owed() if r.chat_id == new]
-            self.ctx.people.forget_chat(old)
-            self.ctx.people.forget_chat(new)
-            self.ctx.members.forget_chat(old)
-            screens: list[Screen] = []
-            results = {e.ref.ref: e.ref for e in owed}
-            for row in rows:
-                kept = self.ctx.tables.get(row.id)
-                table = (
-                    await self.ctx.reload(kept) if kept is not None else await self.ctx.load(row.id)
-                )
-                if table is None:
-                    continue
-                facts = await self.ctx.facts(table)
-                match = table.match
-                if table.row.status == TableStatus.LOBBY:
-                    screens.append(LobbyScreen(facts))
-                elif match is not None and table.row.status == TableStatus.RUNNING:
-                    screens.append(TableScreen(facts, match.state.view(None), fresh=True))
-                elif match is not None and table.row.status == TableStatus.ENDED:
-                    lines = match.state.record()
-                    end = last(lines, LineKind.END)
-                    if end is not None:
-                        result = match.state.result
-                        winner = result.winner if result is not None else None
-                        standings = await match_standings(self.ctx.repo, table, match.no)
-                        ref = results.pop(owe.result(table.row, match.no).ref, None)
-                        screens.append(MatchResult(facts, end, winner, standings, ref))
-            drawn: list[Screen] = []  # the tables are read again: drawn in the new chat
-            for entry in owed:
-                if entry.ref.ref in results:  # not a result sent anew above
-                    screen = await self._drawn(entry, owe.parse(entry.what))
-                    drawn += [screen] if screen is not None else []
-            return Outcome((*drawn, *screens))
+        async with self.ctx.repo.unit() as tx:
+            moved = await tx.migrate_chat(old, new)
+        if not moved:
+            return Outcome()
+        # what the old chat's queue still owed follows to the new one (#36): that queue goes
+        owed = [r for r in await self.ctx.repo.owed() if r.chat_id == new]
+        self.ctx.people.forget_chat(old)
+        self.ctx.people.forget_chat(new)
+        self.ctx.members.forget_chat(old)
+        screens: list[Screen] = []
+        results = {e.ref.ref: e.ref for e in owed}
+        for row in rows:
+            kept = self.ctx.tables.get(row.id)
+            table = await self.ctx.reload(kept) if kept is not None else await self.ctx.load(row.id)
+            if table is None:
+                continue
+            facts = await self.ctx.facts(table)
+            match = table.match
+            if table.row.status == TableStatus.LOBBY:
+                screens.append(LobbyScreen(facts))
+            elif match is not None and table.row.status == TableStatus.RUNNING:
+                screens.append(TableScreen(facts, match.state.view(None), fresh=True))
+            elif match is not None and table.row.status == TableStatus.ENDED:
+                lines = match.state.record()
+                end = last(lines, LineKind.END)
+                if end is not None:
+                    result = match.state.result
+                    winner = result.winner if result is not None else None
+                    standings = await match_standings(self.ctx.repo, table, match.no)
+                    ref = results.pop(owe.result(table.row, match.no).ref, None)
+                    screens.append(MatchResult(facts, end, winner, standings, ref))
+        drawn: list[Screen] = []  # the tables are read again: drawn in the new chat
+        for entry in owed:
+            if entry.ref.ref in results:  # not a result sent anew above
+                screen = await self._drawn(entry, owe.parse(entry.what))
+                drawn += [screen] if screen is not None else []
+        return Outcome((*drawn, *screens))
 
     async def refresh_hands(self, user_id: int) -> Outcome:
         """The user's hand messages drawn again in place (his /settings changed: language,
@@ -274,11 +280,10 @@ class Redraw:
         for row in await self.ctx.repo.tables_of_user(user_id):
             if row.status != TableStatus.RUNNING:
                 continue
-            async with self.ctx.hold(row.id):
-                table = await self.ctx.load(row.id)
-                mine = table.seat_of(user_id) if table is not None else None
-                if table is not None and table.match is not None and mine is not None:
-                    out += await self.play.one_hand(table, mine.seat)
+            table = await self.ctx.load(row.id)
+            mine = table.seat_of(user_id) if table is not None else None
+            if table is not None and table.match is not None and mine is not None:
+                out += await self.play.one_hand(table, mine.seat)
         return out
 
     async def refresh_chat(self, chat_id: int) -> Outcome:
@@ -286,13 +291,12 @@ class Redraw:
         changed)."""
         out = Outcome()
         for row in await self.ctx.repo.open_tables(chat_id):
-            async with self.ctx.hold(row.id):
-                table = await self.ctx.load(row.id)
-                if table is None:
-                    continue
-                if table.row.status == TableStatus.LOBBY and not table.starting:
-                    out += await self.ctx.lobby_screen(table)
-                elif table.row.status == TableStatus.RUNNING and table.match is not None:
-                    view = table.match.state.view(None)
-                    out += Outcome.of(TableScreen(await self.ctx.facts(table), view))
+            table = await self.ctx.load(row.id)
+            if table is None:
+                continue
+            if table.row.status == TableStatus.LOBBY and not table.starting:
+                out += await self.ctx.lobby_screen(table)
+            elif table.row.status == TableStatus.RUNNING and table.match is not None:
+                view = table.match.state.view(None)
+                out += Outcome.of(TableScreen(await self.ctx.facts(table), view))
         return out

@@ -6,8 +6,8 @@ screens are :mod:`bot.render.results`' and :mod:`bot.render.score`'s."""
 from __future__ import annotations
 
 from bot.rating import EVERYWHERE, shown
-from bot.runtime.core import Table
 from bot.runtime.scoreboard import Board, BoardLine, LedgerLine, Rated, Standings
+from bot.runtime.tables import Table
 from bot.storage.protocol import Reads
 from bot.storage.rows import LedgerRow, RatingRow
 

@@ -1,11 +1,11 @@
-"""A :class:`~bot.runtime.commands.MessageBook` for tests that drive a runtime without an
+"""A :class:`~bot.runtime.message_book.MessageBook` for tests that drive a runtime without an
 outbox: a message id names the key it was given by :meth:`KeyBook.at`; every message offers
 every button; nothing was posted."""
 
 from __future__ import annotations
 
 from bot.callbacks import Press
-from bot.runtime.commands import Pressed
+from bot.runtime.message_book import Pressed
 
 
 class KeyBook:

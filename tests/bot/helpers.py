@@ -404,13 +404,13 @@ async def expected_screens(
     the table message's HTML, and per seat owner (user id) the hand message id and HTML."""
     services = running.services
     runtime, presenter = services.runtime, services.delivery.presenter
-    table_id = await runtime.open_table_id(chat_id)
+    table_id = await runtime.queries.open_table_id(chat_id)
     assert table_id is not None
-    table = await runtime._load(table_id)
+    table = await runtime.ctx.load(table_id)
     assert table is not None and table.match is not None
     ui = game_ui(table.row.game)
     assert ui is not None
-    facts = await runtime.facts(table)
+    facts = await runtime.ctx.facts(table)
     ctx = presenter.context(facts)
     tr = presenter.catalogues.tr(facts.chat_locale)
     state = table.match.state
@@ -418,7 +418,7 @@ async def expected_screens(
     out: dict[int, tuple[int | None, str]] = {}
     for seat in table.seats:
         assert seat.user_id is not None
-        utr = presenter.catalogues.tr(await runtime.people.user_locale(seat.user_id))
+        utr = presenter.catalogues.tr(await runtime.ctx.people.user_locale(seat.user_id))
         hand_ui = table.hands.get(seat.seat, HandUI())
         rendered = ui.hand(ctx, state.view(seat.seat), hand_ui, utr, presenter.codec)
         message_id = services.outbox.message_id(seat.user_id, hand_key(table_id, seat.seat))
@@ -474,11 +474,11 @@ async def lobby_with_computers(
     lobby = lobby_message(group)
     assert lobby is not None
     runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
     seats: list[SeatSpec] = [(SeatKind.HUMAN, user.id, user.first_name)]
     seats += [(SeatKind.COMPUTER, None, name, level) for name, level in computers]
     async with bot.services.repo.unit() as tx:
         await tx.replace_seats(table_id, seats)
-    runtime.forget(table_id)
+    runtime.ctx.forget(table_id)
     return lobby, table_id

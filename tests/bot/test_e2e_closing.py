@@ -182,7 +182,7 @@ async def test_anyone_asked_says_no_and_an_unanswered_question_lapses_across_a_r
         assert soon.text.startswith("Игроков уже спрашивали только что"), soon.text
         async with bot.services.repo.unit() as tx:  # the pause over, as five minutes on
             await tx.put_deadline(Deadline(int(table_id), DeadlineKind.CLOSE, 0.0, -1))
-        bot.services.runtime.closing.question_s = 3.0
+        bot.services.runtime.parts.closing.question_s = 3.0
         again = await say(fake, anna, "/cancel", group)
         await agree(fake, vera, again)
         assert db_rows(database, "SELECT COUNT(*) FROM deadlines WHERE kind = 'close'") == [(1,)]

@@ -276,7 +276,7 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
     rng = random.Random(6)
     taps = 0
     async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())) as running:
-        running.services.runtime.cards_gap = 0.0  # a tap again at once (the gap: its own test)
+        running.services.runtime.ctx.cards_gap = 0.0  # a tap again at once (the gap: its own test)
         await started(fake, group, players)
         await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
         await fake.settle(quiet=0.05)

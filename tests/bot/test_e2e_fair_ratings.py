@@ -89,14 +89,14 @@ async def started(
         await user.press(lobby, "✋")
     await fake.wait_until(lambda: all(u.first_name in lobby.text for u in people))
     runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
     specs: list[SeatSpec] = [(SeatKind.HUMAN, u.id, u.first_name) for u in people]
     async with bot.services.repo.unit() as tx:
         await tx.replace_seats(table_id, [*specs, (SeatKind.COMPUTER, None, *COMPUTER)])
         if turn is not None:
             await tx.update_table(table_id, turn_timeout_s=turn)
-    runtime.forget(table_id)
+    runtime.ctx.forget(table_id)
     await people[0].press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None)
     await fake.settle(quiet=0.05)

@@ -82,9 +82,9 @@ async def test_13_a_whole_pulka_at_machine_speed_gets_no_429_in_the_group(
         order = [m.message_id for m in group.messages]
         assert order == sorted(order) and group.messages[-1] is result
         runtime = bot.services.runtime
-        table_id = await runtime.open_table_id(group.id)
+        table_id = await runtime.queries.open_table_id(group.id)
         assert table_id is not None
-        table = await runtime._load(table_id)
+        table = await runtime.ctx.load(table_id)
         assert table is not None and table.row.status == "ended"
         net = table.match.state.result.net if table.match and table.match.state.result else None
         assert net is not None and sum(net) == 0
@@ -105,10 +105,10 @@ async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_da
         await fake.settle(quiet=0.1)
         rng = random.Random(4)
         runtime = bot.services.runtime
-        table_id = await runtime.open_table_id(group.id)
+        table_id = await runtime.queries.open_table_id(group.id)
         assert table_id is not None
         for _ in range(12):  # until a table edit waits for the group's 3 s gap at the stop
-            live = await runtime._load(table_id)
+            live = await runtime.ctx.load(table_id)
             assert live is not None and live.match is not None
             seat, moves = live.match.state.to_act, b36(live.row.moves)
             assert seat is not None

@@ -61,9 +61,9 @@ async def test_10_a_whole_deal_under_rate_limits_loses_nothing(
     fake.rate_limit(None)
     await assert_screens_current(fake, bot, group, players)
     runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
-    table = await runtime._load(table_id)
+    table = await runtime.ctx.load(table_id)
     assert table is not None and table.match is not None
     acts = [ln["a"] for ln in table.match.state.record() if ln.get("t") == "act"]
     assert actions_logged(database) == acts and 0 < len(acts) <= presses

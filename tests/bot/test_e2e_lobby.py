@@ -259,9 +259,9 @@ async def test_4_2_options_creator_only_shown_in_lobby_and_in_the_engine(
     await anna.press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
-    table = await runtime._load(table_id)
+    table = await runtime.ctx.load(table_id)
     assert table is not None and table.match is not None
     game_line = table.match.state.record()[0]
     assert game_line["options"]["target"] == 30 and game_line["options"]["pulka_fee"] == 5

@@ -26,7 +26,7 @@ async def test_a_ban_the_bot_is_not_told_of_gives_no_seat_back(
     players, group = three(fake)  # the bot is no admin: nobody tells it of a ban
     await open_table(fake, group, players, options="target=25")
     vera = players[2]
-    bot.services.runtime.toggle_gap = 0.0
+    bot.services.runtime.parts.absent.toggle_gap = 0.0
     assert await toggle(fake, vera) in (None, "")  # ⋯ → 🤖: the computer plays her seat
     await fake.wait_until(lambda: seat_of(database, vera) == (1, ""), timeout=5)
     await fake.settle(quiet=0.1)
@@ -49,7 +49,7 @@ async def test_a_chat_telegram_does_not_find_refuses_for_now_and_bars_nobody(
     players, group = three(fake)
     await open_table(fake, group, players, options="target=25")
     vera = players[2]
-    bot.services.runtime.members.ttl = 0.0  # every press asks Telegram
+    bot.services.runtime.ctx.members.ttl = 0.0  # every press asks Telegram
     fake.fail_next("getChatMember", 400, "Bad Request: chat not found", times=1)
     hand = hand_message(vera)
     assert hand is not None

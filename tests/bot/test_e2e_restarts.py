@@ -102,7 +102,7 @@ async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identi
     # 9 s for the one before it
     paced = settings.model_copy(update={"outbox_time_scale": 0.15, "group_per_minute": 1})
     async with watched(fake, running_bot(paced, seeds=fixed_seeds())) as running:
-        running.services.runtime.toggle_gap = 0.0  # his toggles in a moment
+        running.services.runtime.parts.absent.toggle_gap = 0.0  # his toggles in a moment
         other = next(p for p in players if p is not to_act(group, players))
         assert not await toggle(fake, other)  # 🤖: his seat line shows it, in the window's edit
         await fake.settle(quiet=0.1, timeout=30)
@@ -115,7 +115,7 @@ async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identi
         await fake.settle(quiet=0.1, timeout=30)
         toggled = fake.count("editMessageText", group.id, since=mark)
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as running:
-        running.services.runtime.toggle_gap = 0.0
+        running.services.runtime.parts.absent.toggle_gap = 0.0
         await fake.settle(quiet=0.1)
         assert not await toggle(fake, other)  # back at the table for the rest of the pulka
         await fake.settle(quiet=0.05)

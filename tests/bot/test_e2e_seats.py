@@ -58,7 +58,7 @@ async def forge(bot: RunningBot, user: SimUser, hand: SentMessage, act: str) -> 
     runtime = bot.services.runtime
     rows = db_rows_of(bot)
     table_id, seat = rows[user.id]
-    table = await runtime._load(table_id)
+    table = await runtime.ctx.load(table_id)
     assert table is not None
     press = Press(Kind.HAND, table_id, seat, table.row.moves, act)
     data = bot.services.delivery.presenter.codec.pack(press)
@@ -69,7 +69,7 @@ async def forge(bot: RunningBot, user: SimUser, hand: SentMessage, act: str) -> 
 def db_rows_of(bot: RunningBot) -> dict[int, tuple[int, int]]:
     """user id → (table id, seat) of the running bot's only open table."""
     runtime = bot.services.runtime
-    tables = list(runtime._tables.values())
+    tables = list(runtime.ctx.tables.values())
     assert len(tables) == 1
     return {s.user_id: (tables[0].id, s.seat) for s in tables[0].seats if s.user_id is not None}
 
@@ -140,7 +140,7 @@ async def _banned(
     await fake.settle(quiet=0.1)
     assert LEFT_NOTE in texts(boris)
     # Vera is banned while the bot is not told (its cached answer about her runs out)
-    bot.services.runtime.members.ttl = 0.0
+    bot.services.runtime.ctx.members.ttl = 0.0
     group.state.members[vera.id] = "kicked"
     hand = hand_message(vera)
     assert hand is not None
@@ -222,7 +222,7 @@ async def test_28_a_hand_press_while_telegram_cannot_tell_is_refused_for_now(
     fake = fake_telegram
     players, _, hand = await started(fake)
     vera = players[2]
-    bot.services.runtime.members.ttl = 0.0
+    bot.services.runtime.ctx.members.ttl = 0.0
     fake.fail_next("getChatMember", 500, "Internal Server Error", times=1)
     answer = await vera.press(hand, "⋯")
     assert answer.text == UNSURE
@@ -329,7 +329,7 @@ async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limite
     assert table is not None and "🤖" in table.text  # the seat line shows the hand-over
     assert group_sends(fake, group, mark) == 0
     # with no gap at all (the bound does not rest on it): N toggles, still no group message
-    bot.services.runtime.toggle_gap = 0.0
+    bot.services.runtime.parts.absent.toggle_gap = 0.0
     toggles = 10
     mark = fake.mark()
     for _ in range(toggles):
@@ -373,9 +373,9 @@ async def test_28_start_and_wait_again_and_again_edit_one_notice(
 
 async def deal_no(bot: RunningBot, group: SimGroup) -> int:
     runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
-    table = await runtime._load(table_id)
+    table = await runtime.ctx.load(table_id)
     assert table is not None and table.match is not None
     return table.match.state.view(None).deal_no
 

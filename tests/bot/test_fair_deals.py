@@ -42,9 +42,9 @@ def seat_three(fake: FakeTelegram) -> tuple[SimGroup, list[SimUser]]:
 
 async def running_state(running: RunningBot, chat_id: int) -> Any:
     runtime = running.services.runtime
-    table_id = await runtime.open_table_id(chat_id)
+    table_id = await runtime.queries.open_table_id(chat_id)
     assert table_id is not None
-    table = await runtime._load(table_id)
+    table = await runtime.ctx.load(table_id)
     assert table is not None and table.match is not None
     return table.match.state
 
@@ -58,13 +58,13 @@ async def test_the_bot_deals_from_the_cryptographic_source(
 ) -> None:
     """Without test seeds the runtime's chance is ``secrets.SystemRandom`` — nothing seeded."""
     async with running_bot(settings) as running:
-        deals = running.services.runtime.deals
+        deals = running.services.runtime.ctx.deals
     assert isinstance(deals, LiveDeals)
     seed, chance = deals.fresh()
     assert isinstance(chance, SeededChance) and isinstance(chance.rng, random.SystemRandom)
     assert 0 <= seed < 2**53  # exact in any JSON reader
     async with running_bot(settings, seeds=fixed_seeds()) as running:  # tests may seed
-        assert isinstance(running.services.runtime.deals, SeededDeals)
+        assert isinstance(running.services.runtime.ctx.deals, SeededDeals)
 
 
 async def test_a_live_match_cannot_be_rederived_from_its_seed(

@@ -7,7 +7,7 @@ from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 
 from bot.caches.members import Membership
-from bot.routers.common import member_lookup
+from bot.routers.incoming import member_lookup
 from tests.fakeapi import FakeTelegram
 
 S = ChatMemberStatus

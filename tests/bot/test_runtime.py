@@ -95,7 +95,7 @@ async def test_13_a_computer_seat_plays_through_stored_deadlines(
     await boris.press(lobby, "✋")
     await fake.settle(quiet=0.05)
     runtime = bot.services.runtime
-    table_id = await runtime.open_table_id(group.id)
+    table_id = await runtime.queries.open_table_id(group.id)
     assert table_id is not None
     async with bot.services.repo.unit() as tx:  # a third seat for the computer
         await tx.replace_seats(
@@ -106,7 +106,7 @@ async def test_13_a_computer_seat_plays_through_stored_deadlines(
                 (SeatKind.COMPUTER, None, "Robo"),
             ],
         )
-    runtime.forget(table_id)
+    runtime.ctx.forget(table_id)
     await anna.press(lobby, "▶️")
     await fake.wait_until(lambda: table_message(group) is not None, timeout=10)
     await fake.settle(quiet=0.05)

@@ -20,9 +20,16 @@ from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import Refused
 from bot.runtime.as_it_stands import money_so_far, places_by, played_deals
 from bot.runtime.closing import begun
-from bot.runtime.commands import AskToClose, DeadlineDue, JoinByLink, LobbyPressed, StartReached
+from bot.runtime.commands import (
+    AskToClose,
+    DeadlineDue,
+    JoinByLink,
+    LobbyPressed,
+    OpenTable,
+    StartReached,
+)
+from bot.runtime.handle import Runtime
 from bot.runtime.outcome import CloseQuestion, Note, Outcome, keys
-from bot.runtime.runtime import TableRuntime
 from bot.storage import open_repository
 from bot.storage.protocol import Store
 from bot.storage.rows import Deadline, DeadlineKind, TableStatus
@@ -37,7 +44,7 @@ VERA, OLGA = 1, 2
 @dataclass
 class Worker:
     repo: Store
-    runtime: TableRuntime
+    runtime: Runtime
 
 
 async def member(chat_id: int, user_id: int) -> Membership:
@@ -68,9 +75,7 @@ async def workers(
             stack.push_async_callback(redis.aclose)
             people = People(repo, "ru", keep=1.0)
             locks = RedisLocks(redis, lease=2)
-            runtime = TableRuntime(
-                repo, people, Members(member), BOOK, locks=locks, away_level="easy"
-            )
+            runtime = Runtime(repo, people, Members(member), BOOK, locks=locks, away_level="easy")
             return Worker(repo, runtime)
 
         yield make
@@ -84,7 +89,7 @@ async def begun_on(a: Worker) -> int:
         for uid, name in ((VERA, "Vera"), (OLGA, "Olga")):
             await tx.upsert_user(uid, name, None, "ru")
             await tx.set_private_ok(uid, True)
-    opened = await a.runtime.open(GROUP, VERA, "Vera", "konchinka")
+    opened = await a.runtime.handle(OpenTable(GROUP, None, VERA, "Vera", "konchinka"))
     table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
     row = await a.repo.table(table_id)
     assert row is not None
@@ -93,7 +98,7 @@ async def begun_on(a: Worker) -> int:
     await a.runtime.handle(LobbyPressed(start, VERA, "Vera", BOOK.at(GROUP, keys(table_id).lobby)))
     await a.runtime.handle(StartReached(table_id, row.generation, {VERA: True, OLGA: True}))
     await move(a, table_id)
-    table = await a.runtime._load(table_id)
+    table = await a.runtime.ctx.load(table_id)
     assert table is not None and begun(table)
     return table_id
 
@@ -101,7 +106,7 @@ async def begun_on(a: Worker) -> int:
 async def move(w: Worker, table_id: int) -> None:
     """The seat to act moves: its person's time runs out (the computer plays the turn for
     him), or the computer plays the seat it holds."""
-    table = await w.runtime._load(table_id)
+    table = await w.runtime.ctx.load(table_id)
     assert table is not None and table.match is not None
     seat = table.match.state.to_act
     assert seat is not None
@@ -150,7 +155,7 @@ async def test_an_admin_s_close_on_another_worker_rates_the_match_as_it_stands_o
     a, b = await workers(), await workers()
     table_id = await begun_on(a)
     for k in range(400):  # the workers take turns until the first deal is over
-        table = await (a if k % 2 else b).runtime._load(table_id)
+        table = await (a if k % 2 else b).runtime.ctx.load(table_id)
         assert table is not None and table.match is not None
         if played_deals(table.match.state.record()):
             break

@@ -100,7 +100,7 @@ async def test_a_ban_nobody_is_told_of_is_found_by_the_other_worker(
     await open_table(fake, group, players, options="target=25")
     vera = players[2]
     for running in workers:
-        running.services.runtime.toggle_gap = 0.0
+        running.services.runtime.parts.absent.toggle_gap = 0.0
     menu = hand_message(vera)
     assert menu is not None
     to(fake, b)  # worker B asks about Vera (the seat menu, opened and closed)

@@ -22,9 +22,9 @@ from bot.callbacks import Kind, Press
 from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import BotRefusal, Refused
 from bot.rendered import Button, Keyboard, Rendered
-from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, StartReached
+from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, OpenTable, StartReached
+from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome, keys
-from bot.runtime.runtime import TableRuntime
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.redis_book import RedisBook, RedisRates
 from bot.storage import open_repository
@@ -43,7 +43,7 @@ FAST = OutboxLimits(group_ops=8, group_window=1.0, edit_gap=0.1, private_ops=3, 
 class Worker:
     repo: Store
     redis: Redis
-    runtime: TableRuntime
+    runtime: Runtime
 
 
 async def member(chat_id: int, user_id: int) -> Membership:
@@ -62,9 +62,7 @@ async def workers(
             redis = connect(redis_url)
             stack.push_async_callback(redis.aclose)
             people = People(repo, "ru", keep=1.0)
-            runtime = TableRuntime(
-                repo, people, Members(member), BOOK, locks=RedisLocks(redis, lease=2)
-            )
+            runtime = Runtime(repo, people, Members(member), BOOK, locks=RedisLocks(redis, lease=2))
             return Worker(repo, redis, runtime)
 
         def start() -> asyncio.Future[Worker]:
@@ -123,7 +121,7 @@ async def started_by(a: Worker) -> tuple[int, TableRow, Outcome]:
         for uid, name in ((1, "Vera"), (2, "Olga"), (3, "Late")):
             await tx.upsert_user(uid, name, None, "ru")
             await tx.set_private_ok(uid, True)
-    opened = await a.runtime.open(GROUP, 1, "Vera", "konchinka")
+    opened = await a.runtime.handle(OpenTable(GROUP, None, 1, "Vera", "konchinka"))
     table_id = next(s.facts.table.id for s in opened.screens if hasattr(s, "facts"))
     row = await a.repo.table(table_id)
     assert row is not None

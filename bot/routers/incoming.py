@@ -1,4 +1,5 @@
-"""Small helpers shared by the routers (Telegram-facing)."""
+"""What an update says, read once for the routers (Telegram-facing): the topic, the asker, the
+pressed message, the membership lookup; and how a short reply is said."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bot.caches.members import Lookup, Membership
 from bot.delivery import Delivery
 from bot.markup import Html
 from bot.rendered import Keyboard, Rendered
-from bot.runtime.commands import Pressed
+from bot.runtime.message_book import Pressed
 
 NOT_IN_CHAT: Final = ("user not found", "member not found", "participant not found")
 """Telegram's 400s that say the user is not in the chat ("Bad Request: member not found" …)."""
