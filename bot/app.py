@@ -239,7 +239,7 @@ def build_dispatcher(
 
 
 ALONE: Final = frozenset({"score", "rules", "help", "hand", "notify", "language", "settings"})
-"""The group commands declared ephemeral (#47): what they answer concerns the asker alone (his
+"""The group commands declared ephemeral: what they answer concerns the asker alone (his
 look at the rules or the scores, his cards, his pings, the settings pane he works in), so a
 client may send them so and their answer goes to him alone. /newgame, /cancel and /kick act for
 the whole group, and /record posts a game for everyone: they stay in the group's view."""

@@ -23,7 +23,7 @@ class OutboxBook:
 
     async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
         """Which keyed message of the chat this id is now (None: none, or an old one);
-        ``ephemeral``: the id is an ephemeral message's (a namespace apart, #32)."""
+        ``ephemeral``: the id is an ephemeral message's (a namespace apart)."""
         box = self.outbox
         if box.book is None:
             return box.key_of(chat_id, message_id, ephemeral=ephemeral)

@@ -26,7 +26,7 @@ class Delivery:
         self.presenter = presenter
         self.book = book
         self.scheduler = scheduler
-        self.answers = answers  # a command's answer in a group (#47)
+        self.answers = answers  # a command's answer in a group
         self._later: list[Outcome] = []  # deferred outcomes, in the order they were committed
 
     def __call__(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:

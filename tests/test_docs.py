@@ -193,12 +193,10 @@ def test_the_docs_name_features_not_issue_numbers() -> None:
     assert not found, found
 
 
-# The code names features too: comments, docstrings, a figure's label. Where a tag is still
-# allowed: code other hands are rewriting now, whose tags go in the same pass after them (a
-# folder ends in "/"; empty this as they go), and this file, which names the tags it looks for.
+# The code names features too: comments, docstrings, a figure's label. A tag is allowed only
+# in this file, which names the tags it looks for.
 CODE = ("bot", "engine", "tests", "bench")
-TAGS_PENDING = ("bot/runtime/", "bot/routers/", "bot/app.py", "bot/book.py", "bot/delivery.py")
-TAGS_ALLOWED = (*TAGS_PENDING, "tests/test_docs.py")
+TAGS_ALLOWED = ("tests/test_docs.py",)
 
 # A colour in a string ("#212529", "#fff") is no tag.
 _COLOUR = re.compile(r"""(["'])#[0-9A-Fa-f]{3,8}\1""")
@@ -237,15 +235,6 @@ def test_the_code_names_features_not_issue_numbers() -> None:
         if not allowed(name, TAGS_ALLOWED) and (tags := code_tags(path.read_text(encoding="utf-8")))
     }
     assert not found, found
-
-
-@pytest.mark.parametrize("entry", TAGS_PENDING)
-def test_code_still_pending_still_has_tags(entry: str) -> None:
-    """The list of what is pending only shrinks: an entry with no tag left goes from it."""
-    files = code_files(entry)
-    assert files, f"{entry} is not there: take it off TAGS_PENDING"
-    tagged = [name for name, path in files.items() if code_tags(path.read_text(encoding="utf-8"))]
-    assert tagged, f"{entry} names no issue any more: take it off TAGS_PENDING"
 
 
 # --- links ----------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def help_text(tr: Translator, private: bool) -> Html:
 
 
 def show_score(delivery: Delivery, message: Message, shown: list[Html]) -> None:
-    """A /score answer in a group (PRODUCT.md §9), as answers go (#47): to the asker alone where
+    """A /score answer in a group (PRODUCT.md §9), as answers go: to the asker alone where
     Telegram allows it; in the group one per group, a reply to the command — a repeat within
     the group's window shows it in place (nothing at all when nothing changed), a later one
     anew with the previous one deleted, so answers don't push the table up the chat. A long
@@ -147,7 +147,7 @@ def make_router() -> Router:
         command = ToggleNotify(chat, topic(message), user, message.message_id)
         outcome = await runtime.handle(command)
         said = [s for s in outcome.screens if isinstance(s, Note) and s.chat_id == chat]
-        for note in said:  # what the group would be told: his answer (#47)
+        for note in said:  # what the group would be told: his answer
             delivery.answers.answer(asked(message), delivery.presenter.note(note), reply=True)
         rest = tuple(s for s in outcome.screens if s not in said)
         delivery(Outcome(rest, outcome.due, outcome.undue))

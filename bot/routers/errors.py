@@ -38,7 +38,7 @@ async def reply_refusal(
     message: Message, refused: Refused, tr: Translator, delivery: Delivery
 ) -> None:
     """A command's refusal, in its chat: a reply to the message the refusal names, or in a
-    group to the command — there, as any answer to a command goes (#47, :mod:`bot.answers`)."""
+    group to the command — there, as any answer to a command goes (:mod:`bot.answers`)."""
     chat_id = message.chat.id
     reply_to = None
     if refused.reply_to_key is not None:

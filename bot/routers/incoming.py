@@ -55,7 +55,7 @@ def command_of(message: Message) -> str:
 
 
 def asked(message: Message) -> Asked:
-    """A command written in a group, as its answer needs it (#47)."""
+    """A command written in a group, as its answer needs it."""
     user = message.from_user
     ephemeral = message.ephemeral_message_id
     return Asked(
@@ -94,7 +94,7 @@ def say(
 
 def pressed(query: CallbackQuery) -> Pressed:
     """The message a button was pressed on, as Telegram gave it: a hand in the group only its
-    owner sees has an ephemeral id of its own (#32); an inaccessible one: chat 0, id 0."""
+    owner sees has an ephemeral id of its own; an inaccessible one: chat 0, id 0."""
     message = query.message
     if message is None:
         return Pressed(0, 0)

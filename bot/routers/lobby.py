@@ -71,7 +71,7 @@ def make_router() -> Router:
                 return
             game = code
         user, box = message.from_user, delivery.presenter.outbox
-        # a new lobby is a new group message: a member opens a few a span, no more (#47)
+        # a new lobby is a new group message: a member opens a few a span, no more
         if not await box.quota(message.chat.id, user.id, Quota.TABLES, take=False):
             raise Refused(BotRefusal.TOO_MANY_TABLES)
         table = OpenTable(message.chat.id, topic(message), user.id, user.first_name, game, options)
@@ -123,7 +123,7 @@ def make_router() -> Router:
         else:
             await query.answer()
         # Start's first half is its private notes only (none at all where every hand goes to
-        # the group, #32: the second half follows at once); the press is answered meanwhile
+        # the group: the second half follows at once); the press is answered meanwhile
         if press.act == LobbyAct.START and all(isinstance(s, Note) for s in outcome.screens):
             background.spawn(
                 _start_when_reached(press, outcome, waits, runtime, delivery),
@@ -134,7 +134,7 @@ def make_router() -> Router:
 
 
 def _seated(outcome: Outcome) -> str:
-    """What a player who joined is told: where his cards will come (#32)."""
+    """What a player who joined is told: where his cards will come."""
     lobby = next((s for s in outcome.screens if isinstance(s, LobbyScreen)), None)
     if lobby is not None and lobby.facts.table.hands is Hands.GROUP:
         return "You're seated. Your cards will be shown to you here, in the group."

@@ -1,4 +1,4 @@
-"""A group becomes a supergroup (issue #17): Telegram says so twice, ``migrate_to_chat_id`` in
+"""A group becomes a supergroup: Telegram says so twice, ``migrate_to_chat_id`` in
 the old chat and ``migrate_from_chat_id`` in the new one; whichever comes first moves the
 chat's tables, standings and remembered messages to the new id, the other finds nothing left.
 The old chat's messages are forgotten (the new chat can't edit them): the open tables' group

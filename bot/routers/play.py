@@ -63,7 +63,7 @@ def make_router() -> Router:
         delivery: Delivery,
         user_tr: Translator,
     ) -> None:
-        """🂠 My cards on the table message where hands are in the group (#32): the hand
+        """🂠 My cards on the table message where hands are in the group: the hand
         comes in place of the table for the presser alone (sent in answer to this very press,
         so the bot needs no admin rights for it)."""
         command = MyCardsPressed(press, query.from_user.id, pressed(query), query.id)
@@ -81,7 +81,7 @@ def make_router() -> Router:
         user_tr: Translator,
     ) -> None:
         """Another match or finish; 📈 the game's chart in the group, once (a reply to the
-        result; pressed again, a toast says it is above, #35)."""
+        result; pressed again, a toast says it is above)."""
         if press.act == EndAct.CHART:
             outcome = await runtime.handle(ChartPressed(press, query.from_user.id, pressed(query)))
             delivery(await drawing.drawn(outcome))  # the chart drawn off the event loop

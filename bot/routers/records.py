@@ -1,5 +1,5 @@
 """/record: a finished game's RECORD.md record, its transcript (PRODUCT.md §18) and its chart
-(#35, where the game has one) — once per game in a chat (a group, or a player's private chat);
+(where the game has one) — once per game in a chat (a group, or a player's private chat);
 asked again, by anyone, any time later, a short answer points to that post."""
 
 from __future__ import annotations

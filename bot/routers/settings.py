@@ -46,7 +46,7 @@ def make_router() -> Router:
             say(delivery, message, said, reply=True)
             return
         rendered = delivery.presenter.settings(await queries.group_settings(chat_id, KEY))
-        # an answer (#47): to him alone where Telegram allows it, else the group's one pane
+        # an answer: to him alone where Telegram allows it, else the group's one pane
         delivery.answers.answer(asked(message), rendered, reply=True, shared=KEY, old=Old.STRIP)
 
     @router.message(Command("settings"), PRIVATE)
@@ -66,7 +66,7 @@ def make_router() -> Router:
         if message is None or message.chat.type == "private":
             raise Refused(BotRefusal.UNKNOWN_BUTTON)
         user_id = query.from_user.id
-        # the group's pane, or one shown to him alone (#47: an ephemeral message)
+        # the group's pane, or one shown to him alone (an ephemeral message)
         ephemeral = getattr(message, "ephemeral_message_id", None)
         thread = topic(message) if isinstance(message, Message) else None
         pane = (

@@ -105,7 +105,7 @@ class Absent:
         left = round(third)
         expiry = Deadline(table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves)
         # fired before a restart already (its expiry is stored): shown again in place, so a
-        # chat that has it is sent nothing and one that lost it with the stop gets it (#36)
+        # chat that has it is sent nothing and one that lost it with the stop gets it
         stored = await self.ctx.repo.deadlines(table.id)
         again = any(d.kind == DeadlineKind.TURN and d.moves == deadline.moves for d in stored)
         async with self.ctx.repo.unit() as tx:
@@ -146,7 +146,7 @@ class Absent:
         locale = await self.ctx.people.user_locale(owner.user_id)
         said = "⏰ Time ran out — the computer moved for you: {moves}."
         none = {"moves": "—"}  # none played
-        if await self.ctx.in_group(table, owner):  # where his ping was: for him alone (#32)
+        if await self.ctx.in_group(table, owner):  # where his ping was: for him alone
             alone = (owner.user_id, eping_key(table.id, seat))
             chat, thread = table.row.chat_id, table.row.thread_id
             note = Note(chat, locale, said, none, thread=thread, moves=tuple(played), alone=alone)
@@ -196,7 +196,7 @@ class Absent:
         )
         screens: list[Screen] = []
         owing: list[Owing] = []
-        if tell:  # owed in the unit that hands the seat over (#36)
+        if tell:  # owed in the unit that hands the seat over
             told = Note(
                 table.row.chat_id,
                 await self.ctx.people.chat_locale(table.row.chat_id),
@@ -251,7 +251,7 @@ class Absent:
         for row in await self.ctx.repo.tables_of_user(user_id):
             if (only is not None and row.id != only) or row.id not in held:
                 continue
-            # a table between matches: its last hand, from the table's 🂠 only (#37)
+            # a table between matches: its last hand, from the table's 🂠 only
             if row.status != TableStatus.RUNNING and (only is None or row.status != ENDED):
                 continue
             table = await self.ctx.load(row.id)
@@ -348,7 +348,7 @@ class Absent:
 
     async def _chat_note(self, table: Table, msgid: str, name: str, tag: str) -> tuple[Note, Owing]:
         """A group notice about a player with a button to his private chat with the bot, and
-        the entry that owes it (#36, ``tag``: what makes it one of its kind)."""
+        the entry that owes it (``tag``: what makes it one of its kind)."""
         note = Note(
             table.row.chat_id,
             await self.ctx.people.chat_locale(table.row.chat_id),
@@ -360,7 +360,7 @@ class Absent:
         )
         return owe.note(table.row, tag, note)
 
-    # --- hands to private (#32) -----------------------------------------------------------------
+    # --- hands to private -----------------------------------------------------------------
 
     async def ephemeral_failed(self, table_id: int, seat: int) -> Outcome:
         """An ephemeral message of the seat could not be sent (the bot no admin and no press

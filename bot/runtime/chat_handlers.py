@@ -69,7 +69,7 @@ async def on_show_hands(rt: Parts, call: Call, cmd: ShowHands) -> Outcome:
     elif cmd.here is None:
         said = ""
     elif any(isinstance(s, HandScreen) and s.in_group for s in out.screens):
-        said = SHOWN_HERE  # shown to him alone in the group (#32)
+        said = SHOWN_HERE  # shown to him alone in the group
     else:
         said = SHOWN_PRIVATE
     return Outcome(out.screens, out.due, out.undue, said)

@@ -1,4 +1,4 @@
-"""Closing a table that is playing (issue #47): no member can hold a group's table hostage, and
+"""Closing a table that is playing: no member can hold a group's table hostage, and
 no close erases a result.
 
 Before a match's first action nothing changes: a lobby, or a table not yet begun, closes as it
@@ -300,7 +300,7 @@ class Closing:
             await tx.update_table(table.id, status=TableStatus.CLOSED)
             for kind in CLOSING_KINDS:
                 await tx.drop_deadline(table.id, kind)
-            for owed in owing:  # what the close owes the group (#36)
+            for owed in owing:  # what the close owes the group
                 await owed.write(tx)
             if match is not None:
                 decided = await tx.deciders(table.id, match.first_seq)

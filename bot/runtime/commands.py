@@ -90,7 +90,7 @@ class EndPressed:
 
 @dataclass(frozen=True, slots=True)
 class ChartPressed:
-    """📈 on a match result (#35)."""
+    """📈 on a match result."""
 
     guards: ClassVar[tuple[Guard, ...]] = (Guard.OPEN, Guard.CURRENT_MESSAGE, Guard.MEMBER)
     press: Press
@@ -104,7 +104,7 @@ class ChartPressed:
 
 @dataclass(frozen=True, slots=True)
 class MyCardsPressed:
-    """🂠 My cards on the table message (#32); ``query_id``: the press a hand in the group is
+    """🂠 My cards on the table message; ``query_id``: the press a hand in the group is
     sent in answer to."""
 
     guards: ClassVar[tuple[Guard, ...]] = (Guard.CURRENT_MESSAGE, Guard.OPEN)
@@ -267,7 +267,7 @@ class DeadlineDue:
 class DeliveryFailed:
     """The outbox could not deliver a keyed message (``why``): a hand's owner unreachable (a
     403, PRODUCT.md §13), a hand or ping in the group refused for him alone (his hands go to
-    private, #32), a table's forum topic closed or deleted (the table closes)."""
+    private), a table's forum topic closed or deleted (the table closes)."""
 
     guards: ClassVar[tuple[Guard, ...]] = ()
     chat_id: int

@@ -1,4 +1,4 @@
-"""Where a live table's deals come from, and how a restart gets them back (issue #28, STYLE.md §6).
+"""Where a live table's deals come from, and how a restart gets them back (STYLE.md §6).
 
 A match at a live table draws every shuffle (the first-dealer draw, each deal) and every Копилка
 take from the operating system's cryptographic source, ``secrets.SystemRandom``: there is no

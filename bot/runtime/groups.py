@@ -1,4 +1,4 @@
-"""Groups as they really are (issue #17): the bot removed from a group, or no longer allowed to
+"""Groups as they really are: the bot removed from a group, or no longer allowed to
 write there, closes the group's open table — nothing can be shown there any more; and /notify,
 a person's private ping when a new table opens in a group (off by default), paced: a minute
 after it opens, if it still seats, and once per half an hour a group (the settings' times)."""

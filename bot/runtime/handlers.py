@@ -97,7 +97,7 @@ async def _join(c: LobbyCall) -> Outcome:
 
 
 async def _cancel(c: LobbyCall) -> Outcome:
-    """✖️ Yes, close it: a table not begun closes (§4.9); once begun, an admin's alone (#47)."""
+    """✖️ Yes, close it: a table not begun closes (§4.9); once begun, an admin's alone."""
     table = c.call.open
     if begun(table):
         return await c.rt.closing.close_now(table, c.generation, c.cmd.name, c.is_admin)
@@ -106,7 +106,7 @@ async def _cancel(c: LobbyCall) -> Outcome:
 
 async def _wait(c: LobbyCall) -> Outcome:
     """⏳ Wait / ↩️ No: a notice's or a question's buttons go; on the open question to close
-    a table that is playing, a no (#47)."""
+    a table that is playing, a no."""
     table, user_id = c.call.open, c.cmd.user_id
     if c.call.key == keys(table.id).cancel and await c.rt.closing.asking(table):
         return await c.rt.closing.refuse(table, c.generation, user_id, c.cmd.name, c.is_admin)
@@ -173,7 +173,7 @@ async def on_end_pressed(rt: Parts, call: Call, cmd: EndPressed) -> Outcome:
 
 
 async def on_chart_pressed(rt: Parts, call: Call, cmd: ChartPressed) -> Outcome:
-    """📈 on the match result (#35): the game's chart posted in the group once, a reply to the
+    """📈 on the match result: the game's chart posted in the group once, a reply to the
     result; pressed again (the book has it, sent or on its way), only told so. Anyone in the
     group may press it."""
     table, press = call.open, cmd.press
@@ -192,7 +192,7 @@ async def on_chart_pressed(rt: Parts, call: Call, cmd: ChartPressed) -> Outcome:
 
 
 async def on_my_cards(rt: Parts, call: Call, cmd: MyCardsPressed) -> Outcome:
-    """🂠 My cards on the table message, where its hands are in the group (#32): the
+    """🂠 My cards on the table message, where its hands are in the group: the
     presser's hand sent anew, for him alone in place of the table message (so one tap brings
     back a hand his client lost); a hand that goes to private is sent anew there. Once per
     ``cards_gap`` a person (:data:`~bot.runtime.tables.CARDS_GAP_S`): a tap sooner is refused
@@ -207,7 +207,7 @@ async def on_my_cards(rt: Parts, call: Call, cmd: MyCardsPressed) -> Outcome:
     wait = mine.cards_at + ctx.cards_gap - now
     if wait > 0:  # a tap more sends nothing: the one before is shown, or on its way
         raise Refused(BotRefusal.CARDS_JUST_SENT, seconds=max(1, math.ceil(wait)))
-    ended = table.row.status == TableStatus.ENDED  # his last hand, as it ended (#37)
+    ended = table.row.status == TableStatus.ENDED  # his last hand, as it ended
     gone = None if ended else await rt.absent.gate(table, mine.seat, cmd.user_id)
     if gone is not None:
         return gone
@@ -253,7 +253,7 @@ async def on_refresh_hand(rt: Parts, call: Call, cmd: RefreshHand) -> Outcome:
 
 async def on_ask_to_close(rt: Parts, call: Call, cmd: AskToClose) -> Outcome:
     """/cancel (§4.9) at the table here: once its match has begun, the people playing are
-    asked (#47, :meth:`Closing.ask <bot.runtime.closing.Closing.ask>`); before, once."""
+    asked (:meth:`Closing.ask <bot.runtime.closing.Closing.ask>`); before, once."""
     table = call.open
 
     def is_admin() -> Awaitable[bool]:
@@ -306,7 +306,7 @@ async def on_deadline_due(rt: Parts, call: Call, cmd: DeadlineDue) -> Outcome:
 
 async def on_delivery_failed(rt: Parts, call: Call, cmd: DeliveryFailed) -> Outcome:
     """A keyed message can't go: a hand or ping in the group for its owner alone, his hands
-    go to private (#32); a hand's owner unreachable (403), the computer plays for him; a
+    go to private; a hand's owner unreachable (403), the computer plays for him; a
     table's topic gone, the table closes. Anything else: nothing to do."""
     key, seat = cmd.message, cmd.message.seat
     if seat is not None and key.ephemeral:

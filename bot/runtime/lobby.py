@@ -130,7 +130,7 @@ class Lobby:
                 chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
             )
             # the table keeps the turn time it opened with (PRODUCT.md §15), and where
-            # its hands go (#32)
+            # its hands go
             timeout = settings.turn_timeout_s or self.ctx.turn_timeout
             await tx.update_table(tid, turn_timeout_s=timeout, hands=hands)
             await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
@@ -312,7 +312,7 @@ class Lobby:
         notes = []
         for seat in table.seats:
             if seat.user_id is None or await self.ctx.in_group(table, seat):
-                continue  # a hand in the group needs no private chat (#32)
+                continue  # a hand in the group needs no private chat
             locale = await self.ctx.people.user_locale(seat.user_id)
             notes.append(
                 Note(

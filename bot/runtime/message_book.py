@@ -13,7 +13,7 @@ from bot.callbacks import Press
 @dataclass(frozen=True, slots=True)
 class Pressed:
     """The message a button was pressed on, as Telegram gave it: its chat, its id (an
-    ephemeral message's own id, a namespace apart, #32)."""
+    ephemeral message's own id, a namespace apart)."""
 
     chat_id: int
     message_id: int

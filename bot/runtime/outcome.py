@@ -100,7 +100,7 @@ class EndedTable:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """A deal's result for the group; ``owed``: the entry its action wrote (#36)."""
+    """A deal's result for the group; ``owed``: the entry its action wrote."""
 
     facts: Facts
     events: tuple[Line, ...]
@@ -117,12 +117,12 @@ class MatchResult:
     end: Line
     winner: int | None
     standings: Standings
-    owed: OwedRef | None = None  # the entry its action wrote (#36)
+    owed: OwedRef | None = None  # the entry its action wrote
 
 
 @dataclass(frozen=True, slots=True)
 class ChartScreen:
-    """A finished game's chart for the group (#35), once per match: drawn from its record
+    """A finished game's chart for the group, once per match: drawn from its record
     (``lines``, no deck), a reply to its result message (``reply_to``: that message's id)."""
 
     facts: Facts
@@ -145,7 +145,7 @@ class HandScreen:
     away: bool = False  # the computer plays the seat: the message offers 🙋 I'm back
     menu: bool = False  # the ⋯ menu is open
     words: bool = False  # the owner's «Cards in words» (PRODUCT.md §12): cards named in full
-    in_group: bool = False  # an ephemeral message in the group, only its owner sees it (#32)
+    in_group: bool = False  # an ephemeral message in the group, only its owner sees it
     answering: str | None = None  # the press it answers (a bot no admin may send it then)
     replace: bool = False  # shown in place of the pressed message, for its owner alone
 
@@ -153,7 +153,7 @@ class HandScreen:
 @dataclass(frozen=True, slots=True)
 class TurnPing:
     """A short new private message when a player's turn starts (so the phone notifies);
-    ``in_group``: an ephemeral one in the group instead (#32)."""
+    ``in_group``: an ephemeral one in the group instead."""
 
     facts: Facts
     user_id: int
@@ -172,8 +172,8 @@ class Reminder:
     locale: str
     seat: int
     seconds: int
-    in_group: bool = False  # the reminder itself ephemeral in the group (#32)
-    again: bool = False  # drawn again after a restart (#36): in place, nothing if shown
+    in_group: bool = False  # the reminder itself ephemeral in the group
+    again: bool = False  # drawn again after a restart: in place, nothing if shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,14 +234,14 @@ class Note:
     reply_to: int | None = None
     thread: int | None = None  # a group's forum topic (the table's, or the command's)
     moves: tuple[str, ...] = ()  # actions (RECORD.md notation) said in words as ``{moves}``
-    # shown in group ``chat_id`` to this member alone (#32), as keyed message ``key`` sent anew
+    # shown in group ``chat_id`` to this member alone, as keyed message ``key`` sent anew
     alone: tuple[int, str] | None = None  # (receiver, key)
-    owed: OwedRef | None = None  # the entry its action wrote (#36)
+    owed: OwedRef | None = None  # the entry its action wrote
 
 
 @dataclass(frozen=True, slots=True)
 class CancelQuestion:
-    """/cancel's question to the group, an answer to ``asker``'s command (#47)."""
+    """/cancel's question to the group, an answer to ``asker``'s command."""
 
     facts: Facts
     reply_to: int
@@ -250,7 +250,7 @@ class CancelQuestion:
 
 @dataclass(frozen=True, slots=True)
 class CloseQuestion:
-    """The question to close a running table (#47), in the group: the seats asked (``asked``:
+    """The question to close a running table, in the group: the seats asked (``asked``:
     the people playing; who agreed is on the facts' seats), whether the game is then rated as it
     stands (``rated``: a deal is over). ``reply_to``: a new question, a reply to the /cancel
     (None: the open one drawn again); ``end``: it went without closing the table (``by``: who
@@ -414,7 +414,7 @@ def reminder_key(table_id: int) -> str:
 
 
 def chart_key(table_id: int, match_no: int) -> str:
-    """The chart of a table's match ``match_no`` in the group (#35)."""
+    """The chart of a table's match ``match_no`` in the group."""
     return str(MessageKey.chart(table_id, match_no))
 
 
@@ -423,12 +423,12 @@ def hand_key(table_id: int, seat: int) -> str:
 
 
 def ehand_key(table_id: int, seat: int) -> str:
-    """A seat's hand as an ephemeral message in the group (#32)."""
+    """A seat's hand as an ephemeral message in the group."""
     return str(MessageKey.ehand(table_id, seat))
 
 
 def eping_key(table_id: int, seat: int) -> str:
-    """A seat's turn ping (and reminder) as an ephemeral message in the group (#32)."""
+    """A seat's turn ping (and reminder) as an ephemeral message in the group."""
     return str(MessageKey.eping(table_id, seat))
 
 

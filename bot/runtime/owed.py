@@ -1,4 +1,4 @@
-"""What an action owes a chat (issue #36, the durable outbox): written in the action's own unit
+"""What an action owes a chat (the durable outbox): written in the action's own unit
 of work, so that a kill can lose no deal's result, no match's result and no notice the group was
 to see, however long it waited behind Telegram's limits.
 

@@ -76,7 +76,7 @@ class Play:
             if state.is_over:  # won at the first deal (§1.6.4): the match ends as it starts
                 await self._book(tx, table, no, state, row.moves)
                 await tx.update_table(table.id, status=TableStatus.ENDED, generation=no)
-            owed = {kind: await o.write(tx) for kind, o in owing.items()}  # #36
+            owed = {kind: await o.write(tx) for kind, o in owing.items()}  # the durable outbox
             due = await self._schedule(tx, table, state.to_act, row.moves)
             if not state.is_over:
                 idle = Deadline(
@@ -167,7 +167,7 @@ class Play:
     ) -> list[Screen]:
         """Every reachable seat's hand (or only one seat's, shown even if away); ``answering``:
         the press of 🂠 it answers — a hand in the group is then sent anew in place of the
-        pressed table message, for its owner alone (#32)."""
+        pressed table message, for its owner alone."""
         assert table.match is not None
         state = table.match.state
         out: list[Screen] = []
@@ -205,7 +205,7 @@ class Play:
 
     async def _book(self, tx: Writes, table: Table, no: int, state: State, first_seq: int) -> None:
         """An ended match's money: its net, and each person's line in the chat's score; its
-        standing rated (#35), each seat as whoever made most of its decisions (#47: a seat the
+        standing rated, each seat as whoever made most of its decisions (a seat the
         computer played is not its person's win)."""
         row = table.row
         result = state.result
@@ -227,7 +227,7 @@ class Play:
                     points[s.seat] if points else 0,
                 )
         if rated is not None:
-            await ratings.rate(tx, rated)  # #35
+            await ratings.rate(tx, rated)  # the game's ratings
 
     async def apply(self, table: Table, seat: int, action: object, stand_in: str = "") -> Outcome:
         """Apply the seat's action and log it (``stand_in``: the level of the computer that
@@ -259,7 +259,7 @@ class Play:
                     fields.update(status=TableStatus.ENDED, generation=match.no)
                 await tx.update_table(table.id, **fields)
                 due = await self._schedule(tx, table, None if ended else state.to_act, moves)
-                owed = {kind: await o.write(tx) for kind, o in owing.items()}  # #36
+                owed = {kind: await o.write(tx) for kind, o in owing.items()}  # the durable outbox
         except BaseException:
             self.ctx.forget(table.id)  # the state is ahead of the log; rebuild it from the log
             raise
@@ -297,7 +297,7 @@ class Play:
             DeadlineKind.TURN,
             DeadlineKind.IDLE,
             DeadlineKind.CLOSE,
-        ):  # the match is over: no timer of it stays, nor a question to close it (#47)
+        ):  # the match is over: no timer of it stays, nor a question to close it
             await tx.drop_deadline(table.id, kind)
         return ()
 
@@ -313,7 +313,7 @@ class Play:
         owing: Sequence[Owing] = (),
     ) -> tuple[Deadline, ...]:
         """A seat's ``away`` / ``expiries`` / ``marks`` written in one unit of work with what
-        falls due next (``schedule``) and what the change owes the group (``owing``, #36); the
+        falls due next (``schedule``) and what the change owes the group (``owing``); the
         table in memory follows, so nothing is rebuilt from the log (and it is forgotten, to be
         rebuilt, if the unit fails). A seat that changes hands or is barred stamps the table's
         ``seats_at``: the members' answers asked before it are asked again at their next press."""
@@ -393,7 +393,7 @@ class Play:
                 (table.id, DeadlineKind.IDLE),
                 (table.id, DeadlineKind.CLOSE),
             )
-            # a question to close it, if one was open, is over: its buttons go (#47)
+            # a question to close it, if one was open, is over: its buttons go
             screens.append(Strip(table.row.chat_id, keys(table.id).cancel, forget=True))
         return Outcome(tuple(screens), due, undue)
 
@@ -445,7 +445,7 @@ class Play:
         return await self.apply(table, seat, action, self.stand_in(table, seat))
 
     def stand_in(self, table: Table, seat: int) -> str:
-        """Who the computer's decision at the seat is logged as (#47): "" at a computer seat
+        """Who the computer's decision at the seat is logged as: "" at a computer seat
         (its own), else the level that decides for the seat's person (``away_level``)."""
         return "" if table.seats[seat].user_id is None else self.ctx.away_level
 

@@ -1,4 +1,4 @@
-"""Ratings at a match's end and their rebuild (issue #35): the match's standing is written with
+"""Ratings at a match's end and their rebuild: the match's standing is written with
 its last action, rated in the same unit of work (:class:`bot.rating.Book`), and every rating can
 be computed again from the stored standings (``python -m bot ratings --rebuild``)."""
 
@@ -22,7 +22,7 @@ from engine.core import Line, Result
 
 
 def stand_in(seat: SeatRow, decided: Sequence[Decided]) -> str:
-    """Who a person's seat is rated as (issue #47): "" its person, or the level of the computer
+    """Who a person's seat is rated as: "" its person, or the level of the computer
     that made more of its decisions for him (his turns timed out, ⋯ → 🤖, a closed private
     chat) than he made himself — then neither the rating nor the win is his. A person who left
     the group (or was removed by an admin) after deciding himself keeps the seat: leaving before
@@ -58,7 +58,7 @@ def standing(
         no,
         row.chat_id,
         row.game,
-        len(people) == 1 and len(seats) > 1,  # one person and computers: marked (#35)
+        len(people) == 1 and len(seats) > 1,  # one person and computers: marked
         tuple(
             ResultSeat(
                 s.user_id if s.kind is SeatKind.HUMAN and s.user_id is not None else 0,

@@ -50,7 +50,7 @@ class Redraw:
         return [(row.id, (row.id, row.moves) in reminded) for row in rows]
 
     async def resume_owed(self, held: Collection[int]) -> Outcome:
-        """After a restart, what the chats are still owed (#36), oldest first."""
+        """After a restart, what the chats are still owed, oldest first."""
         await self.ctx.repo.prune_owed()
         out = Outcome()
         for outcome in await self.owed(held):
@@ -79,7 +79,7 @@ class Redraw:
 
     async def _ended(self, table: Table) -> Outcome:
         """A match that ended: its table and hands as its last move left them (a stop right
-        after that move must not leave live buttons behind, #36); nothing is sent where they
+        after that move must not leave live buttons behind); nothing is sent where they
         show it already."""
         assert table.match is not None
         facts = await self.ctx.facts(table)
@@ -100,7 +100,7 @@ class Redraw:
     async def owed(
         self, held: Collection[int], rows: Sequence[OwedRow] | None = None
     ) -> list[Outcome]:
-        """Every entry the chats are still owed (#36: written with its action, never settled —
+        """Every entry the chats are still owed (written with its action, never settled —
         it waited behind Telegram's limits when the bot stopped), drawn again from the log, in
         the order they were owed (``rows``: only these), of the tables whose locks are
         ``held`` (an entry owed since, of another table, waits for the next time)."""
@@ -229,7 +229,7 @@ class Redraw:
         )
 
     async def migrate_chat(self, old: int, new: int) -> Outcome:
-        """The group ``old`` became the supergroup ``new`` (issue #17): everything follows the
+        """The group ``old`` became the supergroup ``new``: everything follows the
         new id in one unit of work, the caches are read again, and every open table's group
         messages are sent anew in the new chat (a lobby, the running table, a match's result
         with its buttons): the old chat's messages are forgotten, never edited again. A second
@@ -239,7 +239,7 @@ class Redraw:
             moved = await tx.migrate_chat(old, new)
         if not moved:
             return Outcome()
-        # what the old chat's queue still owed follows to the new one (#36): that queue goes
+        # what the old chat's queue still owed follows to the new one: that queue goes
         owed = [r for r in await self.ctx.repo.owed() if r.chat_id == new]
         self.ctx.people.forget_chat(old)
         self.ctx.people.forget_chat(new)

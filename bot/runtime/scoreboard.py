@@ -21,9 +21,9 @@ class LedgerLine:
 
 @dataclass(frozen=True, slots=True)
 class Rated:
-    """One seat's rating in the chat after the game just ended, and its change (#35);
+    """One seat's rating in the chat after the game just ended, and its change;
     ``computer``: the computer made most of its person's decisions — the seat was rated as the
-    computer, not as him (#47)."""
+    computer, not as him."""
 
     name: str
     rating: int
@@ -33,9 +33,9 @@ class Rated:
 
 @dataclass(frozen=True, slots=True)
 class BoardLine:
-    """One line of a game's leaderboard (#35): a person (``name``) or a computer ``level``; the
+    """One line of a game's leaderboard: a person (``name``) or a computer ``level``; the
     rating (None: no game rated yet — played before ratings), games (``people``: of the rated
-    ones, those where another person made his own decisions, #47), money and the game's own
+    ones, those where another person made his own decisions), money and the game's own
     points."""
 
     user_id: int

@@ -1,4 +1,4 @@
-"""What a game's result and /score show beyond the game (issue #35): the seats' rating changes
+"""What a game's result and /score show beyond the game: the seats' rating changes
 and the chat's money (:func:`match_standings`), the leaderboards — a chat's ratings with each
 person's all-time money, or one person's lines across chats (:func:`boards`). Read only; the
 screens are :mod:`bot.render.results`' and :mod:`bot.render.score`'s."""
@@ -36,7 +36,7 @@ def _summed(rows: list[LedgerRow]) -> dict[tuple[str, int], LedgerRow]:
 
 
 def _entry(r: RatingRow, ledger: LedgerRow | None) -> BoardLine:
-    people = r.games - r.solo  # rated games with another person deciding himself (#47)
+    people = r.games - r.solo  # rated games with another person deciding himself
     if ledger is None:  # a computer level (or a person whose money is in no ledger)
         return BoardLine(r.user_id, r.name, r.level, shown(r.mu, r.sigma), r.games, people, r.money)
     games = max(r.games, ledger.played)  # his games before ratings count here too

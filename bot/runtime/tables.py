@@ -168,8 +168,8 @@ class Context:
         self.ping_quiet = ping_quiet  # no turn ping for a person who moved this recently
         self.notify_delay = notify_delay  # a new table's /notify pings go this much later …
         self.notify_gap = notify_gap  # … and reach a subscriber once per this, per group
-        self.hands_in_group = hands_in_group  # the operator's BOT_HANDS_IN_GROUP (#32)
-        self.bot_id = bot_id  # whether the bot is an admin of a group decides "auto" (#32)
+        self.hands_in_group = hands_in_group  # the operator's BOT_HANDS_IN_GROUP
+        self.bot_id = bot_id  # whether the bot is an admin of a group decides "auto"
         self.cards_gap = CARDS_GAP_S  # the table's 🂠 sends a person's cards once per this
         self.tables: dict[int, Table] = {}  # the open tables in memory
         self._turns: dict[int, int] = {}  # table → the turn held now (shared locks)
@@ -300,7 +300,7 @@ class Context:
     async def deadlines(self) -> list[Deadline]:
         return await self.repo.deadlines()
 
-    # --- where hands go (#32) ----------------------------------------------------------------
+    # --- where hands go ----------------------------------------------------------------
 
     async def hands_of(self, chat_id: int, settings: ChatSettings) -> Hands:
         """Where the hands of a table opened now in the group go: the group's setting ("auto":

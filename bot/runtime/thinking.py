@@ -1,4 +1,4 @@
-"""A computer's decision, off the event loop, timed (issue #34).
+"""A computer's decision, off the event loop, timed.
 
 The search is pure CPU work: it runs in the default executor's threads so that the event loop
 answers other tables meanwhile. Every decision is logged with how long it waited for a thread,

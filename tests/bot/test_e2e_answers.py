@@ -123,7 +123,7 @@ def group_posts(fake: FakeTelegram, group: SimGroup, since: int) -> list[ApiCall
 
 
 @pytest.mark.parametrize("bot_admin", [False, True], ids=["in-the-group", "to-him-alone"])
-async def test_47_forty_commands_leave_the_tables_next_move_visible_within_5_s(
+async def test_forty_commands_leave_the_tables_next_move_visible_within_5_s(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase, bot_admin: bool
 ) -> None:
     fake = fake_telegram

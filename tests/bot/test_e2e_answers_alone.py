@@ -55,7 +55,7 @@ async def alone_to(fake: FakeTelegram, user: SimUser, group: SimGroup, count: in
     return user.ephemeral(group)[count - 1]
 
 
-async def test_47_group_commands_whose_answer_concerns_the_asker_alone_are_ephemeral(
+async def test_group_commands_whose_answer_concerns_the_asker_alone_are_ephemeral(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
     fake = fake_telegram
@@ -69,7 +69,7 @@ async def test_47_group_commands_whose_answer_concerns_the_asker_alone_are_ephem
         assert private and all("is_ephemeral" not in c for c in private)
 
 
-async def test_47_a_plain_member_bot_answers_an_ephemeral_command_to_its_sender_alone(
+async def test_a_plain_member_bot_answers_an_ephemeral_command_to_its_sender_alone(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -103,7 +103,7 @@ async def test_47_a_plain_member_bot_answers_an_ephemeral_command_to_its_sender_
         assert anna.ephemeral(group) == [pane] and len(boris.ephemeral(group)) == 2
 
 
-async def test_47_where_the_bot_is_an_admin_every_answer_goes_to_the_asker_alone(
+async def test_where_the_bot_is_an_admin_every_answer_goes_to_the_asker_alone(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram

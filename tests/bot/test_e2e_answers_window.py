@@ -41,7 +41,7 @@ def posts(fake: FakeTelegram, group: SimGroup, since: int = 0) -> int:
     )
 
 
-async def test_47_a_repeat_within_the_window_costs_nothing_and_a_later_one_is_sent_anew(
+async def test_a_repeat_within_the_window_costs_nothing_and_a_later_one_is_sent_anew(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram
@@ -71,7 +71,7 @@ async def test_47_a_repeat_within_the_window_costs_nothing_and_a_later_one_is_se
         assert again is not helped and again.text == helped.text and not helped.deleted
 
 
-async def test_47_one_members_answers_stay_within_his_quota_the_rest_dropped(
+async def test_one_members_answers_stay_within_his_quota_the_rest_dropped(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram
@@ -95,7 +95,7 @@ async def test_47_one_members_answers_stay_within_his_quota_the_rest_dropped(
         assert "/newgame" in answered.text
 
 
-async def test_47_a_member_opens_a_few_tables_in_a_span_then_is_told_to_wait(
+async def test_a_member_opens_a_few_tables_in_a_span_then_is_told_to_wait(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     """/newgame, 🚪 (the lobby closes), /newgame … each a new lobby message: a member opens at
@@ -119,7 +119,7 @@ async def test_47_a_member_opens_a_few_tables_in_a_span_then_is_told_to_wait(
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=5)
 
 
-async def test_47_cancel_asked_again_and_again_shows_one_question(
+async def test_cancel_asked_again_and_again_shows_one_question(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram
@@ -137,7 +137,7 @@ async def test_47_cancel_asked_again_and_again_shows_one_question(
         assert posts(fake, group, mark) == 0 and question.has_button("✖️")
 
 
-async def test_47_each_forum_topic_has_its_own_answers(
+async def test_each_forum_topic_has_its_own_answers(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     """A repeat in another topic is no repeat: its answer shows there (an edit of the first

@@ -66,7 +66,7 @@ async def finished(fake: FakeTelegram, seed: int) -> tuple[SimGroup, list[SimUse
     return group, players, result
 
 
-async def test_35_the_chart_goes_once_on_request_and_with_record(
+async def test_the_chart_goes_once_on_request_and_with_record(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
     fake = fake_telegram
@@ -100,7 +100,7 @@ async def test_35_the_chart_goes_once_on_request_and_with_record(
     assert picture(private).text["Legend"] == "Anna\nBoris\nVera"
 
 
-async def test_35_a_forged_or_stale_chart_press_changes_nothing(
+async def test_a_forged_or_stale_chart_press_changes_nothing(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
     fake = fake_telegram
@@ -120,7 +120,7 @@ async def test_35_a_forged_or_stale_chart_press_changes_nothing(
     assert photos(group) == [] and fake.calls("sendPhoto") == []
 
 
-async def test_35_in_a_forum_the_chart_goes_to_the_table_s_topic_and_a_restart_knows_it(
+async def test_in_a_forum_the_chart_goes_to_the_table_s_topic_and_a_restart_knows_it(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram

@@ -146,7 +146,7 @@ FAMILIES: list[tuple[str, int, str, Pick | None]] = [
 @pytest.mark.parametrize(
     ("game", "seats", "options", "pick"), FAMILIES, ids=[f[0] for f in FAMILIES]
 )
-async def test_32_every_family_plays_a_whole_game_from_hands_in_the_group_with_a_restart(
+async def test_every_family_plays_a_whole_game_from_hands_in_the_group_with_a_restart(
     fake_telegram: FakeTelegram,
     settings: Settings,
     database: TestDatabase,
@@ -202,7 +202,7 @@ async def test_32_every_family_plays_a_whole_game_from_hands_in_the_group_with_a
     assert ledger == (0,)
 
 
-async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
+async def test_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram
@@ -264,7 +264,7 @@ async def test_32_my_cards_gives_a_lost_hand_back_in_place_of_the_table(
         check_privacy(fake, group, players)
 
 
-async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
+async def test_hands_telegram_never_showed_come_back_with_my_cards(
     fake_telegram: FakeTelegram, settings: Settings, request: pytest.FixtureRequest
 ) -> None:
     """Telegram does not promise to deliver an ephemeral message: with a third of them lost
@@ -305,7 +305,7 @@ async def test_32_hands_telegram_never_showed_come_back_with_my_cards(
     add_figure(request, "hands in the group: 🂠 taps that brought back a hand Telegram lost", taps)
 
 
-async def test_32_a_bot_that_is_no_admin_plays_a_whole_game_from_private_hands_with_a_restart(
+async def test_a_bot_that_is_no_admin_plays_a_whole_game_from_private_hands_with_a_restart(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     """The group asks for hands in the group, but the bot is no administrator there: a member
@@ -346,7 +346,7 @@ async def test_32_a_bot_that_is_no_admin_plays_a_whole_game_from_private_hands_w
     assert result is not None and "Пулька 1" in result.text
 
 
-async def test_32_the_calls_of_one_deal_in_the_group_and_in_private(
+async def test_the_calls_of_one_deal_in_the_group_and_in_private(
     fake_telegram: FakeTelegram, settings: Settings, request: pytest.FixtureRequest
 ) -> None:
     """The same Мушка deal (the same seeds, the same presses) with hands in the group and in
@@ -403,7 +403,7 @@ async def _open_private(fake: FakeTelegram, group: SimGroup, players: list[SimUs
     await fake.settle(quiet=0.05)
 
 
-async def test_32_the_reminder_and_the_expiry_come_to_him_alone_in_the_group(
+async def test_the_reminder_and_the_expiry_come_to_him_alone_in_the_group(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     fake = fake_telegram

@@ -40,7 +40,7 @@ def redeliver(fake: FakeTelegram) -> None:
                 fake.push_update("message", fake.message_dict(message))
 
 
-async def test_17_running_table_follows_the_group_into_the_supergroup(
+async def test_running_table_follows_the_group_into_the_supergroup(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -90,7 +90,7 @@ async def test_17_running_table_follows_the_group_into_the_supergroup(
     assert record.document is not None and record.document.filename.endswith(".jsonl")
 
 
-async def test_17_closed_games_and_standings_follow_the_group(
+async def test_closed_games_and_standings_follow_the_group(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -113,7 +113,7 @@ async def test_17_closed_games_and_standings_follow_the_group(
     assert all(u.first_name not in empty.text for u in players[::2])
 
 
-async def test_17_migrate_chat_merges_standings_and_runs_once(database: TestDatabase) -> None:
+async def test_migrate_chat_merges_standings_and_runs_once(database: TestDatabase) -> None:
     """The repository's unit: rows move, standings already under the new id are added to
     (not lost), and a second run changes nothing and says so."""
     repo = await open_repository(database)

@@ -119,7 +119,7 @@ def slowed(settings: Settings) -> Settings:
     )
 
 
-async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_stop(
+async def test_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_stop(
     fake_telegram: FakeTelegram, settings: Settings, store: Store
 ) -> None:
     fake = fake_telegram
@@ -145,7 +145,7 @@ async def test_36_a_deal_result_waiting_for_the_groups_budget_is_posted_after_a_
     assert posted(fake, group, DEAL_RESULT) == results  # never again after another restart
 
 
-async def test_36_a_result_owed_to_a_group_follows_it_into_its_supergroup(
+async def test_a_result_owed_to_a_group_follows_it_into_its_supergroup(
     fake_telegram: FakeTelegram, settings: Settings, store: Store
 ) -> None:
     fake = fake_telegram
@@ -181,7 +181,7 @@ def reminded(players: list[SimUser]) -> bool:
     )
 
 
-async def test_36_a_turn_reminder_lost_with_a_stop_is_shown_after_it_and_never_twice(
+async def test_a_turn_reminder_lost_with_a_stop_is_shown_after_it_and_never_twice(
     fake_telegram: FakeTelegram, settings: Settings, store: Store
 ) -> None:
     fake = fake_telegram
@@ -220,7 +220,7 @@ async def test_36_a_turn_reminder_lost_with_a_stop_is_shown_after_it_and_never_t
     assert [m.text for m in group.visible if m.text.startswith("⏳")] == []
 
 
-async def test_36_a_restart_draws_an_ended_matchs_table_and_hands_as_its_last_move_left_them(
+async def test_a_restart_draws_an_ended_matchs_table_and_hands_as_its_last_move_left_them(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     """A stop right after a match's last move can lose its final table and hands (their live

@@ -63,7 +63,7 @@ async def step(fake: FakeTelegram, players: list[SimUser], rng: random.Random) -
     raise AssertionError("nobody's hand is to act")
 
 
-async def test_47_a_deal_result_telegram_refused_comes_while_the_bot_runs_before_later_ones(
+async def test_a_deal_result_telegram_refused_comes_while_the_bot_runs_before_later_ones(
     fake_telegram: FakeTelegram,
     settings: Settings,
     store: Store,

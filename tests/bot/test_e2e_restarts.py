@@ -83,7 +83,7 @@ async def test_9_restarts_mid_deal_send_no_identical_edit(
 
 
 @pytest.mark.parametrize("in_group", [False, True], ids=["hands in private", "hands in the group"])
-async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identical_edit(
+async def test_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identical_edit(
     fake_telegram: FakeTelegram, settings: Settings, in_group: bool
 ) -> None:
     """A pulka played through two restarts; in the middle, at a group budget of one message a
@@ -125,7 +125,7 @@ async def test_47_a_whole_pulka_with_a_seat_handed_over_and_back_sends_no_identi
     assert toggled == 0  # nothing to show after all: no call made
 
 
-async def test_47_a_stop_while_the_tables_edit_is_on_its_way_lets_it_end(
+async def test_a_stop_while_the_tables_edit_is_on_its_way_lets_it_end(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     """A stop (a deploy) while the table's edit is on its way to Telegram, its queue drained

@@ -83,7 +83,7 @@ async def started(fake: FakeTelegram) -> tuple[list[SimUser], SimGroup, SentMess
     return players, group, hand
 
 
-async def test_28_a_member_who_left_cannot_take_his_seat_back(
+async def test_a_member_who_left_cannot_take_his_seat_back(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -113,7 +113,7 @@ async def test_28_a_member_who_left_cannot_take_his_seat_back(
     assert not [m for m in group.visible if "снова в игре" in m.text]
 
 
-async def test_28_a_ban_ends_the_seat_told_or_found_at_the_next_press(
+async def test_a_ban_ends_the_seat_told_or_found_at_the_next_press(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     """An admin bot gets the ban as a ``chat_member`` update; a ban nobody told the bot of is
@@ -153,7 +153,7 @@ async def _banned(
     assert len(told) == 2, told  # once for each of them
 
 
-async def test_28_a_kick_ends_his_right_to_act_at_the_table(
+async def test_a_kick_ends_his_right_to_act_at_the_table(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -174,7 +174,7 @@ async def test_28_a_kick_ends_his_right_to_act_at_the_table(
     assert "уже играет компьютер" in group.messages[-1].text
 
 
-async def test_28_membership_checks_fail_closed_and_a_failure_is_not_kept(
+async def test_membership_checks_fail_closed_and_a_failure_is_not_kept(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -216,7 +216,7 @@ async def test_28_membership_checks_fail_closed_and_a_failure_is_not_kept(
     assert "не её участник" in carol.messages[-1].text and "Carol" not in lobby.text
 
 
-async def test_28_a_hand_press_while_telegram_cannot_tell_is_refused_for_now(
+async def test_a_hand_press_while_telegram_cannot_tell_is_refused_for_now(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -234,7 +234,7 @@ async def test_28_a_hand_press_while_telegram_cannot_tell_is_refused_for_now(
     await fake.wait_until(lambda: "Пусть играет компьютер" in hand.describe_buttons(), timeout=5)
 
 
-async def test_28_the_group_itself_and_channels_name_no_person(
+async def test_the_group_itself_and_channels_name_no_person(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     fake = fake_telegram
@@ -306,7 +306,7 @@ async def _toggle_once(fake: FakeTelegram, user: SimUser) -> str | None:
     return (await user.press(hand, "🤖")).text
 
 
-async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limited(
+async def test_a_players_own_toggles_post_nothing_in_the_group_and_are_limited(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """The toggles' flood: 🤖 and 🙋 again and again posted a group line each. Now a seat's
@@ -339,7 +339,7 @@ async def test_28_a_players_own_toggles_post_nothing_in_the_group_and_are_limite
     assert seat_of(database, vera) == (1, "")  # an even number of toggles after the first
 
 
-async def test_28_start_and_wait_again_and_again_edit_one_notice(
+async def test_start_and_wait_again_and_again_edit_one_notice(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """The other press that could post again and again: ▶️ Start with an unreachable player,
@@ -380,7 +380,7 @@ async def deal_no(bot: RunningBot, group: SimGroup) -> int:
     return table.match.state.view(None).deal_no
 
 
-async def test_28_a_seat_handed_over_twice_in_a_deal_is_told_to_the_group_once(
+async def test_a_seat_handed_over_twice_in_a_deal_is_told_to_the_group_once(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
     """§13: Boris blocks the bot (the computer takes his seat, the group is told), comes back

@@ -39,7 +39,7 @@ def pane(name: str, locale: str) -> str:
 
 @pytest.mark.parametrize("locale", ["ru", "en"])
 @pytest.mark.parametrize("name", sorted(PANES))
-def test_37_lobby_options_say_what_they_count_in(name: str, locale: str) -> None:
+def test_lobby_options_say_what_they_count_in(name: str, locale: str) -> None:
     text = pane(name, locale)
     line = next(ln for ln in text.splitlines() if ln.startswith(("Опции", "Options")))
     if name == "konchinka_lobby_options":

@@ -51,7 +51,7 @@ def calls(fake: FakeTelegram) -> list[tuple[float, str, str]]:
     ]
 
 
-async def test_47_a_table_step_goes_ahead_of_every_waiting_answer(
+async def test_a_table_step_goes_ahead_of_every_waiting_answer(
     fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     """Answers take half of the group's window; a table step queued while more wait goes at
@@ -77,7 +77,7 @@ async def test_47_a_table_step_goes_ahead_of_every_waiting_answer(
         assert sum(1 for at in answers if first <= at < first + FAST.group_window) <= half
 
 
-async def test_47_a_members_quota_drops_his_answers_beyond_it(
+async def test_a_members_quota_drops_his_answers_beyond_it(
     fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
@@ -96,7 +96,7 @@ async def test_47_a_members_quota_drops_his_answers_beyond_it(
     assert "to 8: help" in texts and box.pending() == 0
 
 
-async def test_47_an_answer_is_shown_in_place_within_the_window_then_sent_anew(
+async def test_an_answer_is_shown_in_place_within_the_window_then_sent_anew(
     fake_telegram: FakeTelegram, outbox_bot: Bot, store: Store
 ) -> None:
     fake = fake_telegram
@@ -152,7 +152,7 @@ async def quotas_and_windows(one: Rates, two: Rates, limits: OutboxLimits) -> No
     assert await two.turn(GROUP, None, wait=False, answer=True)
 
 
-async def test_47_answers_share_and_quotas_hold_across_workers(
+async def test_answers_share_and_quotas_hold_across_workers(
     clients: Callable[[], Redis],
 ) -> None:
     limits = OutboxLimits(group_ops=6, group_window=0.5)
@@ -161,7 +161,7 @@ async def test_47_answers_share_and_quotas_hold_across_workers(
     assert time.monotonic() - started < 5
 
 
-async def test_47_answers_share_and_quotas_hold_in_one_process() -> None:
+async def test_answers_share_and_quotas_hold_in_one_process() -> None:
     limits = OutboxLimits(group_ops=6, group_window=0.5)
     rates = LocalRates(limits)
     await quotas_and_windows(rates, rates, limits)

@@ -66,7 +66,7 @@ def people(fake: FakeTelegram, count: int) -> list[int]:
 
 
 @needs_redis
-async def test_28_a_redis_outage_of_seconds_delays_two_workers_messages_and_loses_none(
+async def test_a_redis_outage_of_seconds_delays_two_workers_messages_and_loses_none(
     fake_telegram: FakeTelegram,
     store: Store,
     redis: RedisProcess,
@@ -121,7 +121,7 @@ def resume(stalled: list[int]) -> None:
 
 
 @needs_redis
-async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
+async def test_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
     fake_telegram: FakeTelegram, store: Store, redis: RedisProcess
 ) -> None:
     """The answer comes back and Redis stalls at once (SIGSTOP): the result's id is stored
@@ -164,7 +164,7 @@ async def test_28_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
     assert [m.text for m in fake.messages(GROUP)] == [result.text]
 
 
-async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart(
+async def test_a_kill_before_telegram_got_a_result_posts_it_after_the_restart(
     fake_telegram: FakeTelegram, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Marked, then killed while its request waits: the restart knows it was being sent, says
@@ -207,7 +207,7 @@ async def test_28_a_kill_before_telegram_got_a_result_posts_it_after_the_restart
     assert any("deal:1:41 was being sent" in r.getMessage() for r in caplog.records)
 
 
-async def test_28_idle_chats_keep_nothing_in_the_outbox_memory(
+async def test_idle_chats_keep_nothing_in_the_outbox_memory(
     fake_telegram: FakeTelegram, store: Store
 ) -> None:
     """Anyone may write to the bot: each chat's queue and rate window go once it is idle."""
@@ -232,7 +232,7 @@ async def test_28_idle_chats_keep_nothing_in_the_outbox_memory(
     assert sizes["windows"] <= 1, sizes  # only the chat called within its window
 
 
-async def test_36_an_owed_message_is_settled_once_shown_and_held_while_telegram_fails(
+async def test_an_owed_message_is_settled_once_shown_and_held_while_telegram_fails(
     fake_telegram: FakeTelegram, store: Store
 ) -> None:
     """An owed deal result whose send fails past the session's patience (a 500) is held, and
@@ -295,7 +295,7 @@ async def no_wait(seconds: float) -> None:
     """The session's sleep between 429s, without the wait."""
 
 
-async def test_47_six_429s_in_a_row_hold_an_owed_result_tried_again_with_bounded_back_off(
+async def test_six_429s_in_a_row_hold_an_owed_result_tried_again_with_bounded_back_off(
     fake_telegram: FakeTelegram, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Six 429s in a row (the session waits out five) hold the result; each try that fails so

@@ -95,7 +95,7 @@ async def storm_against_calm(
     add_figure(request, "429s injected (games finished, final screens right)", total)
 
 
-async def test_17_a_429_storm_changes_no_final_screen(
+async def test_a_429_storm_changes_no_final_screen(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     kinds = tuple(k for k in SEVEN if k[0] in ("mushka", "konchinka"))
@@ -103,7 +103,7 @@ async def test_17_a_429_storm_changes_no_final_screen(
 
 
 @pytest.mark.slow
-async def test_17_a_429_storm_over_all_seven_games(
+async def test_a_429_storm_over_all_seven_games(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     await storm_against_calm(tmp_path, request, SEVEN, seed=429, rate=0.04)

@@ -181,7 +181,7 @@ def legitimate(world: World, presser: SimUser, message: SentMessage, data: str, 
     )
 
 
-async def test_17_forged_presses_are_answered_refused_and_change_nothing(
+async def test_forged_presses_are_answered_refused_and_change_nothing(
     fake_telegram: FakeTelegram,
     bot: RunningBot,
     database: TestDatabase,
@@ -191,7 +191,7 @@ async def test_17_forged_presses_are_answered_refused_and_change_nothing(
 
 
 @pytest.mark.slow
-async def test_17_many_more_forged_presses(
+async def test_many_more_forged_presses(
     fake_telegram: FakeTelegram,
     bot: RunningBot,
     database: TestDatabase,

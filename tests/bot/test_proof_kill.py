@@ -222,7 +222,7 @@ async def soak(
     add_figure(request, "edits of a message Telegram no longer had", unfound)
     # a deal's 📋 result is owed from the unit of the move that ended it: a restart posts
     # every result still owed, however many moves came after it
-    # (test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing)
+    # (test_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing)
     add_figure(request, "deal results lost with a kill", lost)
     assert lost == 0, f"{lost} deal result(s) lost with a kill"
     # exactly once: a second copy only of a result whose send a kill cut short between
@@ -231,20 +231,20 @@ async def soak(
 
 
 @pytest.mark.timeout(600)  # twelve kills and restarts: minutes on a loaded 2-core machine
-async def test_17_kill_9_sample_every_game_resumes_with_the_same_record(
+async def test_kill_9_sample_every_game_resumes_with_the_same_record(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     await soak(tmp_path, request, 7, SAMPLE, kills=12, rounds=6, per_round=12)
 
 
 @pytest.mark.slow
-async def test_17_kill_9_soak_of_at_least_100_kills(
+async def test_kill_9_soak_of_at_least_100_kills(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     await soak(tmp_path, request, 1007, SEVEN, kills=100, rounds=20, per_round=30)
 
 
-async def test_17_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
+async def test_a_deal_result_queued_at_a_kill_is_posted_after_the_restart(
     tmp_path: Path,
 ) -> None:
     kinds = tuple(k for k in SEVEN if k[0] == "mushka")
@@ -299,7 +299,7 @@ def shown_deals(database: Path) -> int:
         return int(row[0])
 
 
-async def test_36_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing(
+async def test_a_kill_while_a_result_waits_for_the_groups_budget_loses_nothing(
     tmp_path: Path,
 ) -> None:
     """The group's minute full (one group message a minute, at Telegram's pace), a deal ends,

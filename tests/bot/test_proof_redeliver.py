@@ -26,7 +26,7 @@ def logged(database: TestDatabase) -> int:
 
 
 @pytest.mark.parametrize("kind", SEVEN, ids=[k[0] for k in SEVEN])
-async def test_17_a_redelivered_update_and_a_double_tap_move_the_game_once(
+async def test_a_redelivered_update_and_a_double_tap_move_the_game_once(
     fake_telegram: FakeTelegram,
     hooked: RunningBot,  # noqa: F811
     hook_settings: Settings,  # noqa: F811

@@ -32,7 +32,7 @@ def state(fake: FakeTelegram, database: TestDatabase) -> tuple[object, ...]:
     )
 
 
-async def test_17_a_move_posted_without_the_right_secret_changes_nothing(
+async def test_a_move_posted_without_the_right_secret_changes_nothing(
     fake_telegram: FakeTelegram,
     hooked: RunningBot,  # noqa: F811
     hook_settings: Settings,  # noqa: F811

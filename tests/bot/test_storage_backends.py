@@ -228,7 +228,7 @@ async def test_the_outbox_store_and_update_claims(repo: Store) -> None:
     assert await repo.ping() and await repo.count("updates") == 1
 
 
-async def test_36_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_message(
+async def test_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_message(
     repo: Store,
 ) -> None:
     async with repo.unit() as tx:  # written with the action that owes them, in its order
@@ -267,7 +267,7 @@ async def test_36_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_m
     assert [r.chat_id for r in await repo.owed()] == [CHAT - 1]
 
 
-async def test_47_an_owed_entry_held_keeps_the_later_ones_of_its_chat_behind_it(
+async def test_an_owed_entry_held_keeps_the_later_ones_of_its_chat_behind_it(
     repo: Store,
 ) -> None:
     async with repo.unit() as tx:  # deal 1, deal 2 and a notice owed to one chat, one to another

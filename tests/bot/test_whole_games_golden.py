@@ -105,6 +105,6 @@ def trace(name: str, locale: str) -> str:
 
 @pytest.mark.parametrize("locale", ["ru", "en"])
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_37_a_whole_game_as_its_players_see_it(name: str, locale: str) -> None:
+def test_a_whole_game_as_its_players_see_it(name: str, locale: str) -> None:
     text = trace(name, locale)
     assert_golden(name, locale, text)

@@ -26,7 +26,7 @@ FLEET_TIMEOUT_S = 600  # pytest-timeout: two bot processes start on two shared c
 
 
 @pytest.mark.timeout(FLEET_TIMEOUT_S)
-async def test_47_forty_commands_leave_the_tables_next_move_visible_across_workers(
+async def test_forty_commands_leave_the_tables_next_move_visible_across_workers(
     fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
     fake = fake_telegram

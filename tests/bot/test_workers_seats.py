@@ -16,7 +16,7 @@ from tests.fakeapi import FakeTelegram
 SCALE = 0.05
 
 
-async def test_28_toggles_are_limited_across_workers(
+async def test_toggles_are_limited_across_workers(
     fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
 ) -> None:
     fake = fake_telegram

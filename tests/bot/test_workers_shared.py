@@ -75,7 +75,7 @@ async def no_admin() -> bool:
     return False
 
 
-async def test_28_a_join_on_another_worker_during_start_is_held_back(
+async def test_a_join_on_another_worker_during_start_is_held_back(
     workers: Callable[[], asyncio.Future[Worker]],
 ) -> None:
     """Worker A takes Start (its private notes go out); worker B gets a join meanwhile: it is
@@ -101,7 +101,7 @@ async def test_28_a_join_on_another_worker_during_start_is_held_back(
     assert all(d.kind != DeadlineKind.STARTING for d in await b.repo.deadlines(table_id))
 
 
-async def test_28_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
+async def test_a_start_whose_worker_died_lapses_and_the_lobby_seats_again(
     workers: Callable[[], asyncio.Future[Worker]],
 ) -> None:
     a, b = await workers(), await workers()
@@ -137,7 +137,7 @@ def hand(*data: str) -> Rendered:
     return Rendered("your cards", Keyboard(tuple((Button(d, callback_data=d),) for d in data)))
 
 
-async def test_28_a_press_on_another_worker_is_checked_against_the_last_queued_screen(
+async def test_a_press_on_another_worker_is_checked_against_the_last_queued_screen(
     fake_telegram: FakeTelegram, database: TestDatabase, redis_url: str
 ) -> None:
     """Worker A queues a hand's new screen (new buttons) that Telegram has not got yet; worker
