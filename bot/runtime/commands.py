@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from bot.callbacks import Kind, Press, SettingsAct
-from bot.keys import MessageKey
+from bot.keys import GROUP_KINDS, MessageKey
 from bot.runtime.lock_keys import (
     ChatKey,
     ChatTablesKey,
@@ -263,6 +263,14 @@ class DeadlineDue:
         return TableKey(self.deadline.table_id)
 
 
+class Failure(StrEnum):
+    """What an undeliverable keyed message means for its table (:attr:`DeliveryFailed.means`)."""
+
+    HANDS_TO_PRIVATE = "hands to private"  # a hand or ping for its owner alone was refused
+    UNREACHABLE = "unreachable"  # a hand's owner can't be sent to (a 403): the computer plays
+    TOPIC_GONE = "topic gone"  # the table's forum topic was closed or deleted: it closes
+
+
 @dataclass(frozen=True, slots=True)
 class DeliveryFailed:
     """The outbox could not deliver a keyed message (``why``): a hand's owner unreachable (a
@@ -275,8 +283,21 @@ class DeliveryFailed:
     why: Undeliverable
 
     @property
-    def key(self) -> LockKey:
-        return TableKey(self.message.table_id)
+    def means(self) -> Failure | None:
+        """What the failure means for the table; None: nothing (e.g. a 403 on a group line)."""
+        key, seat = self.message, self.message.seat
+        if seat is not None and key.ephemeral:
+            return Failure.HANDS_TO_PRIVATE
+        if seat is not None and self.why is Undeliverable.FORBIDDEN:
+            return Failure.UNREACHABLE
+        if key.kind in GROUP_KINDS and self.why is Undeliverable.TOPIC:
+            return Failure.TOPIC_GONE
+        return None
+
+    @property
+    def key(self) -> LockKey | None:
+        """The table's lock where the failure means something to it; else none, nothing loaded."""
+        return TableKey(self.message.table_id) if self.means is not None else None
 
 
 @dataclass(frozen=True, slots=True)

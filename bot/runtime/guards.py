@@ -55,6 +55,7 @@ class Call:
     table: Table | None
     held: tuple[int, ...] = ()  # the tables whose locks are held, by id
     key: str | None = None  # the pressed message, as the book knows it
+    looked_up: bool = False  # ``key`` asked of the book already (before the lock was taken)
     seat: int = -1  # the presser's own seat (``own_seat``)
 
     @property
@@ -105,14 +106,24 @@ async def running(rt: Parts, call: Call, cmd: Any) -> None:
         raise Refused(BotRefusal.TABLE_CLOSED)
 
 
-async def _key(rt: Parts, message: Pressed) -> str | None:
-    return await rt.book.key_of(message.chat_id, message.message_id, ephemeral=message.ephemeral)
+async def look_up(book: MessageBook, message: Pressed) -> str | None:
+    """Which keyed message was pressed. Asked before the command's lock is taken where it can
+    be (:meth:`bot.runtime.handle.Runtime.handle`): with several workers the shared book may
+    take a few short waits for a message another worker sent a moment ago, and no lock is held
+    meanwhile; a message id's key never changes once the message is sent."""
+    return await book.key_of(message.chat_id, message.message_id, ephemeral=message.ephemeral)
+
+
+async def _key(rt: Parts, call: Call, message: Pressed) -> str | None:
+    if not call.looked_up:
+        call.key, call.looked_up = await look_up(rt.book, message), True
+    return call.key
 
 
 async def current_message(rt: Parts, call: Call, cmd: Any) -> None:
     """§7.2 step 4 for the group's buttons: a press counts only on the table's own message
     that carries it (a client can send any data on any message, in any chat)."""
-    call.key = await _key(rt, cmd.message)
+    await _key(rt, call, cmd.message)
     if not keys(cmd.press.table).carries(cmd.press, call.key):
         raise Refused(BotRefusal.UNKNOWN_BUTTON)
 
@@ -139,7 +150,7 @@ async def on_hand(rt: Parts, call: Call, cmd: Any) -> None:
     """Pressed on the seat's current hand message (private, or in the group): an older hand
     of his (sent anew since) is stale, his hand shown again; for the seat menu's buttons,
     any other message is not his cards."""
-    call.key = await _key(rt, cmd.message)
+    await _key(rt, call, cmd.message)
     if is_hand_key(call.key, call.open.id, call.seat):
         return
     if cmd.stale_refresh:
@@ -180,7 +191,7 @@ async def offered(rt: Parts, call: Call, cmd: Any) -> None:
 
 async def settings_message(rt: Parts, call: Call, cmd: Any) -> None:
     """A settings press counts on the current pane only (an older one's buttons are stale)."""
-    if await _key(rt, cmd.message) != cmd.pane:
+    if await _key(rt, call, cmd.message) != cmd.pane:
         raise Refused(BotRefusal.STALE_BUTTON)
 
 

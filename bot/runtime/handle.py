@@ -17,7 +17,7 @@ from bot.runtime.closing import Closing
 from bot.runtime.commands import Command
 from bot.runtime.computers import Computers
 from bot.runtime.groups import Groups
-from bot.runtime.guards import GUARDS, Call, Parts
+from bot.runtime.guards import GUARDS, Call, Parts, look_up
 from bot.runtime.handlers import HANDLERS, Handler
 from bot.runtime.lobby import Lobby
 from bot.runtime.lock_keys import (
@@ -29,7 +29,7 @@ from bot.runtime.lock_keys import (
     TableKey,
     UserTablesKey,
 )
-from bot.runtime.message_book import MessageBook
+from bot.runtime.message_book import MessageBook, Pressed
 from bot.runtime.outcome import Outcome
 from bot.runtime.play import Play
 from bot.runtime.queries import Queries
@@ -105,9 +105,13 @@ class Runtime:
         if cmd.key is None:  # it changes no table's state: no lock
             return await handler(self.parts, Call(None), cmd)
         key = cmd.key
+        pressed = getattr(cmd, "message", None)  # a press: which message, asked unlocked
+        looked_up = isinstance(pressed, Pressed)
+        found = await look_up(self.parts.book, pressed) if isinstance(pressed, Pressed) else None
         if isinstance(key, TableKey):  # the press path: one table, one lock
             async with self.ctx.hold(key.id):
-                call = Call(await self.ctx.load(key.id), held=(key.id,))
+                table = await self.ctx.load(key.id)
+                call = Call(table, held=(key.id,), key=found, looked_up=looked_up)
                 return await self._guarded(cmd, call, handler)
         loads, locks = await self._locks(key)
         async with AsyncExitStack() as stack:
@@ -115,7 +119,8 @@ class Runtime:
                 await stack.enter_async_context(self.ctx.hold(lock_id(each)))
             table = await self.ctx.load(loads.id) if loads is not None else None
             held = tuple(k.id for k in locks if isinstance(k, TableKey))
-            return await self._guarded(cmd, Call(table, held=held), handler)
+            call = Call(table, held=held, key=found, looked_up=looked_up)
+            return await self._guarded(cmd, call, handler)
 
     async def _guarded(self, cmd: Command, call: Call, handler: Handler) -> Outcome:
         for guard in cmd.guards:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.callbacks import EndAct, LobbyAct, SeatAct, b36
-from bot.keys import GROUP_KINDS
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import TIMER_KINDS
 from bot.runtime.chat_handlers import CHAT_HANDLERS
@@ -27,6 +26,7 @@ from bot.runtime.commands import (
     DeadlineDue,
     DeliveryFailed,
     EndPressed,
+    Failure,
     HandPressed,
     JoinByLink,
     LobbyPressed,
@@ -35,7 +35,6 @@ from bot.runtime.commands import (
     RefreshHand,
     SeatPressed,
     StartReached,
-    Undeliverable,
 )
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import ChartScreen, Outcome, StripMessage, chart_key, events_of, keys
@@ -308,13 +307,14 @@ async def on_delivery_failed(rt: Parts, call: Call, cmd: DeliveryFailed) -> Outc
     """A keyed message can't go: a hand or ping in the group for its owner alone, his hands
     go to private; a hand's owner unreachable (403), the computer plays for him; a
     table's topic gone, the table closes. Anything else: nothing to do."""
-    key, seat = cmd.message, cmd.message.seat
-    if seat is not None and key.ephemeral:
-        return await rt.absent.ephemeral_failed(key.table_id, seat)
-    if seat is not None and cmd.why is Undeliverable.FORBIDDEN:
-        return await rt.absent.unreachable(key.table_id, seat)
-    if key.kind in GROUP_KINDS and cmd.why is Undeliverable.TOPIC:
-        return await rt.groups.topic_gone(key.table_id)
+    table_id, seat = cmd.message.table_id, cmd.message.seat
+    match cmd.means:
+        case Failure.HANDS_TO_PRIVATE if seat is not None:
+            return await rt.absent.ephemeral_failed(table_id, seat)
+        case Failure.UNREACHABLE if seat is not None:
+            return await rt.absent.unreachable(table_id, seat)
+        case Failure.TOPIC_GONE:
+            return await rt.groups.topic_gone(table_id)
     return Outcome()
 
 
