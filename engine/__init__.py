@@ -8,7 +8,7 @@ True
 
 from engine.cards import Card, Rank, Suit
 from engine.chance import Chance, SeededChance, StackedChance
-from engine.core import GameSpec, Line, Result, Seat, State, View
+from engine.core import Line, Result, Seat, State, View
 from engine.errors import (
     EngineError,
     IllegalAction,
@@ -20,6 +20,7 @@ from engine.errors import (
 from engine.games import GAMES, new_game
 from engine.lines import LineKind
 from engine.record import read_records, replay, write_jsonl
+from engine.spec import GameSpec
 
 __all__ = [
     "GAMES",

@@ -26,14 +26,10 @@ import marshal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from engine.cards import Card, Rank, RankOrder, rank_index
 from engine.chance import Chance
-
-if TYPE_CHECKING:
-    from engine.events import RecordBook
-    from engine.skeleton import StateBase
 
 Seat = int
 """A seat, 0 … n−1 (RULES.md §0.1)."""
@@ -195,24 +191,6 @@ class State(Protocol):
         ...
 
     def clone(self) -> State: ...
-
-
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    """The static description of one game (OpenSpiel's ``Game``)."""
-
-    name: str
-    family: str  # "trick", "kopilka", "lenturlu", "konchinka"
-    seat_counts: tuple[int, ...]
-    options_type: type[Any]
-    state_type: type[StateBase[Any, Any, Any, Any]]
-    book: RecordBook  # the family's typed record lines (engine/<family>/events.py)
-
-    def start(
-        self, players: int, options: Any, seed: int, chance: Chance, prev_dealer: Seat | None
-    ) -> StateBase[Any, Any, Any, Any]:
-        """The one way to start a game (after :func:`engine.new_game` checked the set-up)."""
-        return self.state_type.start(self.name, players, options, seed, chance, prev_dealer)
 
 
 # --- record lines shared by every game (RECORD.md §R5) ---------------------------------------

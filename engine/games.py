@@ -8,10 +8,11 @@ from typing import Final
 
 from engine import konchinka, kopilka, lenturlu
 from engine.chance import Chance, SeededChance
-from engine.core import GameSpec, Seat, State
+from engine.core import Seat, State
 from engine.errors import InvalidOption
 from engine.events import RecordBook
 from engine.options import parse_options
+from engine.spec import GameSpec
 from engine.trick import TRICK_SPECS
 
 GAMES: Final[Mapping[str, GameSpec]] = MappingProxyType(

@@ -21,7 +21,6 @@ from bot.callbacks import SeatAct, b36
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime.closing import Closing
-from bot.runtime.guards import is_running
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     EphemeralGone,
@@ -36,7 +35,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.owed import Owing
 from bot.runtime.play import Play
-from bot.runtime.tables import Context, Table
+from bot.runtime.tables import Context, Table, is_running
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 ENDED = TableStatus.ENDED

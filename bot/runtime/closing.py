@@ -31,7 +31,6 @@ from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime import ratings
 from bot.runtime.as_it_stands import played_deals
-from bot.runtime.guards import is_running
 from bot.runtime.outcome import (
     CloseQuestion,
     Facts,
@@ -47,7 +46,7 @@ from bot.runtime.outcome import (
     reminder_key,
 )
 from bot.runtime.owed import Owing
-from bot.runtime.tables import Context, IsAdmin, Table
+from bot.runtime.tables import Context, IsAdmin, Table, is_running
 from bot.storage.rows import (
     Bar,
     Deadline,

@@ -8,26 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, TypeGuard
+from typing import Any, Final
 
 from bot.callbacks import STILL, Kind, Press
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
+from bot.runtime.absent import Absent
+from bot.runtime.closing import Closing
 from bot.runtime.commands import Guard
+from bot.runtime.computers import Computers
+from bot.runtime.groups import Groups
+from bot.runtime.lobby import Lobby
 from bot.runtime.message_book import MessageBook, Pressed
 from bot.runtime.outcome import Outcome, is_hand_key, keys
+from bot.runtime.play import Play
+from bot.runtime.redraw import Redraw
+from bot.runtime.settings import SettingsPanes
+from bot.runtime.tables import Context, Table, is_running, own_seat
 from bot.storage.rows import TableStatus
-
-if TYPE_CHECKING:  # the concerns use ``is_running``: what the guards work with, as types only
-    from bot.runtime.absent import Absent
-    from bot.runtime.closing import Closing
-    from bot.runtime.computers import Computers
-    from bot.runtime.groups import Groups
-    from bot.runtime.lobby import Lobby
-    from bot.runtime.play import Play
-    from bot.runtime.redraw import Redraw
-    from bot.runtime.settings import SettingsPanes
-    from bot.runtime.tables import Context, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,26 +60,6 @@ class Call:
     def open(self) -> Table:
         assert self.table is not None  # guarded by ``open``, ``running`` or ``here``
         return self.table
-
-
-def is_running(table: Table | None) -> TypeGuard[Table]:
-    """The table is running a match (its ``match`` is set): the guard of every hand press, deadline
-    and hand-over."""
-    return table is not None and table.row.status == TableStatus.RUNNING and table.match is not None
-
-
-def own_seat(
-    table: Table, seat: int | None, user_id: int, chat_id: int, ephemeral: bool = False
-) -> int:
-    """The seat a hand button was drawn for, which must be the presser's own, pressed in his
-    private chat or on a message of the table's group only he sees (``ephemeral``): else
-    "These aren't your cards." (card presses and the seat menu alike)."""
-    if seat is None or seat >= len(table.seats):
-        raise Refused(BotRefusal.NOT_YOUR_CARDS)
-    where = table.row.chat_id if ephemeral else user_id
-    if table.seats[seat].user_id != user_id or chat_id != where:
-        raise Refused(BotRefusal.NOT_YOUR_CARDS)
-    return seat
 
 
 GuardFn = Callable[[Parts, Call, Any], Awaitable[Outcome | None]]

@@ -19,7 +19,6 @@ from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime import ratings
 from bot.runtime.deals import drawn
-from bot.runtime.guards import is_running
 from bot.runtime.outcome import (
     DealResult,
     EndedTable,
@@ -41,7 +40,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.owed import OwedKind, Owing
 from bot.runtime.standings import match_standings
-from bot.runtime.tables import Context, Match, Table
+from bot.runtime.tables import Context, Match, Table, is_running
 from bot.runtime.thinking import think
 from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus

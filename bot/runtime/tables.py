@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeGuard
 
 from bot.caches.members import Members, Standing
 from bot.caches.people import People
@@ -22,7 +22,6 @@ from bot.coordination.locks import Locks, TableLocks, Turn
 from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal, Refused
 from bot.runtime.deals import deals_of, stored_chance
-from bot.runtime.guards import is_running
 from bot.runtime.outcome import Facts, LobbyScreen, Outcome, keys
 from bot.storage.protocol import Repository
 from bot.storage.rows import (
@@ -399,3 +398,23 @@ class Context:
             table.acted,
         )
         return fresh
+
+
+def is_running(table: Table | None) -> TypeGuard[Table]:
+    """The table is running a match (its ``match`` is set): the guard of every hand press, deadline
+    and hand-over."""
+    return table is not None and table.row.status == TableStatus.RUNNING and table.match is not None
+
+
+def own_seat(
+    table: Table, seat: int | None, user_id: int, chat_id: int, ephemeral: bool = False
+) -> int:
+    """The seat a hand button was drawn for, which must be the presser's own, pressed in his
+    private chat or on a message of the table's group only he sees (``ephemeral``): else
+    "These aren't your cards." (card presses and the seat menu alike)."""
+    if seat is None or seat >= len(table.seats):
+        raise Refused(BotRefusal.NOT_YOUR_CARDS)
+    where = table.row.chat_id if ephemeral else user_id
+    if table.seats[seat].user_id != user_id or chat_id != where:
+        raise Refused(BotRefusal.NOT_YOUR_CARDS)
+    return seat

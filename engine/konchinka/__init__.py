@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.core import GameSpec
+from engine.spec import GameSpec
 
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from .events import BOOK

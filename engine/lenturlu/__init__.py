@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.core import GameSpec
+from engine.spec import GameSpec
 
 from .actions import LenturluAction, Run, parse_action
 from .events import BOOK

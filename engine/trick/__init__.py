@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.core import GameSpec
+from engine.spec import GameSpec
 
 from .actions import (
     Announce,
