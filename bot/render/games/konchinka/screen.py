@@ -31,7 +31,7 @@ from engine.core import EndReason, Line, Seat
 from engine.events import first_of
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from engine.konchinka.events import BOOK, Certain, LastTake
-from engine.konchinka.rules import Phase
+from engine.konchinka.rules import KonchinkaPhase
 from engine.konchinka.view import KonchinkaView
 from engine.lines import LineKind, end_reason, first, is_kind
 
@@ -161,7 +161,7 @@ def hand(
     if not my_turn:
         if view.to_act is not None:
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-        elif view.phase == Phase.OVER:
+        elif view.phase == KonchinkaPhase.OVER:
             lines.extend(_over_lines(ctx, view, tr))
     elif len(choices) > 1 and chosen is not None:
         lines.append(tr("{card}: which cards to take?", card=card_name(chosen, loc)))
@@ -273,7 +273,7 @@ def deal_result(
     target = ctx.options.get("target")
     if isinstance(target, int) and not isinstance(target, bool):
         out.append(tr("The game is to {n} points.", n=target))
-    if view.phase != Phase.OVER and view.dealer is not None and certain is None:
+    if view.phase != KonchinkaPhase.OVER and view.dealer is not None and certain is None:
         out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
     return "\n".join(out)
 

@@ -24,7 +24,7 @@ from engine.core import EndReason, Line, Seat
 from engine.events import first_of, of_type
 from engine.lines import LineKind, end_reason, first
 from engine.trick.events import BOOK, Exchanged, InstantKind, InstantWin, TrickWon
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import SideBonus, TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
@@ -41,7 +41,9 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
     typed = BOOK.events(events)
     trick = first_of(typed, TrickWon)
     if trick is not None:
-        changes.update(phase=Phase.OVER, trick=(), last_trick=trick.plays, last_winner=trick.winner)
+        changes.update(
+            phase=TrickPhase.OVER, trick=(), last_trick=trick.plays, last_winner=trick.winner
+        )
     exchanged = list(before.exchanged)
     for exchange in of_type(typed, Exchanged):
         if exchange.seat < len(exchanged):
@@ -191,7 +193,7 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
     out += _bonus_lines(ctx, _bonuses(ended, view), tr)
     dealer = ended.next_deal.get("dealer") if ended.next_deal is not None else None
-    if dealer is None and ended.last and view.phase != Phase.OVER:
+    if dealer is None and ended.last and view.phase != TrickPhase.OVER:
         dealer = view.dealer
     if dealer is not None:
         out.append(tr("Next deal: {name} deals", name=esc(names[dealer])))
