@@ -85,10 +85,11 @@ async def running(rt: Parts, call: Call, cmd: Any) -> None:
 
 
 async def look_up(book: MessageBook, message: Pressed) -> str | None:
-    """Which keyed message was pressed. Asked before the command's lock is taken where it can
-    be (:meth:`bot.runtime.handle.Runtime.handle`): with several workers the shared book may
-    take a few short waits for a message another worker sent a moment ago, and no lock is held
-    meanwhile; a message id's key never changes once the message is sent."""
+    """Which keyed message was pressed. A hand's is asked before the command's lock is taken
+    (:meth:`bot.runtime.handle.Runtime.handle`): with several workers the shared book may take a
+    few short waits for a hand another worker sent a moment ago, and no lock is held meanwhile.
+    The table's own messages (lobby, question, notice) are asked by their guard, under the lock:
+    later, so a question whose buttons just went is already forgotten (its press: unknown)."""
     return await book.key_of(message.chat_id, message.message_id, ephemeral=message.ephemeral)
 
 

@@ -14,7 +14,7 @@ from bot.caches.people import People
 from bot.runtime import owed as owe
 from bot.runtime.absent import Absent
 from bot.runtime.closing import Closing
-from bot.runtime.commands import Command
+from bot.runtime.commands import Command, Guard
 from bot.runtime.computers import Computers
 from bot.runtime.groups import Groups
 from bot.runtime.guards import GUARDS, Call, Parts, look_up
@@ -105,7 +105,9 @@ class Runtime:
         if cmd.key is None:  # it changes no table's state: no lock
             return await handler(self.parts, Call(None), cmd)
         key = cmd.key
-        pressed = getattr(cmd, "message", None)  # a press: which message, asked unlocked
+        # a press on a hand: which message, asked before the lock (as the hand's path always
+        # did); the table's own messages are asked by their guard, under it
+        pressed = getattr(cmd, "message", None) if Guard.ON_HAND in cmd.guards else None
         looked_up = isinstance(pressed, Pressed)
         found = await look_up(self.parts.book, pressed) if isinstance(pressed, Pressed) else None
         if isinstance(key, TableKey):  # the press path: one table, one lock

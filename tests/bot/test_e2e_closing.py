@@ -169,6 +169,7 @@ async def test_anyone_asked_says_no_and_an_unanswered_question_lapses_across_a_r
         answer = await boris.press(question, "↩️")
         assert not answer.text
         await fake.wait_until(lambda: question.all_buttons == [])
+        await fake.settle(quiet=0.2)  # the bot has taken Telegram's answer: the question is gone
         assert question.text.splitlines()[-1] == "Boris: нет — играем дальше."
         answer = await vera.press_raw(question, data=yes)  # the question went: refused
         assert answer.text == UNKNOWN
