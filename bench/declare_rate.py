@@ -19,7 +19,7 @@ from engine.duel import player
 from engine.games import new_game
 from engine.players.trick_normal import _Round
 from engine.trick.actions import Exchange, Pass
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
 
 Key = tuple[str, str, str]
@@ -37,7 +37,7 @@ def count(game: str, players: int, deals: int, seeds: Sequence[int]) -> Counter[
             if view.deal_no > deals:
                 break
             action = policy(view, rngs[seat])
-            if view.phase == Phase.DECLARE and isinstance(action, Exchange | Pass):
+            if view.phase == TrickPhase.DECLARE and isinstance(action, Exchange | Pass):
                 ctx = _Round.of(view)
                 plays = sum(d == "play" for d in view.declared)
                 model = ctx.plays(seat, [ctx.code[c] for c in view.hand], plays)

@@ -30,12 +30,12 @@ from engine import new_game  # noqa: E402
 from engine.kopilka.view import KopilkaView  # noqa: E402
 from engine.players.determinized import Work  # noqa: E402
 from engine.players.kopilka import MIN_SAMPLES, MOVE_BUDGET  # noqa: E402
-from engine.players.kopilka_sim import AS, BUY_1, BUY_2, CODE, PASS, KopilkaTable, Sim, code  # noqa: E402
+from engine.players.kopilka_sim import AS, BUY_1, BUY_2, CODE, PASS, KopilkaSim, KopilkaTable, code  # noqa: E402
 
 Sample = tuple[list[list[float]], list[float], int]  # features, values, easy's choice
 
 
-def values(view: KopilkaView, rng: random.Random) -> tuple[list[int], list[float], Sim]:
+def values(view: KopilkaView, rng: random.Random) -> tuple[list[int], list[float], KopilkaSim]:
     """``normal``'s search (:func:`engine.players.kopilka.search`), every candidate's mean."""
     me = view.seat
     assert me is not None
@@ -57,7 +57,7 @@ def values(view: KopilkaView, rng: random.Random) -> tuple[list[int], list[float
     return actions, [t / samples for t in totals], world
 
 
-def features(a: int, sim: Sim, gone: int) -> tuple[str, list[float]]:
+def features(a: int, sim: KopilkaSim, gone: int) -> tuple[str, list[float]]:
     """The kind of decision and candidate ``a``'s features, as the policy weighs them."""
     hand = sim.hands[sim.to_act]
     led, top = sim.led, sim.top
@@ -92,7 +92,7 @@ def features(a: int, sim: Sim, gone: int) -> tuple[str, list[float]]:
     return "void", row
 
 
-def easy_choice(actions: list[int], sim: Sim) -> int:
+def easy_choice(actions: list[int], sim: KopilkaSim) -> int:
     """``easy``'s action (:func:`engine.players.kopilka.pick`) among the sim's ``actions``."""
     hand, led = sim.hands[sim.to_act], sim.led
     if led < 0:

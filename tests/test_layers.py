@@ -222,22 +222,8 @@ def classes(root: Path) -> dict[str, list[str]]:
     return found
 
 
-ENGINE_PENDING: frozenset[str] = frozenset({"Knowledge", "Phase", "Sim"})
-"""Names each engine family still defines for itself (its own ``Phase``, its computer's
-``Knowledge`` and ``Sim``), left while the typed record events and the view generic over its
-game's Phase are written there: engine modules only, and each must still be repeated (rename
-one and drop it here)."""
-
-
 def test_no_two_classes_share_a_name() -> None:
     twice = {name: places for name, places in classes(ROOT).items() if len(places) > 1}
-    pending = {
-        name: places
-        for name, places in twice.items()
-        if name in ENGINE_PENDING and all(p.startswith("engine/") for p in places)
-    }
-    assert set(pending) == ENGINE_PENDING, "no longer repeated in engine only (drop it here)"
-    twice = {name: places for name, places in twice.items() if name not in pending}
     assert not twice, "one name, several classes (name each by what it is):\n" + "\n".join(
         f"{name}: {', '.join(places)}" for name, places in sorted(twice.items())
     )

@@ -13,7 +13,7 @@ from bot.presses.meaning import UNKNOWN, Apply, Deny, HandUI, Interpretation, Se
 from bot.refused import BotRefusal, Param
 from engine.actions import Buy, Pass, PlayCard
 from engine.errors import Refusal
-from engine.kopilka.rules import Phase
+from engine.kopilka.rules import KopilkaPhase
 from engine.kopilka.view import KopilkaView
 
 
@@ -48,7 +48,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
                 return Apply(play)
             if card not in view.hand:
                 return _refuse(Refusal.NOT_IN_HAND, card=str(card))
-            if view.phase == Phase.LEAD:
+            if view.phase == KopilkaPhase.LEAD:
                 banned = view.forbidden_suit or card.suit
                 return _refuse(Refusal.LEAD_SUIT_REPEATED, suit=banned.value)
             led = view.led_suit
@@ -64,7 +64,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
             buy = next((a for a in legal if isinstance(a, Buy) and a.k == k), None)
             if buy is not None:
                 return Apply(buy)
-            if view.phase == Phase.LEAD:
+            if view.phase == KopilkaPhase.LEAD:
                 return _refuse(Refusal.LEADER_MUST_LEAD)
             led = view.led_suit
             if led is not None and _holds_led(view):
@@ -76,7 +76,7 @@ def interpret(view: KopilkaView, act: str, arg: str | None, ui: HandUI) -> Inter
             passing = next((a for a in legal if isinstance(a, Pass)), None)
             if passing is not None:
                 return Apply(passing)
-            if view.phase == Phase.LEAD:
+            if view.phase == KopilkaPhase.LEAD:
                 return _refuse(Refusal.LEADER_MUST_LEAD)
             led = view.led_suit
             return _refuse(Refusal.NO_PASS_HOLDING_SUIT, suit=led.value if led is not None else "")

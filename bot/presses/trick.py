@@ -32,7 +32,7 @@ from engine.trick.actions import (
     Retrump,
     TrickAction,
 )
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
 
 
@@ -113,9 +113,9 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
     else:
         if code not in discardable(view.legal):
             if code == str(view.privileged):
-                return _privileged_kept(view.game, view.phase == Phase.DISCARD, code)
+                return _privileged_kept(view.game, view.phase == TrickPhase.DISCARD, code)
             return Deny(BotRefusal.STOCK_HAS_ONLY, {"n": 0})
-        if view.phase == Phase.DISCARD:
+        if view.phase == TrickPhase.DISCARD:
             limit = discard_count(view.legal)
             if len(marks) >= limit:
                 return Deny(BotRefusal.DISCARD_ONLY, {"n": limit})
@@ -124,7 +124,7 @@ def _mark(view: TrickView, code: str, ui: HandUI) -> Interpretation:
             if len(marks) >= limit:
                 return Deny(BotRefusal.STOCK_HAS_ONLY, {"n": limit})
         marks.append(code)
-    kind = ModeKind.DISCARD if view.phase == Phase.DISCARD else ModeKind.EXCHANGE
+    kind = ModeKind.DISCARD if view.phase == TrickPhase.DISCARD else ModeKind.EXCHANGE
     return SetUI(HandUI(tuple(marks), HandMode(kind)))
 
 

@@ -11,7 +11,7 @@ from engine.cards import RANK_VALUE, Card, Rank, Suit
 from engine.skeleton import PHASE_OVER, PHASE_SEATS
 
 
-class Phase(StrEnum):
+class KonchinkaPhase(StrEnum):
     """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
 
     SEATS = PHASE_SEATS  # set by the skeleton (§0.5)

@@ -14,18 +14,18 @@ from engine.skeleton import StateBase, owners
 from . import rules
 from .actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
 from .options import KonchinkaOptions
-from .rules import Phase as Phase  # re-exported: the state's phases
+from .rules import KonchinkaPhase as KonchinkaPhase  # re-exported: the state's phases
 from .view import KonchinkaView
 
 HAND_SIZE: Final = 4  # §4.2.1
 TABLE_SIZE: Final = 4  # §4.2.1
 
 
-class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView, Phase]):
+class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView, KonchinkaPhase]):
     """One game of Кончинка to ``target`` points: deals until a winner (§4.4)."""
 
     ACTIONS: ClassVar = (Capture, Sweep, Trail)
-    PHASES: ClassVar = Phase
+    PHASES: ClassVar = KonchinkaPhase
     DECK: ClassVar = DECK_52  # §4.1.1
     ORDER: ClassVar = ACE_LOW  # §R1.8; the first-dealer draw (§0.5.2)
 
@@ -163,7 +163,7 @@ class KonchinkaState(StateBase[KonchinkaOptions, KonchinkaAction, KonchinkaView,
         self._trailed = tuple(((), 0) for _ in range(n))
         self._fix_table()
         self._event("table", cards=codes(self._table))
-        self._phase = Phase.PLAY
+        self._phase = KonchinkaPhase.PLAY
         self._to_act = (dealer + 1) % n
 
     # --- the deal (§4.2) -----------------------------------------------------------------

@@ -8,11 +8,11 @@ from engine.cards import Card
 from engine.core import Result, Seat, View
 
 from .actions import KonchinkaAction
-from .rules import Phase
+from .rules import KonchinkaPhase
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class KonchinkaView(View[KonchinkaAction, Phase]):
+class KonchinkaView(View[KonchinkaAction, KonchinkaPhase]):
     """The base view plus the table and the hauls. ``phase``: ``play``."""
 
     table: tuple[Card, ...]  # place order

@@ -36,7 +36,7 @@ SUITS = frozenset(Suit)
 STRENGTH = rank_index(A_HIGH)  # §2.1.1: the higher number beats the lower
 
 
-class Knowledge:
+class KopilkaKnowledge:
     """The table's inferences about the hands, for one deal (reset at each deal)."""
 
     __slots__ = ("_ducked", "_laid", "_shown", "_voids")

@@ -12,7 +12,7 @@ from engine.cards import Card, Rank, Suit
 from engine.skeleton import PHASE_OVER, PHASE_SEATS
 
 
-class Phase(StrEnum):
+class KopilkaPhase(StrEnum):
     """The phases of a partia (``over`` at the end, ``seats`` before the first deal)."""
 
     SEATS = PHASE_SEATS  # set by the skeleton (§0.5)

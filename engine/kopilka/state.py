@@ -17,7 +17,7 @@ from engine.errors import IllegalAction, Refusal
 from engine.skeleton import StateBase, owners
 
 from .actions import ACTIONS, KopilkaAction, parse_action
-from .knowledge import Knowledge
+from .knowledge import KopilkaKnowledge
 from .options import KopilkaOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -28,16 +28,16 @@ from .rules import (
     TAKERS,
     lay_out_suit,
 )
-from .rules import Phase as Phase  # re-exported: the state's phases
+from .rules import KopilkaPhase as KopilkaPhase  # re-exported: the state's phases
 from .scoring import deal_rows, judge_trick, partia_winner, pay_out
 from .view import KopilkaView, LayOutLog
 
 
-class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase]):
+class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, KopilkaPhase]):
     """One partia of Копилка (one record)."""
 
     ACTIONS: ClassVar = ACTIONS
-    PHASES: ClassVar = Phase
+    PHASES: ClassVar = KopilkaPhase
     DECK: ClassVar = DECK_32  # §2.1.1
     ORDER: ClassVar = A_HIGH  # §2.1.1
 
@@ -109,7 +109,9 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
         self._takeback: Seat | None = None
         self._lead_passed: tuple[Seat, ...] = ()
         self._lead_freed = False
-        self._known = Knowledge(PLAYERS)  # what the table may infer of the hands (views only)
+        self._known = KopilkaKnowledge(
+            PLAYERS
+        )  # what the table may infer of the hands (views only)
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -134,7 +136,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
             leader=self._leader,
             last_suit=self._last_suit,
             forbidden_suit=(
-                self._last_suit if self._phase == Phase.LEAD and not self._free else None
+                self._last_suit if self._phase == KopilkaPhase.LEAD and not self._free else None
             ),
             stock_size=len(self._stock),
             bought=self._bought,
@@ -146,8 +148,8 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
             last_winner=self._last_winner,
             last_points=self._last_points,
             takeback=self._takeback,
-            lead_passed=self._lead_passed if self._phase == Phase.LEAD else (),
-            lead_freed=self._lead_freed and self._phase == Phase.LEAD,
+            lead_passed=self._lead_passed if self._phase == KopilkaPhase.LEAD else (),
+            lead_freed=self._lead_freed and self._phase == KopilkaPhase.LEAD,
             gone=tuple(self._gone),
             options=self.options,
             voids=self._known.voids(),
@@ -163,7 +165,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
     def _list_legal(self, seat: Seat) -> tuple[KopilkaAction, ...]:
         """Leads in canonical card order; follows: cards, ``buy 1``, ``buy 2``, ``pass``."""
         hand = canonical(self._hands[seat], A_HIGH)
-        if self._phase == Phase.LEAD:  # §2.4.1, §2.4.2
+        if self._phase == KopilkaPhase.LEAD:  # §2.4.1, §2.4.2
             banned = None if self._free else self._last_suit
             return tuple(PLAY_CARD[c] for c in hand if c.suit is not banned)
         led = self._led
@@ -186,7 +188,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
         hand = self._hands[seat]
         if isinstance(action, PlayCard) and action.card not in hand:
             return IllegalAction(Refusal.NOT_IN_HAND, card=str(action.card))
-        if self._phase == Phase.LEAD:
+        if self._phase == KopilkaPhase.LEAD:
             if isinstance(action, PlayCard) and self._last_suit is not None:
                 return IllegalAction(Refusal.LEAD_SUIT_REPEATED, suit=self._last_suit.value)
             return IllegalAction(Refusal.LEADER_MUST_LEAD)
@@ -208,12 +210,12 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
         return IllegalAction(Refusal.NOT_NOW, action=str(action))
 
     def _perform(self, seat: Seat, action: KopilkaAction) -> None:
-        if self._phase == Phase.LEAD:
+        if self._phase == KopilkaPhase.LEAD:
             self._trick_log = []
             self._buys = ()
         self._trick_log.append((seat, action))
         match action:
-            case PlayCard(card) if self._phase == Phase.LEAD:
+            case PlayCard(card) if self._phase == KopilkaPhase.LEAD:
                 self._lead(seat, card)
             case PlayCard(card):
                 self._known.followed(seat, card, self._led, self._plays)
@@ -292,7 +294,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
 
     def _open_lead(self, leader: Seat) -> None:
         """Give the lead to ``leader``, or pass it on, or lift the restriction (§2.4.2)."""
-        self._phase = Phase.LEAD
+        self._phase = KopilkaPhase.LEAD
         self._leader = None
         self._led = None
         self._plays = []
@@ -325,7 +327,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
         self._led = card.suit
         self._plays = [(seat, card)]
         self._turns = 0
-        self._phase = Phase.FOLLOW
+        self._phase = KopilkaPhase.FOLLOW
         self._bought = False
         self._to_act = (seat + 1) % PLAYERS
 
@@ -421,7 +423,7 @@ class KopilkaState(StateBase[KopilkaOptions, KopilkaAction, KopilkaView, Phase])
         return bool(out)
 
     def _end_deal(self, winner: Seat, *, blocked: bool) -> None:
-        self._phase = Phase.LEAD
+        self._phase = KopilkaPhase.LEAD
         self._to_act = None
         self._leader = None
         self._led = None

@@ -9,7 +9,7 @@ from engine.core import Result, Seat, View
 
 from .actions import KopilkaAction
 from .options import KopilkaOptions
-from .rules import Phase
+from .rules import KopilkaPhase
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,7 +29,7 @@ class LayOut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class KopilkaView(View[KopilkaAction, Phase]):
+class KopilkaView(View[KopilkaAction, KopilkaPhase]):
     """The base view plus the bank, points and the trick. ``phase``: ``lead``, ``follow``."""
 
     bank: int

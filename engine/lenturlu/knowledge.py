@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from engine.core import Seat
 
 
-class Knowledge:
+class LenturluKnowledge:
     """The table's inferences about the hands, for one deal."""
 
     __slots__ = ("_holds", "_lacks", "_unlikely")
@@ -62,4 +62,4 @@ class Knowledge:
         return tuple(self._unlikely)
 
 
-__all__ = ["Knowledge"]
+__all__ = ["LenturluKnowledge"]

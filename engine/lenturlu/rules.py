@@ -13,7 +13,7 @@ from engine.skeleton import PHASE_OVER, PHASE_SEATS
 from .actions import Run
 
 
-class Phase(StrEnum):
+class LenturluPhase(StrEnum):
     """The phases of a deal (``over`` at the end, ``seats`` before the deal)."""
 
     SEATS = PHASE_SEATS  # set by the skeleton (§0.5)

@@ -20,7 +20,7 @@ from engine.errors import IllegalAction, Refusal
 from engine.skeleton import StateBase, owners
 
 from .actions import LenturluAction, Run, parse_action
-from .knowledge import Knowledge
+from .knowledge import LenturluKnowledge
 from .options import LenturluOptions
 from .rules import (
     ACE_OF_SPADES,
@@ -33,16 +33,16 @@ from .rules import (
     layout_units,
     runs,
 )
-from .rules import Phase as Phase  # re-exported: the state's phases
+from .rules import LenturluPhase as LenturluPhase  # re-exported: the state's phases
 from .scoring import hand_points, loser_pays, nets
 from .view import LenturluView
 
 
-class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Phase]):
+class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, LenturluPhase]):
     """One deal of Лентюрлю, from the deal to the settlement (one record, §3.1.5)."""
 
     ACTIONS: ClassVar = (Run, Buy, Pass)
-    PHASES: ClassVar = Phase
+    PHASES: ClassVar = LenturluPhase
     DECK: ClassVar = DECK_52  # §3.1.1
     ORDER: ClassVar = ACE_LOW  # §3.1.1: K high, A low; the first-dealer draw (§0.5.2)
 
@@ -85,7 +85,9 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
         self._runs: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # the pile's, by seat
         self._turns: tuple[tuple[Seat, LenturluAction], ...] = ()  # buys, passes since a run
         self._takes: tuple[tuple[Seat, Card, int], ...] = ()  # stakes taken (§3.4.4)
-        self._known = Knowledge(players)  # what the table may infer of the hands (views only)
+        self._known = LenturluKnowledge(
+            players
+        )  # what the table may infer of the hands (views only)
 
     # --- the standard API ------------------------------------------------------------------
 
@@ -101,7 +103,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
             top=self._pile[-1] if self._pile else None,
             pile_leader=self._pile_leader,
             pile_end=self._pile_end,
-            leading=self._phase == Phase.LEAD,
+            leading=self._phase == LenturluPhase.LEAD,
             passes=self._passes,
             stock=len(self._stock),
             bought=self._bought,
@@ -142,7 +144,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
     def _list_legal(self, seat: Seat) -> tuple[LenturluAction, ...]:
         """Runs (by start, length, suits S C D H), then ``buy 1``, ``buy 2``, ``pass`` (§3.3.2)."""
         hand = self._hands[seat]
-        if self._phase == Phase.LEAD:  # §3.2.3: the leader must lead, any rank
+        if self._phase == LenturluPhase.LEAD:  # §3.2.3: the leader must lead, any rank
             return tuple(runs(hand, None))
         need = follow_value(self._pile[-1])
         can = able(hand, need)  # §3.3.1
@@ -163,7 +165,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
                 return self._run_refusal(seat, action)
             case Buy(k) if k not in (1, 2):
                 return IllegalAction(Refusal.WRONG_GAME, action=str(action))
-            case _ if self._phase == Phase.LEAD:
+            case _ if self._phase == LenturluPhase.LEAD:
                 return IllegalAction(Refusal.LEADER_MUST_LEAD)  # §3.2.3
             case Buy() if self._bought:
                 return IllegalAction(Refusal.ALREADY_BOUGHT)  # §3.3.2
@@ -205,7 +207,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
         each = DEAL_TABLE[n]
         self._hands = deal_hands(deck, dealer, n, each)
         self._stock = deck[n * each :]
-        self._phase = Phase.LEAD
+        self._phase = LenturluPhase.LEAD
         self._to_act = (dealer + 1) % n  # §3.2.3: the player to the dealer's left leads
 
     # --- refusals -------------------------------------------------------------------------------
@@ -221,7 +223,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
         for c in cards:
             if c not in hand:
                 return IllegalAction(Refusal.NOT_IN_HAND, card=str(c))
-        leading = self._phase == Phase.LEAD
+        leading = self._phase == LenturluPhase.LEAD
         if not leading and any(c.rank is Rank.ACE for c in cards):
             return IllegalAction(Refusal.ACE_ONLY_LEADS)  # §3.2.3
         values = [RANK_VALUE[c.rank] for c in cards]
@@ -238,7 +240,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
         hand = self._hands[seat]
         for c in cards:
             hand.remove(c)
-        was_lead = self._phase == Phase.LEAD
+        was_lead = self._phase == LenturluPhase.LEAD
         as_open = self._as_stake_open()
         self._pile_end = ""
         if was_lead:
@@ -276,10 +278,10 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
             self._event("close", seat=seat, card=str(cards[-1]))
             self._pile_end = "close"
             self._to_act = seat
-            self._phase = Phase.LEAD
+            self._phase = LenturluPhase.LEAD
         else:
             self._to_act = (seat + 1) % self.players
-            self._phase = Phase.FOLLOW
+            self._phase = LenturluPhase.FOLLOW
 
     def _as_stake_open(self) -> bool:
         """§3.4.6: in Manner B any lead of the AS takes its stake; in Manner A only the deal's
@@ -310,7 +312,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Pha
             self._pile_end = "stop"
             self._passes = 0
             self._to_act = runner
-            self._phase = Phase.LEAD
+            self._phase = LenturluPhase.LEAD
         else:
             self._to_act = (seat + 1) % self.players
 

@@ -8,11 +8,11 @@ from engine.cards import Card
 from engine.core import Result, Seat, View
 
 from .actions import LenturluAction
-from .rules import Phase
+from .rules import LenturluPhase
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LenturluView(View[LenturluAction, Phase]):
+class LenturluView(View[LenturluAction, LenturluPhase]):
     """The base view plus the layout and the pile. ``phase``: ``lead``, ``follow``."""
 
     layout: tuple[tuple[Card, int], ...]  # money on each Lenturlu card now, in layout order

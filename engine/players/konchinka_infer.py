@@ -17,7 +17,7 @@ from engine.cards import DECK_52, Rank
 from engine.konchinka import rules
 from engine.konchinka.view import KonchinkaView
 
-from .konchinka_sim import CODE, Seen, Sim
+from .konchinka_sim import CODE, KonchinkaSim, Seen
 from .rejection import keep_likely
 
 CERTAIN: Final = 0.02
@@ -49,7 +49,7 @@ def facts(view: KonchinkaView, unseen: frozenset[int]) -> tuple[Fact, ...]:
     return tuple(out)
 
 
-def broken(world: Sim, known: tuple[Fact, ...]) -> int:
+def broken(world: KonchinkaSim, known: tuple[Fact, ...]) -> int:
     """Cards of the world's hands that could have captured on their seat's trail, beyond the
     cards drawn since."""
     return sum(
@@ -58,7 +58,7 @@ def broken(world: Sim, known: tuple[Fact, ...]) -> int:
     )
 
 
-def likely_world(seen: Seen, known: tuple[Fact, ...], rng: random.Random) -> Sim:
+def likely_world(seen: Seen, known: tuple[Fact, ...], rng: random.Random) -> KonchinkaSim:
     """A world that keeps the trails' facts (as nearly as :data:`TRIES` draws find)."""
     if not known:
         return seen.world(rng)

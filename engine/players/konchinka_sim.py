@@ -158,7 +158,7 @@ def capture_sets(table: Sequence[int], card: int, court: bool) -> list[int]:
 # --- the deal --------------------------------------------------------------------------------
 
 
-class Sim:
+class KonchinkaSim:
     """One deal from a seat's move on: hands (sorted), the table, the stock (top last)."""
 
     __slots__ = (
@@ -207,8 +207,8 @@ class Sim:
         self.points: list[int] = []  # this deal's points once over
         self.winner: int | None = None
 
-    def copy(self) -> Sim:
-        return Sim(
+    def copy(self) -> KonchinkaSim:
+        return KonchinkaSim(
             [list(h) for h in self.hands],
             list(self.table),
             list(self.stock),
@@ -344,7 +344,7 @@ decision's rollouts."""
 _UNSEEN: Final[tuple[None, ...]] = (None,) * 14
 
 
-def choice(sim: Sim, memo: Memo) -> Action:
+def choice(sim: KonchinkaSim, memo: Memo) -> Action:
     """The easy rule (``konchinka.pick`` on the legal moves): the richest capture, the first in
     the engine's order on a tie, else the cheapest trail."""
     table = sim.table
@@ -392,7 +392,7 @@ def choice(sim: Sim, memo: Memo) -> Action:
     return best, 0
 
 
-def rollout(sim: Sim, memo: Memo) -> int:
+def rollout(sim: KonchinkaSim, memo: Memo) -> int:
     """Play the deal out by :func:`choice`; the actions played."""
     done = 0
     while not sim.over:
@@ -417,7 +417,7 @@ class Seen:
         self.sizes = [view.hand_sizes[s] for s in range(view.players) if s != me]
         hands: list[list[int]] = [[] for _ in range(view.players)]
         hands[me] = sorted(CODE[c] for c in view.hand)
-        self.base = Sim(
+        self.base = KonchinkaSim(
             hands,
             [CODE[c] for c in view.table],
             [],
@@ -429,7 +429,7 @@ class Seen:
             view.court_values,
         )
 
-    def world(self, rng: random.Random) -> Sim:
+    def world(self, rng: random.Random) -> KonchinkaSim:
         """A world: the unseen cards shuffled and cut as ``determinized.deal_unseen`` does
         (the others' hands in seat order, then the stock; its top is the first card)."""
         cards = list(self.unseen)

@@ -30,13 +30,13 @@ from typing import Any, Final
 from engine.actions import PASS, Buy, Pass, PlayCard
 from engine.cards import A_HIGH, DECK_32, Card, Suit, rank_index
 from engine.kopilka.actions import KopilkaAction
-from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS, Phase
+from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS, KopilkaPhase
 from engine.kopilka.state import KopilkaState
 from engine.kopilka.view import KopilkaView
 from engine.players import kopilka_rollout
 from engine.players.determinized import Work, WorldChance, deal_unseen, step
 from engine.players.kopilka_infer import caps, likely_world
-from engine.players.kopilka_sim import KopilkaTable, Sim, code
+from engine.players.kopilka_sim import KopilkaSim, KopilkaTable, code
 
 MOVE_BUDGET: Final = 4000
 """Rollout cards per decision (the budget, never a clock): the worlds sampled are this budget
@@ -116,11 +116,11 @@ def world(view: KopilkaView, rng: random.Random) -> KopilkaState:
     empty = [s for s in range(PLAYERS) if not hands[s]]
     state._empty = {s: k + 1 for k, s in enumerate(empty)}
     state._tick = len(empty)
-    if view.leader is not None and view.phase == Phase.FOLLOW:
+    if view.leader is not None and view.phase == KopilkaPhase.FOLLOW:
         state._turns = (me - view.leader - 1) % PLAYERS
-        state._phase = Phase.FOLLOW
+        state._phase = KopilkaPhase.FOLLOW
     else:
-        state._phase = Phase.LEAD
+        state._phase = KopilkaPhase.LEAD
     state._dealer = view.dealer if view.dealer is not None else 0
     state._deal_no = view.deal_no
     state._to_act = me
@@ -144,7 +144,7 @@ def rollout_value(state: KopilkaState, me: int, work: Work) -> float:
         if seat is None:  # the deal is over (a world deals no next deal) or the partia
             break
         hand = state._hands[seat]
-        led = state._led if state._phase == Phase.FOLLOW else None
+        led = state._led if state._phase == KopilkaPhase.FOLLOW else None
         step(state, seat, pick(state.legal_actions(seat), hand, state._plays, led))
         work.done += 1
     return money(state, me)
@@ -177,12 +177,12 @@ def search(
     least: int,
     *,
     infer: bool,
-    play: Callable[[Sim, Work], None] | None = None,
-    value: Callable[[Sim, int], float] | None = None,
+    play: Callable[[KopilkaSim, Work], None] | None = None,
+    value: Callable[[KopilkaSim, int], float] | None = None,
 ) -> KopilkaAction:
     """PIMC at ``budget`` rollout cards (at least ``least`` worlds); ``play`` plays a world
     out (the simple rule's rollout by default, ducking where ``infer``), ``value`` scores its
-    end for the seat (:meth:`Sim.value` by default)."""
+    end for the seat (:meth:`KopilkaSim.value` by default)."""
     me = view.seat
     assert me is not None
     moves = list(view.legal)

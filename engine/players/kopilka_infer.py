@@ -19,7 +19,7 @@ from typing import Final
 
 from engine.kopilka.view import KopilkaView
 
-from .kopilka_sim import CODE, KopilkaTable, Sim
+from .kopilka_sim import CODE, KopilkaSim, KopilkaTable
 from .rejection import keep_likely
 
 MISS: Final = 0.3
@@ -35,7 +35,7 @@ def caps(view: KopilkaView) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(CODE[c] for c in cards) for cards in ducked)
 
 
-def contradictions(world: Sim, under: tuple[tuple[int, ...], ...], me: int) -> int:
+def contradictions(world: KopilkaSim, under: tuple[tuple[int, ...], ...], me: int) -> int:
     """Cards of the world's other hands above a winning card their seat followed below."""
     count = 0
     for seat, tops in enumerate(under):
@@ -50,7 +50,7 @@ def contradictions(world: Sim, under: tuple[tuple[int, ...], ...], me: int) -> i
 
 def likely_world(
     table: KopilkaTable, under: tuple[tuple[int, ...], ...], rng: random.Random
-) -> Sim:
+) -> KopilkaSim:
     """A consistent world kept as likely as the follows make it."""
     if not any(under[s] for s in range(len(under)) if s != table.me):
         return table.consistent(rng)

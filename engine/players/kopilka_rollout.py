@@ -34,7 +34,7 @@ from typing import Final
 from engine.kopilka.rules import DEALS
 
 from .determinized import Work
-from .kopilka_sim import AS, BUY_1, PASS, Sim
+from .kopilka_sim import AS, BUY_1, PASS, KopilkaSim
 
 FULL: Final = (1 << 32) - 1
 
@@ -78,7 +78,7 @@ VOID_BUY_1: Final = (-3.61, 0.93, 0.59, 1.67, 0.22, 0.58, -0.39, 0.0)
 VOID_BUY_2: Final = (-3.18, 0.0, 0.98, 1.71, 0.28, 0.27, -0.18, 0.0)
 
 
-def gone_of(sim: Sim) -> int:
+def gone_of(sim: KopilkaSim) -> int:
     """The cards of the deal's completed tricks (a mask): in no hand, the stock or the trick."""
     mask = FULL
     for hand in sim.hands:
@@ -91,7 +91,7 @@ def gone_of(sim: Sim) -> int:
     return mask
 
 
-def choose(sim: Sim, gone: int) -> int:
+def choose(sim: KopilkaSim, gone: int) -> int:
     """The policy's action for the seat to act (one of ``sim.legal()``); ``gone``: the mask of
     the cards of completed tricks."""
     legal = sim.legal()
@@ -186,8 +186,8 @@ def _follow(card: int, led: int, top: int, last: bool, high: int, low: int) -> f
     return v
 
 
-def worth(sim: Sim, seat: int) -> float:
-    """``seat``'s money at the end of a deal: :meth:`Sim.value`, and before the fourth deal
+def worth(sim: KopilkaSim, seat: int) -> float:
+    """``seat``'s money at the end of a deal: :meth:`KopilkaSim.value`, and before the fourth deal
     :data:`SHARE` of what the bank would keep over the points so far (§2.6.5 a: the winner of
     the fourth deal takes it). So a fine another seat pays (§2.6.2, §2.6.3) is worth a quarter
     of it to this seat and a point another seat wins costs a quarter; this seat's own fines
@@ -198,7 +198,7 @@ def worth(sim: Sim, seat: int) -> float:
     return value
 
 
-def rollout(sim: Sim, work: Work) -> None:
+def rollout(sim: KopilkaSim, work: Work) -> None:
     """Play ``sim`` to the end of the deal by :func:`choose` for every seat."""
     gone = gone_of(sim)
     done = 0

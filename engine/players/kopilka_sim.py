@@ -4,12 +4,12 @@ The engine's :class:`~engine.kopilka.state.KopilkaState` writes a record, keeps 
 every action; a rollout needs none of that. Here a card is its index in ``DECK_32``
 (``suit * 8 + strength``: suits S C D H = 0 1 2 3, strength 7 … A = 0 … 7), so ``c >> 3`` is its
 suit, of two cards of one suit the higher index is the higher card (§2.1.1) and the AS is 7.
-An action is a card, :data:`BUY_1`, :data:`BUY_2` or :data:`PASS`. A :class:`Sim` is one world
-(every hand known) from the seat's view to the end of the deal: the deal's fines and points and,
-after the fourth deal, the payout (§2.6) are the value it gives. The random takes of a lay-out
-(§2.3.4) are drawn like the engine's (``choice`` over the laid-out cards in canonical order), so
-that on the same generator both play the same deal — ``tests/engine/test_kopilka_sim.py`` plays
-both side by side and compares them at every step.
+An action is a card, :data:`BUY_1`, :data:`BUY_2` or :data:`PASS`. A :class:`KopilkaSim` is one
+world (every hand known) from the seat's view to the end of the deal: the deal's fines and
+points and, after the fourth deal, the payout (§2.6) are the value it gives. The random takes
+of a lay-out (§2.3.4) are drawn like the engine's (``choice`` over the laid-out cards in
+canonical order), so that on the same generator both play the same deal —
+``tests/engine/test_kopilka_sim.py`` plays both side by side and compares them at every step.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engine.actions import Buy, Pass, PlayCard
 from engine.cards import DECK_32, SUIT_ORDER, Card
 from engine.kopilka.actions import KopilkaAction
 from engine.kopilka.options import KopilkaOptions
-from engine.kopilka.rules import DEALS, PLAYERS, TAKEBACKS_TO_BLOCK, Phase
+from engine.kopilka.rules import DEALS, PLAYERS, TAKEBACKS_TO_BLOCK, KopilkaPhase
 from engine.kopilka.scoring import pay_out
 from engine.kopilka.view import KopilkaView
 
@@ -71,7 +71,7 @@ def _canonical(card: int) -> int:
     return card ^ 7
 
 
-class Sim:
+class KopilkaSim:
     """One world of a Копилка deal in progress, every hand known; ``to_act`` is −1 at its end."""
 
     __slots__ = (
@@ -128,9 +128,9 @@ class Sim:
     rng: random.Random | None  # the takes' generator, made from ``seed`` at the first take
     seed: int
 
-    def copy(self, seed: int) -> Sim:
+    def copy(self, seed: int) -> KopilkaSim:
         """An independent copy whose takes come from ``random.Random(seed)``."""
-        other = Sim.__new__(Sim)
+        other = KopilkaSim.__new__(KopilkaSim)
         other.hands = [list(h) for h in self.hands]
         other.stock = list(self.stock)
         other.won = list(self.won)
@@ -412,7 +412,7 @@ class KopilkaTable:
         unseen = set(self.unseen)
         # its own laid-out cards not in its hand nor played: in an opponent's hand (§2.3.4)
         self.out = [CODE[c] for c in view.laid if CODE[c] in unseen]
-        base = Sim.__new__(Sim)
+        base = KopilkaSim.__new__(KopilkaSim)
         base.hands = [[] for _ in range(PLAYERS)]
         base.hands[me] = mine
         base.stock = []
@@ -424,7 +424,7 @@ class KopilkaTable:
         base.last = -1 if view.last_suit is None else SUIT[view.last_suit]
         base.free = view.forbidden_suit is None
         base.leader = -1 if view.leader is None else view.leader
-        following = view.leader is not None and view.phase == Phase.FOLLOW
+        following = view.leader is not None and view.phase == KopilkaPhase.FOLLOW
         base.led = SUIT[view.led_suit] if following and view.led_suit is not None else -1
         base.plays = [c for _, c in plays]
         base.top, base.top_seat = -1, -1
@@ -446,7 +446,7 @@ class KopilkaTable:
         base.seed = 0
         self.base = base
 
-    def deal(self, rng: random.Random) -> Sim:
+    def deal(self, rng: random.Random) -> KopilkaSim:
         """A world: the unseen cards shuffled by ``rng`` and cut, the other seats in turn then
         the stock — as :func:`engine.players.determinized.deal_unseen` cuts them."""
         cards = list(self.unseen)
@@ -459,7 +459,7 @@ class KopilkaTable:
         sim.stock = cards[at:]
         return sim
 
-    def consistent(self, rng: random.Random) -> Sim:
+    def consistent(self, rng: random.Random) -> KopilkaSim:
         """A world the seat's knowledge allows: each seat's shown cards in its hand, its own
         laid-out cards still out in an opponent's hand (never the stock), no seat given a suit
         it is known to lack. The unseen cards are shuffled by ``rng`` and placed one by one,

@@ -72,7 +72,7 @@ def easy(view: LenturluView, rng: random.Random) -> LenturluAction:
     return buy if buy is not None else view.legal[-1]
 
 
-def candidates(g: sim.Sim, manner: str, width: int = RUN_CANDIDATES) -> list[sim.Action]:
+def candidates(g: sim.LenturluSim, manner: str, width: int = RUN_CANDIDATES) -> list[sim.Action]:
     """The best ``width`` runs by :func:`run_score`, then every buy and the pass.
 
     Runs are told apart by kind: two runs that differ only in the suits of plain cards are

@@ -59,7 +59,7 @@ def facts(view: LenturluView, *, habits: bool) -> Holdings:
     return Holdings(seats, of(view.holds), of(view.lacks), unlikely)
 
 
-def broken(g: sim.Sim, known: Holdings) -> tuple[int, int]:
+def broken(g: sim.LenturluSim, known: Holdings) -> tuple[int, int]:
     """(certain facts, habits) the world ``g`` breaks."""
     certain = habit = 0
     for i, seat in enumerate(known.seats):
@@ -70,13 +70,13 @@ def broken(g: sim.Sim, known: Holdings) -> tuple[int, int]:
 
 
 def likely_deal(
-    base: sim.Sim, unseen: Sequence[int], known: Holdings, rng: random.Random
-) -> sim.Sim:
+    base: sim.LenturluSim, unseen: Sequence[int], known: Holdings, rng: random.Random
+) -> sim.LenturluSim:
     """A world kept as likely as the facts make it."""
     if known.empty():
         return sim.deal(base, unseen, rng)
 
-    def odds(g: sim.Sim) -> float:
+    def odds(g: sim.LenturluSim) -> float:
         certain, habit = broken(g, known)
         return float(CERTAIN**certain * HABIT**habit)
 

@@ -44,7 +44,7 @@ class Style:
 HARD_STYLE: Final = Style()
 
 
-def pick(g: sim.Sim, style: Style = HARD_STYLE) -> sim.Action:
+def pick(g: sim.LenturluSim, style: Style = HARD_STYLE) -> sim.Action:
     """The rollout rule's legal action for the seat to act (§3.3.2)."""
     seat = g.to_act
     assert seat is not None
@@ -71,7 +71,7 @@ def pick(g: sim.Sim, style: Style = HARD_STYLE) -> sim.Action:
     return sim.PASS_ACTION
 
 
-def playout(g: sim.Sim, work: Work, style: Style = HARD_STYLE) -> None:
+def playout(g: sim.LenturluSim, work: Work, style: Style = HARD_STYLE) -> None:
     """Play the deal to its end by :func:`pick`; every action is counted in ``work``."""
     done = 0
     while g.winner is None:

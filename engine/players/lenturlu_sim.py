@@ -57,7 +57,7 @@ _SORT: Final[dict[Card, int]] = {
 }
 
 
-class Sim:
+class LenturluSim:
     """One deal from some point on, every hand known: kinds, counts and masks, no records."""
 
     __slots__ = (
@@ -105,8 +105,8 @@ class Sim:
         self.takes = ALL_STAKES  # the stakes a run can take now (§3.4.4, §3.4.6)
         self.winner: int | None = None
 
-    def copy(self) -> Sim:
-        new = object.__new__(Sim)
+    def copy(self) -> LenturluSim:
+        new = object.__new__(LenturluSim)
         new.n, new.king_wins, new.payment = self.n, self.king_wins, self.payment
         new.rate, new.each, new.stock, new.sp = self.rate, self.each, self.stock, self.sp
         new.cnt = [c[:] for c in self.cnt]
@@ -153,13 +153,13 @@ class Sim:
 # --- worlds ----------------------------------------------------------------------------------
 
 
-def known(view: LenturluView) -> tuple[Sim, list[int]]:
-    """The public part of ``view`` as a :class:`Sim` (the others' hands and the stock still
+def known(view: LenturluView) -> tuple[LenturluSim, list[int]]:
+    """The public part of ``view`` as a :class:`LenturluSim` (the others' hands and the stock still
     empty; their sizes in ``size``) and the kinds unseen, in deck order."""
     me = view.seat
     n = view.players
     assert me is not None and view.to_act == me
-    g = Sim(n, view.manner, view.payment, view.rate, view.refill_units * view.unit)
+    g = LenturluSim(n, view.manner, view.payment, view.rate, view.refill_units * view.unit)
     seen = set(view.hand) | set(view.pile) | set(view.out)
     unseen = [KIND[c] for c in DECK_52 if c not in seen]
     g.add(me, [KIND[c] for c in view.hand])
@@ -191,7 +191,7 @@ def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
     return out
 
 
-def deal(base: Sim, unseen: Sequence[int], rng: random.Random) -> Sim:
+def deal(base: LenturluSim, unseen: Sequence[int], rng: random.Random) -> LenturluSim:
     """A world: ``unseen`` shuffled and cut into the other hands (ascending seats) and the
     stock, in the cut of :func:`engine.players.determinized.deal_unseen`."""
     g = base.copy()
@@ -216,7 +216,7 @@ def deal(base: Sim, unseen: Sequence[int], rng: random.Random) -> Sim:
     return g
 
 
-def world(view: LenturluView, rng: random.Random) -> Sim:
+def world(view: LenturluView, rng: random.Random) -> LenturluSim:
     """A world consistent with ``view`` (the unseen cards dealt at random)."""
     base, unseen = known(view)
     return deal(base, unseen, rng)
@@ -225,7 +225,7 @@ def world(view: LenturluView, rng: random.Random) -> Sim:
 # --- the rules, one action at a time ---------------------------------------------------------
 
 
-def legal(g: Sim) -> list[Action]:
+def legal(g: LenturluSim) -> list[Action]:
     """Every legal action of the seat to act by kind (§3.3.2): runs by start, length, then
     Lenturlu cards; then ``buy 1``, ``buy 2``, ``pass``."""
     seat = g.to_act
@@ -258,7 +258,7 @@ def legal(g: Sim) -> list[Action]:
     return out
 
 
-def apply(g: Sim, action: Action) -> None:
+def apply(g: LenturluSim, action: Action) -> None:
     """Play one legal action of the seat to act (unchecked)."""
     seat = g.to_act
     assert seat is not None
@@ -311,7 +311,7 @@ def apply(g: Sim, action: Action) -> None:
         g.to_act = (seat + 1) % n
 
 
-def _refill(g: Sim, seat: int, stakes: int) -> None:
+def _refill(g: LenturluSim, seat: int, stakes: int) -> None:
     """§3.4.5: every other player pays ``each`` onto every emptied card (the deal goes on)."""
     emptied = stakes.bit_count()
     if not emptied:
@@ -339,7 +339,7 @@ def longest_stretch(m: int) -> tuple[int, int]:
     return (x & -x).bit_length() - 1, length
 
 
-def playout(g: Sim, work: Work) -> None:
+def playout(g: LenturluSim, work: Work) -> None:
     """Play to the end of the deal by the rollout policy, the rules of :func:`apply` inlined:
     lead the longest run (the lowest of equals), follow with the longest run from r + 1,
     Lenturlu cards wherever held; unable, buy one card while allowed, else pass. Every action

@@ -20,7 +20,7 @@ from engine.players import trick_normal
 from engine.players.basic import random_action
 from engine.players.trick_model import BLUFF, PLAY_STRENGTH
 from engine.trick.actions import ANNOUNCE, PASS, Announce, Exchange, Pass, TrickAction, card_mask
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -29,7 +29,7 @@ def trick_policy(view: View[Any, Any], rng: random.Random) -> TrickAction:
     """Pick one of ``view.legal`` for the seat of a trick-family view."""
     assert isinstance(view, TrickView)
     legal = view.legal
-    if view.phase != Phase.DECLARE:
+    if view.phase != TrickPhase.DECLARE:
         return random_action(legal, rng)
     kinds = {type(a) for a in legal}  # one pass (dozens of exchanges: ``in`` would compare each)
     if Announce in kinds:

@@ -31,7 +31,7 @@ from engine.trick.view import TrickView
 
 from .rejection import keep_likely
 from .trick_model import BLUFF, PLAY_STRENGTH, worth_table
-from .trick_sample import CODE, Knowledge, sample_codes
+from .trick_sample import CODE, TrickKnowledge, sample_codes
 from .trick_tables import suit_no
 
 MISS: Final = 0.35
@@ -58,7 +58,7 @@ class _Seat:
     threshold: int  # the worth the simple player asks before playing
 
 
-def weigher(view: TrickView, know: Knowledge) -> Weigh | None:
+def weigher(view: TrickView, know: TrickKnowledge) -> Weigh | None:
     """The likelihood of the other seats' declarations given their sampled hands, or None when
     no other seat has declared to play (nothing to infer)."""
     assert view.seat is not None
@@ -106,7 +106,7 @@ def weigher(view: TrickView, know: Knowledge) -> Weigh | None:
 
 
 def sample_likely(
-    know: Knowledge, weigh: Weigh | None, rng: random.Random
+    know: TrickKnowledge, weigh: Weigh | None, rng: random.Random
 ) -> tuple[Hands, list[int]]:
     """One deal of the unseen cards (as :func:`sample_codes`), kept with the probability
     ``weigh`` gives it; after :data:`TRIES` draws, the likeliest drawn."""

@@ -42,7 +42,7 @@ from engine.trick.actions import (
     Retrump,
     TrickAction,
 )
-from engine.trick.rules import HAND_SIZE, Phase
+from engine.trick.rules import HAND_SIZE, TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -59,7 +59,7 @@ from .trick_budget import (
 from .trick_infer import likely, sample_likely, weigher
 from .trick_model import worth_table
 from .trick_queen import draw_placed, queen_places
-from .trick_sample import CODE, Knowledge, knowledge
+from .trick_sample import CODE, TrickKnowledge, knowledge
 from .trick_search import KnownDeal, TrickTable, new_deal, playout, solve, table_for, utility
 from .trick_tables import ZERO_BONUS_SHARE
 
@@ -79,19 +79,19 @@ def search_policy(view: TrickView, rng: random.Random, budget: Budget) -> TrickA
     legal = view.legal
     if len(legal) == 1:
         return legal[0]
-    if view.phase == Phase.PLAY:
+    if view.phase == TrickPhase.PLAY:
         return _play(view, rng, budget)
-    if view.phase == Phase.DECLARE:
+    if view.phase == TrickPhase.DECLARE:
         if ANNOUNCE in legal:
             return ANNOUNCE  # §1.3.7: the bonus only pays; the JC still may not be passed
         return _declare(view, rng, budget)
-    if view.phase == Phase.DISCARD:
+    if view.phase == TrickPhase.DISCARD:
         return _discard(view, rng, budget)
     return _retrump(view)
 
 
 def _sampler(
-    view: TrickView, know: Knowledge, budget: Budget
+    view: TrickView, know: TrickKnowledge, budget: Budget
 ) -> Callable[[random.Random], tuple[list[list[int]], list[int]]]:
     weigh = weigher(view, know) if budget.infer else None
     places = queen_places(view, know) if budget.queen else None

@@ -27,11 +27,11 @@ import random
 from dataclasses import dataclass, replace
 
 from engine.core import Seat
-from engine.trick.rules import HAND_SIZE, Phase
+from engine.trick.rules import HAND_SIZE, TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
-from .trick_sample import CODE, Knowledge, sample_codes
+from .trick_sample import CODE, TrickKnowledge, sample_codes
 
 STOCK = -1
 """A place: the stock (before the tricks only)."""
@@ -49,13 +49,13 @@ class Placed:
 
     place: int
     weight: int
-    know: Knowledge
+    know: TrickKnowledge
 
 
 def dealt_out(view: TrickView) -> int:
     """§1.3.12: how many cards the deal-out took from the stock this deal (0 before it, or when
     the QS was not in the stock): what the stock lost beyond the exchanges' draws."""
-    if view.phase not in (Phase.DISCARD, Phase.PLAY):
+    if view.phase not in (TrickPhase.DISCARD, TrickPhase.PLAY):
         return 0
     start = view.deck_size - HAND_SIZE * view.players  # §1.1.7: Шутиха's stock
     drawn = sum(x for x in view.exchanged if x is not None)  # no turn-up in Шутиха (§1.2.3)
@@ -68,7 +68,7 @@ def _playing(view: TrickView) -> list[Seat]:
     return [s for s in seats if view.declared[s] == "play"]
 
 
-def queen_places(view: TrickView, know: Knowledge) -> tuple[Placed, ...] | None:
+def queen_places(view: TrickView, know: TrickKnowledge) -> tuple[Placed, ...] | None:
     """The places the unseen QS may be in, weighted; None when there is nothing to place (not
     Шутиха, or the QS is seen: in the seat's hand, played, or pinned already)."""
     variant = VARIANTS[view.game]
@@ -93,7 +93,7 @@ def queen_places(view: TrickView, know: Knowledge) -> tuple[Placed, ...] | None:
             free = need - pinned.count(s)
             if s != me and free > 0 and (fits is None or qs in fits):
                 places.append((s, free))
-        if view.phase == Phase.DECLARE and view.stock_size:
+        if view.phase == TrickPhase.DECLARE and view.stock_size:
             places.append((STOCK, view.stock_size))
         passed = sum(1 for s, d in enumerate(view.declared) if d == "pass" and s != me)
         if passed:

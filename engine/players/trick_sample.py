@@ -50,7 +50,7 @@ TRIES = 20
 
 
 @dataclass(frozen=True, slots=True)
-class Knowledge:
+class TrickKnowledge:
     """What a seat knows of the unseen cards, read once per decision."""
 
     unseen: tuple[Card, ...]  # in the deck's order: never in the hidden order of the state
@@ -68,7 +68,7 @@ def _played(view: TrickView) -> list[tuple[Seat, Card]]:
     return [p for plays in view.tricks for p in plays] + list(view.trick)
 
 
-def knowledge(view: TrickView) -> Knowledge:
+def knowledge(view: TrickView) -> TrickKnowledge:
     """Read what ``view``'s seat knows of the cards it cannot see."""
     assert view.seat is not None
     me, n = view.seat, view.players
@@ -104,7 +104,7 @@ def knowledge(view: TrickView) -> Knowledge:
     frozen = tuple(frozenset(v) for v in voids)
     order = tuple(sorted(range(n), key=lambda s: (-len(voids[s]), s)))
     pinned_codes = tuple((code[c], s) for c, s in pinned)
-    return Knowledge(
+    return TrickKnowledge(
         unseen, needs, frozen, tuple(pinned), view.game, codes, fits, pinned_codes, order
     )
 
@@ -139,7 +139,7 @@ def _fits(card: Card, voids: set[Suit], trump: Suit, variant: Variant) -> bool:
     return legal.effective_suit(card, trump, variant) not in voids
 
 
-def sample_codes(know: Knowledge, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+def sample_codes(know: TrickKnowledge, rng: random.Random) -> tuple[list[list[int]], list[int]]:
     """One deal of the unseen cards, as codes: every other seat's hand, and the rest in a
     random order (the stock is its first ``view.stock_size`` cards, the others are out of
     play)."""
@@ -175,7 +175,7 @@ def sample_codes(know: Knowledge, rng: random.Random) -> tuple[list[list[int]], 
 
 
 def sample(
-    know: Knowledge, view: TrickView, rng: random.Random
+    know: TrickKnowledge, view: TrickView, rng: random.Random
 ) -> tuple[list[list[Card]], list[Card]]:
     """:func:`sample_codes` as cards (``view``: the view ``know`` was read from)."""
     hands, rest = sample_codes(know, rng)
@@ -183,4 +183,4 @@ def sample(
     return [[card[c] for c in h] for h in hands], [card[c] for c in rest]
 
 
-__all__ = ["CARD", "CODE", "Knowledge", "knowledge", "sample", "sample_codes"]
+__all__ = ["CARD", "CODE", "TrickKnowledge", "knowledge", "sample", "sample_codes"]

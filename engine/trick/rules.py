@@ -31,7 +31,7 @@ KS: Final = Card(Rank.KING, Suit.SPADES)
 KC: Final = Card(Rank.KING, Suit.CLUBS)
 
 
-class Phase(StrEnum):
+class TrickPhase(StrEnum):
     """The phases of a deal (``over`` at the end, ``seats`` before the first deal)."""
 
     SEATS = PHASE_SEATS  # set by the skeleton (§0.5)

@@ -23,17 +23,17 @@ from . import legal, scoring
 from .actions import PLAY_CARD, Announce, Discard, Exchange, Pass, PlayCard, Retrump, TrickAction
 from .actions import parse_trick_action as parse
 from .options import MushkaOptions
-from .rules import HAND_SIZE, Flush, Phase, Trick
+from .rules import HAND_SIZE, Flush, Trick, TrickPhase
 from .scoring import Figures
 from .variant import VARIANTS, deck_for
 from .view import SeatExchange, SideBonus, TrickView
 
 
-class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
+class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, TrickPhase]):
     """One pulka of a trick-family game (one record). Drive it with :meth:`apply` only."""
 
     ACTIONS: ClassVar = (PlayCard, Exchange, Pass, Announce, Retrump, Discard)
-    PHASES: ClassVar = Phase
+    PHASES: ClassVar = TrickPhase
 
     __slots__ = (
         "_announced",
@@ -134,7 +134,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         return parse(text)
 
     def view(self, seat: Seat | None) -> TrickView:
-        playing = self._phase == Phase.PLAY
+        playing = self._phase == TrickPhase.PLAY
         last = self._last_trick
         return TrickView(
             **self._view_base(seat),
@@ -176,10 +176,10 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         phase = self._phase
         variant = self.variant
         priv = variant.privileged
-        if phase == Phase.PLAY:
+        if phase == TrickPhase.PLAY:
             cards = legal.playable(hand, self._trick, self._trump, variant, self.options.must_trump)
             return tuple([PLAY_CARD[c] for c in cards])
-        if phase == Phase.DECLARE:
+        if phase == TrickPhase.DECLARE:
             dealer = seat == self._dealer
             return legal.declarations(
                 hand,
@@ -192,9 +192,9 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
                 stock=len(self._stock),
                 may_take_up=dealer and self._turn_up is not None,  # §1.2.2
             )
-        if phase == Phase.RETRUMP:
+        if phase == TrickPhase.RETRUMP:
             return legal.retrumps(hand, priv)
-        if phase == Phase.DISCARD:
+        if phase == TrickPhase.DISCARD:
             return legal.discards(hand, priv, self._received[seat])
         return ()
 
@@ -203,24 +203,24 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         hand = self._hands[seat]
         priv = self.variant.privileged
         phase = self._phase
-        if phase == Phase.RETRUMP and not isinstance(action, Retrump):
+        if phase == TrickPhase.RETRUMP and not isinstance(action, Retrump):
             return IllegalAction(Refusal.RETRUMP_FIRST)  # §1.2.4: before anything else
         match action:
-            case PlayCard(card) if phase == Phase.PLAY:
+            case PlayCard(card) if phase == TrickPhase.PLAY:
                 trump, must_trump = self._trump, self.options.must_trump
                 return legal.play_refusal(hand, card, self._trick, trump, self.variant, must_trump)
-            case Pass() if phase == Phase.DECLARE:
+            case Pass() if phase == TrickPhase.DECLARE:
                 return legal.pass_refusal(hand, self.variant)
-            case Exchange() if phase == Phase.DECLARE:
+            case Exchange() if phase == TrickPhase.DECLARE:
                 dealer, lying = seat == self._dealer, self._turn_up is not None
                 return legal.exchange_refusal(hand, action, priv, dealer, lying, len(self._stock))
-            case Announce() if phase == Phase.DECLARE:
+            case Announce() if phase == TrickPhase.DECLARE:
                 return IllegalAction(Refusal.ANNOUNCE_NOT_ALLOWED)  # §1.3.7
-            case Retrump(_, discard) if phase == Phase.RETRUMP:
+            case Retrump(_, discard) if phase == TrickPhase.RETRUMP:
                 refusal = legal.cards_refusal(hand, (discard,), priv)
                 if refusal is not None:
                     return refusal
-            case Discard(cards) if phase == Phase.DISCARD:
+            case Discard(cards) if phase == TrickPhase.DISCARD:
                 return legal.discard_refusal(hand, cards, priv, self._received[seat])
             case _:
                 pass
@@ -282,7 +282,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         turn_up = str(self._turn_up) if self._turn_up is not None else None
         self._event("trump", card=turn_up, suit=self._trump.value, retrump=False)
         if variant.retrump and self._turn_up == variant.privileged:
-            self._phase = Phase.RETRUMP  # §1.2.4
+            self._phase = TrickPhase.RETRUMP  # §1.2.4
             self._to_act = dealer
             return
         self._after_deal()
@@ -291,7 +291,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         """§1.3.9–§1.3.11 checks after the deal, then the declaration round (§1.3.1)."""
         if self._check_hands(self._from_left()):
             return
-        self._phase = Phase.DECLARE
+        self._phase = TrickPhase.DECLARE
         self._to_act = (self._dealer + 1) % self.players
 
     def _check_hands(self, seats: Sequence[Seat]) -> bool:
@@ -406,7 +406,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         for seat in self._playing:
             self._hands[seat] = self._sorted(self._hands[seat])
         self._discard_queue = [s for s in self._from_left() if self._received[s]]
-        self._phase = Phase.DISCARD
+        self._phase = TrickPhase.DISCARD
         self._to_act = self._discard_queue[0]
 
     def _discard(self, seat: Seat, cards: tuple[Card, ...]) -> None:
@@ -458,7 +458,7 @@ class TrickState(StateBase[MushkaOptions, TrickAction, TrickView, Phase]):
         priv = self.variant.privileged
         # §1.5.1: held = in his hand when the first trick is led
         self._held = next((s for s in self._playing if priv in self._hands[s]), None)
-        self._phase = Phase.PLAY
+        self._phase = TrickPhase.PLAY
         self._trick_no = 1
         self._leader = self._playing[0]  # §1.4.1: the first playing player left of the dealer
         self._to_act = self._leader

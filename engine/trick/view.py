@@ -8,7 +8,7 @@ from engine.cards import Card, Suit
 from engine.core import Result, Seat, View
 
 from .actions import TrickAction
-from .rules import Phase
+from .rules import TrickPhase
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +30,7 @@ class SideBonus:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TrickView(View[TrickAction, Phase]):
+class TrickView(View[TrickAction, TrickPhase]):
     """The base view plus the public table of the trick family.
 
     ``phase`` is ``retrump``, ``declare``, ``discard``, ``play`` or ``over``.

@@ -19,7 +19,7 @@ from bot.render.games.kopilka.screen import KOPILKA_UI
 from bot.render.games.lenturlu.screen import LENTURLU_UI
 from engine.cards import Card
 from engine.core import Line
-from engine.kopilka.state import Phase
+from engine.kopilka.state import KopilkaPhase
 from engine.record import read_records
 from engine.record import replay as replay_state
 from tests.bot.golden import prefixes, screen_context
@@ -73,7 +73,7 @@ def test_kopilka_takeback_not_under_the_next_trick(locale: str) -> None:
             continue
         ctx = screen_context("kopilka", lines, NAMES[:4], locale)
         text = KOPILKA_UI.table(ctx, view, tr).text
-        if view.phase == Phase.FOLLOW:
+        if view.phase == KopilkaPhase.FOLLOW:
             assert head not in text, text
             hidden = True
         else:

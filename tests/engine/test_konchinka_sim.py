@@ -20,16 +20,16 @@ import pytest
 from engine import new_game
 from engine.cards import DECK_52, Card
 from engine.konchinka import KonchinkaOptions, KonchinkaState, KonchinkaView, rules
-from engine.konchinka.rules import Haul, Phase
+from engine.konchinka.rules import Haul, KonchinkaPhase
 from engine.players import random_player
 from engine.players.determinized import WorldChance, deal_unseen, step
 from engine.players.konchinka import easy, pick
 from engine.players.konchinka_sim import (
     CODE,
     HAUL,
+    KonchinkaSim,
     Memo,
     Seen,
-    Sim,
     choice,
     deal_points,
     encode,
@@ -66,7 +66,7 @@ def world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
     state._totals = list(view.totals)
     state._dealer = view.dealer if view.dealer is not None else 0
     state._deal_no = view.deal_no
-    state._phase = Phase.PLAY
+    state._phase = KonchinkaPhase.PLAY
     state._to_act = me
     state._awaiting = None
     return state
@@ -84,7 +84,7 @@ def snapshot(state: KonchinkaState) -> tuple[Any, ...]:
     )
 
 
-def sim_snapshot(sim: Sim) -> tuple[Any, ...]:
+def sim_snapshot(sim: KonchinkaSim) -> tuple[Any, ...]:
     return (sim.hands, sim.table, sim.stock, sim.hauls, sim.last, sim.to_act)
 
 
@@ -237,7 +237,7 @@ def test_4_4_4_certain_wins_as_the_engine() -> None:
         hauls = random_hauls(rng, players)
         target = rng.randrange(5, 20)
         totals = [rng.randrange(max(0, target - 6), target) for _ in range(players)]
-        sim = Sim([[0]] * players, [], [], packed(hauls), None, totals, 0, target, False)
+        sim = KonchinkaSim([[0]] * players, [], [], packed(hauls), None, totals, 0, target, False)
         sim._check_certain()
         guaranteed, possible = rules.bounds(hauls)
         winner = rules.certain_winner(totals, guaranteed, possible, target)

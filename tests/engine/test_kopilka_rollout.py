@@ -14,7 +14,7 @@ from engine.kopilka.options import KopilkaOptions
 from engine.players.determinized import Work, step
 from engine.players.kopilka import money
 from engine.players.kopilka_rollout import SHARE, choose, gone_of, rollout, worth
-from engine.players.kopilka_sim import BUY_1, BUY_2, CODE, PASS, Sim, code
+from engine.players.kopilka_sim import BUY_1, BUY_2, CODE, PASS, KopilkaSim, code
 from tests.engine.test_kopilka_sim import OPTION_SETS, both, positions
 
 
@@ -62,9 +62,9 @@ def test_the_policy_plays_the_engines_legal_actions_to_the_same_end(
     assert checked > 40
 
 
-def _follow(hand: list[str], trick: list[str], stock: int = 6) -> Sim:
+def _follow(hand: list[str], trick: list[str], stock: int = 6) -> KopilkaSim:
     """A sim with seat 0 to follow, after the cards of ``trick`` (led by seat 4 − len)."""
-    sim = Sim.__new__(Sim)
+    sim = KopilkaSim.__new__(KopilkaSim)
     leader = 4 - len(trick)
     sim.hands = [[_c(c) for c in hand], [_c("7S")], [_c("8S")], [_c("9S")]]
     sim.stock = [_c("10S")] * stock

@@ -23,10 +23,10 @@ from engine.cards import DECK_32
 from engine.kopilka import KopilkaState, KopilkaView
 from engine.players.determinized import Work, step
 from engine.players.kopilka import easy, money, rollout_value, world
-from engine.players.kopilka_sim import CODE, KopilkaTable, Sim, code
+from engine.players.kopilka_sim import CODE, KopilkaSim, KopilkaTable, code
 
 GAME = "kopilka"
-Planter = Callable[[KopilkaState, Sim], None]
+Planter = Callable[[KopilkaState, KopilkaSim], None]
 OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"hold_pass": True},
@@ -57,7 +57,7 @@ def _deal_winner(state: KopilkaState) -> int:
     return int([line for line in state._record if line["t"] == "deal_end"][-1]["winner"])
 
 
-def both(view: KopilkaView, seed: int) -> tuple[KopilkaState, Sim]:
+def both(view: KopilkaView, seed: int) -> tuple[KopilkaState, KopilkaSim]:
     """The same world, the engine's and the sim's, from generators seeded alike."""
     state = world(view, random.Random(seed))
     rng = random.Random(seed)
@@ -143,7 +143,7 @@ def test_2_5_2_blocked_deals_agree() -> None:
 def _planter(piles: dict[int, list[int]], stock: list[int]) -> Planter:
     """Put the same hands and stock into both worlds (nobody empty)."""
 
-    def plant(state: KopilkaState, sim: Sim) -> None:
+    def plant(state: KopilkaState, sim: KopilkaSim) -> None:
         for s, pile in piles.items():
             sim.hands[s] = list(pile)
             state._hands[s] = [DECK_32[c] for c in pile]

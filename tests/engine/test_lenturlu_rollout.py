@@ -21,9 +21,9 @@ from tests.engine.test_lenturlu_sim import engine_facts, engine_world, positions
 GAME = "lenturlu"
 
 
-def _table(hand: str, top: int, stock: list[int], *, bought: bool = False) -> sim.Sim:
+def _table(hand: str, top: int, stock: list[int], *, bought: bool = False) -> sim.LenturluSim:
     """Seat 0 of a 3-seat table in Manner A, holding ``hand``, the pile's top at ``top``."""
-    g = sim.Sim(3, "king", "points", 1, 1)
+    g = sim.LenturluSim(3, "king", "points", 1, 1)
     g.add(0, [sim.KIND[Card.parse(c)] for c in hand.split()])
     g.add(1, [sim.KIND[Card.parse("2C")]])
     g.add(2, [sim.KIND[Card.parse("3C")]])

@@ -27,7 +27,7 @@ from engine.cards import DECK_52, RANK_VALUE, Card
 from engine.games import new_game
 from engine.lenturlu import LenturluState, LenturluView, Run
 from engine.lenturlu.options import LenturluOptions
-from engine.lenturlu.rules import LENTURLU_CARDS, STAKE_UNITS_EACH, Phase, follow_value
+from engine.lenturlu.rules import LENTURLU_CARDS, STAKE_UNITS_EACH, LenturluPhase, follow_value
 from engine.players import lenturlu_sim as sim
 from engine.players import random_player
 from engine.players.determinized import Work, WorldChance, step
@@ -85,7 +85,7 @@ def engine_world(view: LenturluView, rng: random.Random) -> LenturluState:
     state._taken = [m + staked for m in view.money]
     state._dealer = view.dealer if view.dealer is not None else 0
     state._deal_no = view.deal_no
-    state._phase = Phase.LEAD if view.leading else Phase.FOLLOW
+    state._phase = LenturluPhase.LEAD if view.leading else LenturluPhase.FOLLOW
     state._to_act = me
     state._awaiting = None
     return state
@@ -114,7 +114,7 @@ def _chain(hand: Sequence[Card], start: int | None) -> tuple[Card, ...]:
 def engine_pick(state: LenturluState, seat: int) -> Any:
     """The rollout policy read off an engine state (the reference of ``sim.playout``)."""
     hand = state._hands[seat]
-    if state._phase == Phase.LEAD:
+    if state._phase == LenturluPhase.LEAD:
         return Run(_chain(hand, None))
     chain = _chain(hand, follow_value(state._pile[-1]))
     if chain:
@@ -141,7 +141,7 @@ def engine_facts(state: LenturluState) -> dict[str, Any]:
     layout = [0] * 14
     for c, amount in state._layout.items():
         layout[RANK_VALUE[c.rank]] = amount
-    follow = state.to_act is not None and state._phase == Phase.FOLLOW
+    follow = state.to_act is not None and state._phase == LenturluPhase.FOLLOW
     return {
         "to_act": state.to_act,
         "hands": [_hand(h) for h in state._hands],
@@ -155,7 +155,7 @@ def engine_facts(state: LenturluState) -> dict[str, Any]:
     }
 
 
-def sim_facts(g: sim.Sim) -> dict[str, Any]:
+def sim_facts(g: sim.LenturluSim) -> dict[str, Any]:
     over = g.winner is not None
     for s in range(g.n):  # the derived masks and sizes agree with the counts
         assert g.msk[s] == sum(1 << v for v in range(14) if g.cnt[s][v])

@@ -28,7 +28,7 @@ from engine.players.trick_search import (
     table_for,
     utility,
 )
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.state import TrickState
 from engine.trick.variant import VARIANTS, deck_for
 
@@ -47,7 +47,7 @@ def _in_play(game: str, players: int, seed: int, must_trump: bool) -> TrickState
         cut = None
         while state.to_act is not None:
             view = state.view(state.to_act)
-            if view.phase == Phase.PLAY:
+            if view.phase == TrickPhase.PLAY:
                 if cut is None:
                     cut = rng.randrange(HAND * len(state._playing))
                 if cut == 0:

@@ -39,7 +39,7 @@ from engine.konchinka.events import (
     LastTake,
     Payment,
 )
-from engine.konchinka.rules import Phase
+from engine.konchinka.rules import KonchinkaPhase
 from engine.konchinka.view import KonchinkaView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -168,7 +168,7 @@ def hand(
     if not my_turn:
         if view.to_act is not None:
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-        elif view.phase == Phase.OVER:
+        elif view.phase == KonchinkaPhase.OVER:
             lines.extend(_over_lines(ctx, view, tr))
     elif len(choices) > 1 and chosen is not None:
         lines.append(tr("{card}: which cards to take?", card=card_name(chosen, loc)))
@@ -279,7 +279,7 @@ def deal_result(
     target = ctx.options.get("target")
     if isinstance(target, int) and not isinstance(target, bool):
         out.append(tr("The game is to {n} points.", n=target))
-    if view.phase != Phase.OVER and view.dealer is not None and certain is None:
+    if view.phase != KonchinkaPhase.OVER and view.dealer is not None and certain is None:
         out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
     return "\n".join(out)
 

@@ -21,7 +21,7 @@ from bot.render.table_context import TableContext
 from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
-from engine.kopilka.rules import ACE_OF_SPADES, Phase
+from engine.kopilka.rules import ACE_OF_SPADES, KopilkaPhase
 from engine.kopilka.view import KopilkaView
 
 
@@ -168,7 +168,7 @@ def _what_now(
     """What this seat may do now and why the other cards are dotted (§2.4.2, §2.4.3)."""
     loc = tr.locale
     names = ", ".join(card_name(c, loc) for row in rows for c in row if c in playable)
-    if view.phase == Phase.LEAD:
+    if view.phase == KopilkaPhase.LEAD:
         if view.forbidden_suit is not None and len(playable) < len(view.hand):
             return tr(
                 "Lead a card: {cards} (not {suit}, the last trick's suit)",

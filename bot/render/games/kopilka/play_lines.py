@@ -11,7 +11,7 @@ from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.table_context import TableContext
 from engine.actions import Buy, Pass, PlayCard
-from engine.kopilka.rules import DEALS, Phase
+from engine.kopilka.rules import DEALS, KopilkaPhase
 from engine.kopilka.view import KopilkaView, LayOut
 
 
@@ -39,7 +39,7 @@ def layout_line(ctx: TableContext, lay: LayOut, tr: Translator) -> str:
 
 def trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
     """The trick under way, every follower's move in order (buys and passes are public)."""
-    if view.phase != Phase.FOLLOW or view.led_suit is None:
+    if view.phase != KopilkaPhase.FOLLOW or view.led_suit is None:
         return ""
     parts = []
     for seat, action in view.trick_log:
@@ -75,7 +75,7 @@ def last_trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str
 def takeback_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
     """§2.4.7, §2.5.2: the leader took the card back; how many take-backs in a row (until the
     next card is led: under the next trick it is old news)."""
-    if view.takeback is None or not view.takebacks or view.phase == Phase.FOLLOW:
+    if view.takeback is None or not view.takebacks or view.phase == KopilkaPhase.FOLLOW:
         return ""
     return tr(
         "↩️ All three pass: {name} takes the card back (take-backs in a row: {n} of 4)",
@@ -86,7 +86,7 @@ def takeback_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
 
 def lead_rule_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
     """§2.4.2: the suit the leader may not lead now; the lead passed on, or freed."""
-    if view.phase != Phase.LEAD or view.to_act is None:
+    if view.phase != KopilkaPhase.LEAD or view.to_act is None:
         return ""
     last = SUIT_SYMBOL[view.last_suit] if view.last_suit is not None else ""
     if view.lead_freed:

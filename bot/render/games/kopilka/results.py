@@ -35,7 +35,7 @@ from engine.kopilka.events import (
     TookBack,
     WentOut,
 )
-from engine.kopilka.rules import DEALS, SUIT_POINTS, Phase
+from engine.kopilka.rules import DEALS, SUIT_POINTS, KopilkaPhase
 from engine.kopilka.view import KopilkaView, LayOut
 
 
@@ -79,7 +79,7 @@ def layouts_of(events: Sequence[Event]) -> tuple[LayOut, ...]:
 def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     """The public view as the deal ended: the last trick complete (or taken back), nobody to
     act, the deal's tricks, points, cards left and the bank as the ``deal_end`` line has them."""
-    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": Phase.OVER}
+    changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": KopilkaPhase.OVER}
     typed = BOOK.read(events)
     end = first_of(typed, KopilkaDealEnd)
     upto = typed.index(end) if end is not None else len(typed)

@@ -12,7 +12,7 @@ from bot.render.cards import SUIT_SYMBOL, card_names
 from bot.render.table_context import TableContext
 from engine.core import Line
 from engine.trick.events import BOOK, DealtOut, FlushShown, PamfilBonus
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
 
 HAND: int = 5  # §1.1.6: five cards each
@@ -65,12 +65,12 @@ def table_events(ctx: TableContext, view: TrickView, tr: Translator) -> list[str
     """The table's lines for what stands in this deal: the pamfil announced (§1.3.7), the
     discards after the Q♠ was dealt out (§1.3.12)."""
     out: list[str] = []
-    if view.announced is not None and view.phase != Phase.OVER:
+    if view.announced is not None and view.phase != TrickPhase.OVER:
         out.append(tr("📣 Pamfil announced: {name}", name=esc(ctx.names[view.announced])))
-    if view.flushes and view.phase != Phase.OVER:  # §1.3.10.1: shown to the table at once
+    if view.flushes and view.phase != TrickPhase.OVER:  # §1.3.10.1: shown to the table at once
         shown = " · ".join(f"{esc(ctx.names[s])} {SUIT_SYMBOL[suit]}" for s, suit in view.flushes)
         out.append(tr("Flushes shown: {list}", list=shown))
-    if view.phase == Phase.DISCARD:
+    if view.phase == TrickPhase.DISCARD:
         extra = [
             f"{esc(ctx.names[s])} +{n - HAND}" for s, n in enumerate(view.hand_sizes) if n > HAND
         ]

@@ -30,7 +30,7 @@ from bot.rendered import Button, Rendered, keyboard
 from engine.cards import A_HIGH, Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
 from engine.trick.legal import may_pass as legal_may_pass
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
@@ -49,26 +49,30 @@ def hand(
     head = trump_text(view, tr)
     if seat < len(counts):
         head += " · " + tr("your count {n}", n=counts[seat])
-    if view.phase == Phase.PLAY and seat < len(tricks):
+    if view.phase == TrickPhase.PLAY and seat < len(tricks):
         head += " · " + tr("tricks {n}", n=tricks[seat])
     lines.append(head)
     trick = trick_line(ctx, view, tr) if my_turn else None
     if trick:
         lines.append(trick + " → " + tr("<b>your turn</b>"))
     rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), view.trump)
-    over = view.phase == Phase.OVER
+    over = view.phase == TrickPhase.OVER
     declared = view.declared[seat] if seat < len(view.declared) else None
     if declared == "pass" and not over and not view.hand:
         lines.append(tr("You passed this deal."))
     elif view.hand or not over:
         lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
     exchange = view.exchange
-    if exchange is not None and not over and (exchange.discarded or view.phase == Phase.DECLARE):
+    if (
+        exchange is not None
+        and not over
+        and (exchange.discarded or view.phase == TrickPhase.DECLARE)
+    ):
         exchanged = exchange_line(view, tr)  # "No exchange" is news only while others declare
         if exchanged:
             lines.append(exchanged)
     may_pass = any(isinstance(a, Pass) for a in legal)
-    declaring = my_turn and view.phase == Phase.DECLARE
+    declaring = my_turn and view.phase == TrickPhase.DECLARE
     holds = any(c == view.privileged for c in view.hand)
     if declaring and not may_pass:
         # §1.3.3: the privileged card bars the pass (not Шутиха's QS), else the dealer defends
@@ -103,10 +107,10 @@ def hand(
             lines.append(tr("⏳ Not your turn — the table is in the group."))
         elif over:
             lines.extend(_over_lines(ctx, view, tr))
-    elif view.phase == Phase.PLAY:
+    elif view.phase == TrickPhase.PLAY:
         playable = {str(a.card) for a in legal if isinstance(a, PlayCard)}
         lines.append(_playable_line(view, rows, playable, tr))
-    elif view.phase == Phase.RETRUMP:
+    elif view.phase == TrickPhase.RETRUMP:
         discard = ui.mode.card_of(ModeKind.RETRUMP)
         if discard is not None:
             lines.append(tr("Discard: {card}. Trump?", card=card_name(discard, loc)))
@@ -118,7 +122,7 @@ def hand(
                 tr("The pamfil (J♣) was turned up — it's yours. Discard a card and name trump.")
             )
         card_act = TrickAct.RETRUMP
-    elif view.phase == Phase.DISCARD:
+    elif view.phase == TrickPhase.DISCARD:
         need = discard_count(legal)
         lines.append(
             tr(
@@ -132,7 +136,7 @@ def hand(
         if len(marks) == need:  # the marks are stored: a long discard fits in 64 bytes
             label = tr("🗑 Discard {n}", n=need)
             actions.append(button(label, TrickAct.DISCARD, style="success"))
-    elif view.phase == Phase.DECLARE:
+    elif view.phase == TrickPhase.DECLARE:
         card_act = TrickAct.MARK
         limit = exchange_limit(legal)
         if any(isinstance(a, Announce) for a in legal):
@@ -173,12 +177,12 @@ def hand(
         buttons = []
         for c in row:
             code = str(c)
-            if view.phase == Phase.RETRUMP and c == view.privileged:
+            if view.phase == TrickPhase.RETRUMP and c == view.privileged:
                 continue
             label = card_name(c, loc)
             if code in marks:
                 label = "✓" + label
-            barred = (my_turn and view.phase == Phase.PLAY and code not in playable) or (
+            barred = (my_turn and view.phase == TrickPhase.PLAY and code not in playable) or (
                 card_act == TrickAct.MARK and my_turn and code not in can_give
             )
             buttons.append(button(label, card_act, code, playable=not barred))
@@ -226,6 +230,6 @@ def _over_lines(ctx: TableContext, view: TrickView, tr: Translator) -> list[str]
 
 def _flush(ctx: TableContext, view: TrickView) -> bool:
     """A Мистигри hand of five cards of one suit before the play (§1.3.10.1)."""
-    early = view.phase in (Phase.DECLARE, Phase.DISCARD, Phase.RETRUMP)
+    early = view.phase in (TrickPhase.DECLARE, TrickPhase.DISCARD, TrickPhase.RETRUMP)
     suits = {c.suit for c in view.hand}
     return ctx.game == "mistigri" and early and len(view.hand) == HAND and len(suits) == 1

@@ -13,7 +13,7 @@ from bot.markup import esc
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names
 from bot.render.table_context import TableContext
 from engine.cards import A_HIGH, K_HIGH, RankOrder
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
 
 ORDERS: Final[dict[str, RankOrder]] = {
@@ -53,7 +53,7 @@ def trick_line(
     ctx: TableContext, view: TrickView, tr: Translator, *, pending: bool = False
 ) -> str | None:
     """``Trick 4: Vera A♠ · Anya 10♠`` (+ ``· Boris …`` for the seat to play, if ``pending``)."""
-    if view.phase != Phase.PLAY:
+    if view.phase != TrickPhase.PLAY:
         return None
     parts = [f"{esc(ctx.names[s])} {card_name(c, tr.locale)}" for s, c in view.trick]
     if pending and view.to_act is not None:
@@ -88,7 +88,7 @@ def last_trick_line(ctx: TableContext, view: TrickView, tr: Translator) -> str |
 def declarations_line(ctx: TableContext, view: TrickView, tr: Translator) -> str | None:
     """``Declarations: Vera plays · Fyodor passed · Anya …`` in declaring order."""
     declared = view.declared
-    if view.phase != Phase.DECLARE or view.dealer is None or not declared:
+    if view.phase != TrickPhase.DECLARE or view.dealer is None or not declared:
         return None
     n = len(ctx.names)
     parts = []
@@ -129,6 +129,6 @@ def status(view: TrickView, seat: int, tr: Translator) -> str:
         return tr("passed")
     if state == "walkover":
         return tr("walkover")
-    if view.phase == Phase.DECLARE:
+    if view.phase == TrickPhase.DECLARE:
         return tr("thinking…") if view.to_act == seat else tr("waiting")
     return ""

@@ -34,7 +34,7 @@ from engine.trick.events import (
     TrickEnd,
     TrickWon,
 )
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import SideBonus, TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
@@ -55,7 +55,9 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
     typed = BOOK.read(events)
     trick = first_of(typed, TrickWon)
     if trick is not None:
-        changes.update(phase=Phase.OVER, trick=(), last_trick=trick.plays, last_winner=trick.winner)
+        changes.update(
+            phase=TrickPhase.OVER, trick=(), last_trick=trick.plays, last_winner=trick.winner
+        )
     exchanged = list(before.exchanged)
     for exchange in of_type(typed, Exchanged):
         if exchange.seat < len(exchanged):
@@ -201,7 +203,7 @@ def _one_result(
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
     out += _bonus_lines(ctx, _bonuses(ended, view), tr)
     dealer = ended.next_deal.dealer if ended.next_deal is not None else None
-    if dealer is None and ended.last and view.phase != Phase.OVER:
+    if dealer is None and ended.last and view.phase != TrickPhase.OVER:
         dealer = view.dealer
     if dealer is not None:
         out.append(tr("Next deal: {name} deals", name=esc(names[dealer])))

@@ -32,7 +32,7 @@ from bot.render.games.trick.play_lines import (
 from bot.render.table_context import TableContext, my_cards_button
 from bot.rendered import Rendered, keyboard
 from engine.core import Line
-from engine.trick.rules import Phase
+from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
 
 
@@ -67,7 +67,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     for seat, player in enumerate(ctx.names):
         dealer = " " + tr("(dlr)") if seat == view.dealer else ""
         parts = [tr("count {n}", n=counts[seat]) if seat < len(counts) else ""]
-        if view.phase in (Phase.PLAY, Phase.OVER) and seat < len(tricks):
+        if view.phase in (TrickPhase.PLAY, TrickPhase.OVER) and seat < len(tricks):
             parts.append(tr("tricks {n}", n=tricks[seat]))
         parts.append(tr("in play") if declared(view, seat) == "play" else status(view, seat, tr))
         n = exchanged[seat] if seat < len(exchanged) else None
@@ -85,7 +85,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     trick = trick_line(ctx, view, tr, pending=True)
     if trick:
         lines.append(trick)
-    if view.phase == Phase.RETRUMP:
+    if view.phase == TrickPhase.RETRUMP:
         lines.append(tr("The dealer is choosing the trump…"))
     if view.to_act is not None:
         lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
