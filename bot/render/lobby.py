@@ -18,6 +18,7 @@ from bot.rendered import Button, ButtonStyle, Keyboard, Rendered, keyboard, next
 from bot.runtime.outcome import Pane
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
+from engine.events import Seats
 from engine.games import GAMES
 from engine.options import applies, option_fields
 from engine.players import LEVELS
@@ -234,20 +235,18 @@ def started(table: TableRow, seats: Sequence[SeatRow], seats_line: Line, tr: Tra
     """The lobby after Start: the draw, who deals first (§4.4)."""
     lines = [tr("🃏 {game} — the game has started", game=game_name(table.game, tr.locale))]
     names = [s.name for s in seats]
-    rounds: list[list[str | None]] = seats_line.get("draw", [])
-    if rounds:
+    typed = Seats.of(seats_line)
+    if typed.draw:
         shown = [
             " · ".join(
-                f"{esc(names[i])} {card_name(code, tr.locale)}"
-                for i, code in enumerate(row)
-                if code is not None
+                f"{esc(names[i])} {card_name(card, tr.locale)}"
+                for i, card in enumerate(row)
+                if card is not None
             )
-            for row in rounds
+            for row in typed.draw
         ]
         lines.append(tr("Draw (lowest card deals): {draws}", draws=" → ".join(shown)))
-    first = seats_line.get("first_dealer")
-    if isinstance(first, int):
-        lines.append(tr("{name} deals first.", name=esc(names[first])))
+    lines.append(tr("{name} deals first.", name=esc(names[typed.first_dealer])))
     return "\n".join(lines)
 
 

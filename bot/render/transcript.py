@@ -10,10 +10,9 @@ from bot.i18n import Translator
 from bot.numbers import signed
 from bot.records import GameRecord
 from bot.render.cards import notation_word, notation_words
-from engine.core import Line
-from engine.events import Event
+from engine.events import Act, Deal, DealEnd, End, Event
 from engine.games import record_book
-from engine.lines import LineKind, kind_of
+from engine.trick.events import TrickDealEnd
 
 
 def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
@@ -30,27 +29,23 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
         ),
         tr("Players: {list}", list=" · ".join(f"{i + 1}. {n}" for i, n in enumerate(names))),
     ]
-    for line in record.lines:
-        kind = kind_of(line)
-        if kind == LineKind.DEAL:
-            dealer = line.get("dealer")
-            who = names[dealer] if isinstance(dealer, int) else "—"
-            out += ["", tr("Deal {no} — {name} deals", no=line.get("no", "?"), name=who)]
-        elif kind == LineKind.ACT:
-            out.append(f"{names[line['seat']]}: {notation_words(str(line['a']), loc)}")
-        elif kind == LineKind.EVENT:
-            out.append("  · " + _fields(book.event(line), names, loc))
-        elif kind == LineKind.DEAL_END:
-            seats: Sequence[Line] = line.get("seats", [])
-            moves = [
-                f"{names[s['seat']]} {s['before']}→{s['after']}"
-                for s in seats
-                if isinstance(s, dict) and "before" in s and "after" in s
-            ]
-            ended = tr("Deal {no} ended.", no=line.get("no", "?"))
+    for line in book.read(record.lines):
+        if isinstance(line, Deal):
+            who = names[line.dealer]
+            out += ["", tr("Deal {no} — {name} deals", no=line.no, name=who)]
+        elif isinstance(line, Act):
+            out.append(f"{names[line.seat]}: {notation_words(line.a, loc)}")
+        elif isinstance(line, Event):
+            out.append("  · " + _fields(line, names, loc))
+        elif isinstance(line, DealEnd):
+            # the trick family's counts (RECORD.md §R6.3); the other families' figures are
+            # their events' and results'
+            seats = line.seats if isinstance(line, TrickDealEnd) else ()
+            moves = [f"{names[s.seat]} {s.before}→{s.after}" for s in seats]
+            ended = tr("Deal {no} ended.", no=line.no)
             out.append(f"{ended} {' · '.join(moves)}".rstrip())
-        elif kind == LineKind.END:
-            net: Sequence[int] = line.get("net", [])
+        elif isinstance(line, End):
+            net = line.net
             out += [
                 "",
                 tr(

@@ -6,6 +6,7 @@ What the lines mean is RECORD.md's; how a typed line reads and writes is :mod:`e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Final
 
 from engine.cards import Card
@@ -95,6 +96,13 @@ class KonchinkaDealEnd(DealEnd):
     seats: tuple[SeatHaul, ...]
 
 
+class Payment(StrEnum):
+    """How the money was settled (§R9.5 ``payment``: the table's ``payment`` option, §4.4.5)."""
+
+    MUSHKA = "mushka"  # per point short of the target
+    POT = "pot"  # the pot to the winner
+
+
 @typed
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KonchinkaEnd(End):
@@ -105,7 +113,7 @@ class KonchinkaEnd(End):
     winner: Seat
     totals: tuple[int, ...]
     deals: int
-    payment: str  # the table's ``payment`` option (§4.5)
+    payment: Payment
     net: tuple[int, ...]
 
 

@@ -229,6 +229,17 @@ def test_5_5_pulka_heads_need_neither_gender_nor_case(locale: str, reason: str, 
     full = record()
     ctx, _ = context(full, locale)
     winner = None if reason == "abandoned" else 1
-    end: Line = {"t": "end", "reason": reason, "winner": winner, "net": [0, 0, 0]}
+    end: Line = {"t": "end", "reason": reason, "net": [0, 0, 0]}  # RECORD.md §R5.7
+    if winner is not None:  # §R6.4: the settled end line, whole
+        end = {
+            "t": "end",
+            "reason": reason,
+            "winner": winner,
+            "deals": 1,
+            "counts": [5, 0, 5],
+            "pulka": [0, 0, 0],
+            "side": [0, 0, 0],
+            "net": [0, 0, 0],
+        }
     text = UI.match_result(ctx, end, winner, Standings(), 1, CATALOGUES.tr(locale), CODEC).text
     assert text.split("\n")[0] == head

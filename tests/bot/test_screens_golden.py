@@ -186,7 +186,15 @@ def test_a_konchinka_won_early_says_who_won(locale: str, head: str) -> None:
     assert ui is not None
     state = new_game("konchinka", 3, 1, {})
     ctx = context(state, locale, {})
-    end: Line = {"t": "end", "reason": "certain", "winner": 1, "totals": [3, 11, 2]}
+    end: Line = {  # RECORD.md §R9.5, whole
+        "t": "end",
+        "reason": "certain",
+        "winner": 1,
+        "totals": [3, 11, 2],
+        "deals": 2,
+        "payment": "mushka",
+        "net": [-12, 13, -1],
+    }
     text = ui.match_result(ctx, end, 1, Standings(), 1, CATALOGUES.tr(locale), CODEC).text
     assert text.split("\n")[0] == head
 

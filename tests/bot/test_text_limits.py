@@ -238,7 +238,13 @@ def test_every_lobby_screen_shows_hostile_names_as_text(locale: str, game: str) 
         screens.unreachable_notice(table, plain, tr, codec, "https://t.me/b?start=s"),
     ]
     if game:
-        draw = {"draw": [["7S", "8H", *([None] * (len(seats) - 2))]], "first_dealer": 0}
+        draw = {
+            "t": "seats",
+            "players": len(seats),
+            "by": "draw",
+            "draw": [["7S", "8H", *([None] * (len(seats) - 2))]],
+            "first_dealer": 0,
+        }
         shown.append(Rendered(screens.started(table, seats, draw, tr)))
     for rendered in shown:
         text, entities = parsed(fit(rendered).text)

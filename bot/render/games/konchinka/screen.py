@@ -6,7 +6,7 @@ results. ``KONCHINKA_UI`` is the family's :class:`~bot.render.games.game_ui.Game
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.callbacks import PressCodec
@@ -18,6 +18,7 @@ from bot.presses import konchinka as konchinka_press
 from bot.presses.konchinka import KonchinkaAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
+from bot.render.games.figures import by_seat
 from bot.render.games.game_ui import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.konchinka import chart as konchinka_chart
@@ -28,12 +29,18 @@ from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.scoreboard import Standings
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
 from engine.core import EndReason, Line, Seat
-from engine.events import first_of
+from engine.events import Act, first_of, of_type
 from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail, parse_action
-from engine.konchinka.events import BOOK, Certain, LastTake
+from engine.konchinka.events import (
+    BOOK,
+    Certain,
+    KonchinkaDealEnd,
+    KonchinkaEnd,
+    LastTake,
+    Payment,
+)
 from engine.konchinka.rules import KonchinkaPhase
 from engine.konchinka.view import KonchinkaView
-from engine.lines import LineKind, end_reason, first, is_kind
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "target": (15, 20, 25, 30, 50, 100, 5, 10),
@@ -205,23 +212,22 @@ def ended_view(before: KonchinkaView, events: Sequence[Line]) -> KonchinkaView:
     """The public view as the deal ended: the hauls and totals of the ``deal_end`` line, the
     table taken (§4.3.8), nobody to act."""
     changes: dict[str, Any] = {"to_act": None, "legal": ()}
+    typed = BOOK.read(events)
     moves = list(before.moves)
     moves.extend(  # the deal's last move, told with the round's others
-        (ln["seat"], parse_action(str(ln["a"])))
-        for ln in events
-        if is_kind(ln, LineKind.ACT) and isinstance(ln.get("seat"), int)
+        (act.seat, parse_action(act.a)) for act in of_type(typed, Act)
     )
     changes["moves"] = tuple(moves[-before.players :])
-    end = first(events, LineKind.DEAL_END)
+    end = first_of(typed, KonchinkaDealEnd)
     if end is not None:
-        seats: list[Mapping[str, Any]] = sorted(end.get("seats", []), key=lambda s: s["seat"])
+        seats = by_seat(end.seats)
         changes.update(
-            captured=tuple(s["cards"] for s in seats),
-            clubs=tuple(s["clubs"] for s in seats),
-            konchinki=tuple(tuple(Card.parse(c) for c in s["konchinki"]) for s in seats),
-            totals=tuple(s["total"] for s in seats),
+            captured=tuple(s.cards for s in seats),
+            clubs=tuple(s.clubs for s in seats),
+            konchinki=tuple(s.konchinki for s in seats),
+            totals=tuple(s.total for s in seats),
             table=(),
-            hand_sizes=tuple(0 for _ in seats) if not end.get("early") else before.hand_sizes,
+            hand_sizes=tuple(0 for _ in seats) if not end.early else before.hand_sizes,
         )
     return dataclasses.replace(before, **changes)
 
@@ -230,12 +236,12 @@ def deal_result(
     ctx: TableContext, events: Sequence[Line], view: KonchinkaView, tr: Translator
 ) -> str:
     """The group's result of the deal that just ended (RULES.md §4.4.1–§4.4.4)."""
-    end = first(events, LineKind.DEAL_END)
+    typed = BOOK.read(events)
+    end = first_of(typed, KonchinkaDealEnd)
     if end is None:
         return ""
     names = ctx.names
-    out = [tr("📋 <b>Deal {no}</b>", no=end["no"])]
-    typed = BOOK.events(events)
+    out = [tr("📋 <b>Deal {no}</b>", no=end.no)]
     certain = first_of(typed, Certain)
     take = first_of(typed, LastTake)
     if certain is not None:
@@ -261,14 +267,14 @@ def deal_result(
         tr(
             "{name}: cards {cards} · clubs {clubs} · konchinki: {konchinki} → {points} "
             "(total {total})",
-            name=esc(names[s["seat"]]),
-            cards=s["cards"],
-            clubs=s["clubs"],
-            konchinki=cards_text(s["konchinki"], tr),
-            points=signed(s["points"]),
-            total=s["total"],
+            name=esc(names[s.seat]),
+            cards=s.cards,
+            clubs=s.clubs,
+            konchinki=cards_text(s.konchinki, tr),
+            points=signed(s.points),
+            total=s.total,
         )
-        for s in sorted(end.get("seats", []), key=lambda s: s["seat"])
+        for s in by_seat(end.seats)
     )
     target = ctx.options.get("target")
     if isinstance(target, int) and not isinstance(target, bool):
@@ -289,7 +295,9 @@ def match_result(
 ) -> Rendered:
     """The group's result of one game to the target (§4.4.3–§4.4.5), with its end buttons."""
     names = ctx.names
-    reason = end_reason(end)
+    typed = BOOK.end(end)
+    settled = typed if isinstance(typed, KonchinkaEnd) else None
+    reason = typed.reason
     if reason is EndReason.ABANDONED or winner is None:
         head = tr("🏁 <b>Game {no}</b> — stopped, nothing paid", no=ctx.match_no)
     elif reason is EndReason.CERTAIN:
@@ -301,19 +309,18 @@ def match_result(
     else:
         head = tr("🏁 <b>Game {no}</b> — winner: {name}", no=ctx.match_no, name=esc(names[winner]))
     lines = [head]
-    totals = end.get("totals")
-    if totals:
-        listed = " · ".join(f"{esc(n)} {t}" for n, t in zip(names, totals, strict=False))
+    if settled is not None and settled.totals:
+        listed = " · ".join(f"{esc(n)} {t}" for n, t in zip(names, settled.totals, strict=False))
         lines.append(tr("Points: {list}", list=listed))
-    if end.get("deals"):
-        lines.append(tr("Deals played: {n}", n=end["deals"]))
-    net = signed_list(names, end.get("net", []))
-    payment = end.get("payment")
+    if settled is not None and settled.deals:
+        lines.append(tr("Deals played: {n}", n=settled.deals))
+    net = signed_list(names, typed.net)
+    payment = settled.payment if settled is not None else None
     stake = ctx.options.get("stake")
     point = ctx.options.get("point_value")
-    if payment == "pot" and isinstance(stake, int):
+    if payment is Payment.POT and isinstance(stake, int):
         lines.append(tr("Settlement (the pot, stake {n}): {list}", n=stake, list=net))
-    elif payment == "mushka" and isinstance(point, int):
+    elif payment is Payment.MUSHKA and isinstance(point, int):
         lines.append(tr("Settlement (point {n}): {list}", n=point, list=net))
     else:
         lines.append(tr("Settlement: {list}", list=net))

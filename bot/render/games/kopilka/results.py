@@ -5,7 +5,7 @@ views and the public lines the last action wrote (``events``), never the rest of
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.callbacks import PressCodec
@@ -25,6 +25,8 @@ from engine.kopilka.events import (
     BOOK,
     DrawWhy,
     Fined,
+    KopilkaDealEnd,
+    KopilkaEnd,
     KopilkaTrickWon,
     LaidOut,
     Returned,
@@ -35,7 +37,6 @@ from engine.kopilka.events import (
 )
 from engine.kopilka.rules import DEALS, SUIT_POINTS, KopilkaPhase
 from engine.kopilka.view import KopilkaView, LayOut
-from engine.lines import LineKind, end_reason, first
 
 
 def layouts_of(events: Sequence[Event]) -> tuple[LayOut, ...]:
@@ -79,9 +80,10 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     """The public view as the deal ended: the last trick complete (or taken back), nobody to
     act, the deal's tricks, points, cards left and the bank as the ``deal_end`` line has them."""
     changes: dict[str, Any] = {"to_act": None, "legal": (), "phase": KopilkaPhase.OVER}
-    end = first(events, LineKind.DEAL_END)
-    upto = events.index(end) if end is not None else len(events)
-    mine = BOOK.events(events[:upto])
+    typed = BOOK.read(events)
+    end = first_of(typed, KopilkaDealEnd)
+    upto = typed.index(end) if end is not None else len(typed)
+    mine = of_type(typed[:upto], Event)
     trick = first_of(mine, KopilkaTrickWon)
     if trick is not None:
         changes.update(
@@ -108,84 +110,85 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
             fines[fine.seat] += fine.amount
     changes["fines"] = tuple(fines)
     if end is not None:
-        seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
+        seats = end.seats
         changes.update(
-            bank=end.get("bank", before.bank),
-            tricks_won=tuple(len(s["tricks"]) for s in seats),
-            deal_points=tuple(s["points"] for s in seats),
-            partia_points=tuple(s["partia_points"] for s in seats),
-            hand_sizes=tuple(s["cards_left"] for s in seats),
+            bank=end.bank,
+            tricks_won=tuple(len(s.tricks) for s in seats),
+            deal_points=tuple(s.points for s in seats),
+            partia_points=tuple(s.partia_points for s in seats),
+            hand_sizes=tuple(s.cards_left for s in seats),
         )
     return dataclasses.replace(before, **changes)
 
 
-def _trick_list(tricks: Sequence[Sequence[Any]]) -> str:
+def _trick_list(tricks: Sequence[tuple[Suit, int]]) -> str:
     """``♥4 ♦3×2``: each trick's suit and points; a trick an ace doubled shows ``×2`` (§2.6.1)."""
     out = []
     for suit, points in tricks:
-        value = SUIT_POINTS[Suit(suit)]
+        value = SUIT_POINTS[suit]
         shown = f"{value}×2" if points == 2 * value else str(points)
-        out.append(f"{SUIT_SYMBOL[Suit(suit)]}{shown}")
+        out.append(f"{SUIT_SYMBOL[suit]}{shown}")
     return " ".join(out)
 
 
 def deal_result(
     ctx: TableContext, events: Sequence[Line], view: KopilkaView, tr: Translator
 ) -> str:
-    end, deal = last_ended(events)
-    if end is None:
+    ended = last_ended(BOOK.read(events), KopilkaDealEnd)
+    if ended is None:
         return ""
+    end, deal = ended.end, ended.deal
     names = ctx.names
-    winner = end["winner"]
+    winner = end.winner
     out = [
         tr(
             "📋 <b>Deal {no} of {total}</b> · winner: {name}",
-            no=end["no"],
+            no=end.no,
             total=DEALS,
             name=esc(names[winner]),
         )
     ]
-    if end.get("blocked"):
+    if end.blocked:
         out.append(tr("Four take-backs in a row: the fewest cards in hand win the deal."))
     else:
-        gone = [w.seat for w in of_type(BOOK.events(deal), WentOut)]
+        gone = [w.seat for w in of_type(deal, WentOut)]
         if gone:
             out.append(tr("Out of cards: {list}", list=" · ".join(esc(names[s]) for s in gone)))
-    seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
+    seats = end.seats
     points = []
     for s in seats:
-        line = f"{esc(names[s['seat']])} {s['points']}"
-        if s["tricks"]:
-            line += f" ({_trick_list(s['tricks'])})"
+        line = f"{esc(names[s.seat])} {s.points}"
+        if s.tricks:
+            line += f" ({_trick_list(s.tricks)})"
         points.append(line)
     out.append(tr("Points: {list}", list=" · ".join(points)))
     out.append(
         tr(
             "Partia points: {list}",
-            list=" · ".join(f"{esc(names[s['seat']])} {s['partia_points']}" for s in seats),
+            list=" · ".join(f"{esc(names[s.seat])} {s.partia_points}" for s in seats),
         )
     )
     no_trick = _option(ctx, "no_trick_fine")
     fee = _option(ctx, "deal_fee")
     fines = []
     for s in seats:
-        if not s["fines"]:
+        if not s.fines:
             continue
         parts = []
-        if not s["tricks"] and no_trick:
+        if not s.tricks and no_trick:
             parts.append(tr("no trick {n}", n=no_trick))
-        if s["seat"] != winner and fee:
+        if s.seat != winner and fee:
             parts.append(tr("deal fee {n}", n=fee))
-        rest = s["fines"] - (0 if s["tricks"] else no_trick) - (fee if s["seat"] != winner else 0)
+        rest = s.fines - (0 if s.tricks else no_trick) - (fee if s.seat != winner else 0)
         if rest > 0:
             parts.append(tr("passes holding the suit {n}", n=rest))
-        line = f"{esc(names[s['seat']])} {s['fines']}"
+        line = f"{esc(names[s.seat])} {s.fines}"
         if parts:
             line += " (" + ", ".join(parts) + ")"
         fines.append(line)
     out.append(tr("Fines into the bank: {list}", list=" · ".join(fines) or "—"))
-    out.append(tr("Bank: {n}", n=end.get("bank", view.bank)))
-    if end["no"] < DEALS and view.dealer is not None and view.deal_no > end["no"]:
+    out.append(tr("Bank: {n}", n=end.bank))
+    if end.no < DEALS and view.dealer is not None and view.deal_no > end.no:
         out.append(
             tr(
                 "Next: deal {n} of {total}, {name} deals",
@@ -216,23 +219,24 @@ def match_result(
     deal's winner (the ``end`` line's ``last_winner``)."""
     names = ctx.names
     no = ctx.match_no
-    last = end.get("last_winner")
+    typed = BOOK.end(end)
 
     def row(values: Sequence[int], fmt: Any = str) -> str:
         return " · ".join(f"{esc(n)} {fmt(v)}" for n, v in zip(names, values, strict=False))
 
-    if end_reason(end) is not EndReason.PARTIA or winner is None or not isinstance(last, int):
+    if not isinstance(typed, KopilkaEnd) or typed.reason is not EndReason.PARTIA or winner is None:
         lines = [tr("🏁 <b>Partia {no}</b> — stopped, nothing paid", no=no)]
     else:
+        last = typed.last_winner
         lines = [
             tr("🏁 <b>Partia {no}</b> — winner: {name}", no=no, name=esc(names[winner])),
             tr("Last deal won by: {name}", name=esc(names[last])),
         ]
-        points: list[int] = end.get("points", [])
+        points = typed.points
         lines.append(tr("Partia points: {list}", list=row(points)))
-        bank = end.get("bank_before", 0)
+        bank = typed.bank_before
         rate = _option(ctx, "point_rate")
-        if end.get("shortfall"):
+        if typed.shortfall:
             lines.append(
                 tr(
                     "Bank: {bank} — less than the points ({due} at {rate} a point): shared in "
@@ -253,9 +257,9 @@ def match_result(
                     name=esc(names[last]),
                 )
             )
-        lines.append(tr("From the bank: {list}", list=row(end.get("payout", []))))
-        lines.append(tr("Paid in (ante and fines): {list}", list=row(end.get("paid_in", []))))
-    lines.append(tr("Settlement: {list}", list=row(end.get("net", []), signed)))
+        lines.append(tr("From the bank: {list}", list=row(typed.payout)))
+        lines.append(tr("Paid in (ante and fines): {list}", list=row(typed.paid_in)))
+    lines.append(tr("Settlement: {list}", list=row(typed.net, signed)))
     again = tr("🔁 Another partia")
     charted = winner is not None  # stopped: no chart
     return match_tail(ctx, lines, standings, generation, again, tr, codec, chart=charted)

@@ -29,12 +29,11 @@ from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.scoreboard import Standings
 from engine.actions import Buy
 from engine.cards import Card, Rank
-from engine.core import EndReason, Line, Seat
+from engine.core import Line, Seat
 from engine.events import Act, End, RecordLine, first_of
-from engine.lenturlu.events import BOOK, Finish, LenturluDealEnd, StakeTaken
+from engine.lenturlu.events import BOOK, Finish, LenturluDealEnd, LenturluEnd, StakeTaken
 from engine.lenturlu.rules import ACE_OF_SPADES
 from engine.lenturlu.view import LenturluView
-from engine.lines import end_reason
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
     "rate": (1, 2, 5, 10, 0),
@@ -411,20 +410,20 @@ def match_result(
     """The group's final result of the deal (one deal is the game, RULES.md §3.1.5)."""
     names = ctx.names
     name = game_name(ctx.game, tr.locale)
-    if end_reason(end) is EndReason.ABANDONED or winner is None:
+    typed = BOOK.end(end)
+    if not isinstance(typed, LenturluEnd) or winner is None:
         lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
     else:
         lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]
 
-        def per_seat(key: str) -> str:
-            values = end.get(key, [])
+        def per_seat(values: Sequence[int]) -> str:
             return " · ".join(f"{esc(n)} {v}" for n, v in zip(names, values, strict=False))
 
-        if any(end.get("taken", [])):
-            lines.append(tr("Stakes taken: {list}", list=per_seat("taken")))
-        if any(end.get("refills", [])):
-            lines.append(tr("Refills paid: {list}", list=per_seat("refills")))
-    net = signed_list(names, end.get("net", []))
+        if any(typed.taken):
+            lines.append(tr("Stakes taken: {list}", list=per_seat(typed.taken)))
+        if any(typed.refills):
+            lines.append(tr("Refills paid: {list}", list=per_seat(typed.refills)))
+    net = signed_list(names, typed.net)
     lines.append(tr("Settlement: {list}", list=net))
     return match_tail(ctx, lines, standings, generation, tr("🔁 Another deal"), tr, codec)
 

@@ -8,32 +8,32 @@ from collections.abc import Sequence
 
 from bot.i18n import Translator
 from bot.render.chart import Mark, Marker, Plot
-from bot.render.games.figures import deal_ends, option, per_deal, seats_of
+from bot.render.games.figures import by_seat, option, per_deal
 from engine.core import EndReason, Line
-from engine.lines import LineKind, last
-from engine.trick.events import BOOK, TrickEnd
+from engine.events import of_type
+from engine.trick.events import BOOK, TrickDealEnd, TrickEnd
 
 
 def plot(lines: Sequence[Line], tr: Translator) -> Plot | None:
     """The counts of a pulka's record deal by deal (None: not one deal ended)."""
-    ends = deal_ends(lines)
+    typed = BOOK.read(lines)
+    ends = of_type(typed, TrickDealEnd)
     if not ends:
         return None
     markers = []
     for no, end in enumerate(ends, start=1):
-        for s in seats_of(end):
-            if s.get("overshoot"):
-                markers.append(Marker(no, int(s["seat"]), Mark.OVERSHOOT))
-            elif int(s["after"]) > int(s["before"]):
-                markers.append(Marker(no, int(s["seat"]), Mark.REMISE))
-    final = last(lines, LineKind.END)
-    settled = BOOK.end(final) if final is not None else None
-    if isinstance(settled, TrickEnd) and settled.reason is EndReason.INSTANT:
-        markers.append(Marker(len(ends), settled.winner, Mark.INSTANT))
-    target = option(lines, "target")
+        for s in by_seat(end.seats):
+            if s.overshoot:
+                markers.append(Marker(no, s.seat, Mark.OVERSHOOT))
+            elif s.after > s.before:
+                markers.append(Marker(no, s.seat, Mark.REMISE))
+    settled = of_type(typed, TrickEnd)
+    if settled and settled[-1].reason is EndReason.INSTANT:
+        markers.append(Marker(len(ends), settled[-1].winner, Mark.INSTANT))
+    target = option(typed, "target")
     return Plot(
-        start=tuple(int(s["before"]) for s in seats_of(ends[0])),
-        deals=per_deal(ends, "after"),
+        start=tuple(s.before for s in by_seat(ends[0].seats)),
+        deals=per_deal(ends, lambda end: [s.after for s in by_seat(end.seats)]),
         markers=tuple(markers),
         target=target,
         target_words=tr("count at the start: {n}", n=target) if target is not None else "",

@@ -5,7 +5,7 @@ deal's last action wrote (``events``), never the rest of the record."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.callbacks import PressCodec
@@ -22,15 +22,29 @@ from bot.runtime.scoreboard import Standings
 from engine.cards import Suit
 from engine.core import EndReason, Line, Seat
 from engine.events import first_of, of_type
-from engine.lines import LineKind, end_reason, first
-from engine.trick.events import BOOK, Exchanged, InstantKind, InstantWin, TrickWon
+from engine.trick.events import (
+    BOOK,
+    DealEnding,
+    Exchanged,
+    InstantKind,
+    InstantWin,
+    SeatFigures,
+    SeatStatus,
+    TrickDealEnd,
+    TrickEnd,
+    TrickWon,
+)
 from engine.trick.rules import TrickPhase
 from engine.trick.view import SideBonus, TrickView
 
 _BONUS_GAMES: Final = frozenset({"mushka", "mistigri"})
 """The games whose privileged card adds to its holder's trick points (RULES.md §1.5.3, §1.5.4)."""
 
-_DECLARED: Final = {"played": "play", "passed": "pass", "walkover": "walkover"}
+_DECLARED: Final = {
+    SeatStatus.PLAYED: "play",
+    SeatStatus.PASSED: "pass",
+    SeatStatus.WALKOVER: "walkover",
+}
 """A seat's ``status`` in the ``deal_end`` line → its declaration as views give it."""
 
 
@@ -38,7 +52,7 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
     """The public view as the deal ended (§4.6): the last trick complete, the declarations all
     made, nobody to act. ``before``: the public view before the deal's last action."""
     changes: dict[str, Any] = {"to_act": None, "legal": ()}
-    typed = BOOK.events(events)
+    typed = BOOK.read(events)
     trick = first_of(typed, TrickWon)
     if trick is not None:
         changes.update(
@@ -49,32 +63,30 @@ def ended_view(before: TrickView, events: Sequence[Line]) -> TrickView:
         if exchange.seat < len(exchanged):
             exchanged[exchange.seat] = len(exchange.discarded)  # a count only
     changes["exchanged"] = tuple(exchanged)
-    end = first(events, LineKind.DEAL_END)
+    end = first_of(typed, TrickDealEnd)
     if end is not None:
-        seats: Sequence[Mapping[str, Any]] = end.get("seats", [])
         tricks = list(before.tricks_won)
         declared = list(before.declared)
-        for s in seats:
-            seat = s["seat"]
-            if seat < len(tricks):
-                tricks[seat] = s.get("tricks", tricks[seat])
-            if end.get("result") == "instant":
+        for s in end.seats:
+            if s.seat < len(tricks):
+                tricks[s.seat] = s.tricks
+            if end.result is DealEnding.INSTANT:
                 continue  # won at the deal: nobody declared (§1.6.4)
-            if seat < len(declared) and s.get("status") in _DECLARED:
-                declared[seat] = _DECLARED[s["status"]]
+            if s.seat < len(declared):
+                declared[s.seat] = _DECLARED[s.status]
         changes.update(tricks_won=tuple(tricks), declared=tuple(declared))
     return dataclasses.replace(before, **changes)
 
 
-def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[str, Any]) -> str:
+def privileged_split(game: str, view: TrickView, trump: Suit, s: SeatFigures) -> str:
     """``6+1``: how a holder of the mushka (or the mistigri) wrote off ``written_off``, by
     RULES.md §1.5.3/§1.5.4 applied to the ``deal_end`` figures (the line has no split): 6 for
     the first trick and 1 for each other, or 10 and 2 when its suit is trump. "" otherwise."""
-    t = s["tricks"]
-    if game not in _BONUS_GAMES or not s["held"] or t < 1 or s["status"] != "played":
+    t = s.tricks
+    if game not in _BONUS_GAMES or not s.held or t < 1 or s.status is not SeatStatus.PLAYED:
         return ""
-    first, each = (10, 2) if trump == view.privileged.suit.value else (6, 1)
-    if s["written_off"] != first + each * (t - 1):
+    first, each = (10, 2) if trump is view.privileged.suit else (6, 1)
+    if s.written_off != first + each * (t - 1):
         return ""  # not the §1.5.3 figure: show the total only
     return f"{first}+{each * (t - 1)}" if t > 1 else str(first)
 
@@ -82,10 +94,11 @@ def privileged_split(game: str, view: TrickView, trump: str | None, s: Mapping[s
 def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator) -> str:
     """The group's result of each deal that just ended, in order ("" if none ended): a deal
     and the next one won at once at the deal (§1.3.9) both end in one action."""
-    return "\n\n".join(_one_result(ctx, ended, view, tr) for ended in ended_deals(events))
+    ended = ended_deals(BOOK.read(events), TrickDealEnd)
+    return "\n\n".join(_one_result(ctx, deal, view, tr) for deal in ended)
 
 
-def _bonuses(ended: EndedDeal, view: TrickView) -> Sequence[SideBonus]:
+def _bonuses(ended: EndedDeal[TrickDealEnd], view: TrickView) -> Sequence[SideBonus]:
     """The side-ledger bonuses of ``ended``: the view's for the last deal that ended, its
     previous ones for the deal before (only two deals end in one action: the second is won at
     the deal and ends the pulka)."""
@@ -120,31 +133,26 @@ def _why_instant(kind: InstantKind, tr: Translator) -> str:
     return tr("The king of clubs and four cards of one suit win the pulka at once.")
 
 
-def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Translator) -> str:
+def _one_result(
+    ctx: TableContext, ended: EndedDeal[TrickDealEnd], view: TrickView, tr: Translator
+) -> str:
     end, deal = ended.end, ended.deal
     loc = tr.locale
     names = ctx.names
-    trump = end.get("trump")
-    out = [
-        tr(
-            "📋 <b>Deal {no}</b> · trump {suit}",
-            no=end["no"],
-            suit=SUIT_SYMBOL[Suit(trump)] if trump else "—",
-        )
-    ]
-    seats: list[dict[str, Any]] = end.get("seats", [])
-    result = end.get("result")
-    if result == "walkover":
-        lone = next((s for s in seats if s["status"] == "walkover"), None)
+    trump = end.trump
+    out = [tr("📋 <b>Deal {no}</b> · trump {suit}", no=end.no, suit=SUIT_SYMBOL[trump])]
+    seats = end.seats
+    if end.result is DealEnding.WALKOVER:
+        lone = next((s for s in seats if s.status is SeatStatus.WALKOVER), None)
         if lone is not None:
             out.append(
                 tr(
                     "Walkover: everyone passed; {name} takes the deal.",
-                    name=esc(names[lone["seat"]]),
+                    name=esc(names[lone.seat]),
                 )
             )
-    if result == "instant":  # §1.6.4: nothing is played or written off; the pulka is won
-        win = first_of(BOOK.events(deal), InstantWin)
+    if end.result is DealEnding.INSTANT:  # §1.6.4: nothing is played or written off
+        win = first_of(deal, InstantWin)
         if win is not None:  # §1.3.9, §1.3.11: the winning hand is shown to all
             out.append(
                 tr(
@@ -155,15 +163,17 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
             )
             out.append(_why_instant(win.kind, tr))
         return "\n".join([*out, *_bonus_lines(ctx, _bonuses(ended, view), tr)])
-    played = sorted((s for s in seats if s["status"] != "passed"), key=lambda s: -s["tricks"])
-    passed = [s for s in seats if s["status"] == "passed"]
-    tricks = [f"{esc(names[s['seat']])} {s['tricks']}" for s in played]
-    tricks += [tr("{name} passed", name=esc(names[s["seat"]])) for s in passed]
+    played = sorted(
+        (s for s in seats if s.status is not SeatStatus.PASSED), key=lambda s: -s.tricks
+    )
+    passed = [s for s in seats if s.status is SeatStatus.PASSED]
+    tricks = [f"{esc(names[s.seat])} {s.tricks}" for s in played]
+    tricks += [tr("{name} passed", name=esc(names[s.seat])) for s in passed]
     out.append(tr("Tricks: {list}", list=" · ".join(tricks)))
     written = []
     for s in played:  # by tricks taken, as the Tricks line (§5.4)
-        if s["written_off"]:
-            line = f"{esc(names[s['seat']])} {s['before']}→{num(s['before'] - s['written_off'])}"
+        if s.written_off:
+            line = f"{esc(names[s.seat])} {s.before}→{num(s.before - s.written_off)}"
             split = privileged_split(ctx.game, view, trump, s)
             if split:
                 line += f" ({privileged_name(ctx.game, tr)}: {split})"
@@ -172,27 +182,27 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
     remises = [
         tr(
             "{name} +{r} (no trick) → {after}",
-            name=esc(names[s["seat"]]),
-            r=s["remise"],
-            after=s["after"],
+            name=esc(names[s.seat]),
+            r=s.remise,
+            after=s.after,
         )
         for s in seats
-        if s["remise"]
+        if s.remise
     ]
     out.append(tr("Remises: {list}", list=" · ".join(remises) or "—"))
     over = [
         tr(
             "{name} ({n}) → back to {target}",
-            name=esc(names[s["seat"]]),
-            n=num(s["before"] - s["written_off"] + s["remise"]),
-            target=s["after"],
+            name=esc(names[s.seat]),
+            n=num(s.before - s.written_off + s.remise),
+            target=s.after,
         )
         for s in seats
-        if s["overshoot"]
+        if s.overshoot
     ]
     out.append(tr("Overshoot: {list}", list=" · ".join(over) or "—"))
     out += _bonus_lines(ctx, _bonuses(ended, view), tr)
-    dealer = ended.next_deal.get("dealer") if ended.next_deal is not None else None
+    dealer = ended.next_deal.dealer if ended.next_deal is not None else None
     if dealer is None and ended.last and view.phase != TrickPhase.OVER:
         dealer = view.dealer
     if dealer is not None:
@@ -200,27 +210,29 @@ def _one_result(ctx: TableContext, ended: EndedDeal, view: TrickView, tr: Transl
     return "\n".join(out)
 
 
-def _money(ctx: TableContext, end: Line, tr: Translator) -> list[str]:
-    """§1.6: the settlement; with a side ledger, the pulka's money, the side ledger and their
-    sum (the net, §1.6.5) each on its own labelled line."""
+def _money(
+    ctx: TableContext, end: TrickEnd | None, net: Sequence[int], tr: Translator
+) -> list[str]:
+    """§1.6: the settlement (``end`` None: stopped, ``net`` all 0); with a side ledger, the
+    pulka's money, the side ledger and their sum (the net, §1.6.5) each on its own labelled
+    line."""
     names = ctx.names
-    net = signed_list(names, end.get("net", []))
+    shown = signed_list(names, net)
     point = ctx.options.get("point_value")
     priced = isinstance(point, int) and not isinstance(point, bool)  # RULES.md §1.6.1
-    side = end.get("side")
-    if not side or not any(side):
+    if end is None or not any(end.side):
         if priced:
-            return [tr("Settlement (point {n}): {list}", n=point, list=net)]
-        return [tr("Settlement: {list}", list=net)]
-    pulka = signed_list(names, end.get("pulka", []))
+            return [tr("Settlement (point {n}): {list}", n=point, list=shown)]
+        return [tr("Settlement: {list}", list=shown)]
+    pulka = signed_list(names, end.pulka)
     if priced:
         first = tr("Pulka money (point {n}): {list}", n=point, list=pulka)
     else:
         first = tr("Pulka money: {list}", list=pulka)
     return [
         first,
-        tr("Side ledger: {list}", list=signed_list(names, side)),
-        tr("Total: {list}", list=net),
+        tr("Side ledger: {list}", list=signed_list(names, end.side)),
+        tr("Total: {list}", list=shown),
     ]
 
 
@@ -238,7 +250,9 @@ def match_result(
     match_no = ctx.match_no
     who = esc(names[winner]) if winner is not None else ""
     # the name stands alone after a colon: no form needs the player's gender or case
-    reason = end_reason(end)
+    typed = BOOK.end(end)
+    settled = typed if isinstance(typed, TrickEnd) else None
+    reason = typed.reason
     if reason is EndReason.ABANDONED or winner is None:
         head = tr("🏁 <b>Pulka {no}</b> — stopped, nothing paid", no=match_no)
     elif reason is EndReason.INSTANT:
@@ -254,15 +268,15 @@ def match_result(
             name=who,
         )
     lines = [head]
-    counts = end.get("counts")
-    if counts:
+    if settled is not None and settled.counts:
+        counts = settled.counts
         lines.append(
             tr(
                 "Counts: {list}",
                 list=" · ".join(f"{esc(n)} {num(c)}" for n, c in zip(names, counts, strict=False)),
             )
         )
-    lines += _money(ctx, end, tr)
+    lines += _money(ctx, settled, typed.net, tr)
     again = tr("🔁 Another pulka")
     charted = winner is not None  # stopped: no chart
     return match_tail(ctx, lines, standings, generation, again, tr, codec, chart=charted)
