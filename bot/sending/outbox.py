@@ -8,7 +8,8 @@ Callers say what a chat should show, and the outbox decides when Telegram hears 
   takes at most half of the group's window (:func:`bot.sending.rates.share`), and
   drops what a member's quota of answers has no room for: whoever floods a group with commands
   can't delay the table's next move.
-* A message the bot keeps up to date has a *key* (``table:12:3``, ``hand:12:0``).
+* A message the bot keeps up to date has a *key* (:data:`bot.keys.OutboxKey`, stored as
+  ``table:12:3``, ``hand:12:0``).
   :meth:`Outbox.show` makes it show a text: it is edited if it exists and sent otherwise. An
   edit still waiting in the queue takes the newer text in its place — the latest state wins,
   and the final state is always delivered.
