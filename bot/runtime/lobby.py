@@ -281,7 +281,7 @@ class Lobby:
             )
         if key == k.notice:  # kept: a later Start shows its buttons again in this message
             return Outcome.of(Strip(table.row.chat_id, key, forget=False))
-        return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
+        return Outcome.of(Strip(table.row.chat_id, key)) if key is not None else Outcome()
 
     def _options_by_creator(self, table: Table, generation: int, user_id: int) -> None:
         """The options are the creator's to change, in the lobby the button was drawn in."""

@@ -169,7 +169,7 @@ class Calls:
             case DeleteMessage(message_id=message_id):
                 await self._delete(chat_id, message_id, chat)
             case Show() | Post():
-                known = self.known.get((chat_id, step.key)) if step.key else None
+                known = self.known.get((chat_id, step.key)) if step.key is not None else None
                 if isinstance(step, Show) and known is not None and not step.fresh:
                     await self._edit(chat_id, chat, step, known, held)
                 else:
