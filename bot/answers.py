@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.caches.members import Members
+from bot.keys import NamedKey
 from bot.rendered import Rendered
 from bot.sending.outbox import Old, Outbox
 
@@ -44,7 +45,7 @@ class Asked:
 
 def answer_key(
     asker: int, command: str, *, alone: bool, thread: int | None = None, page: int = 1
-) -> str:
+) -> NamedKey:
     """The keyed message of a member's answer to a command (``alone``: shown to him alone, an
     ephemeral message: a namespace of its own; ``thread``: the forum topic it was asked in,
     each its own); a long answer's later pages ``…:2``, ``…:3``."""
@@ -53,11 +54,11 @@ def answer_key(
     )
 
 
-def shared_key(name: str, *, thread: int | None = None, page: int = 1) -> str:
+def shared_key(name: str, *, thread: int | None = None, page: int = 1) -> NamedKey:
     """The keyed message ``name`` of a group (its /score, its /settings), in the forum topic
     ``thread`` (None: a plain group's, or the General topic's); its later pages."""
     key = name if thread is None else f"{name}@{thread}"
-    return key if page == 1 else f"{key}:{page}"
+    return NamedKey(key if page == 1 else f"{key}:{page}")
 
 
 class Answers:
@@ -82,7 +83,7 @@ class Answers:
         standing = self.members.cached(asked.chat_id, self.bot_id)
         return standing is not None and standing.is_admin
 
-    def key(self, asked: Asked, *, shared: str | None = None, page: int = 1) -> str:
+    def key(self, asked: Asked, *, shared: str | None = None, page: int = 1) -> NamedKey:
         """The answer's keyed message: the asker's own, or (``shared``, in the group) the
         group's one of that name."""
         alone = self.alone(asked)

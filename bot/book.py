@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.callbacks import Press, PressCodec
+from bot.keys import OutboxKey
 from bot.sending.outbox import Outbox
 
 LOOKUPS = 4
@@ -21,7 +22,9 @@ class OutboxBook:
         self.outbox = outbox
         self.codec = codec
 
-    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+    async def key_of(
+        self, chat_id: int, message_id: int, *, ephemeral: bool = False
+    ) -> OutboxKey | None:
         """Which keyed message of the chat this id is now (None: none, or an old one);
         ``ephemeral``: the id is an ephemeral message's (a namespace apart)."""
         box = self.outbox
@@ -34,7 +37,7 @@ class OutboxBook:
             await asyncio.sleep(LOOKUP_PAUSE_S)
         return None
 
-    async def offers(self, chat_id: int, key: str, press: Press) -> bool:
+    async def offers(self, chat_id: int, key: OutboxKey, press: Press) -> bool:
         """Whether message ``key`` offers this button: its latest queued text's buttons
         (several workers: whichever worker queued it)."""
         box = self.outbox
@@ -44,12 +47,12 @@ class OutboxBook:
             offered = await box.book.offers(chat_id, key)
         return offered is not None and self.codec.pack(press) in offered
 
-    async def posted(self, chat_id: int, key: str) -> bool:
+    async def posted(self, chat_id: int, key: OutboxKey) -> bool:
         """Whether message ``key`` of the chat was sent (any worker's), or waits in this
         worker's queue to be."""
         return self.outbox.queued(chat_id, key) or await self.message_id(chat_id, key) is not None
 
-    async def message_id(self, chat_id: int, key: str) -> int | None:
+    async def message_id(self, chat_id: int, key: OutboxKey) -> int | None:
         box = self.outbox
         if box.book is None:
             return box.message_id(chat_id, key)

@@ -9,6 +9,7 @@ import asyncio
 
 from bot.answers import Answers
 from bot.book import OutboxBook
+from bot.keys import OutboxKey
 from bot.presenter import Presenter
 from bot.rendered import Rendered
 from bot.runtime.outcome import Outcome
@@ -67,10 +68,10 @@ class Delivery:
 
     async def message_key(
         self, chat_id: int, message_id: int, *, ephemeral: bool = False
-    ) -> str | None:
+    ) -> OutboxKey | None:
         return await self.book.key_of(chat_id, message_id, ephemeral=ephemeral)
 
-    async def message_id(self, chat_id: int, key: str) -> int | None:
+    async def message_id(self, chat_id: int, key: OutboxKey) -> int | None:
         return await self.book.message_id(chat_id, key)
 
     def link(self, payload: str) -> str:

@@ -1,8 +1,11 @@
-"""The outbox's message keys: which message of which table a key names.
+"""The outbox's message keys: which message of which table a key names, or which message of a
+chat that belongs to no table (a /settings pane, an answer to a command).
 
 A key is stored as text (the ``messages`` table, Redis), ``kind:table_id`` followed by the kind's
-own numbers (a hand's seat; a deal result's match and move), e.g. ``hand:12:0``. The text is
-built and read only here, so the stored form stays exactly as it is.
+own numbers (a hand's seat; a deal result's match and move), e.g. ``hand:12:0``; a chat's own
+keyed message by its name (``settings``, ``answer:5:score:alone``). Everything above the
+storage passes the typed key (:data:`OutboxKey`); the text is built (``str``) and read
+(:func:`outbox_key`) only where it is stored, so the stored form stays exactly as it is.
 """
 
 from __future__ import annotations
@@ -96,3 +99,35 @@ class MessageKey:
             return None
         table_id, *extra = (int(n) for n in numbers)
         return MessageKey(known, table_id, tuple(extra))
+
+
+@dataclass(frozen=True, slots=True)
+class NamedKey:
+    """A keyed message of a chat that belongs to no table, named by its stored text (a group's
+    /settings pane, an answer to a member's command). A name that reads as a table's message key
+    is refused: every stored text names exactly one key."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if not self.name or _table_key(self.name) is not None:
+            raise ValueError(f"not a chat's own message key: {self.name!r}")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+OutboxKey = MessageKey | NamedKey
+"""Any message the outbox keeps up to date: a table's, or a chat's own."""
+
+
+def outbox_key(text: str) -> OutboxKey:
+    """The key a stored text names (its exact text again: ``str(outbox_key(t)) == t``)."""
+    table_key = _table_key(text)
+    return table_key if table_key is not None else NamedKey(text)
+
+
+def _table_key(text: str) -> MessageKey | None:
+    """The table's message key whose exact text this is (None: no table's)."""
+    parsed = MessageKey.parse(text)
+    return parsed if parsed is not None and str(parsed) == text else None

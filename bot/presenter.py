@@ -327,7 +327,7 @@ class Presenter:
     def _to_group(
         self,
         facts: Facts,
-        key: str,
+        key: MessageKey,
         rendered: Rendered,
         *,
         fresh: bool = False,
@@ -367,7 +367,7 @@ class Presenter:
         text = self._ui(facts).deal_result(ctx, screen.events, screen.view, tr)
         if text:  # keyed by the match and the move it ended at: shown once, a restart's
             # repeat is skipped (a match won at its first deal ends at the last one's move)
-            key = str(MessageKey.deal(facts.table.id, facts.match_no, facts.table.moves))
+            key = MessageKey.deal(facts.table.id, facts.match_no, facts.table.moves)
             self._to_group(facts, key, Rendered(text), owed=screen.owed)
         elif screen.owed is not None:  # nothing to show: owed no more
             self.outbox.settle(facts.chat_id, screen.owed)

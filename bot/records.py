@@ -41,9 +41,9 @@ class GameRecord:
         return f"{self.table.game}-{abs(self.table.chat_id)}-{self.table.id}-{self.no}"
 
     @property
-    def key(self) -> str:
+    def key(self) -> MessageKey:
         """Its record's message key in a chat it is sent to (its ``.jsonl``)."""
-        return str(MessageKey.record(self.table.id, self.no))
+        return MessageKey.record(self.table.id, self.no)
 
 
 class RecordPosts:

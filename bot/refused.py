@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from bot.keys import OutboxKey
 from engine.errors import IllegalAction, Refusal
 
 Param = str | int
@@ -122,7 +123,7 @@ class Refused(Exception):
         alert: bool = False,
         url: str | None = None,
         link: str | None = None,
-        reply_to_key: str | None = None,
+        reply_to_key: OutboxKey | None = None,
         **params: Param,
     ) -> None:
         super().__init__(reason)

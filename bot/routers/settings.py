@@ -14,6 +14,7 @@ from bot.caches.members import Members
 from bot.callbacks import GROUP_SETTINGS, MY_SETTINGS, Kind, Press, PressFilter, SettingsAct
 from bot.delivery import Delivery
 from bot.i18n import Translator
+from bot.keys import NamedKey
 from bot.refused import BotRefusal, Refused
 from bot.render.refusals import refusal_html
 from bot.routers.incoming import asked, pressed, say, topic
@@ -25,7 +26,8 @@ from bot.sending.outbox import Old
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PRIVATE = F.chat.type == "private"
 GROUP_ACTS, MY_ACTS = GROUP_SETTINGS, MY_SETTINGS
-KEY = "settings"  # the outbox key of the settings message, in the group or the private chat
+KEY = "settings"  # the name of the settings message, in the group or the private chat
+PANE = NamedKey(KEY)  # its outbox key (a group's: in its General topic, or no forum)
 
 
 def make_router() -> Router:
@@ -45,16 +47,16 @@ def make_router() -> Router:
             said = refusal_html(Refused(BotRefusal.SETTINGS_ADMINS_ONLY), chat_tr)
             say(delivery, message, said, reply=True)
             return
-        rendered = delivery.presenter.settings(await queries.group_settings(chat_id, KEY))
+        rendered = delivery.presenter.settings(await queries.group_settings(chat_id, PANE))
         # an answer: to him alone where Telegram allows it, else the group's one pane
         delivery.answers.answer(asked(message), rendered, reply=True, shared=KEY, old=Old.STRIP)
 
     @router.message(Command("settings"), PRIVATE)
     async def private_settings(message: Message, queries: Queries, delivery: Delivery) -> None:
         assert message.from_user is not None
-        pane = await queries.my_settings(message.from_user.id, KEY)
+        pane = await queries.my_settings(message.from_user.id, PANE)
         rendered = delivery.presenter.settings(pane)
-        delivery.presenter.outbox.show(message.chat.id, KEY, rendered, fresh=True, old=Old.STRIP)
+        delivery.presenter.outbox.show(message.chat.id, PANE, rendered, fresh=True, old=Old.STRIP)
 
     @router.callback_query(
         PressFilter(Kind.GROUP), F.data.func(lambda d: _act(d) in GROUP_SETTINGS)
@@ -87,7 +89,7 @@ def make_router() -> Router:
         if message is None or message.chat.id != user_id:
             raise Refused(BotRefusal.UNKNOWN_BUTTON)
         act = SettingsAct(press.act)
-        delivery(await runtime.handle(SettingsPressed(press, act, user_id, pressed(query), KEY)))
+        delivery(await runtime.handle(SettingsPressed(press, act, user_id, pressed(query), PANE)))
         await query.answer()
 
     return router

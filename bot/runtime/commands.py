@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from bot.callbacks import Kind, Press, SettingsAct
-from bot.keys import GROUP_KINDS, MessageKey
+from bot.keys import GROUP_KINDS, MessageKey, OutboxKey
 from bot.runtime.lock_keys import (
     ChatKey,
     ChatTablesKey,
@@ -189,7 +189,7 @@ class SettingsPressed:
     act: SettingsAct
     user_id: int
     message: Pressed
-    pane: str
+    pane: OutboxKey
 
     @property
     def key(self) -> LockKey:

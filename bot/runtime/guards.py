@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.callbacks import STILL, Kind, Press
+from bot.keys import OutboxKey
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
 from bot.runtime.absent import Absent
@@ -52,7 +53,7 @@ class Call:
 
     table: Table | None
     held: tuple[int, ...] = ()  # the tables whose locks are held, by id
-    key: str | None = None  # the pressed message, as the book knows it
+    key: OutboxKey | None = None  # the pressed message, as the book knows it
     looked_up: bool = False  # ``key`` asked of the book already (before the lock was taken)
     seat: int = -1  # the presser's own seat (``own_seat``)
 
@@ -84,16 +85,15 @@ async def running(rt: Parts, call: Call, cmd: Any) -> None:
         raise Refused(BotRefusal.TABLE_CLOSED)
 
 
-async def look_up(book: MessageBook, message: Pressed) -> str | None:
+async def look_up(book: MessageBook, message: Pressed) -> OutboxKey | None:
     """Which keyed message was pressed. A hand's is asked before the command's lock is taken
     (:meth:`bot.runtime.handle.Runtime.handle`): with several workers the shared book may take a
     few short waits for a hand another worker sent a moment ago, and no lock is held meanwhile.
-    The table's own messages (lobby, question, notice) are asked by their guard, under the lock:
-    later, so a question whose buttons just went is already forgotten (its press: unknown)."""
+    The table's own messages (lobby, question, notice) are asked by their guard, under the lock."""
     return await book.key_of(message.chat_id, message.message_id, ephemeral=message.ephemeral)
 
 
-async def _key(rt: Parts, call: Call, message: Pressed) -> str | None:
+async def _key(rt: Parts, call: Call, message: Pressed) -> OutboxKey | None:
     if not call.looked_up:
         call.key, call.looked_up = await look_up(rt.book, message), True
     return call.key

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 from bot.game_names import game_name
+from bot.keys import OutboxKey
 from bot.logsafe import safe
 from bot.message_limits import label
 from bot.presses.families import family_presses
@@ -248,7 +249,7 @@ class Lobby:
         return await self.ctx.lobby_screen(table, confirm_cancel=True)
 
     async def cancel(
-        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: str | None
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: OutboxKey | None
     ) -> Outcome:
         self.at_generation(table, generation)
         await self.ctx.role(table, user_id, is_admin)
@@ -266,7 +267,7 @@ class Lobby:
         return out + Outcome.of(LobbyClosed(facts, started=started))
 
     async def dismiss(
-        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: str | None
+        self, table: Table, generation: int, user_id: int, is_admin: IsAdmin, key: OutboxKey | None
     ) -> Outcome:
         """ "Wait" / "No" on a notice or on the cancel question: its buttons go."""
         self.at_generation(table, generation)
@@ -280,7 +281,7 @@ class Lobby:
             )
         if key == k.notice:  # kept: a later Start shows its buttons again in this message
             return Outcome.of(Strip(table.row.chat_id, key, forget=False))
-        return Outcome.of(Strip(table.row.chat_id, key)) if key else Outcome()
+        return Outcome.of(Strip(table.row.chat_id, key)) if key is not None else Outcome()
 
     def _options_by_creator(self, table: Table, generation: int, user_id: int) -> None:
         """The options are the creator's to change, in the lobby the button was drawn in."""

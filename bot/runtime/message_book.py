@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.callbacks import Press
+from bot.keys import OutboxKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,14 +25,16 @@ class MessageBook(Protocol):
     """What the runtime asks of the messages the bot sent (implemented by the delivery side:
     one process, the outbox's memory; several workers, their shared book)."""
 
-    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+    async def key_of(
+        self, chat_id: int, message_id: int, *, ephemeral: bool = False
+    ) -> OutboxKey | None:
         """Which keyed message of the chat this is now (None: none, or an old one)."""
         ...
 
-    async def offers(self, chat_id: int, key: str, press: Press) -> bool:
+    async def offers(self, chat_id: int, key: OutboxKey, press: Press) -> bool:
         """Whether message ``key`` offers this button now (its latest text's buttons)."""
         ...
 
-    async def posted(self, chat_id: int, key: str) -> bool:
+    async def posted(self, chat_id: int, key: OutboxKey) -> bool:
         """Whether message ``key`` was sent, or waits to be."""
         ...

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.callbacks import CANCEL_ACTS, MY_CARDS, NOTICE_ACTS, Kind, LobbyAct, Press
-from bot.keys import MessageKey, MessageKind
+from bot.keys import MessageKey, MessageKind, OutboxKey
 from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal
 from bot.runtime.scoreboard import Standings
@@ -181,7 +181,7 @@ class Gone:
     """A keyed message is deleted (a turn reminder once the player acted)."""
 
     chat_id: int
-    key: str
+    key: OutboxKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +235,7 @@ class Note:
     thread: int | None = None  # a group's forum topic (the table's, or the command's)
     moves: tuple[str, ...] = ()  # actions (RECORD.md notation) said in words as ``{moves}``
     # shown in group ``chat_id`` to this member alone, as keyed message ``key`` sent anew
-    alone: tuple[int, str] | None = None  # (receiver, key)
+    alone: tuple[int, MessageKey] | None = None  # (receiver, key)
     owed: OwedRef | None = None  # the entry its action wrote
 
 
@@ -275,7 +275,7 @@ class Strip:
     """A keyed message's buttons go, and (``forget``) they no longer count."""
 
     chat_id: int
-    key: str
+    key: OutboxKey
     forget: bool = True
 
 
@@ -293,7 +293,7 @@ class GroupSettingsScreen:
     him alone); ``game``: that game's default options (``options``) instead."""
 
     chat_id: int
-    key: str
+    key: OutboxKey
     receiver: int | None
     title: str
     locale: str
@@ -309,7 +309,7 @@ class MySettingsScreen:
     """A person's own /settings pane, message ``key`` of his private chat."""
 
     user_id: int
-    key: str
+    key: OutboxKey
     locale: str
     settings: UserSettings
     hands: bool
@@ -370,13 +370,13 @@ class Outcome:
 class TableKeys:
     """The outbox keys of a table's group messages."""
 
-    lobby: str
-    table: str
-    result: str
-    cancel: str
-    notice: str
+    lobby: MessageKey
+    table: MessageKey
+    result: MessageKey
+    cancel: MessageKey
+    notice: MessageKey
 
-    def carries(self, press: Press, key: str | None) -> bool:
+    def carries(self, press: Press, key: OutboxKey | None) -> bool:
         """§7.2 step 4 for the group's buttons: whether the table's message ``key`` is the
         one that carries this press (the result its END buttons, the lobby its own, the close
         question and the unreachable notice theirs, the table its 🂠)."""
@@ -396,8 +396,8 @@ class TableKeys:
 def keys(table_id: int) -> TableKeys:
     """The outbox keys of a table's group messages."""
 
-    def key(kind: MessageKind) -> str:
-        return str(MessageKey(kind, table_id))
+    def key(kind: MessageKind) -> MessageKey:
+        return MessageKey(kind, table_id)
 
     return TableKeys(
         key(MessageKind.LOBBY),
@@ -408,38 +408,38 @@ def keys(table_id: int) -> TableKeys:
     )
 
 
-def reminder_key(table_id: int) -> str:
+def reminder_key(table_id: int) -> MessageKey:
     """The group's turn reminder of a table (one at a time)."""
-    return str(MessageKey(MessageKind.REMIND, table_id))
+    return MessageKey(MessageKind.REMIND, table_id)
 
 
-def chart_key(table_id: int, match_no: int) -> str:
+def chart_key(table_id: int, match_no: int) -> MessageKey:
     """The chart of a table's match ``match_no`` in the group."""
-    return str(MessageKey.chart(table_id, match_no))
+    return MessageKey.chart(table_id, match_no)
 
 
-def hand_key(table_id: int, seat: int) -> str:
-    return str(MessageKey.hand(table_id, seat))
+def hand_key(table_id: int, seat: int) -> MessageKey:
+    return MessageKey.hand(table_id, seat)
 
 
-def ehand_key(table_id: int, seat: int) -> str:
+def ehand_key(table_id: int, seat: int) -> MessageKey:
     """A seat's hand as an ephemeral message in the group."""
-    return str(MessageKey.ehand(table_id, seat))
+    return MessageKey.ehand(table_id, seat)
 
 
-def eping_key(table_id: int, seat: int) -> str:
+def eping_key(table_id: int, seat: int) -> MessageKey:
     """A seat's turn ping (and reminder) as an ephemeral message in the group."""
-    return str(MessageKey.eping(table_id, seat))
+    return MessageKey.eping(table_id, seat)
 
 
-def is_hand_key(key: str | None, table_id: int, seat: int) -> bool:
+def is_hand_key(key: OutboxKey | None, table_id: int, seat: int) -> bool:
     """Whether ``key`` is the seat's hand message, private or in the group."""
     return key is not None and key in (hand_key(table_id, seat), ehand_key(table_id, seat))
 
 
-def ping_key(table_id: int) -> str:
+def ping_key(table_id: int) -> MessageKey:
     """A player's turn ping of one table, in his private chat."""
-    return str(MessageKey(MessageKind.PING, table_id))
+    return MessageKey(MessageKind.PING, table_id)
 
 
 def events_of(lines: Sequence[Line]) -> tuple[Line, ...]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.keys import MessageKey
+from bot.keys import MessageKey, OutboxKey
 from bot.runtime.outcome import Note, keys
 from bot.storage.protocol import Writes
 from bot.storage.rows import OwedRef, TableRow
@@ -38,7 +38,7 @@ class Owing:
 
     ref: str
     chat_id: int
-    key: str | None
+    key: OutboxKey | None
     what: dict[str, Any]
 
     @property
@@ -52,9 +52,9 @@ class Owing:
 
 def deal(row: TableRow, match_no: int, moves: int) -> Owing:
     """The result of the deal that ended at move ``moves`` of match ``match_no``."""
-    key = str(MessageKey.deal(row.id, match_no, moves))
+    key = MessageKey.deal(row.id, match_no, moves)
     what = {"kind": OwedKind.DEAL, "table": row.id, "match": match_no, "moves": moves}
-    return Owing(key, row.chat_id, key, what)
+    return Owing(str(key), row.chat_id, key, what)  # its ref: the key's text
 
 
 def result(row: TableRow, match_no: int) -> Owing:

@@ -7,6 +7,7 @@ asked (docs/bot.md, "Queries")."""
 
 from __future__ import annotations
 
+from bot.keys import OutboxKey
 from bot.runtime import standings
 from bot.runtime.groups import Groups
 from bot.runtime.outcome import Facts, GroupSettingsScreen, MySettingsScreen
@@ -56,11 +57,11 @@ class Queries:
         """Every stored deadline (the scheduler's at a start)."""
         return await self.ctx.deadlines()
 
-    async def group_settings(self, chat_id: int, key: str) -> GroupSettingsScreen:
+    async def group_settings(self, chat_id: int, key: OutboxKey) -> GroupSettingsScreen:
         """The group's /settings pane, as message ``key``."""
         return await self.settings.group_pane(chat_id, key)
 
-    async def my_settings(self, user_id: int, key: str) -> MySettingsScreen:
+    async def my_settings(self, user_id: int, key: OutboxKey) -> MySettingsScreen:
         """A person's own /settings pane, as message ``key``."""
         return await self.settings.my_pane(user_id, key)
 

@@ -9,6 +9,7 @@ from bot.caches.people import People
 from bot.callbacks import SettingsAct
 from bot.game_names import GAME_NAMES
 from bot.i18n import LOCALES
+from bot.keys import OutboxKey
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
 from bot.runtime.lobby import Lobby
@@ -29,7 +30,7 @@ class SettingsPanes:
         return self.ctx.people
 
     async def group_pane(
-        self, chat_id: int, key: str, receiver: int | None = None, game: str = ""
+        self, chat_id: int, key: OutboxKey, receiver: int | None = None, game: str = ""
     ) -> GroupSettingsScreen:
         """The group's pane (``game``: that game's default options)."""
         chat = await self.people.chat(chat_id)
@@ -47,7 +48,7 @@ class SettingsPanes:
             await self.lobby.seeded_options(chat_id, game) if game else None,
         )
 
-    async def my_pane(self, user_id: int, key: str) -> MySettingsScreen:
+    async def my_pane(self, user_id: int, key: OutboxKey) -> MySettingsScreen:
         return MySettingsScreen(
             user_id,
             key,

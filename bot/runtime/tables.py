@@ -19,6 +19,7 @@ from bot.caches.people import People
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
 from bot.clock import Clock
 from bot.coordination.locks import Locks, TableLocks, Turn
+from bot.keys import OutboxKey
 from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal, Refused
 from bot.runtime.deals import deals_of, stored_chance
@@ -328,7 +329,7 @@ class Context:
     # --- checks every press shares -----------------------------------------------------------
 
     @staticmethod
-    def check_message(table: Table, press: Press, key: str | None) -> None:
+    def check_message(table: Table, press: Press, key: OutboxKey | None) -> None:
         """§7.2 step 4 for the group's buttons: a press counts only on the table's own message
         that carries it (its key, as the outbox knows it). A client can send any data on any
         message, in any chat."""

@@ -23,6 +23,7 @@ from aiogram.methods import DeleteEphemeralMessage, EditEphemeralMessageReplyMar
 from aiogram.types import BufferedInputFile, EphemeralMessageParameters, Message, ReplyParameters
 
 from bot.clock import Clock
+from bot.keys import OutboxKey
 from bot.rendered import Rendered
 from bot.runtime.commands import Undeliverable
 from bot.sending.held import Holding, OnHeld
@@ -77,7 +78,7 @@ class Calls:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
-        on_refused: Callable[[int, str, Undeliverable], None] | None = None,
+        on_refused: Callable[[int, OutboxKey, Undeliverable], None] | None = None,
         on_held: OnHeld | None = None,
         rates: Rates | None = None,
         book: RedisBook | None = None,
@@ -88,9 +89,10 @@ class Calls:
         self.rates: Rates = rates or LocalRates(self.limits, clock=clock, sleep=sleep)
         self.book = book  # several workers: what each keyed message shows, shared
         self.patience = Patience(sleep=sleep)  # a failed Redis call is tried again
-        self.known: dict[tuple[int, str], StoredMessage] = {}
-        self.keys: dict[tuple[int, int], str] = {}  # (chat, message id) → key
-        self.wanted: dict[tuple[int, str], frozenset[str]] = {}  # key → callback data it offers
+        self.known: dict[tuple[int, OutboxKey], StoredMessage] = {}
+        self.keys: dict[tuple[int, int], OutboxKey] = {}  # (chat, message id) → key
+        # key → the callback data it offers
+        self.wanted: dict[tuple[int, OutboxKey], frozenset[str]] = {}
         # told (chat, key, why) when a keyed message can't go: a 403, or its forum topic gone
         self.on_refused = on_refused
         self.holding = Holding(store, self.limits, clock=clock, on_held=on_held)
@@ -157,7 +159,7 @@ class Calls:
                 assert known is not None  # a strip of a message never sent is needless
                 await self._strip(chat_id, chat, known)
             case StripMessageButtons(message_id=message_id):
-                await self._strip(chat_id, chat, StoredMessage(chat_id, "", message_id, ""))
+                await self._unbutton(chat_id, chat, message_id)
             case Delete(key=key):
                 known = self.known.get((chat_id, key))
                 assert known is not None  # a delete of a message never sent is needless
@@ -167,7 +169,7 @@ class Calls:
             case DeleteMessage(message_id=message_id):
                 await self._delete(chat_id, message_id, chat)
             case Show() | Post():
-                known = self.known.get((chat_id, step.key)) if step.key else None
+                known = self.known.get((chat_id, step.key)) if step.key is not None else None
                 if isinstance(step, Show) and known is not None and not step.fresh:
                     await self._edit(chat_id, chat, step, known, held)
                 else:
@@ -429,37 +431,45 @@ class Calls:
         await self._remember(chat_id, step.key, now, step.rendered, held, step.owed)
 
     async def _strip(self, chat_id: int, chat: ChatQueue, known: StoredMessage) -> None:
+        """A keyed message's buttons go; what it shows is remembered so."""
+        if not await self._unbutton(chat_id, chat, known.message_id):
+            return
+        # What it shows now is its old text without buttons: no digest of ours matches that.
+        stripped = StoredMessage(chat_id, known.key, known.message_id, "", keyboard=False)
+        if self.known.get((chat_id, known.key)) == known:
+            self.known[(chat_id, known.key)] = stripped
+            await self.store.put_message(stripped)
+
+    async def _unbutton(self, chat_id: int, chat: ChatQueue, stored: int) -> bool:
+        """Remove the buttons of message ``stored`` (its id as stored: an ephemeral message's
+        negated); whether that was done."""
         receiver = chat.receiver
-        if known.ephemeral and receiver is None:
-            return  # an ephemeral message's receiver is its lane's (Outbox.strip)
+        if stored < 0 and receiver is None:
+            return False  # an ephemeral message's receiver is its lane's (Outbox.strip)
         try:
             async with self._counted(chat_id, chat):
-                if known.ephemeral and receiver is not None:
+                if stored < 0 and receiver is not None:
                     await self.bot(
                         EditEphemeralMessageReplyMarkup(
                             chat_id=chat_id,
                             receiver_user_id=receiver,
-                            ephemeral_message_id=known.telegram_id,
+                            ephemeral_message_id=-stored,
                             reply_markup=None,
                         )
                     )
                 else:
                     await self.bot.edit_message_reply_markup(
-                        chat_id=chat_id, message_id=known.message_id, reply_markup=None
+                        chat_id=chat_id, message_id=stored, reply_markup=None
                     )
         except TelegramAPIError as error:
-            logger.debug("could not strip %s/%s: %s", chat_id, known.message_id, error)
-            return
-        # What it shows now is its old text without buttons: no digest of ours matches that.
-        stripped = StoredMessage(chat_id, known.key, known.message_id, "", keyboard=False)
-        if known.key and self.known.get((chat_id, known.key)) == known:
-            self.known[(chat_id, known.key)] = stripped
-            await self.store.put_message(stripped)
+            logger.debug("could not strip %s/%s: %s", chat_id, stored, error)
+            return False
+        return True
 
     async def _remember(
         self,
         chat_id: int,
-        key: str,
+        key: OutboxKey,
         message_id: int,
         shown: Rendered,
         held: Held | None,
@@ -487,13 +497,13 @@ class Calls:
         if len(self.closed) > CLOSED_KEPT:
             del self.closed[next(iter(self.closed))]
 
-    def _let_go(self, chat_id: int, chat: ChatQueue, key: str) -> None:
+    def _let_go(self, chat_id: int, chat: ChatQueue, key: OutboxKey) -> None:
         """A key deleted or dropped: nothing of it is kept (unless a later step shows it)."""
         self.forget(chat_id, key)
         if all(step.key != key for step in chat.queue):
             self.wanted.pop((chat_id, key), None)
 
-    def forget(self, chat_id: int, key: str) -> None:
+    def forget(self, chat_id: int, key: OutboxKey) -> None:
         old = self.known.pop((chat_id, key), None)
         if old is not None:
             self.keys.pop((chat_id, old.message_id), None)
@@ -503,7 +513,7 @@ class Calls:
             self._refused(chat_id, step.key, Undeliverable.TOPIC)
 
     def _refused(
-        self, chat_id: int, key: str | None, why: Undeliverable = Undeliverable.FORBIDDEN
+        self, chat_id: int, key: OutboxKey | None, why: Undeliverable = Undeliverable.FORBIDDEN
     ) -> None:
         if key is not None and self.on_refused is not None:
             self.on_refused(chat_id, key, why)

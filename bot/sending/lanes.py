@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import logging
 
+from bot.keys import OutboxKey
 from bot.sending.calls import Calls
 from bot.sending.rates import Quota
 from bot.sending.steps import (
@@ -56,7 +57,7 @@ class Lanes:
         self.chats: dict[Lane, ChatQueue] = {}
         self.stopping = False  # a stop: no queue's task takes another step
 
-    def answering(self, chat_id: int, receiver: int | None, key: str) -> bool:
+    def answering(self, chat_id: int, receiver: int | None, key: OutboxKey) -> bool:
         """Whether a step of message ``key`` waits in the answers' queue (a later step of the
         key goes behind it there, in order)."""
         lane = self.chats.get(Lane(chat_id, receiver, answers=True))
@@ -191,7 +192,7 @@ class Lanes:
         return head
 
     async def _answer_turn(
-        self, chat_id: int, chat: ChatQueue, edit_key: str | None, new: bool
+        self, chat_id: int, chat: ChatQueue, edit_key: OutboxKey | None, new: bool
     ) -> bool:
         """An answer's turn: a place in its asker's quota (none: it is dropped, False),
         then a turn once the table's queue beside it is empty — never ahead of a step the
@@ -221,7 +222,7 @@ class Lanes:
                 return True
             await asyncio.sleep(ANSWER_POLL_S)
 
-    def _adopt(self, chat_id: int, key: str, known: StoredMessage | None) -> None:
+    def _adopt(self, chat_id: int, key: OutboxKey, known: StoredMessage | None) -> None:
         """What the shared book says the message shows replaces this worker's memory of it."""
         self.wire.forget(chat_id, key)
         if known is not None:

@@ -8,7 +8,8 @@ Callers say what a chat should show, and the outbox decides when Telegram hears 
   takes at most half of the group's window (:func:`bot.sending.rates.share`), and
   drops what a member's quota of answers has no room for: whoever floods a group with commands
   can't delay the table's next move.
-* A message the bot keeps up to date has a *key* (``table:12:3``, ``hand:12:0``).
+* A message the bot keeps up to date has a *key* (:data:`bot.keys.OutboxKey`, stored as
+  ``table:12:3``, ``hand:12:0``).
   :meth:`Outbox.show` makes it show a text: it is edited if it exists and sent otherwise. An
   edit still waiting in the queue takes the newer text in its place — the latest state wins,
   and the final state is always delivered.
@@ -54,7 +55,7 @@ from typing import TYPE_CHECKING
 from aiogram import Bot
 
 from bot.clock import Clock
-from bot.keys import MessageKey
+from bot.keys import MessageKey, OutboxKey
 from bot.message_limits import fit
 from bot.rendered import Rendered
 from bot.runtime.commands import DeliveryFailed, OwedHeld, Send, Undeliverable
@@ -122,17 +123,16 @@ class Outbox:
         )
         self.lanes = Lanes(self.wire)
         self._wants: set[asyncio.Task[None]] = set()  # the book told what a show offers
-        self._telling: dict[tuple[int, str], int] = {}  # keys whose offers are on their way
+        self._telling: dict[tuple[int, OutboxKey], int] = {}  # keys whose offers are on their way
 
     @property
     def book(self) -> RedisBook | None:
         """Several workers: what each keyed message shows, shared."""
         return self.wire.book
 
-    def _refused(self, chat_id: int, key: str, why: Undeliverable) -> None:
-        parsed = MessageKey.parse(key)
-        if self.report is not None and parsed is not None:
-            self.report(DeliveryFailed(chat_id, parsed, why))
+    def _refused(self, chat_id: int, key: OutboxKey, why: Undeliverable) -> None:
+        if self.report is not None and isinstance(key, MessageKey):  # a table's message
+            self.report(DeliveryFailed(chat_id, key, why))
 
     def _held(self, chat_id: int, owed: OwedRef, seconds: float) -> None:
         if self.report is not None:
@@ -158,7 +158,7 @@ class Outbox:
     def show(
         self,
         chat_id: int,
-        key: str,
+        key: OutboxKey,
         rendered: Rendered,
         *,
         fresh: bool = False,
@@ -202,7 +202,7 @@ class Outbox:
     def answer(
         self,
         chat_id: int,
-        key: str,
+        key: OutboxKey,
         rendered: Rendered,
         *,
         asker: int,
@@ -239,7 +239,7 @@ class Outbox:
             "a member's quota", lambda: rates.take(chat_id, user_id, kind, count=take)
         )
 
-    def _want(self, chat_id: int, key: str, wanted: frozenset[str], rev: int | None) -> None:
+    def _want(self, chat_id: int, key: OutboxKey, wanted: frozenset[str], rev: int | None) -> None:
         """Tell the book (every worker) what message ``key`` is to offer; until it has it, this
         worker answers from its own memory (:meth:`telling`)."""
         book, at = self.wire.book, (chat_id, key)
@@ -260,7 +260,7 @@ class Outbox:
         self._wants.add(task)
         task.add_done_callback(self._wants.discard)
 
-    def telling(self, chat_id: int, key: str) -> bool:
+    def telling(self, chat_id: int, key: OutboxKey) -> bool:
         """Whether what message ``key`` offers is on its way to the book (this worker knows)."""
         return (chat_id, key) in self._telling
 
@@ -269,7 +269,7 @@ class Outbox:
         chat_id: int,
         rendered: Rendered,
         *,
-        key: str | None = None,
+        key: OutboxKey | None = None,
         reply_to: int | None = None,
         thread: int | None = None,
         owed: OwedRef | None = None,
@@ -292,7 +292,7 @@ class Outbox:
         filename: str,
         data: bytes,
         *,
-        key: str | None = None,
+        key: OutboxKey | None = None,
         reply_to: int | None = None,
         thread: int | None = None,
     ) -> None:
@@ -306,7 +306,7 @@ class Outbox:
         filename: str,
         data: bytes,
         *,
-        key: str | None = None,
+        key: OutboxKey | None = None,
         reply_to: int | None = None,
         thread: int | None = None,
     ) -> None:
@@ -315,7 +315,7 @@ class Outbox:
         self.lanes.enqueue(chat_id, Photo(filename, data, key, reply_to, thread))
 
     def strip(
-        self, chat_id: int, key: str, *, forget: bool = False, receiver: int | None = None
+        self, chat_id: int, key: OutboxKey, *, forget: bool = False, receiver: int | None = None
     ) -> None:
         """Remove the keyboard of message ``key`` (its text stays as shown). ``forget``: then the
         key is let go (its buttons no longer count; a later message may take the key);
@@ -332,7 +332,7 @@ class Outbox:
         if (chat_id, message_id) not in self.wire.keys:
             self.lanes.enqueue(chat_id, StripMessageButtons(message_id))
 
-    def delete(self, chat_id: int, key: str, *, receiver: int | None = None) -> None:
+    def delete(self, chat_id: int, key: OutboxKey, *, receiver: int | None = None) -> None:
         """Delete message ``key`` (``receiver``: the member an ephemeral message is for). A show
         of the key still waiting behind another step goes unsent: it would be deleted at once
         (a turn ping whose turn is over before it could go). The step being made is left be."""
@@ -363,12 +363,12 @@ class Outbox:
         self.wire.holding.forget(chat_id)
         self.wire.rates.forget(chat_id)
 
-    def message_id(self, chat_id: int, key: str) -> int | None:
+    def message_id(self, chat_id: int, key: OutboxKey) -> int | None:
         """The Telegram id message ``key`` lives under now (None: not sent yet, or gone)."""
         known = self.wire.known.get((chat_id, key))
         return known.telegram_id if known else None
 
-    def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+    def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> OutboxKey | None:
         """Which keyed message of the chat this id is now (None: none, or an old one);
         ``ephemeral``: Telegram's ``ephemeral_message_id``, a namespace apart."""
         stored = stored_id(message_id, ephemeral=ephemeral)
@@ -376,13 +376,13 @@ class Outbox:
         known = self.wire.known.get((chat_id, key)) if key is not None else None
         return key if known is not None and known.message_id == stored else None
 
-    def queued(self, chat_id: int, key: str) -> bool:
+    def queued(self, chat_id: int, key: OutboxKey) -> bool:
         """Whether a step of message ``key`` waits in the chat's queue, or in its answers' (not
         sent yet)."""
         lanes = (self.lanes.chats.get(Lane(chat_id, None, answers)) for answers in (False, True))
         return any(lane is not None and any(s.key == key for s in lane.queue) for lane in lanes)
 
-    def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
+    def offers(self, chat_id: int, key: OutboxKey) -> frozenset[str] | None:
         """The callback data message ``key`` offers now: that of the latest text it was asked
         to show (None: not asked since the start)."""
         return self.wire.wanted.get((chat_id, key))

@@ -39,6 +39,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.clock import Clock
+from bot.keys import OutboxKey
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -141,7 +142,7 @@ class Rates(Protocol):
     async def turn(
         self,
         chat_id: int,
-        edit_key: str | None,
+        edit_key: OutboxKey | None,
         receiver: int | None = None,
         *,
         new: bool = True,
@@ -163,7 +164,7 @@ class Rates(Protocol):
     ) -> None:
         """A call to the chat was answered: it counts from now (later than Telegram saw it)."""
 
-    async def edited(self, chat_id: int, key: str) -> None:
+    async def edited(self, chat_id: int, key: OutboxKey) -> None:
         """Message ``key`` was just edited: its next edit waits ``edit_gap``."""
 
     async def done(
@@ -176,10 +177,10 @@ class Rates(Protocol):
         """Whether the member's quota in the group has room (:class:`Quota`); ``count``: the
         place is taken now."""
 
-    async def recent(self, chat_id: int, key: str) -> bool:
+    async def recent(self, chat_id: int, key: OutboxKey) -> bool:
         """Whether keyed message ``key`` was sent anew within the last group window."""
 
-    async def sent_anew(self, chat_id: int, key: str) -> None:
+    async def sent_anew(self, chat_id: int, key: OutboxKey) -> None:
         """Keyed message ``key`` was just sent anew (:meth:`recent` says so for a window)."""
 
     def forget(self, chat_id: int) -> None: ...
@@ -203,17 +204,17 @@ class LocalRates:
         self.clock = clock
         self.sleep = sleep
         self._sent: dict[Lane, deque[float]] = {}
-        self._edited: dict[tuple[int, str], float] = {}
+        self._edited: dict[tuple[int, OutboxKey], float] = {}
         self._global: deque[float] = deque()
         self._reserved: dict[Turns, float] = {}  # a new message's place in the global window
         self._taken: dict[tuple[int, int, Quota], deque[float]] = {}  # members' quotas
-        self._anew: dict[tuple[int, str], float] = {}  # keyed answers: when sent anew
+        self._anew: dict[tuple[int, OutboxKey], float] = {}  # keyed answers: when sent anew
         self._next_sweep = 0.0
 
     async def turn(
         self,
         chat_id: int,
-        edit_key: str | None,
+        edit_key: OutboxKey | None,
         receiver: int | None = None,
         *,
         new: bool = True,
@@ -279,7 +280,7 @@ class LocalRates:
                 del self._taken[key]
         self._anew = {k: at for k, at in self._anew.items() if now - at < limits.group_window}
 
-    async def edited(self, chat_id: int, key: str) -> None:
+    async def edited(self, chat_id: int, key: OutboxKey) -> None:
         self._edited[(chat_id, key)] = self.clock()
 
     async def done(
@@ -308,11 +309,11 @@ class LocalRates:
             self._sweep(now)
         return room
 
-    async def recent(self, chat_id: int, key: str) -> bool:
+    async def recent(self, chat_id: int, key: OutboxKey) -> bool:
         at = self._anew.get((chat_id, key))
         return at is not None and self.clock() - at < self.limits.group_window
 
-    async def sent_anew(self, chat_id: int, key: str) -> None:
+    async def sent_anew(self, chat_id: int, key: OutboxKey) -> None:
         if self.limits.group_window > 0:  # no window: nothing to remember
             self._anew[(chat_id, key)] = self.clock()
 

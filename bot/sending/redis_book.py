@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 from redis.exceptions import LockError, RedisError
 
 from bot.coordination.redis_locks import PREFIX, leased, script
+from bot.keys import OutboxKey, outbox_key
 from bot.sending.rates import EVERY_RECEIVER, OutboxLimits, Quota, Turns, notice_ops
 from bot.storage.rows import StoredMessage, stored_id
 
@@ -128,7 +129,7 @@ class RedisRates:
     async def turn(
         self,
         chat_id: int,
-        edit_key: str | None,
+        edit_key: OutboxKey | None,
         receiver: int | None = None,
         *,
         new: bool = True,
@@ -186,7 +187,7 @@ class RedisRates:
         if not reserved:
             del self._reserved[lane]
 
-    async def edited(self, chat_id: int, key: str) -> None:
+    async def edited(self, chat_id: int, key: OutboxKey) -> None:
         gap = int(self.limits.edit_gap * 1000)
         if gap > 0:
             await self.redis.set(f"{PREFIX}edited:{chat_id}:{key}", "1", px=gap)
@@ -215,10 +216,10 @@ class RedisRates:
         )
         return int(took) == 1
 
-    async def recent(self, chat_id: int, key: str) -> bool:
+    async def recent(self, chat_id: int, key: OutboxKey) -> bool:
         return bool(await self.redis.exists(f"{PREFIX}anew:{chat_id}:{key}"))
 
-    async def sent_anew(self, chat_id: int, key: str) -> None:
+    async def sent_anew(self, chat_id: int, key: OutboxKey) -> None:
         window = int(self.limits.group_window * 1000)
         if window > 0:  # no window: nothing to remember
             await self.redis.set(f"{PREFIX}anew:{chat_id}:{key}", "1", px=window)
@@ -273,48 +274,53 @@ class RedisBook:
     def _wanted(chat_id: int) -> str:
         return f"{PREFIX}wanted:{chat_id}"
 
-    async def want(self, chat_id: int, key: str, offers: frozenset[str], rev: int | None) -> None:
+    async def want(
+        self, chat_id: int, key: OutboxKey, offers: frozenset[str], rev: int | None
+    ) -> None:
         """Message ``key`` is queued to show a text offering ``offers`` (at table turn ``rev``)."""
         value = json.dumps({"rev": rev, "offers": sorted(offers)})
         turn = "" if rev is None else str(rev)
-        await script(self.redis, _WANT, [self._wanted(chat_id)], [key, value, turn, WANTED_S])
+        await script(self.redis, _WANT, [self._wanted(chat_id)], [str(key), value, turn, WANTED_S])
 
     async def seed(self, messages: list[StoredMessage]) -> None:
         """The database's messages, where the book has none yet (the first start with Redis)."""
         for message in messages:
             by_key, by_id = self._keys(message.chat_id)
-            if await self.redis.hsetnx(by_key, message.key, _dump(message, None, None)):  # type: ignore[misc]
-                await self.redis.hset(by_id, str(message.message_id), message.key)  # type: ignore[misc]
+            if await self.redis.hsetnx(by_key, str(message.key), _dump(message, None, None)):  # type: ignore[misc]
+                await self.redis.hset(by_id, str(message.message_id), str(message.key))  # type: ignore[misc]
 
-    async def entry(self, chat_id: int, key: str) -> Entry:
-        raw = await self.redis.hget(self._keys(chat_id)[0], key)  # type: ignore[misc]
+    async def entry(self, chat_id: int, key: OutboxKey) -> Entry:
+        raw = await self.redis.hget(self._keys(chat_id)[0], str(key))  # type: ignore[misc]
         return _load(chat_id, key, raw)
 
-    async def message(self, chat_id: int, key: str) -> StoredMessage | None:
+    async def message(self, chat_id: int, key: OutboxKey) -> StoredMessage | None:
         return (await self.entry(chat_id, key)).known
 
-    async def offers(self, chat_id: int, key: str) -> frozenset[str] | None:
+    async def offers(self, chat_id: int, key: OutboxKey) -> frozenset[str] | None:
         """What the latest queued text of message ``key`` offers (else its delivered one's)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hget(self._wanted(chat_id), key)
-            pipe.hget(self._keys(chat_id)[0], key)
+            pipe.hget(self._wanted(chat_id), str(key))
+            pipe.hget(self._keys(chat_id)[0], str(key))
             wanted, shown = await pipe.execute()
         if wanted is not None:
             return frozenset(json.loads(wanted)["offers"])
         return _load(chat_id, key, shown).offers
 
-    async def key_of(self, chat_id: int, message_id: int, *, ephemeral: bool = False) -> str | None:
+    async def key_of(
+        self, chat_id: int, message_id: int, *, ephemeral: bool = False
+    ) -> OutboxKey | None:
         """Which keyed message of the chat Telegram's id ``message_id`` is now (``ephemeral``:
         an ephemeral message's id, a namespace apart)."""
         stored = stored_id(message_id, ephemeral=ephemeral)
-        key = await self.redis.hget(self._keys(chat_id)[1], str(stored))  # type: ignore[misc]
-        if key is None:
+        text = await self.redis.hget(self._keys(chat_id)[1], str(stored))  # type: ignore[misc]
+        if text is None:
             return None
+        key = outbox_key(text)
         known = await self.message(chat_id, key)
         return key if known is not None and known.message_id == stored else None
 
     @contextlib.asynccontextmanager
-    async def guard(self, chat_id: int, key: str) -> AsyncIterator[Entry]:
+    async def guard(self, chat_id: int, key: OutboxKey) -> AsyncIterator[Entry]:
         """The message's lock (a lease, renewed while held) and what the book has of it."""
         name = f"{PREFIX}message-lock:{chat_id}:{key}"
         async with leased(self.redis, name, self.lease, self.poll, (LockError, RedisError)):
@@ -323,7 +329,7 @@ class RedisBook:
     async def put(
         self,
         chat_id: int,
-        key: str,
+        key: OutboxKey,
         known: StoredMessage | None,
         rev: int | None,
         offers: frozenset[str] | None,
@@ -337,12 +343,12 @@ class RedisBook:
         ):
             pipe.hdel(by_id, str(before.known.message_id))
         if known is None:
-            pipe.hdel(by_key, key)
+            pipe.hdel(by_key, str(key))
         else:
             pipe.hset(
-                by_key, key, _dump(known, rev, offers if offers is not None else before.offers)
+                by_key, str(key), _dump(known, rev, offers if offers is not None else before.offers)
             )
-            pipe.hset(by_id, str(known.message_id), key)
+            pipe.hset(by_id, str(known.message_id), str(key))
         await pipe.execute()
 
 
@@ -358,7 +364,7 @@ def _dump(known: StoredMessage, rev: int | None, offers: frozenset[str] | None) 
     )
 
 
-def _load(chat_id: int, key: str, raw: str | None) -> Entry:
+def _load(chat_id: int, key: OutboxKey, raw: str | None) -> Entry:
     if raw is None:
         return Entry(None, None, None)
     data = json.loads(raw)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from bot.keys import MessageKey, NamedKey, OutboxKey
 from bot.rendered import Rendered
 from bot.storage.rows import OwedRef, StoredMessage
 
@@ -40,7 +41,7 @@ def offers(rendered: Rendered) -> frozenset[str]:
 class Show:
     """Make keyed message ``key`` show ``rendered``: edited, or sent if new or ``fresh``."""
 
-    key: str
+    key: OutboxKey
     rendered: Rendered
     fresh: bool = False
     old: Old = Old.KEEP  # what becomes of the message the key named before a fresh send
@@ -62,7 +63,7 @@ class Post:
 
     rendered: Rendered
     done: asyncio.Future[int | None]
-    key: str | None = None
+    key: OutboxKey | None = None
     reply_to: int | None = None
     thread: int | None = None
     owed: OwedRef | None = None  # the durable outbox's entry it shows: settled once sent
@@ -76,7 +77,7 @@ class Document:
 
     filename: str
     data: bytes
-    key: str | None = None
+    key: OutboxKey | None = None
     reply_to: int | None = None
     thread: int | None = None
     label: ClassVar[str] = "doc"
@@ -89,7 +90,7 @@ class Photo:
 
     filename: str
     data: bytes
-    key: str | None = None
+    key: OutboxKey | None = None
     reply_to: int | None = None
     thread: int | None = None
     label: ClassVar[str] = "photo"
@@ -99,7 +100,7 @@ class Photo:
 class StripButtons:
     """Remove keyed message ``key``'s keyboard (its text stays as shown)."""
 
-    key: str
+    key: OutboxKey
     label: ClassVar[str] = "strip"
 
 
@@ -116,7 +117,7 @@ class StripMessageButtons:
 class Delete:
     """Delete keyed message ``key``; the key is let go."""
 
-    key: str
+    key: OutboxKey
     label: ClassVar[str] = "delete"
 
 
@@ -133,7 +134,7 @@ class DeleteMessage:
 class Drop:
     """Let key ``key`` go (its buttons no longer count; a later message may take it)."""
 
-    key: str
+    key: OutboxKey
     label: ClassVar[str] = "drop"
 
 
@@ -214,7 +215,7 @@ def needless(step: Step, known: StoredMessage | None) -> bool:
             return known is None or not known.keyboard
         case Delete():
             return known is None
-        case Photo(key=str()) | Document(key=str()):
+        case Photo(key=MessageKey() | NamedKey()) | Document(key=MessageKey() | NamedKey()):
             return known is not None
         case _:
             return False
@@ -236,7 +237,7 @@ class Lane(NamedTuple):
 
 def coalesced(  # the show's own fields
     queue: deque[Step],
-    key: str,
+    key: OutboxKey,
     rendered: Rendered,
     rev: int | None,
     answering: str | None,

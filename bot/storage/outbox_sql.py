@@ -18,6 +18,7 @@ too, behind it, so the chat sees its results in the order they were owed.
 
 from __future__ import annotations
 
+from bot.keys import OutboxKey, outbox_key
 from bot.storage.rows import Claim, OwedRef, OwedRow, OwedState, StoredMessage
 from bot.storage.runner import Runner
 
@@ -49,18 +50,26 @@ class OutboxStatements:
             "SELECT chat_id, key, message_id, digest, keyboard FROM messages WHERE message_id != 0"
         )
         return [
-            StoredMessage(r["chat_id"], r["key"], r["message_id"], r["digest"], bool(r["keyboard"]))
+            StoredMessage(
+                r["chat_id"],
+                outbox_key(r["key"]),
+                r["message_id"],
+                r["digest"],
+                bool(r["keyboard"]),
+            )
             for r in rows
         ]
 
-    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> Claim:
+    async def intend_message(
+        self, chat_id: int, key: OutboxKey, owed: OwedRef | None = None
+    ) -> Claim:
         if owed is None:
-            await self.runner.write(_INTEND, (chat_id, key))
+            await self.runner.write(_INTEND, (chat_id, str(key)))
             return Claim.MINE
         async with self.runner.unit() as tx:
             claim = await _claim(tx, owed)
             if claim is Claim.MINE:
-                await tx.run(_INTEND, (chat_id, key))
+                await tx.run(_INTEND, (chat_id, str(key)))
         return claim
 
     async def claim_owed(self, owed: OwedRef) -> Claim:
@@ -76,13 +85,13 @@ class OutboxStatements:
         )
         return row is not None
 
-    async def intents(self) -> list[tuple[int, str]]:
+    async def intents(self) -> list[tuple[int, OutboxKey]]:
         rows = await self.runner.all("SELECT chat_id, key FROM messages WHERE sending")
-        return [(int(r["chat_id"]), str(r["key"])) for r in rows]
+        return [(int(r["chat_id"]), outbox_key(str(r["key"]))) for r in rows]
 
     async def put_message(self, message: StoredMessage, owed: OwedRef | None = None) -> None:
         m = message
-        params = (m.chat_id, m.key, m.message_id, m.digest, m.keyboard)
+        params = (m.chat_id, str(m.key), m.message_id, m.digest, m.keyboard)
         if owed is None:
             await self.runner.write(_PUT, params)
             return
@@ -90,17 +99,17 @@ class OutboxStatements:
             await tx.run(_PUT, params)
             await tx.run(_SETTLE, (OwedState.SETTLED, owed.ref))
 
-    async def drop_message(self, chat_id: int, key: str) -> None:
+    async def drop_message(self, chat_id: int, key: OutboxKey) -> None:
         sql = "DELETE FROM messages WHERE chat_id = ? AND key = ?"
-        await self.runner.write(sql, (chat_id, key))
+        await self.runner.write(sql, (chat_id, str(key)))
 
     # --- what the chats are owed (the durable outbox) -----------------------------------
 
-    async def owe(self, ref: str, chat_id: int, key: str | None, what: str) -> None:
+    async def owe(self, ref: str, chat_id: int, key: OutboxKey | None, what: str) -> None:
         await self.runner.run(
             "INSERT INTO owed (ref, chat_id, key, what, state) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (ref) DO NOTHING",
-            (ref, chat_id, key, what, OwedState.PENDING),
+            (ref, chat_id, None if key is None else str(key), what, OwedState.PENDING),
         )
 
     async def owed(self) -> list[OwedRow]:
@@ -112,7 +121,7 @@ class OutboxStatements:
             OwedRow(
                 OwedRef(str(r["ref"]), int(r["tries"])),
                 int(r["chat_id"]),
-                r["key"],
+                None if r["key"] is None else outbox_key(str(r["key"])),
                 str(r["what"]),
                 OwedState(r["state"]),
             )

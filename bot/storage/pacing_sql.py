@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.keys import OutboxKey
 from bot.storage.rows import Subscriber
 from bot.storage.runner import Runner
 
@@ -39,13 +40,15 @@ class PacingStatements:
         sql = "UPDATE seats SET cards_at = ? WHERE table_id = ? AND seat = ?"
         await self.runner.run(sql, (at, table_id, seat))
 
-    async def claim_post(self, chat_id: int, key: str, at: float, lapsed_before: float) -> bool:
+    async def claim_post(
+        self, chat_id: int, key: OutboxKey, at: float, lapsed_before: float
+    ) -> bool:
         """True when this caller may send post ``key`` to the chat: nobody claimed it, or the
         claim is older than ``lapsed_before`` (one statement: of callers at once, one wins)."""
         row = await self.runner.write_one(
             "INSERT INTO post_claims(chat_id, key, claimed_at) VALUES (?, ?, ?)"
             " ON CONFLICT(chat_id, key) DO UPDATE SET claimed_at = excluded.claimed_at"
             " WHERE post_claims.claimed_at < ? RETURNING chat_id",
-            (chat_id, key, at, lapsed_before),
+            (chat_id, str(key), at, lapsed_before),
         )
         return row is not None

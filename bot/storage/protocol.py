@@ -13,6 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
 from typing import Any, Protocol, Unpack
 
+from bot.keys import OutboxKey
 from bot.storage.rows import (
     ChatRow,
     Claim,
@@ -54,16 +55,18 @@ class MessageStore(Protocol):
         """What the message is and shows now (a send it was marked for is settled; ``owed``:
         the owed entry it showed is settled in the same transaction)."""
 
-    async def intend_message(self, chat_id: int, key: str, owed: OwedRef | None = None) -> Claim:
+    async def intend_message(
+        self, chat_id: int, key: OutboxKey, owed: OwedRef | None = None
+    ) -> Claim:
         """Message ``key`` is about to be sent (anew): marked before the request goes out.
         ``owed``: the owed entry it shows is claimed in the same transaction; unless the claim
         is :attr:`Claim.MINE` (settled or claimed by another sender, or held behind an earlier
         entry of its chat), nothing is marked and nothing is to be sent now."""
 
-    async def intents(self) -> list[tuple[int, str]]:
+    async def intents(self) -> list[tuple[int, OutboxKey]]:
         """The keyed messages marked as being sent and never settled (a kill in between)."""
 
-    async def drop_message(self, chat_id: int, key: str) -> None: ...
+    async def drop_message(self, chat_id: int, key: OutboxKey) -> None: ...
 
     async def owed(self) -> list[OwedRow]:
         """Every owed entry not settled, oldest first."""
@@ -298,7 +301,7 @@ class Writes(Reads, Protocol):
 
     async def set_alive(self, at: float) -> None: ...
 
-    async def owe(self, ref: str, chat_id: int, key: str | None, what: str) -> None:
+    async def owe(self, ref: str, chat_id: int, key: OutboxKey | None, what: str) -> None:
         """Something a chat is owed because of this unit's action (a deal's result, a match's
         result, a notice): ``ref`` its own name, ``key`` the message key it shows under (None:
         a one-off post), ``what`` the screen as data (:mod:`bot.runtime.owed`); a second
@@ -321,7 +324,9 @@ class Repository(Reads, MessageStore, Protocol):
         """One unit of work: its writes commit together at the end, or not at all."""
         ...
 
-    async def claim_post(self, chat_id: int, key: str, at: float, lapsed_before: float) -> bool:
+    async def claim_post(
+        self, chat_id: int, key: OutboxKey, at: float, lapsed_before: float
+    ) -> bool:
         """Post ``key`` (one that goes once per chat: a game's record) is about to be queued:
         True for the one caller that claims it — nobody had, or the claim is older than
         ``lapsed_before`` (its post never showed: a kill, a failed send). One statement."""

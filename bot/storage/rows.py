@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypedDict
 
+from bot.keys import OutboxKey
 from bot.storage.settings import ChatSettings, UserSettings
 
 
@@ -216,7 +217,7 @@ class StoredMessage:
     chat's messages; its id is kept negated (:func:`stored_id`), so both live in one table."""
 
     chat_id: int
-    key: str
+    key: OutboxKey
     message_id: int  # as stored: an ephemeral message's id negated
     digest: str
     keyboard: bool = True  # whether it (may) still show buttons
@@ -266,7 +267,7 @@ class OwedRow:
 
     ref: OwedRef
     chat_id: int
-    key: str | None
+    key: OutboxKey | None
     what: str
     state: OwedState
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.app import RunningBot
+from bot.keys import outbox_key
 from bot.runtime.ratings import rate
 from bot.storage import open_repository
 from bot.storage.rows import ResultRow, ResultSeat, StoredMessage, TableStatus
@@ -130,7 +131,7 @@ async def test_migrate_chat_merges_standings_and_runs_once(database: TestDatabas
             seats = (ResultSeat(1, "", "A", 1, 10), ResultSeat(0, "easy", "🤖", 2, -10))
             await rate(tx, ResultRow(closed, 1, OLD, "mushka", True, seats))  # rated
         rated = [r.mu for r in await repo.ratings(OLD)]
-        await repo.put_message(StoredMessage(OLD, "table:1", 5, "d", True))
+        await repo.put_message(StoredMessage(OLD, outbox_key("table:1"), 5, "d", True))
         async with repo.unit() as tx:
             assert await tx.migrate_chat(OLD, NEW)
         async with repo.unit() as tx:

@@ -12,6 +12,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from PIL import Image
 
+from bot.keys import outbox_key
 from bot.rendered import Button, Keyboard, Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.session import TelegramLimits
@@ -62,7 +63,7 @@ async def test_edits_of_one_message_coalesce_and_the_last_state_is_delivered(
     loop = asyncio.get_running_loop()
     started = loop.time()
     for k in range(40):  # as fast as the caller can: one send, then few edits
-        box.show(GROUP, "table:1:1", Rendered(f"state {k}"))
+        box.show(GROUP, outbox_key("table:1:1"), Rendered(f"state {k}"))
         await asyncio.sleep(0.01)
     spent = loop.time() - started  # 0.4 s, or more on a loaded machine
     await box.drain()
@@ -79,9 +80,9 @@ async def test_a_group_never_gets_more_than_its_budget_and_order_is_kept(
     fake_telegram.rate_limit(per_chat=FAST.group_ops, window=FAST.group_window)
     box = await outbox(bot, db)
     for k in range(5):
-        box.show(GROUP, "table:1:1", Rendered(f"table after trick {k}"))
+        box.show(GROUP, outbox_key("table:1:1"), Rendered(f"table after trick {k}"))
         box.post(GROUP, Rendered(f"result {k}"))
-        box.show(GROUP, "table:1:1", Rendered(f"table after result {k}"))
+        box.show(GROUP, outbox_key("table:1:1"), Rendered(f"table after result {k}"))
     await asyncio.wait_for(box.drain(), 20)
     assert fake_telegram.count(chat_id=GROUP, ok=False) == 0  # not one 429
     texts = [m.version.text for m in fake_telegram.messages(GROUP)]
@@ -94,10 +95,12 @@ async def test_an_edit_never_overtakes_what_was_queued_before_it(
 ) -> None:
     group(fake_telegram)
     box = await outbox(bot, db)
-    box.show(GROUP, "table:1:1", Rendered("deal 1, trick 5 complete"))
+    box.show(GROUP, outbox_key("table:1:1"), Rendered("deal 1, trick 5 complete"))
     box.post(GROUP, Rendered("deal 1 result"))
-    box.show(GROUP, "table:1:2", Rendered("deal 2"), fresh=True)
-    box.show(GROUP, "table:1:1", Rendered("deal 1 as it ended"))  # after the post: stays after
+    box.show(GROUP, outbox_key("table:1:2"), Rendered("deal 2"), fresh=True)
+    box.show(
+        GROUP, outbox_key("table:1:1"), Rendered("deal 1 as it ended")
+    )  # after the post: stays after
     await box.drain()
     order = [c.method for c in fake_telegram.calls() if c.chat_id == GROUP]
     assert order == ["sendMessage", "sendMessage", "sendMessage", "editMessageText"]
@@ -108,18 +111,21 @@ async def test_identical_edits_are_never_sent_across_restarts(
 ) -> None:
     group(fake_telegram)
     box = await outbox(bot, db)
-    box.show(GROUP, "table:1:1", Rendered("the table", button("🂠")))
+    box.show(GROUP, outbox_key("table:1:1"), Rendered("the table", button("🂠")))
     await box.drain()
     for _ in range(3):  # restarts: a new outbox on the same database
         await box.close()
         box = await outbox(bot, db)
-        box.show(GROUP, "table:1:1", Rendered("the table", button("🂠")))
+        box.show(GROUP, outbox_key("table:1:1"), Rendered("the table", button("🂠")))
         await box.drain()
     assert fake_telegram.count("editMessageText") == 0
-    box.show(GROUP, "table:1:1", Rendered("the table", button("🂡")))
+    box.show(GROUP, outbox_key("table:1:1"), Rendered("the table", button("🂡")))
     await box.drain()
     assert fake_telegram.count("editMessageText") == 1
-    assert box.message_id(GROUP, "table:1:1") == fake_telegram.messages(GROUP)[0].message_id
+    assert (
+        box.message_id(GROUP, outbox_key("table:1:1"))
+        == fake_telegram.messages(GROUP)[0].message_id
+    )
 
 
 async def test_a_fresh_message_replaces_the_old_one(
@@ -128,12 +134,18 @@ async def test_a_fresh_message_replaces_the_old_one(
     vera = fake_telegram.add_user(1, "Vera")
     await vera.start_bot()
     box = await outbox(bot, db)
-    box.show(vera.id, "hand:1:0", Rendered("old hand", button("7♠")))
-    box.show(vera.id, "hand:1:0", Rendered("new hand", button("8♠")), fresh=True, old=Old.DELETE)
+    box.show(vera.id, outbox_key("hand:1:0"), Rendered("old hand", button("7♠")))
+    box.show(
+        vera.id,
+        outbox_key("hand:1:0"),
+        Rendered("new hand", button("8♠")),
+        fresh=True,
+        old=Old.DELETE,
+    )
     await box.drain()
     live = [m for m in fake_telegram.messages(vera.id) if not m.deleted]
     assert [m.version.text for m in live] == ["new hand"]
-    assert box.message_id(vera.id, "hand:1:0") == live[0].message_id
+    assert box.message_id(vera.id, outbox_key("hand:1:0")) == live[0].message_id
 
 
 async def test_a_blocked_private_chat_is_closed_until_a_message_gets_through(
@@ -158,21 +170,25 @@ async def test_a_keyed_picture_goes_once_and_a_refused_one_lets_its_key_go(
     Image.new("RGB", (40, 20), "white").save(png, format="PNG")
     box = await outbox(bot, db)
     fake_telegram.fail_next("sendPhoto", chat_id=GROUP)
-    box.post_photo(GROUP, "chart.png", png.getvalue(), key="chart:1:1")
+    box.post_photo(GROUP, "chart.png", png.getvalue(), key=outbox_key("chart:1:1"))
     await box.drain()
     assert fake_telegram.count("sendPhoto", GROUP, ok=True) == 0  # refused: let go
-    assert box.message_id(GROUP, "chart:1:1") is None and not box.queued(GROUP, "chart:1:1")
+    assert box.message_id(GROUP, outbox_key("chart:1:1")) is None and not box.queued(
+        GROUP, outbox_key("chart:1:1")
+    )
     for _ in range(2):  # two presses before it is sent
-        box.post_photo(GROUP, "chart.png", png.getvalue(), key="chart:1:1", reply_to=None)
-    assert box.queued(GROUP, "chart:1:1")
+        box.post_photo(
+            GROUP, "chart.png", png.getvalue(), key=outbox_key("chart:1:1"), reply_to=None
+        )
+    assert box.queued(GROUP, outbox_key("chart:1:1"))
     await box.drain()
     await box.close()
     box = await outbox(bot, db)  # a restart remembers it
-    box.post_photo(GROUP, "chart.png", png.getvalue(), key="chart:1:1")
+    box.post_photo(GROUP, "chart.png", png.getvalue(), key=outbox_key("chart:1:1"))
     await box.drain()
     (sent,) = [m for m in fake_telegram.messages(GROUP) if m.photo is not None]
     assert sent.photo is not None and sent.photo.data == png.getvalue()
-    assert box.message_id(GROUP, "chart:1:1") == sent.message_id
+    assert box.message_id(GROUP, outbox_key("chart:1:1")) == sent.message_id
     box.post_photo(GROUP, "chart.png", png.getvalue())  # unkeyed (/record): every time
     await box.drain()
     assert fake_telegram.count("sendPhoto", GROUP, ok=True) == 2
@@ -187,19 +203,21 @@ async def test_a_keyed_record_goes_once_and_a_refused_one_lets_its_key_go(
     group(fake_telegram)
     box = await outbox(bot, db)
     fake_telegram.fail_next("sendDocument", chat_id=GROUP)
-    box.post_document(GROUP, "game.jsonl", b"{}", key="record:1:1")
+    box.post_document(GROUP, "game.jsonl", b"{}", key=outbox_key("record:1:1"))
     await box.drain()
-    assert box.message_id(GROUP, "record:1:1") is None and not box.queued(GROUP, "record:1:1")
+    assert box.message_id(GROUP, outbox_key("record:1:1")) is None and not box.queued(
+        GROUP, outbox_key("record:1:1")
+    )
     for _ in range(2):
-        box.post_document(GROUP, "game.jsonl", b"{}", key="record:1:1")
-    assert box.queued(GROUP, "record:1:1")
+        box.post_document(GROUP, "game.jsonl", b"{}", key=outbox_key("record:1:1"))
+    assert box.queued(GROUP, outbox_key("record:1:1"))
     await box.drain()
     await box.close()
     box = await outbox(bot, db)  # a restart remembers it
-    box.post_document(GROUP, "game.jsonl", b"{}", key="record:1:1")
+    box.post_document(GROUP, "game.jsonl", b"{}", key=outbox_key("record:1:1"))
     await box.drain()
     (sent,) = [m for m in fake_telegram.messages(GROUP) if m.document is not None]
-    assert box.message_id(GROUP, "record:1:1") == sent.message_id
+    assert box.message_id(GROUP, outbox_key("record:1:1")) == sent.message_id
     box.post_document(GROUP, "game.txt", b"words")  # unkeyed: every time
     box.post_document(GROUP, "game.txt", b"words")
     await box.drain()

@@ -15,6 +15,7 @@ from aiogram import Bot
 from redis.asyncio import Redis
 
 from bot.coordination.redis_locks import connect
+from bot.keys import outbox_key
 from bot.rendered import Rendered
 from bot.sending.outbox import Old, Outbox, OutboxLimits
 from bot.sending.rates import LocalRates, Quota, Rates, share
@@ -63,9 +64,11 @@ async def test_a_table_step_goes_ahead_of_every_waiting_answer(
     await box.load()
     half = share(FAST.group_ops)
     for asker in range(1, 2 * half + 1):  # each his own: no quota in the way
-        box.answer(GROUP, f"answer:{asker}:help", Rendered(f"help {asker}"), asker=asker)
+        box.answer(
+            GROUP, outbox_key(f"answer:{asker}:help"), Rendered(f"help {asker}"), asker=asker
+        )
     await fake.wait_until(lambda: len(calls(fake)) == half, timeout=5)
-    box.show(GROUP, "table:1", Rendered("the table, moved on"))
+    box.show(GROUP, outbox_key("table:1"), Rendered("the table, moved on"))
     await fake.wait_until(lambda: any(t == "the table, moved on" for *_, t in calls(fake)))
     await asyncio.wait_for(box.drain(), 10)
     made = calls(fake)
@@ -86,8 +89,8 @@ async def test_a_members_quota_drops_his_answers_beyond_it(
     box = Outbox(outbox_bot, store, limits)
     await box.load()
     for command in ("help", "rules", "score", "hand", "notify", "language", "start"):
-        box.answer(GROUP, f"answer:7:{command}", Rendered(f"to 7: {command}"), asker=7)
-    box.answer(GROUP, "answer:8:help", Rendered("to 8: help"), asker=8)
+        box.answer(GROUP, outbox_key(f"answer:7:{command}"), Rendered(f"to 7: {command}"), asker=7)
+    box.answer(GROUP, outbox_key("answer:8:help"), Rendered("to 8: help"), asker=8)
     await asyncio.wait_for(box.drain(), 10)
     texts = [t for *_, t in calls(fake)]
     assert [t for t in texts if t.startswith("to 7")] == [
@@ -104,7 +107,7 @@ async def test_an_answer_is_shown_in_place_within_the_window_then_sent_anew(
     limits = OutboxLimits(group_ops=20, group_window=0.5, edit_gap=0.01, private_window=0.3)
     box = Outbox(outbox_bot, store, limits)
     await box.load()
-    key = "answer:7:score"
+    key = outbox_key("answer:7:score")
     box.answer(GROUP, key, Rendered("score: 1"), asker=7, reply_to=None)
     await asyncio.wait_for(box.drain(), 5)
     box.answer(GROUP, key, Rendered("score: 1"), asker=7)  # the same: no call at all
@@ -135,9 +138,9 @@ async def quotas_and_windows(one: Rates, two: Rates, limits: OutboxLimits) -> No
     assert not await one.take(GROUP, 7, Quota.ANSWERS)  # his quota is spent, for both …
     assert await two.take(GROUP, 8, Quota.ANSWERS)  # … not another member's
     assert await one.take(GROUP, 7, Quota.TABLES)  # nor his other quota
-    assert not await two.recent(GROUP, "answer:7:help")
-    await one.sent_anew(GROUP, "answer:7:help")
-    assert await two.recent(GROUP, "answer:7:help")
+    assert not await two.recent(GROUP, outbox_key("answer:7:help"))
+    await one.sent_anew(GROUP, outbox_key("answer:7:help"))
+    assert await two.recent(GROUP, outbox_key("answer:7:help"))
     half = share(limits.group_ops)
     for _ in range(half):  # answers fill half of the group's window …
         assert await one.turn(GROUP, None, wait=False, answer=True)
@@ -148,7 +151,7 @@ async def quotas_and_windows(one: Rates, two: Rates, limits: OutboxLimits) -> No
     await two.done(GROUP)
     await asyncio.sleep(limits.group_window)
     assert await two.take(GROUP, 7, Quota.ANSWERS)  # a window later: room again
-    assert not await one.recent(GROUP, "answer:7:help")
+    assert not await one.recent(GROUP, outbox_key("answer:7:help"))
     assert await two.turn(GROUP, None, wait=False, answer=True)
 
 

@@ -11,6 +11,7 @@ import time
 
 from aiogram import Bot
 
+from bot.keys import MessageKey, outbox_key
 from bot.rendered import Button, Keyboard, Rendered
 from bot.runtime.commands import Command, DeliveryFailed
 from bot.sending.outbox import Old, Outbox, OutboxLimits
@@ -20,7 +21,7 @@ from tests.fakeapi import FakeTelegram
 
 GROUP = -100123
 VERA, GLEB = 1, 2
-KEY = "ehand:1:0"
+KEY = outbox_key("ehand:1:0")
 FAST = OutboxLimits(group_ops=2, group_window=1.5, edit_gap=0.1, private_ops=3, private_window=0.3)
 
 
@@ -38,11 +39,11 @@ async def outbox(
     bot: Bot,
     store: Store,
     limits: OutboxLimits = FAST,
-    refused: list[tuple[int, str, str]] | None = None,
+    refused: list[tuple[int, MessageKey, str]] | None = None,
 ) -> Outbox:
     def told(report: Command) -> None:
         if refused is not None and isinstance(report, DeliveryFailed):
-            refused.append((report.chat_id, str(report.message), report.why))
+            refused.append((report.chat_id, report.message, report.why))
 
     box = Outbox(bot, store, limits, report=told)
     await box.load()
@@ -123,10 +124,10 @@ async def test_a_hand_telegram_will_not_take_is_told_to_its_owner_and_nothing_is
 ) -> None:
     fake = fake_telegram
     table(fake, admin=False)  # no administrator, no press to answer: refused
-    refused: list[tuple[int, str, str]] = []
+    refused: list[tuple[int, MessageKey, str]] = []
     box = await outbox(outbox_bot, store, refused=refused)
     box.show(GROUP, KEY, hand("one"), receiver=VERA)
-    box.show(GROUP, "table:1", Rendered("the table"))
+    box.show(GROUP, outbox_key("table:1"), Rendered("the table"))
     await box.drain()
     assert refused == [(GROUP, KEY, "ephemeral")]
     assert not fake.chat(GROUP).ephemeral and box.message_id(GROUP, KEY) is None
@@ -140,7 +141,7 @@ async def test_a_press_telegram_no_longer_knows_is_let_go_and_an_admin_sends_any
 ) -> None:
     fake = fake_telegram
     table(fake)
-    refused: list[tuple[int, str, str]] = []
+    refused: list[tuple[int, MessageKey, str]] = []
     box = await outbox(outbox_bot, store, refused=refused)
     box.show(GROUP, KEY, hand("one"), receiver=VERA, answering="404", replace=True, fresh=True)
     await box.drain()
@@ -184,9 +185,9 @@ async def test_ephemeral_steps_of_two_members_do_not_wait_for_each_other(
     slow = OutboxLimits(group_ops=20, group_window=60, private_ops=1, private_window=2.0)
     box = await outbox(outbox_bot, store, slow)
     start = time.monotonic()
-    box.show(GROUP, "ehand:1:0", hand("Vera 1"), receiver=VERA)
-    box.show(GROUP, "eping:1:0", Rendered("Vera, your turn"), receiver=VERA, fresh=True)
-    box.show(GROUP, "ehand:1:1", hand("Gleb 1"), receiver=GLEB)
+    box.show(GROUP, outbox_key("ehand:1:0"), hand("Vera 1"), receiver=VERA)
+    box.show(GROUP, outbox_key("eping:1:0"), Rendered("Vera, your turn"), receiver=VERA, fresh=True)
+    box.show(GROUP, outbox_key("ehand:1:1"), hand("Gleb 1"), receiver=GLEB)
     await fake.wait_until(
         lambda: {m.text for m in fake.chat(GROUP).ephemeral.values()} >= {"Vera 1", "Gleb 1"},
         timeout=5,

@@ -18,6 +18,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
 from bot.coordination.redis_locks import connect
+from bot.keys import outbox_key
 from bot.rendered import Rendered
 from bot.runtime.commands import OwedHeld
 from bot.sending.outbox import Outbox, OutboxLimits
@@ -87,7 +88,7 @@ async def test_a_redis_outage_of_seconds_delays_two_workers_messages_and_loses_n
                 posts += 2
             shower = boxes[n % 2]
             # the table's turn (as the Presenter gives it)
-            shower.show(GROUP, "table:1:1", Rendered(f"table at move {n}"), rev=n + 1)
+            shower.show(GROUP, outbox_key("table:1:1"), Rendered(f"table at move {n}"), rev=n + 1)
         await asyncio.sleep(0.3)  # some gone, the rest queued (nothing is queued after)
         assert fake.calls("sendMessage")
         assert all(b.pending(GROUP) for b in boxes)
@@ -143,7 +144,7 @@ async def test_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
     bot, client = new_bot(fake), connect(redis.url)
     try:
         box = await worker(bot, store, client)
-        box.show(GROUP, "deal:1:40", result)
+        box.show(GROUP, outbox_key("deal:1:40"), result)
         await asyncio.wait_for(answered.wait(), 10)
         await asyncio.sleep(0.5)  # the bot has the answer; Redis answers nothing now
         resume(stalled)
@@ -155,7 +156,7 @@ async def test_a_kill_after_telegram_answered_a_result_never_posts_it_twice(
     client = connect(redis.url)
     try:
         again = await worker(bot, store, client)  # the restart shows what the table shows again
-        again.show(GROUP, "deal:1:40", result)
+        again.show(GROUP, outbox_key("deal:1:40"), result)
         await asyncio.wait_for(again.drain(), 10)
         await again.close()
     finally:
@@ -177,18 +178,18 @@ async def test_a_kill_before_telegram_got_a_result_posts_it_after_the_restart(
     try:
         box = Outbox(bot, store, FAST)
         await box.load()
-        box.show(GROUP, "deal:1:41", result)
+        box.show(GROUP, outbox_key("deal:1:41"), result)
         await asyncio.sleep(0.5)
         assert len(fake.calls("sendMessage")) == 1  # it waits at the gate
         await box.close(grace=0)  # killed with the request on its way
-        assert await store.intents() == [(GROUP, "deal:1:41")]
+        assert await store.intents() == [(GROUP, outbox_key("deal:1:41"))]
         held.set()
         await asyncio.sleep(0.1)
         assert fake.messages(GROUP) == []  # Telegram never got it
         caplog.set_level(logging.WARNING, logger="bot.sending.outbox")
         again = Outbox(bot, store, FAST)
         await again.load()
-        again.show(GROUP, "deal:1:41", result)
+        again.show(GROUP, outbox_key("deal:1:41"), result)
         await asyncio.wait_for(again.drain(), 10)
     finally:
         await bot.session.close()
@@ -199,7 +200,7 @@ async def test_a_kill_before_telegram_got_a_result_posts_it_after_the_restart(
     try:
         box = Outbox(bot, store, FAST)
         await box.load()
-        box.show(GROUP, "deal:1:42", Rendered("📋 result of deal 3"))
+        box.show(GROUP, outbox_key("deal:1:42"), Rendered("📋 result of deal 3"))
         await asyncio.wait_for(box.drain(), 10)
     finally:
         await bot.session.close()
@@ -244,7 +245,7 @@ async def test_an_owed_message_is_settled_once_shown_and_held_while_telegram_fai
     refs = [OwedRef("deal:1:1:50"), OwedRef("note:1:over:1:0"), OwedRef("deal:1:1:51")]
     async with store.unit() as tx:
         for ref in refs:
-            key = ref.ref if ref.ref.startswith("deal") else None
+            key = outbox_key(ref.ref) if ref.ref.startswith("deal") else None
             await tx.owe(ref.ref, GROUP, key, "{}")
     shown = [Rendered("📋 deal 1"), Rendered("🤖 Boris"), Rendered("📋 deal 2")]
     fake.fail_next("sendMessage", 500, "Internal Server Error", chat_id=GROUP)
@@ -305,7 +306,7 @@ async def test_six_429s_in_a_row_hold_an_owed_result_tried_again_with_bounded_ba
     people(fake, 1)
     ref = OwedRef("deal:1:1:60")
     async with store.unit() as tx:
-        await tx.owe(ref.ref, GROUP, ref.ref, "{}")
+        await tx.owe(ref.ref, GROUP, outbox_key(ref.ref), "{}")
     tries = 6
     fake.fail_next(
         "sendMessage",
@@ -326,7 +327,7 @@ async def test_six_429s_in_a_row_hold_an_owed_result_tried_again_with_bounded_ba
         await box.load()
         for _ in range(tries + 1):  # the runtime shows it again each time it is told to
             (row,) = await store.owed()
-            box.show(GROUP, ref.ref, Rendered("📋 deal 1"), owed=row.ref)
+            box.show(GROUP, outbox_key(ref.ref), Rendered("📋 deal 1"), owed=row.ref)
             await asyncio.wait_for(box.drain(), 10)
     finally:
         await bot.session.close()

@@ -13,6 +13,7 @@ from aiogram import Bot
 from pydantic import SecretStr, ValidationError
 
 from bot.config import Settings
+from bot.keys import outbox_key
 from bot.rendered import Rendered
 from bot.sending.outbox import Outbox, OutboxLimits
 from bot.sending.rates import LocalRates
@@ -44,13 +45,13 @@ async def test_edits_to_many_chats_never_wait_for_the_global_window_and_sends_do
     await box.load()
     start = time.monotonic()
     for chat in CHATS:
-        box.show(chat, "hand:1:0", Rendered("one"))
+        box.show(chat, outbox_key("hand:1:0"), Rendered("one"))
     await asyncio.wait_for(box.drain(), 20)
     sent = time.monotonic() - start
     assert sent >= (len(CHATS) / GLOBAL) - 1.2, sent  # 30 new messages at 10 a second
     start = time.monotonic()
     for chat in CHATS:
-        box.show(chat, "hand:1:0", Rendered("two"))
+        box.show(chat, outbox_key("hand:1:0"), Rendered("two"))
     await asyncio.wait_for(box.drain(), 20)
     edited = time.monotonic() - start
     assert fake.count("editMessageText") == len(CHATS)
@@ -66,11 +67,11 @@ async def test_paid_broadcasts_mark_every_new_message_and_no_edit(
     started(fake, 1)
     box = Outbox(outbox_bot, store, limits(paid=True))
     await box.load()
-    box.show(1, "hand:1:0", Rendered("one"))
+    box.show(1, outbox_key("hand:1:0"), Rendered("one"))
     box.post(1, Rendered("a note"))
     box.post_document(1, "record.txt", b"record")
     await box.drain()
-    box.show(1, "hand:1:0", Rendered("two"))
+    box.show(1, outbox_key("hand:1:0"), Rendered("two"))
     await box.drain()
     sends = fake.calls("sendMessage") + fake.calls("sendDocument")
     assert len(sends) == 3
@@ -124,10 +125,14 @@ async def test_a_ping_deleted_before_it_could_go_is_never_sent(
     started(fake, 1)
     box = Outbox(outbox_bot, store, OutboxLimits(private_ops=1, private_window=0.5))
     await box.load()
-    box.show(1, "hand:1:0", Rendered("hand, deal 1"))
-    box.show(1, "hand:1:0", Rendered("hand, your turn"))  # waits for the chat's window …
-    box.show(1, "ping:1", Rendered("🔔 your turn"), fresh=True)  # … and the ping behind it
-    box.delete(1, "ping:1")  # he played before it could go
+    box.show(1, outbox_key("hand:1:0"), Rendered("hand, deal 1"))
+    box.show(
+        1, outbox_key("hand:1:0"), Rendered("hand, your turn")
+    )  # waits for the chat's window …
+    box.show(
+        1, outbox_key("ping:1"), Rendered("🔔 your turn"), fresh=True
+    )  # … and the ping behind it
+    box.delete(1, outbox_key("ping:1"))  # he played before it could go
     await asyncio.wait_for(box.drain(), 10)
     assert [m.text for m in fake.messages(1)] == ["hand, your turn"]
     assert fake.count("sendMessage") == 1 and fake.count("deleteMessage") == 0
@@ -143,14 +148,14 @@ async def test_a_hands_edit_never_waits_behind_a_ping_that_waits_for_the_global_
         started(fake, chat)
     box = Outbox(outbox_bot, store, limits())
     await box.load()
-    box.show(player, "hand:1:0", Rendered("your cards"))
+    box.show(player, outbox_key("hand:1:0"), Rendered("your cards"))
     await box.drain()
     await asyncio.sleep(1.1)  # the hand's send has left all chats' window
     for chat in CHATS:  # three seconds of new messages at ten a second
         box.post(chat, Rendered("a result"))
     await asyncio.sleep(0)
-    box.show(player, "ping:1", Rendered("🔔 your turn"), fresh=True, notice=notice)
-    box.show(player, "hand:1:0", Rendered("your cards, your turn"))
+    box.show(player, outbox_key("ping:1"), Rendered("🔔 your turn"), fresh=True, notice=notice)
+    box.show(player, outbox_key("hand:1:0"), Rendered("your cards, your turn"))
     await asyncio.wait_for(box.drain(), 20)
     to_him = [c.method for c in fake.requests if c.params.get("chat_id") == player]
     assert to_him == ["sendMessage"] + (

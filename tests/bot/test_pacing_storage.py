@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.keys import outbox_key
 from bot.storage.protocol import Store
 from bot.storage.rows import Subscriber
 from tests.bot.test_storage_backends import CHAT, OTHER, USER, seeded
 
-KEY = "record:12:1"
+KEY = outbox_key("record:12:1")
 
 
 async def test_a_post_is_claimed_once_per_chat_until_its_claim_lapses(repo: Store) -> None:

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 
 from bot.coordination.redis_locks import PREFIX, RedisLeader, RedisLocks, UpdateGate, connect
+from bot.keys import outbox_key
 from bot.rendered import Rendered
 from bot.runtime.commands import Command, DeadlineDue
 from bot.scheduling import Scheduler
@@ -170,14 +171,20 @@ async def test_two_outboxes_edit_one_message_and_the_later_turn_wins(
             )
             for bot_, r in zip(bots, (clients(), clients()), strict=True)
         )
-        a.show(GROUP, "table:1:1", Rendered("turn 1"), rev=1)
+        a.show(GROUP, outbox_key("table:1:1"), Rendered("turn 1"), rev=1)
         await a.drain()
-        b.show(GROUP, "table:1:1", Rendered("turn 3"), rev=3)  # the same message, found in the book
+        b.show(
+            GROUP, outbox_key("table:1:1"), Rendered("turn 3"), rev=3
+        )  # the same message, found in the book
         await b.drain()
-        a.show(GROUP, "table:1:1", Rendered("turn 2 (late)"), rev=2)  # an older turn: never shown
+        a.show(
+            GROUP, outbox_key("table:1:1"), Rendered("turn 2 (late)"), rev=2
+        )  # an older turn: never shown
         await a.drain()
         assert a.book is not None
-        assert await a.book.key_of(GROUP, fake.messages(GROUP)[0].message_id) == "table:1:1"
+        assert await a.book.key_of(GROUP, fake.messages(GROUP)[0].message_id) == outbox_key(
+            "table:1:1"
+        )
     finally:
         for client_bot in bots:
             await client_bot.session.close()

@@ -15,6 +15,7 @@ import pytest
 from pydantic import SecretStr, ValidationError
 
 from bot.config import Settings, database_label
+from bot.keys import outbox_key
 from bot.storage import latest_schema, open_repository
 from bot.storage.db import MIGRATIONS, PG_MIGRATIONS, migrations
 from bot.storage.protocol import Store
@@ -216,11 +217,15 @@ async def test_deadlines_hands_and_alive(repo: Store) -> None:
 
 
 async def test_the_outbox_store_and_update_claims(repo: Store) -> None:
-    await repo.put_message(StoredMessage(CHAT, "table:1", 2**31 + 5, "d1"))
-    await repo.put_message(StoredMessage(CHAT, "table:1", 2**31 + 6, "d2", keyboard=False))
-    await repo.put_message(StoredMessage(CHAT, "hand:1:0", 9, "d3"))
-    await repo.drop_message(CHAT, "hand:1:0")
-    assert await repo.messages() == [StoredMessage(CHAT, "table:1", 2**31 + 6, "d2", False)]
+    await repo.put_message(StoredMessage(CHAT, outbox_key("table:1"), 2**31 + 5, "d1"))
+    await repo.put_message(
+        StoredMessage(CHAT, outbox_key("table:1"), 2**31 + 6, "d2", keyboard=False)
+    )
+    await repo.put_message(StoredMessage(CHAT, outbox_key("hand:1:0"), 9, "d3"))
+    await repo.drop_message(CHAT, outbox_key("hand:1:0"))
+    assert await repo.messages() == [
+        StoredMessage(CHAT, outbox_key("table:1"), 2**31 + 6, "d2", False)
+    ]
     assert await repo.claim_update(2**40, 10.0)
     assert not await repo.claim_update(2**40, 11.0)  # a redelivery acts once
     await repo.prune_updates(before=20.0)
@@ -232,25 +237,25 @@ async def test_what_the_chats_are_owed_is_claimed_once_and_settled_with_its_mess
     repo: Store,
 ) -> None:
     async with repo.unit() as tx:  # written with the action that owes them, in its order
-        await tx.owe("deal:1:1:40", CHAT, "deal:1:1:40", '{"kind": "deal"}')
+        await tx.owe("deal:1:1:40", CHAT, outbox_key("deal:1:1:40"), '{"kind": "deal"}')
         await tx.owe("note:1:idle", CHAT, None, '{"kind": "note"}')
-        await tx.owe("deal:1:1:40", CHAT, "deal:1:1:40", "again")  # one entry a ref
+        await tx.owe("deal:1:1:40", CHAT, outbox_key("deal:1:1:40"), "again")  # one entry a ref
     deal, note = await repo.owed()
     assert (deal.ref, deal.key, deal.what, deal.state) == (
         OwedRef("deal:1:1:40"),
-        "deal:1:1:40",
+        outbox_key("deal:1:1:40"),
         '{"kind": "deal"}',
         OwedState.PENDING,
     )
     assert (note.ref.ref, note.chat_id, note.key) == ("note:1:idle", CHAT, None)
     # two senders (a restart's resume beside a live queue): the claim goes to one
-    assert await repo.intend_message(CHAT, "deal:1:1:40", deal.ref) is Claim.MINE
-    assert await repo.intend_message(CHAT, "deal:1:1:40", deal.ref) is Claim.TAKEN
-    assert await repo.intents() == [(CHAT, "deal:1:1:40")]
+    assert await repo.intend_message(CHAT, outbox_key("deal:1:1:40"), deal.ref) is Claim.MINE
+    assert await repo.intend_message(CHAT, outbox_key("deal:1:1:40"), deal.ref) is Claim.TAKEN
+    assert await repo.intents() == [(CHAT, outbox_key("deal:1:1:40"))]
     resumed = [r for r in await repo.owed() if r.key is not None]
     assert [(r.state, r.ref.tries) for r in resumed] == [(OwedState.SENT, 1)]
     assert await repo.claim_owed(resumed[0].ref) is Claim.MINE  # read again: the resume may
-    await repo.put_message(StoredMessage(CHAT, "deal:1:1:40", 77, "d"), resumed[0].ref)
+    await repo.put_message(StoredMessage(CHAT, outbox_key("deal:1:1:40"), 77, "d"), resumed[0].ref)
     assert await repo.intents() == []
     assert [r.ref.ref for r in await repo.owed()] == ["note:1:idle"]  # settled with the id
     assert await repo.claim_owed(OwedRef("deal:1:1:40", 2)) is Claim.TAKEN  # settled: nobody
@@ -272,20 +277,22 @@ async def test_an_owed_entry_held_keeps_the_later_ones_of_its_chat_behind_it(
 ) -> None:
     async with repo.unit() as tx:  # deal 1, deal 2 and a notice owed to one chat, one to another
         for ref, chat in (("deal:1:1:40", CHAT), ("deal:2:1:9", CHAT - 1)):
-            await tx.owe(ref, chat, ref, "{}")
-        await tx.owe("deal:1:1:55", CHAT, "deal:1:1:55", "{}")
+            await tx.owe(ref, chat, outbox_key(ref), "{}")
+        await tx.owe("deal:1:1:55", CHAT, outbox_key("deal:1:1:55"), "{}")
         await tx.owe("note:1:over", CHAT, None, "{}")
     first, other, second, note = (r.ref for r in await repo.owed())
-    assert await repo.intend_message(CHAT, first.ref, first) is Claim.MINE
+    assert await repo.intend_message(CHAT, outbox_key(first.ref), first) is Claim.MINE
     assert not await repo.hold_owed(first)  # as read before the claim: not this sender's
     assert await repo.hold_owed(dataclasses.replace(first, tries=1))  # its send failed
-    assert await repo.intents() == [(CHAT, first.ref)]  # the sender lets its key go itself
-    await repo.drop_message(CHAT, first.ref)
+    assert await repo.intents() == [
+        (CHAT, outbox_key(first.ref))
+    ]  # the sender lets its key go itself
+    await repo.drop_message(CHAT, outbox_key(first.ref))
     # the chat's later entries wait behind it, nothing marked; another chat's go on
-    assert await repo.intend_message(CHAT, second.ref, second) is Claim.BEHIND
+    assert await repo.intend_message(CHAT, outbox_key(second.ref), second) is Claim.BEHIND
     assert await repo.claim_owed(note) is Claim.BEHIND
     assert await repo.intents() == []
-    assert await repo.intend_message(CHAT - 1, other.ref, other) is Claim.MINE
+    assert await repo.intend_message(CHAT - 1, outbox_key(other.ref), other) is Claim.MINE
     held = {r.ref.ref: (r.state, r.ref.tries) for r in await repo.owed()}
     assert held == {
         first.ref: (OwedState.HELD, 1),
@@ -295,12 +302,16 @@ async def test_an_owed_entry_held_keeps_the_later_ones_of_its_chat_behind_it(
     }
     # tried again, in order: the first (as it reads now) is claimed; the others follow it
     again = {r.ref.ref: r.ref for r in await repo.owed()}
-    assert await repo.intend_message(CHAT, second.ref, again[second.ref]) is Claim.BEHIND
-    assert await repo.intend_message(CHAT, first.ref, again[first.ref]) is Claim.MINE
-    assert await repo.intend_message(CHAT, first.ref, again[first.ref]) is Claim.TAKEN
-    await repo.put_message(StoredMessage(CHAT, first.ref, 80, "d"), OwedRef(first.ref, 2))
+    assert (
+        await repo.intend_message(CHAT, outbox_key(second.ref), again[second.ref]) is Claim.BEHIND
+    )
+    assert await repo.intend_message(CHAT, outbox_key(first.ref), again[first.ref]) is Claim.MINE
+    assert await repo.intend_message(CHAT, outbox_key(first.ref), again[first.ref]) is Claim.TAKEN
+    await repo.put_message(
+        StoredMessage(CHAT, outbox_key(first.ref), 80, "d"), OwedRef(first.ref, 2)
+    )
     again = {r.ref.ref: r.ref for r in await repo.owed()}
-    assert await repo.intend_message(CHAT, second.ref, again[second.ref]) is Claim.MINE
+    assert await repo.intend_message(CHAT, outbox_key(second.ref), again[second.ref]) is Claim.MINE
     assert await repo.claim_owed(again[note.ref]) is Claim.MINE
 
 
@@ -311,7 +322,7 @@ async def test_a_group_moves_to_its_supergroup_once(repo: Store) -> None:
         await tx.book(CHAT, "mushka", USER, 4, True)
         await tx.upsert_chat(new, "")
         await tx.book(new, "mushka", USER, 1, False)
-    await repo.put_message(StoredMessage(CHAT, "table:1", 5, "d"))
+    await repo.put_message(StoredMessage(CHAT, outbox_key("table:1"), 5, "d"))
     async with repo.unit() as tx:
         assert await tx.migrate_chat(CHAT, new)
     async with repo.unit() as tx:

@@ -20,6 +20,7 @@ from bot.caches.members import Members, Membership
 from bot.caches.people import People
 from bot.callbacks import Kind, Press
 from bot.coordination.redis_locks import RedisLocks, connect
+from bot.keys import outbox_key
 from bot.refused import BotRefusal, Refused
 from bot.rendered import Button, Keyboard, Rendered
 from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, OpenTable, StartReached
@@ -162,24 +163,28 @@ async def test_a_press_on_another_worker_is_checked_against_the_last_queued_scre
             boxes.append(box)
         a, b = boxes
         assert a.book is not None and b.book is not None
-        a.show(vera.id, "hand:1:0", hand("h:1:0:1:p:AS", "h:1:0:1:p:KS"), rev=1)
+        a.show(vera.id, outbox_key("hand:1:0"), hand("h:1:0:1:p:AS", "h:1:0:1:p:KS"), rev=1)
         await a.drain()
-        assert await b.book.offers(vera.id, "hand:1:0") == frozenset(
+        assert await b.book.offers(vera.id, outbox_key("hand:1:0")) == frozenset(
             {"h:1:0:1:p:AS", "h:1:0:1:p:KS"}
         )
         held = fake.gate("editMessageText", chat_id=vera.id)  # the new screen is on its way
-        a.show(vera.id, "hand:1:0", hand("h:1:0:1:m:AS"), rev=2)  # a mark: the same move
-        assert a.telling(vera.id, "hand:1:0")  # on its way to Redis: A answers from memory
+        a.show(
+            vera.id, outbox_key("hand:1:0"), hand("h:1:0:1:m:AS"), rev=2
+        )  # a mark: the same move
+        assert a.telling(
+            vera.id, outbox_key("hand:1:0")
+        )  # on its way to Redis: A answers from memory
         await asyncio.sleep(0.2)
-        assert not a.telling(vera.id, "hand:1:0")
-        assert await b.book.offers(vera.id, "hand:1:0") == frozenset({"h:1:0:1:m:AS"})
-        assert a.offers(vera.id, "hand:1:0") == frozenset(
+        assert not a.telling(vera.id, outbox_key("hand:1:0"))
+        assert await b.book.offers(vera.id, outbox_key("hand:1:0")) == frozenset({"h:1:0:1:m:AS"})
+        assert a.offers(vera.id, outbox_key("hand:1:0")) == frozenset(
             {"h:1:0:1:m:AS"}
         )  # what A checks, the same
         # an older turn's screen, queued late by B, never takes its place
-        b.show(vera.id, "hand:1:0", hand("h:1:0:1:p:AS"), rev=1)
+        b.show(vera.id, outbox_key("hand:1:0"), hand("h:1:0:1:p:AS"), rev=1)
         await asyncio.sleep(0.2)
-        assert await a.book.offers(vera.id, "hand:1:0") == frozenset({"h:1:0:1:m:AS"})
+        assert await a.book.offers(vera.id, outbox_key("hand:1:0")) == frozenset({"h:1:0:1:m:AS"})
         held.set()
         await asyncio.wait_for(asyncio.gather(a.drain(), b.drain()), 10)
     (shown,) = fake.messages(vera.id)
