@@ -7,7 +7,8 @@ its owner's), so rendering takes an explicit translator instead of an ambient co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gettext
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -26,6 +27,10 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def _english_plural(n: int) -> int:
+    return 0 if n == 1 else 1
+
+
 def locale_of(language_code: str | None, default: str = "en") -> str:
     """PRODUCT.md §11: ``ru``, ``uk``, ``be`` → ru; anything else → en; nothing → ``default``."""
     if not language_code:
@@ -40,10 +45,31 @@ class Translator:
 
     locale: str
     messages: Mapping[str, str] = field(repr=False)
+    # plural entries: the singular msgid → its forms, and which form a number takes
+    plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    plural_of: Callable[[int], int] = field(default=_english_plural, repr=False)
 
     def __call__(self, msgid: str, /, **params: object) -> str:
         text = self.messages.get(msgid) or msgid
         return text.format(**params) if params else text
+
+    def _form(self, msgid: str, plural: str, count: int) -> str:
+        forms = self.plurals.get(msgid)
+        if forms:
+            index = self.plural_of(abs(count))
+            if 0 <= index < len(forms) and forms[index]:
+                return forms[index]
+        return msgid if abs(count) == 1 else plural
+
+    def n(self, msgid: str, plural: str, count: int, /, **params: object) -> str:
+        """``tr.n("{n} card", "{n} cards", 4)`` → «4 карты»: the form the language gives the
+        number (gettext's plural forms, from each catalogue's ``Plural-Forms``), with ``n``."""
+        return self._form(msgid, plural, count).format(n=count, **params)
+
+    def n_html(self, msgid: str, plural: str, count: int, /, **params: object) -> Html:
+        """:meth:`n` as Telegram HTML: plain text parameters escaped, as :meth:`html`."""
+        form = self._form(msgid, plural, count)
+        return Html(form.format(n=count, **html_params(params)))
 
     def html(self, msgid: str, /, **params: object) -> Html:
         """The catalogue's text as Telegram HTML: every plain text parameter escaped (a name,
@@ -52,7 +78,7 @@ class Translator:
         return Html(text.format(**html_params(params)) if params else text)
 
     def has(self, msgid: str) -> bool:
-        return bool(self.messages.get(msgid))
+        return bool(self.messages.get(msgid)) or all(self.plurals.get(msgid, ("",)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +99,22 @@ class Catalogues:
             # messages.po, then one file per game family's own texts (kopilka.po, …)
             paths = [main, *sorted(p for p in folder.glob("*.po") if p != main)]
             messages: dict[str, str] = {}
+            plurals: dict[str, tuple[str, ...]] = {}
+            plural_of: Callable[[int], int] = _english_plural
             for path in paths:
                 with path.open("rb") as fh:
                     catalog = read_po(fh, locale=locale)
+                if path == main:
+                    plural_of = gettext.c2py(catalog.plural_expr)
                 for m in catalog:
+                    if isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
+                        plurals[str(m.id[0])] = tuple(str(f) for f in m.string)
+                        continue
                     if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string:
                         if messages.get(str(m.id), m.string) != m.string:
                             raise RuntimeError(f"{path}: {m.id!r} is translated twice")
                         messages[str(m.id)] = str(m.string)
-            translators[locale] = Translator(locale, messages)
+            translators[locale] = Translator(locale, messages, plurals, plural_of)
         return cls(translators, default)
 
     def tr(self, locale: str | None) -> Translator:

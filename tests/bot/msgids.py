@@ -19,7 +19,7 @@ def _name(func: ast.expr) -> str:
     if isinstance(func, ast.Name):
         return func.id
     if isinstance(func, ast.Attribute):
-        if func.attr == "html":  # tr.html(…): the same catalogue, as HTML
+        if func.attr in ("html", "n", "n_html"):  # tr.html(…), tr.n(…): the same catalogue
             return _name(func.value)
         return func.attr
     return ""

@@ -400,3 +400,41 @@ def test_7_2_a_press_parsed_again_gets_the_same_answer() -> None:
     assert codec.parse(forged) is None
     assert codec.parse(genuine) == Press(Kind.HAND, 5, 1, 12, "p", "QS")
     assert PressCodec.from_token("654321:OTHER").parse(genuine) is None
+
+
+def test_plural_forms_follow_each_catalogues_rule(tmp_path: Path) -> None:
+    """``tr.n``: the form a number takes is the catalogue's own (Russian has three)."""
+    for locale, forms in (
+        ("ru", ("{n} карта", "{n} карты", "{n} карт")),
+        ("en", ("", "{n} cards")),
+    ):
+        folder = tmp_path / locale / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        header = (LOCALES / locale / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+        head = header.split("\n\n", 1)[0]
+        entry = 'msgid "{n} card"\nmsgid_plural "{n} cards"\n' + "".join(
+            f'msgstr[{i}] "{form}"\n' for i, form in enumerate(forms)
+        )
+        (folder / "messages.po").write_text(f"{head}\n\n{entry}", encoding="utf-8")
+    catalogues = Catalogues.load(tmp_path)
+    ru, en = catalogues.tr("ru"), catalogues.tr("en")
+    said = {n: ru.n("{n} card", "{n} cards", n) for n in (1, 2, 4, 5, 11, 12, 21, 22, 25, 111)}
+    assert said == {
+        1: "1 карта",
+        2: "2 карты",
+        4: "4 карты",
+        5: "5 карт",
+        11: "11 карт",
+        12: "12 карт",
+        21: "21 карта",
+        22: "22 карты",
+        25: "25 карт",
+        111: "111 карт",
+    }
+    assert ru.has("{n} card") and not ru.has("{n} cards")
+    # a form the catalogue leaves empty falls back to the English text
+    assert en.n("{n} card", "{n} cards", 1) == "1 card"
+    assert en.n("{n} card", "{n} cards", 3) == "3 cards"
+    assert str(ru.n_html("{n} card for {name}", "{n} cards for {name}", 2, name="<b>")) == (
+        "2 cards for &lt;b&gt;"
+    )
