@@ -125,10 +125,12 @@ def hand(
     elif view.phase == TrickPhase.DISCARD:
         need = discard_count(legal)
         lines.append(
-            tr(
-                "The Q♠ was dealt out of the stock: you received {n} more. "
+            tr.n(
+                "The Q♠ was dealt out of the stock: you received {n} more card. "
                 "Discard {n} (never the Q♠). Marked: {k}",
-                n=need,
+                "The Q♠ was dealt out of the stock: you received {n} more cards. "
+                "Discard {n} (never the Q♠). Marked: {k}",
+                need,
                 k=len(marks),
             )
         )
