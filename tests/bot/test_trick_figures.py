@@ -234,8 +234,8 @@ def test_the_pamfil_announced_is_told_once_in_one_case(locale: str) -> None:
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("ru", "Вы сдаёте: можно взять открытую карту ({card}) вместо одной из прикупа."),
-        ("en", "You deal: you may take the turn-up ({card}) in place of a card from the stock."),
+        ("ru", "Сдача ваша: можно взять открытую карту ({card}) вместо одной из прикупа."),
+        ("en", "Your deal: you may take the turn-up ({card}) in place of a card from the stock."),
     ],
 )
 def test_the_dealers_right_to_the_turn_up_is_said_on_his_hand(locale: str, said: str) -> None:

@@ -94,7 +94,7 @@ def hand(
         # §1.2.2: the dealer alone may take the turn-up, in his own exchange
         lines.append(
             tr(
-                "You deal: you may take the turn-up ({card}) in place of a card from the stock.",
+                "Your deal: you may take the turn-up ({card}) in place of a card from the stock.",
                 card=card_name(view.turn_up, loc),
             )
         )
