@@ -30,6 +30,7 @@ from engine.trick.actions import Announce, Discard, Exchange
 from engine.trick.events import BOOK, TrickDealEnd, TrickWon
 from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
+from tests.bot.golden import assert_golden, show
 from tests.bot.terminal_driver import drive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,6 +145,7 @@ def test_a_shutikha_write_off_names_the_shutikha_trick(locale: str) -> None:
     label = {"ru": "шутиха", "en": "shutikha"}[locale]
     beaten = {"ru": "шутиха бита", "en": "shutikha beaten"}[locale]
     seen: set[str] = set()
+    shown: list[str] = []  # the first deal result of each kind
     for state, lines in played("shutikha", range(1, 40)):
         typed = BOOK.read(events_of(lines))
         end = next((e for e in typed if isinstance(e, TrickDealEnd)), None)
@@ -166,10 +168,13 @@ def test_a_shutikha_write_off_names_the_shutikha_trick(locale: str) -> None:
             figure = f"{name} {s.before}→{s.before - s.written_off}".replace("→-", "→−")
             said = f"{beaten}: {split}" if kind == "beaten" else f"{label}: {split}"
             assert f"{figure} ({said})" in written, written
+            if kind not in seen and text not in shown:
+                shown.append(text)
             seen.add(kind)
         if seen == {"won", "taken", "beaten"}:
             break
     assert seen == {"won", "taken", "beaten"}
+    assert_golden("shutikha_written_off", locale, "\n\n".join(shown))
 
 
 @pytest.mark.parametrize(
@@ -215,6 +220,14 @@ def test_the_pamfil_is_offered_on_the_hand_with_what_it_pays_and_among_the_trump
         others = state.view((view.seat or 0) + 1 if view.seat == 0 else 0)
         assert isinstance(others, TrickView)
         assert offer not in hand_text(state, others, locale)[0]  # nobody else is asked
+        ui = game_ui("pamfil")
+        assert ui is not None
+        tr = CATALOGUES.tr(locale)
+        assert_golden(
+            "pamfil_hand_offer",
+            locale,
+            show(ui.hand(context(state, locale), view, HandUI(), tr, CODEC)),
+        )
         return
     pytest.fail("no pamfil holder declared under a trump other than clubs")
 
@@ -248,6 +261,8 @@ def test_the_dealers_right_to_the_turn_up_is_said_on_his_hand(locale: str, said:
         up = any(isinstance(a, Exchange) and a.up for a in view.legal)
         if view.seat == view.dealer and up:
             assert line in text, text
+            if not dealer:
+                assert_golden("mushka_hand_dealer", locale, text)
             dealer = True
         else:
             assert line not in text, text
