@@ -7,8 +7,10 @@ free-for-all games of any number of players with ties — the Мушка family'
 licence limits it to non-commercial use; Elo and Glicko-2 rate pairs.
 
 The scale: OpenSkill's default (μ 25, σ 25/3) times four, so a whole number shows what a game did
-(a first game moves a rating by about a dozen, not by three). The rating shown is the
-conservative μ − 3σ, 0 for a newcomer: it rises as the games show both skill and certainty.
+(a first game moves a rating by about a dozen, not by three). The rating is the conservative
+μ − 3σ, 0 for a newcomer: it rises as the games show both skill and certainty. The screens show
+it from a base (:data:`bot.numbers.RATING_BASE`, 1000), so no newcomer's figure reads as a debt;
+what is stored here has no base.
 
 A computer is rated once per level (:data:`computer`): the level is the player — at a computer
 seat, and at a person's seat whose decisions were mostly the computer's. That person is rated

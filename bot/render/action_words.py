@@ -84,26 +84,40 @@ class Said(StrEnum):
     TRAIL = "trail"
 
 
-SAYINGS: Final[Mapping[Said, tuple[str, str]]] = MappingProxyType(
-    {  # (the person's own move, as typed back; another seat's, as the group is told it)
-        Said.PASS: ("pass", "passes"),
-        Said.KEEP: ("play, keep all", "plays, keeps his cards"),
-        Said.UP: (
+@dataclass(frozen=True, slots=True)
+class Saying:
+    """What an action says: the person's own move, as typed back (``mine``); another seat's, as
+    the group is told it (``theirs``; with ``plural``, the singular of a count of cards, and the
+    catalogue gives the form the number takes: «меняет 1 карту», «меняет 4 карты»)."""
+
+    mine: str
+    theirs: str
+    plural: str = ""
+
+
+SAYINGS: Final[Mapping[Said, Saying]] = MappingProxyType(
+    {
+        Said.PASS: Saying("pass", "passes"),
+        Said.KEEP: Saying("play, keep all", "plays, keeps his cards"),
+        Said.UP: Saying(
             "play, exchange: {cards} and take the turn-up",
-            "plays, exchanges {n} and takes the turn-up",
+            "plays, exchanges {n} card and takes the turn-up",
+            "plays, exchanges {n} cards and takes the turn-up",
         ),
-        Said.EXCHANGE: ("play, exchange: {cards}", "plays, exchanges {n}"),
-        Said.ANNOUNCE: ("announce the pamfil", "announces the pamfil"),
-        Said.RETRUMP: (
+        Said.EXCHANGE: Saying(
+            "play, exchange: {cards}", "plays, exchanges {n} card", "plays, exchanges {n} cards"
+        ),
+        Said.ANNOUNCE: Saying("announce the pamfil", "announces the pamfil"),
+        Said.RETRUMP: Saying(
             "trump {suit}, discard {card}",
             "names trump {suit} and discards a card",
         ),
-        Said.DISCARD: ("discard: {cards}", "discards {n}"),
-        Said.RUN: ("run {cards}", "plays the run {cards}"),
-        Said.BUY: ("buy {n}", "buys {n}"),
-        Said.CAPTURE: ("take {card} → {cards}", "takes {cards} with {card}"),
-        Said.SWEEP: ("sweep the table with {card}", "sweeps the table with {card}"),
-        Said.TRAIL: ("lay out {card}", "lays out {card}"),
+        Said.DISCARD: Saying("discard: {cards}", "discards {n} card", "discards {n} cards"),
+        Said.RUN: Saying("run {cards}", "plays the run {cards}"),
+        Said.BUY: Saying("buy {n}", "buys {n} card", "buys {n} cards"),
+        Said.CAPTURE: Saying("take {card} → {cards}", "takes {cards} with {card}"),
+        Said.SWEEP: Saying("sweep the table with {card}", "sweeps the table with {card}"),
+        Said.TRAIL: Saying("lay out {card}", "lays out {card}"),
     }
 )
 
@@ -134,13 +148,14 @@ def say(action: object, tr: Translator, *, mine: bool) -> str:
     taking = said is Said.CAPTURE  # the first card takes the others
     cards = card_names(f.cards[1:] if taking else f.cards, loc)
     card = card_name(f.cards[0], loc) if taking and f.cards else cards
-    return tr(
-        SAYINGS[said][0 if mine else 1],
-        cards=cards,
-        card=card,
-        n=f.number if said is Said.BUY else len(f.cards),
-        suit=SUIT_SYMBOL[f.suit] if f.suit is not None else "",
-    )
+    saying = SAYINGS[said]
+    n = f.number if said is Said.BUY and f.number is not None else len(f.cards)
+    suit = SUIT_SYMBOL[f.suit] if f.suit is not None else ""
+    if mine:
+        return tr(saying.mine, cards=cards, card=card, n=n, suit=suit)
+    if saying.plural:
+        return tr.n(saying.theirs, saying.plural, n, cards=cards, card=card, suit=suit)
+    return tr(saying.theirs, cards=cards, card=card, n=n, suit=suit)
 
 
 def words_of(action: object, tr: Translator) -> str:

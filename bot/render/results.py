@@ -9,7 +9,7 @@ from bot.callbacks import EndAct, Kind, Press, PressCodec
 from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.numbers import signed, whole
+from bot.numbers import rating, signed
 from bot.render.table_context import TableContext
 from bot.rendered import Button, ButtonStyle, Rendered, keyboard
 from bot.runtime.scoreboard import Rated, Standings
@@ -37,13 +37,13 @@ def match_tail(
     game of a family that has one)."""
     if standings.rated:
 
-        def rating(r: Rated) -> str:
+        def rated(r: Rated) -> str:
             if r.computer:  # its play lifts nobody's rating (bot.rating.Book._stood_in)
                 said = tr("the computer played the seat")
-                return f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)}; {said})"
-            return f"{esc(r.name)} {whole(r.rating)} ({signed(r.change)})"
+                return f"{esc(r.name)} {rating(r.rating)} ({signed(r.change)}; {said})"
+            return f"{esc(r.name)} {rating(r.rating)} ({signed(r.change)})"
 
-        lines.append(tr("Rating: {list}", list=" · ".join(map(rating, standings.rated))))
+        lines.append(tr("Rating: {list}", list=" · ".join(map(rated, standings.rated))))
     if standings.ledger:
         lines.append(
             tr(

@@ -16,7 +16,7 @@ from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import Html, esc
 from bot.message_limits import MAX_TEXT, pages
-from bot.numbers import signed, whole
+from bot.numbers import RATING_BASE, rating, signed
 from bot.render.computers import LEVEL_BUTTONS
 from bot.render.games import game_ui
 from bot.runtime.scoreboard import Board, BoardLine
@@ -35,13 +35,13 @@ def _name(e: BoardLine, tr: Translator) -> str:
 def _figures(game: str, e: BoardLine, tr: Translator) -> str:
     """``112 · игр 12 (с людьми: 5) · +240 · очков 57``: rating, games (a person's: how many of
     the rated ones had other people in them), money, the game's points."""
-    rating = whole(e.rating) if e.rating is not None else "—"
+    shown = rating(e.rating) if e.rating is not None else "—"
     games = (
         tr("games {n} (with people: {people})", n=e.games, people=e.people)
         if e.rating is not None and not e.level
         else tr("games {n}", n=e.games)
     )
-    parts = [rating, games, signed(e.money)]
+    parts = [shown, games, signed(e.money)]
     ui = game_ui(game)
     if ui is not None and ui.points_label is not None and not e.level:
         parts.append(ui.points_label(e.points, tr))
@@ -52,7 +52,14 @@ def _heading(title: str, tr: Translator) -> str:
     return tr.html("📊 Score — «{chat}»", chat=title) if title else tr.html("📊 Your score")
 
 
-def _answer(lines: list[str], blocks: list[list[str]], size: int) -> list[Html]:
+def _legend(tr: Translator) -> str:
+    """Where a rating starts (:data:`bot.numbers.RATING_BASE`), said once above the boards."""
+    return tr.html("A rating starts at {base} and rises as the games show skill.", base=RATING_BASE)
+
+
+def _answer(lines: list[str], blocks: list[list[str]], size: int, tr: Translator) -> list[Html]:
+    if blocks:
+        lines.append(_legend(tr))
     blocks = [lines, *blocks]
     if len(blocks) > 1:  # the heading goes with the first game, never on a page of its own
         blocks[:2] = [blocks[0] + blocks[1]]
@@ -86,7 +93,7 @@ def score(
             block.append(f"{i}. {_name(e, tr)} {_figures(board.game, e, tr)}")
         if len(board.entries) > limit:
             block.append(tr.html("… {n} more", n=len(board.entries) - limit))
-    return _answer(lines, blocks, size)
+    return _answer(lines, blocks, size, tr)
 
 
 def mine(
@@ -107,4 +114,4 @@ def mine(
         blocks.append([f"{esc(game_name(board.game, tr.locale))}: {figures}{where}"])
     if not blocks:
         lines.append(tr.html("No finished games of yours yet."))
-    return _answer(lines, blocks, size)
+    return _answer(lines, blocks, size, tr)

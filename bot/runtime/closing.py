@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
-from bot.numbers import signed, whole
+from bot.numbers import rating, signed
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime import ratings
@@ -112,7 +112,7 @@ def places_line(rated: ResultRow) -> str:
 
     def figures(s: ResultSeat) -> str:
         mark = " 🤖" if s.stand_in else ""
-        return f"{whole(s.rating)} ({signed(s.change)}){mark}"
+        return f"{rating(s.rating)} ({signed(s.change)}){mark}"
 
     return " · ".join(
         f"{s.place}. {s.name} {figures(s)}" for s in sorted(rated.seats, key=lambda s: s.place)

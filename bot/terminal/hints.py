@@ -4,6 +4,8 @@ terminal's texts (keyed by the msgid, so no screen's code changes)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.i18n import Translator
 
 
@@ -16,11 +18,6 @@ def terminal_words(tr: Translator) -> Translator:
         ),
         "Mark cards to exchange (up to {n}; stock {stock}). Marked: {k}": tr(
             "Type the cards to exchange (up to {n}; stock {stock}), then Enter."
-        ),
-        "The Q♠ was dealt out of the stock: you received {n} more. "
-        "Discard {n} (never the Q♠). Marked: {k}": tr(
-            "The Q♠ was dealt out of the stock: you received {n} more. "
-            "Discard {n} (never the Q♠): type them, then Enter."
         ),
         "<b>Your move.</b> Nothing to capture: tap a card to lay it out.": tr(
             "<b>Your move.</b> Nothing to capture: type a card to lay it out."
@@ -42,4 +39,12 @@ def terminal_words(tr: Translator) -> Translator:
             "Go on from {card}: type a run's cards, or pass."
         ),
     }
-    return Translator(tr.locale, {**tr.messages, **instead})
+    plural = {  # the same for a text whose forms follow a number (tr.n)
+        "The Q♠ was dealt out of the stock: you received {n} more card. "
+        "Discard {n} (never the Q♠). Marked: {k}": "The Q♠ was dealt out of the stock: you "
+        "received {n} more card. Discard {n} (never the Q♠): type them, then Enter.",
+    }
+    forms = {msgid: tr.plurals[typed] for msgid, typed in plural.items() if typed in tr.plurals}
+    return dataclasses.replace(
+        tr, messages={**tr.messages, **instead}, plurals={**tr.plurals, **forms}
+    )

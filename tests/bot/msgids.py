@@ -40,7 +40,7 @@ def source_msgids() -> set[str]:
     from bot.runtime.absent import HAND_OVER_NOTES
     from bot.runtime.closing import RATED, RATED_FOR, ClosedWhy
 
-    found.update(msgid for pair in SAYINGS.values() for msgid in pair)
+    found.update(msgid for saying in SAYINGS.values() for msgid in (saying.mine, saying.theirs))
     found.update(HAND_OVER_NOTES.values())
     found.update({RATED, RATED_FOR, *(why.value for why in ClosedWhy)})
     return found

@@ -12,6 +12,7 @@ import random
 
 from bot.app import running_bot
 from bot.config import Settings
+from bot.numbers import RATING_BASE, signed
 from bot.records import Records
 from bot.runtime.as_it_stands import money_so_far, places_by
 from bot.storage import open_repository
@@ -141,6 +142,9 @@ async def test_a_match_closed_after_its_first_deal_is_rated_as_it_stands(
     assert sorted(rated) == [(101, 1), (102, 1), (103, 1)]
     line = next(m.text for m in group.visible if m.text.startswith("📊 Игра засчитана"))
     assert all(f"{s[3]}. {s[2]} " in line for s in stored), line
+    # each seat's rating as every screen shows it: from the base a newcomer starts at
+    shown = [f"{s[2]} {RATING_BASE + s[5]} ({signed(s[6])})" for s in stored]
+    assert all(figure in line for figure in shown), (line, shown)
 
 
 async def test_anyone_asked_says_no_and_an_unanswered_question_lapses_across_a_restart(

@@ -7,6 +7,7 @@ import random
 import re
 
 from bot.app import RunningBot
+from bot.numbers import RATING_BASE
 from bot.rating import shown
 from tests.bot.helpers import (
     db_rows,
@@ -45,14 +46,15 @@ def score_rows(text: str, game_header: str) -> list[tuple[str, int, int, int]]:
 
 
 def rated(database: TestDatabase, scope: int) -> dict[int, int]:
-    """The Мушка ratings shown (μ − 3σ, whole) of a scope, by user."""
+    """The Мушка ratings as shown (μ − 3σ, whole, from the base a newcomer starts at) of a
+    scope, by user."""
     rows = db_rows(
         database,
         "SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND game = ?",
         scope,
         "mushka",
     )
-    return {int(str(u)): shown(float(str(m)), float(str(s))) for u, m, s in rows}
+    return {int(str(u)): RATING_BASE + shown(float(str(m)), float(str(s))) for u, m, s in rows}
 
 
 async def three_at(
@@ -102,6 +104,9 @@ async def test_4_8_score_in_groups_me_and_across_chats(
         assert (rating, games, money) == (ratings[ids[name]], played, balance)
     assert [r[1] for r in rows] == sorted((r[1] for r in rows), reverse=True)
     assert sum(r[3] for r in rows) == 0 and len(set(ratings.values())) > 1  # a game tells
+    # a newcomer's rating never reads as a debt beside the money: it starts at the base, said
+    assert all(r[1] > 0 for r in rows) and min(r[1] for r in rows) < RATING_BASE, rows
+    assert "Рейтинг новичка — 1000; он растёт, когда игры показывают умение." in text
     assert "Gleb" not in text
     winner = next(n for n in ids if ledger.get((friday.id, ids[n]), (0, 0, 0))[2] == 1)
     assert ratings[ids[winner]] == max(ratings.values())  # the pulka's winner rose most

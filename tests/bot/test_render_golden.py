@@ -212,7 +212,7 @@ def test_14_table_never_shows_exchanged_cards(locale: str) -> None:
     ("locale", "reason", "head"),
     [
         ("ru", "zero", "🏁 <b>Пулька 1</b> — победитель: Борис (счёт дошёл до нуля)"),
-        ("en", "zero", "🏁 <b>Pulka 1</b> — winner: Boris (the count down to zero)"),
+        ("en", "zero", "🏁 <b>Pulka 1</b> — winner: Boris (count reached zero)"),
         (
             "ru",
             "instant",

@@ -35,9 +35,10 @@ def event_lines(ctx: TableContext, events: Sequence[Line], tr: Translator) -> li
                     )
                 )
             case PamfilBonus(seat=seat, amount=amount):  # §1.3.7
+                # the move itself says the announcement (narrated): here only what it pays
                 out.append(
                     tr(
-                        "📣 {name} announces pamfil: +{n} from each on the side ledger.",
+                        "📣 Pamfil bonus — {name}: +{n} from each on the side ledger.",
                         name=esc(names[seat]),
                         n=amount,
                     )

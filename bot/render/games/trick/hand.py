@@ -14,22 +14,24 @@ from bot.presses.trick import (
     exchange_limit,
     may_take_up,
 )
-from bot.render.cards import SUIT_SYMBOL, card_name, hand_by_suit, suit_rows
+from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
 from bot.render.games.trick.play_lines import (
-    ORDERS,
+    cards_text,
     exchange_line,
     privileged_name,
     trick_line,
+    trump_rows,
     trump_text,
 )
 from bot.render.table_context import TableContext
 from bot.rendered import Button, Rendered, keyboard
-from engine.cards import A_HIGH, Card, Suit
+from engine.cards import Card, Suit
 from engine.trick.actions import Announce, Exchange, Pass, PlayCard
 from engine.trick.legal import may_pass as legal_may_pass
+from engine.trick.options import PamfilOptions
 from engine.trick.rules import TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
@@ -55,13 +57,13 @@ def hand(
     trick = trick_line(ctx, view, tr) if my_turn else None
     if trick:
         lines.append(trick + " → " + tr("<b>your turn</b>"))
-    rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), view.trump)
+    rows = trump_rows(ctx, view)
     over = view.phase == TrickPhase.OVER
     declared = view.declared[seat] if seat < len(view.declared) else None
     if declared == "pass" and not over and not view.hand:
         lines.append(tr("You passed this deal."))
     elif view.hand or not over:
-        lines.append(tr("Your cards: {cards}", cards=hand_by_suit(rows, loc)))
+        lines.append(tr("Your cards: {cards}", cards=cards_text(ctx, view, rows, tr)))
     exchange = view.exchange
     if (
         exchange is not None
@@ -84,6 +86,16 @@ def hand(
                 "You hold the {name} ({card}).",
                 name=privileged_name(ctx.game, tr),
                 card=card_name(view.privileged, loc),
+            )
+        )
+    if declaring and any(isinstance(a, Announce) for a in legal):  # §1.3.7, on the hand itself
+        lines.append(_announce_line(ctx, tr))
+    if declaring and seat == view.dealer and view.turn_up is not None and _takes_up(legal):
+        # §1.2.2: the dealer alone may take the turn-up, in his own exchange
+        lines.append(
+            tr(
+                "Your deal: you may take the turn-up ({card}) in place of a card from the stock.",
+                card=card_name(view.turn_up, loc),
             )
         )
     if _flush(ctx, view):  # §1.3.10.1: shown at once
@@ -125,10 +137,12 @@ def hand(
     elif view.phase == TrickPhase.DISCARD:
         need = discard_count(legal)
         lines.append(
-            tr(
-                "The Q♠ was dealt out of the stock: you received {n} more. "
+            tr.n(
+                "The Q♠ was dealt out of the stock: you received {n} more card. "
                 "Discard {n} (never the Q♠). Marked: {k}",
-                n=need,
+                "The Q♠ was dealt out of the stock: you received {n} more cards. "
+                "Discard {n} (never the Q♠). Marked: {k}",
+                need,
                 k=len(marks),
             )
         )
@@ -233,3 +247,19 @@ def _flush(ctx: TableContext, view: TrickView) -> bool:
     early = view.phase in (TrickPhase.DECLARE, TrickPhase.DISCARD, TrickPhase.RETRUMP)
     suits = {c.suit for c in view.hand}
     return ctx.game == "mistigri" and early and len(view.hand) == HAND and len(suits) == 1
+
+
+def _announce_line(ctx: TableContext, tr: Translator) -> str:
+    """§1.3.7: the announcement offered with what it pays (the table's ``pamfil_bonus``)."""
+    bonus = ctx.options.get("pamfil_bonus")
+    if not isinstance(bonus, int) or isinstance(bonus, bool):
+        bonus = PamfilOptions().pamfil_bonus
+    return tr(
+        "📣 You may announce the pamfil: +{n} from each on the side ledger.",
+        n=bonus,
+    )
+
+
+def _takes_up(legal: Sequence[object]) -> bool:
+    """Whether some legal exchange takes the turn-up (§1.2.2, §1.3.4)."""
+    return any(isinstance(a, Exchange) and a.up for a in legal)

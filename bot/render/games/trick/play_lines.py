@@ -10,9 +10,9 @@ from typing import Final
 
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.render.cards import SUIT_SYMBOL, card_name, card_names
+from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
 from bot.render.table_context import TableContext
-from engine.cards import A_HIGH, K_HIGH, RankOrder
+from engine.cards import A_HIGH, K_HIGH, Card, RankOrder
 from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
 
@@ -32,6 +32,40 @@ def privileged_name(game: str, tr: Translator) -> str:
         "mistigri": tr("mistigri"),
     }
     return names.get(game, game)
+
+
+def _pamfil_a_trump(ctx: TableContext, view: TrickView) -> bool:
+    """Памфил's J♣ in the hand once the trump is named: it belongs to the trump suit and to no
+    other (RULES.md §1.4.2), so the hand shows it among the trumps."""
+    return ctx.game == "pamfil" and view.trump is not None and view.privileged in view.hand
+
+
+def trump_rows(ctx: TableContext, view: TrickView) -> list[list[Card]]:
+    """The hand's cards in rows by suit, trump first, high to low (PRODUCT.md §6.1); Памфил's
+    J♣ last among the trumps (:func:`_pamfil_a_trump`)."""
+    rows = suit_rows(view.hand, ORDERS.get(ctx.game, A_HIGH), view.trump)
+    if not _pamfil_a_trump(ctx, view):
+        return rows
+    jc = view.privileged
+    rows = [kept for row in rows if (kept := [c for c in row if c != jc])]
+    if rows and rows[0][0].suit is view.trump:
+        rows[0].append(jc)
+    else:
+        rows.insert(0, [jc])
+    return rows
+
+
+def cards_text(ctx: TableContext, view: TrickView, rows: list[list[Card]], tr: Translator) -> str:
+    """``♠ Д 9 · ♥ 7 · ♣ В`` (:func:`hand_by_suit`); Памфил's J♣ named among the trumps:
+    ``♦ К 8 В♣ (памфил) · ♠ Т 9``."""
+    if not _pamfil_a_trump(ctx, view) or view.trump is None:
+        return hand_by_suit(rows, tr.locale)
+    jc = view.privileged
+    mark = f"{card_name(jc, tr.locale)} ({privileged_name(ctx.game, tr)})"
+    trumps, *others = [[c for c in row if c != jc] for row in rows]
+    head = hand_by_suit([trumps], tr.locale) if trumps else SUIT_SYMBOL[view.trump]
+    rest = [row for row in others if row]
+    return " · ".join([f"{head} {mark}", *([hand_by_suit(rest, tr.locale)] if rest else [])])
 
 
 def declared(view: TrickView, seat: int) -> str | None:

@@ -91,6 +91,36 @@ def privileged_split(game: str, view: TrickView, trump: Suit, s: SeatFigures) ->
     return f"{first}+{each * (t - 1)}" if t > 1 else str(first)
 
 
+def shutikha_split(s: SeatFigures) -> tuple[str, bool]:
+    """``8+1``: how a Шутиха player wrote off ``written_off``, by RULES.md §1.5.5 applied to the
+    ``deal_end`` figures — 8 for the trick his Q♠ won, 5 for the Q♠ taken with the K♠, 4 for his
+    Q♠ beaten, 1 for each other trick — and whether it was his Q♠ beaten. "" when no trick held
+    the Q♠ of his (every trick worth 1: the total says it)."""
+    t, w = s.tricks, s.written_off
+    if s.status is not SeatStatus.PLAYED:
+        return "", False
+    if s.held and w == t + 7 and t >= 1:  # his Q♠ won its trick
+        return ("8" if t == 1 else f"8+{t - 1}"), False
+    if s.held and w == t + 4:  # his Q♠ was beaten by the K♠
+        return ("4" if t == 0 else f"4+{t}"), True
+    if not s.held and w == t + 4 and t >= 1:  # he took the Q♠ with the K♠
+        return ("5" if t == 1 else f"5+{t - 1}"), False
+    return "", False
+
+
+def figure_source(game: str, view: TrickView, trump: Suit, s: SeatFigures, tr: Translator) -> str:
+    """Where a written-off figure comes from, when a privileged card is in it: ``мушка: 6+1``
+    (§1.5.3, §1.5.4), ``шутиха: 8`` or ``шутиха бита: 4`` (§1.5.5). "" otherwise."""
+    name = privileged_name(game, tr)
+    if game == "shutikha":
+        split, beaten = shutikha_split(s)
+        if not split:
+            return ""
+        return tr("shutikha beaten: {split}", split=split) if beaten else f"{name}: {split}"
+    split = privileged_split(game, view, trump, s)
+    return f"{name}: {split}" if split else ""
+
+
 def deal_result(ctx: TableContext, events: Sequence[Line], view: TrickView, tr: Translator) -> str:
     """The group's result of each deal that just ended, in order ("" if none ended): a deal
     and the next one won at once at the deal (§1.3.9) both end in one action."""
@@ -174,9 +204,9 @@ def _one_result(
     for s in played:  # by tricks taken, as the Tricks line (§5.4)
         if s.written_off:
             line = f"{esc(names[s.seat])} {s.before}→{num(s.before - s.written_off)}"
-            split = privileged_split(ctx.game, view, trump, s)
-            if split:
-                line += f" ({privileged_name(ctx.game, tr)}: {split})"
+            source = figure_source(ctx.game, view, trump, s, tr)
+            if source:
+                line += f" ({source})"
             written.append(line)
     out.append(tr("Written off: {list}", list=" · ".join(written) or "—"))
     remises = [
