@@ -38,8 +38,9 @@ from engine.konchinka.events import (
     KonchinkaEnd,
     LastTake,
     Payment,
+    SeatHaul,
 )
-from engine.konchinka.rules import KonchinkaPhase
+from engine.konchinka.rules import Haul, KonchinkaPhase, Scored, scored, sure
 from engine.konchinka.view import KonchinkaView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -263,25 +264,41 @@ def deal_result(
                     cards=cards_text(cards, tr),
                 )
             )
-    out.extend(
-        tr(
-            "{name}: cards {cards} · clubs {clubs} · konchinki: {konchinki} → {points} "
-            "(total {total})",
-            name=esc(names[s.seat]),
-            cards=s.cards,
-            clubs=s.clubs,
-            konchinki=cards_text(s.konchinki, tr),
-            points=signed(s.points),
-            total=s.total,
-        )
-        for s in by_seat(end.seats)
-    )
+    seats = by_seat(end.seats)
+    hauls = [Haul(s.cards, s.clubs, len(s.konchinki)) for s in seats]
+    items = sure(hauls) if certain is not None else scored(hauls)
+    out.extend(seat_score(names[s.seat], s, item, tr) for s, item in zip(seats, items, strict=True))
     target = ctx.options.get("target")
-    if isinstance(target, int) and not isinstance(target, bool):
-        out.append(tr("The game is to {n} points.", n=target))
+    if end.no == 1 and isinstance(target, int) and not isinstance(target, bool):
+        out.append(tr("The game is to {n} points.", n=target))  # once: the table's head has it
     if view.phase != KonchinkaPhase.OVER and view.dealer is not None and certain is None:
         out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
     return "\n".join(out)
+
+
+def seat_score(name: str, haul: SeatHaul, item: Scored, tr: Translator) -> str:
+    """``Аня +4 → всего 4: больше всех карт (34) +2 · кончинка 10♦ +1 · 6 треф``: what each of
+    the deal's points was for (§4.4.1), then what scored nothing."""
+    loc = tr.locale
+    won, rest = [], []
+    if item.cards == 2:
+        won.append(tr("most cards ({n}) +2", n=haul.cards))
+    elif item.cards:
+        won.append(tr("cards tied for most ({n}) +1", n=haul.cards))
+    else:
+        rest.append(tr.n("{n} card", "{n} cards", haul.cards))
+    if item.clubs:
+        won.append(tr("most clubs ({n}) +1", n=haul.clubs))
+    else:
+        rest.append(tr.n("{n} club", "{n} clubs", haul.clubs))
+    won.extend(tr("konchinka {card} +1", card=card_name(c, loc)) for c in haul.konchinki)
+    return tr(
+        "{name} {points} → total {total}: {items}",
+        name=esc(name),
+        points=signed(haul.points),
+        total=haul.total,
+        items=" · ".join(won + rest),
+    )
 
 
 def match_result(
