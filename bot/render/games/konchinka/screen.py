@@ -39,6 +39,7 @@ from engine.konchinka.events import (
     LastTake,
     Payment,
     SeatHaul,
+    TableLaid,
 )
 from engine.konchinka.rules import Haul, KonchinkaPhase, Scored, scored, sure
 from engine.konchinka.view import KonchinkaView
@@ -376,6 +377,15 @@ def rules_summary(tr: Translator) -> str:
     )
 
 
+def event_lines(ctx: TableContext, events: Sequence[Line], tr: Translator) -> list[str]:
+    """What no move line shows: the deal's four table cards as they were laid (§4.2), before
+    the first move, even one made with nothing to choose."""
+    return [
+        tr("Laid face up on the table: {cards}", cards=cards_text(laid.cards, tr))
+        for laid in of_type(BOOK.read(events), TableLaid)
+    ]
+
+
 def _ended_table(
     ctx: TableContext, before: KonchinkaView, events: Sequence[Line], tr: Translator
 ) -> Rendered:
@@ -394,6 +404,7 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     match_word=lambda tr: tr("game to the target"),
     points_label=lambda n, tr: tr("points {n}", n=n),
     option_value=option_value,
+    events=event_lines,
     chart=konchinka_chart.plot,
 )
 """Кончинка's :class:`~bot.render.games.game_ui.GameUI`."""
