@@ -4,16 +4,27 @@ numbers agreeing with their nouns, the lay-outs said once, the stakes narrated."
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
+from bot.presses.meaning import HandUI
 from bot.render.games.konchinka.screen import KONCHINKA_UI
+from bot.render.games.kopilka.screen import KOPILKA_UI
+from bot.render.table_context import TableContext
+from engine.cards import Card
+from engine.core import State
+from engine.games import new_game
+from engine.players import computer
 from tests.bot.golden import screen_context
 from tests.bot.terminal_driver import drive
 from tests.bot.test_konchinka_screens import FOUR, TWO, ending
+from tests.bot.test_kopilka_golden import screen as kopilka_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Catalogues.load(ROOT / "locales")
+CODEC = PressCodec.from_token("123456:TEST-token")
 NAMES = {"ru": ("Аня", "Борис", "Вера", "Глеб"), "en": ("Anya", "Boris", "Vera", "Gleb")}
 
 
@@ -54,3 +65,77 @@ def test_konchinka_opening_table_is_shown_before_a_forced_first_move() -> None:
     laid = out.index("На стол открыты: 7♦ 8♦ 6♠ 4♣")
     swept = next(i for i, line in enumerate(out) if "(единственный ход)" in line)
     assert laid < swept
+
+
+def kopilka_after(seed: int, moves: int) -> State:
+    """A seeded Копилка partia, every seat played by the computer for ``moves`` actions."""
+    state = new_game("kopilka", 4, seed, {})
+    policy = computer("kopilka", "normal")
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, policy(state.view(seat), rng))
+    return state
+
+
+def kopilka_context(state: State, locale: str) -> TableContext:
+    return TableContext(
+        table_id=42,
+        game="kopilka",
+        chat_title="Friday",
+        names=NAMES[locale],
+        match_no=1,
+        moves=0,
+        bot_username="mushka_test_bot",
+        options=dict(state.record()[0]["options"]),
+    )
+
+
+def test_kopilka_lay_outs_at_a_deal_start_are_one_line_said_until_the_lead() -> None:
+    state = kopilka_after(1, 0)
+    tr = CATALOGUES.tr("ru")
+    ctx = kopilka_context(state, "ru")
+    layouts = state.view(None).layouts
+    assert len(layouts) >= 2
+    lines = KOPILKA_UI.table(ctx, state.view(None), tr).text.splitlines()
+    told = [line for line in lines if line.startswith("📤")]
+    assert len(told) == 1
+    for lay in layouts:
+        assert f"{NAMES['ru'][lay.seat]} " in told[0]
+    seat = state.to_act
+    assert seat is not None
+    state.apply(seat, computer("kopilka", "normal")(state.view(seat), random.Random(1)))
+    after = KOPILKA_UI.table(ctx, state.view(None), tr).text
+    assert "📤" not in after
+
+
+def test_kopilka_received_cards_are_listed_once_and_only_while_held() -> None:
+    tr = CATALOGUES.tr("en")
+    gone = kopilka_after(1, 0)  # Boris received the Q♥ and laid it out again
+    view = gone.view(1)
+    assert any(Card.parse("QH") in lay.taken for lay in view.layouts)
+    text = KOPILKA_UI.hand(kopilka_context(gone, "en"), view, HandUI(), tr, CODEC).text
+    assert "Q♥" not in text
+    twice = kopilka_after(3, 70)  # Boris received the K♠ twice: from Anya, then from Gleb
+    view = twice.view(1)
+    text = KOPILKA_UI.hand(kopilka_context(twice, "en"), view, HandUI(), tr, CODEC).text
+    received = next(line for line in text.splitlines() if line.startswith("📥"))
+    assert received.count("K♠") == 1
+    assert "K♠ (Gleb)" in received
+    assert received.startswith("📥 You received 3 cards: ")
+
+
+def test_kopilka_deal_points_are_spelled_out() -> None:
+    ru = kopilka_screen("kopilka_deal_result", "ru").splitlines()
+    assert (
+        "Очки: Аня 16 (♦ туз — 6, ♣ 2, ♥ туз — 8) · Борис 2 (♣ 2) · Вера 3 (♦ 3) · "
+        "Глеб 9 (♥ туз — 8, ♠ 1)"
+    ) in ru
+
+
+def test_kopilka_buys_agree_with_their_number() -> None:
+    ru = kopilka_screen("kopilka_table_trick", "ru")
+    assert "Борис покупает 1 карту" in ru
+    en = kopilka_screen("kopilka_table_trick", "en")
+    assert "Boris buys 1 card" in en

@@ -116,17 +116,26 @@ def layout_news(ctx: TableContext, view: KopilkaView, tr: Translator) -> list[st
         for lay in view.layouts
         if lay.seat == seat
     ]
-    received = [
-        f"{card_name(card, tr.locale)} ({esc(ctx.names[lay.seat])})"
-        for lay in view.layouts
-        for taker, card in zip(lay.takers, lay.taken, strict=True)
-        if taker == seat and card is not None
-    ]
+    givers: dict[Card, int] = {}  # each card once, from whoever gave it last
+    for lay in view.layouts:
+        for taker, card in zip(lay.takers, lay.taken, strict=True):
+            if taker == seat and card is not None:
+                givers.pop(card, None)
+                givers[card] = lay.seat
+    kept = [(c, s) for c, s in givers.items() if c in view.hand]  # not those laid out since
+    received = [f"{card_name(c, tr.locale)} ({esc(ctx.names[s])})" for c, s in kept]
     out = []
     if mine:
         out.append(tr("📤 You laid out: {list}", list=" · ".join(mine)))
     if received:
-        out.append(tr("📥 You received: {list}", list=" · ".join(received)))
+        out.append(
+            tr.n(
+                "📥 You received {n} card: {list}",
+                "📥 You received {n} cards: {list}",
+                len(received),
+                list=" · ".join(received),
+            )
+        )
     return out
 
 

@@ -60,7 +60,7 @@ def turns_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
     for seat, action in view.turns:
         name = esc(ctx.names[seat])
         if isinstance(action, Buy):
-            parts.append(tr("{name} buys {n}", name=name, n=action.k))
+            parts.append(tr.n("{name} buys {n} card", "{name} buys {n} cards", action.k, name=name))
         else:
             parts.append(tr("{name} passes", name=name))
     return " · ".join(parts)
