@@ -31,8 +31,16 @@ from engine.actions import Buy
 from engine.cards import Card, Rank
 from engine.core import Line, Seat
 from engine.events import Act, End, RecordLine, first_of
-from engine.lenturlu.events import BOOK, Finish, LenturluDealEnd, LenturluEnd, StakeTaken
-from engine.lenturlu.rules import ACE_OF_SPADES
+from engine.lenturlu.events import (
+    BOOK,
+    Finish,
+    LenturluDealEnd,
+    LenturluEnd,
+    Refilled,
+    SeatHand,
+    StakeTaken,
+)
+from engine.lenturlu.rules import ACE_OF_SPADES, LENTURLU_CARDS
 from engine.lenturlu.view import LenturluView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -52,6 +60,24 @@ def stakes_line(view: LenturluView, tr: Translator) -> str:
             part += " " + tr("(to the winner)")
         parts.append(part)
     return tr("Stakes: {list}", list=" · ".join(parts))
+
+
+def stakes_taken_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
+    """``💰 Вера takes the 7♦ stake: 8; the others refill it, 1 each``: the stakes the pile's
+    last run took (§3.4.4, §3.4.5), said while that run is the pile's last."""
+    if not view.runs:
+        return ""
+    seat, cards = view.runs[-1]
+    ran = set(cards)
+    took = [(c, n) for s, c, n in view.takes if s == seat and c in ran]
+    if not took:
+        return ""
+    listed = ", ".join(f"{card_name(c, tr.locale)} {n}" for c, n in took)
+    line = tr("💰 {name} takes the stake: {list}", name=esc(ctx.names[seat]), list=listed)
+    each = view.refill_units * view.unit
+    if each and view.to_act is not None:
+        line += " · " + tr("the others refill it, {n} each", n=each)
+    return line
 
 
 def turns_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
@@ -120,7 +146,7 @@ def table(
     view: LenturluView,
     tr: Translator,
     ended: str | None = None,
-    stakes: Sequence[str] = (),
+    stakes: Sequence[str] | None = None,
 ) -> Rendered:
     """The group's table message (public view only): stakes, pile, cards held, whose turn."""
     lines = [
@@ -131,9 +157,12 @@ def table(
             deal=ctx.match_no,
         ),
         rules_line(view, ctx, tr),
-        *(stakes or [stakes_line(view, tr)]),
+        *(stakes if stakes is not None else [stakes_line(view, tr)]),
         pile_line(ctx, view, tr),
     ]
+    taken = stakes_taken_line(ctx, view, tr) if not ended else ""
+    if taken:
+        lines.append(taken)
     turns = turns_line(ctx, view, tr) if not ended else ""
     if turns:
         lines.append(turns)
@@ -146,7 +175,8 @@ def table(
     lines.append("")
     for seat, player in enumerate(ctx.names):
         dealer = " " + tr("(dlr)") if seat == view.dealer else ""
-        parts = [tr("cards: {n}", n=view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0)]
+        held = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
+        parts = [tr.n("{n} card", "{n} cards", held)]
         if seat < len(view.money) and view.money[seat]:
             parts.append(tr("money: {n}", n=signed(view.money[seat])))
         if seat < len(ctx.away) and ctx.away[seat]:
@@ -203,7 +233,7 @@ def ended_table(
         money=money,
     )
     text = tr("The deal is over.")
-    stakes = []
+    stakes: list[str] | None = None
     if end is not None:
         text = winner_line(ctx, end, typed, tr)
         stakes = where_stakes_went(ctx, tuple(takes), end, tr)
@@ -231,13 +261,6 @@ def where_stakes_went(
             f"{card_name(c, tr.locale)} {n} → {esc(ctx.names[s])}" for s, c, n in takes
         )
         out.append(tr("Stakes taken: {list}", list=listed))
-    out.append(
-        tr(
-            "Left on the layout: {n} → {name} (the winner)",
-            n=end.layout,
-            name=esc(ctx.names[end.winner]),
-        )
-    )
     return out
 
 
@@ -269,6 +292,9 @@ def hand(
     if view.to_act is not None:  # once over, the layout is empty: the result says the rest
         lines.append(stakes_line(view, tr))
     lines.append(pile_line(ctx, view, tr))
+    taken = stakes_taken_line(ctx, view, tr) if view.to_act is not None else ""
+    if taken:
+        lines.append(taken)
     turns = turns_line(ctx, view, tr) if view.to_act is not None else ""
     if turns:
         lines.append(turns)
@@ -278,9 +304,10 @@ def hand(
             state.append(tr("passes: {n} of {m}", n=view.passes, m=view.players - 1))
         lines.append(" · ".join(state))
     cards = lp.order(view.hand)
-    lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
     # the cards whose play takes money now (§3.4.4; §3.4.6: in Manner A the A♠ only first)
     stakes = {c for c, v in view.layout if v and (view.as_stake_open or c != ACE_OF_SPADES)}
+    listed = " ".join(card_name(c, loc) + ("💰" if c in stakes else "") for c in cards)
+    lines.append(tr("Your cards: {cards}", cards=listed or "—"))
 
     button = hand_button(ctx, seat, codec)
 
@@ -381,21 +408,27 @@ def deal_result(
     if end is None:
         return ""
     names = ctx.names
-    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, typed, tr)]
+    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no)]
     out.append(tr("Left on the layout: {n} — to the winner", n=end.layout))
-    for s in end.seats:
-        if s.seat == end.winner:
-            continue
-        out.append(
-            tr(
-                "{name}: cards {cards} · points {points} · pays {pays}",
-                name=esc(names[s.seat]),
-                cards=s.cards,
-                points=s.points,
-                pays=s.pays,
-            )
-        )
+    losers = [s for s in end.seats if s.seat != end.winner]
+    out.extend(loser_line(names[s.seat], s, view.payment, tr) for s in losers)
     return "\n".join(out)
+
+
+def loser_line(name: str, seat: SeatHand, payment: str, tr: Translator) -> str:
+    """``Аня pays 59: Т♠ 2♦ В♣×2 — 59 points``: what a loser pays and the hand it comes from
+    (§3.5.2); under points the stake cards count double (§3.5.3) and say so."""
+    doubled = payment == "points"
+    cards = " ".join(
+        card_name(c, tr.locale) + ("×2" if doubled and c in LENTURLU_CARDS else "")
+        for c in lp.order(seat.hand)
+    )
+    line = tr("{name} pays {pays}: {cards}", name=esc(name), pays=seat.pays, cards=cards or "—")
+    if payment == "points":
+        line += " — " + tr.n("{n} point", "{n} points", seat.points)
+    elif payment == "cards":
+        line += " — " + tr.n("{n} card", "{n} cards", seat.cards)
+    return line
 
 
 def match_result(
@@ -414,7 +447,7 @@ def match_result(
     if not isinstance(typed, LenturluEnd) or winner is None:
         lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
     else:
-        lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]
+        lines = [tr("🏁 <b>{game}</b> — the money", game=name)]  # the table said who won
 
         def per_seat(values: Sequence[int]) -> str:
             return " · ".join(f"{esc(n)} {v}" for n, v in zip(names, values, strict=False))
@@ -450,6 +483,26 @@ def option_label(name: str, tr: Translator) -> str:
     return labels.get(name, name)
 
 
+def event_lines(ctx: TableContext, events: Sequence[Line], tr: Translator) -> list[str]:
+    """The stakes a run took and their refills, as they happen (§3.4.4, §3.4.5)."""
+    out = []
+    for event in BOOK.read(events):
+        if isinstance(event, StakeTaken):
+            stake = f"{card_name(event.card, tr.locale)} {event.amount}"
+            out.append(
+                tr("💰 {name} takes the stake: {list}", name=esc(ctx.names[event.seat]), list=stake)
+            )
+        elif isinstance(event, Refilled):
+            out.append(
+                tr(
+                    "{card} refilled: {n} from each of the others",
+                    card=card_name(event.card, tr.locale),
+                    n=event.each,
+                )
+            )
+    return out
+
+
 LENTURLU_UI: Final = GameUI[LenturluView](
     table=table,
     ended_table=ended_table,
@@ -461,5 +514,6 @@ LENTURLU_UI: Final = GameUI[LenturluView](
     option_value=lenturlu_options.option_value,
     option_steps=OPTION_STEPS.get,
     match_word=lambda tr: tr("deal"),
+    events=event_lines,
 )
 """Лентюрлю's :class:`~bot.render.games.game_ui.GameUI`."""
