@@ -10,17 +10,23 @@ from pathlib import Path
 from bot.callbacks import PressCodec
 from bot.i18n import Catalogues
 from bot.presses.meaning import HandUI
+from bot.render.action_words import narrated
 from bot.render.games.konchinka.screen import KONCHINKA_UI
 from bot.render.games.kopilka.screen import KOPILKA_UI
+from bot.render.games.lenturlu.screen import LENTURLU_UI
 from bot.render.table_context import TableContext
+from bot.runtime.scoreboard import Standings
 from engine.cards import Card
 from engine.core import State
 from engine.games import new_game
-from engine.players import computer
+from engine.players import computer, policy_for
 from tests.bot.golden import screen_context
 from tests.bot.terminal_driver import drive
 from tests.bot.test_konchinka_screens import FOUR, TWO, ending
 from tests.bot.test_kopilka_golden import screen as kopilka_screen
+from tests.bot.test_lenturlu_screens import KING, SIX, buys
+from tests.bot.test_lenturlu_screens import ending as lenturlu_ending
+from tests.bot.test_lenturlu_screens import first as lenturlu_first
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Catalogues.load(ROOT / "locales")
@@ -139,3 +145,74 @@ def test_kopilka_buys_agree_with_their_number() -> None:
     assert "Борис покупает 1 карту" in ru
     en = kopilka_screen("kopilka_table_trick", "en")
     assert "Boris buys 1 card" in en
+
+
+def lenturlu_after(seed: int, moves: int) -> State:
+    """A seeded Лентюрлю deal (4 players, manner «out»), the computer on every seat."""
+    state = new_game("lenturlu", 4, seed, {"manner": "out"})
+    policy = policy_for("lenturlu")
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, policy(state.view(seat), rng))
+    return state
+
+
+def lenturlu_context(state: State, locale: str) -> TableContext:
+    options = dict(state.record()[0]["options"])
+    return TableContext(7, "lenturlu", "Friday", NAMES[locale], 1, 0, "mushka_test_bot", options)
+
+
+def test_lenturlu_hand_text_marks_the_stake_cards() -> None:
+    lines, state = lenturlu_first(SIX, buys)
+    seat = (state.to_act + 1) % state.players  # holds the 7♦ while it carries a stake
+    ctx = screen_context("lenturlu", lines, ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"), "ru")
+    text = LENTURLU_UI.hand(ctx, state.view(seat), HandUI(), CATALOGUES.tr("ru"), CODEC).text
+    assert "Ваши карты: 2♦ 3♦ 7♦💰 8♠ 10♥ В♦ В♥ К♦" in text.splitlines()
+
+
+def test_lenturlu_stake_taken_and_refilled_is_told() -> None:
+    state = lenturlu_after(1, 5)  # Anya's J♣ took its stake
+    for locale in ("ru", "en"):
+        tr = CATALOGUES.tr(locale)
+        ctx = lenturlu_context(state, locale)
+        table = LENTURLU_UI.table(ctx, state.view(None), tr).text.splitlines()
+        told = {
+            "ru": "💰 Аня забирает ставку: В♣ 4 · остальные пополняют по 1",
+            "en": "💰 Anya takes the stake: J♣ 4 · the others refill it, 1 each",
+        }[locale]
+        assert told in table
+        assert f"1. {NAMES[locale][0]} — 13 {'карт' if locale == 'ru' else 'cards'}" in "\n".join(
+            table
+        )
+    played = drive(
+        ["lenturlu", "--seed", "1", "--players", "4", "--option", "manner=out", "--lang", "en"]
+    )
+    out = played.out.splitlines()
+    at = out.index("💰 Player takes the stake: J♣ 4")
+    assert out[at + 1] == "J♣ refilled: 1 from each of the others"
+
+
+def test_lenturlu_result_shows_each_losers_hand_and_names_the_winner_once() -> None:
+    tr = CATALOGUES.tr("ru")
+    before_lines, events, before, after = lenturlu_ending(KING, 1)
+    ctx = screen_context("lenturlu", before_lines, NAMES["ru"][: before.players], "ru")
+    end = next(e for e in events if e.get("t") == "end")
+    table = LENTURLU_UI.ended_table(ctx, before.view(None), events, tr).text
+    result = LENTURLU_UI.deal_result(ctx, events, after.view(None), tr)
+    final = LENTURLU_UI.match_result(ctx, end, end["winner"], Standings(), 1, tr, CODEC).text
+    assert "Аня платит 59: Т♠×2 2♦ 2♥ 3♠ 7♠ 7♥ 8♠ 8♥ В♥ Д♥ — 59 очков" in result.splitlines()
+    assert "Вера платит 62: Т♥ 2♠ 3♣ 3♥ 4♦ 4♥ 5♠ 6♣ 6♥ 8♦ К♥×2 — 62 очка" in result.splitlines()
+    won = "Борис закрывает кучку картой К♠ и выигрывает"
+    assert (table + result + final).count(" и выигрывает") == 1 and won in table
+    assert "Борис" not in result and "Борис" not in final.splitlines()[0]
+
+
+def test_lenturlu_one_card_is_not_called_a_run_and_buys_agree() -> None:
+    ru = CATALOGUES.tr("ru")
+    assert narrated("run 9S", ru) == "кладёт 9♠"
+    assert narrated("run 9S 10S", ru) == "кладёт ряд 9♠ 10♠"
+    assert narrated("buy 1", ru) == "покупает 1 карту"
+    assert narrated("buy 2", ru) == "покупает 2 карты"
+    assert narrated("buy 2", CATALOGUES.tr("en")) == "buys 2 cards"
