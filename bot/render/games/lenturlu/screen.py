@@ -261,6 +261,9 @@ def where_stakes_went(
             f"{card_name(c, tr.locale)} {n} → {esc(ctx.names[s])}" for s, c, n in takes
         )
         out.append(tr("Stakes taken: {list}", list=listed))
+    out.append(
+        tr("Left on the layout: {n} → {name}", n=end.layout, name=esc(ctx.names[end.winner]))
+    )
     return out
 
 
@@ -408,8 +411,7 @@ def deal_result(
     if end is None:
         return ""
     names = ctx.names
-    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no)]
-    out.append(tr("Left on the layout: {n} — to the winner", n=end.layout))
+    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no)]  # the table told who won, and how
     losers = [s for s in end.seats if s.seat != end.winner]
     out.extend(loser_line(names[s.seat], s, view.payment, tr) for s in losers)
     return "\n".join(out)
