@@ -4,6 +4,8 @@ terminal's texts (keyed by the msgid, so no screen's code changes)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.i18n import Translator
 
 
@@ -42,4 +44,4 @@ def terminal_words(tr: Translator) -> Translator:
             "Go on from {card}: type a run's cards, or pass."
         ),
     }
-    return Translator(tr.locale, {**tr.messages, **instead})
+    return dataclasses.replace(tr, messages={**tr.messages, **instead})  # plurals kept

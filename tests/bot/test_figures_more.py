@@ -217,3 +217,10 @@ def test_lenturlu_one_card_is_not_called_a_run_and_buys_agree() -> None:
     assert narrated("buy 1", ru) == "покупает 1 карту"
     assert narrated("buy 2", ru) == "покупает 2 карты"
     assert narrated("buy 2", CATALOGUES.tr("en")) == "buys 2 cards"
+
+
+def test_terminal_narration_agrees_numbers_with_nouns() -> None:
+    played = drive(["lenturlu", "--seed", "1", "--players", "4", "--option", "manner=out"])
+    out = played.out.splitlines()
+    assert "🤖 Фёдор: покупает 2 карты" in out and "🤖 Марфа: покупает 1 карту" in out
+    assert "🤖 Фёдор: кладёт 9♠" in out
