@@ -449,7 +449,7 @@ def match_result(
     if not isinstance(typed, LenturluEnd) or winner is None:
         lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
     else:
-        lines = [tr("🏁 <b>{game}</b> — the money", game=name)]  # the table said who won
+        lines = [tr("🏁 <b>{game}</b> — played out", game=name)]  # the table said who won
 
         def per_seat(values: Sequence[int]) -> str:
             return " · ".join(f"{esc(n)} {v}" for n, v in zip(names, values, strict=False))
