@@ -141,6 +141,12 @@ def test_kopilka_deal_points_are_spelled_out() -> None:
     ) in ru
 
 
+def test_kopilka_own_lay_out_counts_agree_with_their_nouns() -> None:
+    ru = kopilka_screen("kopilka_hand_lead_received", "ru").splitlines()
+    assert "📤 Ваши выкладки: ♦ ×4 (1 карта вернулась, из прикупа 3 карты)" in ru
+    assert "📥 Вам пришла 1 карта: К♥ (Борис)" in ru
+
+
 def test_kopilka_buys_agree_with_their_number() -> None:
     ru = kopilka_screen("kopilka_table_trick", "ru")
     assert "Борис покупает 1 карту" in ru
