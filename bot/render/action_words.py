@@ -145,6 +145,10 @@ def say(action: object, tr: Translator, *, mine: bool) -> str:
     said = _said(f)
     if said is None:
         return str(action) if mine else notation_words(str(action), loc)
+    if not mine and said is Said.BUY and f.number is not None:  # «покупает 1 карту»
+        return tr.n("buys {n} card", "buys {n} cards", f.number)
+    if not mine and said is Said.RUN and len(f.cards) == 1:  # one card is no run
+        return tr("plays {card}", card=card_names(f.cards, loc))
     taking = said is Said.CAPTURE  # the first card takes the others
     cards = card_names(f.cards[1:] if taking else f.cards, loc)
     card = card_name(f.cards[0], loc) if taking and f.cards else cards

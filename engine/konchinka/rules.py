@@ -143,19 +143,58 @@ def haul(captured: Sequence[Card]) -> Haul:
     )
 
 
-def deal_points(hauls: Sequence[Haul]) -> list[int]:
-    """Deal points per seat (§4.4.1)."""
-    points = [h.konchinki for h in hauls]
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """What one seat's deal points are for (§4.4.1): most cards (2, or 1 each in a two-way
+    tie), most clubs (1), its кончинки (1 each)."""
+
+    cards: int
+    clubs: int
+    konchinki: int
+
+    @property
+    def points(self) -> int:
+        return self.cards + self.clubs + self.konchinki
+
+
+def scored(hauls: Sequence[Haul]) -> list[Scored]:
+    """Each seat's deal points item by item (§4.4.1)."""
     most = max(h.cards for h in hauls)
     tied = [s for s, h in enumerate(hauls) if h.cards == most]
-    if len(tied) <= 2:
-        for s in tied:
-            points[s] += 2 // len(tied)
     clubs = max(h.clubs for h in hauls)
     leaders = [s for s, h in enumerate(hauls) if h.clubs == clubs]
-    if len(leaders) == 1:
-        points[leaders[0]] += 1
-    return points
+    return [
+        Scored(
+            cards=2 // len(tied) if s in tied and len(tied) <= 2 else 0,
+            clubs=1 if leaders == [s] else 0,
+            konchinki=h.konchinki,
+        )
+        for s, h in enumerate(hauls)
+    ]
+
+
+def deal_points(hauls: Sequence[Haul]) -> list[int]:
+    """Deal points per seat (§4.4.1)."""
+    return [s.points for s in scored(hauls)]
+
+
+def sure(hauls: Sequence[Haul]) -> list[Scored]:
+    """The deal points each seat is sure of mid-deal, item by item (§4.4.4's G)."""
+    r = DECK_SIZE - sum(h.cards for h in hauls)
+    u = CLUBS_IN_DECK - sum(h.clubs for h in hauls)
+    out = []
+    for i, h in enumerate(hauls):
+        others = [o for j, o in enumerate(hauls) if j != i]
+        k_other = max(o.cards for o in others)
+        c_other = max(o.clubs for o in others)
+        out.append(
+            Scored(
+                cards=2 if h.cards > k_other + r else 0,
+                clubs=1 if h.clubs > c_other + u else 0,
+                konchinki=h.konchinki,
+            )
+        )
+    return out
 
 
 def bounds(hauls: Sequence[Haul]) -> tuple[list[int], list[int]]:
@@ -163,14 +202,12 @@ def bounds(hauls: Sequence[Haul]) -> tuple[list[int], list[int]]:
     r = DECK_SIZE - sum(h.cards for h in hauls)
     u = CLUBS_IN_DECK - sum(h.clubs for h in hauls)
     free = len(KONCHINKI) - sum(h.konchinki for h in hauls)
-    guaranteed: list[int] = []
+    guaranteed = [s.points for s in sure(hauls)]
     possible: list[int] = []
     for i, h in enumerate(hauls):
         others = [o for j, o in enumerate(hauls) if j != i]
         k_other = max(o.cards for o in others)
         c_other = max(o.clubs for o in others)
-        g = (2 if h.cards > k_other + r else 0) + (1 if h.clubs > c_other + u else 0)
-        guaranteed.append(g + h.konchinki)
         if h.cards + r > k_other:
             m = 2
         elif h.cards + r == k_other:

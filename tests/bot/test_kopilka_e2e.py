@@ -5,6 +5,7 @@ lay-outs (public without cards, private with them), deal n of 4 and the payout a
 from __future__ import annotations
 
 import random
+import re
 
 from bot.app import running_bot
 from bot.config import Settings
@@ -100,8 +101,8 @@ async def test_kopilka_partia_with_a_restart(
     print(f"Bot API calls for one deal of Копилка: {calls}, to the group {in_group}")  # noqa: T201
     group_text = "\n".join(everything(m) for m in group.messages)
     private = "\n".join(everything(m) for u in players for m in u.messages)
-    assert "Выкладка:" in group_text and "Вам пришли карты" not in group_text
-    assert "Вам пришли карты:" in private
+    assert "📤 Выкладки (" in group_text and "Вам пришл" not in group_text
+    assert re.search(r"📥 Вам пришл[аи] \d+ карт[аы]?: ", private)
     (ledger,) = db_rows(settings.database, "SELECT SUM(balance), COUNT(*) FROM ledger")
     points = dict(
         db_rows(

@@ -99,8 +99,11 @@ def group_text(group: SimGroup, since: int = 0) -> str:
 
 def check_privacy(group: SimGroup, players: list[SimUser]) -> None:
     """No card now in a hand is named by the group's messages (the deal is the whole game,
-    §3.1.5: a card on the pile has left its hand for good)."""
-    shown = group_text(group)
+    §3.1.5: a card on the pile has left its hand for good) — but the deal's result, which
+    shows each loser's hand with what it pays (§3.5.2)."""
+    shown = "\n".join(
+        ln for ln in group_text(group).splitlines() if " платит " not in ln and " pays " not in ln
+    )
     for user in players:
         for card in cards_held(user):
             name = card_name(card, "ru")

@@ -259,7 +259,15 @@ def test_lenturlu_privacy(seed: int) -> None:
             text = text_of(ANY_UI.ended_table(ctx, public, events, tr))
             assert not hides(text, ended_secret, tr)
             result = ANY_UI.deal_result(ctx, events, state.view(None), tr)
-            assert not hides(result, ended_secret, tr)
+            # §3.5.2: each loser's hand is shown with what it pays (the deal_end line's own)
+            end_line = next(ln for ln in events if ln.get("t") == "deal_end")
+            paid_from = {
+                Card.parse(c)
+                for s in end_line["seats"]
+                if s["seat"] != end_line["winner"]
+                for c in s["hand"]
+            }
+            assert not hides(result, ended_secret - paid_from, tr)
         end = next((ln for ln in events if ln.get("t") == "end"), None)
         if end is not None:
             text = text_of(

@@ -90,13 +90,14 @@ def test_kopilka_doubled_tricks_and_buys_told() -> None:
     ctx = screen_context("kopilka", lines[:more], NAMES[:4], "ru")
     events: list[Any] = lines[max(i for i in range(at) if lines[i].get("t") == "act") : more]
     text = KOPILKA_UI.deal_result(ctx, events, replay(lines[:more]).view(None), tr)
-    assert "×2" in text  # §2.6.1: which tricks an ace doubled
+    assert "туз — " in text  # §2.6.1: which tricks an ace doubled
     buy = next(i for i, ln in enumerate(lines) if ln.get("why") == "buy")
     state = replay(lines[: buy + 1])
     seat = lines[buy]["seat"]
     ctx = screen_context("kopilka", lines[: buy + 1], NAMES[:4], "ru")
     table = KOPILKA_UI.table(ctx, state.view(None), tr).text
-    assert f"{NAMES[seat]} покупает {len(lines[buy]['cards'])}" in table
+    n = len(lines[buy]["cards"])
+    assert f"{NAMES[seat]} покупает {n} {('карту', 'карты')[n - 1]}" in table
     hand = KOPILKA_UI.hand(ctx, state.view(seat), HandUI(), tr, CODEC).text
     assert "Вы купили" in hand and "Карт на руках" in hand
 

@@ -38,8 +38,10 @@ from engine.konchinka.events import (
     KonchinkaEnd,
     LastTake,
     Payment,
+    SeatHaul,
+    TableLaid,
 )
-from engine.konchinka.rules import KonchinkaPhase
+from engine.konchinka.rules import Haul, KonchinkaPhase, Scored, scored, sure
 from engine.konchinka.view import KonchinkaView
 
 OPTION_STEPS: Final[dict[str, tuple[int, ...]]] = {
@@ -263,25 +265,41 @@ def deal_result(
                     cards=cards_text(cards, tr),
                 )
             )
-    out.extend(
-        tr(
-            "{name}: cards {cards} · clubs {clubs} · konchinki: {konchinki} → {points} "
-            "(total {total})",
-            name=esc(names[s.seat]),
-            cards=s.cards,
-            clubs=s.clubs,
-            konchinki=cards_text(s.konchinki, tr),
-            points=signed(s.points),
-            total=s.total,
-        )
-        for s in by_seat(end.seats)
-    )
+    seats = by_seat(end.seats)
+    hauls = [Haul(s.cards, s.clubs, len(s.konchinki)) for s in seats]
+    items = sure(hauls) if certain is not None else scored(hauls)
+    out.extend(seat_score(names[s.seat], s, item, tr) for s, item in zip(seats, items, strict=True))
     target = ctx.options.get("target")
-    if isinstance(target, int) and not isinstance(target, bool):
-        out.append(tr("The game is to {n} points.", n=target))
+    if end.no == 1 and isinstance(target, int) and not isinstance(target, bool):
+        out.append(tr("The game is to {n} points.", n=target))  # once: the table's head has it
     if view.phase != KonchinkaPhase.OVER and view.dealer is not None and certain is None:
         out.append(tr("Next deal: {name} deals", name=esc(names[view.dealer])))
     return "\n".join(out)
+
+
+def seat_score(name: str, haul: SeatHaul, item: Scored, tr: Translator) -> str:
+    """``Аня +4 → всего 4: больше всех карт (34) +2 · кончинка 10♦ +1 · 6 треф``: what each of
+    the deal's points was for (§4.4.1), then what scored nothing."""
+    loc = tr.locale
+    won, rest = [], []
+    if item.cards == 2:
+        won.append(tr("most cards ({n}) +2", n=haul.cards))
+    elif item.cards:
+        won.append(tr("cards tied for most ({n}) +1", n=haul.cards))
+    else:
+        rest.append(tr.n("{n} card", "{n} cards", haul.cards))
+    if item.clubs:
+        won.append(tr("most clubs ({n}) +1", n=haul.clubs))
+    else:
+        rest.append(tr.n("{n} club", "{n} clubs", haul.clubs))
+    won.extend(tr("konchinka {card} +1", card=card_name(c, loc)) for c in haul.konchinki)
+    return tr(
+        "{name} {points} → total {total}: {items}",
+        name=esc(name),
+        points=signed(haul.points),
+        total=haul.total,
+        items=" · ".join(won + rest),
+    )
 
 
 def match_result(
@@ -359,6 +377,15 @@ def rules_summary(tr: Translator) -> str:
     )
 
 
+def event_lines(ctx: TableContext, events: Sequence[Line], tr: Translator) -> list[str]:
+    """What no move line shows: the deal's four table cards as they were laid (§4.2), before
+    the first move, even one made with nothing to choose."""
+    return [
+        tr("Laid face up on the table: {cards}", cards=cards_text(laid.cards, tr))
+        for laid in of_type(BOOK.read(events), TableLaid)
+    ]
+
+
 def _ended_table(
     ctx: TableContext, before: KonchinkaView, events: Sequence[Line], tr: Translator
 ) -> Rendered:
@@ -377,6 +404,7 @@ KONCHINKA_UI: Final = GameUI[KonchinkaView](
     match_word=lambda tr: tr("game to the target"),
     points_label=lambda n, tr: tr("points {n}", n=n),
     option_value=option_value,
+    events=event_lines,
     chart=konchinka_chart.plot,
 )
 """Кончинка's :class:`~bot.render.games.game_ui.GameUI`."""

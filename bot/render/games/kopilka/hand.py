@@ -22,7 +22,7 @@ from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy, Pass, PlayCard
 from engine.cards import A_HIGH, Card
 from engine.kopilka.rules import ACE_OF_SPADES, KopilkaPhase
-from engine.kopilka.view import KopilkaView
+from engine.kopilka.view import KopilkaView, LayOut
 
 
 def hand(
@@ -105,29 +105,37 @@ def layout_news(ctx: TableContext, view: KopilkaView, tr: Translator) -> list[st
     """§2.3 as this seat knows it since the last trick, folded: its own lay-outs on one line,
     the cards it received (and from whom) on another."""
     seat = view.seat
-    mine = [
-        tr(
-            "{suit} ({n}: back {back}, drawn {drawn})",
-            suit=SUIT_SYMBOL[lay.suit],
-            n=lay.count,
-            back=lay.returned,
-            drawn=lay.drawn,
-        )
-        for lay in view.layouts
-        if lay.seat == seat
-    ]
-    received = [
-        f"{card_name(card, tr.locale)} ({esc(ctx.names[lay.seat])})"
-        for lay in view.layouts
-        for taker, card in zip(lay.takers, lay.taken, strict=True)
-        if taker == seat and card is not None
-    ]
+    mine = [_own_layout(lay, tr) for lay in view.layouts if lay.seat == seat]
+    givers: dict[Card, int] = {}  # each card once, from whoever gave it last
+    for lay in view.layouts:
+        for taker, card in zip(lay.takers, lay.taken, strict=True):
+            if taker == seat and card is not None:
+                givers.pop(card, None)
+                givers[card] = lay.seat
+    kept = [(c, s) for c, s in givers.items() if c in view.hand]  # not those laid out since
+    received = [f"{card_name(c, tr.locale)} ({esc(ctx.names[s])})" for c, s in kept]
     out = []
     if mine:
         out.append(tr("📤 You laid out: {list}", list=" · ".join(mine)))
     if received:
-        out.append(tr("📥 You received: {list}", list=" · ".join(received)))
+        out.append(
+            tr.n(
+                "📥 You received {n} card: {list}",
+                "📥 You received {n} cards: {list}",
+                len(received),
+                list=" · ".join(received),
+            )
+        )
     return out
+
+
+def _own_layout(lay: LayOut, tr: Translator) -> str:
+    """``♦ ×4 (1 card back, 3 cards drawn)``: one's own lay-out, the numbers with their nouns."""
+    parts = []
+    if lay.returned:
+        parts.append(tr.n("{n} card back", "{n} cards back", lay.returned))
+    parts.append(tr.n("{n} card drawn", "{n} cards drawn", lay.drawn))
+    return f"{SUIT_SYMBOL[lay.suit]} ×{lay.count} ({', '.join(parts)})"
 
 
 def _over(ctx: TableContext, view: KopilkaView, tr: Translator) -> list[str]:

@@ -12,7 +12,7 @@ from bot.render.cards import SUIT_SYMBOL, card_name
 from bot.render.table_context import TableContext
 from engine.actions import Buy, Pass, PlayCard
 from engine.kopilka.rules import DEALS, KopilkaPhase
-from engine.kopilka.view import KopilkaView, LayOut
+from engine.kopilka.view import KopilkaView
 
 
 def deal_text(view: KopilkaView, tr: Translator) -> str:
@@ -20,21 +20,37 @@ def deal_text(view: KopilkaView, tr: Translator) -> str:
     return tr("deal {n} of {total}", n=view.deal_no, total=DEALS)
 
 
-def layout_line(ctx: TableContext, lay: LayOut, tr: Translator) -> str:
-    """``📤 Борис: lay-out ♥ (4) · a card each to Вера, Глеб, Аня · back 1 · drew 3``."""
-    line = tr(
-        "📤 Lay-out: {name} · {suit} ({n})",
-        name=esc(ctx.names[lay.seat]),
-        suit=SUIT_SYMBOL[lay.suit],
-        n=lay.count,
+def layouts_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
+    """``📤 Lay-outs (a card to each opponent, drawn from the stock in their place): Вера ♦ ×4 ·
+    Борис ♥ ×3``: every lay-out since the last trick on one line, said while it is news —
+    until the next card is played (§2.3; the cards taken are never named, PRODUCT.md §14)."""
+    if not view.layouts or not _news(view):
+        return ""
+    parts = []
+    for lay in view.layouts:
+        part = f"{esc(ctx.names[lay.seat])} {SUIT_SYMBOL[lay.suit]} ×{lay.count}"
+        if not lay.drawn and lay.takers:  # §2.3.6: nothing left to draw
+            part += " (" + tr("the stock is empty") + ")"
+        elif lay.drawn < len(lay.takers):  # the stock ran short
+            part += " (" + tr.n("{n} card drawn", "{n} cards drawn", lay.drawn) + ")"
+        parts.append(part)
+    return tr(
+        "📤 Lay-outs (a card to each opponent, drawn from the stock in their place): {list}",
+        list=" · ".join(parts),
     )
-    if lay.takers:
-        takers = ", ".join(esc(ctx.names[s]) for s in lay.takers)
-        line += " · " + tr("a card each to: {list}", list=takers)
-    if lay.returned:
-        line += " · " + tr("back to the hand: {n}", n=lay.returned)
-    line += " · " + tr("drawn from the stock: {n}", n=lay.drawn)
-    return line
+
+
+def _news(view: KopilkaView) -> bool:
+    """The lay-outs are news until a card is played after them: at the deal's start or a
+    trick's, or right after the buy that brought one."""
+    if not view.trick_log:
+        return True
+    return isinstance(view.trick_log[-1][1], Buy)
+
+
+def buys_text(name: str, k: int, tr: Translator) -> str:
+    """``Вера покупает 1 карту``: one verb for buying, the number agreeing with its noun."""
+    return tr.n("{name} buys {n} card", "{name} buys {n} cards", k, name=name)
 
 
 def trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
@@ -48,7 +64,7 @@ def trick_line(ctx: TableContext, view: KopilkaView, tr: Translator) -> str:
             case PlayCard(card):
                 parts.append(f"{name} {card_name(card, tr.locale)}")
             case Buy(k):
-                parts.append(tr("{name} buys {n}", name=name, n=k))
+                parts.append(buys_text(name, k, tr))
             case Pass():
                 parts.append(tr("{name} passes", name=name))
     return tr(

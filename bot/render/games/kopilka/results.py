@@ -121,14 +121,16 @@ def ended_view(before: KopilkaView, events: Sequence[Line]) -> KopilkaView:
     return dataclasses.replace(before, **changes)
 
 
-def _trick_list(tricks: Sequence[tuple[Suit, int]]) -> str:
-    """``♥4 ♦3×2``: each trick's suit and points; a trick an ace doubled shows ``×2`` (§2.6.1)."""
+def _trick_list(tricks: Sequence[tuple[Suit, int]], tr: Translator) -> str:
+    """``♥ ace — 8, ♦ 3``: each trick's suit and points, spelled out; a trick an ace doubled
+    (its suit's or the A♠, §2.6.1) says so."""
     out = []
     for suit, points in tricks:
-        value = SUIT_POINTS[suit]
-        shown = f"{value}×2" if points == 2 * value else str(points)
-        out.append(f"{SUIT_SYMBOL[suit]}{shown}")
-    return " ".join(out)
+        if points == 2 * SUIT_POINTS[suit]:
+            out.append(tr("{suit} ace — {n}", suit=SUIT_SYMBOL[suit], n=points))
+        else:
+            out.append(f"{SUIT_SYMBOL[suit]} {points}")
+    return ", ".join(out)
 
 
 def deal_result(
@@ -159,7 +161,7 @@ def deal_result(
     for s in seats:
         line = f"{esc(names[s.seat])} {s.points}"
         if s.tricks:
-            line += f" ({_trick_list(s.tricks)})"
+            line += f" ({_trick_list(s.tricks, tr)})"
         points.append(line)
     out.append(tr("Points: {list}", list=" · ".join(points)))
     out.append(

@@ -23,7 +23,7 @@ from bot.render.games.kopilka import texts as kopilka_texts
 from bot.render.games.kopilka.play_lines import (
     deal_text,
     last_trick_line,
-    layout_line,
+    layouts_line,
     lead_rule_line,
     takeback_line,
     trick_line,
@@ -65,8 +65,12 @@ def table(ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
             parts.append(tr("🤖 the computer plays"))
         lines.append(f"{seat + 1}. {esc(player)}{dealer} — {' · '.join(parts)}")
     lines.append("")
-    lines.extend(layout_line(ctx, lay, tr) for lay in view.layouts)
-    news = (takeback_line(ctx, view, tr), trick_line(ctx, view, tr), lead_rule_line(ctx, view, tr))
+    news = (
+        layouts_line(ctx, view, tr),
+        takeback_line(ctx, view, tr),
+        trick_line(ctx, view, tr),
+        lead_rule_line(ctx, view, tr),
+    )
     lines.extend(line for line in news if line)
     if view.to_act is not None:
         lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))

@@ -1,4 +1,5 @@
-"""Screens of Мушка-Лентюрлю (RULES.md §3): the table, the hand, the results, the words.
+"""Screens of Мушка-Лентюрлю (RULES.md §3): the table, the hand, the words; the ends of the
+deal in :mod:`.results`.
 
 ``LENTURLU_UI`` is the family's :class:`~bot.render.games.game_ui.GameUI` over the engine's
 :class:`~engine.lenturlu.view.LenturluView`; what a press means is :mod:`.lenturlu_press`.
@@ -22,16 +23,26 @@ from bot.render.cards import card_name, card_names
 from bot.render.games.game_ui import GameUI
 from bot.render.games.hand_head import hand_button, hand_head
 from bot.render.games.lenturlu import options as lenturlu_options
+from bot.render.games.lenturlu.results import (
+    deal_result,
+    event_lines,
+    match_result,
+    run_of,
+    where_stakes_went,
+    winner_line,
+)
 from bot.render.games.over import over_lines
-from bot.render.results import match_tail, signed_list
 from bot.render.table_context import TableContext, my_cards_button
 from bot.rendered import Button, Rendered, keyboard
-from bot.runtime.scoreboard import Standings
 from engine.actions import Buy
 from engine.cards import Card, Rank
-from engine.core import Line, Seat
-from engine.events import Act, End, RecordLine, first_of
-from engine.lenturlu.events import BOOK, Finish, LenturluDealEnd, LenturluEnd, StakeTaken
+from engine.core import Line
+from engine.events import End, first_of
+from engine.lenturlu.events import (
+    BOOK,
+    LenturluDealEnd,
+    StakeTaken,
+)
 from engine.lenturlu.rules import ACE_OF_SPADES
 from engine.lenturlu.view import LenturluView
 
@@ -54,13 +65,31 @@ def stakes_line(view: LenturluView, tr: Translator) -> str:
     return tr("Stakes: {list}", list=" · ".join(parts))
 
 
+def stakes_taken_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
+    """``💰 Вера takes the 7♦ stake: 8; the others refill it, 1 each``: the stakes the pile's
+    last run took (§3.4.4, §3.4.5), said while that run is the pile's last."""
+    if not view.runs:
+        return ""
+    seat, cards = view.runs[-1]
+    ran = set(cards)
+    took = [(c, n) for s, c, n in view.takes if s == seat and c in ran]
+    if not took:
+        return ""
+    listed = ", ".join(f"{card_name(c, tr.locale)} {n}" for c, n in took)
+    line = tr("💰 {name} takes the stake: {list}", name=esc(ctx.names[seat]), list=listed)
+    each = view.refill_units * view.unit
+    if each and view.to_act is not None:
+        line += " · " + tr("the others refill it, {n} each", n=each)
+    return line
+
+
 def turns_line(ctx: TableContext, view: LenturluView, tr: Translator) -> str:
     """``Глеб покупает 2 · Дина пасует``: the buys and passes since the last run (§3.3)."""
     parts = []
     for seat, action in view.turns:
         name = esc(ctx.names[seat])
         if isinstance(action, Buy):
-            parts.append(tr("{name} buys {n}", name=name, n=action.k))
+            parts.append(tr.n("{name} buys {n} card", "{name} buys {n} cards", action.k, name=name))
         else:
             parts.append(tr("{name} passes", name=name))
     return " · ".join(parts)
@@ -120,7 +149,7 @@ def table(
     view: LenturluView,
     tr: Translator,
     ended: str | None = None,
-    stakes: Sequence[str] = (),
+    stakes: Sequence[str] | None = None,
 ) -> Rendered:
     """The group's table message (public view only): stakes, pile, cards held, whose turn."""
     lines = [
@@ -131,9 +160,12 @@ def table(
             deal=ctx.match_no,
         ),
         rules_line(view, ctx, tr),
-        *(stakes or [stakes_line(view, tr)]),
+        *(stakes if stakes is not None else [stakes_line(view, tr)]),
         pile_line(ctx, view, tr),
     ]
+    taken = stakes_taken_line(ctx, view, tr) if not ended else ""
+    if taken:
+        lines.append(taken)
     turns = turns_line(ctx, view, tr) if not ended else ""
     if turns:
         lines.append(turns)
@@ -146,7 +178,8 @@ def table(
     lines.append("")
     for seat, player in enumerate(ctx.names):
         dealer = " " + tr("(dlr)") if seat == view.dealer else ""
-        parts = [tr("cards: {n}", n=view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0)]
+        held = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
+        parts = [tr.n("{n} card", "{n} cards", held)]
         if seat < len(view.money) and view.money[seat]:
             parts.append(tr("money: {n}", n=signed(view.money[seat])))
         if seat < len(ctx.away) and ctx.away[seat]:
@@ -176,7 +209,7 @@ def ended_table(
     for ln in typed:
         if isinstance(ln, StakeTaken):
             takes.append((ln.seat, ln.card, ln.amount))
-        run = _run_of(ln)
+        run = run_of(ln)
         if run is None:
             continue
         seat, cards = run
@@ -203,59 +236,11 @@ def ended_table(
         money=money,
     )
     text = tr("The deal is over.")
-    stakes = []
+    stakes: list[str] | None = None
     if end is not None:
         text = winner_line(ctx, end, typed, tr)
         stakes = where_stakes_went(ctx, tuple(takes), end, tr)
     return table(ctx, view, tr, ended=text, stakes=stakes)
-
-
-def _run_of(ln: RecordLine) -> tuple[int, tuple[Card, ...]] | None:
-    """An ``act`` line's run: who played which cards (None: not a run)."""
-    if not isinstance(ln, Act) or not ln.a.startswith("run "):
-        return None
-    return ln.seat, tuple(Card.parse(c) for c in ln.a.split()[1:])
-
-
-def where_stakes_went(
-    ctx: TableContext,
-    takes: Sequence[tuple[int, Card, int]],
-    end: LenturluDealEnd,
-    tr: Translator,
-) -> list[str]:
-    """``Stakes taken: 7♦ 5 → Аня`` and ``Left on the layout: 14 → Борис (the winner)``: where
-    the layout's money went (§3.4.4, §3.5.1)."""
-    out = []
-    if takes:
-        listed = " · ".join(
-            f"{card_name(c, tr.locale)} {n} → {esc(ctx.names[s])}" for s, c, n in takes
-        )
-        out.append(tr("Stakes taken: {list}", list=listed))
-    out.append(
-        tr(
-            "Left on the layout: {n} → {name} (the winner)",
-            n=end.layout,
-            name=esc(ctx.names[end.winner]),
-        )
-    )
-    return out
-
-
-def winner_line(
-    ctx: TableContext, end: LenturluDealEnd, events: Sequence[RecordLine], tr: Translator
-) -> str:
-    """``Борис закрывает кучку картой К♠ и выигрывает`` (§3.4.2 a) or the last card played
-    (§3.4.3): the name stands first, the verb in the present (no gender needed)."""
-    who = esc(ctx.names[end.winner])
-    runs = [r for r in map(_run_of, events) if r is not None and r[0] == end.winner]
-    card = card_name(runs[-1][1][-1], tr.locale) if runs else ""
-    if end.reason is Finish.KING:
-        if card:
-            return tr("{name} covers the pile with {card} and wins", name=who, card=card)
-        return tr("Winner: {name} (a covering king)", name=who)
-    if card:
-        return tr("{name} plays the last card ({card}) and wins", name=who, card=card)
-    return tr("Winner: {name} (out of cards)", name=who)
 
 
 def hand(
@@ -269,6 +254,9 @@ def hand(
     if view.to_act is not None:  # once over, the layout is empty: the result says the rest
         lines.append(stakes_line(view, tr))
     lines.append(pile_line(ctx, view, tr))
+    taken = stakes_taken_line(ctx, view, tr) if view.to_act is not None else ""
+    if taken:
+        lines.append(taken)
     turns = turns_line(ctx, view, tr) if view.to_act is not None else ""
     if turns:
         lines.append(turns)
@@ -278,9 +266,10 @@ def hand(
             state.append(tr("passes: {n} of {m}", n=view.passes, m=view.players - 1))
         lines.append(" · ".join(state))
     cards = lp.order(view.hand)
-    lines.append(tr("Your cards: {cards}", cards=card_names(cards, loc) or "—"))
     # the cards whose play takes money now (§3.4.4; §3.4.6: in Manner A the A♠ only first)
     stakes = {c for c, v in view.layout if v and (view.as_stake_open or c != ACE_OF_SPADES)}
+    listed = " ".join(card_name(c, loc) + ("💰" if c in stakes else "") for c in cards)
+    lines.append(tr("Your cards: {cards}", cards=listed or "—"))
 
     button = hand_button(ctx, seat, codec)
 
@@ -372,62 +361,6 @@ def _over_lines(ctx: TableContext, view: LenturluView, tr: Translator) -> list[s
     return over_lines(ctx, view.seat, view.result, ranks, tr("The deal is over"), stopped, tr)
 
 
-def deal_result(
-    ctx: TableContext, events: Sequence[Line], view: LenturluView, tr: Translator
-) -> str:
-    """The group's result of the deal: the winner, the layout, what each loser pays."""
-    typed = BOOK.read(events)
-    end = first_of(typed, LenturluDealEnd)
-    if end is None:
-        return ""
-    names = ctx.names
-    out = [tr("📋 <b>Deal {no}</b>", no=ctx.match_no), winner_line(ctx, end, typed, tr)]
-    out.append(tr("Left on the layout: {n} — to the winner", n=end.layout))
-    for s in end.seats:
-        if s.seat == end.winner:
-            continue
-        out.append(
-            tr(
-                "{name}: cards {cards} · points {points} · pays {pays}",
-                name=esc(names[s.seat]),
-                cards=s.cards,
-                points=s.points,
-                pays=s.pays,
-            )
-        )
-    return "\n".join(out)
-
-
-def match_result(
-    ctx: TableContext,
-    end: Line,
-    winner: Seat | None,
-    standings: Standings,
-    generation: int,
-    tr: Translator,
-    codec: PressCodec,
-) -> Rendered:
-    """The group's final result of the deal (one deal is the game, RULES.md §3.1.5)."""
-    names = ctx.names
-    name = game_name(ctx.game, tr.locale)
-    typed = BOOK.end(end)
-    if not isinstance(typed, LenturluEnd) or winner is None:
-        lines = [tr("🏁 <b>{game}</b> — stopped, nothing paid", game=name)]
-    else:
-        lines = [tr("🏁 <b>{game}</b> — winner: {name}", game=name, name=esc(names[winner]))]
-
-        def per_seat(values: Sequence[int]) -> str:
-            return " · ".join(f"{esc(n)} {v}" for n, v in zip(names, values, strict=False))
-
-        if any(typed.taken):
-            lines.append(tr("Stakes taken: {list}", list=per_seat(typed.taken)))
-        if any(typed.refills):
-            lines.append(tr("Refills paid: {list}", list=per_seat(typed.refills)))
-    net = signed_list(names, typed.net)
-    lines.append(tr("Settlement: {list}", list=net))
-    return match_tail(ctx, lines, standings, generation, tr("🔁 Another deal"), tr, codec)
-
-
 def rules_summary(game: str, tr: Translator) -> str:
     return tr(
         "Lenturlu: 3–8 players, 52 cards, A low and K high, suits free. Each player stakes 5 "
@@ -461,5 +394,6 @@ LENTURLU_UI: Final = GameUI[LenturluView](
     option_value=lenturlu_options.option_value,
     option_steps=OPTION_STEPS.get,
     match_word=lambda tr: tr("deal"),
+    events=event_lines,
 )
 """Лентюрлю's :class:`~bot.render.games.game_ui.GameUI`."""
