@@ -108,7 +108,10 @@ class Catalogues:
                     plural_of = gettext.c2py(catalog.plural_expr)
                 for m in catalog:
                     if isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
-                        plurals[str(m.id[0])] = tuple(str(f) for f in m.string)
+                        forms = tuple(str(f) for f in m.string)
+                        if plurals.get(str(m.id[0]), forms) != forms:
+                            raise RuntimeError(f"{path}: {m.id[0]!r} is translated twice")
+                        plurals[str(m.id[0])] = forms
                         continue
                     if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string:
                         if messages.get(str(m.id), m.string) != m.string:

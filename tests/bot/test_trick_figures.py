@@ -105,9 +105,9 @@ def test_the_others_exchanges_count_their_cards_in_words_that_agree(locale: str)
 @pytest.mark.parametrize(
     ("locale", "action", "said"),
     [
-        ("ru", "buy 1", "прикупает 1 карту"),
-        ("ru", "buy 3", "прикупает 3 карты"),
-        ("ru", "buy 5", "прикупает 5 карт"),
+        ("ru", "buy 1", "покупает 1 карту"),
+        ("ru", "buy 3", "покупает 3 карты"),
+        ("ru", "buy 5", "покупает 5 карт"),
         ("ru", "discard 7S 8S", "сбрасывает 2 карты"),
         ("ru", "play 1 7S up", "играет, меняет 1 карту, берёт открытую карту"),
         ("en", "buy 1", "buys 1 card"),
