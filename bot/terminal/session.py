@@ -293,13 +293,19 @@ class Session:
     def _why_not(self, cards: Sequence[Card], verbs: frozenset[str]) -> str:
         """The engine's reason the named move is refused (the bot's wording; the rule with
         ``--explain``), or that no move has these cards."""
+        legal = self.state.legal_actions(self.setup.seat)
         for verb in sorted(verbs):
             text = _notation(verb, cards)
             if text is None:
                 continue
             try:
                 action = self.state.parse_action(text)
-                self.state.clone().apply(self.setup.seat, action)
+                if action in legal:  # never played here: the engine is asked only to refuse
+                    continue
+                # the game itself, not a clone: a refused action changes nothing (State.apply),
+                # and a clone copies the deals' source, which the OS's cryptographic one
+                # (no --seed) cannot be
+                self.state.apply(self.setup.seat, action)
             except InvalidNotation:
                 continue
             except IllegalAction as error:
