@@ -11,7 +11,11 @@ wording (``--explain``: and the engine's code and RULES.md clause) and changes n
 (confirmed) or the end of the input stops the game; with ``--record FILE`` the game's RECORD.md
 record is written (``abandoned`` if stopped), which ``python -m engine replay FILE`` replays.
 
-Exit codes: 0 the game was played to its end; 1 stopped before its end; 2 bad arguments.
+Ctrl-C at the prompt stops as the end of the input does; while the computers play, it stops
+at once (exit 130, nothing recorded).
+
+Exit codes: 0 the game was played to its end; 1 stopped before its end; 2 bad arguments;
+130 interrupted by Ctrl-C between two prompts.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ __all__ = ["Setup", "computers", "parse_args", "play_main"]
 
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
 NAME_MAX = 64  # as long as a Telegram name
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 
 
 def parse_args(argv: Sequence[str]) -> Setup:
@@ -47,7 +52,8 @@ def parse_args(argv: Sequence[str]) -> Setup:
     (a malformed ``--option`` said in the player's language)."""
     parser = argparse.ArgumentParser(
         prog="python -m bot play",
-        description="Play one game in the terminal against the computer players.",
+        description="Play one game in the terminal against the computer players "
+        "(no token, no database, no network).",
     )
     parser.add_argument("game", help="one of: " + " ".join(GAME_NAMES) + " (or its ru name)")
     parser.add_argument("--players", type=int, help="seats at the table (default: the fewest)")
@@ -107,6 +113,10 @@ def parse_args(argv: Sequence[str]) -> Setup:
 def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     try:
         return _play(argv, stdin, stdout, stderr)
+    except KeyboardInterrupt:  # Ctrl-C while the computers play: no traceback, no record
+        stdout.write("\n")
+        stdout.flush()
+        return INTERRUPTED
     except BrokenPipeError:  # the reader went away (``| head``): stop without a word
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -131,7 +141,10 @@ def _play(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
         return 2
 
     def read() -> str | None:
-        line = stdin.readline()
+        try:
+            line = stdin.readline()
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: stopped as by Ctrl-D
+            return None
         return line if line else None
 
     if setup.seeded:  # the same --seed plays the same deals again
