@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.game_names import GAME_NAMES, game_code
-from bot.i18n import Catalogues
+from bot.i18n import Catalogues, bundled_locales
 from bot.markup import unmarked as plain
 from bot.render.refusals import refusal_html
 from bot.runtime.deals import LABEL_BITS
@@ -42,9 +42,15 @@ from engine.record import write_jsonl
 
 __all__ = ["Setup", "computers", "parse_args", "play_main"]
 
-LOCALES = Path(__file__).resolve().parents[2] / "locales"
+LOCALES = bundled_locales()
 NAME_MAX = 64  # as long as a Telegram name
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
+
+
+def catalogues(locale: str) -> Catalogues:
+    """The package's catalogues, or those where ``BOT_LOCALES`` points (as the bot reads them)."""
+    root = os.environ.get("BOT_LOCALES")
+    return Catalogues.load(Path(root) if root else LOCALES, locale)
 
 
 def parse_args(argv: Sequence[str]) -> Setup:
@@ -85,7 +91,7 @@ def parse_args(argv: Sequence[str]) -> Setup:
     try:
         options = parse_assignments(args.option)
     except InvalidOption as error:  # «--option target»: said in the player's language
-        tr = Catalogues.load(LOCALES, args.lang).tr(args.lang)
+        tr = catalogues(args.lang).tr(args.lang)
         text = str(error.params.get("text", ""))
         parser.error(
             tr("--option {text}: write it as name=value (for example target=10).", text=text)
@@ -131,7 +137,7 @@ def _play(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
         setup = parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
-    tr = Catalogues.load(LOCALES, setup.locale).tr(setup.locale)
+    tr = catalogues(setup.locale).tr(setup.locale)
     try:
         state = new_game(
             setup.game, setup.players, setup.seed, setup.options, chance=setup.chance()
