@@ -7,7 +7,8 @@ One person plays one game (a pulka, a partia, a deal …) against the computer p
 keyboard. A move is typed as a person says it: its cards in either alphabet (``7♣``, ``7c``,
 ``Тп``), the screen's words (``пас``, ``играю``, ``купить 1``), RECORD.md notation, or the
 number of a short list (:mod:`bot.terminal.session`). An illegal move is refused with the bot's
-wording (``--explain``: and the engine's code and RULES.md clause) and changes nothing. ``q``
+wording (``--explain``: and the engine's code) and changes nothing; ``rules`` tells the game's
+rules in a few lines. ``q``
 (confirmed) or the end of the input stops the game; with ``--record FILE`` the game's RECORD.md
 record is written (``abandoned`` if stopped), which ``python -m engine replay FILE`` replays.
 
@@ -72,7 +73,7 @@ def parse_args(argv: Sequence[str]) -> Setup:
     )
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the RECORD.md record")
     parser.add_argument(
-        "--explain", action="store_true", help="refusals name the engine's code and the rule"
+        "--explain", action="store_true", help="refusals name the engine's code too"
     )
     parser.add_argument(
         "--name", help="your name at the table (default: «Игрок» in ru, Player in en)"

@@ -32,7 +32,7 @@ from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
 from bot.runtime.scoreboard import Standings
 from bot.terminal.hints import terminal_words
-from bot.terminal.text import rule_of
+from bot.terminal.narration import deal_headers, seating, told, tricks_taken
 from bot.terminal.typed_moves import (
     SHORT,
     Ask,
@@ -68,7 +68,7 @@ class Setup:
     locale: str
     seed: int  # the record's seed: the deals' with --seed, else a label (bot.runtime.deals)
     record: Path | None
-    explain: bool = False  # refusals name the engine's code and the rule
+    explain: bool = False  # refusals name the engine's code too
     seeded: bool = True  # --seed: reproducible deals; without it they are cryptographic
     name: str | None = None  # --name; None: «Игрок» / Player
 
@@ -146,7 +146,11 @@ class Session:
 
     def play(self) -> bool:
         """Play to the end (True) or until the person stops (False)."""
-        self._events(self.state.record())  # the deal's own (a flush shown at the deal)
+        start = self.state.record()
+        for text in seating(self.names, start, self.tr):  # who deals first, and why
+            self.say(text)
+        self._deals(start)
+        self._events(start)  # the deal's own (a flush shown at the deal)
         if self.state.is_over:  # won at the first deal (§1.6.4): the deal and the game's end
             self._ended(self.state.view(None), self.state.record())
         while (seat := self.state.to_act) is not None:
@@ -182,11 +186,7 @@ class Session:
         else:
             example = words_of(_example(options), self.tr)
             self.say(
-                self.tr(
-                    "{n} moves: name yours (as «{example}»); ? lists them.",
-                    n=len(options),
-                    example=example,
-                )
+                self.tr("Name your move (as «{example}»); ? lists every choice.", example=example)
             )
         self.marks = ()
         while True:
@@ -291,8 +291,8 @@ class Session:
         return args
 
     def _why_not(self, cards: Sequence[Card], verbs: frozenset[str]) -> str:
-        """The engine's reason the named move is refused (the bot's wording; the rule with
-        ``--explain``), or that no move has these cards."""
+        """The engine's reason the named move is refused (the bot's wording; with ``--explain``
+        the engine's code too), or that no move has these cards."""
         legal = self.state.legal_actions(self.setup.seat)
         for verb in sorted(verbs):
             text = _notation(verb, cards)
@@ -310,7 +310,9 @@ class Session:
                 continue
             except IllegalAction as error:
                 said = plain(refusal_html(Refused.illegal(error), self.tr))
-                return f"{said} ({rule_of(error.code)})" if self.setup.explain else said
+                # --explain: the engine's code too (for a bug report); the rules in words are
+                # the «rules» command's
+                return f"{said} ({error.code.value})" if self.setup.explain else said
         if cards:
             names = " ".join(words_of_cards(cards, self.tr.locale))
             return self.tr("No move with {cards} now.", cards=names)
@@ -322,15 +324,24 @@ class Session:
         before = self.state.view(None)
         lines = self.state.apply(seat, action)
         self.moves += 1
-        if seat == self.setup.seat:
-            said = words_of(action, self.tr)
+        if seat == self.setup.seat:  # told as everyone's moves are, his own cards named
+            said = told(action, self.tr)
             if only:
                 said = self.tr("{move} (the only move)", move=said)
         else:  # only what the group's screens would show
             said = narrated(action, self.tr)
         self.say(f"{self.names[seat]}: {said}")
+        for text in tricks_taken(self.setup.game, self.names, lines, self.tr):
+            self.say(text)
         self._events(lines)
         self._ended(before, lines)
+        self._deals(lines)  # the next deal begins after the last one's result
+
+    def _deals(self, lines: Sequence[Line]) -> None:
+        """A header where each deal begins, so its first moves are under it."""
+        for text in deal_headers(self.names, lines, self.tr):
+            self.say(RULE)
+            self.say(text)
 
     def _events(self, lines: Sequence[Line]) -> None:
         """What happened that no move line shows (the group's table says it too)."""

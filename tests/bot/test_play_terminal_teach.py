@@ -1,0 +1,119 @@
+"""What the terminal game says between its screens, through a pipe without ``--seed`` (the
+deals the OS's cryptographic source gives; the record written to check against): who deals
+first and why, a header where each deal begins (before its first move), who took each trick,
+one's own moves told as everyone's are; ``--explain`` names no clause a player can't open."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.terminal.play import play_main
+from engine.cards import Card, Rank, Suit
+from engine.events import Deal, Seats
+from engine.lines import LineKind, is_kind
+from engine.record import read_jsonl
+from tests.bot.terminal_driver import run_play
+
+RULE = "─" * 40
+# each card of a full deck, then Enter (a marked card confirmed) and 1 (the first of a list, if
+# one is asked), and a pass now and then: the game goes on through deals whatever was dealt
+BLIND = "".join(f"{Card(rank, suit)}\n\n1\n" for suit in Suit for rank in Rank) + "pass\n"
+WORDS = {
+    "en": {
+        "draw": "Draw (lowest card deals): ",
+        "deal": "Deal {no} · {name} deals",
+        "trick": "→ {name} takes trick {no} ({card})",
+        "you": "Player",
+    },
+    "ru": {
+        "draw": "Жребий (сдаёт младшая карта): ",
+        "deal": "Сдача {no} · сдаёт {name}",
+        "trick": "→ взятку {no} берёт {name} ({card})",
+        "you": "Игрок",
+    },
+}
+LABELS = {  # one's own move said as the button's label (an infinitive), not as a move told
+    # (ru «пас» is both: the others' passes are told so too)
+    "en": re.compile(r"^Player: (?:play, |lay out |take |sweep |run |discard|buy |pass$)"),
+    "ru": re.compile(r"^Игрок: (?:играю|выложить |взять |смести |ряд |сбросить|купить )"),
+}
+
+
+def played(game: str, lang: str, tmp_path: Path) -> tuple[list[str], list[dict[str, object]]]:
+    record = tmp_path / "game.jsonl"
+    args = [game, "--level", "easy", "--lang", lang, "--record", str(record)]
+    done = run_play(args, BLIND * 8, tmp_path)
+    assert done.stderr == "", done.stderr[-2000:]
+    return done.stdout.splitlines(), read_jsonl(record.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("game", "lang"), [("mushka", "en"), ("mushka", "ru"), ("kopilka", "en"), ("konchinka", "en")]
+)
+def test_the_draw_each_deal_and_each_trick_are_said_where_they_happen(
+    game: str, lang: str, tmp_path: Path
+) -> None:
+    out, record = played(game, lang, tmp_path)
+    words = WORDS[lang]
+    seats = Seats.of(next(ln for ln in record if is_kind(ln, LineKind.SEATS)))
+    names = _names(out, seats.players, words["you"])
+    if seats.draw:  # the first line: the draw, every seat's card
+        assert out[0].startswith(words["draw"])
+        for seat, card in enumerate(seats.draw[0]):
+            assert card is not None and f"{names[seat]} {_card(card, lang)}" in out[0]
+    deals = [Deal.of(ln) for ln in record if is_kind(ln, LineKind.DEAL)]
+    assert len(deals) >= 2  # a deal ended and the next began
+    at = 0
+    for deal in deals:
+        header = words["deal"].format(no=deal.no, name=names[deal.dealer])
+        at = out.index(header, at)
+        assert out[at - 1] == RULE
+        before = out[at - 2] if at >= 2 else ""
+        assert not _is_move(before, names), before  # nothing of this deal above its header
+    tricks = [ln for ln in record if ln.get("e") == "trick"]
+    said = [ln for ln in out if ln.startswith("→ ")]
+    assert len(said) == len(tricks)
+    for line, trick in zip(said, tricks, strict=True):
+        winner = int(str(trick["winner"]))
+        card = next(Card.parse(str(c)) for s, c in trick["plays"] if s == winner)  # type: ignore[attr-defined]
+        shown = words["trick"].format(name=names[winner], no=trick["no"], card=_card(card, lang))
+        assert line.startswith(shown), (line, shown)
+    assert not [ln for ln in out if LABELS[lang].match(ln)]  # one's own moves told, not labels
+
+
+def _card(card: Card, lang: str) -> str:
+    from bot.render.cards import card_name
+
+    return card_name(card, lang)
+
+
+def _names(out: list[str], players: int, you: str) -> list[str]:
+    """The seats' names as the table lists them (``1. Player — …``, ``2. 🤖 Fyodor (dlr) …``)."""
+    found: dict[int, str] = {}
+    for line in out:
+        match = re.match(r"^(\d)\. (.+?)(?: \([^)]*\))? — ", line)
+        if match is not None:
+            found.setdefault(int(match.group(1)) - 1, match.group(2))
+    assert found[0] == you
+    return [found[s] for s in range(players)]
+
+
+def _is_move(line: str, names: list[str]) -> bool:
+    return any(line.startswith(f"{name}: ") for name in names)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_explain_names_the_engines_code_and_no_clause(lang: str) -> None:
+    # seed 3: 🤖 Marfa leads A♠ to trick 1; 9♦ does not follow suit
+    args = ["mushka", "--players", "4", "--level", "easy", "--seed", "3", "--lang", lang]
+    stdin = io.StringIO("Т♦\n8♦\n\n9♦\nq\ny\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert play_main([*args, "--option", "target=5", "--explain"], stdin, out, err) == 1
+    refused = {"ru": "Так нельзя: надо класть в масть ♠.", "en": "Not allowed: "}[lang]
+    line = next(ln for ln in out.getvalue().splitlines() if ln.startswith(refused))
+    assert line.endswith(" (must_follow_suit)"), line
+    assert "§" not in out.getvalue()
