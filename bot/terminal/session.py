@@ -10,6 +10,7 @@ line means is :mod:`bot.render.moves`'s; this module only talks.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from bot.render.action_words import Verb, action_parts, narrated, words_of
 from bot.render.cards import card_name
 from bot.render.games import game_ui
 from bot.render.games.game_ui import GameUI
+from bot.render.how_to_play import rules_text
 from bot.render.refusals import refusal_html
 from bot.render.table_context import TableContext
 from bot.rendered import Rendered
@@ -56,6 +58,8 @@ from engine.players import Policy, computer
 
 RULE: Final = "─" * 40
 LIST: Final = frozenset({"?", "help", "list", "moves", "помощь", "список", "ходы"})
+RULES: Final = frozenset({"rules", "правила"})
+WIDTH: Final = 78  # the rules' paragraphs wrapped for an 80-column terminal
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +153,7 @@ class Session:
         start = self.state.record()
         for text in seating(self.names, start, self.tr):  # who deals first, and why
             self.say(text)
+        self.say(self.tr("At your turn: «rules» tells the rules, ? lists your moves, q stops."))
         self._deals(start)
         self._events(start)  # the deal's own (a flush shown at the deal)
         if self.state.is_over:  # won at the first deal (§1.6.4): the deal and the game's end
@@ -194,6 +199,11 @@ class Session:
             text = line.strip()
             if normal(text) in LIST:
                 listed = self._list(options)
+                continue
+            if normal(text) in RULES:  # the game's rules in a few lines, then the same turn
+                paragraphs = rules_text(self.setup.game, self.tr).split("\n\n")
+                self.say("\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs))
+                self.say("")
                 continue
             if text.isdigit() and listed:
                 if 1 <= int(text) <= len(listed):
@@ -335,7 +345,8 @@ class Session:
             self.say(text)
         self._events(lines)
         self._ended(before, lines)
-        self._deals(lines)  # the next deal begins after the last one's result
+        if not self.state.is_over:  # the next deal begins after the last one's result
+            self._deals(lines)
 
     def _deals(self, lines: Sequence[Line]) -> None:
         """A header where each deal begins, so its first moves are under it."""

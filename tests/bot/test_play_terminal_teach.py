@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.terminal.play import play_main
+from bot.game_names import GAME_NAMES, game_name
+from bot.i18n import Catalogues
+from bot.render.how_to_play import rules_text
+from bot.terminal.play import LOCALES, play_main
 from engine.cards import Card, Rank, Suit
 from engine.events import Deal, Seats
 from engine.lines import LineKind, is_kind
@@ -19,6 +22,7 @@ from engine.record import read_jsonl
 from tests.bot.terminal_driver import run_play
 
 RULE = "─" * 40
+CATALOGUES = Catalogues.load(LOCALES)
 # each card of a full deck, then Enter (a marked card confirmed) and 1 (the first of a list, if
 # one is asked), and a pass now and then: the game goes on through deals whatever was dealt
 BLIND = "".join(f"{Card(rank, suit)}\n\n1\n" for suit in Suit for rank in Rank) + "pass\n"
@@ -117,3 +121,32 @@ def test_explain_names_the_engines_code_and_no_clause(lang: str) -> None:
     line = next(ln for ln in out.getvalue().splitlines() if ln.startswith(refused))
     assert line.endswith(" (must_follow_suit)"), line
     assert "§" not in out.getvalue()
+
+
+TITLE = {"ru": "Как играть: {game}", "en": "How to play {game}"}
+UNKNOWN = {"ru": "Непонятный ход", "en": "Unknown action"}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("game", list(GAME_NAMES))
+def test_rules_at_the_prompt_tell_the_game_in_words(game: str, lang: str) -> None:
+    stdin = io.StringIO("rules\nq\ny\n" if lang == "en" else "Правила\nq\ny\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert play_main([game, "--lang", lang], stdin, out, err) == 1
+    said = out.getvalue()
+    assert err.getvalue() == ""
+    assert UNKNOWN[lang] not in said
+    title = TITLE[lang].format(game=game_name(game, lang))
+    rules = said.split(title, 1)[1].split("\n\n")  # the title, then its paragraphs
+    expected = rules_text(game, CATALOGUES.tr(lang)).split("\n\n")[1:]
+    shown = [" ".join(p.split()) for p in rules[1 : len(expected) + 1]]
+    assert shown == [" ".join(p.split()) for p in expected]  # wrapped, not changed
+    assert all(len(line) <= 78 for p in rules[1 : len(expected) + 1] for line in p.splitlines())
+    assert len(expected) >= 2 and "§" not in said
+
+
+def test_rules_through_a_pipe_without_a_seed(tmp_path: Path) -> None:
+    done = run_play(["kopilka", "--lang", "en"], "rules\n", tmp_path)
+    assert done.stderr == "" and done.returncode == 1
+    assert "How to play Kopilka" in done.stdout and "Unknown action" not in done.stdout
+    assert "At your turn: “rules” tells the rules, ? lists your moves, q stops." in done.stdout
