@@ -205,10 +205,21 @@ class Session:
                 self.say("\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs))
                 self.say("")
                 continue
-            if text.isdigit() and listed:
-                if 1 <= int(text) <= len(listed):
-                    return listed[int(text) - 1]
+            number = _list_number(text)  # «4», «#4», «№4»
+            card = text.isdigit() and text in self._held_ranks(legal)  # «4» with a 4 to play
+            if number is not None and listed and not card:
+                if 1 <= number <= len(listed):
+                    return listed[number - 1]
                 self.say(self.tr("No action {n}: type 1 to {count}.", n=text, count=len(listed)))
+                continue
+            if card and listed and 1 <= int(text) <= len(listed):  # a card or the list's? ask
+                self.say(
+                    self.tr(
+                        "«{n}»: a card of yours or move {n} of the list? Name the card with its "
+                        "suit, or type #{n}.",
+                        n=text,
+                    )
+                )
                 continue
             if text.isdigit() and not typed_cards(text):
                 self.say(self.tr("Numbers are for a list: name the move, or ? lists them."))
@@ -289,6 +300,16 @@ class Session:
         if self.echo:
             self.out.write(line or "\n")
         return line
+
+    def _held_ranks(self, legal: Sequence[object]) -> frozenset[str]:
+        """The ranks, as typed digits, of the person's cards that some legal move plays."""
+        held = set(self.state.hand(self.setup.seat))
+        return frozenset(
+            c.rank.value
+            for a in legal
+            for c in action_parts(a).cards
+            if c in held and c.rank.value.isdigit()
+        )
 
     def _button_args(self, hand: Rendered) -> list[str | None]:
         """The presses' arguments of the hand's buttons, in the keyboard's order."""
@@ -408,6 +429,12 @@ def _example(options: Sequence[object]) -> object:
     """A move to show how one is named: one of two cards if there is one (a typical exchange
     or run), else the last."""
     return next((a for a in options if len(action_parts(a).cards) == 2), options[-1])
+
+
+def _list_number(text: str) -> int | None:
+    """The number of a list's move: ``4``, or ``#4`` / ``№4`` (the list's, never a card)."""
+    digits = text[1:].strip() if text[:1] in {"#", "№"} else text
+    return int(digits) if digits.isdigit() else None
 
 
 def typed_cards(text: str) -> bool:

@@ -150,3 +150,25 @@ def test_rules_through_a_pipe_without_a_seed(tmp_path: Path) -> None:
     assert done.stderr == "" and done.returncode == 1
     assert "How to play Kopilka" in done.stdout and "Unknown action" not in done.stdout
     assert "At your turn: “rules” tells the rules, ? lists your moves, q stops." in done.stdout
+
+
+def test_a_bare_number_that_is_a_rank_in_hand_is_never_taken_for_the_list() -> None:
+    # seed 1: 2♥ 9♣ J♠ Q♠ in hand, a list of 4 captures (the 2nd: 2♥ takes 2♠)
+    args = ["konchinka", "--seed", "1", "--lang", "en"]
+    out, err = io.StringIO(), io.StringIO()
+    play_main(args, io.StringIO("9\n9♣\n2\n"), out, err)
+    said = out.getvalue()
+    assert "No action 9" not in said  # 9 is beyond the list: a rank, so which nine?
+    assert "Which card: 9♣, 9♦? Name its suit too." in said
+    assert "Player: takes 9♦ with 9♣" in said
+    ru = io.StringIO()
+    play_main([*args[:-1], "ru"], io.StringIO("2\n#2\n"), ru, err)
+    lines = ru.getvalue().splitlines()
+    asked = lines.index(  # 2 is both a card in hand and a move of the list: asked, not played
+        "Ваш ход (q — выход): 2"
+    )
+    assert lines[asked + 1] == (
+        "«2»: ваша карта или ход 2 из списка? Назовите карту с мастью или введите #2."
+    )
+    assert lines[asked + 2] == "Ваш ход (q — выход): #2"
+    assert lines[asked + 3] == "Игрок: берёт картой 2♥: 2♠"  # #2: the list's, by its number
