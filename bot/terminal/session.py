@@ -205,7 +205,7 @@ class Session:
                 self.say("\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs))
                 self.say("")
                 continue
-            number = _list_number(text)  # «4», «#4», «№4»
+            number = _list_number(text)  # «4», or «4.» as the list writes it
             card = text.isdigit() and text in self._held_ranks(legal)  # «4» with a 4 to play
             if number is not None and listed and not card:
                 if 1 <= number <= len(listed):
@@ -216,7 +216,7 @@ class Session:
                 self.say(
                     self.tr(
                         "«{n}»: a card of yours or move {n} of the list? Name the card with its "
-                        "suit, or type #{n}.",
+                        "suit; the list's move by its number with a dot: {n}.",
                         n=text,
                     )
                 )
@@ -432,8 +432,8 @@ def _example(options: Sequence[object]) -> object:
 
 
 def _list_number(text: str) -> int | None:
-    """The number of a list's move: ``4``, or ``#4`` / ``№4`` (the list's, never a card)."""
-    digits = text[1:].strip() if text[:1] in {"#", "№"} else text
+    """The number of a list's move: ``4``, or ``4.`` as the list writes it (never a card)."""
+    digits = text.removesuffix(".")
     return int(digits) if digits.isdigit() else None
 
 

@@ -162,13 +162,14 @@ def test_a_bare_number_that_is_a_rank_in_hand_is_never_taken_for_the_list() -> N
     assert "Which card: 9♣, 9♦? Name its suit too." in said
     assert "Player: takes 9♦ with 9♣" in said
     ru = io.StringIO()
-    play_main([*args[:-1], "ru"], io.StringIO("2\n#2\n"), ru, err)
+    play_main([*args[:-1], "ru"], io.StringIO("2\n2.\n"), ru, err)
     lines = ru.getvalue().splitlines()
     asked = lines.index(  # 2 is both a card in hand and a move of the list: asked, not played
         "Ваш ход (q — выход): 2"
     )
     assert lines[asked + 1] == (
-        "«2»: ваша карта или ход 2 из списка? Назовите карту с мастью или введите #2."
+        "«2»: ваша карта или ход 2 из списка? Назовите карту с мастью, а ход из списка — "
+        "номером с точкой: 2."
     )
-    assert lines[asked + 2] == "Ваш ход (q — выход): #2"
-    assert lines[asked + 3] == "Игрок: берёт картой 2♥: 2♠"  # #2: the list's, by its number
+    assert lines[asked + 2] == "Ваш ход (q — выход): 2."
+    assert lines[asked + 3] == "Игрок: берёт картой 2♥: 2♠"  # «2.»: the list's, by its number
