@@ -110,16 +110,19 @@ def _is_move(line: str, names: list[str]) -> bool:
     return any(line.startswith(f"{name}: ") for name in names)
 
 
-@pytest.mark.parametrize("lang", ["ru", "en"])
-def test_explain_names_the_engines_code_and_no_clause(lang: str) -> None:
-    # seed 3: 🤖 Marfa leads A♠ to trick 1; 9♦ does not follow suit
-    args = ["mushka", "--players", "4", "--level", "easy", "--seed", "3", "--lang", lang]
-    stdin = io.StringIO("Т♦\n8♦\n\n9♦\nq\ny\n")
+@pytest.mark.parametrize(
+    ("lang", "typed", "refused"),
+    [
+        ("ru", "пас", "Так нельзя: с Т♠ на руке не пасуют. (privileged_may_not_pass)"),
+        ("en", "pass", "Not allowed: with A♠ you may not pass. (privileged_may_not_pass)"),
+    ],
+)
+def test_explain_names_the_engines_code_and_no_clause(lang: str, typed: str, refused: str) -> None:
+    # seed 6: the A♠ in hand at the declaration, a rule with a clause in the engine's comments
+    args = ["mushka", "--players", "4", "--level", "easy", "--seed", "6", "--lang", lang]
     out, err = io.StringIO(), io.StringIO()
-    assert play_main([*args, "--option", "target=5", "--explain"], stdin, out, err) == 1
-    refused = {"ru": "Так нельзя: надо класть в масть ♠.", "en": "Not allowed: "}[lang]
-    line = next(ln for ln in out.getvalue().splitlines() if ln.startswith(refused))
-    assert line.endswith(" (must_follow_suit)"), line
+    assert play_main([*args, "--explain"], io.StringIO(f"{typed}\n"), out, err) == 1
+    assert refused in out.getvalue().splitlines()
     assert "§" not in out.getvalue()
 
 
