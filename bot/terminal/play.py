@@ -61,6 +61,8 @@ def parse_args(argv: Sequence[str]) -> Setup:
         prog="python -m bot play",
         description="Play one game in the terminal against the computer players "
         "(no token, no database, no network).",
+        epilog="At your turn type a move (its cards, or the screen's words), ? for the list of "
+        "moves, rules for the game's rules, q to stop.",
     )
     parser.add_argument("game", help="one of: " + " ".join(GAME_NAMES) + " (or its ru name)")
     parser.add_argument("--players", type=int, help="seats at the table (default: the fewest)")

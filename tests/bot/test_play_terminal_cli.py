@@ -105,3 +105,17 @@ def test_check_help_says_what_it_checks_without_a_token(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "usage: python -m bot check [--quick]"
     assert "BOT_TOKEN is missing" not in done.stdout + done.stderr
+
+
+def test_an_unknown_command_points_to_the_help_not_the_token(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "plya", "mushka"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_without_token(),
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "usage: python -m bot [COMMAND] (python -m bot -h: the commands)\n"
