@@ -11,6 +11,8 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
+# bot/locales links here: the wheel carries the catalogues as the package's data
+COPY locales ./locales
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim
@@ -25,12 +27,10 @@ COPY --from=builder /wheels /wheels
 RUN pip install "$(echo /wheels/*.whl)[postgres,redis]" && rm -rf /wheels \
     && useradd --create-home --uid 10001 mushka && mkdir -p /app/data \
     && chown mushka /app/data
-COPY locales ./locales
 
 USER 10001
 VOLUME ["/app/data"]
-ENV BOT_DATABASE=/app/data/bot.sqlite3 \
-    BOT_LOCALES=/app/locales
+ENV BOT_DATABASE=/app/data/bot.sqlite3
 EXPOSE 8080
 # the running bot's /healthz when it serves HTTP (webhook mode, or BOT_HEALTH_LISTEN), else the
 # database only; never calls Telegram (python: the slim image has no curl)

@@ -130,8 +130,46 @@ def dump_tasks() -> None:
     logging.getLogger("bot").warning("SIGUSR1: %d tasks\n%s", len(tasks), out.getvalue())
 
 
+USAGE: Final = """\
+usage: python -m bot [COMMAND]
+
+Without a command: run the bot (settings from the environment or .env; BOT_TOKEN is needed).
+
+Commands that need no token:
+  play GAME [--players N] [--lang ru|en] …   play one game in this terminal against the
+                                             computer (python -m bot play -h: the options)
+  export --database PATH|URL --out DIR       every game in the database as RECORD.md files
+  ratings --rebuild [--database PATH|URL]    the skill ratings computed again from the results
+
+Commands that read the settings (BOT_TOKEN …):
+  check [--quick]                            settings, database, token and webhook checked
+  delete-webhook                             delete Telegram's webhook, so the bot can poll
+"""
+"""What ``python -m bot -h`` prints: every command, and which ones need no token."""
+
+CHECK_USAGE: Final = """\
+usage: python -m bot check [--quick]
+
+Checks the settings, the database, the token (Telegram's getMe) and the webhook, one line each;
+exit 0 when all is fine. --quick (the container's health check): the running bot's /healthz
+where it serves one, else the database only; never calls Telegram.
+"""
+
+HELP: Final = frozenset({"-h", "--help", "help"})
+NO_TOKEN: Final = frozenset({"play", "export", "ratings"})
+
+
 def main() -> int:
     signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # until the loop dumps its tasks on it
+    if sys.argv[1:2] and sys.argv[1] in HELP:  # before the settings: help needs no token
+        sys.stdout.write(USAGE)
+        return 0
+    if sys.argv[1:2] == ["check"] and HELP.intersection(sys.argv[2:]):
+        sys.stdout.write(CHECK_USAGE)
+        return 0
+    if sys.argv[1:] and sys.argv[1] not in {"check", "delete-webhook"} | NO_TOKEN:
+        sys.stderr.write(USAGE.split("\n\n", 1)[0] + " (python -m bot -h: the commands)\n")
+        return 2
     if sys.argv[1:2] == ["export"]:
         from bot.export import export_main
 
@@ -162,10 +200,7 @@ def main() -> int:
         sys.stdout.write(said + "\n")
         return 0
     if sys.argv[1:]:
-        sys.stderr.write(
-            "usage: python -m bot [check [--quick] | delete-webhook | play GAME … "
-            "| export --database P --out D | ratings --rebuild [--database P]]\n"
-        )
+        sys.stderr.write(USAGE.split("\n\n", 1)[0] + " (python -m bot -h: the commands)\n")
         return 2
     from bot.middlewares.updates import KeyValueFormatter
 

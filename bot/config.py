@@ -10,6 +10,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.i18n import bundled_locales
+
 TOKEN_FORMAT = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 SECRET_FORMAT = re.compile(r"^[A-Za-z0-9_-]{16,256}$")  # Telegram allows 1-256 of these
 CALLBACK_SECRET_MIN = 16  # BOT_CALLBACK_SECRET: characters at least (32 random ones are best)
@@ -98,7 +100,7 @@ class Settings(BaseSettings):
     # tests only: new matches get this seed, then +1 each (the same deals in a subprocess bot);
     # unset in production: every match draws a random seed
     test_seed: int | None = Field(None, ge=0)
-    locales: Path = Path(__file__).resolve().parent.parent / "locales"
+    locales: Path = Field(default_factory=bundled_locales)  # the package's own catalogues
     # Webhook mode (set the URL) instead of long polling; the secret is then required
     webhook_url: str | None = None
     webhook_secret: SecretStr | None = None

@@ -21,6 +21,18 @@ LOCALES: Final = ("ru", "en")
 RU_LIKE: Final = frozenset({"ru", "uk", "be"})
 
 
+def bundled_locales() -> Path:
+    """The catalogues that come with the package: ``bot/locales`` — in a checkout a link to the
+    repository's one ``locales/``, in an installed wheel its copy (package data) —, or the
+    checkout's ``locales/`` itself where the link is no folder (a clone made without symlinks).
+    ``BOT_LOCALES`` points elsewhere (``bot.config``, ``python -m bot play``)."""
+    here = Path(__file__).resolve().parent
+    for root in (here / "locales", here.parent / "locales"):
+        if (root / "ru" / "LC_MESSAGES" / "messages.po").is_file():
+            return root
+    return here / "locales"  # missing: Catalogues.load says which file
+
+
 def N_(msgid: str) -> str:
     """A msgid translated where it is shown, not where it is written (gettext's no-op marker):
     the catalogue tests find every ``N_("…")`` as they find ``tr("…")``."""

@@ -7,11 +7,16 @@ One person plays one game (a pulka, a partia, a deal …) against the computer p
 keyboard. A move is typed as a person says it: its cards in either alphabet (``7♣``, ``7c``,
 ``Тп``), the screen's words (``пас``, ``играю``, ``купить 1``), RECORD.md notation, or the
 number of a short list (:mod:`bot.terminal.session`). An illegal move is refused with the bot's
-wording (``--explain``: and the engine's code and RULES.md clause) and changes nothing. ``q``
+wording (``--explain``: and the engine's code) and changes nothing; ``rules`` tells the game's
+rules in a few lines. ``q``
 (confirmed) or the end of the input stops the game; with ``--record FILE`` the game's RECORD.md
 record is written (``abandoned`` if stopped), which ``python -m engine replay FILE`` replays.
 
-Exit codes: 0 the game was played to its end; 1 stopped before its end; 2 bad arguments.
+Ctrl-C at the prompt stops as the end of the input does; while the computers play, it stops
+at once (exit 130, nothing recorded).
+
+Exit codes: 0 the game was played to its end; 1 stopped before its end; 2 bad arguments;
+130 interrupted by Ctrl-C between two prompts.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.game_names import GAME_NAMES, game_code
-from bot.i18n import Catalogues
+from bot.i18n import Catalogues, bundled_locales
 from bot.markup import unmarked as plain
 from bot.render.refusals import refusal_html
 from bot.runtime.deals import LABEL_BITS
@@ -38,8 +43,15 @@ from engine.record import write_jsonl
 
 __all__ = ["Setup", "computers", "parse_args", "play_main"]
 
-LOCALES = Path(__file__).resolve().parents[2] / "locales"
+LOCALES = bundled_locales()
 NAME_MAX = 64  # as long as a Telegram name
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
+
+
+def catalogues(locale: str) -> Catalogues:
+    """The package's catalogues, or those where ``BOT_LOCALES`` points (as the bot reads them)."""
+    root = os.environ.get("BOT_LOCALES")
+    return Catalogues.load(Path(root) if root else LOCALES, locale)
 
 
 def parse_args(argv: Sequence[str]) -> Setup:
@@ -47,7 +59,10 @@ def parse_args(argv: Sequence[str]) -> Setup:
     (a malformed ``--option`` said in the player's language)."""
     parser = argparse.ArgumentParser(
         prog="python -m bot play",
-        description="Play one game in the terminal against the computer players.",
+        description="Play one game in the terminal against the computer players "
+        "(no token, no database, no network).",
+        epilog="At your turn type a move (its cards, or the screen's words), ? for the list of "
+        "moves, rules for the game's rules, q to stop.",
     )
     parser.add_argument("game", help="one of: " + " ".join(GAME_NAMES) + " (or its ru name)")
     parser.add_argument("--players", type=int, help="seats at the table (default: the fewest)")
@@ -60,7 +75,7 @@ def parse_args(argv: Sequence[str]) -> Setup:
     )
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the RECORD.md record")
     parser.add_argument(
-        "--explain", action="store_true", help="refusals name the engine's code and the rule"
+        "--explain", action="store_true", help="refusals name the engine's code too"
     )
     parser.add_argument(
         "--name", help="your name at the table (default: «Игрок» in ru, Player in en)"
@@ -79,7 +94,7 @@ def parse_args(argv: Sequence[str]) -> Setup:
     try:
         options = parse_assignments(args.option)
     except InvalidOption as error:  # «--option target»: said in the player's language
-        tr = Catalogues.load(LOCALES, args.lang).tr(args.lang)
+        tr = catalogues(args.lang).tr(args.lang)
         text = str(error.params.get("text", ""))
         parser.error(
             tr("--option {text}: write it as name=value (for example target=10).", text=text)
@@ -107,6 +122,10 @@ def parse_args(argv: Sequence[str]) -> Setup:
 def play_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     try:
         return _play(argv, stdin, stdout, stderr)
+    except KeyboardInterrupt:  # Ctrl-C while the computers play: no traceback, no record
+        stdout.write("\n")
+        stdout.flush()
+        return INTERRUPTED
     except BrokenPipeError:  # the reader went away (``| head``): stop without a word
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -121,7 +140,7 @@ def _play(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
         setup = parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
-    tr = Catalogues.load(LOCALES, setup.locale).tr(setup.locale)
+    tr = catalogues(setup.locale).tr(setup.locale)
     try:
         state = new_game(
             setup.game, setup.players, setup.seed, setup.options, chance=setup.chance()
@@ -131,7 +150,10 @@ def _play(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
         return 2
 
     def read() -> str | None:
-        line = stdin.readline()
+        try:
+            line = stdin.readline()
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: stopped as by Ctrl-D
+            return None
         return line if line else None
 
     if setup.seeded:  # the same --seed plays the same deals again

@@ -10,6 +10,7 @@ line means is :mod:`bot.render.moves`'s; this module only talks.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from bot.render.action_words import Verb, action_parts, narrated, words_of
 from bot.render.cards import card_name
 from bot.render.games import game_ui
 from bot.render.games.game_ui import GameUI
+from bot.render.how_to_play import rules_text
 from bot.render.refusals import refusal_html
 from bot.render.table_context import TableContext
 from bot.rendered import Rendered
@@ -32,7 +34,7 @@ from bot.runtime.deals import crypto_chance
 from bot.runtime.outcome import events_of
 from bot.runtime.scoreboard import Standings
 from bot.terminal.hints import terminal_words
-from bot.terminal.text import rule_of
+from bot.terminal.narration import deal_headers, seating, told, tricks_taken
 from bot.terminal.typed_moves import (
     SHORT,
     Ask,
@@ -56,6 +58,8 @@ from engine.players import Policy, computer
 
 RULE: Final = "─" * 40
 LIST: Final = frozenset({"?", "help", "list", "moves", "помощь", "список", "ходы"})
+RULES: Final = frozenset({"rules", "правила"})
+WIDTH: Final = 78  # the rules' paragraphs wrapped for an 80-column terminal
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,7 @@ class Setup:
     locale: str
     seed: int  # the record's seed: the deals' with --seed, else a label (bot.runtime.deals)
     record: Path | None
-    explain: bool = False  # refusals name the engine's code and the rule
+    explain: bool = False  # refusals name the engine's code too
     seeded: bool = True  # --seed: reproducible deals; without it they are cryptographic
     name: str | None = None  # --name; None: «Игрок» / Player
 
@@ -146,7 +150,12 @@ class Session:
 
     def play(self) -> bool:
         """Play to the end (True) or until the person stops (False)."""
-        self._events(self.state.record())  # the deal's own (a flush shown at the deal)
+        start = self.state.record()
+        for text in seating(self.names, start, self.tr):  # who deals first, and why
+            self.say(text)
+        self.say(self.tr("At your turn: «rules» tells the rules, ? lists your moves, q stops."))
+        self._deals(start)
+        self._events(start)  # the deal's own (a flush shown at the deal)
         if self.state.is_over:  # won at the first deal (§1.6.4): the deal and the game's end
             self._ended(self.state.view(None), self.state.record())
         while (seat := self.state.to_act) is not None:
@@ -182,11 +191,7 @@ class Session:
         else:
             example = words_of(_example(options), self.tr)
             self.say(
-                self.tr(
-                    "{n} moves: name yours (as «{example}»); ? lists them.",
-                    n=len(options),
-                    example=example,
-                )
+                self.tr("Name your move (as «{example}»); ? lists every choice.", example=example)
             )
         self.marks = ()
         while True:
@@ -195,10 +200,26 @@ class Session:
             if normal(text) in LIST:
                 listed = self._list(options)
                 continue
-            if text.isdigit() and listed:
-                if 1 <= int(text) <= len(listed):
-                    return listed[int(text) - 1]
+            if normal(text) in RULES:  # the game's rules in a few lines, then the same turn
+                paragraphs = rules_text(self.setup.game, self.tr).split("\n\n")
+                self.say("\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs))
+                self.say("")
+                continue
+            number = _list_number(text)  # «4», or «4.» as the list writes it
+            card = text.isdigit() and text in self._held_ranks(legal)  # «4» with a 4 to play
+            if number is not None and listed and not card:
+                if 1 <= number <= len(listed):
+                    return listed[number - 1]
                 self.say(self.tr("No action {n}: type 1 to {count}.", n=text, count=len(listed)))
+                continue
+            if card and listed and 1 <= int(text) <= len(listed):  # a card or the list's? ask
+                self.say(
+                    self.tr(
+                        "«{n}»: a card of yours or move {n} of the list? Name the card with its "
+                        "suit; the list's move by its number with a dot: {n}.",
+                        n=text,
+                    )
+                )
                 continue
             if text.isdigit() and not typed_cards(text):
                 self.say(self.tr("Numbers are for a list: name the move, or ? lists them."))
@@ -280,6 +301,16 @@ class Session:
             self.out.write(line or "\n")
         return line
 
+    def _held_ranks(self, legal: Sequence[object]) -> frozenset[str]:
+        """The ranks, as typed digits, of the person's cards that some legal move plays."""
+        held = set(self.state.hand(self.setup.seat))
+        return frozenset(
+            c.rank.value
+            for a in legal
+            for c in action_parts(a).cards
+            if c in held and c.rank.value.isdigit()
+        )
+
     def _button_args(self, hand: Rendered) -> list[str | None]:
         """The presses' arguments of the hand's buttons, in the keyboard's order."""
         args: list[str | None] = []
@@ -291,20 +322,28 @@ class Session:
         return args
 
     def _why_not(self, cards: Sequence[Card], verbs: frozenset[str]) -> str:
-        """The engine's reason the named move is refused (the bot's wording; the rule with
-        ``--explain``), or that no move has these cards."""
+        """The engine's reason the named move is refused (the bot's wording; with ``--explain``
+        the engine's code too), or that no move has these cards."""
+        legal = self.state.legal_actions(self.setup.seat)
         for verb in sorted(verbs):
             text = _notation(verb, cards)
             if text is None:
                 continue
             try:
                 action = self.state.parse_action(text)
-                self.state.clone().apply(self.setup.seat, action)
+                if action in legal:  # never played here: the engine is asked only to refuse
+                    continue
+                # the game itself, not a clone: a refused action changes nothing (State.apply),
+                # and a clone copies the deals' source, which the OS's cryptographic one
+                # (no --seed) cannot be
+                self.state.apply(self.setup.seat, action)
             except InvalidNotation:
                 continue
             except IllegalAction as error:
                 said = plain(refusal_html(Refused.illegal(error), self.tr))
-                return f"{said} ({rule_of(error.code)})" if self.setup.explain else said
+                # --explain: the engine's code too (for a bug report); the rules in words are
+                # the «rules» command's
+                return f"{said} ({error.code.value})" if self.setup.explain else said
         if cards:
             names = " ".join(words_of_cards(cards, self.tr.locale))
             return self.tr("No move with {cards} now.", cards=names)
@@ -316,15 +355,25 @@ class Session:
         before = self.state.view(None)
         lines = self.state.apply(seat, action)
         self.moves += 1
-        if seat == self.setup.seat:
-            said = words_of(action, self.tr)
+        if seat == self.setup.seat:  # told as everyone's moves are, his own cards named
+            said = told(action, self.tr)
             if only:
                 said = self.tr("{move} (the only move)", move=said)
         else:  # only what the group's screens would show
             said = narrated(action, self.tr)
         self.say(f"{self.names[seat]}: {said}")
+        for text in tricks_taken(self.setup.game, self.names, lines, self.tr):
+            self.say(text)
         self._events(lines)
         self._ended(before, lines)
+        if not self.state.is_over:  # the next deal begins after the last one's result
+            self._deals(lines)
+
+    def _deals(self, lines: Sequence[Line]) -> None:
+        """A header where each deal begins, so its first moves are under it."""
+        for text in deal_headers(self.names, lines, self.tr):
+            self.say(RULE)
+            self.say(text)
 
     def _events(self, lines: Sequence[Line]) -> None:
         """What happened that no move line shows (the group's table says it too)."""
@@ -380,6 +429,12 @@ def _example(options: Sequence[object]) -> object:
     """A move to show how one is named: one of two cards if there is one (a typical exchange
     or run), else the last."""
     return next((a for a in options if len(action_parts(a).cards) == 2), options[-1])
+
+
+def _list_number(text: str) -> int | None:
+    """The number of a list's move: ``4``, or ``4.`` as the list writes it (never a card)."""
+    digits = text.removesuffix(".")
+    return int(digits) if digits.isdigit() else None
 
 
 def typed_cards(text: str) -> bool:

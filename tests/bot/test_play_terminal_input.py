@@ -173,8 +173,8 @@ def scripted(args: list[str], lines: list[str]) -> tuple[bool, str]:
 @pytest.mark.parametrize(
     ("locale", "count", "marked", "enter"),
     [
-        ("ru", "Ходов: 183", "Отмечено: 8♦.", "Enter — ряд 8♦ 9♣ 10♠."),
-        ("en", "183 moves", "Marked: 8♦.", "Enter plays: run 8♦ 9♣ 10♠."),
+        ("ru", "Назовите свой ход", "Отмечено: 8♦.", "Enter — ряд 8♦ 9♣ 10♠."),
+        ("en", "Name your move", "Marked: 8♦.", "Enter plays: run 8♦ 9♣ 10♠."),
     ],
 )
 def test_a_lenturlu_lead_is_named_not_listed(
@@ -185,10 +185,12 @@ def test_a_lenturlu_lead_is_named_not_listed(
     runs = [str(a) for a in state.legal_actions(seat)]
     assert len(runs) == 183 and "run 8D 9C 10S" in runs
     _, out = scripted(args, ["8♦", "9c", "10♠", ""])
-    before = out.split(count)[1].split("\n", 1)[1]
+    hint, before = out.split(count)[1].split("\n", 1)
+    assert "183" not in hint  # the engine's count of runs is no help to a player
     assert "  1. " not in out.split(count)[0].rsplit("────", 1)[-1]  # no wall of numbers
     assert marked in before and enter in before
-    assert {"ru": "Игрок: ряд 8♦ 9♣ 10♠", "en": "Player: run 8♦ 9♣ 10♠"}[locale] in out
+    told = {"ru": "Игрок: кладёт ряд 8♦ 9♣ 10♠", "en": "Player: plays the run 8♦ 9♣ 10♠"}
+    assert told[locale] in out  # one's own move told as the others' are
 
 
 @pytest.mark.parametrize("locale", ["ru", "en"])

@@ -141,3 +141,14 @@ def test_every_bot_refusal_is_raised_somewhere() -> None:
             if isinstance(node, ast.expr) and (reason := bot_reason(node)) is not None:
                 named.add(reason)
     assert sorted(set(BotRefusal) - named) == []
+
+
+def test_a_russian_reason_within_not_allowed_says_so_once() -> None:
+    # «Так нельзя: с Т♠ пасовать нельзя.» said it twice: the reason says why, in other words
+    ru = CATALOGUES.tr("ru")
+    twice = [
+        code.value
+        for code, reason in REASONS.items()
+        if ru(NOT_ALLOWED, reason=ru(reason)).count("нельзя") > 1
+    ]
+    assert twice == []
