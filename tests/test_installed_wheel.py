@@ -52,16 +52,19 @@ def _installed(tmp_path: Path) -> Path:
             shutil.copy2(ROOT / name, source / name)
     wheels = tmp_path / "wheels"
     _run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
+        [
+            *(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"),
+            *("-w", str(wheels), str(source)),
+        ],
         tmp_path,
-        env=_env(),
+        env=_env(PIP_NO_INDEX="1"),  # offline: a test talks to nothing but loopback
     )
     [wheel] = wheels.glob("*.whl")
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], tmp_path)
     python = venv / "bin" / "python"
     pip = [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation"]
-    _run([*pip, str(wheel)], tmp_path, env=_env())
+    _run([*pip, str(wheel)], tmp_path, env=_env(PIP_NO_INDEX="1"))
     return python
 
 
