@@ -183,8 +183,11 @@ class Presenter:
         ctx = self.context(screen.facts)
         ui = self._ui(screen.facts)
         presses = family_presses(screen.facts.table.game)
-        if presses is not None and presses.still_waiting and screen.view.to_act != screen.seat:
-            ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
+        waiting = screen.view.to_act != screen.seat
+        if presses is not None and presses.still_waiting and waiting and not screen.in_group:
+            # the same after others' moves; in the group the hand may stand in place of the
+            # table for him, so it follows the trick and whom the table waits for
+            ctx = dataclasses.replace(ctx, moves=STILL)
         if not screen.in_group and ctx.my_cards is not None:  # a hand in private
             ctx = dataclasses.replace(ctx, my_cards=None)
         rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)

@@ -1,0 +1,109 @@
+"""What a waiting player sees of the table, through the fake Bot API: a hand shown in the group
+(which 🂠 «Мои карты» shows in place of the table) follows the trick so far and says whom the
+table waits for; a seat the computer plays for never says it is his turn."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bot.app import running_bot
+from bot.config import Settings
+from tests.bot.helpers import (
+    fixed_seeds,
+    hand_message,
+    play_step,
+    result_message,
+    table_message,
+    to_act,
+    watched,
+)
+from tests.bot.test_e2e_ephemeral import in_group, open_in_group, seated
+from tests.bot.test_e2e_seats import toggle
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
+
+TRICK = re.compile(r"^(Взятка \d+: .*) …$", re.MULTILINE)  # the table's, its player pending
+TO_PLAY = re.compile(r"Ход: (.+)$", re.MULTILINE)
+STEPS = 14  # presses watched: the declarations, the exchanges and some tricks
+YOUR_TURN = ("ваш ход", "Играете или пас?", "Можно:")
+AWAY = "🤖 За вас играет компьютер."
+
+
+def expected_line(table: SentMessage) -> str | None:
+    """What a waiting hand says of the table's trick: ``Взятка 2: Anna 9♠ · … · ждём: Vera``
+    for the table's ``Взятка 2: Anna 9♠ · Vera …`` (None: no trick in play)."""
+    trick, to_play = TRICK.search(table.text), TO_PLAY.search(table.text)
+    if trick is None or to_play is None:
+        return None
+    name = to_play.group(1)
+    plays = trick.group(1).removesuffix(f" · {name}").removesuffix(f" {name}")
+    if plays.endswith(":"):  # nobody has played to it yet
+        return f"{plays} … · ждём: {name}"
+    return f"{plays} · … · ждём: {name}"
+
+
+async def test_a_hand_shown_in_place_of_the_table_follows_the_trick_and_whom_it_waits_for(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    rng = random.Random(5)
+    seen = 0
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        table = await open_in_group(fake, group, players, "mushka", "target=25")
+        first = to_act(group, players)
+        waiter = next(p for p in players if p is not first)
+        assert not (await waiter.press(table, "🂠")).text  # his hand, in place of the table
+        await fake.wait_until(lambda: waiter.shown_in_place_of(table) is not None, timeout=10)
+        for _ in range(STEPS):
+            assert await play_step(fake, group, players, rng)
+            await fake.settle(quiet=0.05)
+            if result_message(group) is not None:
+                break
+            table = table_message(group)
+            assert table is not None
+            who = to_act(group, players)
+            assert who is not None
+            for player in players:
+                hand = hand_message(player)
+                assert hand is not None
+                if player is who:
+                    assert "ждём" not in hand.text
+                    continue
+                assert f"ждём: {who.first_name}" in hand.text, hand.text
+                line = expected_line(table)
+                if line is not None:
+                    assert line in hand.text.splitlines(), (line, hand.text)
+                    seen += 1
+        assert seen > 0, "no trick was played"
+        shown = waiter.shown_in_place_of(table_message(group) or table)
+        assert shown is None or "ждём" in shown.text or "ваш ход" in shown.text
+
+
+async def test_a_seat_the_computer_plays_for_never_says_it_is_his_turn(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    rng = random.Random(7)
+    slow = in_group(settings).model_copy(update={"computer_delay_s": 1.0})
+    async with watched(fake, running_bot(slow, seeds=fixed_seeds())):
+        await open_in_group(fake, group, players, "mushka", "target=25")
+        for _ in range(STEPS):  # into the play of tricks
+            table = table_message(group)
+            if table is not None and TRICK.search(table.text):
+                break
+            assert await play_step(fake, group, players, rng)
+            await fake.settle(quiet=0.05)
+        who = to_act(group, players)
+        assert who is not None
+        assert "ваш ход" in (hand_message(who) or table).text
+        await toggle(fake, who)  # ⋯ → 🤖 at his own turn
+        await fake.wait_until(lambda: AWAY in (hand_message(who) or table).text, timeout=10)
+        await fake.settle(quiet=0.1)
+        shown = [
+            v.text for m in who.ephemeral(group, deleted=True) for v in m.history if AWAY in v.text
+        ]
+        assert shown
+        assert not [t for t in shown if any(w in t for w in YOUR_TURN)], shown
