@@ -209,7 +209,13 @@ class Presenter:
         if not screen.in_group:
             key = hand_key(facts.table.id, screen.seat)
             self.outbox.show(
-                screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE, rev=facts.rev
+                screen.user_id,
+                key,
+                rendered,
+                fresh=screen.fresh,
+                old=Old.DELETE,
+                rev=facts.rev,
+                after=facts.chat_id,  # the table (a result) before the hand
             )
             return
         self.outbox.show(  # in the group, for its owner alone
@@ -223,6 +229,7 @@ class Presenter:
             receiver=screen.user_id,
             answering=screen.answering,
             replace=screen.replace,
+            after=facts.chat_id,
         )
 
     def _to_player(
@@ -240,7 +247,14 @@ class Presenter:
         if not in_group:
             key = ping_key(facts.table.id)
             self.outbox.show(
-                user_id, key, rendered, fresh=fresh, old=Old.DELETE, rev=facts.rev, notice=True
+                user_id,
+                key,
+                rendered,
+                fresh=fresh,
+                old=Old.DELETE,
+                rev=facts.rev,
+                notice=True,
+                after=facts.chat_id,
             )
             return
         self.outbox.show(
@@ -253,6 +267,7 @@ class Presenter:
             rev=facts.rev,
             receiver=user_id,
             notice=True,
+            after=facts.chat_id,
         )
 
     def _turn_ping(self, screen: TurnPing) -> None:

@@ -171,6 +171,7 @@ class Outbox:
         replace: bool = False,
         notice: bool = False,
         owed: OwedRef | None = None,
+        after: int | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
@@ -185,17 +186,33 @@ class Outbox:
         other steps does not matter: while it would wait for a turn (all chats' window full),
         the chat's next step goes first — a hand's edit never waits behind a ping.
 
-        ``owed``: the durable outbox's entry it shows, settled once shown."""
+        ``owed``: the durable outbox's entry it shows, settled once shown.
+
+        ``after``: a player's message of a table in group ``after`` (his hand, his turn
+        ping): it goes out only after the new messages the group's queue holds now (the
+        deal's table, the last deal's result)."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted, rev)
         answers = self.lanes.answering(chat_id, receiver, key)  # follows the answer still queued
         lane = self.lanes.chat(chat_id, receiver, answers)
-        if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed):
+        behind = self.lanes.behind(after) if after is not None else None
+        if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed, behind=behind):
             return
         show = Show(
-            key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice, owed
+            key,
+            rendered,
+            fresh,
+            old,
+            reply_to,
+            thread,
+            rev,
+            answering,
+            replace,
+            notice,
+            owed,
+            behind=behind,
         )
         self.lanes.enqueue(chat_id, show, receiver, answers)
 
