@@ -48,6 +48,7 @@ GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out
 NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
 ANSWER_POLL_S = 0.5  # how often an answer waiting for the group's window asks again …
 BEHIND_TABLE_S = 0.05  # … and how often it looks whether the table's queue is empty
+BEHIND_GROUP_MAX_S = 5.0  # the longest a player's step waits for his group's new messages
 WINDOW = "an answer's window"  # what a Redis call of the answers' window is, in the log
 
 
@@ -97,8 +98,12 @@ class Lanes:
 
     async def _after_group(self, chat: ChatQueue) -> None:
         """While the head step waits for the group's new messages queued before it (its
-        table, the last deal's result), nothing of this queue goes out."""
-        while chat.queue and not self.stopping:
+        table, the last deal's result), nothing of this queue goes out — for at most
+        :data:`BEHIND_GROUP_MAX_S`: a group that long without its turn is starved (a 429's
+        wait, an operator's lower budget), and the game goes on without it."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + BEHIND_GROUP_MAX_S
+        while chat.queue and not self.stopping and loop.time() < until:
             head = chat.queue[0]
             behind = head.behind if isinstance(head, Show) else None
             group = self.chats.get(Lane(behind.chat_id)) if behind is not None else None

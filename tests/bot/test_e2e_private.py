@@ -73,6 +73,28 @@ async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
     assert hand_message(dora) is None
 
 
+async def test_16_my_cards_opened_again_and_again_by_someone_not_at_the_table_leaves_one_answer(
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
+) -> None:
+    """A spectator who taps the table's 🂠 over and over gets one answer in his private chat,
+    not a «/start h_…» line and an answer for every tap."""
+    fake, group, _players = seated
+    table = table_message(group)
+    assert table is not None
+    payload = my_cards_payload(table)
+    dora = await my_cards_by_a_stranger(fake, payload)
+    for _ in range(5):
+        await dora.start_bot(payload)
+    await fake.wait_until(
+        lambda: not [m for m in dora.visible if m.text.startswith("/start h_")], timeout=10
+    )
+    await fake.settle(quiet=0.05)
+    shown = [m.text for m in dora.visible if m.text != "/start"]
+    assert shown.count("Вы не играете за этим столом.") == 1, shown
+    assert not [t for t in shown if t.startswith("/start h_")], shown
+    assert hand_message(dora) is None
+
+
 def my_cards_payload(table: SentMessage) -> str:
     """The deep link payload of the table message's 🂠 «Мои карты»."""
     link = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
