@@ -93,6 +93,8 @@ class Presenter:
             my_cards=self.codec.pack(Press(Kind.TABLE, row.id, None, 0, MY_CARDS))
             if row.hands is Hands.GROUP
             else None,
+            turn_left=facts.turn_left,
+            reminded=facts.reminded,
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:

@@ -111,8 +111,9 @@ class Absent:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]
         assert owner.user_id is not None
-        facts = await self.ctx.facts(table)
         table.reminded = True
+        table.turn_ends = expiry.due_at
+        facts = await self.ctx.facts(table)  # the table shows the time left, and the reminder
         screen = Reminder(
             facts,
             owner.user_id,
@@ -122,7 +123,10 @@ class Absent:
             in_group=await self.ctx.in_group(table, owner),
             again=again,
         )
-        return Outcome((screen,), (expiry,))
+        assert table.match is not None
+        shown = TableScreen(facts, table.match.state.view(None))
+        hands = await self.play.hands(table, facts)  # a hand in the group shows the time too
+        return Outcome((shown, *hands, screen), (expiry,))
 
     async def _expire(self, table: Table, seat: int) -> Outcome:
         """Time is up: the computer plays this one turn; the second time in a row it keeps

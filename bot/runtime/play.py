@@ -278,6 +278,7 @@ class Play:
             )
             await tx.put_deadline(deadline)
             table.deadline = True
+            table.turn_ends = None
             return (deadline,)
         if table.deadline:
             await tx.drop_deadline(table.id, DeadlineKind.COMPUTER)
@@ -290,6 +291,7 @@ class Play:
                 moves,
             )
             await tx.put_deadline(remind)
+            table.turn_ends = self.ctx.clock() + self.ctx.turn_time(table)
             return (remind,)
         for kind in (
             DeadlineKind.REMIND,
@@ -298,6 +300,7 @@ class Play:
             DeadlineKind.CLOSE,
         ):  # the match is over: no timer of it stays, nor a question to close it
             await tx.drop_deadline(table.id, kind)
+        table.turn_ends = None
         return ()
 
     async def change_seat(

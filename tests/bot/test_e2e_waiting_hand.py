@@ -4,6 +4,7 @@ table waits for; a seat the computer plays for never says it is his turn."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -24,23 +25,30 @@ from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 
 TRICK = re.compile(r"^(Взятка \d+: .*) …$", re.MULTILINE)  # the table's, its player pending
-TO_PLAY = re.compile(r"Ход: (.+)$", re.MULTILINE)
+TO_PLAY = re.compile(r"Ход: (.+?) · (⏳ \d+:\d\d)$", re.MULTILINE)  # the timer: PRODUCT.md §5.2
 STEPS = 14  # presses watched: the declarations, the exchanges and some tricks
 YOUR_TURN = ("ваш ход", "Играете или пас?", "Можно:")
 AWAY = "🤖 За вас играет компьютер."
 
 
-def expected_line(table: SentMessage) -> str | None:
-    """What a waiting hand says of the table's trick: ``Взятка 2: Anna 9♠ · … · ждём: Vera``
-    for the table's ``Взятка 2: Anna 9♠ · Vera …`` (None: no trick in play)."""
+def expected_line(table: SentMessage) -> str:
+    """What a waiting hand says of the table: ``Взятка 2: Anna 9♠ · … · ждём: Vera · ⏳ 1:30``
+    for the table's ``Взятка 2: Anna 9♠ · Vera …`` and ``Ход: Vera · ⏳ 1:30``; ``⏳ ждём:
+    Vera · ⏳ 1:30`` while no trick is in play."""
     trick, to_play = TRICK.search(table.text), TO_PLAY.search(table.text)
-    if trick is None or to_play is None:
-        return None
-    name = to_play.group(1)
+    assert to_play is not None, table.text
+    name, timer = to_play.groups()
+    waiting = f"ждём: {name} · {timer}"
+    if trick is None:
+        return f"⏳ {waiting}"
     plays = trick.group(1).removesuffix(f" · {name}").removesuffix(f" {name}")
     if plays.endswith(":"):  # nobody has played to it yet
-        return f"{plays} … · ждём: {name}"
-    return f"{plays} · … · ждём: {name}"
+        return f"{plays} … · {waiting}"
+    return f"{plays} · … · {waiting}"
+
+
+def text_of(message: SentMessage | None) -> str:
+    return message.text if message is not None else ""
 
 
 async def test_a_hand_shown_in_place_of_the_table_follows_the_trick_and_whom_it_waits_for(
@@ -61,21 +69,20 @@ async def test_a_hand_shown_in_place_of_the_table_follows_the_trick_and_whom_it_
             await fake.settle(quiet=0.05)
             if result_message(group) is not None:
                 break
-            table = table_message(group)
-            assert table is not None
+            current = table_message(group)
+            assert current is not None
             who = to_act(group, players)
             assert who is not None
+            assert f"Ход: {who.first_name} · ⏳ 1:30" in current.text, current.text
+            line = expected_line(current)
             for player in players:
                 hand = hand_message(player)
                 assert hand is not None
                 if player is who:
                     assert "ждём" not in hand.text
                     continue
-                assert f"ждём: {who.first_name}" in hand.text, hand.text
-                line = expected_line(table)
-                if line is not None:
-                    assert line in hand.text.splitlines(), (line, hand.text)
-                    seen += 1
+                assert line in hand.text.splitlines(), (line, hand.text)
+                seen += "Взятка" in line
         assert seen > 0, "no trick was played"
         shown = waiter.shown_in_place_of(table_message(group) or table)
         assert shown is None or "ждём" in shown.text or "ваш ход" in shown.text
@@ -98,12 +105,40 @@ async def test_a_seat_the_computer_plays_for_never_says_it_is_his_turn(
             await fake.settle(quiet=0.05)
         who = to_act(group, players)
         assert who is not None
-        assert "ваш ход" in (hand_message(who) or table).text
+        assert "ваш ход" in text_of(hand_message(who))
         await toggle(fake, who)  # ⋯ → 🤖 at his own turn
-        await fake.wait_until(lambda: AWAY in (hand_message(who) or table).text, timeout=10)
+        await fake.wait_until(lambda: AWAY in text_of(hand_message(who)), timeout=10)
         await fake.settle(quiet=0.1)
         shown = [
             v.text for m in who.ephemeral(group, deleted=True) for v in m.history if AWAY in v.text
         ]
         assert shown
         assert not [t for t in shown if any(w in t for w in YOUR_TURN)], shown
+
+
+async def test_the_group_table_shows_the_turn_timer_and_the_reminder(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    """PRODUCT.md §5.2: «Ход: Вера · ⏳ 0:15» on the table at each turn (in steps of 15 s,
+    drawn with a real change: no edit of its own), and «⏳ 0:15 — напомнили» at the reminder
+    (⅓ of a 6 s turn left), on the table and on the hands in the group that wait."""
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    quick = in_group(settings).model_copy(update={"turn_timeout_s": 6.0})
+    async with watched(fake, running_bot(quick, seeds=fixed_seeds())):
+        table = await open_in_group(fake, group, players, "mushka", "target=25")
+        who = to_act(group, players)
+        assert who is not None
+        assert f"Ход: <b>{who.first_name}</b> · ⏳ 0:15" in table.html.splitlines(), table.html
+        edits = len(table.history)
+        await asyncio.sleep(1.0)
+        assert len(table.history) == edits  # the countdown does not tick by itself
+        await fake.wait_until(lambda: "напомнили" in table.text, timeout=10)
+        assert f"Ход: <b>{who.first_name}</b> · ⏳ 0:15 — напомнили" in table.html, table.html
+        waiting = [p for p in players if p is not who]
+        await fake.wait_until(
+            lambda: all(
+                "ждём" in (h := text_of(hand_message(p))) and "напомнили" in h for p in waiting
+            ),
+            timeout=10,
+        )

@@ -8,7 +8,7 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.render.table_context import TableContext
+from bot.render.table_context import TableContext, turn_timer
 from bot.rendered import Button, ButtonStyle
 
 
@@ -50,7 +50,9 @@ def waiting_for(ctx: TableContext, to_act: int | None, seat: int, tr: Translator
     act, or it is the seat's own turn."""
     if to_act is None or to_act == seat:
         return None
-    return tr("waiting for: {name}", name=esc(ctx.names[to_act]))
+    waiting = tr("waiting for: {name}", name=esc(ctx.names[to_act]))
+    timer = turn_timer(ctx, tr)
+    return waiting if timer is None else f"{waiting} · {timer}"
 
 
 def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:
