@@ -280,8 +280,20 @@ class Absent:
                 out += await self._back(table, mine.seat)
                 table = await self.ctx.load(row.id)
                 assert table is not None
-            out += await self.play.one_hand(table, mine.seat, fresh=True)
+            anew = await self._anew(table, mine.seat)
+            out += await self.play.one_hand(table, mine.seat, fresh=anew)
         return out, shown
+
+    async def _anew(self, table: Table, seat: int) -> bool:
+        """Whether his hand is sent anew (at the chat's end): once per ``cards_gap``; a tap
+        sooner (🂠's link again and again) shows it in place, no new message."""
+        now, mine = self.ctx.clock(), table.seats[seat]
+        if mine.cards_at + self.ctx.cards_gap > now:
+            return False
+        async with self.ctx.repo.unit() as tx:  # every worker's next tap sees it
+            await tx.set_cards_at(table.id, mine.seat, now)
+        table.seats[seat] = dataclasses.replace(mine, cards_at=now)
+        return True
 
     async def _back(self, table: Table, seat: int) -> Outcome:
         """The seat is its owner's again (no group line, §13: the table's seat line drops its

@@ -78,6 +78,7 @@ from bot.sending.steps import (
     StripMessageButtons,
     coalesced,
     offers,
+    renewed,
 )
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import OwedRef, stored_id
@@ -214,6 +215,8 @@ class Outbox:
             owed,
             behind=behind,
         )
+        if fresh and renewed(lane.queue, show):
+            return
         self.lanes.enqueue(chat_id, show, receiver, answers)
 
     def answer(

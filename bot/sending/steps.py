@@ -298,3 +298,39 @@ def coalesced(  # the show's own fields
         elif step.key == key or isinstance(step, Post):
             return False
     return False
+
+
+def renewed(queue: deque[Step], show: Show) -> bool:
+    """Whether a fresh ``show`` whose old message goes (``Old.DELETE``: a hand, a ping) took
+    the place of the shows of its key still queued: one new message, of the latest state,
+    where the first of them was — never a stale one sent behind a newer one (🂠 tapped again
+    and again while the chat's queue waits)."""
+    if show.old is not Old.DELETE:
+        return False
+    found: list[int] = []
+    for at in range(len(queue) - 1, -1, -1):
+        step = queue[at]
+        if step.key != show.key:
+            continue
+        if not isinstance(step, Show) or step.notice != show.notice:
+            break
+        found.append(at)
+    if not found:
+        return False
+    merged = show
+    for at in found:  # the newest first: its press, its turn win
+        step = queue[at]
+        assert isinstance(step, Show)
+        rev = merged.rev if step.rev is None or merged.rev is None else max(step.rev, merged.rev)
+        merged = dataclasses.replace(
+            merged,
+            rev=rev,
+            answering=merged.answering or step.answering,
+            replace=merged.replace or step.replace,
+            behind=merged.behind or step.behind,
+        )
+    first = found[-1]
+    for at in found[:-1]:  # from the back: the places before stay where they are
+        del queue[at]
+    queue[first] = merged
+    return True
