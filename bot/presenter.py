@@ -123,7 +123,7 @@ class Presenter:
             case Reminder():
                 self._reminder(screen)
             case Gone():
-                box.delete(screen.chat_id, screen.key)
+                box.delete(screen.chat_id, screen.key, receiver=screen.receiver)
             case TurnPing():
                 self._turn_ping(screen)
             case PingGone():  # wherever it is: a step on a key never sent is needless
@@ -206,6 +206,7 @@ class Presenter:
                 away=screen.away,
                 menu=screen.menu,
                 in_group=screen.in_group,
+                waiting=waiting,
             )
         facts = screen.facts
         if not screen.in_group:

@@ -24,6 +24,7 @@ from bot.runtime.closing import Closing
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     EphemeralGone,
+    Gone,
     HandGone,
     Note,
     Outcome,
@@ -31,6 +32,7 @@ from bot.runtime.outcome import (
     Reminder,
     Screen,
     TableScreen,
+    ehand_key,
     eping_key,
 )
 from bot.runtime.owed import Owing
@@ -448,3 +450,11 @@ class Absent:
             case SeatAct.TO_PRIVATE:
                 table.menus.discard(seat)
                 return await self.to_private(table, seat, failed=False)
+            case SeatAct.TO_TABLE:  # his hand in the group goes, and the table shows again
+                table.menus.discard(seat)
+                owner = table.seats[seat]
+                if not await self.ctx.in_group(table, owner) or owner.user_id is None:
+                    return await self.play.one_hand(table, seat)
+                table.hidden.add(seat)
+                hand = ehand_key(table.id, seat)
+                return Outcome((Gone(table.row.chat_id, hand, owner.user_id),))

@@ -180,10 +180,12 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class Gone:
-    """A keyed message is deleted (a turn reminder once the player acted)."""
+    """A keyed message is deleted (a turn reminder once the player acted; ``receiver``: a
+    group's message for him alone, his hand put away)."""
 
     chat_id: int
     key: OutboxKey
+    receiver: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -174,6 +174,10 @@ class Play:
             if s.user_id is None or (only is not None and s.seat != only) or s.barred:
                 continue  # a barred seat's owner no longer sees it (his last hand lost its buttons)
             here = await self.ctx.in_group(table, s)
+            if s.seat in table.hidden:  # put away by ↩️ To the table: back at his turn, or 🂠
+                if only is None and here and state.to_act != s.seat:
+                    continue
+                table.hidden.discard(s.seat)
             if (
                 s.away
                 and only is None

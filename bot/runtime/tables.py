@@ -92,6 +92,8 @@ class Table:
     starting: bool = False  # Start was pressed; the players' private notes are on their way
     # (stored: a STARTING deadline, so every worker knows)
     menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
+    # seats whose hand in the group was put away (↩️ To the table): not shown till their turn
+    hidden: set[int] = field(default_factory=set)
     reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
     turn_ends: float | None = None  # when the person to act runs out of time (his timer runs)
     last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
@@ -237,10 +239,11 @@ class Context:
         table.starting = any(d.kind == DeadlineKind.STARTING for d in deadlines)  # by any worker
         stale = self._stale.pop(table_id, None)
         if stale is not None:  # marks only this memory had (another worker's copy lacks them)
-            table.menus, table.reminded, table.last_human = (
+            table.menus, table.reminded, table.last_human, table.hidden = (
                 stale.menus,
                 stale.reminded,
                 stale.last_human,
+                stale.hidden,
             )
         self.tables[table_id] = table
         return table
@@ -402,11 +405,12 @@ class Context:
         self.forget(table.id)
         fresh = await self.load(table.id)
         assert fresh is not None
-        fresh.menus, fresh.reminded, fresh.last_human, fresh.acted = (
+        fresh.menus, fresh.reminded, fresh.last_human, fresh.acted, fresh.hidden = (
             table.menus,
             table.reminded,
             table.last_human,
             table.acted,
+            table.hidden,
         )
         return fresh
 

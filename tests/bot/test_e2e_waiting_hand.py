@@ -11,6 +11,7 @@ import re
 from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.helpers import (
+    choose,
     fixed_seeds,
     hand_message,
     play_step,
@@ -142,3 +143,41 @@ async def test_the_group_table_shows_the_turn_timer_and_the_reminder(
             ),
             timeout=10,
         )
+
+
+async def test_a_waiting_hand_in_place_of_the_table_gives_the_table_back_till_his_turn(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    """«↩️ К столу» on a waiting hand shown in place of the table: the hand goes and he sees
+    the table again; the others' moves bring no hand back; his turn does, with its buttons."""
+    fake = fake_telegram
+    players, group = seated(fake, 3)
+    rng = random.Random(9)
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        table = await open_in_group(fake, group, players, "mushka", "target=25")
+        first = to_act(group, players)
+        waiter = next(p for p in players if p is not first)
+        assert not (await waiter.press(table, "🂠")).text
+        await fake.wait_until(lambda: waiter.shown_in_place_of(table) is not None, timeout=10)
+        shown = waiter.shown_in_place_of(table)
+        assert shown is not None and "↩️ К столу" in shown.describe_buttons()
+        assert not (await waiter.press(shown, "↩️ К столу")).text
+        await fake.wait_until(lambda: waiter.shown_in_place_of(table) is None, timeout=10)
+        assert hand_message(waiter) is None  # put away: he sees the table
+        for _ in range(STEPS):
+            if to_act(group, players) is waiter:
+                break
+            assert hand_message(waiter) is None, "a move of another brought his hand back"
+            who = to_act(group, players)
+            assert who is not None
+            hand = hand_message(who)
+            assert hand is not None
+            await who.press(hand, data=choose(hand, rng).callback_data)
+            await fake.wait_until(lambda: not fake.busy_now(), timeout=10)
+            await fake.settle(quiet=0.05)
+        else:
+            raise AssertionError("his turn never came")
+        await fake.wait_until(lambda: hand_message(waiter) is not None, timeout=10)
+        back = hand_message(waiter)
+        assert back is not None and "↩️ К столу" not in back.describe_buttons()
+        assert waiter.shown_in_place_of(table_message(group) or table) is None
