@@ -76,10 +76,10 @@ def hand(
     may_pass = my_turn and any(isinstance(a, Pass) for a in legal)
     if my_turn:
         lines.append(_what_now(view, rows, playable, bool(buys), may_pass, tr))
-    elif view.to_act is not None:
-        lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-    else:
+    elif view.to_act is None:
         lines.extend(_over(ctx, view, tr))
+    elif view.to_act != seat:  # his own turn the computer plays: no line of his
+        lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
 
     button = hand_button(ctx, seat, codec)
 
