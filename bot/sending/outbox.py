@@ -215,7 +215,8 @@ class Outbox:
             owed,
             behind=behind,
         )
-        if fresh and renewed(lane.queue, show):
+        player = chat_id > 0 or receiver is not None  # a player's own: his hand, his ping
+        if fresh and player and renewed(lane.queue, show):
             return
         self.lanes.enqueue(chat_id, show, receiver, answers)
 

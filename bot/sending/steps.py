@@ -216,6 +216,8 @@ class ChatQueue:
 
     def before(self, ticket: int) -> bool:
         """Whether a new message queued at or before ``ticket`` is still to go out."""
+        if not self.queue and self.sending is None:  # all gone (or dropped with the chat)
+            return False
         first = self.sending if self.sending is not None else (self.news[0] if self.news else None)
         return first is not None and first <= ticket
 
