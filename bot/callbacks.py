@@ -66,6 +66,7 @@ class SeatAct(StrEnum):
     HAND_OVER = "O"  # 🤖 Let the computer play
     BACK = "W"  # 🙋 I'm back
     TO_PRIVATE = "P"  # 💬 To private: the hand in the group goes to the private chat
+    TO_TABLE = "T"  # ↩️ To the table: a waiting hand in the group put away till his turn
 
 
 class EndAct(StrEnum):

@@ -93,6 +93,8 @@ class Presenter:
             my_cards=self.codec.pack(Press(Kind.TABLE, row.id, None, 0, MY_CARDS))
             if row.hands is Hands.GROUP
             else None,
+            turn_left=facts.turn_left,
+            reminded=facts.reminded,
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
@@ -121,7 +123,7 @@ class Presenter:
             case Reminder():
                 self._reminder(screen)
             case Gone():
-                box.delete(screen.chat_id, screen.key)
+                box.delete(screen.chat_id, screen.key, receiver=screen.receiver)
             case TurnPing():
                 self._turn_ping(screen)
             case PingGone():  # wherever it is: a step on a key never sent is needless
@@ -183,8 +185,11 @@ class Presenter:
         ctx = self.context(screen.facts)
         ui = self._ui(screen.facts)
         presses = family_presses(screen.facts.table.game)
-        if presses is not None and presses.still_waiting and screen.view.to_act != screen.seat:
-            ctx = dataclasses.replace(ctx, moves=STILL)  # the same after others' moves
+        waiting = screen.view.to_act != screen.seat
+        if presses is not None and presses.still_waiting and waiting and not screen.in_group:
+            # the same after others' moves; in the group the hand may stand in place of the
+            # table for him, so it follows the trick and whom the table waits for
+            ctx = dataclasses.replace(ctx, moves=STILL)
         if not screen.in_group and ctx.my_cards is not None:  # a hand in private
             ctx = dataclasses.replace(ctx, my_cards=None)
         rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)
@@ -201,12 +206,19 @@ class Presenter:
                 away=screen.away,
                 menu=screen.menu,
                 in_group=screen.in_group,
+                waiting=waiting,
             )
         facts = screen.facts
         if not screen.in_group:
             key = hand_key(facts.table.id, screen.seat)
             self.outbox.show(
-                screen.user_id, key, rendered, fresh=screen.fresh, old=Old.DELETE, rev=facts.rev
+                screen.user_id,
+                key,
+                rendered,
+                fresh=screen.fresh,
+                old=Old.DELETE,
+                rev=facts.rev,
+                after=facts.chat_id,  # the table (a result) before the hand
             )
             return
         self.outbox.show(  # in the group, for its owner alone
@@ -220,6 +232,7 @@ class Presenter:
             receiver=screen.user_id,
             answering=screen.answering,
             replace=screen.replace,
+            after=facts.chat_id,
         )
 
     def _to_player(
@@ -237,7 +250,14 @@ class Presenter:
         if not in_group:
             key = ping_key(facts.table.id)
             self.outbox.show(
-                user_id, key, rendered, fresh=fresh, old=Old.DELETE, rev=facts.rev, notice=True
+                user_id,
+                key,
+                rendered,
+                fresh=fresh,
+                old=Old.DELETE,
+                rev=facts.rev,
+                notice=True,
+                after=facts.chat_id,
             )
             return
         self.outbox.show(
@@ -250,6 +270,7 @@ class Presenter:
             rev=facts.rev,
             receiver=user_id,
             notice=True,
+            after=facts.chat_id,
         )
 
     def _turn_ping(self, screen: TurnPing) -> None:

@@ -23,6 +23,7 @@ def dress(
     away: bool,
     menu: bool,
     in_group: bool = False,
+    waiting: bool = False,
 ) -> Rendered:
     def button(text: str, act: str, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act)
@@ -46,4 +47,6 @@ def dress(
         rows[-1].append(more)
     else:
         rows.append([more])
+    if in_group and waiting:  # it may stand in place of the table for him: the way back
+        rows.append([button(tr("↩️ To the table"), SeatAct.TO_TABLE)])
     return Rendered(rendered.text, keyboard(rows))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bot.callbacks import b36
 from bot.rendered import Button
@@ -27,6 +28,8 @@ class TableContext:
     # 🂠's press where the table's hands are in the group; None: a deep link to private
     # (and, drawing a hand, None unless that hand is shown in the group)
     my_cards: str | None = None
+    turn_left: int | None = None  # seconds the person to act has left (None: no timer shown)
+    reminded: bool = False  # he was reminded (⅓ of his time left)
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
@@ -38,3 +41,19 @@ def my_cards_button(ctx: TableContext, tr: Translator) -> Button:
     if ctx.my_cards is not None:
         return Button(text=tr("🂠 My cards"), callback_data=ctx.my_cards)
     return Button(text=tr("🂠 My cards"), url=ctx.link(f"h_{b36(ctx.table_id)}"))
+
+
+TIMER_STEP_S: Final = 15  # PRODUCT.md §9: the countdown is shown in steps of 15 s
+
+
+def turn_timer(ctx: TableContext, tr: Translator) -> str | None:
+    """``⏳ 0:45`` (``⏳ 0:30 — reminded`` once reminded): the time the person to act has left
+    as the table was last drawn, rounded up to 15 s — never ticking by itself (it is drawn
+    again with a real change, or the reminder); None while no turn timer runs."""
+    if ctx.turn_left is None:
+        return None
+    left = math.ceil(ctx.turn_left / TIMER_STEP_S) * TIMER_STEP_S
+    shown = f"{left // 60}:{left % 60:02d}"
+    if ctx.reminded:
+        return tr("⏳ {time} — reminded", time=shown)
+    return f"⏳ {shown}"

@@ -13,6 +13,7 @@ from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.delivery import Delivery
 from bot.game_names import game_code, game_name
 from bot.i18n import Catalogues, Translator
+from bot.keys import NamedKey
 from bot.markup import Html
 from bot.render import score as score_screen
 from bot.render.games import game_ui
@@ -57,6 +58,7 @@ def show_score(delivery: Delivery, message: Message, shown: list[Html]) -> None:
     delivery.answers.pages(asked(message), pages, shared=SCORE, old=Old.DELETE)
 
 
+NOT_AT_TABLE = NamedKey("not-at-table")  # a private chat's answer to 🂠's link of another table
 SCORE = "score"  # the keyed message of a group's /score answer ("score:2" … its later pages)
 
 
@@ -99,10 +101,12 @@ def make_router() -> Router:
             if parts[0] == "h" and len(parts) == 2:  # 🂠 My cards on the group's table
                 outcome = await runtime.handle(ShowHands(user.id, only=unb36(parts[1])))
                 delivery(outcome)
-                if outcome.said:  # "You're not playing at this table."
-                    say(delivery, message, user_tr.html(outcome.said))
-                else:  # the "/start h_…" line goes with the old hand message
-                    delivery.presenter.outbox.delete_message(message.chat.id, message.message_id)
+                outbox = delivery.presenter.outbox
+                if outcome.said:  # "You're not playing at this table.": one such answer, ever
+                    told = Rendered(user_tr.html(outcome.said))
+                    outbox.show(message.chat.id, NOT_AT_TABLE, told, fresh=True, old=Old.DELETE)
+                # the "/start h_…" line goes (with the old hand message, or the old answer)
+                outbox.delete_message(message.chat.id, message.message_id)
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 say(delivery, message, rules_summary(code, user_tr))

@@ -24,6 +24,7 @@ from bot.runtime.closing import Closing
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     EphemeralGone,
+    Gone,
     HandGone,
     Note,
     Outcome,
@@ -31,6 +32,7 @@ from bot.runtime.outcome import (
     Reminder,
     Screen,
     TableScreen,
+    ehand_key,
     eping_key,
 )
 from bot.runtime.owed import Owing
@@ -111,8 +113,9 @@ class Absent:
             await tx.put_deadline(expiry)
         owner = table.seats[seat]
         assert owner.user_id is not None
-        facts = await self.ctx.facts(table)
         table.reminded = True
+        table.turn_ends = expiry.due_at
+        facts = await self.ctx.facts(table)  # the table shows the time left, and the reminder
         screen = Reminder(
             facts,
             owner.user_id,
@@ -122,7 +125,10 @@ class Absent:
             in_group=await self.ctx.in_group(table, owner),
             again=again,
         )
-        return Outcome((screen,), (expiry,))
+        assert table.match is not None
+        shown = TableScreen(facts, table.match.state.view(None))
+        hands = await self.play.hands(table, facts)  # a hand in the group shows the time too
+        return Outcome((shown, *hands, screen), (expiry,))
 
     async def _expire(self, table: Table, seat: int) -> Outcome:
         """Time is up: the computer plays this one turn; the second time in a row it keeps
@@ -276,8 +282,20 @@ class Absent:
                 out += await self._back(table, mine.seat)
                 table = await self.ctx.load(row.id)
                 assert table is not None
-            out += await self.play.one_hand(table, mine.seat, fresh=True)
+            anew = await self._anew(table, mine.seat)
+            out += await self.play.one_hand(table, mine.seat, fresh=anew)
         return out, shown
+
+    async def _anew(self, table: Table, seat: int) -> bool:
+        """Whether his hand is sent anew (at the chat's end): once per ``cards_gap``; a tap
+        sooner (🂠's link again and again) shows it in place, no new message."""
+        now, mine = self.ctx.clock(), table.seats[seat]
+        if mine.cards_at + self.ctx.cards_gap > now:
+            return False
+        async with self.ctx.repo.unit() as tx:  # every worker's next tap sees it
+            await tx.set_cards_at(table.id, mine.seat, now)
+        table.seats[seat] = dataclasses.replace(mine, cards_at=now)
+        return True
 
     async def _back(self, table: Table, seat: int) -> Outcome:
         """The seat is its owner's again (no group line, §13: the table's seat line drops its
@@ -432,3 +450,11 @@ class Absent:
             case SeatAct.TO_PRIVATE:
                 table.menus.discard(seat)
                 return await self.to_private(table, seat, failed=False)
+            case SeatAct.TO_TABLE:  # his hand in the group goes, and the table shows again
+                table.menus.discard(seat)
+                owner = table.seats[seat]
+                if not await self.ctx.in_group(table, owner) or owner.user_id is None:
+                    return await self.play.one_hand(table, seat)
+                table.hidden.add(seat)
+                hand = ehand_key(table.id, seat)
+                return Outcome((Gone(table.row.chat_id, hand, owner.user_id),))

@@ -44,6 +44,8 @@ class Facts:
     match_no: int
     computers: bool = True  # the chat allows computer seats (its /settings, PRODUCT.md §15)
     rev: int | None = None  # shared locks: the table's turn these facts were taken at
+    turn_left: int | None = None  # seconds the person to act has left (None: no timer runs)
+    reminded: bool = False  # he was reminded (⅓ of his time left)
 
     @property
     def chat_id(self) -> int:
@@ -178,10 +180,12 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class Gone:
-    """A keyed message is deleted (a turn reminder once the player acted)."""
+    """A keyed message is deleted (a turn reminder once the player acted; ``receiver``: a
+    group's message for him alone, his hand put away)."""
 
     chat_id: int
     key: OutboxKey
+    receiver: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

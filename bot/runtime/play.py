@@ -174,6 +174,10 @@ class Play:
             if s.user_id is None or (only is not None and s.seat != only) or s.barred:
                 continue  # a barred seat's owner no longer sees it (his last hand lost its buttons)
             here = await self.ctx.in_group(table, s)
+            if s.seat in table.hidden:  # put away by ↩️ To the table: back at his turn, or 🂠
+                if only is None and here and state.to_act != s.seat:
+                    continue
+                table.hidden.discard(s.seat)
             if (
                 s.away
                 and only is None
@@ -278,6 +282,7 @@ class Play:
             )
             await tx.put_deadline(deadline)
             table.deadline = True
+            table.turn_ends = None
             return (deadline,)
         if table.deadline:
             await tx.drop_deadline(table.id, DeadlineKind.COMPUTER)
@@ -290,6 +295,7 @@ class Play:
                 moves,
             )
             await tx.put_deadline(remind)
+            table.turn_ends = self.ctx.clock() + self.ctx.turn_time(table)
             return (remind,)
         for kind in (
             DeadlineKind.REMIND,
@@ -298,6 +304,7 @@ class Play:
             DeadlineKind.CLOSE,
         ):  # the match is over: no timer of it stays, nor a question to close it
             await tx.drop_deadline(table.id, kind)
+        table.turn_ends = None
         return ()
 
     async def change_seat(

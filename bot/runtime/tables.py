@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 import string
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeGuard
@@ -92,7 +92,10 @@ class Table:
     starting: bool = False  # Start was pressed; the players' private notes are on their way
     # (stored: a STARTING deadline, so every worker knows)
     menus: set[int] = field(default_factory=set)  # seats whose hand message shows the ⋯ menu
+    # seats whose hand in the group was put away (↩️ To the table): not shown till their turn
+    hidden: set[int] = field(default_factory=set)
     reminded: bool = False  # the group shows a turn reminder (deleted when the player acts)
+    turn_ends: float | None = None  # when the person to act runs out of time (his timer runs)
     last_human: float = 0.0  # when a person last pressed a hand (0: not since the start)
     acted: dict[int, float] = field(default_factory=dict)  # seat → its person's last move
     version: int = -1  # shared locks: the table's turn this copy is current at (-1: unknown)
@@ -232,13 +235,15 @@ class Context:
             table.match = Match(state, no, match.first_seq)
         deadlines = await self.repo.deadlines(table_id)
         table.deadline = any(d.kind == DeadlineKind.COMPUTER for d in deadlines)
+        table.turn_ends = turn_ends(deadlines, table.row.moves, self.turn_time(table))
         table.starting = any(d.kind == DeadlineKind.STARTING for d in deadlines)  # by any worker
         stale = self._stale.pop(table_id, None)
         if stale is not None:  # marks only this memory had (another worker's copy lacks them)
-            table.menus, table.reminded, table.last_human = (
+            table.menus, table.reminded, table.last_human, table.hidden = (
                 stale.menus,
                 stale.reminded,
                 stale.last_human,
+                stale.hidden,
             )
         self.tables[table_id] = table
         return table
@@ -268,7 +273,15 @@ class Context:
             table.match.no if table.match else table.row.generation + 1,
             chat.settings.computers if chat else True,
             self.turn_of(table.id),
+            self.turn_left(table),
+            table.reminded,
         )
+
+    def turn_left(self, table: Table) -> int | None:
+        """The seconds the person to act has left (None: no turn timer runs)."""
+        if table.turn_ends is None or table.match is None or table.match.state.to_act is None:
+            return None
+        return max(0, round(table.turn_ends - self.clock()))
 
     async def lobby_screen(self, table: Table, **how: Any) -> Outcome:
         """The lobby's message as it stands (``how``: its pane, a question, a notice)."""
@@ -392,11 +405,12 @@ class Context:
         self.forget(table.id)
         fresh = await self.load(table.id)
         assert fresh is not None
-        fresh.menus, fresh.reminded, fresh.last_human, fresh.acted = (
+        fresh.menus, fresh.reminded, fresh.last_human, fresh.acted, fresh.hidden = (
             table.menus,
             table.reminded,
             table.last_human,
             table.acted,
+            table.hidden,
         )
         return fresh
 
@@ -419,3 +433,16 @@ def own_seat(
     if table.seats[seat].user_id != user_id or chat_id != where:
         raise Refused(BotRefusal.NOT_YOUR_CARDS)
     return seat
+
+
+def turn_ends(deadlines: Iterable[Deadline], moves: int, turn_time: float) -> float | None:
+    """When the turn at move ``moves`` runs out, by its stored timer: the expiry itself, or the
+    reminder's time plus the third of the turn left after it (None: no timer runs)."""
+    for deadline in deadlines:
+        if deadline.moves != moves:
+            continue
+        if deadline.kind == DeadlineKind.TURN:
+            return deadline.due_at
+        if deadline.kind == DeadlineKind.REMIND:
+            return deadline.due_at + turn_time / 3
+    return None

@@ -27,6 +27,7 @@ from bot.sending.calls import Calls
 from bot.sending.rates import Quota
 from bot.sending.steps import (
     QUIET,
+    Behind,
     ChatQueue,
     Delete,
     Held,
@@ -34,6 +35,7 @@ from bot.sending.steps import (
     Show,
     Step,
     is_new,
+    is_news,
     is_notice,
     needless,
     offers,
@@ -46,6 +48,7 @@ GIVE_UP = 5  # a step failing this often in a row (not Redis: that is waited out
 NOTICE_POLL_S = 0.5  # how often a notice waiting for all chats' window asks again
 ANSWER_POLL_S = 0.5  # how often an answer waiting for the group's window asks again …
 BEHIND_TABLE_S = 0.05  # … and how often it looks whether the table's queue is empty
+BEHIND_GROUP_MAX_S = 5.0  # the longest a player's step waits for his group's new messages
 WINDOW = "an answer's window"  # what a Redis call of the answers' window is, in the log
 
 
@@ -56,6 +59,7 @@ class Lanes:
         self.wire = wire
         self.chats: dict[Lane, ChatQueue] = {}
         self.stopping = False  # a stop: no queue's task takes another step
+        self.news_seq = 0  # the groups' new messages queued so far (their tickets, Behind)
 
     def answering(self, chat_id: int, receiver: int | None, key: OutboxKey) -> bool:
         """Whether a step of message ``key`` waits in the answers' queue (a later step of the
@@ -75,15 +79,44 @@ class Lanes:
     ) -> None:
         chat = self.chat(chat_id, receiver, answers)
         chat.queue.append(step)
+        if chat_id < 0 and receiver is None and not answers and is_news(step):
+            self.news_seq += 1
+            chat.news.append(self.news_seq)
         chat.arrived.set()  # a notice waiting for its place lets it go first
         if chat.worker is None or chat.worker.done():
             name = f"outbox:{chat_id}" if receiver is None else f"outbox:{chat_id}:{receiver}"
             name += ":answers" if answers else ""
             chat.worker = asyncio.create_task(self._run(chat_id, chat), name=name)
 
+    def behind(self, group_id: int) -> Behind | None:
+        """What a player's step queued now waits for: the new messages of group ``group_id``
+        still to go out (None: none)."""
+        chat = self.chats.get(Lane(group_id))
+        if chat is None or not chat.before(self.news_seq):
+            return None
+        return Behind(group_id, self.news_seq)
+
+    async def _after_group(self, chat: ChatQueue) -> None:
+        """While the head step waits for the group's new messages queued before it (its
+        table, the last deal's result), nothing of this queue goes out — for at most
+        :data:`BEHIND_GROUP_MAX_S`: a group that long without its turn is starved (a 429's
+        wait, an operator's lower budget), and the game goes on without it."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + BEHIND_GROUP_MAX_S
+        while chat.queue and not self.stopping and loop.time() < until:
+            head = chat.queue[0]
+            behind = head.behind if isinstance(head, Show) else None
+            group = self.chats.get(Lane(behind.chat_id)) if behind is not None else None
+            if behind is None or group is None or not group.before(behind.ticket):
+                return
+            await asyncio.sleep(BEHIND_TABLE_S)
+
     async def _run(self, chat_id: int, chat: ChatQueue) -> None:
         failed = 0  # the head step's failures in a row
         while chat.queue and not self.stopping:
+            await self._after_group(chat)
+            if not chat.queue or self.stopping:
+                break
             head, taken = chat.queue[0], chat.taken
             try:
                 await self._next(chat_id, chat)
@@ -102,6 +135,7 @@ class Lanes:
                 continue
             finally:
                 chat.calling = False
+                chat.sending = None  # its new message went out, or never will
             if failed:
                 failed = 0
                 self.wire.patience.recovered()

@@ -78,6 +78,7 @@ from bot.sending.steps import (
     StripMessageButtons,
     coalesced,
     offers,
+    renewed,
 )
 from bot.storage.protocol import MessageStore
 from bot.storage.rows import OwedRef, stored_id
@@ -171,6 +172,7 @@ class Outbox:
         replace: bool = False,
         notice: bool = False,
         owed: OwedRef | None = None,
+        after: int | None = None,
     ) -> None:
         """Make message ``key`` of the chat show ``rendered`` (edited, or sent if new or fresh;
         ``old``: what happens to the message the key named before; ``thread``: the forum topic
@@ -185,18 +187,37 @@ class Outbox:
         other steps does not matter: while it would wait for a turn (all chats' window full),
         the chat's next step goes first — a hand's edit never waits behind a ping.
 
-        ``owed``: the durable outbox's entry it shows, settled once shown."""
+        ``owed``: the durable outbox's entry it shows, settled once shown.
+
+        ``after``: a player's message of a table in group ``after`` (his hand, his turn
+        ping): it goes out only after the new messages the group's queue holds now (the
+        deal's table, the last deal's result)."""
         rendered = fit(rendered)  # within Telegram's limits, whatever built it
         wanted = self.wire.wanted[(chat_id, key)] = offers(rendered)
         if self.wire.book is not None:  # every worker checks a press against it (RedisBook)
             self._want(chat_id, key, wanted, rev)
         answers = self.lanes.answering(chat_id, receiver, key)  # follows the answer still queued
         lane = self.lanes.chat(chat_id, receiver, answers)
-        if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed):
+        behind = self.lanes.behind(after) if after is not None else None
+        if not fresh and coalesced(lane.queue, key, rendered, rev, answering, owed, behind=behind):
             return
         show = Show(
-            key, rendered, fresh, old, reply_to, thread, rev, answering, replace, notice, owed
+            key,
+            rendered,
+            fresh,
+            old,
+            reply_to,
+            thread,
+            rev,
+            answering,
+            replace,
+            notice,
+            owed,
+            behind=behind,
         )
+        player = chat_id > 0 or receiver is not None  # a player's own: his hand, his ping
+        if fresh and player and renewed(lane.queue, show):
+            return
         self.lanes.enqueue(chat_id, show, receiver, answers)
 
     def answer(

@@ -38,6 +38,17 @@ def offers(rendered: Rendered) -> frozenset[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class Behind:
+    """A step that waits for the group's new messages queued before it: its table, a deal's
+    result (``ticket``: the last new message of any group queued when it was), so a player never
+    gets his hand or his turn ping before the table it belongs to, or the next deal's hand
+    before the last deal's result."""
+
+    chat_id: int
+    ticket: int
+
+
+@dataclass(frozen=True, slots=True)
 class Show:
     """Make keyed message ``key`` show ``rendered``: edited, or sent if new or ``fresh``."""
 
@@ -54,6 +65,7 @@ class Show:
     owed: OwedRef | None = None  # the durable outbox's entry it shows: settled once shown
     asker: int | None = None  # an answer to this member's command: in his quota
     replying: int | None = None  # the command it answers, sent ephemerally (its ephemeral id)
+    behind: Behind | None = None  # the group's new messages that go out before it
     label: ClassVar[str] = "show"
 
 
@@ -189,11 +201,31 @@ class ChatQueue:
     taken: int = 0  # steps taken off the queue so far: whether the head is still the same one
     arrived: asyncio.Event = field(default_factory=asyncio.Event)  # a step was queued
     calling: bool = False  # a step taken off the queue is being made: a stop lets it end
+    # a group's own queue: the tickets of the new messages in it (:class:`Behind`), in order,
+    # and the one being sent now
+    news: deque[int] = field(default_factory=deque)
+    sending: int | None = None
 
     def take(self) -> Step:
         """The head step, off the queue (as it is now: a show may have taken newer text)."""
         self.taken += 1
-        return self.queue.popleft()
+        step = self.queue.popleft()
+        if self.news and is_news(step):
+            self.sending = self.news.popleft()
+        return step
+
+    def before(self, ticket: int) -> bool:
+        """Whether a new message queued at or before ``ticket`` is still to go out."""
+        if not self.queue and self.sending is None:  # all gone (or dropped with the chat)
+            return False
+        first = self.sending if self.sending is not None else (self.news[0] if self.news else None)
+        return first is not None and first <= ticket
+
+
+def is_news(step: Step) -> bool:
+    """A new message everyone in a group sees (a table, a result, a notice), which the
+    players' steps queued after it wait for (:class:`Behind`)."""
+    return isinstance(step, Post) or (isinstance(step, Show) and step.fresh and not step.notice)
 
 
 def is_new(step: Step, known: StoredMessage | None) -> bool:
@@ -243,9 +275,11 @@ def coalesced(  # the show's own fields
     answering: str | None,
     owed: OwedRef | None,
     replying: int | None = None,
+    behind: Behind | None = None,
 ) -> bool:
     """Whether an edit of ``key`` still queued took ``rendered`` in its place (the latest state
-    wins, in the earlier place); never past a message sent after it."""
+    wins, in the earlier place, waiting for what the newer one waits for); never past a
+    message sent after it."""
     for at in range(len(queue) - 1, -1, -1):
         step = queue[at]
         if isinstance(step, Show):
@@ -258,6 +292,7 @@ def coalesced(  # the show's own fields
                     answering=answering or step.answering,
                     owed=owed or step.owed,
                     replying=replying or step.replying,  # the newer command: still answerable
+                    behind=behind or step.behind,
                 )
                 return True
             if step.key == key or (step.fresh and not step.notice):  # a notice is no bar
@@ -265,3 +300,39 @@ def coalesced(  # the show's own fields
         elif step.key == key or isinstance(step, Post):
             return False
     return False
+
+
+def renewed(queue: deque[Step], show: Show) -> bool:
+    """Whether a fresh ``show`` whose old message goes (``Old.DELETE``: a hand, a ping) took
+    the place of the shows of its key still queued: one new message, of the latest state,
+    where the first of them was — never a stale one sent behind a newer one (🂠 tapped again
+    and again while the chat's queue waits)."""
+    if show.old is not Old.DELETE:
+        return False
+    found: list[int] = []
+    for at in range(len(queue) - 1, -1, -1):
+        step = queue[at]
+        if step.key != show.key:
+            continue
+        if not isinstance(step, Show) or step.notice != show.notice:
+            break
+        found.append(at)
+    if not found:
+        return False
+    merged = show
+    for at in found:  # the newest first: its press, its turn win
+        step = queue[at]
+        assert isinstance(step, Show)
+        rev = merged.rev if step.rev is None or merged.rev is None else max(step.rev, merged.rev)
+        merged = dataclasses.replace(
+            merged,
+            rev=rev,
+            answering=merged.answering or step.answering,
+            replace=merged.replace or step.replace,
+            behind=merged.behind or step.behind,
+        )
+    first = found[-1]
+    for at in found[:-1]:  # from the back: the places before stay where they are
+        del queue[at]
+    queue[first] = merged
+    return True

@@ -230,7 +230,7 @@ def fixed_seeds(start: int = 7) -> Callable[[], int]:
     return itertools.count(start).__next__
 
 
-WAITING = ("Waiting for:", "Ждём:", "Not your turn —", "Ход не ваш —")
+WAITING = ("Waiting for:", "Ждём:", "waiting for:", "ждём:", "Not your turn —", "Ход не ваш —")
 STILL = b36(STILL_MOVE)  # the counter on a still waiting hand's buttons
 
 

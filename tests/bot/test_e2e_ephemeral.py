@@ -164,9 +164,12 @@ async def test_every_family_plays_a_whole_game_from_hands_in_the_group_with_a_re
         assert "🂠" in table.describe_buttons()
         for user in players:  # one hand each, in the group, for him alone
             assert len(live_hands(user, group)) == 1
-        if game == "mushka":  # a waiting hand points at the table above it
-            waiting = [h for u in players if "Ход не ваш" in (h := live_hands(u, group)[0]).text]
-            assert waiting and all("⏳ Ход не ваш — стол выше." in h.text for h in waiting)
+        if game == "mushka":  # a waiting hand says whom the table waits for
+            first = to_act(group, players)
+            assert first is not None
+            waiting = [live_hands(u, group)[0] for u in players if u is not first]
+            assert all(f"⏳ ждём: {first.first_name}" in h.text for h in waiting), waiting
+            assert "ждём" not in live_hands(first, group)[0].text
         pings = [m for u in players for m in u.ephemeral(group) if m.text.startswith("🔔")]
         assert len(pings) <= 1  # the one to act is told so, for him alone
         for _ in range(RESTART_AT):

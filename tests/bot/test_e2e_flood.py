@@ -124,6 +124,8 @@ async def test_13_a_restart_with_edits_still_queued_brings_every_screen_up_to_da
             assert message is not None
             answer = await user.press(message, data=choose(message, rng).callback_data)
             assert not answer.text, answer.text
+            # its screens are queued (his hand waits for a new table or result of the group)
+            await fake.wait_until(lambda: box.offers(user.id, key) != wanted, timeout=10)  # noqa: B023
             if box.pending(group.id) > 0:
                 break
         assert bot.services.outbox.pending(group.id) > 0, "nothing was queued at the stop"

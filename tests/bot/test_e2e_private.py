@@ -12,6 +12,7 @@ from tests.bot import test_lenturlu_e2e as lenturlu
 from tests.bot.helpers import (
     act_of,
     choose,
+    expected_screens,
     hand_message,
     open_table,
     play_step,
@@ -73,6 +74,28 @@ async def test_16_my_cards_by_someone_not_at_the_table_is_answered(
     assert hand_message(dora) is None
 
 
+async def test_16_my_cards_opened_again_and_again_by_someone_not_at_the_table_leaves_one_answer(
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]],
+) -> None:
+    """A spectator who taps the table's 🂠 over and over gets one answer in his private chat,
+    not a «/start h_…» line and an answer for every tap."""
+    fake, group, _players = seated
+    table = table_message(group)
+    assert table is not None
+    payload = my_cards_payload(table)
+    dora = await my_cards_by_a_stranger(fake, payload)
+    for _ in range(5):
+        await dora.start_bot(payload)
+    await fake.wait_until(
+        lambda: not [m for m in dora.visible if m.text.startswith("/start h_")], timeout=10
+    )
+    await fake.settle(quiet=0.05)
+    shown = [m.text for m in dora.visible if m.text != "/start"]
+    assert shown.count("Вы не играете за этим столом.") == 1, shown
+    assert not [t for t in shown if t.startswith("/start h_")], shown
+    assert hand_message(dora) is None
+
+
 def my_cards_payload(table: SentMessage) -> str:
     """The deep link payload of the table message's 🂠 «Мои карты»."""
     link = next(b.url for b in table.all_buttons if b.url and "start=h_" in b.url)
@@ -106,6 +129,37 @@ async def test_9_my_cards_sends_the_hand_anew_and_deletes_the_old_one_and_the_li
     assert old.deleted and line.deleted
     new = hand_message(anna)
     assert new is not None and new.html == old.html
+
+
+async def test_9_my_cards_tapped_again_and_again_sends_one_new_hand_of_the_latest_state(
+    seated: tuple[FakeTelegram, SimGroup, list[SimUser]], bot: RunningBot
+) -> None:
+    """🂠's link opened three times a move while the game goes on: one new hand message (the
+    first tap), the others shown in place — no new message and no notification each — and the
+    one hand left shows the table's latest state."""
+    fake, group, players = seated
+    anna = players[0]
+    table = table_message(group)
+    assert table is not None
+    payload = my_cards_payload(table)
+    rng = random.Random(5)
+    mark = fake.mark()
+    for _ in range(4):
+        for _ in range(3):
+            await anna.start_bot(payload)
+        await fake.settle(quiet=0.05)
+        assert await play_step(fake, group, players, rng)
+    await fake.settle(quiet=0.1)
+    sent = [
+        c
+        for c in fake.requests[mark:]
+        if c.method == "sendMessage" and c.chat_id == anna.id and "место" in c.params["text"]
+    ]
+    assert len(sent) == 1, [c.params["text"][:40] for c in sent]
+    hands = [m for m in anna.visible if "место" in m.text]
+    assert len(hands) == 1 and not [m for m in anna.visible if m.text.startswith("/start h_")]
+    _, expected = await expected_screens(bot, group.id)
+    assert (hands[0].message_id, hands[0].html) == expected[anna.id]
 
 
 async def test_16_refresh_answers_that_the_cards_are_up_to_date(

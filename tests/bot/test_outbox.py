@@ -148,6 +148,32 @@ async def test_a_fresh_message_replaces_the_old_one(
     assert box.message_id(vera.id, outbox_key("hand:1:0")) == live[0].message_id
 
 
+async def test_a_hand_sent_anew_again_and_again_while_queued_goes_once_in_its_latest_state(
+    fake_telegram: FakeTelegram, bot: Bot, db: Store
+) -> None:
+    """A private chat's queue backs up (its pace), and the hand is sent anew twenty times
+    meanwhile, between edits of it: one new message, the latest state — no stale hand sent
+    behind a newer one, no message sent only to be deleted."""
+    vera = fake_telegram.add_user(1, "Vera")
+    await vera.start_bot()
+    box = await outbox(bot, db)
+    key = outbox_key("hand:1:0")
+    box.show(vera.id, key, Rendered("deal 1", button("7♠")))
+    await box.drain()
+    mark = fake_telegram.mark()
+    box.show(vera.id, outbox_key("other:1"), Rendered("before"))  # the queue is busy
+    for k in range(20):
+        box.show(
+            vera.id, key, Rendered(f"deal 2 state {k}", button("8♠")), fresh=True, old=Old.DELETE
+        )
+        box.show(vera.id, key, Rendered(f"deal 2 state {k}b", button("9♠")))
+    await box.drain()
+    sent = [c for c in fake_telegram.requests[mark:] if c.method == "sendMessage"]
+    assert [c.params["text"] for c in sent] == ["before", "deal 2 state 19"]  # then edited
+    live = [m.version.text for m in fake_telegram.messages(vera.id) if not m.deleted]
+    assert live[-2:] == ["before", "deal 2 state 19b"] and "deal 1" not in live
+
+
 async def test_a_blocked_private_chat_is_closed_until_a_message_gets_through(
     fake_telegram: FakeTelegram, bot: Bot, db: Store
 ) -> None:

@@ -8,7 +8,7 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import esc
-from bot.render.table_context import TableContext
+from bot.render.table_context import TableContext, turn_timer
 from bot.rendered import Button, ButtonStyle
 
 
@@ -35,6 +35,24 @@ def hand_head(ctx: TableContext, deal: int, seat: int, tr: Translator) -> str:
         deal=deal,
         seat=seat + 1,
     )
+
+
+def plays_own_turn(ctx: TableContext, to_act: int | None, seat: int) -> bool:
+    """Whether it is the seat's turn and its person plays it himself: while the computer plays
+    for him (PRODUCT.md §13) his hand never says "your turn"."""
+    away = seat < len(ctx.away) and ctx.away[seat]
+    return to_act == seat and not away
+
+
+def waiting_for(ctx: TableContext, to_act: int | None, seat: int, tr: Translator) -> str | None:
+    """``ждём: Аня``: whom the table waits for, as a waiting hand shown in the group says it
+    (the hand stands in place of the table there, PRODUCT.md §5.3, §19); None when nobody is to
+    act, or it is the seat's own turn."""
+    if to_act is None or to_act == seat:
+        return None
+    waiting = tr("waiting for: {name}", name=esc(ctx.names[to_act]))
+    timer = turn_timer(ctx, tr)
+    return waiting if timer is None else f"{waiting} · {timer}"
 
 
 def hand_button(ctx: TableContext, seat: int, codec: PressCodec) -> MakeButton:

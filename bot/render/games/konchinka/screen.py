@@ -20,7 +20,7 @@ from bot.presses.meaning import HandUI
 from bot.render.cards import card_name, card_names
 from bot.render.games.figures import by_seat
 from bot.render.games.game_ui import GameUI
-from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.hand_head import hand_button, hand_head, plays_own_turn
 from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
@@ -162,13 +162,13 @@ def hand(
 
     button = hand_button(ctx, seat, codec)
 
-    my_turn = view.to_act == seat and bool(view.legal)
+    my_turn = plays_own_turn(ctx, view.to_act, seat) and bool(view.legal)
     legal = view.legal
     rows: list[list[Button]] = []
     chosen = konchinka_press.chosen(ui) if my_turn else None
     choices = [a for a in legal if chosen is not None and a.card == chosen]
     if not my_turn:
-        if view.to_act is not None:
+        if view.to_act is not None and view.to_act != seat:  # his own: the computer plays it
             lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
         elif view.phase == KonchinkaPhase.OVER:
             lines.extend(_over_lines(ctx, view, tr))

@@ -14,7 +14,7 @@ from bot.markup import esc
 from bot.presses.kopilka import KopilkaAct
 from bot.presses.meaning import HandUI
 from bot.render.cards import SUIT_SYMBOL, card_name, card_names, hand_by_suit, suit_rows
-from bot.render.games.hand_head import hand_button
+from bot.render.games.hand_head import hand_button, plays_own_turn
 from bot.render.games.kopilka.play_lines import deal_text, takeback_line, trick_line
 from bot.render.games.over import over_lines
 from bot.render.table_context import TableContext
@@ -31,7 +31,7 @@ def hand(
     assert view.seat is not None
     seat = view.seat
     loc = tr.locale
-    my_turn = view.to_act == seat
+    my_turn = plays_own_turn(ctx, view.to_act, seat)
     legal = view.legal
     lines = [
         tr(
@@ -76,10 +76,10 @@ def hand(
     may_pass = my_turn and any(isinstance(a, Pass) for a in legal)
     if my_turn:
         lines.append(_what_now(view, rows, playable, bool(buys), may_pass, tr))
-    elif view.to_act is not None:
-        lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-    else:
+    elif view.to_act is None:
         lines.extend(_over(ctx, view, tr))
+    elif view.to_act != seat:  # his own turn the computer plays: no line of his
+        lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
 
     button = hand_button(ctx, seat, codec)
 

@@ -21,7 +21,7 @@ from bot.presses.lenturlu import LenturluAct
 from bot.presses.meaning import HandUI, ModeKind
 from bot.render.cards import card_name, card_names
 from bot.render.games.game_ui import GameUI
-from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.hand_head import hand_button, hand_head, plays_own_turn
 from bot.render.games.lenturlu import options as lenturlu_options
 from bot.render.games.lenturlu.results import (
     deal_result,
@@ -276,15 +276,15 @@ def hand(
     def label(c: Card) -> str:
         return card_name(c, loc) + ("💰" if c in stakes else "")
 
-    my_turn = view.to_act == seat
+    my_turn = plays_own_turn(ctx, view.to_act, seat)
     marks = lp.marked(view, ui) if my_turn else None
     rows: list[list[Button]] = []
     tail: list[Button] = []
     if not my_turn:
-        if view.to_act is not None:
-            lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
-        else:
+        if view.to_act is None:
             lines.extend(_over_lines(ctx, view, tr))
+        elif view.to_act != seat:  # his own turn the computer plays: no line of his
+            lines.append(tr("Waiting for: {name}", name=esc(ctx.names[view.to_act])))
         rows = _card_rows([button(label(c), LenturluAct.FIRST, str(c)) for c in cards])
     elif marks is not None and ui.mode.kind is ModeKind.RUN:
         row = lp.open_rank(view.hand, marks) or []

@@ -15,7 +15,7 @@ from bot.presses.trick import (
     may_take_up,
 )
 from bot.render.cards import SUIT_SYMBOL, card_name
-from bot.render.games.hand_head import hand_button, hand_head
+from bot.render.games.hand_head import hand_button, hand_head, plays_own_turn, waiting_for
 from bot.render.games.over import over_lines
 from bot.render.games.trick.events import HAND
 from bot.render.games.trick.play_lines import (
@@ -43,7 +43,7 @@ def hand(
     assert view.seat is not None
     seat = view.seat
     loc = tr.locale
-    my_turn = view.to_act == seat
+    my_turn = plays_own_turn(ctx, view.to_act, seat)
     legal = view.legal
     counts = view.counts
     tricks = view.tricks_won
@@ -110,12 +110,20 @@ def hand(
     back: list[Button] = []
     marks = set(ui.marks)
     if not my_turn:
-        # still (FamilyPresses.still_waiting): nothing here changes with the others' moves, so this
-        # message is edited only when the seat's own cards, count or tricks change; the live
-        # trick and whose turn it is are on the group's table and reach this seat with its turn
-        if view.to_act is not None and ctx.my_cards is not None:  # shown in the group
-            lines.append(tr("⏳ Not your turn — the table is above."))
-        elif view.to_act is not None:
+        # in private still (FamilyPresses.still_waiting): nothing here changes with the others'
+        # moves, so it is edited only when the seat's own cards, count or tricks change; the
+        # live trick and whose turn it is are on the group's table. In the group the hand may
+        # stand in place of the table for him: it shows the trick so far and whom it waits for
+        waiting = waiting_for(ctx, view.to_act, seat, tr)
+        if waiting is not None and ctx.my_cards is not None:  # shown in the group
+            so_far = trick_line(ctx, view, tr)
+            if so_far is None:
+                lines.append("⏳ " + waiting)
+            elif view.trick:
+                lines.append(f"{so_far} · … · {waiting}")
+            else:  # "Trick 4: …"
+                lines.append(f"{so_far} · {waiting}")
+        elif view.to_act is not None and view.to_act != seat:
             lines.append(tr("⏳ Not your turn — the table is in the group."))
         elif over:
             lines.extend(_over_lines(ctx, view, tr))
