@@ -28,10 +28,11 @@ def test_a_refused_move_without_a_seed_is_answered_in_words(game: str, tmp_path:
     # (each game to its default target: more than these lines can finish)
     done = run_play([game, "--level", "easy", "--lang", "en"], stdin, tmp_path)
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    tail = done.stdout[-3000:]
     assert done.stderr == ""
-    assert done.returncode == 1  # the input ended before the game did
-    assert any(line.startswith(REFUSED["en"]) for line in done.stdout.splitlines())
-    assert "Seed: " not in done.stdout  # no seed was given: none to play again
+    assert done.returncode == 1, tail  # the input ended before the game did
+    assert any(line.startswith(REFUSED["en"]) for line in done.stdout.splitlines()), tail
+    assert "Seed: " not in done.stdout, tail  # no seed was given: none to play again
 
 
 def _without_token() -> dict[str, str]:

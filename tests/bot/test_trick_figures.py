@@ -270,3 +270,33 @@ def test_the_dealers_right_to_the_turn_up_is_said_on_his_hand(locale: str, said:
         if dealer and other:
             return
     pytest.fail("no dealer declared with the turn-up on the table")
+
+
+@pytest.mark.parametrize(
+    ("locale", "lead", "follow", "exchanged"),
+    [
+        ("ru", "Взятка {no}: <b>ваш ход</b> — вы ходите первым", "→ <b>ваш ход</b>", "Сброшены:"),
+        ("en", "Trick {no}: <b>your turn</b> — you lead", "→ <b>your turn</b>", "Exchanged:"),
+    ],
+)
+def test_a_hand_that_leads_says_so_and_its_exchange_is_news_only_through_the_first_trick(
+    locale: str, lead: str, follow: str, exchanged: str
+) -> None:
+    """«Взятка 2: … → ваш ход» with nothing on the table read as if a card were there: the
+    leader is told he leads; «Сброшены: … → пришли: …» stays through the first trick only."""
+    leads = follows = later = 0
+    for state, view in views("mushka", range(1, 12)):
+        if view.phase != TrickPhase.PLAY:
+            continue
+        text, _ = hand_text(state, view, locale)
+        if not view.trick:
+            assert lead.format(no=view.trick_no) in text, text
+            assert follow not in text, text
+            leads += 1
+        else:
+            assert follow in text and lead.format(no=view.trick_no) not in text, text
+            follows += 1
+        if view.trick_no > 1:
+            assert exchanged not in text, text
+            later += 1
+    assert leads and follows and later

@@ -55,7 +55,9 @@ def hand(
         head += " · " + tr("tricks {n}", n=tricks[seat])
     lines.append(head)
     trick = trick_line(ctx, view, tr) if my_turn else None
-    if trick:
+    if trick and not view.trick:  # nothing on the table yet: he opens the trick
+        lines.append(tr("Trick {no}: <b>your turn</b> — you lead", no=view.trick_no))
+    elif trick:
         lines.append(trick + " → " + tr("<b>your turn</b>"))
     rows = trump_rows(ctx, view)
     over = view.phase == TrickPhase.OVER
@@ -69,8 +71,11 @@ def hand(
         exchange is not None
         and not over
         and (exchange.discarded or view.phase == TrickPhase.DECLARE)
+        and (view.phase == TrickPhase.DECLARE or view.trick_no <= 1)
     ):
-        exchanged = exchange_line(view, tr)  # "No exchange" is news only while others declare
+        # what left and came is news while the others declare and through the first trick;
+        # "No exchange" only while they declare
+        exchanged = exchange_line(view, tr)
         if exchanged:
             lines.append(exchanged)
     may_pass = any(isinstance(a, Pass) for a in legal)
