@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from bot.callbacks import b36
+from bot.markup import esc
 from bot.rendered import Button
 
 if TYPE_CHECKING:
@@ -57,3 +58,13 @@ def turn_timer(ctx: TableContext, tr: Translator) -> str | None:
     if ctx.reminded:
         return tr("⏳ {time} — reminded", time=shown)
     return f"⏳ {shown}"
+
+
+def to_play_line(ctx: TableContext, seat: int, tr: Translator, *also: str) -> str:
+    """``To play: <b>Vera</b> · … · ⏳ 0:45``: whom every family's table waits for, what it
+    adds (``also``), and the turn's timer while one runs."""
+    parts = [tr("To play: <b>{name}</b>", name=esc(ctx.names[seat])), *also]
+    timer = turn_timer(ctx, tr)
+    if timer is not None:
+        parts.append(timer)
+    return " · ".join(parts)

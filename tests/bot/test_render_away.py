@@ -49,3 +49,32 @@ def test_a_seat_the_computer_plays_for_is_never_told_it_is_his_turn(
     away = hand_text(game, players, away=True)
     assert not any(w in away for w in YOUR_TURN), away  # … the computer's for him does not
     assert "Waiting for" not in away  # nor that the table waits for himself
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize(
+    ("left", "reminded", "shown"),
+    [
+        (44, False, "⏳ 0:45"),
+        (90, False, "⏳ 1:30"),
+        (20, True, "⏳ 0:30 — reminded"),
+        (None, False, ""),
+    ],
+)
+def test_every_familys_table_shows_whom_it_waits_for_with_the_turns_timer(
+    game: str, players: int, left: int | None, reminded: bool, shown: str
+) -> None:
+    """PRODUCT.md §5.2's «Ход: Вера · ⏳ 0:45» on every family's table, in 15 s steps."""
+    state = new_game(game, players, 7)
+    seat = state.to_act
+    assert seat is not None
+    ui = game_ui(game)
+    assert ui is not None
+    names = tuple(f"P{k}" for k in range(players))
+    ctx = TableContext(42, game, "Friday", names, 1, 0, "b", turn_left=left, reminded=reminded)
+    text = ui.table(ctx, state.view(None), CATALOGUES.tr("en")).text
+    (line,) = [ln for ln in text.splitlines() if ln.startswith(f"To play: <b>P{seat}</b>")]
+    if shown:
+        assert line.endswith(" · " + shown), line
+    else:
+        assert "⏳" not in text, text

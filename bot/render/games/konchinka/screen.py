@@ -24,7 +24,7 @@ from bot.render.games.hand_head import hand_button, hand_head, plays_own_turn
 from bot.render.games.konchinka import chart as konchinka_chart
 from bot.render.games.over import over_lines
 from bot.render.results import match_tail, signed_list
-from bot.render.table_context import TableContext, my_cards_button
+from bot.render.table_context import TableContext, my_cards_button, to_play_line
 from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.scoreboard import Standings
 from engine.cards import ACE_LOW, RANK_VALUE, Card, canonical
@@ -126,7 +126,7 @@ def table(ctx: TableContext, view: KonchinkaView, tr: Translator) -> Rendered:
     if view.last_capturer is not None:
         lines.append(tr("Last capture: {name}", name=esc(ctx.names[view.last_capturer])))
     if view.to_act is not None:
-        lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
+        lines.append(to_play_line(ctx, view.to_act, tr))
     button = my_cards_button(ctx, tr)
     return Rendered("\n".join(lines), keyboard([[button]]))
 

@@ -28,7 +28,7 @@ from bot.render.games.kopilka.play_lines import (
     takeback_line,
     trick_line,
 )
-from bot.render.table_context import TableContext, my_cards_button
+from bot.render.table_context import TableContext, my_cards_button, to_play_line
 from bot.rendered import Rendered, keyboard
 from engine.core import Line
 from engine.kopilka.view import KopilkaView
@@ -73,7 +73,7 @@ def table(ctx: TableContext, view: KopilkaView, tr: Translator) -> Rendered:
     )
     lines.extend(line for line in news if line)
     if view.to_act is not None:
-        lines.append(tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act])))
+        lines.append(to_play_line(ctx, view.to_act, tr))
     last = last_trick_line(ctx, view, tr)
     if last:
         lines.append(last)

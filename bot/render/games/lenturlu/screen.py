@@ -32,7 +32,7 @@ from bot.render.games.lenturlu.results import (
     winner_line,
 )
 from bot.render.games.over import over_lines
-from bot.render.table_context import TableContext, my_cards_button
+from bot.render.table_context import TableContext, my_cards_button, to_play_line
 from bot.rendered import Button, Rendered, keyboard
 from engine.actions import Buy
 from engine.cards import Card, Rank
@@ -190,9 +190,8 @@ def table(
         lines.append(ended)
         return Rendered("\n".join(lines))
     if view.to_act is not None:
-        who = tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act]))
-        who += " · " + (tr("a new pile") if view.leading else tr("follows"))
-        lines.append(who)
+        how = tr("a new pile") if view.leading else tr("follows")
+        lines.append(to_play_line(ctx, view.to_act, tr, how))
     button = my_cards_button(ctx, tr)
     return Rendered("\n".join(lines), keyboard([[button]]))
 

@@ -29,7 +29,7 @@ from bot.render.games.trick.play_lines import (
     trick_line,
     trump_text,
 )
-from bot.render.table_context import TableContext, my_cards_button, turn_timer
+from bot.render.table_context import TableContext, my_cards_button, to_play_line
 from bot.rendered import Rendered, keyboard
 from engine.core import Line
 from engine.trick.rules import TrickPhase
@@ -88,9 +88,7 @@ def table(ctx: TableContext, view: TrickView, tr: Translator) -> Rendered:
     if view.phase == TrickPhase.RETRUMP:
         lines.append(tr("The dealer is choosing the trump…"))
     if view.to_act is not None:
-        to_play = tr("To play: <b>{name}</b>", name=esc(ctx.names[view.to_act]))
-        timer = turn_timer(ctx, tr)
-        lines.append(to_play if timer is None else f"{to_play} · {timer}")
+        lines.append(to_play_line(ctx, view.to_act, tr))
     last = last_trick_line(ctx, view, tr)
     if last:
         lines.append(last)
