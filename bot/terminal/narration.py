@@ -16,6 +16,7 @@ from bot.render.cards import SUIT_SYMBOL, card_name, card_names
 from engine.cards import Card
 from engine.core import Line
 from engine.events import Deal, Seats
+from engine.games import record_book
 from engine.kopilka.events import KopilkaTrickWon
 from engine.lines import LineKind, is_kind
 from engine.trick.events import TrickWon
@@ -74,28 +75,24 @@ def tricks_taken(
     """``→ 🤖 Marfa takes trick 3 (9♣)`` for each trick the lines complete (Копилка: with its
     points)."""
     said: list[str] = []
-    for line in lines:
-        if not (is_kind(line, LineKind.EVENT) and line.get("e") == "trick"):
-            continue
-        if game == "kopilka":
-            won = KopilkaTrickWon.of(line)
+    for event in record_book(game).events(lines):
+        if isinstance(event, KopilkaTrickWon):
             said.append(
                 tr(
                     "→ {name} takes trick {no} ({card}): +{points}",
-                    name=names[won.winner],
-                    no=won.no,
-                    card=_winning(won.plays, won.winner, tr),
-                    points=won.points,
+                    name=names[event.winner],
+                    no=event.no,
+                    card=_winning(event.plays, event.winner, tr),
+                    points=event.points,
                 )
             )
-        else:
-            trick = TrickWon.of(line)
+        elif isinstance(event, TrickWon):
             said.append(
                 tr(
                     "→ {name} takes trick {no} ({card})",
-                    name=names[trick.winner],
-                    no=trick.no,
-                    card=_winning(trick.plays, trick.winner, tr),
+                    name=names[event.winner],
+                    no=event.no,
+                    card=_winning(event.plays, event.winner, tr),
                 )
             )
     return said
