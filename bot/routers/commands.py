@@ -17,6 +17,7 @@ from bot.keys import NamedKey
 from bot.markup import Html
 from bot.render import score as score_screen
 from bot.render.games import game_ui
+from bot.render.rules import rules_pages
 from bot.rendered import Button, Rendered, keyboard
 from bot.routers.incoming import asked, say, topic
 from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
@@ -109,7 +110,8 @@ def make_router() -> Router:
                 outbox.delete_message(message.chat.id, message.message_id)
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
-                say(delivery, message, rules_summary(code, user_tr))
+                for page in rules_pages(code, user_tr):  # the group's «Full rules» button
+                    say(delivery, message, page)
                 return
         except ValueError:
             pass
@@ -220,10 +222,11 @@ def make_router() -> Router:
                 "lenturlu, konchinka."
             ))  # fmt: skip
             return
-        text = rules_summary(code, chat_tr)
-        if message.chat.type == "private":
-            say(delivery, message, text)
+        if message.chat.type == "private":  # the whole rules, in as few messages as fit
+            for page in rules_pages(code, chat_tr):
+                say(delivery, message, page)
             return
+        text = rules_summary(code, chat_tr)
         button = Button(text=chat_tr("Full rules in private"), url=delivery.link(f"r_{code}"))
         say(delivery, message, text, keyboard([[button]]))
 

@@ -161,9 +161,12 @@ async def test_4_9_rules_and_help_in_group_and_private(
     assert rules.text.startswith("Памфил:")
     assert rules.all_buttons[0].url == f"https://t.me/{fake.bot_username}?start=r_pamfil"
     await anna.open_link(rules.all_buttons[0].url or "")
-    await fake.wait_until(lambda: anna.last.text.startswith("Памфил:"), timeout=10)
+    # the button's deep link and a private /rules: the whole rules, not the group's summary
+    await fake.wait_until(lambda: anna.last.text.startswith("Как играть: Памфил"), timeout=10)
+    assert "В♣" in anna.last.text and "Пример." in anna.last.text
     private = await say(fake, anna, "/rules shutikha")
-    assert private.text.startswith("Шутиха:") and private.all_buttons == []
+    assert private.text.startswith("Как играть: Шутиха") and private.all_buttons == []
+    assert "Д♠" in private.text and "Что можно изменить за столом" in private.text
     unknown = await say(fake, anna, "/rules poker", group)
     assert unknown.text.startswith("Не знаю такой игры. Есть: мушка")
 
