@@ -37,15 +37,20 @@ def rules_summary(game: str, tr: Translator) -> Html:
 
 
 def help_text(tr: Translator, private: bool) -> Html:
+    """/help: what the bot does, where the rules are and where a player's cards go (PRODUCT.md
+    §19: in the group for him alone, or in private)."""
     if private:
         return tr.html(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
-            "there. Here you get your cards. Commands: /hand — my cards, /score — my scores, "
-            "/rules — rules, /settings — language, turn pings, cards in words."
+            "there. Your cards come here, or in the group where only you see them. How to play: "
+            "/rules [game] — a game's whole rules. Commands: /hand — my cards, /score — my "
+            "scores, /settings — language, turn pings, cards in words, where my cards go."
         )
     return tr.html(
-        "Open a table: /newgame [game]. Join with the ✋ button; your cards come in a private "
-        "chat with me. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
+        "Open a table: /newgame [game]. Join with the ✋ button. Your cards only you see: here "
+        "in the group (when I'm an admin here, or as the admins set it in /settings) or in a "
+        "private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the table. "
+        "Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
 
 
