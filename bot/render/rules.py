@@ -13,6 +13,16 @@ from bot.markup import Html, esc
 from bot.message_limits import pages
 from bot.render.how_to_play import TRICK_GAMES, rules_paragraphs, rules_title
 
+TRICK_CHOICES: Final = N_(
+    "Your choices. Play or pass: who plays tries to take tricks — each brings his count down, "
+    "none costs a remise; who passes sits the deal out, his count unchanged. The dealer may "
+    "not pass when only one other player plays; when everyone else passes, the dealer writes "
+    "off 5 without playing. Exchange: discard the cards that won't take a trick and draw as "
+    "many from the stock — the dealer may take the turned-up card, where there is one, instead "
+    "of one of them."
+)
+"""The trick family's decisions, and what each means."""
+
 TRICK_OPTIONS: Final = N_(
     "What a table may change: the starting count (25, often 30; lower — shorter pulkas), the "
     "price of a point of count (1), a fixed pulka fee each loser pays on top (0), and «must "
@@ -116,11 +126,9 @@ def rules_pages(game: str, tr: Translator) -> list[Html]:
     """The game's full rules (HTML) as few messages as fit: its name, the rules, what a table
     may change, an example — each a paragraph, none split while it fits a message."""
     title = Html(f"<b>{esc(rules_title(game, tr))}</b>")
-    paragraphs = [*rules_paragraphs(game, tr), *(tr(o) for o in OPTIONS.get(game, ()))]
+    choices = [tr(TRICK_CHOICES)] if game in TRICK_GAMES else []
+    paragraphs = [*rules_paragraphs(game, tr), *choices, *(tr(o) for o in OPTIONS.get(game, ()))]
     if game in EXAMPLES:
         paragraphs.append(tr(EXAMPLES[game]))
     blocks = [[title, ""], *([str(esc(p)), ""] for p in paragraphs)]
     return pages(blocks)
-
-
-__all__ = ["EXAMPLES", "OPTIONS", "TRICK_GAMES", "rules_pages"]

@@ -39,6 +39,7 @@ SCORING = {
 }
 CHANGES = {"ru": "Что можно изменить за столом", "en": "What a table may change"}
 EXAMPLE = {"ru": "Пример.", "en": "An example."}
+CHOICES = {"ru": "Ваш выбор. Играть или пасовать", "en": "Your choices. Play or pass"}
 CODE_LIKE = re.compile(r"§|\b[a-z]+_[a-z_]+\b|\{|\}")
 
 
@@ -60,6 +61,8 @@ def test_every_games_full_rules_fit_and_say_cards_scoring_options_example(
     family = "trick" if game in ("mushka", "pamfil", "shutikha", "mistigri") else game
     assert SCORING[lang][family] in text
     assert CHANGES[lang] in text and EXAMPLE[lang] in text
+    if family == "trick":  # what each decision means: play or pass, the exchange
+        assert CHOICES[lang] in text
     assert not CODE_LIKE.search(text), CODE_LIKE.search(text)
 
 
