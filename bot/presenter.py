@@ -437,6 +437,7 @@ class Presenter:
             link=self.link("s"),
             confirm_cancel=screen.confirm_cancel,
             computers=facts.computers,
+            rules_link=self.link(f"r_{facts.table.game}") if facts.table.game else "",
         )
         self._to_group(facts, keys(facts.table.id).lobby, rendered)
 

@@ -143,9 +143,18 @@ OWN: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
 TRICK_GAMES: Final = frozenset({"mushka", "pamfil", "shutikha", "mistigri"})
 
 
-def rules_text(game: str, tr: Translator) -> str:
-    """The game's rules in a few short paragraphs, its name first."""
+def rules_title(game: str, tr: Translator) -> str:
+    """«How to play Mushka»: the heading of the game's rules."""
+    return tr("How to play {game}", game=game_name(game, tr.locale))
+
+
+def rules_paragraphs(game: str, tr: Translator) -> list[str]:
+    """The game's rules in a few short paragraphs (plain text), the deck first."""
     own = OWN.get(game, ())
     paragraphs = [*own[:1], *TRICK_FAMILY, *own[1:]] if game in TRICK_GAMES else [*own]
-    title = tr("How to play {game}", game=game_name(game, tr.locale))
-    return "\n\n".join([title, *(tr(p) for p in paragraphs)])
+    return [tr(p) for p in paragraphs]
+
+
+def rules_text(game: str, tr: Translator) -> str:
+    """The game's rules in a few short paragraphs, its name first."""
+    return "\n\n".join([rules_title(game, tr), *rules_paragraphs(game, tr)])

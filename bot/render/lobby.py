@@ -91,8 +91,10 @@ def lobby(
     link: str = "",
     confirm_cancel: bool = False,
     computers: bool = True,
+    rules_link: str = "",
 ) -> Rendered:
-    """``computers``: the chat allows computer players (its /settings); else no 🤖 button."""
+    """``computers``: the chat allows computer players (its /settings); else no 🤖 button.
+    ``rules_link``: the game's full rules in private (the «ℹ️ How to play» button)."""
 
     def button(
         text: str, act: LobbyAct, arg: str | None = None, style: ButtonStyle | None = None
@@ -182,11 +184,16 @@ def lobby(
                     *([button(tr("🤖 Add computer"), LobbyAct.COMPUTERS)] if computers else []),
                     button(tr("⚙️ Options"), LobbyAct.OPTIONS),
                 ],
-                [invite_button(tr)],
+                [invite_button(tr), *([rules_button(rules_link, tr)] if rules_link else [])],
                 [button(tr("▶️ Start"), LobbyAct.START, style="success"), cancel],
             ]
         ),
     )
+
+
+def rules_button(link: str, tr: Translator) -> Button:
+    """«ℹ️ How to play»: the game's whole rules in a private chat (a deep link)."""
+    return Button(text=tr("ℹ️ How to play"), url=link)
 
 
 def invite_button(tr: Translator) -> Button:

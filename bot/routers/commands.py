@@ -17,6 +17,7 @@ from bot.keys import NamedKey
 from bot.markup import Html
 from bot.render import score as score_screen
 from bot.render.games import game_ui
+from bot.render.rules import rules_pages
 from bot.rendered import Button, Rendered, keyboard
 from bot.routers.incoming import asked, say, topic
 from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
@@ -36,15 +37,20 @@ def rules_summary(game: str, tr: Translator) -> Html:
 
 
 def help_text(tr: Translator, private: bool) -> Html:
+    """/help: what the bot does, where the rules are and where a player's cards go (PRODUCT.md
+    §19: in the group for him alone, or in private)."""
     if private:
         return tr.html(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
-            "there. Here you get your cards. Commands: /hand — my cards, /score — my scores, "
-            "/rules — rules, /settings — language, turn pings, cards in words."
+            "there. Your cards come here, or in the group where only you see them. How to play: "
+            "/rules [game] — a game's whole rules. Commands: /hand — my cards, /score — my "
+            "scores, /settings — language, turn pings, cards in words, where my cards go."
         )
     return tr.html(
-        "Open a table: /newgame [game]. Join with the ✋ button; your cards come in a private "
-        "chat with me. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
+        "Open a table: /newgame [game]. Join with the ✋ button. Your cards only you see: here "
+        "in the group (when I'm an admin here, or as the admins set it in /settings) or in a "
+        "private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the table. "
+        "Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
 
 
@@ -109,7 +115,8 @@ def make_router() -> Router:
                 outbox.delete_message(message.chat.id, message.message_id)
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
-                say(delivery, message, rules_summary(code, user_tr))
+                for page in rules_pages(code, user_tr):  # the group's «Full rules» button
+                    say(delivery, message, page)
                 return
         except ValueError:
             pass
@@ -220,10 +227,11 @@ def make_router() -> Router:
                 "lenturlu, konchinka."
             ))  # fmt: skip
             return
-        text = rules_summary(code, chat_tr)
-        if message.chat.type == "private":
-            say(delivery, message, text)
+        if message.chat.type == "private":  # the whole rules, in as few messages as fit
+            for page in rules_pages(code, chat_tr):
+                say(delivery, message, page)
             return
+        text = rules_summary(code, chat_tr)
         button = Button(text=chat_tr("Full rules in private"), url=delivery.link(f"r_{code}"))
         say(delivery, message, text, keyboard([[button]]))
 

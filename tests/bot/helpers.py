@@ -213,9 +213,9 @@ async def join_and_start(
 
 
 def pressable(message: SentMessage) -> list[Button]:
-    """A message's buttons but the inline-mode ones (📨 Invite opens a chat picker, it sends no
-    callback)."""
-    return [b for b in message.all_buttons if b.switch_inline_query is None]
+    """A message's buttons that send a callback: not the inline-mode ones (📨 Invite opens a
+    chat picker) nor the links (ℹ️ How to play)."""
+    return [b for b in message.all_buttons if b.callback_data is not None]
 
 
 def lobby_message(group: Shown) -> SentMessage | None:

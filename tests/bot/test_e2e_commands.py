@@ -12,6 +12,7 @@ from bot.rating import shown
 from tests.bot.helpers import (
     db_rows,
     hand_message,
+    lobby_message,
     open_table,
     play_step,
     play_until_end,
@@ -161,9 +162,12 @@ async def test_4_9_rules_and_help_in_group_and_private(
     assert rules.text.startswith("Памфил:")
     assert rules.all_buttons[0].url == f"https://t.me/{fake.bot_username}?start=r_pamfil"
     await anna.open_link(rules.all_buttons[0].url or "")
-    await fake.wait_until(lambda: anna.last.text.startswith("Памфил:"), timeout=10)
+    # the button's deep link and a private /rules: the whole rules, not the group's summary
+    await fake.wait_until(lambda: anna.last.text.startswith("Как играть: Памфил"), timeout=10)
+    assert "В♣" in anna.last.text and "Пример." in anna.last.text
     private = await say(fake, anna, "/rules shutikha")
-    assert private.text.startswith("Шутиха:") and private.all_buttons == []
+    assert private.text.startswith("Как играть: Шутиха") and private.all_buttons == []
+    assert "Д♠" in private.text and "Что можно изменить за столом" in private.text
     unknown = await say(fake, anna, "/rules poker", group)
     assert unknown.text.startswith("Не знаю такой игры. Есть: мушка")
 
@@ -171,6 +175,35 @@ async def test_4_9_rules_and_help_in_group_and_private(
     assert "/newgame" in helped.text and "/cancel" in helped.text
     helped = await say(fake, anna, "/help")
     assert "/hand" in helped.text and "/newgame" in helped.text and "/cancel" not in helped.text
+
+
+async def test_lobby_and_help_say_where_the_rules_are_and_where_cards_go(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101])
+    await anna.start_bot()
+
+    # the lobby's «ℹ️ Как играть»: the game's whole rules in private
+    await anna.send(group, "/newgame лентюрлю")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None
+    how = lobby.button("ℹ️ Как играть")
+    assert how.url == f"https://t.me/{fake.bot_username}?start=r_lenturlu"
+    await anna.open_link(how.url)
+    await fake.wait_until(lambda: anna.last.text.startswith("Как играть: Лентюрлю"), timeout=10)
+    assert "7♦" in anna.last.text and "Пример." in anna.last.text
+
+    # /help: where the rules are, and that cards go to the player alone (group or private)
+    helped = await say(fake, anna, "/help", group)
+    assert "«ℹ️ Как играть»" in helped.text and "/rules [игра]" in helped.text
+    assert "видите только вы" in helped.text and "в личке" in helped.text
+    assert "карты придут в личку" not in helped.text
+    helped = await say(fake, anna, "/help")
+    assert "/rules [игра] — все правила игры" in helped.text
+    assert "или в группу, где их видите только вы" in helped.text
 
 
 async def test_4_5_hand_resends_and_the_old_message_is_stale(

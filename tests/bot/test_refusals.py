@@ -5,6 +5,7 @@ words take fails loudly — here, at every raise site, and where it is shown."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,3 +153,42 @@ def test_a_russian_reason_within_not_allowed_says_so_once() -> None:
         if ru(NOT_ALLOWED, reason=ru(reason)).count("нельзя") > 1
     ]
     assert twice == []
+
+
+CODE_LIKE = re.compile(r"§|\b[A-Za-z]+_[A-Za-z_]+\b|\b[A-Z]{2,}\b")
+"""A token a player can't read: a clause number, a snake_case or CAPS code."""
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_no_refusal_says_a_code_or_a_clause_number(locale: str) -> None:
+    tr = CATALOGUES.tr(locale)
+    for reason in [*BotRefusal, *Refusal]:
+        refused = Refused(reason)
+        refused.params = dict.fromkeys(needs(reason), "Зоя")
+        text = refusal_text(refused, tr)
+        assert not CODE_LIKE.search(text), (reason, text)
+        assert reason.value not in text, (reason, text)
+
+
+@pytest.mark.parametrize(
+    ("refusal", "params", "ru", "en"),
+    [
+        (Refusal.PRIVILEGED_MAY_NOT_PASS, {"card": "AS"}, "с Т♠ на руке не пасуют", "with A♠"),
+        (Refusal.PRIVILEGED_NOT_DISCARDED, {"card": "QS"}, "Д♠ не сбрасывают", "Q♠ may not"),
+        (Refusal.LEADER_MUST_LEAD, {}, "вы ходите первым — положите карту", "play a card"),
+        (Refusal.NOT_A_RUN, {}, "карты подряд по старшинству", "consecutive ranks"),
+        (Refusal.RUN_MUST_CONTINUE, {"top": "7D"}, "на единицу старше верхней", "one rank above"),
+        (Refusal.INVALID_CAPTURE, {"card": "8C"}, "своего ранга или дающие в сумме", "adding up"),
+    ],
+    ids=lambda value: value.value if isinstance(value, Refusal) else "",
+)
+def test_an_engine_refusal_says_the_rule_in_a_players_words(
+    refusal: Refusal, params: dict[str, str], ru: str, en: str
+) -> None:
+    """What the engine refuses, as the player reads it: the rule (the card by its name),
+    not «that capture is not valid» or «the leader must lead»."""
+    refused = Refused.illegal(IllegalAction(refusal, **params))
+    said_ru = refusal_text(refused, CATALOGUES.tr("ru"))
+    assert said_ru.startswith("Так нельзя: ") and ru in said_ru, said_ru
+    assert said_ru.count("нельзя") == 1, said_ru
+    assert en in refusal_text(refused, CATALOGUES.tr("en"))

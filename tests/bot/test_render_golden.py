@@ -103,7 +103,8 @@ def lobby_screen(name: str, locale: str) -> Rendered:
     creator = seats[0].user_id or 0
     table = TableRow(42, -100, "mushka", options, TableStatus.LOBBY, creator, "j", 0, 0)
     pane: Pane = "computers" if name.startswith("lobby_computers") else name == "lobby_options"
-    return lobby(table, seats, tr, CODEC, options_view=pane)
+    rules = "https://t.me/mushka_test_bot?start=r_mushka"
+    return lobby(table, seats, tr, CODEC, options_view=pane, rules_link=rules)
 
 
 def screen(name: str, locale: str) -> str:
