@@ -95,6 +95,7 @@ class Presenter:
             else None,
             turn_left=facts.turn_left,
             reminded=facts.reminded,
+            practice=row.practice,
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
