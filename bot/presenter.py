@@ -334,6 +334,8 @@ class Presenter:
         )
         fresh = not screen.again
         self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text), fresh)
+        if facts.table.practice:  # the table is in his private chat: told there already
+            return
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)
         mention = ctr.html(

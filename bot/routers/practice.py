@@ -67,7 +67,8 @@ async def practise(
         say(delivery, message, text, games_keyboard(tr, delivery))
         return
     options = dict(w.partition("=")[::2] for w in words[1:] if "=" in w)
-    command = OpenPractice(user.id, user.first_name, code, options, anew=anew)
+    title = tr("Practice")  # what the table's screens call the chat
+    command = OpenPractice(user.id, user.first_name, code, options, anew=anew, title=title)
     outcome = await runtime.handle(command)
     if outcome.said:  # one already runs: shown again, or closed and started anew
         link = delivery.link(f"{LINK}_{code}_{ANEW}")

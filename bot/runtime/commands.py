@@ -348,6 +348,7 @@ class OpenPractice:
     game: str
     options: dict[str, str] | None = None
     anew: bool = False  # close the one open there first
+    title: str = ""  # what its screens call the chat («Тренировка»), in his language
 
     @property
     def key(self) -> LockKey:

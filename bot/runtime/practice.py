@@ -46,6 +46,10 @@ async def open_practice(rt: Parts, call: Call, cmd: OpenPractice) -> Outcome:
     options = await rt.lobby.seeded_options(chat_id, cmd.game, cmd.options)
     least, most = seat_range(cmd.game)
     locale = await ctx.people.user_locale(cmd.user_id)
+    # the private chat as the table's chat: called «Practice», in his language (the screens')
+    chat = await ctx.people.seen_chat(chat_id, cmd.title, locale)
+    if chat.language != locale:
+        await ctx.people.set_chat_language(chat_id, locale)
     computers: list[SeatSpec] = [
         (SeatKind.COMPUTER, None, computer_name(locale, index), LEVEL)
         for index in range(max(least, min(SEATS, most)) - 1)
