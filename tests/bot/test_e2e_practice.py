@@ -75,6 +75,26 @@ async def practising(fake: FakeTelegram, user: SimUser, command: str) -> SentMes
     return table
 
 
+async def play_until(
+    fake: FakeTelegram, user: SimUser, done: Callable[[], bool], choose: Chooser, seed: str
+) -> int:
+    """Play his hand (the computers move by themselves) until ``done``; how many presses."""
+    rng = random.Random(seed)
+    presses = 0
+    for _ in range(3000):
+        await fake.settle(quiet=0.02)
+        if done():
+            return presses
+        hand = hand_message(user)
+        assert hand is not None
+        if waiting(hand):  # the computers are still moving
+            await fake.wait_until(partial(moved_on, hand), timeout=20)
+            continue
+        await press_and_wait(fake, user, hand, choose(hand, rng), [user], user)
+        presses += 1
+    raise AssertionError(f"{seed}: not done")
+
+
 @pytest.mark.parametrize(("game", "options", "seats", "choose"), GAMES, ids=[g[0] for g in GAMES])
 async def test_a_practice_game_of_each_plays_to_its_end_in_private_unrated(
     fake_telegram: FakeTelegram,
@@ -94,21 +114,7 @@ async def test_a_practice_game_of_each_plays_to_its_end_in_private_unrated(
     assert [(r[1], r[2], r[3]) for r in rows] == [(anna.id, "practice", "running")]
     seated = db_rows(database, "SELECT kind, level FROM seats ORDER BY seat")
     assert seated == [("human", "normal"), *[("computer", "easy")] * (seats - 1)]
-    rng = random.Random(game)
-    presses = 0
-    for _ in range(3000):
-        await fake.settle(quiet=0.02)
-        if result_message(anna) is not None:
-            break
-        hand = hand_message(anna)
-        assert hand is not None
-        if waiting(hand):  # the computers are still moving
-            await fake.wait_until(partial(moved_on, hand), timeout=20)
-            continue
-        await press_and_wait(fake, anna, hand, choose(hand, rng), [anna], anna)
-        presses += 1
-    else:
-        raise AssertionError(f"{game}: no result")
+    presses = await play_until(fake, anna, lambda: result_message(anna) is not None, choose, game)
     result = result_message(anna)
     assert result is not None and result.text.startswith("🏁") and presses > 0
     assert UNRATED in result.text and "Рейтинг:" not in result.text, result.text
@@ -196,15 +202,19 @@ async def test_practice_in_a_group_points_to_the_private_chat(
 async def test_a_practice_table_left_alone_closes_once_and_is_never_rated(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
+    """After a deal, nobody moves: closed once for being idle, and not rated as it stands."""
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
     idle = settings.model_copy(update={"idle_timeout_s": 5.0})
     async with watched(fake, running_bot(idle, seeds=fixed_seeds())):
         await anna.start_bot()
-        await practising(fake, anna, "/practice mushka target=10")
+        await practising(fake, anna, "/practice mushka target=25")
+        dealt = partial(said, anna, "📋")  # a deal is over: a group's table is rated as it stands
+        await play_until(fake, anna, lambda: bool(dealt()), helpers.choose, "idle")
         await fake.wait_until(lambda: bool(said(anna, "🏁 Стол закрыт")), timeout=20)
         await fake.settle(quiet=1.0)
     assert len(said(anna, "🏁 Стол закрыт: никто не ходил")) == 1
+    assert said(anna, "📊") == []  # not «Игра засчитана как есть»
     assert db_rows(database, "SELECT status FROM tables") == [("closed",)]
     assert db_rows(database, "SELECT COUNT(*) FROM ratings") == [(0,)]
     assert db_rows(database, "SELECT COUNT(*) FROM results") == [(0,)]
