@@ -143,6 +143,8 @@ async def test_practice_with_no_game_or_an_unknown_one_lists_the_seven(
     unknown = said(anna, "Неизвестная игра")[-1]
     assert "Неизвестная игра: chess<b>." in unknown.text and "Мушка" in unknown.text
     assert len(links(unknown)) == len(GAME_NAMES)
+    refused = await helpers.say(fake, anna, "/practice mushka target=9999")  # as /newgame's
+    assert "target" in refused.text and "9999" in refused.text, refused.text
     await fake.settle(quiet=0.1)
     assert db_rows(database, "SELECT COUNT(*) FROM tables") == [(0,)]
 
