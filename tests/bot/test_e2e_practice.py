@@ -125,6 +125,12 @@ async def test_a_practice_game_of_each_plays_to_its_end_in_private_unrated(
     assert db_rows(database, "SELECT COUNT(*) FROM deadlines WHERE table_id = ?", table_id) == [
         (0,)
     ]
+    # played out: a new /practice closes it (its result's buttons go) and starts anew at once
+    await practising(fake, anna, f"/practice {game}")
+    await fake.wait_until(lambda: result.all_buttons == [], timeout=10)
+    statuses = db_rows(database, "SELECT status FROM tables ORDER BY id")
+    assert statuses == [("closed",), ("running",)]
+    assert said(anna, "Тренировка ещё идёт") == []
 
 
 async def test_practice_with_no_game_or_an_unknown_one_lists_the_seven(
@@ -177,7 +183,9 @@ async def test_a_second_practice_shows_the_running_table_again_or_starts_anew(
     first = await practising(fake, anna, "/practice mushka")
     await fake.settle(quiet=0.1)
     again = await practising(fake, anna, "/practice shutikha")
-    assert again is not first and first.all_buttons == []  # shown anew, the old one inert
+    assert again is not first
+    await fake.wait_until(lambda: first.all_buttons == [], timeout=10)  # the old one inert
+    await fake.wait_until(lambda: bool(said(anna, "Тренировка ещё идёт")), timeout=10)
     note = said(anna, "Тренировка ещё идёт — вот она.")
     assert len(note) == 1 and links(note[0])[0].endswith("?start=p_shutikha_new")
     assert hand_message(anna) is not None
