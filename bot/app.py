@@ -255,7 +255,9 @@ def commands(tr: Translator, private: bool) -> list[BotCommand]:
         ("language", tr("Language")),
         ("settings", tr("Settings")),
     ]
-    if not private:
+    if private:  # a table of his own and computers, there and then
+        items = [("practice", tr("🎮 Practice with the bot")), *items]
+    else:
         items = [("newgame", tr("New table")), *items, ("cancel", tr("Cancel table"))]
         items.append(("kick", tr("Hand seat to computer")))  # PRODUCT.md §4.9, as a reply
         items.append(("notify", tr("Notify me of new tables")))

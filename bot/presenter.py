@@ -95,6 +95,7 @@ class Presenter:
             else None,
             turn_left=facts.turn_left,
             reminded=facts.reminded,
+            practice=row.practice,
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:
@@ -333,6 +334,8 @@ class Presenter:
         )
         fresh = not screen.again
         self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text), fresh)
+        if facts.table.practice:  # the table is in his private chat: told there already
+            return
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)
         mention = ctr.html(

@@ -31,6 +31,7 @@ class TableContext:
     my_cards: str | None = None
     turn_left: int | None = None  # seconds the person to act has left (None: no timer shown)
     reminded: bool = False  # he was reminded (⅓ of his time left)
+    practice: bool = False  # a practice table (/practice): never rated, and its results say so
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"

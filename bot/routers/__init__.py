@@ -14,6 +14,7 @@ from bot.routers import (
     members,
     migrate,
     play,
+    practice,
     records,
     settings,
 )
@@ -27,6 +28,7 @@ def make_root_router() -> Router:
         play.make_router(),
         settings.make_router(),  # before commands: its own g/s presses, /language's are theirs
         commands.make_router(),
+        practice.make_router(),
         records.make_router(),
         invite.make_router(),
         members.make_router(),

@@ -19,6 +19,7 @@ from bot.render import score as score_screen
 from bot.render.games import game_ui
 from bot.render.rules import rules_pages
 from bot.rendered import Button, Rendered, keyboard
+from bot.routers import practice
 from bot.routers.incoming import asked, say, topic
 from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
 from bot.runtime.handle import Runtime
@@ -114,13 +115,19 @@ def make_router() -> Router:
                 # the "/start h_…" line goes (with the old hand message, or the old answer)
                 outbox.delete_message(message.chat.id, message.message_id)
                 return
+            if parts[0] == practice.LINK and len(parts) <= 3:  # 🎮 Practice, or a game of it
+                anew = parts[2:] == [practice.ANEW]
+                game = parts[1:2]
+                await practice.practise(message, user, game, runtime, delivery, user_tr, anew=anew)
+                return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 for page in rules_pages(code, user_tr):  # the group's «Full rules» button
                     say(delivery, message, page)
                 return
         except ValueError:
             pass
-        say(delivery, message, help_text(user_tr, private=True))
+        practise = keyboard([[practice.practice_button(user_tr, delivery)]])
+        say(delivery, message, help_text(user_tr, private=True), practise)
 
     @router.message(CommandStart(), GROUPS)
     async def private_only(
@@ -237,7 +244,9 @@ def make_router() -> Router:
 
     @router.message(Command("help"))
     async def help_(message: Message, chat_tr: Translator, delivery: Delivery) -> None:
-        say(delivery, message, help_text(chat_tr, private=message.chat.type == "private"))
+        private = message.chat.type == "private"
+        practise = keyboard([[practice.practice_button(chat_tr, delivery)]])
+        say(delivery, message, help_text(chat_tr, private=private), practise)
 
     @router.message(Command("hand"))
     async def hand(

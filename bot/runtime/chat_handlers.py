@@ -16,6 +16,7 @@ from bot.runtime.commands import (
     ChatMigrated,
     Kick,
     MemberLeft,
+    OpenPractice,
     OpenTable,
     RedrawChat,
     RedrawHands,
@@ -27,6 +28,7 @@ from bot.runtime.commands import (
 )
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import HandScreen, Outcome
+from bot.runtime.practice import open_practice
 
 NOT_PLAYING: Final = N_("You're not playing at any table.")
 NOT_PLAYING_HERE: Final = N_("You're not playing at this table.")
@@ -119,6 +121,7 @@ async def on_settings_pressed(rt: Parts, call: Call, cmd: SettingsPressed) -> Ou
 
 CHAT_HANDLERS: Final[Mapping[type, Callable[[Parts, Call, Any], Awaitable[Outcome]]]] = {
     OpenTable: on_open_table,
+    OpenPractice: open_practice,
     Kick: on_kick,
     ToggleNotify: on_toggle_notify,
     ShowHands: on_show_hands,

@@ -338,6 +338,24 @@ class OpenTable:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenPractice:
+    """/practice in private: a table of the person and computers opens and starts there; one
+    already running there is shown again instead."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+    name: str
+    game: str
+    options: dict[str, str] | None = None
+    anew: bool = False  # close the one open there first
+    title: str = ""  # what its screens call the chat («Тренировка»), in his language
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.user_id)  # his private chat and its table
+
+
+@dataclass(frozen=True, slots=True)
 class Kick:
     """/kick (§4.9, §13), an admin's reply to a player's message; ``target`` the replied-to
     user (id, first name), None if the command was no reply."""
@@ -486,6 +504,7 @@ Command = (
     | DeliveryFailed
     | OwedHeld
     | OpenTable
+    | OpenPractice
     | Kick
     | ToggleNotify
     | ShowHands

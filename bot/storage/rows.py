@@ -27,6 +27,14 @@ class Hands(StrEnum):
     GROUP = "group"  # the group, as ephemeral messages each seen only by its owner
 
 
+class TableKind(StrEnum):
+    """What a table is for (the ``tables.kind`` column, fixed when it is opened): a practice
+    table is never rated, and nothing of it is booked."""
+
+    GROUP = "group"  # a group's table: people seat themselves, the matches are rated
+    PRACTICE = "practice"  # /practice in private: one person and computers, never rated
+
+
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
 OPEN_SQL = "(" + ", ".join(f"'{s.value}'" for s in OPEN_STATUSES) + ")"
 """``OPEN_STATUSES`` as an SQL list, for ``status IN …``."""
@@ -83,6 +91,11 @@ class TableRow:
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
     hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened
     seats_at: float = 0.0  # when its seats last changed hands (wall clock; 0: never since)
+    kind: TableKind = TableKind.GROUP  # a practice table is never rated
+
+    @property
+    def practice(self) -> bool:
+        return self.kind is TableKind.PRACTICE
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]
@@ -289,13 +302,14 @@ class TableFields(TypedDict, total=False):
     turn_timeout_s: float | None
     hands: Hands
     seats_at: float
+    kind: TableKind
 
 
 TABLE_FIELDS = frozenset(TableFields.__annotations__)
 """The names of :class:`TableFields`, checked before they go into SQL."""
 TABLE_COLUMNS = (
     "id, chat_id, game, options, status, creator_id, join_code, generation, moves, thread_id,"
-    " turn_timeout_s, hands, seats_at"
+    " turn_timeout_s, hands, seats_at, kind"
 )
 """The ``tables`` columns :func:`table_row` reads, in every backend."""
 T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))  # joined as ``t``
@@ -323,6 +337,7 @@ def table_row(row: Row) -> TableRow:
         turn_timeout_s=row["turn_timeout_s"],
         hands=Hands(row["hands"]),
         seats_at=row["seats_at"],
+        kind=TableKind(row["kind"]),
     )
 
 

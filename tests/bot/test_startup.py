@@ -59,8 +59,15 @@ async def test_4_9_commands_registered_in_ru_and_en_for_groups_and_private(
     fake = fake_telegram
     assert listed(fake, "all_group_chats", "ru") == GROUP_RU
     assert listed(fake, "all_group_chats", "en") == GROUP_EN
-    assert listed(fake, "all_private_chats", "ru") == [c for c in GROUP_RU if c[0] not in PRIVATE]
-    assert listed(fake, "all_private_chats", "en") == [c for c in GROUP_EN if c[0] not in PRIVATE]
+    # in private, /practice first: a table of one's own and computers
+    practice_ru, practice_en = (
+        ("practice", "🎮 Сыграть с ботом"),
+        ("practice", "🎮 Practice with the bot"),
+    )
+    in_private_ru = [practice_ru, *[c for c in GROUP_RU if c[0] not in PRIVATE]]
+    assert listed(fake, "all_private_chats", "ru") == in_private_ru
+    in_private_en = [practice_en, *[c for c in GROUP_EN if c[0] not in PRIVATE]]
+    assert listed(fake, "all_private_chats", "en") == in_private_en
     # users with another language see the default language (ru)
     assert listed(fake, "all_group_chats", "") == GROUP_RU
 
