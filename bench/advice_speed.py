@@ -13,11 +13,17 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import sys
 import time
+from pathlib import Path
 
-from engine import GAMES, new_game
-from engine.players import computer
-from engine.players.advice import advise
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import GAMES, new_game  # noqa: E402
+from engine.players import computer  # noqa: E402
+from engine.players.advice import advise  # noqa: E402
 
 SEATS = {"mushka": 3, "pamfil": 4, "shutikha": 3, "mistigri": 5}
 SEATS |= {"kopilka": 4, "lenturlu": 4, "konchinka": 2}
