@@ -40,8 +40,10 @@ def signed(value: float) -> str:
 
 def hint_html(advice: Advice, tr: Translator) -> Html:
     """The hint's lines: a head, then one line per choice, best first."""
-    if not advice.samples:  # one choice: nothing was weighed
-        return tr.html("💡 Only one move here: {move}.", move=words_of(advice.best.action, tr))
+    if not advice.samples:  # one candidate (the only legal one, or the rule's): no figures
+        return tr.html(
+            "💡 The strongest computer would choose: {move}.", move=words_of(advice.best.action, tr)
+        )
     lines = [tr.html("💡 <b>The strongest computer would choose:</b>")]
     for choice in advice.choices:
         move = words_of(choice.action, tr)
