@@ -18,7 +18,8 @@ FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
     {
         Fact.WEAK_HAND: N_("few strong cards"),
         Fact.STRONG_HAND: N_("enough strong cards"),
-        Fact.KEEPS_PRIVILEGED: N_("you hold the privileged card"),
+        Fact.KEEPS_PRIVILEGED: N_("keeps the privileged card"),
+        Fact.KEEPS_TRUMPS: N_("keeps your trumps"),
         Fact.FOLLOWS_SUIT: N_("follows suit"),
         Fact.TRUMPS: N_("a trump"),
         Fact.LOWEST_TRUMP: N_("your lowest trump"),

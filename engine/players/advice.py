@@ -45,7 +45,8 @@ class Fact(StrEnum):
 
     WEAK_HAND = "weak_hand"  # fewer strong cards (trumps, the top ranks) than a hand to play
     STRONG_HAND = "strong_hand"  # enough strong cards to play
-    KEEPS_PRIVILEGED = "keeps_privileged"  # the hand holds the privileged card (§1.5.1)
+    KEEPS_PRIVILEGED = "keeps_privileged"  # the exchange keeps the privileged card (§1.5.1)
+    KEEPS_TRUMPS = "keeps_trumps"  # the exchange keeps every trump of the hand
     FOLLOWS_SUIT = "follows_suit"  # the card follows the led suit (§1.4.3)
     TRUMPS = "trumps"  # the card is a trump
     LOWEST_TRUMP = "lowest_trump"  # … the lowest of the seat's trumps
@@ -142,14 +143,19 @@ def _facts(view: View[Any, Any], action: Any) -> tuple[Fact, ...]:
         return ()
     trump = view.trump
     trumps = [c for c in view.hand if trump is not None and c.suit is trump]
-    if isinstance(action, Pass | Exchange):
+    if isinstance(action, Pass):  # what the hand lacks or has
         strong = _strong_cards(view)
         worth = sum(2 if c == view.privileged else 1 for c in strong)
         facts = [Fact.WEAK_HAND if worth < PLAY_STRENGTH else Fact.STRONG_HAND]
-        if view.privileged in view.hand:
-            facts.append(Fact.KEEPS_PRIVILEGED)
         if not trumps:
             facts.append(Fact.NO_TRUMP_LEFT)
+        return tuple(facts)
+    if isinstance(action, Exchange):  # what the exchange keeps
+        facts = []
+        if view.privileged in view.hand and view.privileged not in action.cards:
+            facts.append(Fact.KEEPS_PRIVILEGED)
+        if trumps and not any(c in action.cards for c in trumps):
+            facts.append(Fact.KEEPS_TRUMPS)
         return tuple(facts)
     if not isinstance(action, PlayCard):
         return ()
