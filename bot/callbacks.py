@@ -67,6 +67,7 @@ class SeatAct(StrEnum):
     BACK = "W"  # 🙋 I'm back
     TO_PRIVATE = "P"  # 💬 To private: the hand in the group goes to the private chat
     TO_TABLE = "T"  # ↩️ To the table: a waiting hand in the group put away till his turn
+    HINT = "H"  # 💡 what the strongest computer would do, and why (where hints are allowed)
 
 
 class EndAct(StrEnum):

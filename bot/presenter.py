@@ -24,6 +24,7 @@ from bot.render.cards import with_card_words
 from bot.render.games import game_ui
 from bot.render.games.charts import chart
 from bot.render.games.game_ui import GameUI
+from bot.render.hint import hint_html
 from bot.render.refusals import sentence
 from bot.render.table_context import TableContext
 from bot.rendered import Button, Rendered, keyboard
@@ -194,6 +195,8 @@ class Presenter:
         if not screen.in_group and ctx.my_cards is not None:  # a hand in private
             ctx = dataclasses.replace(ctx, my_cards=None)
         rendered = ui.hand(ctx, screen.view, screen.ui, tr, self.codec)
+        if screen.hint is not None:  # 💡's answer, under his own hand only
+            rendered = Rendered(f"{rendered.text}\n\n{hint_html(screen.hint, tr)}", rendered.markup)
         if screen.words:  # the text names the cards in full; the buttons stay as they are
             text = with_card_words(rendered.text, screen.view.hand, tr)
             rendered = Rendered(text, rendered.markup)
@@ -208,6 +211,7 @@ class Presenter:
                 menu=screen.menu,
                 in_group=screen.in_group,
                 waiting=waiting,
+                hint=screen.hints and not waiting and not screen.away,
             )
         facts = screen.facts
         if not screen.in_group:

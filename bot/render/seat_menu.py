@@ -24,6 +24,7 @@ def dress(
     menu: bool,
     in_group: bool = False,
     waiting: bool = False,
+    hint: bool = False,
 ) -> Rendered:
     def button(text: str, act: str, style: ButtonStyle | None = None) -> Button:
         press = Press(Kind.HAND, ctx.table_id, seat, ctx.moves, act)
@@ -41,12 +42,16 @@ def dress(
         if in_group:  # the hand is an ephemeral message: it may go to the private chat
             rows.insert(1, [button(tr("💬 To private"), SeatAct.TO_PRIVATE)])
         return Rendered(rendered.text, keyboard(rows))
-    more = button("⋯", SeatAct.MENU)
+    more = (
+        [button("💡", SeatAct.HINT), button("⋯", SeatAct.MENU)]
+        if hint
+        else [button("⋯", SeatAct.MENU)]
+    )
     rows = [list(r) for r in rendered.markup.inline_keyboard] if rendered.markup else []
-    if rows and len(rows[-1]) < MOST_IN_ROW:
-        rows[-1].append(more)
+    if rows and len(rows[-1]) + len(more) <= MOST_IN_ROW:
+        rows[-1].extend(more)
     else:
-        rows.append([more])
+        rows.append(more)
     if in_group and waiting:  # it may stand in place of the table for him: the way back
         rows.append([button(tr("↩️ To the table"), SeatAct.TO_TABLE)])
     return Rendered(rendered.text, keyboard(rows))

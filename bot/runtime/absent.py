@@ -21,6 +21,7 @@ from bot.callbacks import SeatAct, b36
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime.closing import Closing
+from bot.runtime.hints import advice_for, hints_allowed
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import (
     EphemeralGone,
@@ -450,6 +451,13 @@ class Absent:
             case SeatAct.TO_PRIVATE:
                 table.menus.discard(seat)
                 return await self.to_private(table, seat, failed=False)
+            case SeatAct.HINT:  # 💡 under his own hand: only where allowed, at his turn
+                table.menus.discard(seat)
+                assert table.match is not None
+                if not hints_allowed(table) or table.match.state.to_act != seat:
+                    return await self.play.one_hand(table, seat)
+                hint = await advice_for(table, seat)
+                return await self.play.one_hand(table, seat, hint=hint)
             case SeatAct.TO_TABLE:  # his hand in the group goes, and the table shows again
                 table.menus.discard(seat)
                 owner = table.seats[seat]

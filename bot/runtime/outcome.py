@@ -20,6 +20,7 @@ from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
 from bot.storage.settings import ChatSettings, UserSettings
 from engine.core import Line, View
 from engine.lines import LineKind, is_kind
+from engine.players.advice import Advice
 
 Pane = bool | Literal["computers"]
 """What the seating message shows under its lines: False the lobby's buttons, True the options
@@ -150,6 +151,8 @@ class HandScreen:
     in_group: bool = False  # an ephemeral message in the group, only its owner sees it
     answering: str | None = None  # the press it answers (a bot no admin may send it then)
     replace: bool = False  # shown in place of the pressed message, for its owner alone
+    hints: bool = False  # the table allows hints: the hand offers 💡 at its owner's turn
+    hint: Advice | None = None  # 💡's answer, shown under the hand (bot.render.hint)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime import ratings
 from bot.runtime.deals import drawn
+from bot.runtime.hints import hints_allowed
 from bot.runtime.outcome import (
     DealResult,
     EndedTable,
@@ -49,6 +50,7 @@ from engine.core import Line, State
 from engine.errors import IllegalAction, InvalidNotation
 from engine.lines import LineKind, first, has, last
 from engine.players import computer
+from engine.players.advice import Advice
 
 
 class Play:
@@ -151,9 +153,11 @@ class Play:
         out = Outcome.of(stale) if stale is not None else Outcome()
         return out + await self.one_hand(table, seat)
 
-    async def one_hand(self, table: Table, seat: int, *, fresh: bool = False) -> Outcome:
+    async def one_hand(
+        self, table: Table, seat: int, *, fresh: bool = False, hint: Advice | None = None
+    ) -> Outcome:
         facts = await self.ctx.facts(table)
-        return Outcome(tuple(await self.hands(table, facts, only=seat, fresh=fresh)))
+        return Outcome(tuple(await self.hands(table, facts, only=seat, fresh=fresh, hint=hint)))
 
     async def hands(
         self,
@@ -163,10 +167,11 @@ class Play:
         only: int | None = None,
         fresh: bool = False,
         answering: str | None = None,
+        hint: Advice | None = None,
     ) -> list[Screen]:
         """Every reachable seat's hand (or only one seat's, shown even if away); ``answering``:
         the press of 🂠 it answers — a hand in the group is then sent anew in place of the
-        pressed table message, for its owner alone."""
+        pressed table message, for its owner alone; ``hint``: 💡's answer under ``only``'s."""
         assert table.match is not None
         state = table.match.state
         out: list[Screen] = []
@@ -200,6 +205,8 @@ class Play:
                     in_group=here,
                     answering=answering if here else None,
                     replace=answering is not None and here,
+                    hints=hints_allowed(table),
+                    hint=hint if only is not None else None,
                 )
             )
         return out

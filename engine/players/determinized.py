@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine.cards import Card
 
 W = TypeVar("W")
+A = TypeVar("A")
 
 
 @dataclass(slots=True)
@@ -29,6 +30,32 @@ class Work:
     makes one through its module's name ``Work``, so that the bench can count."""
 
     done: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Scored(Generic[A]):
+    """One decision's search: its candidates, in the search's order, each with its value summed
+    over the ``samples`` worlds every candidate met (the seat's own terms). ``best`` is the
+    choice a level makes: the best sum, ties to the earlier candidate; a lone candidate is
+    returned unsearched (``samples`` 0). The hints read the same figures (:mod:`.advice`)."""
+
+    actions: tuple[A, ...]
+    totals: tuple[float, ...]
+    samples: int
+
+    @staticmethod
+    def only(action: A) -> Scored[A]:
+        """A decision with one candidate: nothing searched."""
+        return Scored((action,), (0.0,), 0)
+
+    def best(self) -> A:
+        totals = self.totals
+        return self.actions[max(range(len(totals)), key=lambda i: (totals[i], -i))]
+
+    def means(self) -> tuple[float, ...]:
+        """Each candidate's mean value over the worlds (0 where nothing was searched)."""
+        n = self.samples or 1
+        return tuple(t / n for t in self.totals)
 
 
 @dataclass(slots=True)

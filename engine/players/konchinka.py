@@ -20,7 +20,7 @@ from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
 from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
-from engine.players.determinized import Work
+from engine.players.determinized import Scored, Work
 from engine.players.konchinka_infer import facts, likely_world
 
 MOVE_BUDGET: Final = 8000
@@ -97,20 +97,32 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
 
 def hard(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     """The same search over more moves (:data:`HARD_CANDIDATES`) at :data:`HARD_BUDGET`."""
-    return search(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES)
+    return hard_scores(view, rng).best()
+
+
+def hard_scores(view: KonchinkaView, rng: random.Random) -> Scored[KonchinkaAction]:
+    """``hard``'s search, every candidate with its summed value (the hints' figures)."""
+    return scores(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES)
 
 
 def search(
     view: KonchinkaView, rng: random.Random, budget: int, least: int, width: int
 ) -> KonchinkaAction:
+    """:func:`scores`' best candidate."""
+    return scores(view, rng, budget, least, width).best()
+
+
+def scores(
+    view: KonchinkaView, rng: random.Random, budget: int, least: int, width: int
+) -> Scored[KonchinkaAction]:
     """PIMC over the best ``width`` moves, each played out to the end of the deal in sampled
     worlds (``budget`` moves, at least ``least`` worlds).
 
     Every candidate meets the same worlds (common samples reduce the variance of the
     comparison); the best mean wins, ties to the earlier candidate."""
-    moves = candidates(view, width)
+    moves = tuple(candidates(view, width))
     if len(moves) == 1:
-        return moves[0]
+        return Scored.only(moves[0])
     me = view.seat
     assert me is not None
     work = Work()
@@ -128,8 +140,7 @@ def search(
             state.play(card, mask)
             work.done += 1 + sim.rollout(state, memo)
             totals[i] += state.value(me, WIN_BONUS)
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-    return moves[best]
+    return Scored(moves, tuple(totals), samples)
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

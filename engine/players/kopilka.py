@@ -34,7 +34,7 @@ from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS, KopilkaPhase
 from engine.kopilka.state import KopilkaState
 from engine.kopilka.view import KopilkaView
 from engine.players import kopilka_rollout
-from engine.players.determinized import Work, WorldChance, deal_unseen, step
+from engine.players.determinized import Scored, Work, WorldChance, deal_unseen, step
 from engine.players.kopilka_infer import caps, likely_world
 from engine.players.kopilka_sim import KopilkaSim, KopilkaTable, code
 
@@ -159,15 +159,7 @@ def hard(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     """``normal``'s search on worlds weighted by the follows (:mod:`.kopilka_infer`), at
     :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES` worlds, each played out by
     :func:`.kopilka_rollout.rollout` and valued by :func:`.kopilka_rollout.worth`."""
-    return search(
-        view,
-        rng,
-        HARD_BUDGET,
-        HARD_SAMPLES,
-        infer=True,
-        play=kopilka_rollout.rollout,
-        value=kopilka_rollout.worth,
-    )
+    return hard_scores(view, rng).best()
 
 
 def search(
@@ -180,14 +172,41 @@ def search(
     play: Callable[[KopilkaSim, Work], None] | None = None,
     value: Callable[[KopilkaSim, int], float] | None = None,
 ) -> KopilkaAction:
+    """:func:`scores`' best candidate."""
+    return scores(view, rng, budget, least, infer=infer, play=play, value=value).best()
+
+
+def hard_scores(view: KopilkaView, rng: random.Random) -> Scored[KopilkaAction]:
+    """``hard``'s search, every candidate with its summed value (the hints' figures)."""
+    return scores(
+        view,
+        rng,
+        HARD_BUDGET,
+        HARD_SAMPLES,
+        infer=True,
+        play=kopilka_rollout.rollout,
+        value=kopilka_rollout.worth,
+    )
+
+
+def scores(
+    view: KopilkaView,
+    rng: random.Random,
+    budget: int,
+    least: int,
+    *,
+    infer: bool,
+    play: Callable[[KopilkaSim, Work], None] | None = None,
+    value: Callable[[KopilkaSim, int], float] | None = None,
+) -> Scored[KopilkaAction]:
     """PIMC at ``budget`` rollout cards (at least ``least`` worlds); ``play`` plays a world
     out (the simple rule's rollout by default, ducking where ``infer``), ``value`` scores its
     end for the seat (:meth:`KopilkaSim.value` by default)."""
     me = view.seat
     assert me is not None
-    moves = list(view.legal)
+    moves = tuple(view.legal)
     if len(moves) == 1:
-        return moves[0]
+        return Scored.only(moves[0])
     work = Work()
     table = KopilkaTable(view)
     actions = [code(a) for a in moves]
@@ -207,8 +226,7 @@ def search(
             else:
                 play(world, work)
             totals[i] += world.value(me) if value is None else value(world, me)
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))  # ties: the earlier
-    return moves[best]
+    return Scored(moves, tuple(totals), samples)
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

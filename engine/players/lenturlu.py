@@ -27,7 +27,7 @@ from engine.lenturlu.rules import KING_VALUE, LENTURLU_CARDS
 from engine.lenturlu.view import LenturluView
 from engine.players import lenturlu_rollout as rollout
 from engine.players import lenturlu_sim as sim
-from engine.players.determinized import Work
+from engine.players.determinized import Scored, Work
 from engine.players.lenturlu_infer import facts, likely_deal
 from engine.players.lenturlu_rollout import HARD_STYLE, Style
 
@@ -121,6 +121,11 @@ HARD: Final = Level(
 
 
 def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluAction:
+    """:func:`scores`' best candidate."""
+    return scores(view, rng, level).best()
+
+
+def scores(view: LenturluView, rng: random.Random, level: Level) -> Scored[LenturluAction]:
     """PIMC over the pruned candidates, each played out to the end of the deal on the inner
     simulator; whole rounds of worlds (every candidate meets the same worlds, each as likely as
     the passes make it, :mod:`.lenturlu_infer`) until the level's budget of actions is
@@ -132,7 +137,7 @@ def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluActi
     known = facts(view, habits=level.habits)
     moves = candidates(base, view.manner, level.runs)
     if len(moves) == 1:
-        return sim.to_action(moves[0], view.hand)
+        return Scored.only(sim.to_action(moves[0], view.hand))
     work = Work()
     totals = [0.0] * len(moves)
     samples = 0
@@ -149,8 +154,8 @@ def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluActi
                     rollout.playout(g, work, level.style)
             totals[i] += g.net(me)
         samples += 1
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))  # ties to the earlier
-    return sim.to_action(moves[best], view.hand)
+    actions = tuple(sim.to_action(m, view.hand) for m in moves)
+    return Scored(actions, tuple(totals), samples)
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

@@ -46,7 +46,7 @@ from engine.trick.rules import HAND_SIZE, TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
-from .determinized import Work
+from .determinized import Scored, Work
 from .trick_budget import (
     EAGER,
     HARD,
@@ -76,18 +76,23 @@ def hard_policy(view: TrickView, rng: random.Random) -> TrickAction:
 
 def search_policy(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
     """The determinized search at ``budget``."""
+    return search_scores(view, rng, budget).best()
+
+
+def search_scores(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
+    """The determinized search at ``budget``: every candidate with its summed value."""
     legal = view.legal
     if len(legal) == 1:
-        return legal[0]
+        return Scored.only(legal[0])
     if view.phase == TrickPhase.PLAY:
         return _play(view, rng, budget)
     if view.phase == TrickPhase.DECLARE:
-        if ANNOUNCE in legal:
-            return ANNOUNCE  # §1.3.7: the bonus only pays; the JC still may not be passed
+        if ANNOUNCE in legal:  # §1.3.7: the bonus only pays; the JC still may not be passed
+            return Scored.only(ANNOUNCE)
         return _declare(view, rng, budget)
     if view.phase == TrickPhase.DISCARD:
         return _discard(view, rng, budget)
-    return _retrump(view)
+    return Scored.only(_retrump(view))
 
 
 def _sampler(
@@ -151,11 +156,12 @@ def _from_left(view: TrickView) -> list[Seat]:
 # --- trick play ----------------------------------------------------------------------------------
 
 
-def _play(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
+def _play(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
     assert view.seat is not None
     me = view.seat
     code = CODE[view.game]
-    cards = [code[a.card] for a in view.legal if isinstance(a, PlayCard)]
+    moves = tuple(a for a in view.legal if isinstance(a, PlayCard))
+    cards = [code[a.card] for a in moves]
     know = knowledge(view)
     draw = _sampler(view, know, budget)
     table = _table(view, budget)
@@ -172,9 +178,11 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
     played_priv = next((s for s, c in played if c == priv), None)
     totals = [0.0] * len(cards)
     work = Work()
+    samples = 0
     for k in range(budget.play_samples):
         if k >= MIN_SAMPLES and work.done >= budget.play_work:
             break
+        samples += 1
         others, _rest = draw(rng)
         deal = base.copy()
         for s in playing:
@@ -185,8 +193,7 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
             deal.held = next((s for s in playing if priv in deal.hands[s]), None)
         for i, value in enumerate(solve(deal, me, cards, budget.play_nodes, work)):
             totals[i] += value
-    best = max(range(len(cards)), key=lambda i: (totals[i], -i))
-    return view.legal[best]
+    return Scored(moves, tuple(totals), samples)
 
 
 # --- declaration and exchange -------------------------------------------------------------------
@@ -252,13 +259,13 @@ class _Round:
         return sum(worth[c] for c in hand) >= OTHERS_PLAY + plays
 
 
-def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
+def _declare(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
     assert view.seat is not None
     me = view.seat
     trump = view.trump or Suit.SPADES
     candidates = _candidates(view, trump)
     if len(candidates) == 1:
-        return candidates[0]
+        return Scored.only(candidates[0])
     draw = _sampler(view, knowledge(view), budget)
     ctx = _Round.of(view, budget)
     code = ctx.code
@@ -272,9 +279,11 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
             plans.append(None)
     totals = [0.0] * len(candidates)
     work = Work()
+    samples = 0
     for k in range(budget.declare_samples):
         if k >= MIN_SAMPLES and work.done >= budget.declare_work:
             break
+        samples += 1
         others, rest = draw(rng)
         stock = rest[: view.stock_size]
         for i, plan in enumerate(plans):
@@ -282,8 +291,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
                 totals[i] += -float(view.counts[me])
                 continue
             totals[i] += _exchange_value(ctx, others, stock, plan, work)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+    return Scored(tuple(candidates), tuple(totals), samples)
 
 
 def _exchange_value(
@@ -373,7 +381,7 @@ def _deal_out(ctx: _Round, hands: list[list[int]], stock: list[int], playing: li
 # --- Шутиха's discard, Памфил's re-trump --------------------------------------------------------
 
 
-def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction:
+def _discard(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
     """§1.3.12: among the k weakest cards by a few readings, the best on sampled deals."""
     assert view.seat is not None
     me = view.seat
@@ -393,9 +401,9 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
         if action in legal and action not in candidates:
             candidates.append(action)
     if not candidates:
-        return view.legal[0]
+        return Scored.only(view.legal[0])
     if len(candidates) == 1:
-        return candidates[0]
+        return Scored.only(candidates[0])
     draw = _sampler(view, knowledge(view), budget)
     table = _table(view, budget)
     drop = _Round.of(view).drop
@@ -418,8 +426,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> TrickAction
                     del hands[seat][:extra]
                     work.done += 1
             totals[i] += utility(playout(_sim_deal(view, hands, playing, table), work), me)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+    return Scored(tuple(candidates), tuple(totals), budget.discard_samples)
 
 
 def _retrump(view: TrickView) -> TrickAction:
@@ -447,4 +454,5 @@ __all__ = [
     "hard_policy",
     "normal_policy",
     "search_policy",
+    "search_scores",
 ]

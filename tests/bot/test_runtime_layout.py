@@ -43,7 +43,7 @@ def test_no_runtime_class_inherits_another() -> None:
 def test_the_wire_codes_are_the_enums() -> None:
     assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovsckxbnwmdy")
     assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rfg")
-    assert frozenset(SeatAct) == frozenset("MROWPT") <= ACTS[Kind.HAND]
+    assert frozenset(SeatAct) == frozenset("MROWPTH") <= ACTS[Kind.HAND]
 
 
 def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:

@@ -1,0 +1,54 @@
+"""💡's answer in words (bot/render/hint.py): one line per choice with its signed mean and the
+facts in the reader's language, and a lone candidate named without figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.i18n import Catalogues
+from bot.render.hint import FACT_WORDS, hint_html, signed
+from engine.players.advice import Advice, Choice, Fact, advise
+from engine.trick.actions import PASS, Exchange
+from tests.engine.players_common import first_trick_view
+
+CATALOGUES = Catalogues.load(Path(__file__).resolve().parents[2] / "locales")
+
+
+def test_signed_keeps_one_decimal_with_a_true_minus() -> None:
+    assert [signed(v) for v in (0.44, -2.06, 0.0, -0.04, 3.0)] == [
+        "+0.4",
+        "−2.1",
+        "0.0",
+        "0.0",
+        "+3.0",
+    ]
+
+
+def test_every_fact_has_its_words_in_both_languages() -> None:
+    assert set(FACT_WORDS) == set(Fact)
+    ru, en = CATALOGUES.tr("ru"), CATALOGUES.tr("en")
+    for words in FACT_WORDS.values():
+        assert ru.has(words) and en.has(words) and ru(words) != en(words)
+
+
+def test_a_hint_lists_each_choice_with_its_value_and_why() -> None:
+    view = first_trick_view("mushka", 3, 4)
+    advice = advise(view, 1)
+    assert advice.samples > 0 and len(advice.choices) > 1
+    text = hint_html(advice, CATALOGUES.tr("ru"))
+    head, *lines = text.splitlines()
+    assert head == "💡 <b>Сильный сыграл бы так:</b>"
+    assert len(lines) == len(advice.choices)
+    for line, choice in zip(lines, advice.choices, strict=True):
+        assert line.startswith("• ") and f"в среднем {signed(choice.value)}" in line
+        for fact in choice.facts:
+            assert CATALOGUES.tr("ru")(FACT_WORDS[fact]) in line
+
+
+def test_a_lone_candidate_is_named_without_figures() -> None:
+    lone = Advice((Choice(PASS, 0.0, ()),), 0)
+    assert hint_html(lone, CATALOGUES.tr("ru")) == "💡 Сильный сыграл бы так: пас."
+    many = Advice((Choice(Exchange(()), 1.5, (Fact.STRONG_HAND,)), Choice(PASS, -0.5, ())), 40)
+    text = hint_html(many, CATALOGUES.tr("en"))
+    assert text.splitlines()[1].endswith("+1.5 on average: enough strong cards")
+    assert text.splitlines()[2].endswith("−0.5 on average")

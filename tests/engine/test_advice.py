@@ -1,0 +1,86 @@
+"""The hints' advice (engine/players/advice.py): the ``hard`` level's own choice first, always
+legal, ranked by value, deterministic from its seed, and reading nothing but the seat's view."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine.players import computer, trick_policy
+from engine.players.advice import TOP, Fact, advise
+from engine.trick.actions import PlayCard
+from engine.trick.view import TrickView
+from tests.engine.players_common import midgame, permute_hidden
+
+GAMES = [("mushka", 3), ("pamfil", 4), ("shutikha", 3), ("mistigri", 5)]
+GAMES += [("kopilka", 4), ("lenturlu", 4), ("konchinka", 2)]
+MOVES = (0, 3, 9)  # a declaration (or a first move) and two later decisions
+
+
+def _views(game: str, players: int) -> list[Any]:
+    warm_up = trick_policy if game in ("mushka", "pamfil", "shutikha", "mistigri") else None
+    views = []
+    for moves in MOVES:
+        state = midgame(game, players, 30 + moves, moves, warm_up or computer(game, "easy"))
+        seat = state.to_act
+        assert seat is not None
+        views.append((state, seat))
+    return views
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_advice_leads_with_the_hard_level_s_legal_choice_ranked_by_value(
+    game: str, players: int
+) -> None:
+    hard = computer(game, "hard")
+    for state, seat in _views(game, players):
+        view = state.view(seat)
+        for seed in (1, 2):
+            advice = advise(view, seed)
+            assert 1 <= len(advice.choices) <= TOP
+            assert all(c.action in view.legal for c in advice.choices)
+            assert len({c.action for c in advice.choices}) == len(advice.choices)
+            assert advice.best.action == hard(view, random.Random(seed))
+            values = [c.value for c in advice.choices]
+            assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_advice_reads_only_the_seat_s_view_and_is_deterministic(game: str, players: int) -> None:
+    state, seat = _views(game, players)[-1]
+    twin = permute_hidden(state, seat, random.Random(5))
+    assert twin._hands != state._hands or twin._stock != state._stock
+    view, twin_view = state.view(seat), twin.view(seat)
+    assert view == twin_view
+    advice = advise(view, 9)
+    assert advise(twin_view, 9) == advice
+    assert advise(view, 9) == advice
+
+
+def test_a_trick_card_s_facts_are_true_of_the_hand() -> None:
+    for seed in range(6):
+        state = midgame("mushka", 3, 50 + seed, 6, trick_policy)
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        assert isinstance(view, TrickView)
+        trumps = [c for c in view.hand if c.suit is view.trump]
+        for choice in advise(view, seed).choices:
+            if not isinstance(choice.action, PlayCard):
+                continue
+            card = choice.action.card
+            assert (Fact.TRUMPS in choice.facts) == (card.suit is view.trump)
+            assert (Fact.NO_TRUMP_LEFT in choice.facts) == (not trumps)
+            assert (Fact.FOLLOWS_SUIT in choice.facts) == (card.suit is view.led)
+            if Fact.LOWEST_TRUMP in choice.facts:
+                assert len(trumps) > 1 and card in trumps
+
+
+def test_advising_a_seat_with_nothing_to_decide_is_refused() -> None:
+    state = midgame("mushka", 3, 40, 0, trick_policy)
+    seat = state.to_act
+    assert seat is not None
+    with pytest.raises(ValueError):
+        advise(state.view((seat + 1) % 3), 1)
