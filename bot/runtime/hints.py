@@ -17,9 +17,10 @@ from engine.players.advice import Advice, advise
 
 
 def hints_allowed(table: Table) -> bool:
-    """Whether the table offers 💡: one person playing against computers only (no other
-    person's game or rating is at stake). A practice table's unrated mark belongs here."""
-    return sum(1 for s in table.seats if s.kind is SeatKind.HUMAN) == 1
+    """Whether the table offers 💡: a practice table (one person against computers, never
+    rated). A rated table never does — not even one person's against computers, whose result
+    counts."""
+    return table.row.practice and sum(1 for s in table.seats if s.kind is SeatKind.HUMAN) == 1
 
 
 def hint_seed(table: Table) -> int:

@@ -1,7 +1,7 @@
-"""💡 hints through the fake Bot API: one person against computers sees 💡 on his hand at his
-turn, and its press answers under his own hand with the strongest computer's best choices (none
-of it in the group); at a table of people no hand ever offers 💡, and a 💡 press forged for one
-is refused."""
+"""💡 hints through the fake Bot API: a person practising against computers sees 💡 on his hand
+at his turn, and its press answers under his own hand with the strongest computer's best
+choices; at a rated table (of people, or of one person and computers) no hand ever offers 💡,
+and a 💡 press forged for one is refused."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tests.bot.helpers import (
     play_step,
     table_message,
 )
+from tests.bot.test_e2e_practice import practising
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 
@@ -28,17 +29,13 @@ def hint_button(hand: SentMessage | None) -> bool:
     return hand is not None and any(act_of(b)[0] == SeatAct.HINT for b in hand.all_buttons)
 
 
-async def test_hint_answers_under_the_asker_s_own_hand_at_a_table_against_computers(
+async def test_hint_answers_under_the_asker_s_own_hand_at_a_practice_table(
     fake_telegram: FakeTelegram, bot: RunningBot
 ) -> None:
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
-    group = fake.add_group(-1001, "Пятница", admins=[101], members=[])
-    computers = [("🤖 Фёдор", "easy"), ("🤖 Марфа", "easy")]
-    lobby, _ = await lobby_with_computers(
-        fake, bot, group, anna, "/newgame mushka target=5", computers
-    )
-    await anna.press(lobby, "▶️")
+    await anna.start_bot()
+    await practising(fake, anna, "/practice mushka target=5")
     await fake.wait_until(lambda: hint_button(hand_message(anna)), timeout=20)
     await fake.settle(quiet=0.05)
     hand = hand_message(anna)
@@ -53,7 +50,26 @@ async def test_hint_answers_under_the_asker_s_own_hand_at_a_table_against_comput
     lines = shown.text.split(HEAD, 1)[1].strip().splitlines()
     assert 1 <= len(lines) <= 3 and all(ln.startswith("• ") and "в среднем" in ln for ln in lines)
     assert hint_button(shown)  # still her turn: 💡 may be asked again
-    assert all(HEAD not in m.text for m in group.visible)  # the group never sees it
+
+
+async def test_no_hint_at_a_rated_table_of_one_person_against_computers(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    """A group's table of one person and computers is rated (its result counts): no 💡."""
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[])
+    computers = [("🤖 Фёдор", "easy"), ("🤖 Марфа", "easy")]
+    lobby, _ = await lobby_with_computers(
+        fake, bot, group, anna, "/newgame mushka target=5", computers
+    )
+    await anna.press(lobby, "▶️")
+    await fake.wait_until(
+        lambda: (h := hand_message(anna)) is not None and not any(w in h.text for w in WAITING),
+        timeout=20,
+    )
+    await fake.settle(quiet=0.05)
+    assert not hint_button(hand_message(anna))
 
 
 async def test_no_hint_at_a_table_of_people_and_a_forged_one_is_refused(
