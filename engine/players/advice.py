@@ -28,7 +28,7 @@ from engine.konchinka.view import KonchinkaView
 from engine.kopilka.view import KopilkaView
 from engine.lenturlu.view import LenturluView
 from engine.players import konchinka, kopilka, lenturlu, trick_normal
-from engine.players.determinized import Scored
+from engine.players.determinized import ScoredMoves
 from engine.players.trick import _strong_cards
 from engine.players.trick_budget import HARD, HARD_BY_GAME
 from engine.players.trick_model import PLAY_STRENGTH
@@ -99,27 +99,27 @@ def advise(view: View[Any, Any], seed: int, *, top: int = TOP) -> Advice:
     return Advice(choices, scored.samples)
 
 
-def _trick(view: View[Any, Any], rng: random.Random) -> Scored[Any]:
+def _trick(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
     assert isinstance(view, TrickView)
     return trick_normal.search_scores(view, rng, HARD_BY_GAME.get(view.game, HARD))
 
 
-def _kopilka(view: View[Any, Any], rng: random.Random) -> Scored[Any]:
+def _kopilka(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
     assert isinstance(view, KopilkaView)
     return kopilka.hard_scores(view, rng)
 
 
-def _lenturlu(view: View[Any, Any], rng: random.Random) -> Scored[Any]:
+def _lenturlu(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
     assert isinstance(view, LenturluView)
     return lenturlu.scores(view, rng, lenturlu.HARD)
 
 
-def _konchinka(view: View[Any, Any], rng: random.Random) -> Scored[Any]:
+def _konchinka(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
     assert isinstance(view, KonchinkaView)
     return konchinka.hard_scores(view, rng)
 
 
-_SEARCH: Final[Mapping[str, Callable[[View[Any, Any], random.Random], Scored[Any]]]] = {
+_SEARCH: Final[Mapping[str, Callable[[View[Any, Any], random.Random], ScoredMoves[Any]]]] = {
     "trick": _trick,
     "kopilka": _kopilka,
     "lenturlu": _lenturlu,

@@ -33,7 +33,7 @@ class Work:
 
 
 @dataclass(frozen=True, slots=True)
-class Scored(Generic[A]):
+class ScoredMoves(Generic[A]):
     """One decision's search: its candidates, in the search's order, each with its value summed
     over the ``samples`` worlds every candidate met (the seat's own terms). ``best`` is the
     choice a level makes: the best sum, ties to the earlier candidate; a lone candidate is
@@ -44,9 +44,9 @@ class Scored(Generic[A]):
     samples: int
 
     @staticmethod
-    def only(action: A) -> Scored[A]:
+    def only(action: A) -> ScoredMoves[A]:
         """A decision with one candidate: nothing searched."""
-        return Scored((action,), (0.0,), 0)
+        return ScoredMoves((action,), (0.0,), 0)
 
     def best(self) -> A:
         totals = self.totals

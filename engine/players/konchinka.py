@@ -20,7 +20,7 @@ from engine.konchinka.actions import Capture, KonchinkaAction, Sweep, Trail
 from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
-from engine.players.determinized import Scored, Work
+from engine.players.determinized import ScoredMoves, Work
 from engine.players.konchinka_infer import facts, likely_world
 
 MOVE_BUDGET: Final = 8000
@@ -100,7 +100,7 @@ def hard(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     return hard_scores(view, rng).best()
 
 
-def hard_scores(view: KonchinkaView, rng: random.Random) -> Scored[KonchinkaAction]:
+def hard_scores(view: KonchinkaView, rng: random.Random) -> ScoredMoves[KonchinkaAction]:
     """``hard``'s search, every candidate with its summed value (the hints' figures)."""
     return scores(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES)
 
@@ -114,7 +114,7 @@ def search(
 
 def scores(
     view: KonchinkaView, rng: random.Random, budget: int, least: int, width: int
-) -> Scored[KonchinkaAction]:
+) -> ScoredMoves[KonchinkaAction]:
     """PIMC over the best ``width`` moves, each played out to the end of the deal in sampled
     worlds (``budget`` moves, at least ``least`` worlds).
 
@@ -122,7 +122,7 @@ def scores(
     comparison); the best mean wins, ties to the earlier candidate."""
     moves = tuple(candidates(view, width))
     if len(moves) == 1:
-        return Scored.only(moves[0])
+        return ScoredMoves.only(moves[0])
     me = view.seat
     assert me is not None
     work = Work()
@@ -140,7 +140,7 @@ def scores(
             state.play(card, mask)
             work.done += 1 + sim.rollout(state, memo)
             totals[i] += state.value(me, WIN_BONUS)
-    return Scored(moves, tuple(totals), samples)
+    return ScoredMoves(moves, tuple(totals), samples)
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

@@ -34,7 +34,7 @@ from engine.kopilka.rules import ACE_OF_SPADES, PLAYERS, KopilkaPhase
 from engine.kopilka.state import KopilkaState
 from engine.kopilka.view import KopilkaView
 from engine.players import kopilka_rollout
-from engine.players.determinized import Scored, Work, WorldChance, deal_unseen, step
+from engine.players.determinized import ScoredMoves, Work, WorldChance, deal_unseen, step
 from engine.players.kopilka_infer import caps, likely_world
 from engine.players.kopilka_sim import KopilkaSim, KopilkaTable, code
 
@@ -176,7 +176,7 @@ def search(
     return scores(view, rng, budget, least, infer=infer, play=play, value=value).best()
 
 
-def hard_scores(view: KopilkaView, rng: random.Random) -> Scored[KopilkaAction]:
+def hard_scores(view: KopilkaView, rng: random.Random) -> ScoredMoves[KopilkaAction]:
     """``hard``'s search, every candidate with its summed value (the hints' figures)."""
     return scores(
         view,
@@ -198,7 +198,7 @@ def scores(
     infer: bool,
     play: Callable[[KopilkaSim, Work], None] | None = None,
     value: Callable[[KopilkaSim, int], float] | None = None,
-) -> Scored[KopilkaAction]:
+) -> ScoredMoves[KopilkaAction]:
     """PIMC at ``budget`` rollout cards (at least ``least`` worlds); ``play`` plays a world
     out (the simple rule's rollout by default, ducking where ``infer``), ``value`` scores its
     end for the seat (:meth:`KopilkaSim.value` by default)."""
@@ -206,7 +206,7 @@ def scores(
     assert me is not None
     moves = tuple(view.legal)
     if len(moves) == 1:
-        return Scored.only(moves[0])
+        return ScoredMoves.only(moves[0])
     work = Work()
     table = KopilkaTable(view)
     actions = [code(a) for a in moves]
@@ -226,7 +226,7 @@ def scores(
             else:
                 play(world, work)
             totals[i] += world.value(me) if value is None else value(world, me)
-    return Scored(moves, tuple(totals), samples)
+    return ScoredMoves(moves, tuple(totals), samples)
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

@@ -27,7 +27,7 @@ from engine.lenturlu.rules import KING_VALUE, LENTURLU_CARDS
 from engine.lenturlu.view import LenturluView
 from engine.players import lenturlu_rollout as rollout
 from engine.players import lenturlu_sim as sim
-from engine.players.determinized import Scored, Work
+from engine.players.determinized import ScoredMoves, Work
 from engine.players.lenturlu_infer import facts, likely_deal
 from engine.players.lenturlu_rollout import HARD_STYLE, Style
 
@@ -125,7 +125,7 @@ def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluActi
     return scores(view, rng, level).best()
 
 
-def scores(view: LenturluView, rng: random.Random, level: Level) -> Scored[LenturluAction]:
+def scores(view: LenturluView, rng: random.Random, level: Level) -> ScoredMoves[LenturluAction]:
     """PIMC over the pruned candidates, each played out to the end of the deal on the inner
     simulator; whole rounds of worlds (every candidate meets the same worlds, each as likely as
     the passes make it, :mod:`.lenturlu_infer`) until the level's budget of actions is
@@ -137,7 +137,7 @@ def scores(view: LenturluView, rng: random.Random, level: Level) -> Scored[Lentu
     known = facts(view, habits=level.habits)
     moves = candidates(base, view.manner, level.runs)
     if len(moves) == 1:
-        return Scored.only(sim.to_action(moves[0], view.hand))
+        return ScoredMoves.only(sim.to_action(moves[0], view.hand))
     work = Work()
     totals = [0.0] * len(moves)
     samples = 0
@@ -155,7 +155,7 @@ def scores(view: LenturluView, rng: random.Random, level: Level) -> Scored[Lentu
             totals[i] += g.net(me)
         samples += 1
     actions = tuple(sim.to_action(m, view.hand) for m in moves)
-    return Scored(actions, tuple(totals), samples)
+    return ScoredMoves(actions, tuple(totals), samples)
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

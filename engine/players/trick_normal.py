@@ -46,7 +46,7 @@ from engine.trick.rules import HAND_SIZE, TrickPhase
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
-from .determinized import Scored, Work
+from .determinized import ScoredMoves, Work
 from .trick_budget import (
     EAGER,
     HARD,
@@ -79,20 +79,20 @@ def search_policy(view: TrickView, rng: random.Random, budget: Budget) -> TrickA
     return search_scores(view, rng, budget).best()
 
 
-def search_scores(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
+def search_scores(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
     """The determinized search at ``budget``: every candidate with its summed value."""
     legal = view.legal
     if len(legal) == 1:
-        return Scored.only(legal[0])
+        return ScoredMoves.only(legal[0])
     if view.phase == TrickPhase.PLAY:
         return _play(view, rng, budget)
     if view.phase == TrickPhase.DECLARE:
         if ANNOUNCE in legal:  # §1.3.7: the bonus only pays; the JC still may not be passed
-            return Scored.only(ANNOUNCE)
+            return ScoredMoves.only(ANNOUNCE)
         return _declare(view, rng, budget)
     if view.phase == TrickPhase.DISCARD:
         return _discard(view, rng, budget)
-    return Scored.only(_retrump(view))
+    return ScoredMoves.only(_retrump(view))
 
 
 def _sampler(
@@ -156,7 +156,7 @@ def _from_left(view: TrickView) -> list[Seat]:
 # --- trick play ----------------------------------------------------------------------------------
 
 
-def _play(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
+def _play(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
     assert view.seat is not None
     me = view.seat
     code = CODE[view.game]
@@ -193,7 +193,7 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAc
             deal.held = next((s for s in playing if priv in deal.hands[s]), None)
         for i, value in enumerate(solve(deal, me, cards, budget.play_nodes, work)):
             totals[i] += value
-    return Scored(moves, tuple(totals), samples)
+    return ScoredMoves(moves, tuple(totals), samples)
 
 
 # --- declaration and exchange -------------------------------------------------------------------
@@ -259,13 +259,13 @@ class _Round:
         return sum(worth[c] for c in hand) >= OTHERS_PLAY + plays
 
 
-def _declare(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
+def _declare(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
     assert view.seat is not None
     me = view.seat
     trump = view.trump or Suit.SPADES
     candidates = _candidates(view, trump)
     if len(candidates) == 1:
-        return Scored.only(candidates[0])
+        return ScoredMoves.only(candidates[0])
     draw = _sampler(view, knowledge(view), budget)
     ctx = _Round.of(view, budget)
     code = ctx.code
@@ -291,7 +291,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> Scored[Tric
                 totals[i] += -float(view.counts[me])
                 continue
             totals[i] += _exchange_value(ctx, others, stock, plan, work)
-    return Scored(tuple(candidates), tuple(totals), samples)
+    return ScoredMoves(tuple(candidates), tuple(totals), samples)
 
 
 def _exchange_value(
@@ -381,7 +381,7 @@ def _deal_out(ctx: _Round, hands: list[list[int]], stock: list[int], playing: li
 # --- Шутиха's discard, Памфил's re-trump --------------------------------------------------------
 
 
-def _discard(view: TrickView, rng: random.Random, budget: Budget) -> Scored[TrickAction]:
+def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
     """§1.3.12: among the k weakest cards by a few readings, the best on sampled deals."""
     assert view.seat is not None
     me = view.seat
@@ -401,9 +401,9 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> Scored[Tric
         if action in legal and action not in candidates:
             candidates.append(action)
     if not candidates:
-        return Scored.only(view.legal[0])
+        return ScoredMoves.only(view.legal[0])
     if len(candidates) == 1:
-        return Scored.only(candidates[0])
+        return ScoredMoves.only(candidates[0])
     draw = _sampler(view, knowledge(view), budget)
     table = _table(view, budget)
     drop = _Round.of(view).drop
@@ -426,7 +426,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> Scored[Tric
                     del hands[seat][:extra]
                     work.done += 1
             totals[i] += utility(playout(_sim_deal(view, hands, playing, table), work), me)
-    return Scored(tuple(candidates), tuple(totals), budget.discard_samples)
+    return ScoredMoves(tuple(candidates), tuple(totals), budget.discard_samples)
 
 
 def _retrump(view: TrickView) -> TrickAction:
