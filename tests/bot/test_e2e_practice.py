@@ -25,24 +25,12 @@ from tests.bot.helpers import (
     table_message,
     watched,
 )
-from tests.bot.test_konchinka_e2e import choose as konchinka_choose
-from tests.bot.test_kopilka_e2e import choose as kopilka_choose
-from tests.bot.test_lenturlu_e2e import choose as lenturlu_choose
+from tests.bot.test_e2e_computers import GAMES, Chooser  # every game, its options, a chooser
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
-from tests.fakeapi.model import Button, SentMessage
+from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimUser
 
-Chooser = Callable[[SentMessage, random.Random], Button]
-GAMES: list[tuple[str, str, int, Chooser]] = [
-    ("mushka", "target=10", 3, helpers.choose),
-    ("pamfil", "target=10", 3, helpers.choose),
-    ("shutikha", "target=10", 3, helpers.choose),
-    ("mistigri", "target=10", 3, helpers.choose),
-    ("kopilka", "", 4, kopilka_choose),
-    ("lenturlu", "", 3, lenturlu_choose),
-    ("konchinka", "target=5", 3, konchinka_choose),
-]
 UNRATED = "Тренировка: без рейтинга."
 
 
