@@ -33,7 +33,7 @@ from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
 from bot.routers import make_root_router
 from bot.routers.incoming import member_lookup
-from bot.runtime.commands import Resume, ResumeOwed
+from bot.runtime.chat_commands import Resume, ResumeOwed
 from bot.runtime.handle import Runtime
 from bot.runtime.tables import NewGame
 from bot.scheduling import Heartbeat, Scheduler

@@ -21,7 +21,8 @@ from bot.render.rules import rules_pages
 from bot.rendered import Button, Rendered, keyboard
 from bot.routers import practice
 from bot.routers.incoming import asked, say, topic
-from bot.runtime.commands import JoinByLink, ShowHands, ToggleNotify
+from bot.runtime.chat_commands import ShowHands, ToggleNotify
+from bot.runtime.commands import JoinByLink
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.queries import Queries

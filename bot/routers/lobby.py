@@ -19,7 +19,8 @@ from bot.refused import BotRefusal, Refused
 from bot.render.games import game_ui
 from bot.routers.identity import unsigned
 from bot.routers.incoming import pressed, say, topic
-from bot.runtime.commands import AskToClose, Kick, LobbyPressed, OpenTable, StartReached
+from bot.runtime.chat_commands import Kick, OpenTable
+from bot.runtime.commands import AskToClose, LobbyPressed, StartReached
 from bot.runtime.handle import Runtime
 from bot.runtime.lobby import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome

@@ -13,7 +13,7 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.caches.members import Members, Membership
 from bot.delivery import Delivery
-from bot.runtime.commands import BotRemoved, MemberLeft
+from bot.runtime.chat_commands import BotRemoved, MemberLeft
 from bot.runtime.handle import Runtime
 
 

@@ -10,7 +10,7 @@ from aiogram import F, Router
 from aiogram.types import Message
 
 from bot.delivery import Delivery
-from bot.runtime.commands import ChatMigrated
+from bot.runtime.chat_commands import ChatMigrated
 from bot.runtime.handle import Runtime
 from bot.sending.outbox import Outbox
 

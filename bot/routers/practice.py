@@ -17,7 +17,7 @@ from bot.markup import Html
 from bot.message_limits import label
 from bot.rendered import Button, Keyboard, keyboard
 from bot.routers.incoming import say
-from bot.runtime.commands import OpenPractice
+from bot.runtime.chat_commands import OpenPractice
 from bot.runtime.handle import Runtime
 
 PRIVATE = F.chat.type == "private"

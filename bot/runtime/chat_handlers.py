@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from bot.callbacks import Kind
 from bot.i18n import N_
-from bot.runtime.commands import (
+from bot.runtime.chat_commands import (
     BotRemoved,
     ChatMigrated,
     Kick,
@@ -22,10 +22,10 @@ from bot.runtime.commands import (
     RedrawHands,
     Resume,
     ResumeOwed,
-    SettingsPressed,
     ShowHands,
     ToggleNotify,
 )
+from bot.runtime.commands import SettingsPressed
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import HandScreen, Outcome
 from bot.runtime.practice import open_practice

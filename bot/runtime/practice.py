@@ -10,7 +10,7 @@ from typing import Final
 from bot.computer_names import computer_name
 from bot.game_names import game_name
 from bot.i18n import N_
-from bot.runtime.commands import OpenPractice
+from bot.runtime.chat_commands import OpenPractice
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import Note, Outcome, Strip, TableScreen, keys
 from bot.runtime.tables import join_code, seat_range

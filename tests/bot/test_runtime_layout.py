@@ -13,7 +13,8 @@ from typing import Any, cast, get_args
 from bot.callbacks import ACTS, EndAct, Kind, LobbyAct, SeatAct
 from bot.coordination.locks import Turn
 from bot.runtime.absent import TIMER_KINDS
-from bot.runtime.commands import BotRemoved, Command, Guard
+from bot.runtime.chat_commands import BotRemoved
+from bot.runtime.commands import Command, Guard
 from bot.runtime.guards import GUARDS
 from bot.runtime.handle import Runtime
 from bot.runtime.handlers import DEADLINE_KINDS, HANDLERS, LOBBY_ACTS

@@ -19,15 +19,9 @@ from bot.callbacks import Kind, LobbyAct, Press
 from bot.coordination.redis_locks import RedisLocks, connect
 from bot.refused import Refused
 from bot.runtime.as_it_stands import money_so_far, places_by, played_deals
+from bot.runtime.chat_commands import OpenTable
 from bot.runtime.closing import begun
-from bot.runtime.commands import (
-    AskToClose,
-    DeadlineDue,
-    JoinByLink,
-    LobbyPressed,
-    OpenTable,
-    StartReached,
-)
+from bot.runtime.commands import AskToClose, DeadlineDue, JoinByLink, LobbyPressed, StartReached
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import CloseQuestion, Note, Outcome, keys
 from bot.storage import open_repository

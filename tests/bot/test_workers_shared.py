@@ -23,7 +23,8 @@ from bot.coordination.redis_locks import RedisLocks, connect
 from bot.keys import outbox_key
 from bot.refused import BotRefusal, Refused
 from bot.rendered import Button, Keyboard, Rendered
-from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, OpenTable, StartReached
+from bot.runtime.chat_commands import OpenTable
+from bot.runtime.commands import DeadlineDue, JoinByLink, LobbyPressed, StartReached
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome, keys
 from bot.sending.outbox import Outbox, OutboxLimits
