@@ -36,7 +36,7 @@ Sample = tuple[list[list[float]], list[float], int]  # features, values, easy's 
 
 
 def values(view: KopilkaView, rng: random.Random) -> tuple[list[int], list[float], KopilkaSim]:
-    """``normal``'s search (:func:`engine.players.kopilka.search`), every candidate's mean."""
+    """``normal``'s search (:func:`engine.players.kopilka.scores`), every candidate's mean."""
     me = view.seat
     assert me is not None
     table = KopilkaTable(view)

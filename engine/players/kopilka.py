@@ -152,7 +152,7 @@ def rollout_value(state: KopilkaState, me: int, work: Work) -> float:
 
 def normal(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     """PIMC over every legal action, each played out to the end of the deal on the simulator."""
-    return search(view, rng, MOVE_BUDGET, MIN_SAMPLES, infer=False)
+    return scores(view, rng, MOVE_BUDGET, MIN_SAMPLES, infer=False).best()
 
 
 def hard(view: KopilkaView, rng: random.Random) -> KopilkaAction:
@@ -160,20 +160,6 @@ def hard(view: KopilkaView, rng: random.Random) -> KopilkaAction:
     :data:`HARD_BUDGET` rollout cards, at least :data:`HARD_SAMPLES` worlds, each played out by
     :func:`.kopilka_rollout.rollout` and valued by :func:`.kopilka_rollout.worth`."""
     return hard_scores(view, rng).best()
-
-
-def search(
-    view: KopilkaView,
-    rng: random.Random,
-    budget: int,
-    least: int,
-    *,
-    infer: bool,
-    play: Callable[[KopilkaSim, Work], None] | None = None,
-    value: Callable[[KopilkaSim, int], float] | None = None,
-) -> KopilkaAction:
-    """:func:`scores`' best candidate."""
-    return scores(view, rng, budget, least, infer=infer, play=play, value=value).best()
 
 
 def hard_scores(view: KopilkaView, rng: random.Random) -> ScoredMoves[KopilkaAction]:
@@ -230,4 +216,4 @@ def scores(
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}
-__all__ = ["LEVELS", "Buy", "Pass", "easy", "hard", "normal", "search"]
+__all__ = ["LEVELS", "Buy", "Pass", "easy", "hard", "normal", "scores"]
