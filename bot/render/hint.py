@@ -12,7 +12,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.markup import Html
 from bot.render.action_words import words_of
-from engine.players.advice import Advice, Fact
+from engine.players.advice import Advice, Fact, Unit
 
 FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
     {
@@ -26,6 +26,27 @@ FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
         Fact.NO_TRUMP_LEFT: N_("you hold no trump"),
         Fact.HIGHEST_OF_SUIT: N_("your highest of the suit"),
         Fact.LOWEST_OF_SUIT: N_("your lowest of the suit"),
+        Fact.ACE_OF_SPADES: N_("the A♠ beats any card"),
+        Fact.ACE_DOUBLES: N_("the suit's ace: a trick it takes counts double"),
+        Fact.TAKES_FOR_NOW: N_("the highest in the trick so far"),
+        Fact.STAYS_UNDER: N_("stays under the trick's highest card"),
+        Fact.DEAR_TRICK: N_("a dear suit (♥ 4, ♦ 3)"),
+        Fact.CHEAP_TRICK: N_("a cheap suit (♣ 2, ♠ 1)"),
+        Fact.LAST_CARD: N_("your last card"),
+        Fact.NO_CARD_OF_SUIT: N_("you hold none of the suit led"),
+        Fact.PASS_FINE: N_("you hold the suit: a pass costs a fine"),
+        Fact.TAKES_STAKE: N_("takes the money on a lenturlu card"),
+        Fact.WINS_DEAL: N_("wins the deal"),
+        Fact.CLOSES_PILE: N_("a king closes the pile: you lead again"),
+        Fact.LONGEST_RUN: N_("your longest run"),
+        Fact.CANNOT_FOLLOW: N_("you can't go on from the pile"),
+        Fact.TAKES_KONCHINKA: N_("takes a konchinka (2♣ or 10♦)"),
+        Fact.TAKES_CLUBS: N_("takes clubs"),
+        Fact.TAKES_SEVERAL: N_("several cards at once"),
+        Fact.CLEARS_TABLE: N_("clears the table"),
+        Fact.NOTHING_TO_TAKE: N_("nothing to take"),
+        Fact.GIVES_LITTLE: N_("neither a club nor a konchinka"),
+        Fact.COURT_CARD: N_("only a card of its rank takes it"),
     }
 )
 """Each fact a hint may state, in the reader's words."""
@@ -39,6 +60,22 @@ def signed(value: float) -> str:
     return ("+" if value > 0 else "−") + text
 
 
+def amount(value: float, unit: Unit, tr: Translator) -> str:
+    """A choice's mean as the hint says it: signed, one decimal (none when it is whole), and
+    money in kopecks with its plural form («+2 копейки», «−0.5 копейки»; a fraction takes the
+    form of 2 in both languages: «2.5 копейки», "2.5 kopecks"). The trick family's and
+    Кончинка's figures are the bare number (their searches' worth of a pulka or a game won is
+    part of them, so they are no count of points)."""
+    text = signed(value)
+    if unit is not Unit.MONEY:
+        return text
+    whole = text.endswith(".0")
+    if whole:
+        text = text[:-2]
+    count = abs(round(value)) if whole else 2
+    return tr.n("{value} kopeck", "{value} kopecks", count, value=text)
+
+
 def hint_html(advice: Advice, tr: Translator) -> Html:
     """The hint's lines: a head, then one line per choice, best first."""
     if not advice.samples:  # one candidate (the only legal one, or the rule's): no figures
@@ -48,7 +85,7 @@ def hint_html(advice: Advice, tr: Translator) -> Html:
     lines = [tr.html("💡 <b>The strongest computer would choose:</b>")]
     for choice in advice.choices:
         move = words_of(choice.action, tr)
-        value = signed(choice.value)
+        value = amount(choice.value, advice.unit, tr)
         if choice.facts:
             why = ", ".join(tr(FACT_WORDS[f]) for f in choice.facts)
             lines.append(
@@ -59,4 +96,4 @@ def hint_html(advice: Advice, tr: Translator) -> Html:
     return Html("\n".join(lines))
 
 
-__all__ = ["FACT_WORDS", "hint_html", "signed"]
+__all__ = ["FACT_WORDS", "amount", "hint_html", "signed"]
