@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.i18n import Catalogues
-from bot.render.hint import FACT_WORDS, hint_html, signed
-from engine.players.advice import Advice, Choice, Fact, advise
+from bot.render.hint import FACT_WORDS, amount, hint_html, signed
+from engine.players import computer
+from engine.players.advice import Advice, Choice, Fact, Unit, advise
 from engine.trick.actions import PASS, Exchange
-from tests.engine.players_common import first_trick_view
+from tests.engine.players_common import first_trick_view, midgame
 
 CATALOGUES = Catalogues.load(Path(__file__).resolve().parents[2] / "locales")
 
@@ -52,3 +55,42 @@ def test_a_lone_candidate_is_named_without_figures() -> None:
     text = hint_html(many, CATALOGUES.tr("en"))
     assert text.splitlines()[1].endswith("+1.5 on average: enough strong cards")
     assert text.splitlines()[2].endswith("−0.5 on average")
+
+
+def test_money_is_said_in_kopecks_with_the_number_s_plural_form() -> None:
+    ru, en = CATALOGUES.tr("ru"), CATALOGUES.tr("en")
+    said = [amount(v, Unit.MONEY, ru) for v in (1.0, 2.0, 5.0, -21.0, -0.5, 0.0)]
+    assert said == [
+        "+1 копейка",
+        "+2 копейки",
+        "+5 копеек",
+        "−21 копейка",
+        "−0.5 копейки",
+        "0 копеек",
+    ]
+    assert [amount(v, Unit.MONEY, en) for v in (1.0, 2.5)] == ["+1 kopeck", "+2.5 kopecks"]
+    assert amount(0.44, Unit.COUNT, ru) == "+0.4"  # the trick family's figure stays bare
+
+
+@pytest.mark.parametrize(("game", "players"), [("kopilka", 4), ("lenturlu", 4), ("konchinka", 2)])
+def test_every_family_s_hint_says_its_facts_in_both_languages(game: str, players: int) -> None:
+    """A Копилка, Лентюрлю or Кончинка hint names what decided each choice, money in kopecks."""
+    named = 0
+    for seed in range(8):
+        moves = seed % 2 if game == "lenturlu" else 2 + 2 * seed  # a Лентюрлю deal is short
+        state = midgame(game, players, 80 + seed, moves, computer(game, "easy"))
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if len(view.legal) < 2:
+            continue
+        advice = advise(view, seed)
+        for lang in ("ru", "en"):
+            tr = CATALOGUES.tr(lang)
+            lines = hint_html(advice, tr).splitlines()[1:]
+            for line, choice in zip(lines, advice.choices, strict=True):
+                assert all(tr(FACT_WORDS[f]) in line for f in choice.facts)
+                if game != "konchinka":
+                    assert ("копе" if lang == "ru" else "kopeck") in line
+                named += bool(choice.facts)
+    assert named > 0
