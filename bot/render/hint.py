@@ -12,7 +12,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.markup import Html
 from bot.render.action_words import words_of
-from engine.players.advice import Advice, Fact, Unit
+from engine.players.advice import Advice, Choice, Fact, Unit
 
 FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
     {
@@ -61,19 +61,51 @@ def signed(value: float) -> str:
 
 
 def amount(value: float, unit: Unit, tr: Translator) -> str:
-    """A choice's mean as the hint says it: signed, one decimal (none when it is whole), and
-    money in kopecks with its plural form («+2 копейки», «−0.5 копейки»; a fraction takes the
-    form of 2 in both languages: «2.5 копейки», "2.5 kopecks"). The trick family's and
-    Кончинка's figures are the bare number (their searches' worth of a pulka or a game won is
-    part of them, so they are no count of points)."""
+    """A mean as the hint says it: signed, one decimal (none when it is whole), with its unit
+    in the number's plural form — the points written off the count (the trick family), money
+    in kopecks (Копилка, Лентюрлю); a fraction takes the form of 2 in both languages («2.5
+    копейки», "2.5 kopecks"). Шутиха's pulka worth and Кончинка's points over the others
+    (with a game won counted in) are the bare number."""
     text = signed(value)
-    if unit is not Unit.MONEY:
+    if unit not in (Unit.COUNT, Unit.MONEY):
         return text
     whole = text.endswith(".0")
     if whole:
         text = text[:-2]
     count = abs(round(value)) if whole else 2
+    if unit is Unit.COUNT:
+        return tr.n(
+            "{value} point off the count", "{value} points off the count", count, value=text
+        )
     return tr.n("{value} kopeck", "{value} kopecks", count, value=text)
+
+
+def _line(choice: Choice, unit: Unit, tr: Translator) -> Html:
+    """One choice: its move, its mean (for the trick family the points written off and, apart,
+    the chance of reaching zero), and why."""
+    move = words_of(choice.action, tr)
+    zero = choice.zero
+    value = amount(zero.written if zero is not None else choice.value, unit, tr)
+    why = ", ".join(tr(FACT_WORDS[f]) for f in choice.facts)
+    chance = round(100 * zero.chance) if zero is not None else 0
+    if chance and why:
+        return tr.html(
+            "• {move} — {value} on average, {chance}% to reach zero: {why}",
+            move=move,
+            value=value,
+            chance=chance,
+            why=why,
+        )
+    if chance:
+        return tr.html(
+            "• {move} — {value} on average, {chance}% to reach zero",
+            move=move,
+            value=value,
+            chance=chance,
+        )
+    if why:
+        return tr.html("• {move} — {value} on average: {why}", move=move, value=value, why=why)
+    return tr.html("• {move} — {value} on average", move=move, value=value)
 
 
 def hint_html(advice: Advice, tr: Translator) -> Html:
@@ -83,16 +115,7 @@ def hint_html(advice: Advice, tr: Translator) -> Html:
             "💡 The strongest computer would choose: {move}.", move=words_of(advice.best.action, tr)
         )
     lines = [tr.html("💡 <b>The strongest computer would choose:</b>")]
-    for choice in advice.choices:
-        move = words_of(choice.action, tr)
-        value = amount(choice.value, advice.unit, tr)
-        if choice.facts:
-            why = ", ".join(tr(FACT_WORDS[f]) for f in choice.facts)
-            lines.append(
-                tr.html("• {move} — {value} on average: {why}", move=move, value=value, why=why)
-            )
-        else:
-            lines.append(tr.html("• {move} — {value} on average", move=move, value=value))
+    lines.extend(_line(choice, advice.unit, tr) for choice in advice.choices)
     return Html("\n".join(lines))
 
 

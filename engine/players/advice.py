@@ -44,7 +44,8 @@ TOP: Final = 3
 class Unit(StrEnum):
     """What a choice's value counts (:func:`advise`'s module text)."""
 
-    COUNT = "count"  # the trick family: points written off the count
+    COUNT = "count"  # the trick family: points written off the count (and the pulka won)
+    PULKA = "pulka"  # Шутиха's ``hard``: the pulka's worth to the seat (the counts it leaves)
     MONEY = "money"  # Копилка, Лентюрлю: kopecks won (lost, negative) from now on
     POINTS = "points"  # Кончинка: deal points over the others' mean, a game's end ±10
 
@@ -58,13 +59,27 @@ _UNITS: Final[Mapping[str, Unit]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Zero:
+    """A trick-family value in its parts: ``value = written + chance × worth``. ``written``: the
+    points the seat is expected to write off its count this deal; ``chance``: how often (0–1)
+    the choice brings the count to zero and wins the pulka; ``worth``: what the search counts
+    that win as (the other counts, :func:`engine.players.trick_normal.zero_worth`)."""
+
+    written: float
+    chance: float
+    worth: float
+
+
+@dataclass(frozen=True, slots=True)
 class Choice:
     """One candidate: the action (one of ``view.legal``), its mean value for the seat in the
-    game's unit, and the facts that decided it."""
+    game's unit, and the facts that decided it; for the trick family (but Шутиха's ``hard``,
+    which values the pulka itself) the value's parts (:class:`Zero`)."""
 
     action: Any
     value: float
     facts: tuple[Fact, ...]
+    zero: Zero | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +113,16 @@ def advise(view: View[Any, Any], seed: int, *, top: int = TOP) -> Advice:
     shift = _shift(view) if scored.samples else 0.0
     order = sorted(range(len(means)), key=lambda i: (-scored.totals[i], i))[:top]
     choices = tuple(
-        Choice(scored.actions[i], means[i] + shift, facts(view, scored.actions[i])) for i in order
+        Choice(
+            scored.actions[i],
+            means[i] + shift,
+            facts(view, scored.actions[i]),
+            _parts(view, means[i] + shift, scored.zero[i], scored.samples) if scored.zero else None,
+        )
+        for i in order
     )
-    return Advice(choices, scored.samples, _UNITS[spec.family])
+    unit = Unit.PULKA if spec.family == "trick" and _guarded(view) else _UNITS[spec.family]
+    return Advice(choices, scored.samples, unit)
 
 
 def _trick(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
@@ -140,14 +162,26 @@ def _shift(view: View[Any, Any]) -> float:
     if me is None:
         return 0.0
     if isinstance(view, TrickView):
-        if view.game in HARD_BY_GAME and HARD_BY_GAME[view.game].guard:
-            return 0.0  # Шутиха's ``hard`` values the pulka itself
-        return float(view.counts[me])
+        return 0.0 if _guarded(view) else float(view.counts[me])
     if isinstance(view, KopilkaView):
         return -kopilka_now(view, me)
     if isinstance(view, LenturluView):
         return -float(view.money[me])
     return 0.0
+
+
+def _guarded(view: View[Any, Any]) -> bool:
+    """Whether the game's ``hard`` values a deal by the pulka it leaves (Шутиха's)."""
+    return view.game in HARD_BY_GAME and HARD_BY_GAME[view.game].guard
+
+
+def _parts(view: View[Any, Any], value: float, zero: int, samples: int) -> Zero:
+    """A trick-family value told apart: the chance of reaching zero over the worlds searched,
+    the pulka's worth to the search, the points written off the rest."""
+    assert isinstance(view, TrickView)
+    chance = zero / samples
+    worth = trick_normal.zero_worth(view)
+    return Zero(value - chance * worth, chance, worth)
 
 
 def kopilka_now(view: KopilkaView, me: int) -> float:
@@ -161,4 +195,4 @@ def kopilka_now(view: KopilkaView, me: int) -> float:
     return value
 
 
-__all__ = ["TOP", "Advice", "Choice", "Fact", "Unit", "advise", "kopilka_now"]
+__all__ = ["TOP", "Advice", "Choice", "Fact", "Unit", "Zero", "advise", "kopilka_now"]

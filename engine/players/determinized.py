@@ -37,11 +37,15 @@ class ScoredMoves(Generic[A]):
     """One decision's search: its candidates, in the search's order, each with its value summed
     over the ``samples`` worlds every candidate met (the seat's own terms). ``best`` is the
     choice a level makes: the best sum, ties to the earlier candidate; a lone candidate is
-    returned unsearched (``samples`` 0). The hints read the same figures (:mod:`.advice`)."""
+    returned unsearched (``samples`` 0). The hints read the same figures (:mod:`.advice`).
+    ``zero``, where a search keeps it (the trick family's, valuing a deal by the count it
+    leaves): per candidate, the worlds in which it brought the seat's count to zero — the part
+    of the value that is the pulka won, told apart from the points written off."""
 
     actions: tuple[A, ...]
     totals: tuple[float, ...]
     samples: int
+    zero: tuple[int, ...] = ()
 
     @staticmethod
     def only(action: A) -> ScoredMoves[A]:

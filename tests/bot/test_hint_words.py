@@ -10,7 +10,7 @@ import pytest
 from bot.i18n import Catalogues
 from bot.render.hint import FACT_WORDS, amount, hint_html, signed
 from engine.players import computer
-from engine.players.advice import Advice, Choice, Fact, Unit, advise
+from engine.players.advice import Advice, Choice, Fact, Unit, Zero, advise
 from engine.trick.actions import PASS, Exchange
 from tests.engine.players_common import first_trick_view, midgame
 
@@ -43,7 +43,9 @@ def test_a_hint_lists_each_choice_with_its_value_and_why() -> None:
     assert head == "💡 <b>Сильный сыграл бы так:</b>"
     assert len(lines) == len(advice.choices)
     for line, choice in zip(lines, advice.choices, strict=True):
-        assert line.startswith("• ") and f"в среднем {signed(choice.value)}" in line
+        assert choice.zero is not None
+        written = amount(choice.zero.written, Unit.COUNT, CATALOGUES.tr("ru"))
+        assert line.startswith("• ") and f"в среднем {written}" in line
         for fact in choice.facts:
             assert CATALOGUES.tr("ru")(FACT_WORDS[fact]) in line
 
@@ -53,8 +55,29 @@ def test_a_lone_candidate_is_named_without_figures() -> None:
     assert hint_html(lone, CATALOGUES.tr("ru")) == "💡 Сильный сыграл бы так: пас."
     many = Advice((Choice(Exchange(()), 1.5, (Fact.STRONG_HAND,)), Choice(PASS, -0.5, ())), 40)
     text = hint_html(many, CATALOGUES.tr("en"))
-    assert text.splitlines()[1].endswith("+1.5 on average: enough strong cards")
-    assert text.splitlines()[2].endswith("−0.5 on average")
+    assert text.splitlines()[1].endswith(
+        "+1.5 points off the count on average: enough strong cards"
+    )
+    assert text.splitlines()[2].endswith("−0.5 points off the count on average")
+
+
+def test_a_trick_hint_says_the_chance_of_reaching_zero_apart_from_the_points() -> None:
+    """The search's worth of a pulka won is not shown as points: the points written off, and
+    the chance of reaching zero beside them."""
+    play = Choice(Exchange(()), 3.7, (Fact.STRONG_HAND,), Zero(2.0, 0.17, 10.0))
+    stay = Choice(PASS, 0.0, (), Zero(0.0, 0.0, 10.0))
+    bold = Choice(Exchange(()), 1.0, (), Zero(0.5, 0.05, 10.0))
+    ru = hint_html(Advice((play, stay, bold), 40), CATALOGUES.tr("ru")).splitlines()
+    assert (
+        ru[1]
+        == "• играю без замены — в среднем +2 очка к списанию, до нуля 17%: сильных карт хватает"
+    )
+    assert ru[2] == "• пас — в среднем 0 очков к списанию"
+    assert ru[3].endswith("в среднем +0.5 очка к списанию, до нуля 5%")
+    en = hint_html(Advice((play,), 40), CATALOGUES.tr("en")).splitlines()
+    assert en[1].endswith(
+        "+2 points off the count on average, 17% to reach zero: enough strong cards"
+    )
 
 
 def test_money_is_said_in_kopecks_with_the_number_s_plural_form() -> None:
@@ -69,7 +92,10 @@ def test_money_is_said_in_kopecks_with_the_number_s_plural_form() -> None:
         "0 копеек",
     ]
     assert [amount(v, Unit.MONEY, en) for v in (1.0, 2.5)] == ["+1 kopeck", "+2.5 kopecks"]
-    assert amount(0.44, Unit.COUNT, ru) == "+0.4"  # the trick family's figure stays bare
+    assert amount(1.0, Unit.COUNT, ru) == "+1 очко к списанию"
+    assert amount(-5.0, Unit.COUNT, en) == "−5 points off the count"
+    assert amount(0.44, Unit.POINTS, ru) == "+0.4"  # Кончинка's figure stays bare
+    assert amount(-3.0, Unit.PULKA, ru) == "−3.0"  # and Шутиха's pulka worth
 
 
 @pytest.mark.parametrize(("game", "players"), [("kopilka", 4), ("lenturlu", 4), ("konchinka", 2)])
