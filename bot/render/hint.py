@@ -12,7 +12,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.markup import Html
 from bot.render.action_words import words_of
-from engine.players.advice import Advice, Choice, Fact, Unit
+from engine.players.advice import Advice, Choice, Fact, Parts, Unit
 
 FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
     {
@@ -63,11 +63,11 @@ def signed(value: float) -> str:
 def amount(value: float, unit: Unit, tr: Translator) -> str:
     """A mean as the hint says it: signed, one decimal (none when it is whole), with its unit
     in the number's plural form — the points written off the count (the trick family), money
-    in kopecks (Копилка, Лентюрлю); a fraction takes the form of 2 in both languages («2.5
-    копейки», "2.5 kopecks"). Шутиха's pulka worth and Кончинка's points over the others
-    (with a game won counted in) are the bare number."""
+    in kopecks (Копилка, Лентюрлю), deal points over the others (Кончинка); a fraction takes
+    the form of 2 in both languages («2.5 копейки», "2.5 kopecks"). Шутиха's pulka worth is
+    the bare number."""
     text = signed(value)
-    if unit not in (Unit.COUNT, Unit.MONEY):
+    if unit is Unit.PULKA:
         return text
     whole = text.endswith(".0")
     if whole:
@@ -77,32 +77,46 @@ def amount(value: float, unit: Unit, tr: Translator) -> str:
         return tr.n(
             "{value} point off the count", "{value} points off the count", count, value=text
         )
+    if unit is Unit.POINTS:
+        return tr.n(
+            "{value} point over the others", "{value} points over the others", count, value=text
+        )
     return tr.n("{value} kopeck", "{value} kopecks", count, value=text)
 
 
+def chances(parts: Parts, unit: Unit, tr: Translator) -> str:
+    """How often the choice wins (loses) what its search prices apart, in whole per cent, ""
+    when never: the trick family's zero, Кончинка's game."""
+    won, lost = round(100 * parts.won), round(100 * parts.lost)
+    said = []
+    if won:
+        if unit is Unit.COUNT:
+            said.append(tr("{chance}% to reach zero", chance=won))
+        else:
+            said.append(tr("{chance}% to win the game", chance=won))
+    if lost:
+        said.append(tr("{chance}% to lose the game", chance=lost))
+    return ", ".join(said)
+
+
 def _line(choice: Choice, unit: Unit, tr: Translator) -> Html:
-    """One choice: its move, its mean (for the trick family the points written off and, apart,
-    the chance of reaching zero), and why."""
+    """One choice: its move, its mean (the deal's own figure, and apart how often the pulka or
+    the game is won or lost), and why."""
     move = words_of(choice.action, tr)
-    zero = choice.zero
-    value = amount(zero.written if zero is not None else choice.value, unit, tr)
+    parts = choice.parts
+    value = amount(parts.base if parts is not None else choice.value, unit, tr)
     why = ", ".join(tr(FACT_WORDS[f]) for f in choice.facts)
-    chance = round(100 * zero.chance) if zero is not None else 0
-    if chance and why:
+    tail = chances(parts, unit, tr) if parts is not None else ""
+    if tail and why:
         return tr.html(
-            "• {move} — {value} on average, {chance}% to reach zero: {why}",
+            "• {move} — {value} on average, {tail}: {why}",
             move=move,
             value=value,
-            chance=chance,
+            tail=tail,
             why=why,
         )
-    if chance:
-        return tr.html(
-            "• {move} — {value} on average, {chance}% to reach zero",
-            move=move,
-            value=value,
-            chance=chance,
-        )
+    if tail:
+        return tr.html("• {move} — {value} on average, {tail}", move=move, value=value, tail=tail)
     if why:
         return tr.html("• {move} — {value} on average: {why}", move=move, value=value, why=why)
     return tr.html("• {move} — {value} on average", move=move, value=value)
@@ -119,4 +133,4 @@ def hint_html(advice: Advice, tr: Translator) -> Html:
     return Html("\n".join(lines))
 
 
-__all__ = ["FACT_WORDS", "amount", "hint_html", "signed"]
+__all__ = ["FACT_WORDS", "amount", "chances", "hint_html", "signed"]

@@ -11,7 +11,9 @@ search's worth of reaching zero included; with Шутиха's ``hard`` valuing t
 worth to the seat); for Копилка and Лентюрлю the money (kopecks) the rest of the deal is
 expected to bring the seat, from what it holds now (the money already paid or taken left out);
 for Кончинка the deal points the seat is expected to make over the others' mean (a game won or
-lost counting ±10). Ranked best first, ties to the search's earlier candidate (the choice the
+lost counting ±10). Where the search prices a win apart (the trick family's pulka, Кончинка's
+game), a choice carries its value's parts (:class:`Parts`): the deal's own figure, and how
+often it wins or loses. Ranked best first, ties to the search's earlier candidate (the choice the
 ``hard`` computer makes comes first).
 """
 
@@ -59,14 +61,18 @@ _UNITS: Final[Mapping[str, Unit]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Zero:
-    """A trick-family value in its parts: ``value = written + chance × worth``. ``written``: the
-    points the seat is expected to write off its count this deal; ``chance``: how often (0–1)
-    the choice brings the count to zero and wins the pulka; ``worth``: what the search counts
-    that win as (the other counts, :func:`engine.players.trick_normal.zero_worth`)."""
+class Parts:
+    """A value told apart: ``value = base + (won − lost) × worth``. ``base``: the deal's own
+    figure — the trick family's points written off the count, Кончинка's deal points over the
+    others' mean; ``won``: how often (0–1) the choice wins the pulka (the count brought to zero)
+    or the game (Кончинка); ``lost``: how often another seat wins the game (Кончинка); ``worth``:
+    what the search counts a win as (the other counts,
+    :func:`engine.players.trick_normal.zero_worth`; Кончинка's
+    :data:`engine.players.konchinka.WIN_BONUS`)."""
 
-    written: float
-    chance: float
+    base: float
+    won: float
+    lost: float
     worth: float
 
 
@@ -74,12 +80,12 @@ class Zero:
 class Choice:
     """One candidate: the action (one of ``view.legal``), its mean value for the seat in the
     game's unit, and the facts that decided it; for the trick family (but Шутиха's ``hard``,
-    which values the pulka itself) the value's parts (:class:`Zero`)."""
+    which values the pulka itself) and Кончинка the value's parts (:class:`Parts`)."""
 
     action: Any
     value: float
     facts: tuple[Fact, ...]
-    zero: Zero | None = None
+    parts: Parts | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +123,7 @@ def advise(view: View[Any, Any], seed: int, *, top: int = TOP) -> Advice:
             scored.actions[i],
             means[i] + shift,
             facts(view, scored.actions[i]),
-            _parts(view, means[i] + shift, scored.zero[i], scored.samples) if scored.zero else None,
+            _parts(view, means[i] + shift, scored, i) if scored.won else None,
         )
         for i in order
     )
@@ -175,13 +181,13 @@ def _guarded(view: View[Any, Any]) -> bool:
     return view.game in HARD_BY_GAME and HARD_BY_GAME[view.game].guard
 
 
-def _parts(view: View[Any, Any], value: float, zero: int, samples: int) -> Zero:
-    """A trick-family value told apart: the chance of reaching zero over the worlds searched,
-    the pulka's worth to the search, the points written off the rest."""
-    assert isinstance(view, TrickView)
-    chance = zero / samples
-    worth = trick_normal.zero_worth(view)
-    return Zero(value - chance * worth, chance, worth)
+def _parts(view: View[Any, Any], value: float, scored: ScoredMoves[Any], i: int) -> Parts:
+    """Candidate ``i``'s value told apart: how often it won (lost) over the worlds searched,
+    what the search counts that as, the deal's own figure the rest."""
+    won = scored.won[i] / scored.samples
+    lost = scored.lost[i] / scored.samples if scored.lost else 0.0
+    worth = trick_normal.zero_worth(view) if isinstance(view, TrickView) else konchinka.WIN_BONUS
+    return Parts(value - (won - lost) * worth, won, lost, worth)
 
 
 def kopilka_now(view: KopilkaView, me: int) -> float:
@@ -195,4 +201,4 @@ def kopilka_now(view: KopilkaView, me: int) -> float:
     return value
 
 
-__all__ = ["TOP", "Advice", "Choice", "Fact", "Unit", "Zero", "advise", "kopilka_now"]
+__all__ = ["TOP", "Advice", "Choice", "Fact", "Parts", "Unit", "advise", "kopilka_now"]

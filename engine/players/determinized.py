@@ -38,14 +38,16 @@ class ScoredMoves(Generic[A]):
     over the ``samples`` worlds every candidate met (the seat's own terms). ``best`` is the
     choice a level makes: the best sum, ties to the earlier candidate; a lone candidate is
     returned unsearched (``samples`` 0). The hints read the same figures (:mod:`.advice`).
-    ``zero``, where a search keeps it (the trick family's, valuing a deal by the count it
-    leaves): per candidate, the worlds in which it brought the seat's count to zero — the part
-    of the value that is the pulka won, told apart from the points written off."""
+    ``won`` and ``lost``, where a search keeps them: per candidate, the worlds in which the seat
+    won (another seat won) what the search prices apart from the deal's own figures — the trick
+    family's pulka, its count brought to zero (no ``lost``: another's zero is only a count
+    left); Кончинка's game (:data:`.konchinka.WIN_BONUS` either way)."""
 
     actions: tuple[A, ...]
     totals: tuple[float, ...]
     samples: int
-    zero: tuple[int, ...] = ()
+    won: tuple[int, ...] = ()
+    lost: tuple[int, ...] = ()
 
     @staticmethod
     def only(action: A) -> ScoredMoves[A]:

@@ -178,7 +178,7 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[Tr
     played_priv = next((s for s, c in played if c == priv), None)
     totals = [0.0] * len(cards)
     zero = [0] * len(cards)
-    won = zero_worth(view)
+    worth = zero_worth(view)
     work = Work()
     samples = 0
     for k in range(budget.play_samples):
@@ -195,7 +195,7 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[Tr
             deal.held = next((s for s in playing if priv in deal.hands[s]), None)
         for i, value in enumerate(solve(deal, me, cards, budget.play_nodes, work)):
             totals[i] += value
-            zero[i] += value >= won
+            zero[i] += value >= worth
     return ScoredMoves(moves, tuple(totals), samples, _zero(table, zero))
 
 
@@ -282,7 +282,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
             plans.append(None)
     totals = [0.0] * len(candidates)
     zero = [0] * len(candidates)
-    won = zero_worth(view)
+    worth = zero_worth(view)
     work = Work()
     samples = 0
     for k in range(budget.declare_samples):
@@ -297,7 +297,7 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
                 continue
             value = _exchange_value(ctx, others, stock, plan, work)
             totals[i] += value
-            zero[i] += value >= won
+            zero[i] += value >= worth
     return ScoredMoves(tuple(candidates), tuple(totals), samples, _zero(ctx.table, zero))
 
 
@@ -419,7 +419,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
     totals = [0.0] * len(candidates)
     zero = [0] * len(candidates)
-    won = zero_worth(view)
+    worth = zero_worth(view)
     work = Work()
     for _ in range(budget.discard_samples):
         others, _rest = draw(rng)
@@ -436,7 +436,7 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
                     work.done += 1
             value = utility(playout(_sim_deal(view, hands, playing, table), work), me)
             totals[i] += value
-            zero[i] += value >= won
+            zero[i] += value >= worth
     samples = budget.discard_samples
     return ScoredMoves(tuple(candidates), tuple(totals), samples, _zero(table, zero))
 

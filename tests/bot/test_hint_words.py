@@ -9,8 +9,10 @@ import pytest
 
 from bot.i18n import Catalogues
 from bot.render.hint import FACT_WORDS, amount, hint_html, signed
+from engine.cards import Card
+from engine.konchinka.actions import Trail
 from engine.players import computer
-from engine.players.advice import Advice, Choice, Fact, Unit, Zero, advise
+from engine.players.advice import Advice, Choice, Fact, Parts, Unit, advise
 from engine.trick.actions import PASS, Exchange
 from tests.engine.players_common import first_trick_view, midgame
 
@@ -43,8 +45,8 @@ def test_a_hint_lists_each_choice_with_its_value_and_why() -> None:
     assert head == "💡 <b>Сильный сыграл бы так:</b>"
     assert len(lines) == len(advice.choices)
     for line, choice in zip(lines, advice.choices, strict=True):
-        assert choice.zero is not None
-        written = amount(choice.zero.written, Unit.COUNT, CATALOGUES.tr("ru"))
+        assert choice.parts is not None
+        written = amount(choice.parts.base, Unit.COUNT, CATALOGUES.tr("ru"))
         assert line.startswith("• ") and f"в среднем {written}" in line
         for fact in choice.facts:
             assert CATALOGUES.tr("ru")(FACT_WORDS[fact]) in line
@@ -64,9 +66,9 @@ def test_a_lone_candidate_is_named_without_figures() -> None:
 def test_a_trick_hint_says_the_chance_of_reaching_zero_apart_from_the_points() -> None:
     """The search's worth of a pulka won is not shown as points: the points written off, and
     the chance of reaching zero beside them."""
-    play = Choice(Exchange(()), 3.7, (Fact.STRONG_HAND,), Zero(2.0, 0.17, 10.0))
-    stay = Choice(PASS, 0.0, (), Zero(0.0, 0.0, 10.0))
-    bold = Choice(Exchange(()), 1.0, (), Zero(0.5, 0.05, 10.0))
+    play = Choice(Exchange(()), 3.7, (Fact.STRONG_HAND,), Parts(2.0, 0.17, 0.0, 10.0))
+    stay = Choice(PASS, 0.0, (), Parts(0.0, 0.0, 0.0, 10.0))
+    bold = Choice(Exchange(()), 1.0, (), Parts(0.5, 0.05, 0.0, 10.0))
     ru = hint_html(Advice((play, stay, bold), 40), CATALOGUES.tr("ru")).splitlines()
     assert (
         ru[1]
@@ -94,8 +96,22 @@ def test_money_is_said_in_kopecks_with_the_number_s_plural_form() -> None:
     assert [amount(v, Unit.MONEY, en) for v in (1.0, 2.5)] == ["+1 kopeck", "+2.5 kopecks"]
     assert amount(1.0, Unit.COUNT, ru) == "+1 очко к списанию"
     assert amount(-5.0, Unit.COUNT, en) == "−5 points off the count"
-    assert amount(0.44, Unit.POINTS, ru) == "+0.4"  # Кончинка's figure stays bare
-    assert amount(-3.0, Unit.PULKA, ru) == "−3.0"  # and Шутиха's pulka worth
+    assert amount(0.5, Unit.POINTS, ru) == "+0.5 очка против соперников"
+    assert amount(-3.0, Unit.PULKA, ru) == "−3.0"  # Шутиха's pulka worth stays bare
+
+
+def test_a_konchinka_hint_says_the_game_won_and_lost_apart() -> None:
+    close = Choice(Trail(Card.parse("7H")), 1.1, (Fact.NOTHING_TO_TAKE,), Parts(0.6, 0.1, 0.05, 10))
+    ru = hint_html(Advice((close,), 40, Unit.POINTS), CATALOGUES.tr("ru")).splitlines()
+    assert ru[1] == (
+        "• положить 7♥ — в среднем +0.6 очка против соперников, победа в игре 10%, "
+        "проигрыш игры 5%: взять нечем"
+    )
+    en = hint_html(Advice((close,), 40, Unit.POINTS), CATALOGUES.tr("en")).splitlines()
+    assert en[1].endswith(
+        "+0.6 points over the others on average, 10% to win the game, 5% to lose the game: "
+        "nothing to take"
+    )
 
 
 @pytest.mark.parametrize(("game", "players"), [("kopilka", 4), ("lenturlu", 4), ("konchinka", 2)])

@@ -117,26 +117,54 @@ def test_a_trick_value_is_the_points_written_off_plus_the_pulka_won_apart(
             advice = advise(view, 4)
             assert advice.unit is Unit.COUNT
             if not advice.samples:  # the rule's only choice (an announced J♣): no figures
-                assert all(c.zero is None for c in advice.choices)
+                assert all(c.parts is None for c in advice.choices)
                 continue
             others = sum(view.counts) - view.counts[view.seat]
             for choice in advice.choices:
-                zero = choice.zero
-                assert zero is not None and zero.worth == others
-                assert 0 <= zero.chance <= 1
-                assert (zero.chance * advice.samples) == pytest.approx(
-                    round(zero.chance * advice.samples)
-                )
-                assert zero.written + zero.chance * zero.worth == pytest.approx(choice.value)
+                parts = choice.parts
+                assert parts is not None and parts.worth == others and parts.lost == 0
+                assert 0 <= parts.won <= 1
+                worlds = parts.won * advice.samples
+                assert worlds == pytest.approx(round(worlds))  # a count of worlds
+                assert parts.base + parts.won * parts.worth == pytest.approx(choice.value)
                 if isinstance(choice.action, Pass):  # the count stands: nothing either way
-                    assert zero.chance == 0 and zero.written == pytest.approx(0)
+                    assert parts.won == 0 and parts.base == pytest.approx(0)
                 if target == 25 and view.counts[view.seat] > 10:  # no deal writes off so much
-                    assert zero.chance == 0
-                reached += zero.chance > 0
+                    assert parts.won == 0
+                reached += parts.won > 0
     assert reached > 0
 
 
 def test_shutikha_s_hard_hint_values_the_pulka_unsplit() -> None:
     view = first_trick_view("shutikha", 3, 2)
     advice = advise(view, 1)
-    assert advice.unit is Unit.PULKA and all(c.zero is None for c in advice.choices)
+    assert advice.unit is Unit.PULKA and all(c.parts is None for c in advice.choices)
+
+
+def test_a_konchinka_value_is_the_deal_s_points_plus_the_game_won_or_lost_apart() -> None:
+    """Кончинка's search adds ±10 when the deal ends the game: the hint tells the deal points
+    over the others from how often the game is won or lost; near the target it is."""
+    decided = 0
+    for seed in range(12):
+        state = new_game("konchinka", 2, seed, {"target": 5})
+        rng = random.Random(seed)
+        easy = computer("konchinka", "easy")
+        for _ in range(12 + 2 * seed):
+            if (seat := state.to_act) is not None:
+                state.apply(seat, easy(state.view(seat), rng))
+        if (seat := state.to_act) is None:
+            continue
+        view = state.view(seat)
+        advice = advise(view, seed)
+        if not advice.samples:
+            continue
+        assert advice.unit is Unit.POINTS
+        for choice in advice.choices:
+            parts = choice.parts
+            assert parts is not None and parts.worth == 10
+            assert 0 <= parts.won + parts.lost <= 1
+            value = parts.base + (parts.won - parts.lost) * parts.worth
+            assert value == pytest.approx(choice.value)
+            assert -2 - 1 - 2 <= parts.base <= 2 + 1 + 2  # a deal's points: 5 at most each way
+            decided += parts.won + parts.lost > 0
+    assert decided > 0
