@@ -1,7 +1,8 @@
 """💡 at a practice table of Копилка, Лентюрлю and Кончинка through the fake Bot API: the answer
 under the person's own hand names, for its few best choices, what each is expected to bring —
-money in kopecks (Копилка, Лентюрлю), in the reader's plural form — and the facts of the hand
-and the table that decided them, in Russian and in English."""
+money in kopecks (Копилка, Лентюрлю), deal points over the others (Кончинка), in the reader's
+plural form — and the facts of the hand and the table that decided them, in Russian and in
+English."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ CATALOGUES = Catalogues.load(Path(__file__).resolve().parents[2] / "locales")
 HEAD = {"ru": "💡 Сильный сыграл бы так:", "en": "💡 The strongest computer would choose:"}
 AVERAGE = {"ru": "в среднем", "en": "on average"}
 MONEY = {"ru": ("копейка", "копейки", "копеек"), "en": ("kopeck", "kopecks")}
+POINTS = {
+    "ru": ("очко против соперников", "очка против соперников", "очков против соперников"),
+    "en": ("point over the others", "points over the others"),
+}
+UNIT = {"kopilka": MONEY, "lenturlu": MONEY, "konchinka": POINTS}
+"""Each family's value as its hint says it, in the number's plural form."""
 DECISIONS = 12
 """The person's decisions asked at most until a hint names a fact (a forced move names none)."""
 
@@ -62,8 +69,7 @@ async def test_a_practice_hint_names_the_facts_and_the_money_of_each_choice(
         if lines and lines[0].startswith("• ") and named:
             assert 1 <= len(lines) <= 3
             assert all(ln.startswith("• ") and AVERAGE[lang] in ln for ln in lines)
-            if game != "konchinka":
-                assert all(any(f" {m}" in ln for m in MONEY[lang]) for ln in lines)
+            assert all(any(f" {u}" in ln for u in UNIT[game][lang]) for ln in lines)
             return
         await press_and_wait(fake, anna, shown, move, [anna], anna)
     raise AssertionError(f"no hint named a fact in {DECISIONS} decisions")
