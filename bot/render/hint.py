@@ -85,8 +85,8 @@ def amount(value: float, unit: Unit, tr: Translator) -> str:
 
 
 def chances(parts: Parts, unit: Unit, tr: Translator) -> str:
-    """How often the choice wins (loses) what its search prices apart, in whole per cent, ""
-    when never: the trick family's zero, Кончинка's game."""
+    """How often the choice wins (loses) what its search prices apart, in whole per cent (the
+    trick family's zero, Кончинка's game); empty when under half a per cent."""
     won, lost = round(100 * parts.won), round(100 * parts.lost)
     said = []
     if won:
