@@ -23,6 +23,38 @@ TRICK_CHOICES: Final = N_(
 )
 """The trick family's decisions, and what each means."""
 
+CHOICES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        **dict.fromkeys(TRICK_GAMES, TRICK_CHOICES),
+        "kopilka": N_(
+            "Your choices. Lead: any card but the suit of the last trick — a low card of a "
+            "cheap suit risks little; a high card of a dear suit brings points but may be "
+            "beaten. Follow: holding the suit led, you must play it (or the A♠) — high to take "
+            "the trick and its points, low to keep your high cards for later. Without the "
+            "suit: the A♠, or buy 1 or 2 cards (a chance to follow, but more cards to shed), "
+            "or pass. A good player weighs a trick's worth against being the first with no "
+            "cards: the deal's winner pays no fee, and a deal without a trick costs a fine."
+        ),
+        "lenturlu": N_(
+            "Your choices. Lead: any run of your cards — a long run sheds many cards at once, "
+            "a run with a lenturlu card takes its money, a king at its end closes the pile and "
+            "you lead again. Follow: go on from one rank above the top, or buy 1 or 2 cards, "
+            "or pass; who can't go on must buy while the stock lasts. A king played onto "
+            "another player's pile wins the deal: a good player keeps his kings for that, "
+            "sheds long runs and takes the money on the lenturlu cards when he can."
+        ),
+        "konchinka": N_(
+            "Your choices. A move is one card. If any of your cards can take, you must take — "
+            "but which card and what it takes is yours to choose: more cards count toward the "
+            "most cards, clubs toward the most clubs, and the 2♣ and the 10♦ are a point each. "
+            "Taking the whole table leaves the next player only a card to lay down. If nothing "
+            "can take, you lay a card on the table: a good player lays one that gives little — "
+            "no club, no konchinka, none that adds up with the table's cards to an easy take."
+        ),
+    }
+)
+"""Each game's decisions, what each means and what a good player weighs."""
+
 TRICK_OPTIONS: Final = N_(
     "What a table may change: the starting count (25, often 30; lower — shorter pulkas), the "
     "price of a point of count (1), a fixed pulka fee each loser pays on top (0), and «must "
@@ -126,7 +158,7 @@ def rules_pages(game: str, tr: Translator) -> list[Html]:
     """The game's full rules (HTML) as few messages as fit: its name, the rules, what a table
     may change, an example — each a paragraph, none split while it fits a message."""
     title = Html(f"<b>{esc(rules_title(game, tr))}</b>")
-    choices = [tr(TRICK_CHOICES)] if game in TRICK_GAMES else []
+    choices = [tr(CHOICES[game])] if game in CHOICES else []
     paragraphs = [*rules_paragraphs(game, tr), *choices, *(tr(o) for o in OPTIONS.get(game, ()))]
     if game in EXAMPLES:
         paragraphs.append(tr(EXAMPLES[game]))

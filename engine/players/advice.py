@@ -5,11 +5,16 @@ budget as its move) ranked, each candidate with its mean value for the seat and 
 the seat's view that decided it (:class:`Fact`). Pure and deterministic: the advice depends only
 on the view and the seed, and the view is all it reads — never another seat's cards.
 
-A choice's ``value`` is in the game's unit: for the trick family the points the seat is expected
-to write off its count this deal (the count now less the count after, §1.5; with Шутиха's ``hard``
-valuing the pulka, the pulka's worth to the seat), for Копилка, Лентюрлю and Кончинка the money
-the deal is expected to bring the seat. Ranked best first, ties to the search's earlier candidate
-(the choice the ``hard`` computer makes comes first).
+A choice's ``value`` is in the game's unit (:class:`Unit`): for the trick family the points the
+seat is expected to write off its count this deal (the count now less the count after, §1.5; the
+search's worth of reaching zero included; with Шутиха's ``hard`` valuing the pulka, the pulka's
+worth to the seat); for Копилка and Лентюрлю the money (kopecks) the rest of the deal is
+expected to bring the seat, from what it holds now (the money already paid or taken left out);
+for Кончинка the deal points the seat is expected to make over the others' mean (a game won or
+lost counting ±10). Where the search prices a win apart (the trick family's pulka, Кончинка's
+game), a choice carries its value's parts (:class:`Parts`): the deal's own figure, and how
+often it wins or loses. Ranked best first, ties to the search's earlier candidate (the choice the
+``hard`` computer makes comes first).
 """
 
 from __future__ import annotations
@@ -20,58 +25,78 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from engine.cards import rank_index
 from engine.core import View
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.konchinka.view import KonchinkaView
+from engine.kopilka.rules import DEALS
 from engine.kopilka.view import KopilkaView
 from engine.lenturlu.view import LenturluView
 from engine.players import konchinka, kopilka, lenturlu, trick_normal
 from engine.players.determinized import ScoredMoves
-from engine.players.trick import _strong_cards
+from engine.players.facts import Fact, facts
+from engine.players.kopilka_rollout import SHARE
 from engine.players.trick_budget import HARD, HARD_BY_GAME
-from engine.players.trick_model import PLAY_STRENGTH
-from engine.trick.actions import Exchange, Pass, PlayCard
-from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 TOP: Final = 3
 """How many choices an advice names at most (the issue's «the few best»)."""
 
 
-class Fact(StrEnum):
-    """What a choice's hint can say decided it: facts of the seat's own view only."""
+class Unit(StrEnum):
+    """What a choice's value counts (:func:`advise`'s module text)."""
 
-    WEAK_HAND = "weak_hand"  # fewer strong cards (trumps, the top ranks) than a hand to play
-    STRONG_HAND = "strong_hand"  # enough strong cards to play
-    KEEPS_PRIVILEGED = "keeps_privileged"  # the exchange keeps the privileged card (§1.5.1)
-    KEEPS_TRUMPS = "keeps_trumps"  # the exchange keeps every trump of the hand
-    FOLLOWS_SUIT = "follows_suit"  # the card follows the led suit (§1.4.3)
-    TRUMPS = "trumps"  # the card is a trump
-    LOWEST_TRUMP = "lowest_trump"  # … the lowest of the seat's trumps
-    NO_TRUMP_LEFT = "no_trump_left"  # the seat holds no trump
-    HIGHEST_OF_SUIT = "highest_of_suit"  # the seat's highest card of that suit
-    LOWEST_OF_SUIT = "lowest_of_suit"  # the seat's lowest card of that suit
+    COUNT = "count"  # the trick family: points written off the count (and the pulka won)
+    PULKA = "pulka"  # Шутиха's ``hard``: the pulka's worth to the seat (the counts it leaves)
+    MONEY = "money"  # Копилка, Лентюрлю: kopecks won (lost, negative) from now on
+    POINTS = "points"  # Кончинка: deal points over the others' mean, a game's end ±10
+
+
+_UNITS: Final[Mapping[str, Unit]] = {
+    "trick": Unit.COUNT,
+    "kopilka": Unit.MONEY,
+    "lenturlu": Unit.MONEY,
+    "konchinka": Unit.POINTS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """A value told apart: ``value = base + (won − lost) × worth``. ``base``: the deal's own
+    figure — the trick family's points written off the count, Кончинка's deal points over the
+    others' mean; ``won``: how often (0–1) the choice wins the pulka (the count brought to zero)
+    or the game (Кончинка); ``lost``: how often another seat wins the game (Кончинка); ``worth``:
+    what the search counts a win as (the other counts,
+    :func:`engine.players.trick_normal.zero_worth`; Кончинка's
+    :data:`engine.players.konchinka.WIN_BONUS`)."""
+
+    base: float
+    won: float
+    lost: float
+    worth: float
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One candidate: the action (one of ``view.legal``), its mean value for the seat in the
-    game's unit, and the facts that decided it."""
+    game's unit, and the facts that decided it; for the trick family (but Шутиха's ``hard``,
+    which values the pulka itself) and Кончинка the value's parts (:class:`Parts`)."""
 
     action: Any
     value: float
     facts: tuple[Fact, ...]
+    parts: Parts | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The best choices, best first (the ``hard`` computer's own choice first), and how many
-    sampled worlds they were valued on (0: one candidate, nothing weighed, its value 0)."""
+    sampled worlds they were valued on (0: one candidate, nothing weighed, its value 0), in
+    what unit the values are."""
 
     choices: tuple[Choice, ...]
     samples: int
+    unit: Unit = Unit.COUNT
 
     @property
     def best(self) -> Choice:
@@ -94,9 +119,16 @@ def advise(view: View[Any, Any], seed: int, *, top: int = TOP) -> Advice:
     shift = _shift(view) if scored.samples else 0.0
     order = sorted(range(len(means)), key=lambda i: (-scored.totals[i], i))[:top]
     choices = tuple(
-        Choice(scored.actions[i], means[i] + shift, _facts(view, scored.actions[i])) for i in order
+        Choice(
+            scored.actions[i],
+            means[i] + shift,
+            facts(view, scored.actions[i]),
+            _parts(view, means[i] + shift, scored, i) if scored.won else None,
+        )
+        for i in order
     )
-    return Advice(choices, scored.samples)
+    unit = Unit.PULKA if spec.family == "trick" and _guarded(view) else _UNITS[spec.family]
+    return Advice(choices, scored.samples, unit)
 
 
 def _trick(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
@@ -129,55 +161,44 @@ _SEARCH: Final[Mapping[str, Callable[[View[Any, Any], random.Random], ScoredMove
 
 def _shift(view: View[Any, Any]) -> float:
     """What turns a search's value into the game's unit: the trick family values a deal as minus
-    the count after it, so the count now is added (the points written off); none elsewhere."""
-    if not isinstance(view, TrickView) or view.seat is None:
+    the count after it, so the count now is added (the points written off); Копилка and
+    Лентюрлю value the seat's money at the deal's end, so the money it holds now (as the search
+    reckons it) is taken off; none for Кончинка (its search counts this deal's points only)."""
+    me = view.seat
+    if me is None:
         return 0.0
-    if view.game in HARD_BY_GAME and HARD_BY_GAME[view.game].guard:
-        return 0.0  # Шутиха's ``hard`` values the pulka itself
-    return float(view.counts[view.seat])
+    if isinstance(view, TrickView):
+        return 0.0 if _guarded(view) else float(view.counts[me])
+    if isinstance(view, KopilkaView):
+        return -kopilka_now(view, me)
+    if isinstance(view, LenturluView):
+        return -float(view.money[me])
+    return 0.0
 
 
-def _facts(view: View[Any, Any], action: Any) -> tuple[Fact, ...]:
-    """The facts a trick-family choice rests on (the other families' hints name none yet)."""
-    if not isinstance(view, TrickView):
-        return ()
-    trump = view.trump
-    trumps = [c for c in view.hand if trump is not None and c.suit is trump]
-    if isinstance(action, Pass):  # what the hand lacks or has
-        strong = _strong_cards(view)
-        worth = sum(2 if c == view.privileged else 1 for c in strong)
-        facts = [Fact.WEAK_HAND if worth < PLAY_STRENGTH else Fact.STRONG_HAND]
-        if not trumps:
-            facts.append(Fact.NO_TRUMP_LEFT)
-        return tuple(facts)
-    if isinstance(action, Exchange):  # what the exchange keeps
-        facts = []
-        if view.privileged in view.hand and view.privileged not in action.cards:
-            facts.append(Fact.KEEPS_PRIVILEGED)
-        if trumps and not any(c in action.cards for c in trumps):
-            facts.append(Fact.KEEPS_TRUMPS)
-        return tuple(facts)
-    if not isinstance(action, PlayCard):
-        return ()
-    card = action.card
-    strength = rank_index(VARIANTS[view.game].order)
-    facts = []
-    if view.led is not None and card.suit is view.led:
-        facts.append(Fact.FOLLOWS_SUIT)
-    if card.suit is trump:
-        facts.append(Fact.TRUMPS)
-        if len(trumps) > 1 and card == min(trumps, key=lambda c: strength[c.rank]):
-            facts.append(Fact.LOWEST_TRUMP)
-    elif not trumps:
-        facts.append(Fact.NO_TRUMP_LEFT)
-    suit = [c for c in view.hand if c.suit is card.suit]
-    if len(suit) > 1 and card.suit is not trump:
-        ranks = [strength[c.rank] for c in suit]
-        if strength[card.rank] == max(ranks):
-            facts.append(Fact.HIGHEST_OF_SUIT)
-        elif strength[card.rank] == min(ranks):
-            facts.append(Fact.LOWEST_OF_SUIT)
-    return tuple(facts)
+def _guarded(view: View[Any, Any]) -> bool:
+    """Whether the game's ``hard`` values a deal by the pulka it leaves (Шутиха's)."""
+    return view.game in HARD_BY_GAME and HARD_BY_GAME[view.game].guard
 
 
-__all__ = ["TOP", "Advice", "Choice", "Fact", "advise"]
+def _parts(view: View[Any, Any], value: float, scored: ScoredMoves[Any], i: int) -> Parts:
+    """Candidate ``i``'s value told apart: how often it won (lost) over the worlds searched,
+    what the search counts that as, the deal's own figure the rest."""
+    won = scored.won[i] / scored.samples
+    lost = scored.lost[i] / scored.samples if scored.lost else 0.0
+    worth = trick_normal.zero_worth(view) if isinstance(view, TrickView) else konchinka.WIN_BONUS
+    return Parts(value - (won - lost) * worth, won, lost, worth)
+
+
+def kopilka_now(view: KopilkaView, me: int) -> float:
+    """The seat's money as ``hard``'s search values a deal's end, reckoned now: its partia
+    points at the rate less all it paid in, and before the last deal its share of what the bank
+    holds over the points (:func:`engine.players.kopilka_rollout.worth`)."""
+    rate = view.options.point_rate
+    value = float(view.partia_points[me] * rate - view.fines[me])
+    if view.deal_no < DEALS:
+        value += SHARE * max(0, view.bank - rate * sum(view.partia_points))
+    return value
+
+
+__all__ = ["TOP", "Advice", "Choice", "Fact", "Parts", "Unit", "advise", "kopilka_now"]

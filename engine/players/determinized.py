@@ -37,11 +37,17 @@ class ScoredMoves(Generic[A]):
     """One decision's search: its candidates, in the search's order, each with its value summed
     over the ``samples`` worlds every candidate met (the seat's own terms). ``best`` is the
     choice a level makes: the best sum, ties to the earlier candidate; a lone candidate is
-    returned unsearched (``samples`` 0). The hints read the same figures (:mod:`.advice`)."""
+    returned unsearched (``samples`` 0). The hints read the same figures (:mod:`.advice`).
+    ``won`` and ``lost``, where a search keeps them: per candidate, the worlds in which the seat
+    won (another seat won) what the search prices apart from the deal's own figures — the trick
+    family's pulka, its count brought to zero (no ``lost``: another's zero is only a count
+    left); Кончинка's game (:data:`.konchinka.WIN_BONUS` either way)."""
 
     actions: tuple[A, ...]
     totals: tuple[float, ...]
     samples: int
+    won: tuple[int, ...] = ()
+    lost: tuple[int, ...] = ()
 
     @staticmethod
     def only(action: A) -> ScoredMoves[A]:

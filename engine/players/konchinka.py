@@ -133,6 +133,8 @@ def scores(
     samples = max(least, budget // (left * len(moves)))
     memo: sim.Memo = {}
     totals = [0.0] * len(moves)
+    won = [0] * len(moves)
+    lost = [0] * len(moves)
     for _ in range(samples):
         base = likely_world(seen, known, rng)
         for i, (card, mask) in enumerate(actions):
@@ -140,7 +142,10 @@ def scores(
             state.play(card, mask)
             work.done += 1 + sim.rollout(state, memo)
             totals[i] += state.value(me, WIN_BONUS)
-    return ScoredMoves(moves, tuple(totals), samples)
+            if state.winner is not None:  # the game ended with the deal: ±WIN_BONUS
+                won[i] += state.winner == me
+                lost[i] += state.winner != me
+    return ScoredMoves(moves, tuple(totals), samples, tuple(won), tuple(lost))
 
 
 LEVELS: Final[Mapping[str, Any]] = {"easy": easy, "normal": normal, "hard": hard}

@@ -177,6 +177,8 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[Tr
     # §1.5.1: a privileged card already played was held by its player at the first lead
     played_priv = next((s for s, c in played if c == priv), None)
     totals = [0.0] * len(cards)
+    zero = [0] * len(cards)
+    worth = zero_worth(view)
     work = Work()
     samples = 0
     for k in range(budget.play_samples):
@@ -193,7 +195,8 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[Tr
             deal.held = next((s for s in playing if priv in deal.hands[s]), None)
         for i, value in enumerate(solve(deal, me, cards, budget.play_nodes, work)):
             totals[i] += value
-    return ScoredMoves(moves, tuple(totals), samples)
+            zero[i] += value >= worth
+    return ScoredMoves(moves, tuple(totals), samples, _zero(table, zero))
 
 
 # --- declaration and exchange -------------------------------------------------------------------
@@ -278,6 +281,8 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
         else:
             plans.append(None)
     totals = [0.0] * len(candidates)
+    zero = [0] * len(candidates)
+    worth = zero_worth(view)
     work = Work()
     samples = 0
     for k in range(budget.declare_samples):
@@ -290,8 +295,10 @@ def _declare(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
             if plan is None and not ctx.table.future:  # pass: the count stands (§1.5.2)
                 totals[i] += -float(view.counts[me])
                 continue
-            totals[i] += _exchange_value(ctx, others, stock, plan, work)
-    return ScoredMoves(tuple(candidates), tuple(totals), samples)
+            value = _exchange_value(ctx, others, stock, plan, work)
+            totals[i] += value
+            zero[i] += value >= worth
+    return ScoredMoves(tuple(candidates), tuple(totals), samples, _zero(ctx.table, zero))
 
 
 def _exchange_value(
@@ -411,6 +418,8 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
     kept = [[code[c] for c in view.hand if c not in a.cards] for a in candidates]
     playing = [s for s in _from_left(view) if view.declared[s] == "play"]
     totals = [0.0] * len(candidates)
+    zero = [0] * len(candidates)
+    worth = zero_worth(view)
     work = Work()
     for _ in range(budget.discard_samples):
         others, _rest = draw(rng)
@@ -425,8 +434,26 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
                         hands[seat].sort(key=drop.__getitem__)
                     del hands[seat][:extra]
                     work.done += 1
-            totals[i] += utility(playout(_sim_deal(view, hands, playing, table), work), me)
-    return ScoredMoves(tuple(candidates), tuple(totals), budget.discard_samples)
+            value = utility(playout(_sim_deal(view, hands, playing, table), work), me)
+            totals[i] += value
+            zero[i] += value >= worth
+    samples = budget.discard_samples
+    return ScoredMoves(tuple(candidates), tuple(totals), samples, _zero(table, zero))
+
+
+def zero_worth(view: TrickView) -> float:
+    """What bringing the count to zero is worth to the seat in the searches' terms: the other
+    counts (:func:`.trick_search.utility`). Every other deal's value is below it (minus the
+    count left, or a walkover's share, :func:`_walkover_value`), so a world's value reaches it
+    exactly when the count reached zero."""
+    assert view.seat is not None
+    return ZERO_BONUS_SHARE * (sum(view.counts) - view.counts[view.seat])
+
+
+def _zero(table: TrickTable, zero: list[int]) -> tuple[int, ...]:
+    """The worlds in which each candidate brought the count to zero; none kept where the table
+    values the pulka it leaves instead (:func:`.trick_search.future`)."""
+    return () if table.future else tuple(zero)
 
 
 def _retrump(view: TrickView) -> TrickAction:
