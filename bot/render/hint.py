@@ -12,7 +12,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.markup import Html
 from bot.render.action_words import words_of
-from engine.players.advice import Advice, Choice, Fact, Parts, Unit
+from engine.players.advice import Advice, Choice, Fact, ValueParts, Unit
 
 FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
     {
@@ -84,7 +84,7 @@ def amount(value: float, unit: Unit, tr: Translator) -> str:
     return tr.n("{value} kopeck", "{value} kopecks", count, value=text)
 
 
-def chances(parts: Parts, unit: Unit, tr: Translator) -> str:
+def chances(parts: ValueParts, unit: Unit, tr: Translator) -> str:
     """How often the choice wins (loses) what its search prices apart, in whole per cent (the
     trick family's zero, Кончинка's game); empty when under half a per cent."""
     won, lost = round(100 * parts.won), round(100 * parts.lost)

@@ -12,7 +12,7 @@ worth to the seat); for Копилка and Лентюрлю the money (kopecks) 
 expected to bring the seat, from what it holds now (the money already paid or taken left out);
 for Кончинка the deal points the seat is expected to make over the others' mean (a game won or
 lost counting ±10). Where the search prices a win apart (the trick family's pulka, Кончинка's
-game), a choice carries its value's parts (:class:`Parts`): the deal's own figure, and how
+game), a choice carries its value's parts (:class:`ValueParts`): the deal's own figure, and how
 often it wins or loses. Ranked best first, ties to the search's earlier candidate (the choice the
 ``hard`` computer makes comes first).
 """
@@ -61,7 +61,7 @@ _UNITS: Final[Mapping[str, Unit]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Parts:
+class ValueParts:
     """A value told apart: ``value = base + (won − lost) × worth``. ``base``: the deal's own
     figure — the trick family's points written off the count, Кончинка's deal points over the
     others' mean; ``won``: how often (0–1) the choice wins the pulka (the count brought to zero)
@@ -80,12 +80,12 @@ class Parts:
 class Choice:
     """One candidate: the action (one of ``view.legal``), its mean value for the seat in the
     game's unit, and the facts that decided it; for the trick family (but Шутиха's ``hard``,
-    which values the pulka itself) and Кончинка the value's parts (:class:`Parts`)."""
+    which values the pulka itself) and Кончинка the value's parts (:class:`ValueParts`)."""
 
     action: Any
     value: float
     facts: tuple[Fact, ...]
-    parts: Parts | None = None
+    parts: ValueParts | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,13 +181,13 @@ def _guarded(view: View[Any, Any]) -> bool:
     return view.game in HARD_BY_GAME and HARD_BY_GAME[view.game].guard
 
 
-def _parts(view: View[Any, Any], value: float, scored: ScoredMoves[Any], i: int) -> Parts:
+def _parts(view: View[Any, Any], value: float, scored: ScoredMoves[Any], i: int) -> ValueParts:
     """Candidate ``i``'s value told apart: how often it won (lost) over the worlds searched,
     what the search counts that as, the deal's own figure the rest."""
     won = scored.won[i] / scored.samples
     lost = scored.lost[i] / scored.samples if scored.lost else 0.0
     worth = trick_normal.zero_worth(view) if isinstance(view, TrickView) else konchinka.WIN_BONUS
-    return Parts(value - (won - lost) * worth, won, lost, worth)
+    return ValueParts(value - (won - lost) * worth, won, lost, worth)
 
 
 def kopilka_now(view: KopilkaView, me: int) -> float:
@@ -201,4 +201,4 @@ def kopilka_now(view: KopilkaView, me: int) -> float:
     return value
 
 
-__all__ = ["TOP", "Advice", "Choice", "Fact", "Parts", "Unit", "advise", "kopilka_now"]
+__all__ = ["TOP", "Advice", "Choice", "Fact", "ValueParts", "Unit", "advise", "kopilka_now"]

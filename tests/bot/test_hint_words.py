@@ -12,7 +12,7 @@ from bot.render.hint import FACT_WORDS, amount, hint_html, signed
 from engine.cards import Card
 from engine.konchinka.actions import Trail
 from engine.players import computer
-from engine.players.advice import Advice, Choice, Fact, Parts, Unit, advise
+from engine.players.advice import Advice, Choice, Fact, ValueParts, Unit, advise
 from engine.trick.actions import PASS, Exchange
 from tests.engine.players_common import first_trick_view, midgame
 
@@ -66,9 +66,9 @@ def test_a_lone_candidate_is_named_without_figures() -> None:
 def test_a_trick_hint_says_the_chance_of_reaching_zero_apart_from_the_points() -> None:
     """The search's worth of a pulka won is not shown as points: the points written off, and
     the chance of reaching zero beside them."""
-    play = Choice(Exchange(()), 3.7, (Fact.STRONG_HAND,), Parts(2.0, 0.17, 0.0, 10.0))
-    stay = Choice(PASS, 0.0, (), Parts(0.0, 0.0, 0.0, 10.0))
-    bold = Choice(Exchange(()), 1.0, (), Parts(0.5, 0.05, 0.0, 10.0))
+    play = Choice(Exchange(()), 3.7, (Fact.STRONG_HAND,), ValueParts(2.0, 0.17, 0.0, 10.0))
+    stay = Choice(PASS, 0.0, (), ValueParts(0.0, 0.0, 0.0, 10.0))
+    bold = Choice(Exchange(()), 1.0, (), ValueParts(0.5, 0.05, 0.0, 10.0))
     ru = hint_html(Advice((play, stay, bold), 40), CATALOGUES.tr("ru")).splitlines()
     assert (
         ru[1]
@@ -101,7 +101,7 @@ def test_money_is_said_in_kopecks_with_the_number_s_plural_form() -> None:
 
 
 def test_a_konchinka_hint_says_the_game_won_and_lost_apart() -> None:
-    close = Choice(Trail(Card.parse("7H")), 1.1, (Fact.NOTHING_TO_TAKE,), Parts(0.6, 0.1, 0.05, 10))
+    close = Choice(Trail(Card.parse("7H")), 1.1, (Fact.NOTHING_TO_TAKE,), ValueParts(0.6, 0.1, 0.05, 10))
     ru = hint_html(Advice((close,), 40, Unit.POINTS), CATALOGUES.tr("ru")).splitlines()
     assert ru[1] == (
         "• положить 7♥ — в среднем +0.6 очка против соперников, победа в игре 10%, "
