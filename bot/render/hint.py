@@ -12,7 +12,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.markup import Html
 from bot.render.action_words import words_of
-from engine.players.advice import Advice, Choice, Fact, ValueParts, Unit
+from engine.players.advice import Advice, Choice, Fact, Unit, ValueParts
 
 FACT_WORDS: Final[Mapping[Fact, str]] = MappingProxyType(
     {

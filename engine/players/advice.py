@@ -201,4 +201,4 @@ def kopilka_now(view: KopilkaView, me: int) -> float:
     return value
 
 
-__all__ = ["TOP", "Advice", "Choice", "Fact", "ValueParts", "Unit", "advise", "kopilka_now"]
+__all__ = ["TOP", "Advice", "Choice", "Fact", "Unit", "ValueParts", "advise", "kopilka_now"]

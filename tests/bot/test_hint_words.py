@@ -12,7 +12,7 @@ from bot.render.hint import FACT_WORDS, amount, hint_html, signed
 from engine.cards import Card
 from engine.konchinka.actions import Trail
 from engine.players import computer
-from engine.players.advice import Advice, Choice, Fact, ValueParts, Unit, advise
+from engine.players.advice import Advice, Choice, Fact, Unit, ValueParts, advise
 from engine.trick.actions import PASS, Exchange
 from tests.engine.players_common import first_trick_view, midgame
 
@@ -101,7 +101,9 @@ def test_money_is_said_in_kopecks_with_the_number_s_plural_form() -> None:
 
 
 def test_a_konchinka_hint_says_the_game_won_and_lost_apart() -> None:
-    close = Choice(Trail(Card.parse("7H")), 1.1, (Fact.NOTHING_TO_TAKE,), ValueParts(0.6, 0.1, 0.05, 10))
+    close = Choice(
+        Trail(Card.parse("7H")), 1.1, (Fact.NOTHING_TO_TAKE,), ValueParts(0.6, 0.1, 0.05, 10)
+    )
     ru = hint_html(Advice((close,), 40, Unit.POINTS), CATALOGUES.tr("ru")).splitlines()
     assert ru[1] == (
         "• положить 7♥ — в среднем +0.6 очка против соперников, победа в игре 10%, "
