@@ -32,7 +32,15 @@ from bot.runtime.tables import (
     join_code,
     seat_range,
 )
-from bot.storage.rows import Deadline, DeadlineKind, SeatKind, SeatRow, SeatSpec, TableStatus
+from bot.storage.rows import (
+    Deadline,
+    DeadlineKind,
+    SeatKind,
+    SeatRow,
+    SeatSpec,
+    TableKind,
+    TableStatus,
+)
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
@@ -239,6 +247,20 @@ class Lobby:
         async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, options=dict(options_dict(typed)))
         return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=True)
+
+    async def set_teaching(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
+        """🎓 in the options: the creator makes the group's table a teaching one (unrated, 💡 for
+        every person at it) or a rated one again, before the start. A practice table stays as
+        it is."""
+        self._options_by_creator(table, generation, user_id)
+        if table.row.practice:
+            raise Refused(BotRefusal.STALE_BUTTON)
+        kind = TableKind.TEACHING if on else TableKind.GROUP
+        if kind is not table.row.kind:
+            async with self.ctx.repo.unit() as tx:
+                await tx.update_table(table.id, kind=kind)
+            table = await self.ctx.reload(table)
+        return await self.ctx.lobby_screen(table, options_view=True)
 
     async def ask_cancel(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
