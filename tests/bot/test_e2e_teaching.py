@@ -17,6 +17,7 @@ from tests.bot.helpers import (
     db_rows,
     hand_message,
     lobby_message,
+    play_deal,
     play_step,
     result_message,
     say,
@@ -120,6 +121,39 @@ async def test_a_teaching_table_offers_hints_to_each_at_his_turn_and_rates_nothi
     score = await say(fake, players[1], "/score me", group)  # no board line for anyone
     assert not any(f"{p.first_name} " in score.text for p in players), score.text
     assert kinds(database) == [("teaching",)]
+
+
+async def test_a_teaching_table_closed_after_a_deal_is_not_rated_as_it_stands(
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
+) -> None:
+    """A rated table closed after its first deal is rated as it stands; a teaching one is not,
+    and its close question says so."""
+    fake = fake_telegram
+    players = [fake.add_user(101 + i, n, language_code="ru") for i, n in enumerate("ABC")]
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    lobby = await seated(fake, group, players, "/newgame mushka target=25")
+    assert not (await players[0].press(lobby, "⚙️")).text
+    await fake.wait_until(lambda: any(b.text == TOGGLE_OFF for b in lobby.all_buttons), timeout=10)
+    assert not (await players[0].press(lobby, TOGGLE_OFF)).text
+    await fake.wait_until(lambda: any(b.text == TOGGLE_ON for b in lobby.all_buttons), timeout=10)
+    assert kinds(database) == [("teaching",)]
+    assert not (await players[0].press(lobby, "↩️")).text
+    await fake.wait_until(lambda: any(b.text.startswith("▶️") for b in lobby.all_buttons), 10)
+    await players[0].press(lobby, "▶️")
+    await fake.wait_until(lambda: all(hand_message(p) is not None for p in players), timeout=10)
+    await fake.settle(quiet=0.05)
+    await play_deal(fake, group, players, random.Random(2))  # the first deal is over
+    question = await say(fake, players[0], "/cancel", group)
+    assert question.text.splitlines()[1] == (
+        "Если закрыть сейчас, никто ничего не платит и в рейтинг игра не идёт."
+    ), question.text
+    for p in players:
+        assert not (await p.press(question, "✅")).text
+    await fake.wait_until(lambda: db_rows(database, "SELECT status FROM tables") == [("closed",)])
+    await fake.settle(quiet=0.1)
+    assert all("📊" not in m.text for m in group.visible)  # not «rated as it stands»
+    for name in ("results", "ratings", "ledger"):
+        assert db_rows(database, f"SELECT COUNT(*) FROM {name}") == [(0,)], name
 
 
 async def test_a_teaching_toggle_by_another_or_after_the_start_is_refused(
