@@ -14,6 +14,7 @@ from bot.logsafe import safe
 from bot.message_limits import label
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
+from bot.runtime import teaching
 from bot.runtime.outcome import (
     CancelQuestion,
     LobbyClosed,
@@ -129,7 +130,12 @@ class Lobby:
             shown = keys(current.id)
             here = shown.lobby if current.status == TableStatus.LOBBY else shown.table
             raise Refused(BotRefusal.TABLE_ALREADY_HERE, reply_to_key=here)
-        chosen = await self.seeded_options(chat_id, game, options) if game else {}
+        given = dict(options or {})
+        try:
+            kind = TableKind.TEACHING if teaching.wanted(given) else TableKind.GROUP
+        except InvalidOption as error:
+            raise option_refusal(game, error) from error
+        chosen = await self.seeded_options(chat_id, game, given) if game else {}
         settings = await self.ctx.people.chat_settings(chat_id)
         hands = await self.ctx.hands_of(chat_id, settings)
         async with self.ctx.repo.unit() as tx:
@@ -141,7 +147,7 @@ class Lobby:
             # the table keeps the turn time it opened with (PRODUCT.md §15), and where
             # its hands go
             timeout = settings.turn_timeout_s or self.ctx.turn_timeout
-            await tx.update_table(tid, turn_timeout_s=timeout, hands=hands)
+            await tx.update_table(tid, turn_timeout_s=timeout, hands=hands, kind=kind)
             await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
             expiry = Deadline(tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0)
             await tx.put_deadline(expiry)

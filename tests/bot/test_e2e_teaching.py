@@ -6,6 +6,7 @@ here (its topic's), else the seven; /cancel in private closes a practice table, 
 
 from __future__ import annotations
 
+import json
 import random
 from functools import partial
 
@@ -180,6 +181,25 @@ async def test_a_teaching_toggle_by_another_or_after_the_start_is_refused(
     await fake.settle(quiet=0.1)
     assert kinds(database) == [("group",)] and TEACHING not in lobby.text
     assert not any(hint_button(hand_message(p)) for p in players)  # a rated table: no 💡
+
+
+async def test_newgame_takes_teaching_as_its_options_are_written(
+    fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", admins=[101])
+    await anna.start_bot()
+    refused = await say(fake, anna, "/newgame mushka teaching=maybe", group)
+    assert refused.text == "teaching=maybe нельзя: нужно true или false.", refused.text
+    assert db_rows(database, "SELECT COUNT(*) FROM tables") == [(0,)]
+    await anna.send(group, "/newgame mushka target=5 teaching=true")
+    await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+    lobby = lobby_message(group)
+    assert lobby is not None and TEACHING in lobby.text
+    ((kind, stored),) = db_rows(database, "SELECT kind, options FROM tables")
+    options = json.loads(str(stored))
+    assert kind == "teaching" and options["target"] == 5 and "teaching" not in options
 
 
 async def test_rules_without_a_game_gives_the_game_here_else_the_seven(
