@@ -177,7 +177,7 @@ async def test_a_teaching_toggle_by_another_or_after_the_start_is_refused(
     await fake.wait_until(lambda: all(hand_message(p) is not None for p in players), timeout=10)
     await fake.settle(quiet=0.05)
     answer = await players[0].press_raw(lobby, data=toggle)  # the creator's, too late
-    assert answer.text, "a 🎓 after the start must be refused"
+    assert answer.text == "Игра уже идёт. Дождитесь следующей.", answer.text
     await fake.settle(quiet=0.1)
     assert kinds(database) == [("group",)] and TEACHING not in lobby.text
     assert not any(hint_button(hand_message(p)) for p in players)  # a rated table: no 💡
