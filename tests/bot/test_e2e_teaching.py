@@ -10,12 +10,14 @@ import json
 import random
 from functools import partial
 
-from bot.app import RunningBot
+from bot.app import RunningBot, running_bot
+from bot.config import Settings
 from bot.game_names import GAME_NAMES
 from tests.bot import helpers
 from tests.bot.helpers import (
     Topic,
     db_rows,
+    fixed_seeds,
     hand_message,
     lobby_message,
     play_deal,
@@ -23,6 +25,7 @@ from tests.bot.helpers import (
     result_message,
     say,
     to_act,
+    watched,
 )
 from tests.bot.test_e2e_hints import hint_button
 from tests.bot.test_e2e_practice import play_until, practising, said
@@ -119,8 +122,28 @@ async def test_a_teaching_table_offers_hints_to_each_at_his_turn_and_rates_nothi
     assert db_rows(database, "SELECT COUNT(*) FROM ratings") == [(0,)]
     assert db_rows(database, "SELECT COUNT(*) FROM results") == [(0,)]
     assert db_rows(database, "SELECT COUNT(*) FROM ledger") == [(0,)]
-    score = await say(fake, players[1], "/score me", group)  # no board line for anyone
-    assert not any(f"{p.first_name} " in score.text for p in players), score.text
+    score = await say(fake, players[1], "/score", group)  # no board, for anyone
+    assert "Законченных игр пока нет." in score.text and "рейтинг · игр · деньги" not in score.text
+    assert kinds(database) == [("teaching",)]
+
+
+async def test_a_teaching_table_stays_one_across_a_restart(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    """The choice is stored: made before a restart, the table started after it offers 💡."""
+    fake = fake_telegram
+    players = [fake.add_user(101 + i, n, language_code="ru") for i, n in enumerate("ABC")]
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        lobby = await seated(fake, group, players, "/newgame mushka target=5 teaching=true")
+        assert TEACHING in lobby.text
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        await players[0].press(lobby, "▶️")
+        await fake.wait_until(lambda: to_act(group, players) is not None, timeout=10)
+        await fake.settle(quiet=0.05)
+        user = to_act(group, players)
+        assert user is not None
+        await fake.wait_until(lambda: hint_button(hand_message(user)), timeout=10)
     assert kinds(database) == [("teaching",)]
 
 
