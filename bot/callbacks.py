@@ -43,6 +43,7 @@ class LobbyAct(StrEnum):
     REMOVE_COMPUTER = "d"  # ✖️ the computer numbered ``arg``
     OPTIONS = "o"  # ⚙️ Options: the options pane
     SET_OPTION = "v"  # an option's next value, ``arg`` = "name=value"
+    TEACHING = "t"  # 🎓 a teaching table (unrated, 💡 for all) or not: ``arg`` "1" or "0"
     BACK = "b"  # ↩️ Back from a pane
     PICK = "k"  # the game ``arg`` picked
     START = "s"  # ▶️ Start

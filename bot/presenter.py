@@ -97,6 +97,7 @@ class Presenter:
             turn_left=facts.turn_left,
             reminded=facts.reminded,
             practice=row.practice,
+            teaching=row.teaching,
         )
 
     def present(self, outcome: Outcome) -> list[asyncio.Future[int | None]]:

@@ -73,6 +73,11 @@ def options_line(table: TableRow, tr: Translator) -> str:
     return tr("Options: {list}", list=" · ".join(parts))
 
 
+def teaching_line(tr: Translator) -> str:
+    """What a teaching table is, on its lobby and its start."""
+    return tr("🎓 Teaching game: unrated, with hints 💡")
+
+
 def seated_name(seat: SeatRow, tr: Translator) -> str:
     """A seat on the seating line: a computer with its level ("🤖 Фёдор (лёгкий)", §5.1)."""
     if seat.kind is SeatKind.COMPUTER:
@@ -127,6 +132,7 @@ def lobby(
             else tr("Created by: {name} · seats {n}", name=esc(creator), n=min(counts))
         ),
         options_line(table, tr),
+        *([teaching_line(tr)] if table.teaching else []),
         tr(
             "Seated ({n}/{most}): {names}",
             n=len(seats),
@@ -173,6 +179,8 @@ def lobby(
             ]
             for k, v in table.options.items()
         ]
+        teaching = tr("🎓 Teaching game: {value}", value=tr("yes") if table.teaching else tr("no"))
+        rows.append([button(teaching, LobbyAct.TEACHING, "0" if table.teaching else "1")])
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), LobbyAct.BACK)]]))
     join = [] if full else [button(tr("✋ Join"), LobbyAct.JOIN)]
     return Rendered(
@@ -241,6 +249,8 @@ def unreachable_notice(
 def started(table: TableRow, seats: Sequence[SeatRow], seats_line: Line, tr: Translator) -> str:
     """The lobby after Start: the draw, who deals first (§4.4)."""
     lines = [tr("🃏 {game} — the game has started", game=game_name(table.game, tr.locale))]
+    if table.teaching:
+        lines.append(teaching_line(tr))
     names = [s.name for s in seats]
     typed = Seats.of(seats_line)
     if typed.draw:

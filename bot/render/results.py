@@ -34,9 +34,11 @@ def match_tail(
     """The end every game's final result shares: each seat's rating and its change, the
     chat's all-time line for the game, and the buttons to play another (``again``, the family's
     label) or finish (PRODUCT.md §4.7); ``chart``: and 📈, the game's chart (a finished
-    game of a family that has one). A practice table's says it was unrated."""
+    game of a family that has one). A practice or teaching table's says it was unrated."""
     if ctx.practice:
         lines.append(tr("Practice game: unrated."))
+    if ctx.teaching:
+        lines.append(tr("Teaching game: unrated."))
     if standings.rated:
 
         def rated(r: Rated) -> str:

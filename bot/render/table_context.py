@@ -32,6 +32,7 @@ class TableContext:
     turn_left: int | None = None  # seconds the person to act has left (None: no timer shown)
     reminded: bool = False  # he was reminded (⅓ of his time left)
     practice: bool = False  # a practice table (/practice): never rated, and its results say so
+    teaching: bool = False  # a teaching table (its creator's 🎓): never rated, and so said
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"

@@ -11,17 +11,17 @@ from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.delivery import Delivery
-from bot.game_names import game_code, game_name
+from bot.game_names import GAME_NAMES, game_code, game_name
 from bot.i18n import Catalogues, Translator
 from bot.keys import NamedKey
 from bot.markup import Html
 from bot.render import score as score_screen
 from bot.render.games import game_ui
 from bot.render.rules import rules_pages
-from bot.rendered import Button, Rendered, keyboard
+from bot.rendered import Button, Keyboard, Rendered, keyboard
 from bot.routers import practice
 from bot.routers.incoming import asked, say, topic
-from bot.runtime.chat_commands import ShowHands, ToggleNotify
+from bot.runtime.chat_commands import ClosePractice, ShowHands, ToggleNotify
 from bot.runtime.commands import JoinByLink
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome
@@ -54,6 +54,15 @@ def help_text(tr: Translator, private: bool) -> Html:
         "private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the table. "
         "Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
     )
+
+
+def rules_keyboard(tr: Translator, delivery: Delivery) -> Keyboard | None:
+    """The seven games, two a row, each opening its whole rules in private (a deep link)."""
+    buttons = [
+        Button(text=game_name(code, tr.locale), url=delivery.link(f"r_{code}"))
+        for code in GAME_NAMES
+    ]
+    return keyboard([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 
 
 def show_score(delivery: Delivery, message: Message, shown: list[Html]) -> None:
@@ -171,9 +180,15 @@ def make_router() -> Router:
         rest = tuple(s for s in outcome.screens if s not in said)
         delivery(Outcome(rest, outcome.due, outcome.undue))
 
-    @router.message(Command("cancel", "kick", "notify"), PRIVATE)
+    @router.message(Command("kick", "notify"), PRIVATE)
     async def group_only(message: Message, user_tr: Translator, delivery: Delivery) -> None:
         say(delivery, message, user_tr.html("This command works in a group."))
+
+    @router.message(Command("cancel"), PRIVATE)
+    async def cancel_practice(message: Message, runtime: Runtime, delivery: Delivery) -> None:
+        """/cancel in private: his practice table closes (or he is told he has none)."""
+        assert message.from_user is not None
+        delivery(await runtime.handle(ClosePractice(message.from_user.id)))
 
     @router.message(Command("score"))
     async def score(
@@ -225,17 +240,29 @@ def make_router() -> Router:
 
     @router.message(Command("rules"))
     async def rules(
-        message: Message, command: CommandObject, chat_tr: Translator, delivery: Delivery
+        message: Message,
+        command: CommandObject,
+        queries: Queries,
+        chat_tr: Translator,
+        delivery: Delivery,
     ) -> None:
         asked = (command.args or "").strip()
-        code = game_code(asked) if asked else "mushka"
+        private = message.chat.type == "private"
+        here = None  # no game named: the game of the table here (its topic's), else the seven
+        if not asked and not private:
+            here = await queries.open_game(message.chat.id, topic(message))
+        if not asked and here is None:
+            games = rules_keyboard(chat_tr, delivery)
+            say(delivery, message, chat_tr.html("Rules of which game?"), games)
+            return
+        code = game_code(asked) if asked else here
         if code is None:
             say(delivery, message, chat_tr.html(
                 "Unknown game. Available: mushka, pamfil, shutikha, mistigri, kopilka, "
                 "lenturlu, konchinka."
             ))  # fmt: skip
             return
-        if message.chat.type == "private":  # the whole rules, in as few messages as fit
+        if private:  # the whole rules, in as few messages as fit
             for page in rules_pages(code, chat_tr):
                 say(delivery, message, page)
             return

@@ -58,6 +58,18 @@ class OpenPractice:
 
 
 @dataclass(frozen=True, slots=True)
+class ClosePractice:
+    """/cancel in private: the person's practice table there closes (never rated)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.user_id)  # his private chat and its table
+
+
+@dataclass(frozen=True, slots=True)
 class Kick:
     """/kick (§4.9, §13), an admin's reply to a player's message; ``target`` the replied-to
     user (id, first name), None if the command was no reply."""

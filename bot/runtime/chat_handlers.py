@@ -14,6 +14,7 @@ from bot.i18n import N_
 from bot.runtime.chat_commands import (
     BotRemoved,
     ChatMigrated,
+    ClosePractice,
     Kick,
     MemberLeft,
     OpenPractice,
@@ -28,7 +29,7 @@ from bot.runtime.chat_commands import (
 from bot.runtime.commands import SettingsPressed
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import HandScreen, Outcome
-from bot.runtime.practice import open_practice
+from bot.runtime.practice import close_practice, open_practice
 
 NOT_PLAYING: Final = N_("You're not playing at any table.")
 NOT_PLAYING_HERE: Final = N_("You're not playing at this table.")
@@ -122,6 +123,7 @@ async def on_settings_pressed(rt: Parts, call: Call, cmd: SettingsPressed) -> Ou
 CHAT_HANDLERS: Final[Mapping[type, Callable[[Parts, Call, Any], Awaitable[Outcome]]]] = {
     OpenTable: on_open_table,
     OpenPractice: open_practice,
+    ClosePractice: close_practice,
     Kick: on_kick,
     ToggleNotify: on_toggle_notify,
     ShowHands: on_show_hands,

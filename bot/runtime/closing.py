@@ -237,7 +237,8 @@ class Closing:
         by: str = "",
     ) -> Outcome:
         assert table.match is not None
-        rated = bool(played_deals(table.match.state.record()))
+        # rated as it stands once a deal is over — never a practice or teaching table
+        rated = table.row.rated and bool(played_deals(table.match.state.record()))
         facts = await self.ctx.facts(table)
         asked = tuple(s.seat for s in voters(table))
         return Outcome.of(CloseQuestion(facts, asked, rated, reply_to, end, by))

@@ -20,6 +20,7 @@ from bot.keys import GROUP_KINDS, MessageKey, OutboxKey
 from bot.runtime.chat_commands import (
     BotRemoved,
     ChatMigrated,
+    ClosePractice,
     Kick,
     MemberLeft,
     OpenPractice,
@@ -345,6 +346,7 @@ Command = (
     | OwedHeld
     | OpenTable
     | OpenPractice
+    | ClosePractice
     | Kick
     | ToggleNotify
     | ShowHands

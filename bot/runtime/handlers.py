@@ -142,6 +142,9 @@ LOBBY_ACTS: Final[Mapping[LobbyAct, Callable[[LobbyCall], Awaitable[Outcome]]]] 
         c.call.open, c.generation, c.cmd.user_id, c.is_admin, c.arg
     ),
     LobbyAct.SET_OPTION: _set_option,
+    LobbyAct.TEACHING: lambda c: c.rt.lobby.set_teaching(
+        c.call.open, c.generation, c.cmd.user_id, c.arg == "1"
+    ),
     LobbyAct.PICK: lambda c: c.rt.lobby.pick(c.call.open, c.generation, c.cmd.user_id, c.arg),
     LobbyAct.ASK_CANCEL: lambda c: c.rt.lobby.ask_cancel(
         c.call.open, c.generation, c.cmd.user_id, c.is_admin

@@ -18,9 +18,15 @@ from engine.players.advice import Advice, advise
 
 def hints_allowed(table: Table) -> bool:
     """Whether the table offers 💡: a practice table (one person against computers, never
-    rated). A rated table never does — not even one person's against computers, whose result
-    counts."""
-    return table.row.practice and sum(1 for s in table.seats if s.kind is SeatKind.HUMAN) == 1
+    rated), or a teaching one (its creator made it so in the lobby: never rated, 💡 for every
+    person at it, each for his own decision). A rated table never does — not even one person's
+    against computers, whose result counts."""
+    row = table.row
+    if row.rated:
+        return False
+    if row.teaching:
+        return True
+    return row.practice and sum(1 for s in table.seats if s.kind is SeatKind.HUMAN) == 1
 
 
 def hint_seed(table: Table) -> int:

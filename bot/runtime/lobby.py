@@ -14,6 +14,7 @@ from bot.logsafe import safe
 from bot.message_limits import label
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
+from bot.runtime import teaching
 from bot.runtime.outcome import (
     CancelQuestion,
     LobbyClosed,
@@ -32,7 +33,15 @@ from bot.runtime.tables import (
     join_code,
     seat_range,
 )
-from bot.storage.rows import Deadline, DeadlineKind, SeatKind, SeatRow, SeatSpec, TableStatus
+from bot.storage.rows import (
+    Deadline,
+    DeadlineKind,
+    SeatKind,
+    SeatRow,
+    SeatSpec,
+    TableKind,
+    TableStatus,
+)
 from engine.errors import InvalidOption
 from engine.games import GAMES
 from engine.options import option_fields, options_dict, parse_options
@@ -121,7 +130,12 @@ class Lobby:
             shown = keys(current.id)
             here = shown.lobby if current.status == TableStatus.LOBBY else shown.table
             raise Refused(BotRefusal.TABLE_ALREADY_HERE, reply_to_key=here)
-        chosen = await self.seeded_options(chat_id, game, options) if game else {}
+        given = dict(options or {})
+        try:
+            kind = TableKind.TEACHING if teaching.wanted(given) else TableKind.GROUP
+        except InvalidOption as error:
+            raise option_refusal(game, error) from error
+        chosen = await self.seeded_options(chat_id, game, given) if game else {}
         settings = await self.ctx.people.chat_settings(chat_id)
         hands = await self.ctx.hands_of(chat_id, settings)
         async with self.ctx.repo.unit() as tx:
@@ -133,7 +147,7 @@ class Lobby:
             # the table keeps the turn time it opened with (PRODUCT.md §15), and where
             # its hands go
             timeout = settings.turn_timeout_s or self.ctx.turn_timeout
-            await tx.update_table(tid, turn_timeout_s=timeout, hands=hands)
+            await tx.update_table(tid, turn_timeout_s=timeout, hands=hands, kind=kind)
             await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
             expiry = Deadline(tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0)
             await tx.put_deadline(expiry)
@@ -239,6 +253,20 @@ class Lobby:
         async with self.ctx.repo.unit() as tx:
             await tx.update_table(table.id, options=dict(options_dict(typed)))
         return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=True)
+
+    async def set_teaching(self, table: Table, generation: int, user_id: int, on: bool) -> Outcome:
+        """🎓 in the options: the creator makes the group's table a teaching one (unrated, 💡 for
+        every person at it) or a rated one again, before the start. A practice table stays as
+        it is."""
+        self._options_by_creator(table, generation, user_id)
+        if table.row.practice:
+            raise Refused(BotRefusal.STALE_BUTTON)
+        kind = TableKind.TEACHING if on else TableKind.GROUP
+        if kind is not table.row.kind:
+            async with self.ctx.repo.unit() as tx:
+                await tx.update_table(table.id, kind=kind)
+            table = await self.ctx.reload(table)
+        return await self.ctx.lobby_screen(table, options_view=True)
 
     async def ask_cancel(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin

@@ -227,7 +227,7 @@ class Play:
         rated = ratings.finished(row, no, table.seats, result, decided) if result else None
         computer = {s.seat for s in table.seats if ratings.stand_in(s, decided)}
         for s in table.seats:
-            if s.user_id is not None and not row.practice:  # practice: nothing booked
+            if s.user_id is not None and row.rated:  # practice, teaching: nothing booked
                 await tx.book(
                     row.chat_id,
                     row.game,

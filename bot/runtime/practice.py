@@ -10,7 +10,7 @@ from typing import Final
 from bot.computer_names import computer_name
 from bot.game_names import game_name
 from bot.i18n import N_
-from bot.runtime.chat_commands import OpenPractice
+from bot.runtime.chat_commands import ClosePractice, OpenPractice
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import Note, Outcome, Strip, TableScreen, keys
 from bot.runtime.tables import join_code, seat_range
@@ -20,6 +20,8 @@ LEVEL: Final = "easy"  # the computers a newcomer meets
 SEATS: Final = 3  # the person and two computers, where the game allows it
 OPENED: Final = N_("🎮 Practice: {game} against computers, unrated. Your cards come next.")
 STILL_RUNNING: Final = N_("Your practice game is still on — here it is again.")
+CLOSED: Final = N_("🏁 Your practice game is closed. It was unrated.")
+NONE_OPEN: Final = N_("You have no practice game to close. Start one: /practice")
 
 
 async def open_practice(rt: Parts, call: Call, cmd: OpenPractice) -> Outcome:
@@ -67,3 +69,18 @@ async def open_practice(rt: Parts, call: Call, cmd: OpenPractice) -> Outcome:
     said = Note(cmd.user_id, locale, OPENED, {"game": game_name(cmd.game, locale)})
     started = await rt.lobby.start(table, table.row.generation, {cmd.user_id: True})
     return closed + Outcome.of(said) + started
+
+
+async def close_practice(rt: Parts, call: Call, cmd: ClosePractice) -> Outcome:
+    """/cancel in private: his practice table there closes as any close does (nothing rated,
+    nothing booked), and he is told so once; with none open, he is told that."""
+    ctx, chat_id = rt.ctx, cmd.user_id
+    locale = await ctx.people.user_locale(cmd.user_id)
+    current = await ctx.repo.open_table(chat_id)
+    table = await ctx.load(current.id) if current is not None and current.practice else None
+    if table is None:
+        return Outcome.of(Note(cmd.user_id, locale, NONE_OPEN))
+    _, closed = await rt.closing.close_table(table)  # a practice table: nothing is rated
+    shown = keys(table.id)
+    strips = (Strip(chat_id, shown.table, forget=True), Strip(chat_id, shown.result))
+    return Outcome(strips) + closed + Outcome.of(Note(cmd.user_id, locale, CLOSED))

@@ -43,6 +43,12 @@ class Queries:
         """/score's glance at the match here: its game, number and counts."""
         return await self.redraw.now_playing(chat_id, thread)
 
+    async def open_game(self, chat_id: int, thread: int | None = None) -> str | None:
+        """/rules' glance at the table open here (its topic's): its game, None with no table
+        here or none picked yet."""
+        row = await self.ctx.repo.open_table(chat_id, thread)
+        return row.game if row is not None and row.game else None
+
     async def boards(
         self, *, chat_id: int | None, user_id: int | None = None, game: str | None = None
     ) -> list[Board]:

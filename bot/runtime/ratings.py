@@ -77,9 +77,9 @@ def finished(
     row: TableRow, no: int, seats: Sequence[SeatRow], result: Result, decided: Sequence[Decided]
 ) -> ResultRow | None:
     """A finished match's standing: places by its result (None: a game with no standing, or
-    a practice table, never rated)."""
+    a practice or teaching table, never rated)."""
     places = result.places()
-    if places is None or row.practice:
+    if places is None or not row.rated:
         return None
     return standing(row, no, seats, places, result.net, decided)
 
@@ -93,8 +93,9 @@ def closed_early(
 ) -> ResultRow | None:
     """A match closed before its end, as it stands (:mod:`bot.runtime.as_it_stands`): places by
     the money of the deals played, ties shared; no money (it settles nothing, RULES.md §0.11).
-    None before its first deal is over: no result, for anyone; None at a practice table."""
-    if row.practice:
+    None before its first deal is over: no result, for anyone; None at a practice or teaching
+    table."""
+    if not row.rated:
         return None
     money = money_so_far(row.game, row.options, lines)
     if money is None:

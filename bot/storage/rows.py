@@ -28,11 +28,14 @@ class Hands(StrEnum):
 
 
 class TableKind(StrEnum):
-    """What a table is for (the ``tables.kind`` column, fixed when it is opened): a practice
-    table is never rated, and nothing of it is booked."""
+    """What a table is for (the ``tables.kind`` column): a practice table is never rated, and
+    nothing of it is booked; nor is a teaching one, which offers 💡 to every person at it. A
+    practice table's kind is fixed when it opens; a group's table is made a teaching one (or
+    back) by its creator in the lobby, before the start."""
 
     GROUP = "group"  # a group's table: people seat themselves, the matches are rated
     PRACTICE = "practice"  # /practice in private: one person and computers, never rated
+    TEACHING = "teaching"  # a group's table for learning: never rated, 💡 for everyone at it
 
 
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
@@ -91,11 +94,21 @@ class TableRow:
     turn_timeout_s: float | None = None  # set when opened (a chat's /settings); None: operator's
     hands: Hands = Hands.PRIVATE  # where its hands go, fixed when opened
     seats_at: float = 0.0  # when its seats last changed hands (wall clock; 0: never since)
-    kind: TableKind = TableKind.GROUP  # a practice table is never rated
+    kind: TableKind = TableKind.GROUP  # a practice or teaching table is never rated
 
     @property
     def practice(self) -> bool:
         return self.kind is TableKind.PRACTICE
+
+    @property
+    def teaching(self) -> bool:
+        return self.kind is TableKind.TEACHING
+
+    @property
+    def rated(self) -> bool:
+        """Its matches are rated and its money booked: a group's table, not one for practice
+        or teaching."""
+        return self.kind is TableKind.GROUP
 
 
 SeatSpec = tuple[SeatKind, int | None, str] | tuple[SeatKind, int | None, str, str]

@@ -83,7 +83,7 @@ async def test_a_plain_member_bot_answers_an_ephemeral_command_to_its_sender_alo
         await fake.settle(quiet=0.05)
         assert sends(fake, group, mark) == 0 and boris.ephemeral(group) == [helped]
 
-        await boris.send_ephemeral(group, "/rules")
+        await boris.send_ephemeral(group, "/rules mushka")
         rules = await alone_to(fake, boris, group, 2)
         assert rules.text.startswith("Mushka")
         await boris.send_ephemeral(group, "/rules pamfil")  # another answer to it: in place

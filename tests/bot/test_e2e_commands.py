@@ -7,6 +7,7 @@ import random
 import re
 
 from bot.app import RunningBot
+from bot.game_names import GAME_NAMES
 from bot.numbers import RATING_BASE
 from bot.rating import shown
 from tests.bot.helpers import (
@@ -153,7 +154,12 @@ async def test_4_9_rules_and_help_in_group_and_private(
     group = fake.add_group(-1001, "Пятница", admins=[101])
     await anna.start_bot()
 
-    rules = await say(fake, anna, "/rules", group)
+    rules = await say(fake, anna, "/rules", group)  # no table here: the seven games
+    assert rules.text == "Правила какой игры?"
+    assert [b.url for b in rules.all_buttons] == [
+        f"https://t.me/{fake.bot_username}?start=r_{code}" for code in GAME_NAMES
+    ]
+    rules = await say(fake, anna, "/rules мушка", group)
     assert rules.text.startswith("Мушка:")
     assert [b.url for b in rules.all_buttons] == [
         f"https://t.me/{fake.bot_username}?start=r_mushka"
@@ -286,8 +292,10 @@ async def test_14_commands_in_the_wrong_chat_type(
     anna = fake.add_user(101, "Anna", language_code="ru")
     group = fake.add_group(-1001, "Пятница", admins=[101])
     await anna.start_bot()
-    reply = await say(fake, anna, "/cancel")
+    reply = await say(fake, anna, "/kick")
     assert reply.text == "Эта команда работает в группе."
+    reply = await say(fake, anna, "/cancel")  # in private: a practice table's, none open
+    assert reply.text == "Тренировки сейчас нет — закрывать нечего. Начать: /practice"
     reply = await say(fake, anna, "/newgame mushka")
     assert reply.text == "Столы открываются в группе: добавьте меня в группу и наберите /newgame."
     assert [b.url for b in reply.all_buttons] == [

@@ -42,7 +42,7 @@ def test_no_runtime_class_inherits_another() -> None:
 
 
 def test_the_wire_codes_are_the_enums() -> None:
-    assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovsckxbnwmdy")
+    assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovtsckxbnwmdy")
     assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rfg")
     assert frozenset(SeatAct) == frozenset("MROWPTH") <= ACTS[Kind.HAND]
 
