@@ -11,7 +11,7 @@ from bot.caches.members import Members
 from bot.caches.people import People
 from bot.callbacks import Kind, Press, PressCodec, PressFilter, unb36
 from bot.delivery import Delivery
-from bot.game_names import GAME_NAMES, game_code, game_name
+from bot.game_names import game_code, game_name
 from bot.i18n import Catalogues, Translator
 from bot.keys import NamedKey
 from bot.markup import Html
@@ -58,11 +58,7 @@ def help_text(tr: Translator, private: bool) -> Html:
 
 def rules_keyboard(tr: Translator, delivery: Delivery) -> Keyboard | None:
     """The seven games, two a row, each opening its whole rules in private (a deep link)."""
-    buttons = [
-        Button(text=game_name(code, tr.locale), url=delivery.link(f"r_{code}"))
-        for code in GAME_NAMES
-    ]
-    return keyboard([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+    return practice.games_keyboard(tr, delivery, "r")
 
 
 def show_score(delivery: Delivery, message: Message, shown: list[Html]) -> None:

@@ -32,10 +32,11 @@ def practice_button(tr: Translator, delivery: Delivery) -> Button:
     return Button(text=tr("🎮 Practice with the bot"), url=delivery.link(LINK))
 
 
-def games_keyboard(tr: Translator, delivery: Delivery) -> Keyboard | None:
-    """The seven games, two a row, each opening its practice table."""
+def games_keyboard(tr: Translator, delivery: Delivery, link: str = LINK) -> Keyboard | None:
+    """The seven games, two a row, each a deep link ``?start=<link>_<game>``: by default its
+    practice table (``r``: its whole rules)."""
     buttons = [
-        Button(text=game_name(code, tr.locale), url=delivery.link(f"{LINK}_{code}"))
+        Button(text=game_name(code, tr.locale), url=delivery.link(f"{link}_{code}"))
         for code in GAME_NAMES
     ]
     return keyboard([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
