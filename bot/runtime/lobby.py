@@ -49,13 +49,15 @@ from engine.options import option_fields, options_dict, parse_options
 SHOWN: Final = 24  # the characters of a typed option's name or value a refusal repeats
 
 
-def option_refusal(game: str, error: InvalidOption) -> Refused:
-    """What was wrong with a typed option, naming it and what is allowed (PRODUCT.md §16)."""
+def option_refusal(game: str, error: InvalidOption, also: Sequence[str] = ()) -> Refused:
+    """What was wrong with a typed option, naming it and what is allowed (PRODUCT.md §16;
+    ``also``: the table's own options where they may be typed, as /newgame's ``teaching``)."""
     # plain text (the refusal's reader escapes it for HTML), a long value shown by its start
     p = {k: label(str(v), SHOWN) for k, v in error.params.items()}
     option, value = p.get("option", ""), p.get("value", "")
     if error.code == "unknown_option":
-        names = ", ".join(f.name for f in option_fields(GAMES[game].options_type))
+        fields = option_fields(GAMES[game].options_type)
+        names = ", ".join([*(f.name for f in fields), *also])
         return Refused(BotRefusal.UNKNOWN_OPTION, option=option, list=names)
     if error.code == "option_out_of_range":
         return Refused(
@@ -82,11 +84,15 @@ def option_refusal(game: str, error: InvalidOption) -> Refused:
 log = logging.getLogger(__name__)
 
 
-def default_options(game: str, given: Mapping[str, object] | None = None) -> dict[str, Any]:
+def default_options(
+    game: str, given: Mapping[str, object] | None = None, also: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The game's options, RULES.md's defaults under ``given`` (a refusal names ``also`` among
+    the options that may be typed)."""
     try:
         typed = parse_options(GAMES[game].options_type, given or {})
     except InvalidOption as error:
-        raise option_refusal(game, error) from error
+        raise option_refusal(game, error, also) from error
     return dict(options_dict(typed))
 
 
@@ -135,7 +141,7 @@ class Lobby:
             kind = TableKind.TEACHING if teaching.wanted(given) else TableKind.GROUP
         except InvalidOption as error:
             raise option_refusal(game, error) from error
-        chosen = await self.seeded_options(chat_id, game, given) if game else {}
+        chosen = await self.seeded_options(chat_id, game, given, (teaching.OPTION,)) if game else {}
         settings = await self.ctx.people.chat_settings(chat_id)
         hands = await self.ctx.hands_of(chat_id, settings)
         async with self.ctx.repo.unit() as tx:
@@ -157,10 +163,15 @@ class Lobby:
         return await self.ctx.lobby_screen(table) + Outcome(due=(expiry,))
 
     async def seeded_options(
-        self, chat_id: int, game: str, given: Mapping[str, str] | None = None
+        self,
+        chat_id: int,
+        game: str,
+        given: Mapping[str, str] | None = None,
+        also: Sequence[str] = (),
     ) -> dict[str, Any]:
         """A new lobby's options: RULES.md's defaults, then the chat's (its /settings), then
-        what /newgame typed. Chat defaults the game no longer takes are left out (logged)."""
+        what /newgame typed (``also``: what else it may type, named by a refusal). Chat
+        defaults the game no longer takes are left out (logged)."""
         stored = (await self.ctx.people.chat_settings(chat_id)).options.get(game, {})
         try:
             base: dict[str, object] = dict(default_options(game, stored))
@@ -169,7 +180,7 @@ class Lobby:
                 "chat %s: stored %s options %s are not valid, ignored", chat_id, game, safe(stored)
             )
             base = {}
-        return default_options(game, {**base, **(given or {})})
+        return default_options(game, {**base, **(given or {})}, also)
 
     async def cancel_question(
         self, table: Table, user_id: int, is_admin: IsAdmin, reply_to: int

@@ -216,6 +216,14 @@ async def test_newgame_takes_teaching_as_its_options_are_written(
     refused = await say(fake, anna, "/newgame mushka teaching=maybe", group)
     assert refused.text == "teaching=maybe нельзя: нужно true или false.", refused.text
     assert db_rows(database, "SELECT COUNT(*) FROM tables") == [(0,)]
+    unknown = await say(fake, anna, "/newgame mushka teach=true", group)  # /newgame's own: named
+    assert unknown.text.startswith("Нет опции teach.") and unknown.text.endswith(", teaching."), (
+        unknown.text
+    )
+    await anna.start_bot()
+    practice = await say(fake, anna, "/practice mushka teach=true")  # practice has no such option
+    assert "Нет опции teach." in practice.text and "teaching" not in practice.text
+    assert db_rows(database, "SELECT COUNT(*) FROM tables") == [(0,)]
     await anna.send(group, "/newgame mushka target=5 teaching=true")
     await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
     lobby = lobby_message(group)
