@@ -139,7 +139,7 @@ def user_settings(
     lines.append(
         tr(
             "Tips: a line on your hand says the rule of the choice you face; «in my first"
-            " games»: until you have finished two matches of the game."
+            " games»: in your first two games of each kind played to the end."
         )
     )
     if hands:

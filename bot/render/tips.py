@@ -11,6 +11,7 @@ from typing import Final
 
 from bot.i18n import N_, Translator
 from bot.markup import Html
+from bot.rendered import Rendered
 from engine.tips import TipKind
 
 TIP_MARK: Final = "📖"
@@ -140,3 +141,10 @@ def tip_text(kind: TipKind, game: str, tr: Translator) -> str:
 def tip_line(kind: TipKind, game: str, tr: Translator) -> Html:
     """``📖 Играть или пас…``: the line the presenter puts under the hand's head."""
     return Html(f"{TIP_MARK} <i>{tip_text(kind, game, tr)}</i>")
+
+
+def with_tip(rendered: Rendered, kind: TipKind, game: str, tr: Translator) -> Rendered:
+    """A hand message with the tip's line under its head (its first line)."""
+    head, _, rest = rendered.text.partition("\n")
+    lines = [head, tip_line(kind, game, tr), *([rest] if rest else [])]
+    return Rendered("\n".join(lines), rendered.markup)

@@ -73,8 +73,6 @@ class SettingsPanes:
                 changed = settings.model_copy(update={"computers": arg == "1"})
             case SettingsAct.HANDS if self.ctx.hands_in_group and hands is not None:
                 changed = settings.model_copy(update={"hands": hands})
-            case SettingsAct.TIPS if tips is not None:
-                changed = settings.model_copy(update={"tips": tips})
             case SettingsAct.GAME if _game(arg):
                 return arg, False
             case SettingsAct.BACK if arg == "":
@@ -115,6 +113,8 @@ class SettingsPanes:
                 changed = settings.model_copy(update={"words": arg == "1"})
             case SettingsAct.HANDS if self.ctx.hands_in_group and hands is not None:
                 changed = settings.model_copy(update={"hands": hands})
+            case SettingsAct.TIPS if tips is not None:
+                changed = settings.model_copy(update={"tips": tips})
             case _:
                 raise Refused(BotRefusal.UNKNOWN_BUTTON)
         await people.set_user_settings(user_id, changed)
