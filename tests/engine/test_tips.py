@@ -10,6 +10,7 @@ from typing import Any, Final
 import pytest
 
 from engine.actions import Buy, Pass, PlayCard
+from engine.cards import Card
 from engine.core import State, View
 from engine.games import GAMES, new_game
 from engine.konchinka.actions import Capture, Sweep, Trail
@@ -18,7 +19,7 @@ from engine.players import policy_for
 from engine.tips import TipKind as K
 from engine.tips import tip_kind
 from engine.trick import legal
-from engine.trick.actions import Announce, Exchange, Retrump
+from engine.trick.actions import Announce, Discard, Exchange, Retrump
 from engine.trick.rules import QS
 from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
@@ -36,11 +37,11 @@ EXPECTED: Final[dict[str, set[K]]] = {
 MAX_DECISIONS: Final = 40_000  # per game: every kind is met far sooner
 
 
-def _cards(view: View[Any, Any]) -> set[object]:
+def _cards(view: View[Any, Any]) -> set[Card]:
     return {a.card for a in view.legal if isinstance(a, PlayCard)}
 
 
-def _led_cards(view: TrickView) -> set[object]:
+def _led_cards(view: TrickView) -> set[Card]:
     assert view.led is not None and view.trump is not None
     variant = VARIANTS[view.game]
     read = [c for c in view.hand if c != variant.privileged or view.game != "pamfil"]  # §1.4.3
@@ -68,7 +69,9 @@ def _check_trick(kind: K, view: TrickView) -> None:
             assert not passes and view.seat == view.dealer
             assert view.declared.count("play") == 1
         case K.DISCARD:
-            assert view.game == "shutikha" and QS not in {c for a in view.legal for c in a.cards}
+            discards = [a for a in view.legal if isinstance(a, Discard)]
+            assert view.game == "shutikha" and len(discards) == len(view.legal)
+            assert QS not in {c for a in discards for c in a.cards}
         case K.LEAD:
             assert not view.trick and _cards(view) == set(view.hand)
         case K.FOLLOW_SUIT:  # §1.4.3 a (Памфил's JC allowed besides, §1.4.4)
