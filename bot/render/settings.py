@@ -138,8 +138,8 @@ def user_settings(
     lines.append(tr("Cards in words: your hand message also names the cards in full."))
     lines.append(
         tr(
-            "Tips: a line on your hand says the rule of the choice you face; «in my first"
-            " games»: in your first two games of each kind played to the end."
+            "Tips: a line on your hand says the rule of the choice you face. In my first"
+            " games: until you have finished two games of it."
         )
     )
     if hands:
