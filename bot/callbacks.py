@@ -91,11 +91,22 @@ class SettingsAct(StrEnum):
     PINGS = "p"  # 🔔 turn pings (a person's)
     WORDS = "w"  # cards in words (a person's)
     HANDS = "h"  # 🃏 where hands go (both)
+    TIPS = "i"  # 📖 one-line tips on the hand (a person's)
 
 
-GROUP_SETTINGS: Final = frozenset(SettingsAct) - {SettingsAct.PINGS, SettingsAct.WORDS}
+GROUP_SETTINGS: Final = frozenset(SettingsAct) - {
+    SettingsAct.PINGS,
+    SettingsAct.WORDS,
+    SettingsAct.TIPS,
+}
 MY_SETTINGS: Final = frozenset(
-    {SettingsAct.LANGUAGE, SettingsAct.PINGS, SettingsAct.WORDS, SettingsAct.HANDS}
+    {
+        SettingsAct.LANGUAGE,
+        SettingsAct.PINGS,
+        SettingsAct.WORDS,
+        SettingsAct.HANDS,
+        SettingsAct.TIPS,
+    }
 )
 
 REFRESH: Final = "u"  # ↻ Refresh, in the seat menu: the hand drawn again

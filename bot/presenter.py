@@ -27,6 +27,7 @@ from bot.render.games.game_ui import GameUI
 from bot.render.hint import hint_html
 from bot.render.refusals import sentence
 from bot.render.table_context import TableContext
+from bot.render.tips import with_tip
 from bot.rendered import Button, Rendered, keyboard
 from bot.runtime.outcome import (
     CancelQuestion,
@@ -201,6 +202,8 @@ class Presenter:
         if screen.words:  # the text names the cards in full; the buttons stay as they are
             text = with_card_words(rendered.text, screen.view.hand, tr)
             rendered = Rendered(text, rendered.markup)
+        if screen.tip is not None:  # the rule of his decision, under the hand's head
+            rendered = with_tip(rendered, screen.tip, screen.facts.table.game, tr)
         if screen.facts.table.status == TableStatus.RUNNING:  # a finished game's hand: nothing
             rendered = seat_menu.dress(
                 rendered,

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from bot.callbacks import Kind, Press, PressCodec
 from bot.game_names import GAME_NAMES, game_name
-from bot.i18n import LOCALES, Translator
+from bot.i18n import LOCALES, N_, Translator
 from bot.markup import esc
 from bot.render.lobby import next_value, option_text
 from bot.rendered import Button, Rendered, keyboard, next_in
@@ -19,6 +19,7 @@ from bot.storage.settings import (
     ChatHands,
     ChatSettings,
     Pings,
+    Tips,
     UserHands,
     UserSettings,
 )
@@ -26,13 +27,18 @@ from bot.storage.settings import (
 LANGUAGE_NAMES: Final = {"ru": "Русский", "en": "English"}  # each in its own language
 
 # the acts of the settings buttons (bot.callbacks.ACTS)
-LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS, HANDS = "ntcgvbpwh"
+LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS, HANDS, TIPS = "ntcgvbpwhi"
 PINGS_WORDS: Final[Mapping[Pings, str]] = {Pings.ON: "on", Pings.REMINDERS: "only reminders"}
 # where hands go (§19), as the group's row and a person's own row name each value
 CHAT_HANDS_WORDS: Final[Mapping[ChatHands, str]] = {
     ChatHands.AUTO: "auto",
     ChatHands.GROUP: "in the group (only you see them)",
     ChatHands.PRIVATE: "in private",
+}
+TIPS_WORDS: Final[Mapping[Tips, str]] = {
+    Tips.AUTO: N_("in my first games"),
+    Tips.ON: "on",
+    Tips.OFF: "off",
 }
 USER_HANDS_WORDS: Final[Mapping[UserHands, str]] = {
     UserHands.GROUP: "as the group says",
@@ -122,13 +128,20 @@ def user_settings(
     pings = tr("Turn pings: {value}", value=tr(PINGS_WORDS[settings.pings]))
     words = tr("Cards in words: {value}", value=tr("on") if settings.words else tr("off"))
     mine = tr("My hands: {value}", value=tr(USER_HANDS_WORDS[settings.hands]))
-    lines = [tr("⚙️ Your settings"), language, pings, words]
+    tips = tr("Tips: {value}", value=tr(TIPS_WORDS[settings.tips]))
+    lines = [tr("⚙️ Your settings"), language, pings, words, tips]
     if hands:
         lines.append(mine)
     lines.append(
         tr("Only reminders: no message at each turn, only when a third of the time is left.")
     )
     lines.append(tr("Cards in words: your hand message also names the cards in full."))
+    lines.append(
+        tr(
+            "Tips: a line on your hand says the rule of the choice you face. In my first"
+            " games: until you have finished two games of it."
+        )
+    )
     if hands:
         lines.append(
             tr(
@@ -140,6 +153,7 @@ def user_settings(
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("🔔 " + pings, PINGS, next_in(tuple(Pings), settings.pings))],
         [button("🗣 " + words, WORDS, "0" if settings.words else "1")],
+        [button("📖 " + tips, TIPS, next_in(tuple(Tips), settings.tips))],
         [button("🃏 " + mine, HANDS, next_in(tuple(UserHands), settings.hands))] if hands else [],
     ]
     return Rendered("\n".join(lines), keyboard(rows))

@@ -21,6 +21,7 @@ from bot.storage.settings import ChatSettings, UserSettings
 from engine.core import Line, View
 from engine.lines import LineKind, is_kind
 from engine.players.advice import Advice
+from engine.tips import TipKind
 
 Pane = bool | Literal["computers"]
 """What the seating message shows under its lines: False the lobby's buttons, True the options
@@ -153,6 +154,7 @@ class HandScreen:
     replace: bool = False  # shown in place of the pressed message, for its owner alone
     hints: bool = False  # the table allows hints: the hand offers 💡 at its owner's turn
     hint: Advice | None = None  # 💡's answer, shown under the hand (bot.render.hint)
+    tip: TipKind | None = None  # the rule of his decision now, under the head (bot.render.tips)
 
 
 @dataclass(frozen=True, slots=True)

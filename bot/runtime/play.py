@@ -43,6 +43,7 @@ from bot.runtime.owed import OwedKind, Owing
 from bot.runtime.standings import match_standings
 from bot.runtime.tables import Context, Match, Table, is_running
 from bot.runtime.thinking import think
+from bot.runtime.tips import tip_for
 from bot.storage.protocol import Writes
 from bot.storage.rows import Deadline, DeadlineKind, OwedRef, SeatMarks, TableStatus
 from bot.storage.settings import Pings
@@ -190,23 +191,26 @@ class Play:
                 and not await self.ctx.people.private_ok(s.user_id)
             ):
                 continue  # the owner can't be reached; /hand in private brings him back
+            view = state.view(s.seat)
+            settings = await self.ctx.people.user_settings(s.user_id)
             out.append(
                 HandScreen(
                     facts,
                     s.seat,
                     s.user_id,
                     await self.ctx.people.user_locale(s.user_id),
-                    state.view(s.seat),
+                    view,
                     table.hands.get(s.seat, HandUI()),
                     fresh=fresh or (answering is not None and here),
                     away=s.away,
                     menu=s.seat in table.menus,
-                    words=(await self.ctx.people.user_settings(s.user_id)).words,
+                    words=settings.words,
                     in_group=here,
                     answering=answering if here else None,
                     replace=answering is not None and here,
                     hints=hints_allowed(table),
                     hint=hint if only is not None else None,
+                    tip=None if s.away else await tip_for(self.ctx.repo, s.user_id, settings, view),
                 )
             )
         return out

@@ -15,7 +15,7 @@ from bot.refused import BotRefusal, Refused
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import GroupSettingsScreen, MySettingsScreen
 from bot.runtime.tables import Context
-from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, UserHands, member
+from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, Tips, UserHands, member
 
 
 class SettingsPanes:
@@ -102,7 +102,7 @@ class SettingsPanes:
         """Apply a press on a person's own pane."""
         people = self.people
         settings = await people.user_settings(user_id)
-        pings, hands = member(Pings, arg), member(UserHands, arg)
+        pings, hands, tips = member(Pings, arg), member(UserHands, arg), member(Tips, arg)
         match act:
             case SettingsAct.LANGUAGE if arg in LOCALES:
                 await people.set_user_language(user_id, arg)
@@ -113,6 +113,8 @@ class SettingsPanes:
                 changed = settings.model_copy(update={"words": arg == "1"})
             case SettingsAct.HANDS if self.ctx.hands_in_group and hands is not None:
                 changed = settings.model_copy(update={"hands": hands})
+            case SettingsAct.TIPS if tips is not None:
+                changed = settings.model_copy(update={"tips": tips})
             case _:
                 raise Refused(BotRefusal.UNKNOWN_BUTTON)
         await people.set_user_settings(user_id, changed)

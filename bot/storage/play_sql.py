@@ -60,6 +60,15 @@ class PlayStatements:
         )
         return [match_row(r) for r in rows]
 
+    async def finished_matches(self, user_id: int, game: str) -> int:
+        row = await self.runner.one(
+            "SELECT COUNT(*) AS n FROM matches m JOIN tables t ON t.id = m.table_id"
+            " JOIN seats s ON s.table_id = m.table_id"
+            " WHERE s.user_id = ? AND t.game = ? AND m.net IS NOT NULL",
+            (user_id, game),
+        )
+        return int(row["n"]) if row is not None else 0
+
     async def set_match_net(self, table_id: int, no: int, net: list[int]) -> None:
         sql = "UPDATE matches SET net = ? WHERE table_id = ? AND no = ?"
         await self.runner.run(sql, (json.dumps(net), table_id, no))

@@ -113,6 +113,10 @@ class Reads(Protocol):
         """Every match of the table, in order."""
         ...
 
+    async def finished_matches(self, user_id: int, game: str) -> int:
+        """How many matches of ``game`` the user sat at to their end (practice ones too)."""
+        ...
+
     async def tables(
         self, *, chat_id: int | None = None, user_id: int | None = None
     ) -> list[TableRow]:

@@ -74,6 +74,7 @@ class SqlRepository:
         self.set_match_drawn = play.set_match_drawn
         self.match = play.match
         self.matches = play.matches
+        self.finished_matches = play.finished_matches
         self.set_match_net = play.set_match_net
         self.add_action = play.add_action
         self.deciders = play.deciders

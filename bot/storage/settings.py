@@ -48,6 +48,19 @@ class Pings(StrEnum):
     REMINDERS = "reminders"  # no ping per turn, only the reminder
 
 
+class Tips(StrEnum):
+    """A person's one-line tips on his hand (bot.render.tips); a button steps through them."""
+
+    AUTO = "auto"  # while he has finished fewer than NEWCOMER_MATCHES matches of the game
+    ON = "on"  # at every decision that has one
+    OFF = "off"  # never
+
+
+NEWCOMER_MATCHES: Final = 2
+"""Tips «auto» show at a game until a person has finished this many matches of it: a match
+holds many deals, so each decision comes up again and again in the first two."""
+
+
 def member(kind: type[E], value: str) -> E | None:
     """The member of ``kind`` whose value is ``value`` (None: none is — a press's argument
     from an older or a forged button)."""
@@ -77,6 +90,7 @@ class UserSettings(BaseModel):
     pings: Pings = Pings.ON
     words: bool = False  # «Cards in words»: the hand message names its cards in full (§12)
     hands: UserHands = UserHands.GROUP
+    tips: Tips = Tips.AUTO  # one-line tips on his hand (bot.render.tips)
 
 
 def hands_in_group(

@@ -19,7 +19,9 @@ from bot.callbacks import STILL as STILL_MOVE
 from bot.callbacks import b36
 from bot.presses.meaning import HandUI
 from bot.render.games import game_ui
+from bot.render.tips import with_tip
 from bot.runtime.outcome import hand_key
+from bot.runtime.tips import tip_for
 from bot.storage.rows import SeatKind, SeatSpec
 from tests.databases import db_execute as db_execute  # the tests import both from here
 from tests.databases import db_rows as db_rows
@@ -420,7 +422,12 @@ async def expected_screens(
         assert seat.user_id is not None
         utr = presenter.catalogues.tr(await runtime.ctx.people.user_locale(seat.user_id))
         hand_ui = table.hands.get(seat.seat, HandUI())
-        rendered = ui.hand(ctx, state.view(seat.seat), hand_ui, utr, presenter.codec)
+        view = state.view(seat.seat)
+        rendered = ui.hand(ctx, view, hand_ui, utr, presenter.codec)
+        mine = await runtime.ctx.people.user_settings(seat.user_id)
+        tip = None if seat.away else await tip_for(runtime.ctx.repo, seat.user_id, mine, view)
+        if tip is not None:  # a newcomer's tip, under the head (bot.render.tips)
+            rendered = with_tip(rendered, tip, table.row.game, utr)
         message_id = services.outbox.message_id(seat.user_id, hand_key(table_id, seat.seat))
         out[seat.user_id] = (message_id, rendered.text)
     return table_html, out
