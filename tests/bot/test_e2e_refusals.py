@@ -152,7 +152,11 @@ async def test_7_2_closed_table_and_wrong_chat(
         await fake.wait_until(lambda: len(chat.messages) > count, timeout=10)
         return chat.messages[-1].text
 
-    assert await reply(anna, "/cancel") == "Эта команда работает в группе."
+    assert await reply(anna, "/kick") == "Эта команда работает в группе."
+    assert (
+        await reply(anna, "/cancel")
+        == "Тренировки сейчас нет — закрывать нечего. Начать: /practice"
+    )
     assert "в группе" in await reply(anna, "/newgame")
     assert await reply(anna, "/newgame mushka", group) == "Здесь уже есть стол: ↑"
     refused = await reply(boris, "/cancel", group)
