@@ -79,6 +79,7 @@ def replay_html(
     final = next((line for line in lines if is_kind(line, LineKind.END)), None)
     book = record_book(game)
     top = max([52, *(int(v) for s in steps for v in s.table.values() if isinstance(v, int))])
+    counts = range(top + 1)  # the counts' words, made here: every language's plural forms
     data = {
         "lang": loc,
         "title": title,
@@ -88,8 +89,8 @@ def replay_html(
         "names": list(names),
         "ranks": {r.value: rank_name(r, loc) for r in FACES},
         "ui": _words(tr),
-        "stock": [tr.n("{n} card in the stock", "{n} cards in the stock", n) for n in range(top + 1)],
-        "taken": [tr.n("{n} card taken", "{n} cards taken", n) for n in range(top + 1)],
+        "stock": [tr.n("{n} card in the stock", "{n} cards in the stock", n) for n in counts],
+        "taken": [tr.n("{n} card taken", "{n} cards taken", n) for n in counts],
         "deals": [list(d) for d in deals],
         "steps": [_step_json(s, steps[i - 1].table if i else {}) for i, s in enumerate(steps)],
         "final": "" if final is None else (line_words(book.parse(final), names, tr) or ""),
