@@ -1,0 +1,143 @@
+"""The replay page (bot/render/replay_html.py): one self-contained HTML file of a finished game —
+no URL at all, names as text, every step (a deal as dealt, every action) in the transcript's
+words with every hand the engine had, the final result, compact (a 20-deal Мушка pulka well
+under 300 KB), in Russian and English."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from bot.i18n import Catalogues, Translator
+from bot.render.action_words import action_parts
+from bot.render.replay_html import ReplayMark, replay_html
+from bot.render.transcript import line_words
+from engine.core import Line
+from engine.games import record_book
+from engine.record import read_records
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+CATALOGUES: Final = Catalogues.load(ROOT / "locales")
+GOLDEN: Final = sorted((ROOT / "tests" / "golden" / "records").glob("*.jsonl"))
+RECORDS: Final = [(f"{p.stem}#{i}", r) for p in GOLDEN for i, r in enumerate(read_records(p))]
+DATA: Final = re.compile(r'<script type="application/json" id="data">(.*?)</script>', re.S)
+SIZE_LIMIT: Final = 300_000
+"""Bytes: the page of a 20-deal Мушка pulka stays under it (issue's figure)."""
+
+
+def names_of(record: list[Line]) -> list[str]:
+    return ["Анна", "Boris", "Вера", "Dmitri", "Егор", "Fedor", "Галя"][: record[0]["players"]]
+
+
+def data_of(page: str) -> dict[str, Any]:
+    found = DATA.search(page)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every step's whole table, rebuilt from the changes the page lists (as its script does)."""
+    out: list[dict[str, Any]] = []
+    now: dict[str, Any] = {}
+    for step in data["steps"]:
+        now = {**now, **step[2]}
+        now = {k: v for k, v in now.items() if v is not None}
+        out.append(now)
+    return out
+
+
+def said(record: list[Line], names: list[str], tr: Translator, kinds: set[str]) -> list[str]:
+    book = record_book(record[0]["game"])
+    return [line_words(book.parse(x), names, tr) or "" for x in record if x["t"] in kinds]
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize(("name", "record"), RECORDS, ids=[n for n, _ in RECORDS])
+def test_every_golden_game_page_is_self_contained_with_every_step(
+    name: str, record: list[Line], locale: str
+) -> None:
+    tr = CATALOGUES.tr(locale)
+    names = names_of(record)
+    page = replay_html(record, names, tr, chat_title="Пятница", game_no=2)
+    lowered = page.lower()
+    for outside in ("http:", "https:", "://", "<link", "@import", "url(", "src=", "<iframe"):
+        assert outside not in lowered, outside
+    assert f'<html lang="{locale}">' in page
+    assert "default-src 'none'" in page  # the page may fetch nothing
+    data = data_of(page)
+    steps = data["steps"]
+    # one step a deal (as dealt), one an action: each opens with the transcript's words for it
+    assert [s[1].split("\n")[0] for s in steps] == said(record, names, tr, {"deal", "act"})
+    assert len(steps) == sum(x["t"] in ("deal", "act") for x in record)
+    (final,) = said(record, names, tr, {"end"})
+    assert data["final"] == final and final.startswith("Итог:" if locale == "ru" else "Result:")
+    assert steps[-1][1].endswith(final)
+    assert data["names"] == names and data["lang"] == locale
+
+
+@pytest.mark.parametrize(("name", "record"), RECORDS, ids=[n for n, _ in RECORDS])
+def test_every_hand_at_every_step_is_the_engines(name: str, record: list[Line]) -> None:
+    """A card played leaves its player's hand on that very step (the deal's last one too, before
+    the next deal is drawn)."""
+    data = data_of(replay_html(record, names_of(record), CATALOGUES.tr("en")))
+    tables = tables_of(data)
+    acts = iter(x for x in record if x["t"] == "act")
+    checked = 0
+    for i, step in enumerate(data["steps"]):
+        seat = step[3]
+        if seat is None:
+            continue
+        act = next(acts)
+        assert act["seat"] == seat
+        named = {str(c) for c in action_parts(act["a"]).cards}
+        before = set(tables[i - 1][f"h{seat}"].split())
+        after = set(tables[i][f"h{seat}"].split())
+        played = named & before
+        assert not played & after, (i, act)  # gone on this very step
+        checked += bool(played)
+    assert checked >= len(data["deals"])
+
+
+def test_a_name_with_markup_stays_text() -> None:
+    _, record = RECORDS[0]
+    names = ["</script><b>x", "Анна & Co", "<!--"][: record[0]["players"]]
+    names += ["Boris"] * (record[0]["players"] - len(names))
+    page = replay_html(record, names, CATALOGUES.tr("ru"), chat_title="</title><i>")
+    assert page.count("</script>") == 2  # the data's and the script's own ends, nothing more
+    assert "<b>" not in page and "<i>" not in page and "<!--" not in page
+    assert "&lt;/title&gt;&lt;i&gt;" in page  # the chat's title in <title>, escaped
+    assert data_of(page)["names"] == names
+
+
+def test_a_mushka_pulka_of_twenty_deals_fits_in_300_kb(capsys: pytest.CaptureFixture[str]) -> None:
+    simulated = ROOT / "tests" / "golden" / "simulated" / "mushka.jsonl"
+    records = [r for _, r in RECORDS] + read_records(simulated)
+    pulkas = [
+        r for r in records if r[0]["game"] == "mushka" and sum(x["t"] == "deal" for x in r) >= 20
+    ]
+    assert pulkas
+    for record in pulkas:
+        for locale in ("ru", "en"):
+            page = replay_html(record, names_of(record), CATALOGUES.tr(locale), chat_title="Клуб")
+            size = len(page.encode())
+            deals = sum(x["t"] == "deal" for x in record)
+            with capsys.disabled():
+                print(f"\nreplay page: mushka {record[0]['players']}p, {deals} deals: {size} B")
+            assert size <= SIZE_LIMIT
+
+
+def test_review_marks_go_on_their_steps_and_nowhere_else() -> None:
+    _, record = next((n, r) for n, r in RECORDS if n.startswith("mushka-3p-target5"))
+    tr = CATALOGUES.tr("ru")
+    plain = data_of(replay_html(record, names_of(record), tr))
+    assert all(len(s) == 4 for s in plain["steps"])
+    marks = [ReplayMark(3, "пас (−4.2)"), ReplayMark(7, "<b>")]
+    data = data_of(replay_html(record, names_of(record), tr, marks=marks))
+    acts = [i for i, s in enumerate(data["steps"]) if s[3] is not None]
+    marked = {i: s[4] for i, s in enumerate(data["steps"]) if len(s) > 4}
+    assert marked == {acts[2]: "пас (−4.2)", acts[6]: "<b>"}
