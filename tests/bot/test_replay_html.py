@@ -19,6 +19,7 @@ from bot.render.transcript import line_words
 from engine.core import Line
 from engine.games import record_book
 from engine.record import read_records
+from tests.bot.proof_figures import add_figure
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 CATALOGUES: Final = Catalogues.load(ROOT / "locales")
@@ -114,7 +115,8 @@ def test_a_name_with_markup_stays_text() -> None:
     assert data_of(page)["names"] == names
 
 
-def test_a_mushka_pulka_of_twenty_deals_fits_in_300_kb(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_mushka_pulka_of_twenty_deals_fits_in_300_kb(request: pytest.FixtureRequest) -> None:
+    """Each page's size is one of the run's figures (printed at its end)."""
     simulated = ROOT / "tests" / "golden" / "simulated" / "mushka.jsonl"
     records = [r for _, r in RECORDS] + read_records(simulated)
     pulkas = [
@@ -126,8 +128,8 @@ def test_a_mushka_pulka_of_twenty_deals_fits_in_300_kb(capsys: pytest.CaptureFix
             page = replay_html(record, names_of(record), CATALOGUES.tr(locale), chat_title="Клуб")
             size = len(page.encode())
             deals = sum(x["t"] == "deal" for x in record)
-            with capsys.disabled():
-                print(f"\nreplay page: mushka {record[0]['players']}p, {deals} deals: {size} B")
+            seats = record[0]["players"]
+            add_figure(request, f"replay page bytes, mushka {seats}p {deals} deals {locale}", size)
             assert size <= SIZE_LIMIT
 
 
