@@ -7,33 +7,36 @@ from __future__ import annotations
 from typing import Final
 
 PAGE_STYLE: Final = """
-body{font:15px/1.4 system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}
+body{font:15px/1.4 system-ui,sans-serif;margin:0;background:rgb(244,241,234);
+color:rgb(34,34,34)}
 main{max-width:60em;margin:0 auto;padding:1em}
 h1{font-size:1.2em;margin:.2em 0}
 nav{display:flex;flex-wrap:wrap;gap:.3em;margin:.6em 0}
-button{font:inherit;padding:.25em .6em;border:1px solid #888;border-radius:.3em;background:#fff;
-cursor:pointer}
-button.on{background:#2d6a4f;color:#fff;border-color:#2d6a4f}
+button{font:inherit;padding:.25em .6em;border:1px solid rgb(136,136,136);border-radius:.3em;
+background:white;cursor:pointer}
+button.on{background:rgb(45,106,79);color:white;border-color:rgb(45,106,79)}
 .bar{display:flex;align-items:center;gap:.4em;margin:.6em 0}
 .bar button{font-size:1.2em;min-width:2.4em}
-#counter{margin-left:.6em;color:#555}
-#board{background:#2d6a4f;border-radius:.6em;padding:.8em;display:grid;gap:.6em;
+#counter{margin-left:.6em;color:rgb(85,85,85)}
+#board{background:rgb(45,106,79);border-radius:.6em;padding:.8em;display:grid;gap:.6em;
 grid-template-columns:repeat(auto-fit,minmax(15em,1fr))}
-.seat,.centre{background:rgba(255,255,255,.12);border-radius:.4em;padding:.4em;color:#fff}
-.seat.acts{outline:3px solid #ffd166}
+.seat,.centre{background:rgba(255,255,255,.12);border-radius:.4em;padding:.4em;color:white}
+.seat.acts{outline:3px solid rgb(255,209,102)}
 .centre{grid-column:1/-1;text-align:center}
 .who{font-weight:600}
 .note{font-size:.85em;opacity:.85;margin-left:.4em}
 .cards{display:inline-flex;flex-wrap:wrap;gap:.25em;margin:.25em 0}
-.card{display:inline-block;min-width:2.1em;padding:.3em .2em;background:#fff;color:#111;
-border:1px solid #999;border-radius:.3em;text-align:center;font-weight:600}
-.card.red{color:#c1121f}
-#step{white-space:pre-wrap;background:#fff;border-radius:.4em;padding:.6em;margin:.6em 0;
+.card{display:inline-block;min-width:2.1em;padding:.3em .2em;background:white;
+color:rgb(17,17,17);border:1px solid rgb(153,153,153);border-radius:.3em;text-align:center;
+font-weight:600}
+.card.red{color:rgb(193,18,31)}
+#step{white-space:pre-wrap;background:white;border-radius:.4em;padding:.6em;margin:.6em 0;
 font-family:ui-monospace,monospace;font-size:.9em}
-#mark{background:#ffe8cc;border-left:4px solid #e8590c;padding:.4em .6em;border-radius:.3em}
-#final{background:#d8f3dc;border-left:4px solid #2d6a4f;padding:.5em .7em;font-weight:600;
+#mark{background:rgb(255,232,204);border-left:4px solid rgb(232,89,12);padding:.4em .6em;
 border-radius:.3em}
-.keys{color:#666;font-size:.85em}
+#final{background:rgb(216,243,220);border-left:4px solid rgb(45,106,79);padding:.5em .7em;
+font-weight:600;border-radius:.3em}
+.keys{color:rgb(102,102,102);font-size:.85em}
 [hidden]{display:none!important}
 """
 
