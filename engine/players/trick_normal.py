@@ -402,7 +402,7 @@ def _deal_out(ctx: _Round, hands: list[list[int]], stock: list[int], playing: li
 
 
 def _discard(
-    view: TrickView, rng: random.Random, budget: Budget, extra: TrickAction | None
+    view: TrickView, rng: random.Random, budget: Budget, also: TrickAction | None
 ) -> ScoredMoves[TrickAction]:
     """§1.3.12: among the k weakest cards by a few readings, the best on sampled deals."""
     assert view.seat is not None
@@ -422,8 +422,8 @@ def _discard(
         action = Discard(tuple(sorted(free, key=reading)[:k]))
         if action in legal and action not in candidates:
             candidates.append(action)
-    if isinstance(extra, Discard) and extra not in candidates:
-        candidates.append(extra)
+    if isinstance(also, Discard) and also not in candidates:
+        candidates.append(also)
     if not candidates:
         return ScoredMoves.only(view.legal[0])
     if len(candidates) == 1:
