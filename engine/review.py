@@ -25,7 +25,7 @@ from engine.core import Line, Seat, State
 from engine.errors import EngineError
 from engine.lines import LineKind, is_kind
 from engine.players.advice import Appraisal, Choice, Unit, appraise
-from engine.players.trick_exact import exact_values
+from engine.players.trick_exact import exact_play
 from engine.record import begin
 from engine.trick.actions import PlayCard
 from engine.trick.rules import TrickPhase
@@ -198,10 +198,9 @@ def _decide(state: State, seat: Seat, action: Any, index: int, seed: int) -> Dec
 
 
 def _exact(view: TrickView, state: State, action: Any) -> Exact:
-    values = exact_values(view, [state.hand(s) for s in range(state.players)])
     assert isinstance(action, PlayCard)
-    best = max(values, key=values.__getitem__)  # the first best: dicts keep the legal order
-    return Exact(values[action], values[best], best)
+    found = exact_play(view, [state.hand(s) for s in range(state.players)], action)
+    return Exact(found.taken, found.best, found.best_action)
 
 
 __all__ = [
