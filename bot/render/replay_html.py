@@ -20,8 +20,9 @@ from typing import Final
 
 from bot.game_names import game_name
 from bot.i18n import Translator
-from bot.render.action_words import action_parts
+from bot.render.action_words import action_parts, words_of
 from bot.render.cards import rank_name
+from bot.render.hint import amount
 from bot.render.replay_page import PAGE_SCRIPT, PAGE_STYLE
 from bot.render.transcript import line_words
 from engine.cards import Card, Rank
@@ -30,6 +31,7 @@ from engine.events import Act, Deal, End, RecordLine
 from engine.games import new_game, record_book
 from engine.lines import LineKind, is_kind
 from engine.record import chance_of
+from engine.review import NOISE, DealReview
 
 CENTRE: Final = ("turn_up", "trick", "pile", "table")
 """The places (:data:`engine.core.Places`) drawn in the middle of the table, in this order."""
@@ -41,11 +43,31 @@ Snapshot = dict[str, str | int]
 
 @dataclass(frozen=True, slots=True)
 class ReplayMark:
-    """A review's word on one action: ``action`` is its number in the game (1 for the first
-    ``act`` line), ``text`` what the review says of it (plain text)."""
+    """A review's word on one action: deal ``deal``'s ``step``-th action (1 its first, as
+    :class:`engine.review.ReviewStep`'s ``index``), ``text`` what the review says (plain text)."""
 
-    action: int
+    deal: int
+    step: int
     text: str
+
+
+def review_marks(review: DealReview, tr: Translator) -> tuple[ReplayMark, ...]:
+    """A deal's review as marks on its steps: every seat's costliest decisions
+    (:meth:`DealReview.costliest`), each with what it cost on average and the search's choice
+    (and, for the trick family's play, the cost with every card known)."""
+    out = []
+    for seat in range(review.players):
+        for d in review.costliest(seat):
+            text = tr(
+                "costly: {cost} on average; the strongest search: {best}",
+                cost=amount(-d.cost, d.unit, tr),
+                best=words_of(d.best.action, tr),
+            )
+            if d.exact is not None and d.exact.cost > NOISE:
+                exact = amount(-d.exact.cost, d.unit, tr)
+                text += "; " + tr("with every card known: {cost}", cost=exact)
+            out.append(ReplayMark(review.deal_no, d.step, text))
+    return tuple(sorted(out, key=lambda m: m.step))
 
 
 @dataclass(slots=True)
@@ -69,7 +91,7 @@ def replay_html(
     """The finished game ``lines`` (one RECORD.md record) as a page, in ``tr``'s language."""
     game = str(lines[0]["game"])
     loc = tr.locale
-    steps, deals = _steps(lines, names, tr, {m.action: m.text for m in marks})
+    steps, deals = _steps(lines, names, tr, {(m.deal, m.step): m.text for m in marks})
     name = game_name(game, loc)
     title = (
         tr("{game} — «{chat}», game {no}", game=name, chat=chat_title, no=game_no)
@@ -134,7 +156,10 @@ def _words(tr: Translator) -> dict[str, str]:
 
 
 def _steps(
-    lines: Sequence[Line], names: Sequence[str], tr: Translator, marks: Mapping[int, str]
+    lines: Sequence[Line],
+    names: Sequence[str],
+    tr: Translator,
+    marks: Mapping[tuple[int, int], str],
 ) -> tuple[list[_Step], list[tuple[int, int, int]]]:
     """Every step with its table, replaying the record; and each deal's number, first step and
     dealer."""
@@ -152,12 +177,13 @@ def _steps(
     book = record_book(str(head["game"]))
     steps: list[_Step] = []
     deals: list[tuple[int, int, int]] = []
-    actions = 0
+    actions = 0  # the current deal's so far
     for raw in lines:
         line: RecordLine = book.parse(raw)
         words = line_words(line, names, tr)
         if isinstance(line, Deal):
             deals.append((line.no, len(steps), line.dealer))
+            actions = 0
             table = _snapshot(state) if state.view(None).deal_no == line.no else {}
             steps.append(_Step(len(deals) - 1, [words or ""], table))
         elif isinstance(line, Act):
@@ -167,7 +193,8 @@ def _steps(
             new_deal = any(is_kind(m, LineKind.DEAL) for m in made)
             # a deal's last action deals the next one at once: its table is drawn from before
             table = _moved(before, line.seat, line.a) if new_deal else _snapshot(state)
-            step = _Step(len(deals) - 1, [words or ""], table, line.seat, marks.get(actions))
+            mark = marks.get((deals[-1][0], actions)) if deals else None
+            step = _Step(len(deals) - 1, [words or ""], table, line.seat, mark)
             steps.append(step)
         elif isinstance(line, End) and steps:
             steps[-1].text.append(words or "")

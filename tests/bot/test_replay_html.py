@@ -14,11 +14,12 @@ import pytest
 
 from bot.i18n import Catalogues, Translator
 from bot.render.action_words import action_parts
-from bot.render.replay_html import ReplayMark, replay_html
+from bot.render.replay_html import ReplayMark, replay_html, review_marks
 from bot.render.transcript import line_words
 from engine.core import Line
 from engine.games import record_book
 from engine.record import read_records
+from engine.review import review_deal
 from tests.bot.proof_figures import add_figure
 
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -138,8 +139,27 @@ def test_review_marks_go_on_their_steps_and_nowhere_else() -> None:
     tr = CATALOGUES.tr("ru")
     plain = data_of(replay_html(record, names_of(record), tr))
     assert all(len(s) == 4 for s in plain["steps"])
-    marks = [ReplayMark(3, "пас (−4.2)"), ReplayMark(7, "<b>")]
+    marks = [ReplayMark(1, 3, "пас (−4.2)"), ReplayMark(2, 1, "<b>")]
     data = data_of(replay_html(record, names_of(record), tr, marks=marks))
-    acts = [i for i, s in enumerate(data["steps"]) if s[3] is not None]
+    firsts = {d[0]: d[1] for d in data["deals"]}  # a deal's number: its step as dealt
     marked = {i: s[4] for i, s in enumerate(data["steps"]) if len(s) > 4}
-    assert marked == {acts[2]: "пас (−4.2)", acts[6]: "<b>"}
+    assert marked == {firsts[1] + 3: "пас (−4.2)", firsts[2] + 1: "<b>"}
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_a_deals_review_marks_its_costliest_decisions(locale: str) -> None:
+    """The engine's review of a deal (engine/review.py) marks every seat's costliest decisions
+    on the steps where they were taken, with their cost in the game's unit."""
+    record = next(r for n, r in RECORDS if n.startswith("mushka-3p-record-example"))
+    review = review_deal(record, 1, 7)
+    costly = [d for seat in range(review.players) for d in review.costliest(seat)]
+    assert costly  # random play: some decision cost something
+    tr = CATALOGUES.tr(locale)
+    data = data_of(replay_html(record, names_of(record), tr, marks=review_marks(review, tr)))
+    marked = {i: s for i, s in enumerate(data["steps"]) if len(s) > 4}
+    assert sorted(marked) == sorted(d.step for d in costly)  # deal 1 starts at step 0
+    unit = "к списанию" if locale == "ru" else "off the count"
+    for d in costly:
+        step = marked[d.step]
+        assert step[3] == d.seat and unit in step[4]
+        assert step[4].startswith("дорогое решение" if locale == "ru" else "costly")
