@@ -16,7 +16,7 @@ from bot.i18n import Catalogues, Translator
 from bot.render.action_words import action_parts
 from bot.render.replay_html import ReplayMark, replay_html, review_marks
 from bot.render.transcript import line_words
-from engine.core import Line
+from engine.core import Line, abandoned_line
 from engine.games import record_book
 from engine.record import read_records
 from engine.review import review_deal
@@ -163,3 +163,18 @@ def test_a_deals_review_marks_its_costliest_decisions(locale: str) -> None:
         step = marked[d.step]
         assert step[3] == d.seat and unit in step[4]
         assert step[4].startswith("дорогое решение" if locale == "ru" else "costly")
+
+
+@pytest.mark.parametrize(("name", "record"), RECORDS[:4], ids=[n for n, _ in RECORDS[:4]])
+def test_an_abandoned_game_shows_every_step_up_to_where_it_stopped(
+    name: str, record: list[Line]
+) -> None:
+    """A game closed in the middle of a deal (RECORD.md §R5.7's abandoned line after any line):
+    its page steps up to there and ends on the abandoned result, nobody paid."""
+    acts = [i for i, x in enumerate(record) if x["t"] == "act"]
+    cut = [*record[: acts[len(acts) // 2] + 1], abandoned_line(record[0]["players"])]
+    tr = CATALOGUES.tr("en")
+    data = data_of(replay_html(cut, names_of(cut), tr))
+    assert len(data["steps"]) == sum(x["t"] in ("deal", "act") for x in cut)
+    assert data["final"] == "Result: " + " · ".join(f"{n} 0" for n in names_of(cut))
+    assert data["steps"][-1][1].endswith(data["final"])
