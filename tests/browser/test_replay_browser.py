@@ -74,13 +74,17 @@ def log(browser: WebDriver, kind: str) -> list[dict[str, Any]]:
     return entries
 
 
-def requested(browser: WebDriver) -> list[str]:
-    """Every URL the page asked for (the browser's own network log)."""
+def requested(browser: WebDriver, page: str) -> list[str]:
+    """Every URL the page ``page`` asked for, itself first (the browser's network log; the
+    browser's own pages, its new-tab page, are not the page's)."""
     urls = []
     for entry in log(browser, "performance"):
         message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            urls.append(str(message["params"]["request"]["url"]))
+        params = message.get("params", {})
+        if message.get("method") == "Network.requestWillBeSent" and (
+            params.get("documentURL") == page
+        ):
+            urls.append(str(params["request"]["url"]))
     return urls
 
 
@@ -101,7 +105,6 @@ def test_the_replay_steps_through_a_whole_pulka_to_its_result(
     final = line_words(record_book("mushka").parse(end), NAMES, tr)
     assert final is not None and final.startswith("Итог:")
 
-    requested(browser)  # the browser's own start (its new-tab page) is not the page's
     browser.get(path.as_uri())
     assert text_of(browser, "counter") == f"1 / {steps}"
     assert text_of(browser, "step").startswith("Сдача 1 — сдаёт")
@@ -138,6 +141,6 @@ def test_the_replay_steps_through_a_whole_pulka_to_its_result(
     browser.find_element(By.ID, "last").click()  # ⏭
     assert text_of(browser, "final") == final
 
-    assert requested(browser) == [path.as_uri()]  # the file itself, nothing more
+    assert requested(browser, path.as_uri()) == [path.as_uri()]  # the file itself, no more
     errors = [e for e in log(browser, "browser") if e["level"] == "SEVERE"]
     assert errors == []
