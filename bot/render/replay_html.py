@@ -190,9 +190,10 @@ def _steps(
             actions += 1
             before = _snapshot(state)
             made = state.apply(line.seat, line.a)
-            new_deal = any(is_kind(m, LineKind.DEAL) for m in made)
-            # a deal's last action deals the next one at once: its table is drawn from before
-            table = _moved(before, line.seat, line.a) if new_deal else _snapshot(state)
+            ended = any(is_kind(m, LineKind.DEAL_END) for m in made)
+            # a deal's last action deals the next one at once: its table is drawn from before,
+            # the last trick still on it (the game's last deal's too, alike)
+            table = _moved(before, line.seat, line.a) if ended else _snapshot(state)
             mark = marks.get((deals[-1][0], actions)) if deals else None
             step = _Step(len(deals) - 1, [words or ""], table, line.seat, mark)
             steps.append(step)

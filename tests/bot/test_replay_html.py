@@ -178,3 +178,26 @@ def test_an_abandoned_game_shows_every_step_up_to_where_it_stopped(
     assert len(data["steps"]) == sum(x["t"] in ("deal", "act") for x in cut)
     assert data["final"] == "Result: " + " · ".join(f"{n} 0" for n in names_of(cut))
     assert data["steps"][-1][1].endswith(data["final"])
+
+
+TRICKS: Final = [(n, r) for n, r in RECORDS if r[0]["game"] in ("mushka", "pamfil", "shutikha")]
+
+
+@pytest.mark.parametrize(("name", "record"), TRICKS, ids=[n for n, _ in TRICKS])
+def test_a_deals_last_step_shows_its_last_trick_on_the_table(name: str, record: list[Line]) -> None:
+    """The step that ends a deal shows the trick that ended it, the game's last deal too (the
+    engine has dealt the next deal, or ended the game, by the time the step is drawn)."""
+    data = data_of(replay_html(record, names_of(record), CATALOGUES.tr("en")))
+    tables = tables_of(data)
+    ends = [i for i, s in enumerate(data["steps"]) if s[3] is not None and " ended." in s[1]]
+    tricks: list[set[str]] = []  # each finished deal's last trick
+    last: set[str] = set()
+    for line in record:
+        if line["t"] == "event" and line["e"] == "trick":
+            last = {card for _, card in line["plays"]}
+        elif line["t"] == "deal_end" and last:
+            tricks.append(last)
+            last = set()
+    assert tricks and len(ends) >= len(tricks)
+    shown = [set(tables[i].get("trick", "").split()) for i in ends]
+    assert [t for t in shown if t] == tricks
