@@ -10,7 +10,7 @@ from bot.i18n import Translator
 from bot.numbers import signed
 from bot.records import GameRecord
 from bot.render.cards import notation_word, notation_words
-from engine.events import Act, Deal, DealEnd, End, Event
+from engine.events import Act, Deal, DealEnd, End, Event, RecordLine
 from engine.games import record_book
 from engine.trick.events import TrickDealEnd
 
@@ -30,30 +30,36 @@ def transcript(record: GameRecord, chat_title: str, tr: Translator) -> str:
         tr("Players: {list}", list=" · ".join(f"{i + 1}. {n}" for i, n in enumerate(names))),
     ]
     for line in book.read(record.lines):
-        if isinstance(line, Deal):
-            who = names[line.dealer]
-            out += ["", tr("Deal {no} — {name} deals", no=line.no, name=who)]
-        elif isinstance(line, Act):
-            out.append(f"{names[line.seat]}: {notation_words(line.a, loc)}")
-        elif isinstance(line, Event):
-            out.append("  · " + _fields(line, names, loc))
-        elif isinstance(line, DealEnd):
-            # the trick family's counts (RECORD.md §R6.3); the other families' figures are
-            # their events' and results'
-            seats = line.seats if isinstance(line, TrickDealEnd) else ()
-            moves = [f"{names[s.seat]} {s.before}→{s.after}" for s in seats]
-            ended = tr("Deal {no} ended.", no=line.no)
-            out.append(f"{ended} {' · '.join(moves)}".rstrip())
-        elif isinstance(line, End):
-            net = line.net
-            out += [
-                "",
-                tr(
-                    "Result: {list}",
-                    list=" · ".join(f"{n} {signed(v)}" for n, v in zip(names, net, strict=False)),
-                ),
-            ]
+        words = line_words(line, names, tr)
+        if words is None:
+            continue
+        if isinstance(line, (Deal, End)):
+            out.append("")
+        out.append(words)
     return "\n".join(out) + "\n"
+
+
+def line_words(line: RecordLine, names: Sequence[str], tr: Translator) -> str | None:
+    """One typed record line in words, as the transcript says it (None: a line it leaves out —
+    the game and seats lines): a deal, an action, an event, a deal's end, the result."""
+    loc = tr.locale
+    if isinstance(line, Deal):
+        return tr("Deal {no} — {name} deals", no=line.no, name=names[line.dealer])
+    if isinstance(line, Act):
+        return f"{names[line.seat]}: {notation_words(line.a, loc)}"
+    if isinstance(line, Event):
+        return "  · " + _fields(line, names, loc)
+    if isinstance(line, DealEnd):
+        # the trick family's counts (RECORD.md §R6.3); the other families' figures are
+        # their events' and results'
+        seats = line.seats if isinstance(line, TrickDealEnd) else ()
+        moves = [f"{names[s.seat]} {s.before}→{s.after}" for s in seats]
+        ended = tr("Deal {no} ended.", no=line.no)
+        return f"{ended} {' · '.join(moves)}".rstrip()
+    if isinstance(line, End):
+        net = " · ".join(f"{n} {signed(v)}" for n, v in zip(names, line.net, strict=False))
+        return tr("Result: {list}", list=net)
+    return None
 
 
 def _fields(event: Event, names: Sequence[str], locale: str) -> str:

@@ -1,8 +1,11 @@
-"""/record: a finished game's RECORD.md record, its transcript (PRODUCT.md §18) and its chart
-(where the game has one) — once per game in a chat (a group, or a player's private chat);
-asked again, by anyone, any time later, a short answer points to that post."""
+"""/record: a finished game's RECORD.md record, its transcript (PRODUCT.md §18), its replay
+page (one HTML file anyone can open) and its chart (where the game has one) — once per game in
+a chat (a group, or a player's private chat); asked again, by anyone, any time later, a short
+answer points to that post."""
 
 from __future__ import annotations
+
+import asyncio
 
 from aiogram import Router
 from aiogram.filters import Command
@@ -14,6 +17,7 @@ from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.markup import Html, esc
 from bot.records import GameRecord, RecordPosts, Records
+from bot.render.replay_html import replay_html
 from bot.render.transcript import transcript
 from bot.routers.incoming import say, topic
 from bot.runtime.queries import Queries
@@ -92,13 +96,16 @@ async def post(
     delivery: Delivery,
     drawing: Drawing,
 ) -> None:
-    """The record (keyed: a repeat finds it), its transcript and its chart, in that order; the
-    chart drawn off the event loop first."""
+    """The record (keyed: a repeat finds it), its transcript, its replay page and its chart, in
+    that order; the chart and the page made off the event loop first."""
     private = message.chat.type == "private"
     chat = await people.chat(found.table.chat_id)
     title = chat.title if chat else ""
     game = found.table.game
     png = await drawing.chart(game, title, found.no, found.names, found.lines, tr)  # if it has one
+    page = await asyncio.to_thread(
+        replay_html, found.lines, found.names, tr, chat_title=title, game_no=found.no
+    )
     box, chat_id, thread = delivery.presenter.outbox, message.chat.id, topic(message)
     box.post_document(
         chat_id,
@@ -110,5 +117,6 @@ async def post(
     )
     words = transcript(found, title, tr)
     box.post_document(chat_id, f"{found.filename}.txt", words.encode(), thread=thread)
+    box.post_document(chat_id, f"{found.filename}.html", page.encode(), thread=thread)
     if png is not None:
         box.post_photo(chat_id, f"{found.filename}.png", png, thread=thread)

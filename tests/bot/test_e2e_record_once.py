@@ -50,14 +50,15 @@ async def test_ten_records_in_a_group_post_the_game_once_and_point_to_it_after_a
         for n in range(ASKS):  # at once, by all three
             await players[n % 3].send(group, "/record")
         await fake.settle(quiet=0.2, timeout=30)  # every command answered
-        assert fake.count("sendDocument", since=mark) == 2
+        assert fake.count("sendDocument", since=mark) == 3
         assert fake.count("sendPhoto", since=mark) == 1
         # every other ask is answered with a pointer (how many messages: the commands'
         # answers' window, which this test's time scale shrinks to nothing)
         assert 1 <= len(pointers(group)) <= ASKS - 1
-        jsonl, text, chart = posts(group)
+        jsonl, text, page, chart = posts(group)
         assert jsonl.document is not None and jsonl.document.filename.endswith(".jsonl")
         assert text.document is not None and text.document.filename.endswith(".txt")
+        assert page.document is not None and page.document.filename.endswith(".html")
         assert chart.photo is not None
         above = [m for m in pointers(group) if m.text.startswith(ABOVE)]
         assert all(link_to(jsonl) in m.html for m in above)  # the rest: it was on its way
@@ -100,4 +101,4 @@ async def test_a_record_asked_again_in_a_basic_group_or_in_private_replies_to_th
         again = await say(fake, vera, "/record")
         assert again.text == f"{ABOVE}." and again.reply_to == mine.message_id
         await fake.settle(quiet=0.05)
-        assert len(posts(vera)) == len(posts(group)) == 3  # .jsonl, .txt and chart, once each
+        assert len(posts(vera)) == len(posts(group)) == 4  # .jsonl, .txt, .html, chart: once
