@@ -98,7 +98,7 @@ def decision_text(decision: Decision, tr: Translator) -> Html:
     if shown_cost(decision):
         lines = [
             tr.html(
-                "❗ Cost {cost}: the strongest computer would choose {best} ({value}); yours: {taken}.",
+                "❗ Cost {cost}: the strongest computer chooses {best} ({value}); yours: {taken}.",
                 cost=cost_words(decision, tr),
                 best=words_of(decision.best.action, tr),
                 value=amount(decision.best_value, unit, tr),
@@ -158,7 +158,7 @@ def step_text(
     decision = review.decision_at(index)
     if decision is not None:
         lines.append(decision_text(decision, tr))
-    lines.append("")
+    lines.append(Html(""))
     lines.extend(_table(review, index, tr, names))
     return Html(truncate("\n".join(lines), MAX_TEXT))
 
@@ -174,17 +174,13 @@ def review_text(
 
 def _events(lines: Sequence[Line], tr: Translator, names: Sequence[str] | None) -> list[Html]:
     """The tricks a step completed, each with its winner."""
-    out: list[Html] = []
-    for line in lines:
-        if is_kind(line, LineKind.EVENT) and line.get("e") == TRICK_EVENT:
-            out.append(
-                tr.html(
-                    "Trick {no} to {name}",
-                    no=line["no"],
-                    name=seat_name(int(line["winner"]), names, tr),
-                )
-            )
-    return out
+    return [
+        tr.html(
+            "Trick {no} to {name}", no=line["no"], name=seat_name(int(line["winner"]), names, tr)
+        )
+        for line in lines
+        if is_kind(line, LineKind.EVENT) and line.get("e") == TRICK_EVENT
+    ]
 
 
 def _table(
