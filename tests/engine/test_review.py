@@ -55,7 +55,7 @@ def test_a_review_replays_its_deal_and_values_each_decision_of_the_seat(path: Pa
     assert last == replay(cut).record() == record[: len(last)]  # an end line if the game ended
     assert last[: len(cut)] == cut
     assert [(s.seat, str(s.action)) for s in review.steps[1:]] == _acts(record, no)
-    assert review.steps[0].seat is None and review.steps[0].state.deal_no == no
+    assert review.steps[0].seat is None and review.steps[0].state.view(None).deal_no == no
     for d in review.decisions:
         before = review.steps[d.step - 1].state
         assert d.seat == 0 and d.taken == review.steps[d.step].action
@@ -130,7 +130,7 @@ def _written_off(state: State, me: int, counts: tuple[int, ...]) -> float:
 def _brute(state: State, me: int, counts: tuple[int, ...], no: int) -> float:
     """The paranoid value of the rest of the deal by every line of play through the engine."""
     seat = state.to_act
-    if seat is None or state.deal_no != no or state.phase != TrickPhase.PLAY:
+    if seat is None or state.view(None).deal_no != no or state.phase != TrickPhase.PLAY:
         return _written_off(state, me, counts)
     values = []
     for action in state.legal_actions(seat):
