@@ -2,12 +2,13 @@
 
     python bench/review_speed.py [--deals 40] [--games mushka,kopilka] [--seed 1] [--all-seats]
 
-Plays each game at its slowest table to review (:data:`SEATS`) with ``easy`` seats and reviews every finished deal of
-the records (up to ``--deals`` a game) for one viewer, the seat that played most decisions in
-it (``--all-seats``: for every seat at once), timing the review's thread CPU time: the steps
-replayed, each decision of the seat with a real choice searched (the review's budget,
-:data:`engine.players.advice.REVIEW_SHARE` of ``hard``'s), the trick family's play solved
-exactly. The issue's aim is 2 s of CPU at p99 per deal on the deployed machine (two shared
+Plays each game at its slowest table to review (:data:`SEATS`) with ``easy`` seats and reviews
+every finished deal of the records (up to ``--deals`` a game) for one viewer, the seat that
+played most decisions in it (``--all-seats``: for every seat at once), timing the review's
+thread CPU time: the steps replayed, each decision of the seat with a real choice searched (the
+review's budget, :data:`engine.players.advice.REVIEW_SHARE` of ``hard``'s), the trick family's
+play solved exactly.
+The issue's aim is 2 s of CPU at p99 per deal on the deployed machine (two shared
 cores); the bot computes a review off the event loop, once, and keeps it.
 """
 
