@@ -20,7 +20,7 @@ from bot.message_limits import MAX_TEXT, fits
 from bot.render.cards import card_names
 from bot.render.review import game_summary_text, step_text, summary_text
 from bot.terminal.review import review_main
-from engine.record import read_records
+from engine.record import read_records, write_jsonl
 from engine.review import review_deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +127,21 @@ def test_a_bad_file_or_deal_is_refused_in_one_line(args: list[str], said: str) -
     out, err = io.StringIO(), io.StringIO()
     assert review_main(args, out, err) == 2
     assert out.getvalue() == "" and said in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+def test_a_running_game_s_finished_deals_are_reviewed_and_its_running_deal_refused(
+    tmp_path: Path,
+) -> None:
+    record = read_records(MUSHKA)[0]
+    end = next(i for i, line in enumerate(record) if line["t"] == "deal_end" and line["no"] == 2)
+    running = tmp_path / "running.jsonl"
+    running.write_text(write_jsonl(record[: end - 3]), encoding="utf-8")  # deal 2 in play
+    out, err = io.StringIO(), io.StringIO()
+    assert review_main([str(running), "--seat", "1", "--lang", "en"], out, err) == 0
+    assert out.getvalue().startswith("🔎 Deal 1 — Seat 1") and "Deal 2" not in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert review_main([str(running), "--deal", "2"], out, err) == 2
+    assert err.getvalue() == "review: deal 2 is not a finished deal of the record\n"
 
 
 def test_python_m_bot_review_needs_no_token() -> None:
