@@ -105,6 +105,27 @@ def chance_of(record: list[Line]) -> StackedChance:
     return StackedChance.of(decks, picks, spare_picks=abandoned)
 
 
+def begin(record: list[Line]) -> State:
+    """The game of a record as it starts, before its first ``act`` (the first deal dealt), its
+    chance the record's (:func:`chance_of`): a record cut after a ``deal_end`` deals no further.
+    Raises ``InvalidRecord`` when the record does not start with a ``game`` line."""
+    from engine.games import new_game  # the registry imports every game module
+
+    if not record or not is_kind(record[0], LineKind.GAME):
+        raise InvalidRecord("a record starts with its game line")
+    head = record[0]
+    seats = record[1] if len(record) > 1 and is_kind(record[1], LineKind.SEATS) else None
+    prev = seats.get("prev_dealer") if seats is not None and seats.get("by") == "series" else None
+    return new_game(
+        head["game"],
+        head["players"],
+        head["seed"],
+        head.get("options", {}),
+        chance=chance_of(record),
+        prev_dealer=prev,
+    )
+
+
 def replay(record: list[Line], *, through_end: bool = True) -> State:
     """Rebuild a game from its record; every ``act`` must be legal (§R4.4).
 
@@ -113,21 +134,7 @@ def replay(record: list[Line], *, through_end: bool = True) -> State:
     after that point are not). Raises ``InvalidRecord`` when the record does not start with a
     ``game`` line or an action is refused.
     """
-    from engine.games import new_game  # the registry imports every game module
-
-    if not record or not is_kind(record[0], LineKind.GAME):
-        raise InvalidRecord("a record starts with its game line")
-    head = record[0]
-    seats = record[1] if len(record) > 1 and is_kind(record[1], LineKind.SEATS) else None
-    prev = seats.get("prev_dealer") if seats is not None and seats.get("by") == "series" else None
-    state = new_game(
-        head["game"],
-        head["players"],
-        head["seed"],
-        head.get("options", {}),
-        chance=chance_of(record),
-        prev_dealer=prev,
-    )
+    state = begin(record)
     for number, line in enumerate(record, 1):
         if is_kind(line, LineKind.ACT):
             try:

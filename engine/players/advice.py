@@ -108,17 +108,63 @@ def advise(view: View[Any, Any], seed: int, *, top: int = TOP) -> Advice:
 
     Deterministic from ``seed``; raises ``InvalidOption`` for an unknown game and
     ``ValueError`` when the seat has nothing to decide."""
+    family = _family(view)
+    scored = _SEARCH[family](view, random.Random(seed), None)
+    return Advice(_ranked(view, scored)[:top], scored.samples, _unit(view, family))
+
+
+@dataclass(frozen=True, slots=True)
+class Appraisal:
+    """A decision looked back at (the review's): every candidate the search weighed, best
+    first (as :class:`Advice`'s), and the action taken among them, valued on the same worlds."""
+
+    choices: tuple[Choice, ...]
+    taken: Choice
+    samples: int
+    unit: Unit
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+
+def appraise(view: View[Any, Any], taken: object, seed: int) -> Appraisal | None:
+    """The strongest level's search of the seat's decision, ``taken`` (one of ``view.legal``)
+    searched too where its candidates leave it out: what :func:`advise` would rank, and the
+    value of what was done; None where the search weighs nothing (one candidate: a forced
+    action, the trick family's announcement and Памфил's re-trump, chosen by rule).
+    Deterministic from ``seed``; raises as :func:`advise`, and ``ValueError`` when ``taken``
+    is not legal."""
+    family = _family(view)
+    if taken not in view.legal:
+        raise ValueError("the action taken is not one of the view's legal actions")
+    scored = _SEARCH[family](view, random.Random(seed), taken)
+    if not scored.samples:
+        return None
+    ranked = _ranked(view, scored)
+    mine = next(c for c in ranked if c.action == taken)
+    return Appraisal(ranked, mine, scored.samples, _unit(view, family))
+
+
+def _family(view: View[Any, Any]) -> str:
     spec = GAMES.get(view.game)
     if spec is None:
         raise InvalidOption("unknown_game", game=view.game)
     if view.seat is None or not view.legal:
         raise ValueError("the view's seat has no decision to make")
-    rng = random.Random(seed)
-    scored = _SEARCH[spec.family](view, rng)
+    return spec.family
+
+
+def _unit(view: View[Any, Any], family: str) -> Unit:
+    return Unit.PULKA if family == "trick" and _guarded(view) else _UNITS[family]
+
+
+def _ranked(view: View[Any, Any], scored: ScoredMoves[Any]) -> tuple[Choice, ...]:
+    """Every candidate as a :class:`Choice` in the game's unit, best first (ties: earlier)."""
     means = scored.means()
     shift = _shift(view) if scored.samples else 0.0
-    order = sorted(range(len(means)), key=lambda i: (-scored.totals[i], i))[:top]
-    choices = tuple(
+    order = sorted(range(len(means)), key=lambda i: (-scored.totals[i], i))
+    return tuple(
         Choice(
             scored.actions[i],
             means[i] + shift,
@@ -127,31 +173,33 @@ def advise(view: View[Any, Any], seed: int, *, top: int = TOP) -> Advice:
         )
         for i in order
     )
-    unit = Unit.PULKA if spec.family == "trick" and _guarded(view) else _UNITS[spec.family]
-    return Advice(choices, scored.samples, unit)
 
 
-def _trick(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
+Search = Callable[[View[Any, Any], random.Random, Any], ScoredMoves[Any]]
+"""A family's ``hard`` search of a view, with an extra action to search (or None)."""
+
+
+def _trick(view: View[Any, Any], rng: random.Random, extra: Any) -> ScoredMoves[Any]:
     assert isinstance(view, TrickView)
-    return trick_normal.search_scores(view, rng, HARD_BY_GAME.get(view.game, HARD))
+    return trick_normal.search_scores(view, rng, HARD_BY_GAME.get(view.game, HARD), extra)
 
 
-def _kopilka(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
+def _kopilka(view: View[Any, Any], rng: random.Random, extra: Any) -> ScoredMoves[Any]:
     assert isinstance(view, KopilkaView)
-    return kopilka.hard_scores(view, rng)
+    return kopilka.hard_scores(view, rng)  # every legal action is a candidate
 
 
-def _lenturlu(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
+def _lenturlu(view: View[Any, Any], rng: random.Random, extra: Any) -> ScoredMoves[Any]:
     assert isinstance(view, LenturluView)
-    return lenturlu.scores(view, rng, lenturlu.HARD)
+    return lenturlu.scores(view, rng, lenturlu.HARD, extra)
 
 
-def _konchinka(view: View[Any, Any], rng: random.Random) -> ScoredMoves[Any]:
+def _konchinka(view: View[Any, Any], rng: random.Random, extra: Any) -> ScoredMoves[Any]:
     assert isinstance(view, KonchinkaView)
-    return konchinka.hard_scores(view, rng)
+    return konchinka.hard_scores(view, rng, extra)
 
 
-_SEARCH: Final[Mapping[str, Callable[[View[Any, Any], random.Random], ScoredMoves[Any]]]] = {
+_SEARCH: Final[Mapping[str, Search]] = {
     "trick": _trick,
     "kopilka": _kopilka,
     "lenturlu": _lenturlu,
@@ -201,4 +249,15 @@ def kopilka_now(view: KopilkaView, me: int) -> float:
     return value
 
 
-__all__ = ["TOP", "Advice", "Choice", "Fact", "Unit", "ValueParts", "advise", "kopilka_now"]
+__all__ = [
+    "TOP",
+    "Advice",
+    "Appraisal",
+    "Choice",
+    "Fact",
+    "Unit",
+    "ValueParts",
+    "advise",
+    "appraise",
+    "kopilka_now",
+]

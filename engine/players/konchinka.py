@@ -100,9 +100,12 @@ def hard(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     return hard_scores(view, rng).best()
 
 
-def hard_scores(view: KonchinkaView, rng: random.Random) -> ScoredMoves[KonchinkaAction]:
-    """``hard``'s search, every candidate with its summed value (the hints' figures)."""
-    return scores(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES)
+def hard_scores(
+    view: KonchinkaView, rng: random.Random, extra: KonchinkaAction | None = None
+) -> ScoredMoves[KonchinkaAction]:
+    """``hard``'s search, every candidate with its summed value (the hints' figures); ``extra``
+    searched too where the candidates leave it out (the review's action taken)."""
+    return scores(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES, extra)
 
 
 def search(
@@ -113,7 +116,12 @@ def search(
 
 
 def scores(
-    view: KonchinkaView, rng: random.Random, budget: int, least: int, width: int
+    view: KonchinkaView,
+    rng: random.Random,
+    budget: int,
+    least: int,
+    width: int,
+    extra: KonchinkaAction | None = None,
 ) -> ScoredMoves[KonchinkaAction]:
     """PIMC over the best ``width`` moves, each played out to the end of the deal in sampled
     worlds (``budget`` moves, at least ``least`` worlds).
@@ -121,6 +129,8 @@ def scores(
     Every candidate meets the same worlds (common samples reduce the variance of the
     comparison); the best mean wins, ties to the earlier candidate."""
     moves = tuple(candidates(view, width))
+    if extra is not None and extra not in moves:  # the review's action taken, searched too
+        moves = (*moves, extra)
     if len(moves) == 1:
         return ScoredMoves.only(moves[0])
     me = view.seat

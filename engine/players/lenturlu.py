@@ -125,8 +125,11 @@ def search(view: LenturluView, rng: random.Random, level: Level) -> LenturluActi
     return scores(view, rng, level).best()
 
 
-def scores(view: LenturluView, rng: random.Random, level: Level) -> ScoredMoves[LenturluAction]:
-    """PIMC over the pruned candidates, each played out to the end of the deal on the inner
+def scores(
+    view: LenturluView, rng: random.Random, level: Level, extra: LenturluAction | None = None
+) -> ScoredMoves[LenturluAction]:
+    """PIMC over the pruned candidates (and ``extra``, the review's action taken, standing for
+    its kind), each played out to the end of the deal on the inner
     simulator; whole rounds of worlds (every candidate meets the same worlds, each as likely as
     the passes make it, :mod:`.lenturlu_infer`) until the level's budget of actions is
     simulated (at least its ``least`` worlds, at most its ``most``); each play-out by the
@@ -136,8 +139,14 @@ def scores(view: LenturluView, rng: random.Random, level: Level) -> ScoredMoves[
     base, unseen = sim.known(view)
     known = facts(view, habits=level.habits)
     moves = candidates(base, view.manner, level.runs)
+    extra_at = -1  # the review's action taken: searched (last) if left out, named as taken
+    if extra is not None:
+        kind = sim.of_action(extra)
+        if kind not in moves:
+            moves.append(kind)
+        extra_at = moves.index(kind)
     if len(moves) == 1:
-        return ScoredMoves.only(sim.to_action(moves[0], view.hand))
+        return ScoredMoves.only(extra if extra is not None else sim.to_action(moves[0], view.hand))
     work = Work()
     totals = [0.0] * len(moves)
     samples = 0
@@ -154,7 +163,10 @@ def scores(view: LenturluView, rng: random.Random, level: Level) -> ScoredMoves[
                     rollout.playout(g, work, level.style)
             totals[i] += g.net(me)
         samples += 1
-    actions = tuple(sim.to_action(m, view.hand) for m in moves)
+    actions = tuple(
+        extra if i == extra_at and extra is not None else sim.to_action(m, view.hand)
+        for i, m in enumerate(moves)
+    )
     return ScoredMoves(actions, tuple(totals), samples)
 
 

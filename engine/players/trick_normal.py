@@ -79,8 +79,12 @@ def search_policy(view: TrickView, rng: random.Random, budget: Budget) -> TrickA
     return search_scores(view, rng, budget).best()
 
 
-def search_scores(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
-    """The determinized search at ``budget``: every candidate with its summed value."""
+def search_scores(
+    view: TrickView, rng: random.Random, budget: Budget, extra: TrickAction | None = None
+) -> ScoredMoves[TrickAction]:
+    """The determinized search at ``budget``: every candidate with its summed value; ``extra``
+    (one of ``view.legal``, the review's action taken) is searched too, last, where the
+    declaration's or discard's candidates leave it out (the play searches every card)."""
     legal = view.legal
     if len(legal) == 1:
         return ScoredMoves.only(legal[0])
@@ -89,9 +93,9 @@ def search_scores(view: TrickView, rng: random.Random, budget: Budget) -> Scored
     if view.phase == TrickPhase.DECLARE:
         if ANNOUNCE in legal:  # §1.3.7: the bonus only pays; the JC still may not be passed
             return ScoredMoves.only(ANNOUNCE)
-        return _declare(view, rng, budget)
+        return _declare(view, rng, budget, extra)
     if view.phase == TrickPhase.DISCARD:
-        return _discard(view, rng, budget)
+        return _discard(view, rng, budget, extra)
     return ScoredMoves.only(_retrump(view))
 
 
@@ -202,6 +206,13 @@ def _play(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[Tr
 # --- declaration and exchange -------------------------------------------------------------------
 
 
+def _with(candidates: list[TrickAction], extra: TrickAction | None) -> list[TrickAction]:
+    """The candidates, and ``extra`` last if they leave it out."""
+    if extra is None or extra in candidates:
+        return candidates
+    return [*candidates, extra]
+
+
 def _candidates(view: TrickView, trump: Suit) -> list[TrickAction]:
     """Pass, and play with the k weakest cards exchanged (and the dealer's ``up`` twins)."""
     legal = set(view.legal)
@@ -262,11 +273,13 @@ class _Round:
         return sum(worth[c] for c in hand) >= OTHERS_PLAY + plays
 
 
-def _declare(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
+def _declare(
+    view: TrickView, rng: random.Random, budget: Budget, extra: TrickAction | None
+) -> ScoredMoves[TrickAction]:
     assert view.seat is not None
     me = view.seat
     trump = view.trump or Suit.SPADES
-    candidates = _candidates(view, trump)
+    candidates = _with(_candidates(view, trump), extra)
     if len(candidates) == 1:
         return ScoredMoves.only(candidates[0])
     draw = _sampler(view, knowledge(view), budget)
@@ -388,7 +401,9 @@ def _deal_out(ctx: _Round, hands: list[list[int]], stock: list[int], playing: li
 # --- Шутиха's discard, Памфил's re-trump --------------------------------------------------------
 
 
-def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves[TrickAction]:
+def _discard(
+    view: TrickView, rng: random.Random, budget: Budget, also: TrickAction | None
+) -> ScoredMoves[TrickAction]:
     """§1.3.12: among the k weakest cards by a few readings, the best on sampled deals."""
     assert view.seat is not None
     me = view.seat
@@ -407,6 +422,8 @@ def _discard(view: TrickView, rng: random.Random, budget: Budget) -> ScoredMoves
         action = Discard(tuple(sorted(free, key=reading)[:k]))
         if action in legal and action not in candidates:
             candidates.append(action)
+    if isinstance(also, Discard) and also not in candidates:
+        candidates.append(also)
     if not candidates:
         return ScoredMoves.only(view.legal[0])
     if len(candidates) == 1:
