@@ -61,7 +61,7 @@ def search_seed(key: ReviewKey) -> int:
 def compute(lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
     """The review's texts (CPU: run in a worker thread)."""
     seats = () if key.seat == NOBODY else (key.seat,)
-    review = review_deal(lines, key.deal_no, search_seed(key), seats=seats)
+    review = review_deal(list(lines), key.deal_no, search_seed(key), seats=seats)
     summary = "" if key.seat == NOBODY else summary_text(review, key.seat, tr)
     steps = tuple(step_text(review, i, tr) for i in range(len(review.steps)))
     return ReviewPages(key, summary, steps)
@@ -115,9 +115,7 @@ class Reviews:
             return pages_of(key, body)
         return await self._computed(record.lines, key, tr)
 
-    async def _computed(
-        self, lines: Sequence[Line], key: ReviewKey, tr: Translator
-    ) -> ReviewPages:
+    async def _computed(self, lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
         """Computed once in this process however often it is asked meanwhile, then stored."""
         task = self._computing.get(key)
         if task is None:
@@ -126,9 +124,7 @@ class Reviews:
             task.add_done_callback(lambda _: self._computing.pop(key, None))
         return await asyncio.shield(task)
 
-    async def _compute(
-        self, lines: Sequence[Line], key: ReviewKey, tr: Translator
-    ) -> ReviewPages:
+    async def _compute(self, lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
         async with self._at_once:
             pages, cpu_s = await asyncio.to_thread(timed, lines, key, tr)
             self.computed += 1

@@ -16,6 +16,7 @@ from bot.rendered import Button, Rendered, keyboard
 from bot.storage.reviews_sql import ReviewKey
 from engine.core import Line
 
+
 class NotYet(StrEnum):
     """Why a review does not open (yet)."""
 

@@ -1,0 +1,136 @@
+"""🔎 a deal's review through the fake Bot API: on every deal's result; pressed by a player of
+that deal, his summary and the deal's first step come to his private chat, and ⏮ ◀ ▶ ⏭ step
+through it in one message edited in place, without computing it again; a person who did not
+play it is refused while the match runs and let in once it is over; a deal still being played,
+a step that does not exist, a press on someone else's review: refused, nothing changes."""
+
+from __future__ import annotations
+
+import random
+
+from bot.app import RunningBot
+from bot.callbacks import Kind, Press, ReviewAct
+from bot.message_limits import MAX_TEXT
+from bot.reviews import Reviews
+from tests.bot.helpers import open_table, play_deal, play_until_end, result_message
+from tests.bot.test_e2e_limits import three
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
+from tests.fakeapi.users import SimGroup, SimUser
+
+STEP = "🔎 Сдача 1 · шаг {} из {}"
+
+
+def deal_result(group: SimGroup, no: int = 1) -> SentMessage:
+    """The group's result of deal ``no`` (its 📋 message)."""
+    return [m for m in group.messages if m.text.startswith("📋")][no - 1]
+
+
+def reviews_of(bot: RunningBot) -> Reviews:
+    reviews = bot.dispatcher["reviews"]
+    assert isinstance(reviews, Reviews)
+    return reviews
+
+
+def labels(message: SentMessage) -> list[list[str]]:
+    return [[b.text for b in row] for row in message.buttons]
+
+
+def count_of(message: SentMessage) -> int:
+    """How many steps the review shown in ``message`` has (its head: «… шаг i из n»)."""
+    head = message.text.splitlines()[0]
+    return int(head.rsplit(" ", 1)[1])
+
+
+async def opened(fake: FakeTelegram, user: SimUser, result: SentMessage) -> list[SentMessage]:
+    """``user`` presses 🔎 on a deal's result: told it is in private; what came there."""
+    before = len(user.messages)
+    answer = await user.press(result, "🔎")
+    assert answer.text in ("🔎 Разбор — в личке.", "🔎 The review is in our private chat.")
+    await fake.wait_until(lambda: any(m.all_buttons for m in user.messages[before:]), timeout=15)
+    await fake.settle(quiet=0.05)
+    return user.messages[before:]
+
+
+async def test_a_player_opens_his_review_and_steps_through_it_in_place(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, (anna, boris, vera) = await three(fake)
+    await open_table(fake, group, [anna, boris, vera])
+    await play_deal(fake, group, [anna, boris, vera], random.Random(5))
+    result = deal_result(group)
+    assert "🔎 Разбор" in result.describe_buttons()
+    summary, step = await opened(fake, anna, result)
+    assert not summary.all_buttons and summary.text  # his decisions summed up first
+    n = count_of(step)
+    assert n >= 2 and step.text.startswith(STEP.format(1, n))
+    assert labels(step) == [["▶", "⏭"], ["✖️ Закрыть"]]
+    sent = len(fake.calls("sendMessage"))
+    # ▶ ⏭ ◀ ⏮: one message, edited in place
+    await anna.press(step, "▶")
+    await fake.wait_until(lambda: step.text.startswith(STEP.format(2, n)), timeout=10)
+    assert labels(step) == [["⏮", "◀", "▶", "⏭"], ["✖️ Закрыть"]]
+    await anna.press(step, "⏭")
+    await fake.wait_until(lambda: step.text.startswith(STEP.format(n, n)), timeout=10)
+    assert labels(step) == [["⏮", "◀"], ["✖️ Закрыть"]]
+    await anna.press(step, "◀")
+    await fake.wait_until(lambda: step.text.startswith(STEP.format(n - 1, n)), timeout=10)
+    await anna.press(step, "⏮")
+    await fake.wait_until(lambda: step.text.startswith(STEP.format(1, n)), timeout=10)
+    await fake.settle(quiet=0.05)
+    assert len(fake.calls("sendMessage")) == sent and step.edits == 4
+    # computed once: the pages were read back (one stored review, one search)
+    assert reviews_of(bot).computed == 1 and await bot.db.count("reviews") == 1
+    # Vera reads it in English, her own summary; every message within Telegram's limits
+    summary_en, step_en = await opened(fake, vera, result)
+    assert step_en.text.startswith(f"🔎 Deal 1 · step 1 of {n}")
+    assert labels(step_en) == [["▶", "⏭"], ["✖️ Close"]]
+    assert reviews_of(bot).computed == 2 and await bot.db.count("reviews") == 2
+    for message in (summary, step, summary_en, step_en):
+        assert len(message.text) <= MAX_TEXT
+    # ✖️: the review goes
+    await vera.press(step_en, "✖️")
+    await fake.wait_until(lambda: step_en.deleted, timeout=10)
+
+
+async def test_who_may_open_a_review_and_when(fake_telegram: FakeTelegram, bot: RunningBot) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    anna, boris, _ = players
+    gleb = fake.add_user(104, "Gleb", language_code="ru")
+    group.add_member(gleb)
+    await gleb.start_bot()
+    await open_table(fake, group, players, options="target=10")  # more than one deal
+    await play_deal(fake, group, players, random.Random(8))
+    result = deal_result(group)
+    assert result_message(group) is None, "the match goes on"
+    codec = bot.services.delivery.presenter.codec
+    table, match = (int(x, 36) for x in result.button("🔎").callback_data.split(":")[1:4:2])
+
+    def data(act: ReviewAct, arg: str) -> str:
+        return codec.pack(Press(Kind.REVIEW, table, None, match, act, arg))
+
+    before = len(gleb.messages)
+    # not a player of the deal, the match going on: refused in words
+    answer = await gleb.press(result, "🔎")
+    assert answer.text == ("🔎 Разбор откроется, когда игра закончится (игрокам сдачи — сразу).")
+    # the deal being played now: nobody may open it, not even its players
+    answer = await anna.press_raw(result, data=data(ReviewAct.OPEN, "2"))
+    assert answer.text == "🔎 Разбор откроется, когда сдача закончится."
+    # a step that does not exist, a step pressed in the group: stale
+    _, step = await opened(fake, boris, result)
+    n = count_of(step)
+    answer = await boris.press_raw(step, data=data(ReviewAct.STEP, f"1.{n}"))
+    assert answer.text == "Эта кнопка устарела."
+    answer = await boris.press_raw(result, data=data(ReviewAct.STEP, "1.1"))
+    assert answer.text == "Эта кнопка устарела."
+    await fake.settle(quiet=0.05)
+    assert step.text.startswith(STEP.format(1, n)) and step.edits == 0
+    assert len(gleb.messages) == before and await bot.db.count("reviews") == 1
+    # the match over: anyone in the chat may open any of its deals
+    await play_until_end(fake, group, players, random.Random(9))
+    assert result_message(group) is not None
+    summary, *rest = await opened(fake, gleb, result)
+    assert not rest and count_of(summary) == n  # no decisions of his: the steps alone
+    assert summary.text.startswith(STEP.format(1, n))
