@@ -5,7 +5,7 @@ Callback data: ``v:table:-:match:act:deal[.step]`` (:class:`bot.callbacks.Review
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Final
 
@@ -34,6 +34,9 @@ NOT_YET: Final[Mapping[NotYet, str]] = {
 }
 """What a press that opens no review is told (a toast)."""
 
+DEALS_A_ROW: Final = 8  # /record's deal buttons in a row (one digit or two: fits a phone)
+DEALS_OFFERED: Final = 96  # at most (Telegram takes 100 buttons a keyboard)
+
 
 def review_press(table_id: int, match_no: int, deal_no: int) -> Press:
     """🔎: the review of deal ``deal_no`` of the table's match ``match_no``."""
@@ -45,6 +48,22 @@ def review_button(
 ) -> Button:
     data = codec.pack(review_press(table_id, match_no, deal_no))
     return Button(text=tr("🔎 Review"), callback_data=data)
+
+
+def deals_message(
+    table_id: int, match_no: int, deals: Sequence[int], tr: Translator, codec: PressCodec
+) -> Rendered | None:
+    """/record's offer of a finished game's reviews: a button a deal (the first
+    :data:`DEALS_OFFERED`); None: no deal was played to its end."""
+    if not deals:
+        return None
+    offered = deals[:DEALS_OFFERED]
+    buttons = [
+        Button(text=str(no), callback_data=codec.pack(review_press(table_id, match_no, no)))
+        for no in offered
+    ]
+    rows = [buttons[i : i + DEALS_A_ROW] for i in range(0, len(buttons), DEALS_A_ROW)]
+    return Rendered(tr.html("🔎 The review of a deal:"), keyboard(rows))
 
 
 def ended_deal(events: tuple[Line, ...]) -> int | None:

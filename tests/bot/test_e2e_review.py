@@ -106,7 +106,9 @@ async def test_who_may_open_a_review_and_when(fake_telegram: FakeTelegram, bot: 
     result = deal_result(group)
     assert result_message(group) is None, "the match goes on"
     codec = bot.services.delivery.presenter.codec
-    table, match = (int(x, 36) for x in result.button("🔎").callback_data.split(":")[1:4:2])
+    opening = result.button("🔎").callback_data
+    assert opening is not None
+    table, match = (int(x, 36) for x in opening.split(":")[1:4:2])
 
     def data(act: ReviewAct, arg: str) -> str:
         return codec.pack(Press(Kind.REVIEW, table, None, match, act, arg))
@@ -134,3 +136,30 @@ async def test_who_may_open_a_review_and_when(fake_telegram: FakeTelegram, bot: 
     summary, *rest = await opened(fake, gleb, result)
     assert not rest and count_of(summary) == n  # no decisions of his: the steps alone
     assert summary.text.startswith(STEP.format(1, n))
+
+
+async def test_record_offers_the_review_of_every_deal_of_the_game(
+    fake_telegram: FakeTelegram, bot: RunningBot
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    await open_table(fake, group, players, options="target=10")
+    await play_until_end(fake, group, players, random.Random(9))
+    await fake.settle(quiet=0.05)
+    deals = len([m for m in group.messages if m.text.startswith("📋")])
+    count = len(group.messages)
+    await players[1].send(group, "/record")
+    await fake.wait_until(
+        lambda: any(m.text == "🔎 Разбор сдачи:" for m in group.messages[count:]), timeout=10
+    )
+    (offer,) = [m for m in group.messages[count:] if m.text == "🔎 Разбор сдачи:"]
+    assert [b.text for b in offer.all_buttons] == [str(no) for no in range(1, deals + 1)]
+    assert all(len(row) <= 8 for row in offer.buttons)
+    before = len(players[2].messages)
+    answer = await players[2].press(offer, str(deals))  # Vera, the last deal: in English
+    assert answer.text == "🔎 The review is in our private chat."
+    await fake.wait_until(
+        lambda: any(m.all_buttons for m in players[2].messages[before:]), timeout=15
+    )
+    step = [m for m in players[2].messages[before:] if m.all_buttons][0]
+    assert step.text.startswith(f"🔎 Deal {deals} · step 1 of ")
