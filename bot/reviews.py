@@ -30,6 +30,7 @@ from bot.render.review import step_text, summary_text
 from bot.render.review_chat import NotYet
 from bot.storage.protocol import Repository
 from bot.storage.reviews_sql import ReviewKey
+from bot.storage.rows import TableRow
 from engine.core import Line
 from engine.review import deal_numbers, review_deal
 
@@ -51,6 +52,14 @@ class ReviewPages:
     def step(self, index: int) -> str | None:
         """Step ``index``'s text; None: there is no such step."""
         return self.steps[index] if 0 <= index < len(self.steps) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A review the viewer may read, and the table it is of (where its hands go)."""
+
+    table: TableRow
+    pages: ReviewPages
 
 
 def search_seed(key: ReviewKey) -> int:
@@ -95,7 +104,7 @@ class Reviews:
 
     async def pages(
         self, table_id: int, match_no: int, deal_no: int, user_id: int, tr: Translator
-    ) -> ReviewPages | NotYet | None:
+    ) -> Opened | NotYet | None:
         """Deal ``deal_no`` of the table's match ``match_no`` as ``user_id`` may read it;
         None: no such table, match or deal (a stale or forged press)."""
         table = await self.repo.table(table_id)
@@ -112,8 +121,8 @@ class Reviews:
         key = ReviewKey(table_id, match_no, deal_no, seat, tr.locale)
         body = await self.repo.review(key)
         if body is not None:
-            return pages_of(key, body)
-        return await self._computed(record.lines, key, tr)
+            return Opened(table, pages_of(key, body))
+        return Opened(table, await self._computed(record.lines, key, tr))
 
     async def _computed(self, lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
         """Computed once in this process however often it is asked meanwhile, then stored."""

@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import random
 
-from bot.app import RunningBot
+from bot.app import RunningBot, running_bot
+from bot.config import Settings
 from bot.callbacks import Kind, Press, ReviewAct
 from bot.message_limits import MAX_TEXT
 from bot.reviews import Reviews
-from tests.bot.helpers import open_table, play_deal, play_until_end, result_message
+from tests.bot.helpers import (
+    deal_results,
+    fixed_seeds,
+    open_table,
+    play_deal,
+    play_until_end,
+    result_message,
+    watched,
+)
+from tests.bot.test_e2e_ephemeral import in_group, open_in_group, play_to, seated
 from tests.bot.test_e2e_limits import three
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -163,3 +173,36 @@ async def test_record_offers_the_review_of_every_deal_of_the_game(
     )
     step = [m for m in players[2].messages[before:] if m.all_buttons][0]
     assert step.text.startswith(f"🔎 Deal {deals} · step 1 of ")
+
+
+async def test_where_hands_are_in_the_group_his_review_is_there_for_him_alone(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    players, group = seated(fake, 3)  # the bot an admin; nobody has a private chat with it
+    anna, boris, _ = players
+    async with watched(fake, running_bot(in_group(settings), seeds=fixed_seeds())):
+        await open_in_group(fake, group, players, "mushka", "target=10")
+        await play_to(fake, group, players, random.Random(5), lambda: deal_results(group) >= 1)
+        result = deal_result(group)
+        seen = len(group.messages)
+        answer = await anna.press(result, "🔎")
+        assert not answer.text
+
+        def shown() -> list[SentMessage]:
+            return [m for m in anna.ephemeral(group) if m.text.startswith("🔎 Сдача 1")]
+
+        await fake.wait_until(lambda: len(shown()) == 1, timeout=15)
+        (step,) = shown()
+        n = count_of(step)
+        assert step.text.startswith(STEP.format(1, n))
+        await anna.press(step, "▶")
+        await fake.wait_until(lambda: step.text.startswith(STEP.format(2, n)), timeout=10)
+        assert step.edits == 1 and shown() == [step]
+        # his alone: nothing in what everyone sees, nothing to Boris, no private chat
+        await fake.settle(quiet=0.05)
+        assert all(not m.text.startswith("🔎") for m in group.messages[seen:])
+        assert not any(m.text.startswith("🔎") for m in boris.ephemeral(group))
+        assert all(not p.messages for p in players)
+        await anna.press(step, "✖️")
+        await fake.wait_until(lambda: not shown(), timeout=10)
