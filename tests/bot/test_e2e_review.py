@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 from bot.app import RunningBot, running_bot
-from bot.config import Settings
 from bot.callbacks import Kind, Press, ReviewAct
+from bot.config import Settings
 from bot.message_limits import MAX_TEXT
 from bot.reviews import Reviews
 from tests.bot.helpers import (
@@ -171,7 +171,7 @@ async def test_record_offers_the_review_of_every_deal_of_the_game(
     await fake.wait_until(
         lambda: any(m.all_buttons for m in players[2].messages[before:]), timeout=15
     )
-    step = [m for m in players[2].messages[before:] if m.all_buttons][0]
+    step = next(m for m in players[2].messages[before:] if m.all_buttons)
     assert step.text.startswith(f"🔎 Deal {deals} · step 1 of ")
 
 
