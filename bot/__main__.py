@@ -16,6 +16,10 @@ from the stored results (``bot/ratings_cli.py``); needs no token.
 ``python -m bot play <game> …``: one person against the computer players in a terminal
 (``bot/terminal/play.py``); needs no token.
 
+``python -m bot review FILE.jsonl [--deal D] [--seat S] [--lang ru|en]``: finished deals of a
+record reviewed step by step, each decision's cost, in the terminal (``bot/terminal/review.py``);
+needs no token.
+
 ``python -m bot export --database PATH|URL --out DIR``: every game in the database (finished,
 abandoned, and running ones up to now) as RECORD.md JSON Lines, one file per table
 (PRODUCT.md §18); ``python -m engine replay DIR/*.jsonl`` replays them. Needs no token; reads
@@ -138,6 +142,8 @@ Without a command: run the bot (settings from the environment or .env; BOT_TOKEN
 Commands that need no token:
   play GAME [--players N] [--lang ru|en] …   play one game in this terminal against the
                                              computer (python -m bot play -h: the options)
+  review FILE.jsonl [--deal D] [--seat S]    a record's finished deals reviewed step by step,
+                                             each decision's cost (python -m bot review -h)
   export --database PATH|URL --out DIR       every game in the database as RECORD.md files
   ratings --rebuild [--database PATH|URL]    the skill ratings computed again from the results
 
@@ -156,7 +162,7 @@ where it serves one, else the database only; never calls Telegram.
 """
 
 HELP: Final = frozenset({"-h", "--help", "help"})
-NO_TOKEN: Final = frozenset({"play", "export", "ratings"})
+NO_TOKEN: Final = frozenset({"play", "review", "export", "ratings"})
 
 
 def main() -> int:
@@ -178,6 +184,10 @@ def main() -> int:
         from bot.ratings_cli import ratings_main
 
         return ratings_main(sys.argv[2:])
+    if sys.argv[1:2] == ["review"]:  # no token, no database: the record file alone
+        from bot.terminal.review import review_main
+
+        return review_main(sys.argv[2:], sys.stdout, sys.stderr)
     if sys.argv[1:2] == ["play"]:  # no token, no database, no network
         from bot.terminal.play import play_main
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core import Line, Seat, State
-from engine.errors import EngineError
+from engine.errors import EngineError, InvalidRecord
 from engine.lines import LineKind, is_kind
 from engine.players.advice import Appraisal, Choice, Unit, appraise
-from engine.players.trick_exact import exact_values
+from engine.players.trick_exact import exact_play
 from engine.record import begin
 from engine.trick.actions import PlayCard
 from engine.trick.rules import TrickPhase
@@ -136,7 +136,7 @@ def review_deal(
         if not is_kind(line, LineKind.ACT):
             continue
         seat: Seat = line["seat"]
-        action = state.parse_action(line["a"])
+        action = _legal(state, seat, line["a"])
         index = len(steps)
         if (seats is None or seat in seats) and len(state.legal_actions(seat)) >= 2:
             decision = _decide(state, seat, action, index, _seed(seed, deal_no, index))
@@ -145,6 +145,17 @@ def review_deal(
         lines = state.apply(seat, action)
         steps.append(ReviewStep(index, seat, action, state.clone(), lines))
     return DealReview(state.game, state.players, deal_no, tuple(steps), tuple(decisions))
+
+
+def _legal(state: State, seat: Seat, text: str) -> Any:
+    """The record's action, typed, once the rules allow it (``InvalidRecord`` else)."""
+    try:
+        action = state.parse_action(text)
+        if action not in state.legal_actions(seat):
+            state.clone().apply(seat, action)  # the engine's own refusal
+    except EngineError as exc:
+        raise InvalidRecord(f"{text!r} by seat {seat}: {exc}") from exc
+    return action
 
 
 def _bounds(record: Sequence[Line], deal_no: int) -> tuple[int, int]:
@@ -198,10 +209,9 @@ def _decide(state: State, seat: Seat, action: Any, index: int, seed: int) -> Dec
 
 
 def _exact(view: TrickView, state: State, action: Any) -> Exact:
-    values = exact_values(view, [state.hand(s) for s in range(state.players)])
     assert isinstance(action, PlayCard)
-    best = max(values, key=values.__getitem__)  # the first best: dicts keep the legal order
-    return Exact(values[action], values[best], best)
+    found = exact_play(view, [state.hand(s) for s in range(state.players)], action)
+    return Exact(found.taken, found.best, found.best_action)
 
 
 __all__ = [

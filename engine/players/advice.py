@@ -32,7 +32,7 @@ from engine.konchinka.view import KonchinkaView
 from engine.kopilka.rules import DEALS
 from engine.kopilka.view import KopilkaView
 from engine.lenturlu.view import LenturluView
-from engine.players import konchinka, kopilka, lenturlu, trick_normal
+from engine.players import konchinka, kopilka, kopilka_rollout, lenturlu, trick_normal
 from engine.players.determinized import ScoredMoves
 from engine.players.facts import Fact, facts
 from engine.players.kopilka_rollout import SHARE
@@ -138,7 +138,7 @@ def appraise(view: View[Any, Any], taken: object, seed: int) -> Appraisal | None
     family = _family(view)
     if taken not in view.legal:
         raise ValueError("the action taken is not one of the view's legal actions")
-    scored = _SEARCH[family](view, random.Random(seed), taken)
+    scored = _REVIEW.get(family, _SEARCH[family])(view, random.Random(seed), taken)
     if not scored.samples:
         return None
     ranked = _ranked(view, scored)
@@ -206,6 +206,40 @@ _SEARCH: Final[Mapping[str, Search]] = {
     "konchinka": _konchinka,
 }
 
+REVIEW_SHARE: Final = 2
+"""The review's search (:func:`appraise`) of Копилка and Кончинка runs at 1/``REVIEW_SHARE`` of
+``hard``'s budget and worlds: a deal's review values every decision of a seat, a dozen or more
+in these games, within the review's 2 s of CPU (``bench/review_speed.py``); the trick family
+and Лентюрлю search as ``hard`` does."""
+
+
+def _kopilka_review(view: View[Any, Any], rng: random.Random, extra: Any) -> ScoredMoves[Any]:
+    assert isinstance(view, KopilkaView)
+    return kopilka.scores(
+        view,
+        rng,
+        kopilka.HARD_BUDGET // REVIEW_SHARE,
+        kopilka.HARD_SAMPLES // REVIEW_SHARE,
+        infer=True,
+        play=kopilka_rollout.rollout,
+        value=kopilka_rollout.worth,
+    )
+
+
+def _konchinka_review(view: View[Any, Any], rng: random.Random, extra: Any) -> ScoredMoves[Any]:
+    assert isinstance(view, KonchinkaView)
+    return konchinka.scores(
+        view,
+        rng,
+        konchinka.HARD_BUDGET // REVIEW_SHARE,
+        konchinka.HARD_SAMPLES // REVIEW_SHARE,
+        konchinka.HARD_CANDIDATES,
+        extra,
+    )
+
+
+_REVIEW: Final[Mapping[str, Search]] = {"kopilka": _kopilka_review, "konchinka": _konchinka_review}
+
 
 def _shift(view: View[Any, Any]) -> float:
     """What turns a search's value into the game's unit: the trick family values a deal as minus
@@ -250,6 +284,7 @@ def kopilka_now(view: KopilkaView, me: int) -> float:
 
 
 __all__ = [
+    "REVIEW_SHARE",
     "TOP",
     "Advice",
     "Appraisal",
