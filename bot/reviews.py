@@ -21,7 +21,6 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Translator
@@ -31,7 +30,6 @@ from bot.render.review_chat import NotYet
 from bot.storage.protocol import Repository
 from bot.storage.reviews_sql import ReviewKey
 from bot.storage.rows import TableRow
-from engine.core import Line
 from engine.review import deal_numbers, review_deal
 
 logger = logging.getLogger(__name__)
@@ -67,19 +65,20 @@ def search_seed(key: ReviewKey) -> int:
     return (key.table_id * 1_000 + key.match_no) * 1_000 + key.deal_no
 
 
-def compute(lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
+def compute(record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
     """The review's texts (CPU: run in a worker thread)."""
     seats = () if key.seat == NOBODY else (key.seat,)
-    review = review_deal(list(lines), key.deal_no, search_seed(key), seats=seats)
-    summary = "" if key.seat == NOBODY else summary_text(review, key.seat, tr)
-    steps = tuple(step_text(review, i, tr) for i in range(len(review.steps)))
+    review = review_deal(list(record.lines), key.deal_no, search_seed(key), seats=seats)
+    names = record.names
+    summary = "" if key.seat == NOBODY else summary_text(review, key.seat, tr, names)
+    steps = tuple(step_text(review, i, tr, names) for i in range(len(review.steps)))
     return ReviewPages(key, summary, steps)
 
 
-def timed(lines: Sequence[Line], key: ReviewKey, tr: Translator) -> tuple[ReviewPages, float]:
+def timed(record: GameRecord, key: ReviewKey, tr: Translator) -> tuple[ReviewPages, float]:
     """:func:`compute`, and the CPU seconds its thread spent."""
     started = time.thread_time()
-    pages = compute(lines, key, tr)
+    pages = compute(record, key, tr)
     return pages, time.thread_time() - started
 
 
@@ -122,20 +121,20 @@ class Reviews:
         body = await self.repo.review(key)
         if body is not None:
             return Opened(table, pages_of(key, body))
-        return Opened(table, await self._computed(record.lines, key, tr))
+        return Opened(table, await self._computed(record, key, tr))
 
-    async def _computed(self, lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
+    async def _computed(self, record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
         """Computed once in this process however often it is asked meanwhile, then stored."""
         task = self._computing.get(key)
         if task is None:
-            task = asyncio.create_task(self._compute(lines, key, tr))
+            task = asyncio.create_task(self._compute(record, key, tr))
             self._computing[key] = task
             task.add_done_callback(lambda _: self._computing.pop(key, None))
         return await asyncio.shield(task)
 
-    async def _compute(self, lines: Sequence[Line], key: ReviewKey, tr: Translator) -> ReviewPages:
+    async def _compute(self, record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
         async with self._at_once:
-            pages, cpu_s = await asyncio.to_thread(timed, lines, key, tr)
+            pages, cpu_s = await asyncio.to_thread(timed, record, key, tr)
             self.computed += 1
         logger.info(
             "review table=%d match=%d deal=%d seat=%d steps=%d cpu_ms=%.0f",

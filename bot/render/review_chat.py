@@ -11,7 +11,6 @@ from typing import Final
 
 from bot.callbacks import Kind, Press, PressCodec, ReviewAct
 from bot.i18n import N_, Translator
-from bot.markup import Html
 from bot.rendered import Button, Rendered, keyboard
 from bot.storage.reviews_sql import ReviewKey
 from engine.core import Line
@@ -89,7 +88,8 @@ def parse_arg(arg: str | None) -> tuple[int, int] | None:
 def step_message(
     key: ReviewKey, text: str, index: int, count: int, tr: Translator, codec: PressCodec
 ) -> Rendered:
-    """Step ``index`` of ``count``: its place, its text, and the buttons to step and close."""
+    """Step ``index`` of ``count`` (its text says which it is), and the buttons to step and
+    close."""
 
     def button(label: str, act: ReviewAct, to: int | None = None) -> Button:
         arg = str(key.deal_no) if to is None else step_arg(key.deal_no, to)
@@ -100,11 +100,5 @@ def step_message(
     back = [button("⏮", ReviewAct.STEP, 0), button("◀", ReviewAct.STEP, index - 1)]
     on = [button("▶", ReviewAct.STEP, index + 1), button("⏭", ReviewAct.STEP, last)]
     row = [*(back if index > 0 else ()), *(on if index < last else ())]
-    head = tr.html(
-        "🔎 <b>Deal {deal}</b> · step {step} of {count}",
-        deal=key.deal_no,
-        step=index + 1,
-        count=count,
-    )
     markup = keyboard([row, [button(tr("✖️ Close"), ReviewAct.CLOSE)]])
-    return Rendered(Html(f"{head}\n\n{text}"), markup)
+    return Rendered(text, markup)

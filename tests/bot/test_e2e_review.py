@@ -28,7 +28,8 @@ from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
-STEP = "🔎 Сдача 1 · шаг {} из {}"
+STEP = "🔎 Сдача 1 · ход {} из {}"
+DEALT = "🔎 Сдача 1 · после раздачи"  # step 0
 
 
 def deal_result(group: SimGroup, no: int = 1) -> SentMessage:
@@ -46,10 +47,19 @@ def labels(message: SentMessage) -> list[list[str]]:
     return [[b.text for b in row] for row in message.buttons]
 
 
-def count_of(message: SentMessage) -> int:
-    """How many steps the review shown in ``message`` has (its head: «… шаг i из n»)."""
-    head = message.text.splitlines()[0]
-    return int(head.rsplit(" ", 1)[1])
+def hand_of(message: SentMessage, name: str) -> bool:
+    """Whether ``message`` shows ``name``'s cards (a line «Name: 7♥ 9♠ …»)."""
+    return any(
+        line.startswith(f"{name}: ") and any(suit in line for suit in "♠♥♦♣")
+        for line in message.text.splitlines()
+    )
+
+
+def last_of(message: SentMessage) -> int:
+    """The last step of the review shown in ``message`` (where its ⏭ leads)."""
+    data = message.button("⏭").callback_data
+    assert data is not None
+    return int(data.split("~")[0].rsplit(".", 1)[1])
 
 
 async def opened(fake: FakeTelegram, user: SimUser, result: SentMessage) -> list[SentMessage]:
@@ -72,29 +82,32 @@ async def test_a_player_opens_his_review_and_steps_through_it_in_place(
     result = deal_result(group)
     assert "🔎 Разбор" in result.describe_buttons()
     summary, step = await opened(fake, anna, result)
-    assert not summary.all_buttons and summary.text  # his decisions summed up first
-    n = count_of(step)
-    assert n >= 2 and step.text.startswith(STEP.format(1, n))
+    assert not summary.all_buttons  # his decisions summed up first
+    assert summary.text.startswith("🔎 Сдача 1 — Anna\n")
+    n = last_of(step)
+    assert n >= 2 and step.text.startswith(DEALT)
+    assert all(hand_of(step, name) for name in ("Anna", "Boris", "Vera"))  # every hand shown
     assert labels(step) == [["▶", "⏭"], ["✖️ Закрыть"]]
     sent = len(fake.calls("sendMessage"))
     # ▶ ⏭ ◀ ⏮: one message, edited in place
     await anna.press(step, "▶")
-    await fake.wait_until(lambda: step.text.startswith(STEP.format(2, n)), timeout=10)
+    await fake.wait_until(lambda: step.text.startswith(STEP.format(1, n)), timeout=10)
     assert labels(step) == [["⏮", "◀", "▶", "⏭"], ["✖️ Закрыть"]]
     await anna.press(step, "⏭")
     await fake.wait_until(lambda: step.text.startswith(STEP.format(n, n)), timeout=10)
     assert labels(step) == [["⏮", "◀"], ["✖️ Закрыть"]]
+    assert "Взятка 5:" in step.text  # the deal's last trick, as it went
     await anna.press(step, "◀")
     await fake.wait_until(lambda: step.text.startswith(STEP.format(n - 1, n)), timeout=10)
     await anna.press(step, "⏮")
-    await fake.wait_until(lambda: step.text.startswith(STEP.format(1, n)), timeout=10)
+    await fake.wait_until(lambda: step.text.startswith(DEALT), timeout=10)
     await fake.settle(quiet=0.05)
     assert len(fake.calls("sendMessage")) == sent and step.edits == 4
     # computed once: the pages were read back (one stored review, one search)
     assert reviews_of(bot).computed == 1 and await bot.db.count("reviews") == 1
     # Vera reads it in English, her own summary; every message within Telegram's limits
     summary_en, step_en = await opened(fake, vera, result)
-    assert step_en.text.startswith(f"🔎 Deal 1 · step 1 of {n}")
+    assert step_en.text.startswith("🔎 Deal 1 · as dealt")
     assert labels(step_en) == [["▶", "⏭"], ["✖️ Close"]]
     assert reviews_of(bot).computed == 2 and await bot.db.count("reviews") == 2
     for message in (summary, step, summary_en, step_en):
@@ -132,20 +145,20 @@ async def test_who_may_open_a_review_and_when(fake_telegram: FakeTelegram, bot: 
     assert answer.text == "🔎 Разбор откроется, когда сдача закончится."
     # a step that does not exist, a step pressed in the group: stale
     _, step = await opened(fake, boris, result)
-    n = count_of(step)
-    answer = await boris.press_raw(step, data=data(ReviewAct.STEP, f"1.{n}"))
+    n = last_of(step)
+    answer = await boris.press_raw(step, data=data(ReviewAct.STEP, f"1.{n + 1}"))
     assert answer.text == "Эта кнопка устарела."
     answer = await boris.press_raw(result, data=data(ReviewAct.STEP, "1.1"))
     assert answer.text == "Эта кнопка устарела."
     await fake.settle(quiet=0.05)
-    assert step.text.startswith(STEP.format(1, n)) and step.edits == 0
+    assert step.text.startswith(DEALT) and step.edits == 0
     assert len(gleb.messages) == before and await bot.db.count("reviews") == 1
     # the match over: anyone in the chat may open any of its deals
     await play_until_end(fake, group, players, random.Random(9))
     assert result_message(group) is not None
     summary, *rest = await opened(fake, gleb, result)
-    assert not rest and count_of(summary) == n  # no decisions of his: the steps alone
-    assert summary.text.startswith(STEP.format(1, n))
+    assert not rest and last_of(summary) == n  # no decisions of his: the steps alone
+    assert summary.text.startswith(DEALT)
 
 
 async def test_record_offers_the_review_of_every_deal_of_the_game(
@@ -172,7 +185,7 @@ async def test_record_offers_the_review_of_every_deal_of_the_game(
         lambda: any(m.all_buttons for m in players[2].messages[before:]), timeout=15
     )
     step = next(m for m in players[2].messages[before:] if m.all_buttons)
-    assert step.text.startswith(f"🔎 Deal {deals} · step 1 of ")
+    assert step.text.startswith(f"🔎 Deal {deals} · as dealt")
 
 
 async def test_where_hands_are_in_the_group_his_review_is_there_for_him_alone(
@@ -190,15 +203,16 @@ async def test_where_hands_are_in_the_group_his_review_is_there_for_him_alone(
         assert not answer.text
 
         def shown() -> list[SentMessage]:
-            return [m for m in anna.ephemeral(group) if m.text.startswith("🔎 Сдача 1")]
+            return [m for m in anna.ephemeral(group) if m.text.startswith(DEALT[:10])]
 
-        await fake.wait_until(lambda: len(shown()) == 1, timeout=15)
-        (step,) = shown()
-        n = count_of(step)
-        assert step.text.startswith(STEP.format(1, n))
+        await fake.wait_until(lambda: len(shown()) == 2, timeout=15)
+        summary, step = shown()  # his decisions first, then the deal as dealt
+        assert summary.text.startswith("🔎 Сдача 1 — Anna") and not summary.all_buttons
+        n = last_of(step)
+        assert step.text.startswith(DEALT)
         await anna.press(step, "▶")
-        await fake.wait_until(lambda: step.text.startswith(STEP.format(2, n)), timeout=10)
-        assert step.edits == 1 and shown() == [step]
+        await fake.wait_until(lambda: step.text.startswith(STEP.format(1, n)), timeout=10)
+        assert step.edits == 1 and shown() == [summary, step]
         # his alone: nothing in what everyone sees, nothing to Boris, no private chat
         await fake.settle(quiet=0.05)
         assert all(not m.text.startswith("🔎") for m in group.messages[seen:])
