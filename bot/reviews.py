@@ -11,8 +11,9 @@ under a table's lock nor on the event loop. This is a read (as /record's is, no 
 record is rebuilt from what is stored, the right checked, and the search runs in a worker
 thread (:func:`asyncio.to_thread`), at most :data:`AT_ONCE` at a time; the same review asked
 again while it is computed waits for that one. Its texts are stored (``reviews``) before they
-are shown, so a page, a restart or another worker reads them and never searches again. A
-deal once over stays over, and its record never changes: a stored review is never stale.
+are shown, so a page, a restart or another worker reads them and never searches again — nor
+replays the record: a review stored for his seat was his to read, and still is (a deal once
+over stays over, a match once over too, and a record never changes: never stale either).
 """
 
 from __future__ import annotations
@@ -109,18 +110,18 @@ class Reviews:
         table = await self.repo.table(table_id)
         if table is None:
             return None
+        seats = await self.repo.seats(table_id)
+        seat = next((s.seat for s in seats if s.user_id == user_id), NOBODY)
+        key = ReviewKey(table_id, match_no, deal_no, seat, tr.locale)
+        body = await self.repo.review(key)
+        if body is not None:  # stored once he might read it, and he still may: a page
+            return Opened(table, pages_of(key, body))
         record = next((r for r in await self.records.of_table(table) if r.no == match_no), None)
         if record is None:
             return None
-        seats = await self.repo.seats(table_id)
-        seat = next((s.seat for s in seats if s.user_id == user_id), NOBODY)
         why = closed(record, deal_no, seat)
         if why is not None:
             return why
-        key = ReviewKey(table_id, match_no, deal_no, seat, tr.locale)
-        body = await self.repo.review(key)
-        if body is not None:
-            return Opened(table, pages_of(key, body))
         return Opened(table, await self._computed(record, key, tr))
 
     async def _computed(self, record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
