@@ -25,13 +25,17 @@ import time
 from dataclasses import dataclass
 
 from bot.i18n import Translator
+from bot.message_limits import MAX_TEXT, truncate
 from bot.records import GameRecord, Records
+from bot.render.games import game_ui
 from bot.render.review import step_text, summary_text
 from bot.render.review_chat import NotYet
+from bot.render.table_context import TableContext
+from bot.runtime.outcome import events_of
 from bot.storage.protocol import Repository
 from bot.storage.reviews_sql import ReviewKey
 from bot.storage.rows import TableRow
-from engine.review import deal_numbers, review_deal
+from engine.review import DealReview, deal_numbers, review_deal
 
 logger = logging.getLogger(__name__)
 
@@ -72,8 +76,34 @@ def compute(record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
     review = review_deal(list(record.lines), key.deal_no, search_seed(key), seats=seats)
     names = record.names
     summary = "" if key.seat == NOBODY else summary_text(review, key.seat, tr, names)
-    steps = tuple(step_text(review, i, tr, names) for i in range(len(review.steps)))
-    return ReviewPages(key, summary, steps)
+    steps: list[str] = [step_text(review, i, tr, names) for i in range(len(review.steps))]
+    result = result_text(record, review, tr)
+    if result:  # the last step: and the deal's result, as the group was shown it
+        steps[-1] = truncate(f"{steps[-1]}\n\n{result}", MAX_TEXT)
+    return ReviewPages(key, summary, tuple(steps))
+
+
+def result_text(record: GameRecord, review: DealReview, tr: Translator) -> str:
+    """The deal's result (its 📋 text) as the family's screens word it, from the state the
+    deal ended in — as a restart draws an owed result again ("" for a game without screens)."""
+    table = record.table
+    ui = game_ui(table.game)
+    if ui is None:
+        return ""
+    state = review.steps[-1].state
+    ctx = TableContext(
+        table_id=table.id,
+        game=table.game,
+        chat_title="",
+        names=record.names,
+        match_no=record.no,
+        moves=table.moves,
+        bot_username="",
+        options=table.options,
+        practice=table.practice,
+        teaching=table.teaching,
+    )
+    return ui.deal_result(ctx, events_of(state.record()), state.view(None), tr)
 
 
 def timed(record: GameRecord, key: ReviewKey, tr: Translator) -> tuple[ReviewPages, float]:

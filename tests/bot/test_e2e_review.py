@@ -96,7 +96,7 @@ async def test_a_player_opens_his_review_and_steps_through_it_in_place(
     await anna.press(step, "⏭")
     await fake.wait_until(lambda: step.text.startswith(STEP.format(n, n)), timeout=10)
     assert labels(step) == [["⏮", "◀"], ["✖️ Закрыть"]]
-    assert "Взятка 5:" in step.text  # the deal's last trick, as it went
+    assert "Взятка 5:" in step.text and "📋" in step.text  # its last trick, then its result
     await anna.press(step, "◀")
     await fake.wait_until(lambda: step.text.startswith(STEP.format(n - 1, n)), timeout=10)
     await anna.press(step, "⏮")
