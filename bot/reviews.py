@@ -22,6 +22,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.i18n import Translator
@@ -133,10 +134,19 @@ class Reviews:
         self.computed = 0  # reviews this process searched (the rest were read back)
 
     async def pages(
-        self, table_id: int, match_no: int, deal_no: int, user_id: int, tr: Translator
+        self,
+        table_id: int,
+        match_no: int,
+        deal_no: int,
+        user_id: int,
+        tr: Translator,
+        *,
+        before_search: Callable[[TableRow], Awaitable[None]] | None = None,
     ) -> Opened | NotYet | None:
         """Deal ``deal_no`` of the table's match ``match_no`` as ``user_id`` may read it;
-        None: no such table, match or deal (a stale or forged press)."""
+        None: no such table, match or deal (a stale or forged press). ``before_search``: run
+        once his right is checked and before the search starts, only if it must (it may
+        refuse: nothing is computed then)."""
         table = await self.repo.table(table_id)
         if table is None:
             return None
@@ -152,6 +162,8 @@ class Reviews:
         why = closed(record, deal_no, seat)
         if why is not None:
             return why
+        if before_search is not None:
+            await before_search(table)
         return Opened(table, await self._computed(record, key, tr))
 
     async def _computed(self, record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:

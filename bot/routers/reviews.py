@@ -30,7 +30,7 @@ from bot.routers.incoming import pressed
 from bot.runtime.message_book import Pressed
 from bot.sending.steps import Old
 from bot.storage.reviews_sql import ReviewKey
-from bot.storage.rows import Hands
+from bot.storage.rows import Hands, TableRow
 from bot.storage.settings import UserHands
 
 
@@ -55,11 +55,18 @@ def place_of(key: ReviewKey, user_id: int, opened: Opened, in_group: bool) -> Pl
     return Place(table.chat_id, user_id, table.thread_id, NamedKey(name), NamedKey(f"{name}:s"))
 
 
-async def hands_in_group(opened: Opened, user_id: int, people: People) -> bool:
+async def hands_in_group(table: TableRow, user_id: int, people: People) -> bool:
     """Whether his review shows in the group: the table's hands go there, and his do."""
-    if opened.table.hands is not Hands.GROUP:
+    if table.hands is not Hands.GROUP:
         return False
     return (await people.user_settings(user_id)).hands is not UserHands.PRIVATE
+
+
+async def reachable(user_id: int, people: People) -> None:
+    """Refused unless the bot may write to him in private (he opened the chat once)."""
+    user = await people.user(user_id)
+    if user is None or not user.private_ok:
+        raise Refused(BotRefusal.OPEN_PRIVATE_CHAT, alert=True, link="s")
 
 
 async def on_its_review(
@@ -93,18 +100,46 @@ def make_router() -> Router:
         if where is None:
             raise Refused(BotRefusal.STALE_BUTTON)
         deal_no, index = where
-        opened = await reviews.pages(press.table, press.version, deal_no, user_id, user_tr)
+        act = ReviewAct(press.act)
+        in_private = message.chat_id == user_id
+        answered = False
+
+        async def in_group(table: TableRow) -> bool:
+            if in_private or message.chat_id != table.chat_id:
+                return False
+            return await hands_in_group(table, user_id, people)
+
+        def said(shown_in_group: bool) -> str | None:
+            if shown_in_group or in_private:
+                return None
+            return user_tr("🔎 The review is in our private chat.")
+
+        async def before_search(table: TableRow) -> None:
+            """🔎's review is about to be computed (a second or two): he is answered now — or
+            refused before any of it, when it could not reach him."""
+            nonlocal answered
+            here = await in_group(table)
+            if not here and not in_private:
+                await reachable(user_id, people)
+            await query.answer(said(here))
+            answered = True
+
+        opened = await reviews.pages(
+            press.table,
+            press.version,
+            deal_no,
+            user_id,
+            user_tr,
+            before_search=before_search if act == ReviewAct.OPEN else None,
+        )
         if opened is None:
             raise Refused(BotRefusal.STALE_BUTTON)
         if not isinstance(opened, Opened):
             await query.answer(user_tr(NOT_YET[opened]), show_alert=True)
             return
         pages = opened.pages
-        in_private = message.chat_id == user_id
-        in_group = not in_private and message.chat_id == opened.table.chat_id
-        in_group = in_group and await hands_in_group(opened, user_id, people)
-        place = place_of(pages.key, user_id, opened, in_group)
-        act = ReviewAct(press.act)
+        here = await in_group(opened.table)
+        place = place_of(pages.key, user_id, opened, here)
         await on_its_review(message, place, delivery, act=act)
         box = delivery.presenter.outbox
         if act == ReviewAct.CLOSE:
@@ -120,11 +155,9 @@ def make_router() -> Router:
             box.show(place.chat_id, place.step, shown, receiver=place.receiver)  # in place
             await query.answer()
             return
-        if not in_group and not in_private:  # to his private chat: can the bot write there?
-            user = await people.user(user_id)
-            if user is None or not user.private_ok:
-                raise Refused(BotRefusal.OPEN_PRIVATE_CHAT, alert=True, link="s")
-        answering = query.id if in_group else None  # a member's own press: no rights needed
+        if not here and not in_private and not answered:  # to his private chat
+            await reachable(user_id, people)
+        answering = query.id if here else None  # a member's own press: no rights needed
         summary = [(place.summary, Rendered(pages.summary))] if pages.summary else []
         for key, rendered in (*summary, (place.step, shown)):  # his decisions first, if any
             box.show(
@@ -137,7 +170,7 @@ def make_router() -> Router:
                 receiver=place.receiver,
                 answering=answering,
             )
-        said = None if in_group or in_private else user_tr("🔎 The review is in our private chat.")
-        await query.answer(said)
+        if not answered:
+            await query.answer(said(here))
 
     return router

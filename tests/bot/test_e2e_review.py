@@ -153,9 +153,14 @@ async def test_who_may_open_a_review_and_when(fake_telegram: FakeTelegram, bot: 
     await fake.settle(quiet=0.05)
     assert step.text.startswith(DEALT) and step.edits == 0
     assert len(gleb.messages) == before and await bot.db.count("reviews") == 1
-    # the match over: anyone in the chat may open any of its deals
+    # the match over: anyone in the chat may open any of its deals — where the bot can write
     await play_until_end(fake, group, players, random.Random(9))
     assert result_message(group) is not None
+    dina = fake.add_user(105, "Dina", language_code="ru")  # no private chat with the bot
+    group.add_member(dina)
+    answer = await dina.press(result, "🔎")
+    assert answer.text == "Сначала откройте чат со мной — кнопка ниже."
+    assert reviews_of(bot).computed == 1  # refused before any search: Boris's alone
     summary, *rest = await opened(fake, gleb, result)
     assert not rest and last_of(summary) == n  # no decisions of his: the steps alone
     assert summary.text.startswith(DEALT)
