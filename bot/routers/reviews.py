@@ -52,7 +52,9 @@ def place_of(key: ReviewKey, user_id: int, opened: Opened, in_group: bool) -> Pl
         return Place(user_id, None, None, NamedKey(name), NamedKey(f"{name}:summary"))
     name = f"{name}:{user_id}"  # each member's own, in the one group
     table = opened.table
-    return Place(table.chat_id, user_id, table.thread_id, NamedKey(name), NamedKey(f"{name}:s"))
+    return Place(
+        table.chat_id, user_id, table.thread_id, NamedKey(name), NamedKey(f"{name}:summary")
+    )
 
 
 async def hands_in_group(table: TableRow, user_id: int, people: People) -> bool:
