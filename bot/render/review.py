@@ -89,6 +89,31 @@ def summary_text(
     return Html(truncate("\n".join(lines), MAX_TEXT))
 
 
+def game_summary_text(reviews: Sequence[DealReview], seat: Seat, tr: Translator) -> Html:
+    """A seat's costliest decisions over several deals of a game, costliest first («Ваши самые
+    дорогие решения: 1) пас в сдаче 3 (−4.2 …)»), or that none cost anything."""
+    costly = sorted(
+        ((d.cost, r.deal_no, d.step, d) for r in reviews for d in r.costliest(seat)),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    shown = [(no, d) for _, no, _, d in costly if shown_cost(d)][:3]
+    if not shown:
+        return tr.html("None of your decisions fell short of the strongest computer's.")
+    items = [
+        tr.html(
+            "{i}) {move} in deal {no} ({cost})",
+            i=i,
+            move=words_of(d.taken, tr),
+            no=no,
+            cost=cost_words(d, tr),
+        )
+        for i, (no, d) in enumerate(shown, 1)
+    ]
+    return Html(
+        truncate(tr.html("Your costliest decisions: {items}", items=Html("; ".join(items))))
+    )
+
+
 def decision_text(decision: Decision, tr: Translator) -> Html:
     """A decision's figures: the action taken against the strongest search's choice, each
     valued from what the seat knew then; and for the trick family's play, with every hand
@@ -210,6 +235,7 @@ def _table(
 __all__ = [
     "cost_words",
     "decision_text",
+    "game_summary_text",
     "review_text",
     "seat_name",
     "shown_cost",

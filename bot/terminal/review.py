@@ -4,7 +4,8 @@ the review of finished deals from a record file alone (:mod:`engine.review`), in
 For each deal (``--deal``: that one; else every finished deal of the record): the summary of each
 seat's costliest decisions (``--seat``: that seat's alone, and only its decisions searched —
 much faster), then every step with every hand shown, plain text (:mod:`bot.render.review`).
-``--game`` picks the record of a file holding several (1 the first); seats are numbered from 1
+``--game`` picks the record of a file holding several (1 the first; a game still running, as
+``python -m bot export`` writes it, has its finished deals reviewed); seats are numbered from 1
 as the text names them. A file that cannot be read, a record that does not replay, a deal
 that is not a finished one: one line on stderr, exit 2. Needs no token, no database.
 """
@@ -19,8 +20,10 @@ from typing import TextIO
 from bot.markup import unmarked as plain
 from bot.render.review import review_text, summary_text
 from bot.terminal.play import catalogues
-from engine.errors import EngineError
-from engine.record import read_records
+from engine.core import Line
+from engine.errors import EngineError, InvalidRecord
+from engine.lines import LineKind, is_kind
+from engine.record import read_jsonl
 from engine.review import deal_numbers, review_deal
 
 BAD_USE = 2
@@ -58,7 +61,7 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
 def _review(argv: Sequence[str], stdout: TextIO) -> None:
     args = _arguments(argv)
     try:
-        records = read_records(args.file)
+        records = _records(read_jsonl(args.file.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError) as error:
         raise _Refused(f"review: cannot read {args.file}: {error.__class__.__name__}") from None
     except EngineError as error:
@@ -84,6 +87,21 @@ def _review(argv: Sequence[str], stdout: TextIO) -> None:
         texts[1:1] = [summary_text(review, seat, tr) for seat in rest]
         stdout.write("\n\n".join(plain(t) for t in texts) + "\n\n")
         stdout.flush()
+
+
+def _records(lines: Sequence[Line]) -> list[list[Line]]:
+    """The file's records, each from its ``game`` line; the last may be a game still running
+    (an export's: no ``end`` line yet), whose finished deals are reviewed as well."""
+    records: list[list[Line]] = []
+    for line in lines:
+        if is_kind(line, LineKind.GAME):
+            records.append([])
+        elif not records:
+            raise InvalidRecord("a record starts with its game line")
+        records[-1].append(line)
+    if not records:
+        raise InvalidRecord("no record in the file")
+    return records
 
 
 __all__ = ["review_main"]

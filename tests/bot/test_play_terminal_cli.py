@@ -99,7 +99,7 @@ def test_help_lists_the_commands_and_needs_no_token(argv: list[str], tmp_path: P
     no_token = lines.index("Commands that need no token:")
     with_token = lines.index("Commands that read the settings (BOT_TOKEN …):")
     listed = [line.split()[0] for line in lines if line.startswith("  ") and line[2] != " "]
-    assert listed == ["play", "export", "ratings", "check", "delete-webhook"]
+    assert listed == ["play", "review", "export", "ratings", "check", "delete-webhook"]
     assert no_token < lines.index(next(ln for ln in lines if ln.startswith("  play GAME")))
     assert with_token > lines.index(next(ln for ln in lines if ln.startswith("  ratings")))
 

@@ -18,9 +18,9 @@ from bot.i18n import Catalogues
 from bot.markup import unmarked
 from bot.message_limits import MAX_TEXT, fits
 from bot.render.cards import card_names
-from bot.render.review import step_text, summary_text
+from bot.render.review import game_summary_text, step_text, summary_text
 from bot.terminal.review import review_main
-from engine.record import read_records
+from engine.record import read_records, write_jsonl
 from engine.review import review_deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,6 +42,22 @@ def test_the_summary_lists_the_costliest_decisions_first_in_the_game_s_unit() ->
     en = unmarked(summary_text(review, 0, CATALOGUES.tr("en")))
     assert en.startswith("🔎 Deal 1 — Seat 1\nYour costliest decisions: 1) ")
     assert f"Over your {mine} decisions: −" in en
+
+
+def test_the_game_s_summary_names_the_deal_of_each_costliest_decision() -> None:
+    record = read_records(GOLDEN / "mushka-6p-target5.jsonl")[0]
+    reviews = [review_deal(record, no, 1, seats=(0,)) for no in (1, 2, 3)]
+    ranked = sorted(
+        ((d.cost, r.deal_no) for r in reviews for d in r.decisions if round(d.cost, 1) > 0),
+        key=lambda t: -t[0],
+    )[:3]
+    ru = unmarked(game_summary_text(reviews, 0, CATALOGUES.tr("ru")))
+    assert ru.startswith("Ваши самые дорогие решения: 1) ")
+    assert re.findall(r"в сдаче (\d+) \(−", ru) == [str(no) for _, no in ranked]
+    assert [float(c) for c in COST.findall(ru)] == [round(c, 1) for c, _ in ranked]
+    assert unmarked(game_summary_text(reviews[:0], 0, CATALOGUES.tr("en"))) == (
+        "None of your decisions fell short of the strongest computer's."
+    )
 
 
 def test_a_seat_without_a_choice_is_told_so() -> None:
@@ -111,6 +127,21 @@ def test_a_bad_file_or_deal_is_refused_in_one_line(args: list[str], said: str) -
     out, err = io.StringIO(), io.StringIO()
     assert review_main(args, out, err) == 2
     assert out.getvalue() == "" and said in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+def test_a_running_game_s_finished_deals_are_reviewed_and_its_running_deal_refused(
+    tmp_path: Path,
+) -> None:
+    record = read_records(MUSHKA)[0]
+    end = next(i for i, line in enumerate(record) if line["t"] == "deal_end" and line["no"] == 2)
+    running = tmp_path / "running.jsonl"
+    running.write_text(write_jsonl(record[: end - 3]), encoding="utf-8")  # deal 2 in play
+    out, err = io.StringIO(), io.StringIO()
+    assert review_main([str(running), "--seat", "1", "--lang", "en"], out, err) == 0
+    assert out.getvalue().startswith("🔎 Deal 1 — Seat 1") and "Deal 2" not in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert review_main([str(running), "--deal", "2"], out, err) == 2
+    assert err.getvalue() == "review: deal 2 is not a finished deal of the record\n"
 
 
 def test_python_m_bot_review_needs_no_token() -> None:
