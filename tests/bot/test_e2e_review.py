@@ -225,3 +225,20 @@ async def test_where_hands_are_in_the_group_his_review_is_there_for_him_alone(
         assert all(not p.messages for p in players)
         await anna.press(step, "✖️")
         await fake.wait_until(lambda: not shown(), timeout=10)
+
+
+async def test_after_a_restart_a_page_reads_the_stored_review_and_never_searches(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    group, players = await three(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as running:
+        await open_table(fake, group, players, options="target=10")
+        await play_deal(fake, group, players, random.Random(5))
+        _, step = await opened(fake, players[0], deal_result(group))
+        assert reviews_of(running).computed == 1
+    n = last_of(step)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())) as running:
+        await players[0].press(step, "⏭")
+        await fake.wait_until(lambda: step.text.startswith(STEP.format(n, n)), timeout=10)
+        assert step.edits == 1 and reviews_of(running).computed == 0  # read back, not searched
