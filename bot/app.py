@@ -31,6 +31,7 @@ from bot.middlewares.chat import ChatContext
 from bot.middlewares.standing import BotStanding
 from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
+from bot.reviews import Reviews
 from bot.routers import make_root_router
 from bot.routers.incoming import member_lookup
 from bot.runtime.chat_commands import Resume, ResumeOwed
@@ -213,6 +214,7 @@ def build_dispatcher(
     services: Services,
     clock: Callable[[], float] = time.time,
 ) -> Dispatcher:
+    records = Records(services.repo, services.runtime.ctx.new_game)
     dp = Dispatcher(
         disable_fsm=True,  # no handler keeps FSM state: its middleware was a cost per update
         settings=settings,
@@ -225,7 +227,8 @@ def build_dispatcher(
         people=services.people,
         members=services.runtime.ctx.members,
         background=services.background,
-        records=Records(services.repo, services.runtime.ctx.new_game),
+        records=records,
+        reviews=Reviews(services.repo, records),
         record_posts=RecordPosts(services.repo, clock),
         drawing=services.drawing,
     )

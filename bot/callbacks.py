@@ -30,6 +30,7 @@ class Kind(StrEnum):
     END = "e"
     GROUP = "g"
     PRIVATE = "s"
+    REVIEW = "v"  # 🔎 a finished deal's review: ``version`` the match, ``arg`` "deal[.step]"
 
 
 class LobbyAct(StrEnum):
@@ -77,6 +78,15 @@ class EndAct(StrEnum):
     ANOTHER = "r"  # 🔁 another match
     FINISH = "f"  # 🏁 Finish
     CHART = "g"  # 📈 the game's chart
+
+
+class ReviewAct(StrEnum):
+    """The buttons of a deal's review: 🔎 on the deal's result (or /record's), and the review's
+    own ◀ ▶ ⏮ ⏭ (a step, ``arg`` "deal.step") and ✖️."""
+
+    OPEN = "o"  # 🔎 the review of deal ``arg``, for the presser alone
+    STEP = "s"  # ◀ ▶ ⏮ ⏭: step ``arg``'s second number, edited in place
+    CLOSE = "x"  # ✖️ the review goes
 
 
 class SettingsAct(StrEnum):
@@ -129,6 +139,7 @@ ACTS: Final[dict[Kind, frozenset[str]]] = {
     Kind.TABLE: frozenset({MY_CARDS}),
     Kind.GROUP: frozenset("l") | GROUP_SETTINGS,  # l: /language; the rest: /settings
     Kind.PRIVATE: frozenset("l") | MY_SETTINGS,
+    Kind.REVIEW: frozenset(ReviewAct),
 }
 
 

@@ -26,6 +26,7 @@ from bot.render.games.charts import chart
 from bot.render.games.game_ui import GameUI
 from bot.render.hint import hint_html
 from bot.render.refusals import sentence
+from bot.render.review_chat import ended_deal, review_button
 from bot.render.table_context import TableContext
 from bot.render.tips import with_tip
 from bot.rendered import Button, Rendered, keyboard
@@ -400,7 +401,12 @@ class Presenter:
         if text:  # keyed by the match and the move it ended at: shown once, a restart's
             # repeat is skipped (a match won at its first deal ends at the last one's move)
             key = MessageKey.deal(facts.table.id, facts.match_no, facts.table.moves)
-            self._to_group(facts, key, Rendered(text), owed=screen.owed)
+            deal_no = ended_deal(screen.events)  # 🔎 its review, for whoever presses it
+            markup = None
+            if deal_no is not None:
+                button = review_button(facts.table.id, facts.match_no, deal_no, tr, self.codec)
+                markup = keyboard([[button]])
+            self._to_group(facts, key, Rendered(text, markup), owed=screen.owed)
         elif screen.owed is not None:  # nothing to show: owed no more
             self.outbox.settle(facts.chat_id, screen.owed)
 

@@ -10,7 +10,8 @@ From the bottom (docs/bot.md, "Where things are"):
 4. ``runtime``: commands, their handlers, the ``Outcome`` and its screens as data, standings.
 5. ``render``: pure screens of the runtime's data.
 6. ``sending``: the outbox (takes ``Rendered``, never a screen of ``render``).
-7. ``presenter``, ``delivery``, ``answers``, ``drawing``: an Outcome rendered and posted.
+7. ``presenter``, ``delivery``, ``answers``, ``drawing``, ``reviews``: an Outcome rendered and
+   posted; a chart, a review computed off the event loop.
 8. the front ends and the composition root: middlewares, routers, terminal, web, app …
 
 Every import counts, ``TYPE_CHECKING`` ones too (a design dependency all the same), and every
@@ -67,6 +68,7 @@ LAYERS: dict[str, int] = {
     "bot.delivery": 7,
     "bot.drawing": 7,
     "bot.presenter": 7,
+    "bot.reviews": 7,
     "bot.scheduling": 7,
     # 8: front ends, the composition root, command-line tools
     "bot.__main__": 8,

@@ -16,6 +16,7 @@ from bot.routers import (
     play,
     practice,
     records,
+    reviews,
     settings,
 )
 
@@ -30,6 +31,7 @@ def make_root_router() -> Router:
         commands.make_router(),
         practice.make_router(),
         records.make_router(),
+        reviews.make_router(),
         invite.make_router(),
         members.make_router(),
         migrate.make_router(),

@@ -1,7 +1,7 @@
 """/record: a finished game's RECORD.md record, its transcript (PRODUCT.md §18), its replay
-page (one HTML file anyone can open) and its chart (where the game has one) — once per game in
-a chat (a group, or a player's private chat); asked again, by anyone, any time later, a short
-answer points to that post."""
+page (one HTML file anyone can open), its chart (where the game has one) and 🔎 a button a deal
+for its review (:mod:`bot.routers.reviews`) — once per game in a chat (a group, or a player's
+private chat); asked again, by anyone, any time later, a short answer points to that post."""
 
 from __future__ import annotations
 
@@ -12,16 +12,19 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.caches.people import People
+from bot.callbacks import PressCodec
 from bot.delivery import Delivery
 from bot.drawing import Drawing
 from bot.i18n import Translator
 from bot.markup import Html, esc
 from bot.records import GameRecord, RecordPosts, Records
 from bot.render.replay_html import replay_html
+from bot.render.review_chat import deals_message
 from bot.render.transcript import transcript
 from bot.routers.incoming import say, topic
 from bot.runtime.queries import Queries
 from engine.record import write_jsonl
+from engine.review import deal_numbers
 
 SUPERGROUP_PREFIX = "-100"  # a supergroup's chat id; its links drop it: t.me/c/<rest>/<message>
 
@@ -49,6 +52,7 @@ def make_router() -> Router:
         drawing: Drawing,
         chat_tr: Translator,
         user_tr: Translator,
+        codec: PressCodec,
     ) -> None:
         assert message.from_user is not None
         private = message.chat.type == "private"
@@ -73,6 +77,9 @@ def make_router() -> Router:
         going = delivery.presenter.outbox.queued(chat_id, found.key)
         if shown is None and not going and await record_posts.claim(chat_id, found):
             await post(message, found, tr, people, delivery, drawing)
+            offer = deals_message(found.table.id, found.no, deal_numbers(found.lines), tr, codec)
+            if offer is not None:  # 🔎 each deal's review, for whoever presses it
+                delivery.presenter.outbox.post(chat_id, offer, thread=topic(message))
             return
         if shown is None:  # claimed a moment ago: on its way
             say(delivery, message, tr.html("📎 This game's record is on its way."), reply=True)

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol, Unpack
 
 from bot.keys import OutboxKey
+from bot.storage.reviews_sql import ReviewKey
 from bot.storage.rows import (
     ChatRow,
     Claim,
@@ -334,6 +335,14 @@ class Repository(Reads, MessageStore, Protocol):
         """Post ``key`` (one that goes once per chat: a game's record) is about to be queued:
         True for the one caller that claims it — nobody had, or the claim is older than
         ``lapsed_before`` (its post never showed: a kill, a failed send). One statement."""
+        ...
+
+    async def review(self, key: ReviewKey) -> str | None:
+        """A deal's review as computed for ``key`` (its texts, JSON), None: not yet."""
+        ...
+
+    async def put_review(self, key: ReviewKey, body: str) -> None:
+        """Keep a deal's review once computed (a second one for the same key is dropped)."""
         ...
 
 

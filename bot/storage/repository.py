@@ -17,6 +17,7 @@ from bot.storage.pacing_sql import PacingStatements
 from bot.storage.play_sql import PlayStatements
 from bot.storage.protocol import Writes
 from bot.storage.ratings_sql import RatingStatements
+from bot.storage.reviews_sql import ReviewStatements
 from bot.storage.runner import Backend
 from bot.storage.tables_sql import TableStatements
 from bot.storage.upkeep_sql import UpkeepStatements
@@ -35,6 +36,7 @@ class SqlRepository:
         upkeep = UpkeepStatements(runner)
         outbox = OutboxStatements(runner)
         pacing = PacingStatements(runner)
+        reviews = ReviewStatements(runner)
 
         # chats and users
         self.upsert_chat = chats.upsert_chat
@@ -98,6 +100,10 @@ class SqlRepository:
         self.set_pinged = pacing.set_pinged
         self.set_cards_at = pacing.set_cards_at
         self.claim_post = pacing.claim_post
+
+        # the deals' reviews, once computed
+        self.review = reviews.review
+        self.put_review = reviews.put_review
 
         # the outbox's messages and what the chats are owed
         self.messages = outbox.messages

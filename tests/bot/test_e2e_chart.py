@@ -84,12 +84,13 @@ async def test_the_chart_goes_once_on_request_and_with_record(
     assert (await vera.press(result, "📈")).text == "The chart is above."
     await fake.settle(quiet=0.05)
     assert len(photos(group)) == 1 and len(fake.calls("sendPhoto")) == 1
-    # /record: the record, its transcript, its replay page, then the chart
+    # /record: the record, its transcript, its replay page, the chart, then 🔎 each deal's review
     count = len(group.messages)
     await anna.send(group, "/record")
-    await fake.wait_until(lambda: len(group.messages) >= count + 4, timeout=10)
+    await fake.wait_until(lambda: len(group.messages) >= count + 5, timeout=10)
     await fake.settle(quiet=0.05)
-    jsonl, words, page, drawn = group.messages[count:]
+    jsonl, words, page, drawn, reviews = group.messages[count:]
+    assert reviews.text == "🔎 Разбор сдачи:" and reviews.all_buttons
     assert jsonl.document is not None and jsonl.document.filename.endswith(".jsonl")
     assert words.document is not None and words.document.filename.endswith(".txt")
     assert page.document is not None and page.document.filename.endswith(".html")

@@ -190,6 +190,8 @@ async def test_every_family_plays_a_whole_game_from_hands_in_the_group_with_a_re
         )
         await fake.settle(quiet=0.05)
         check_privacy(fake, group, players)
+        deals = [m for m in group.messages if m.text.startswith("📋")]
+        assert all(m.has_button("🔎 Разбор") for m in deals)  # each deal's review
         for user in players:  # still one hand each: edited in place, never piled up
             assert len(live_hands(user, group)) <= 1, user.first_name
         ids = {p.id for p in players}

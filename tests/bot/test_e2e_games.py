@@ -66,6 +66,8 @@ async def test_other_trick_games_play_a_pulka(
     await play_until_end(fake, group, players, random.Random(n))
     result = result_message(group)
     assert result is not None and "Пулька 1" in result.text
+    deals = [m for m in group.messages if m.text.startswith("📋")]
+    assert deals and all(m.has_button("🔎 Разбор") for m in deals)  # each deal's review
 
 
 async def test_deep_link_join_and_deal_api_cost(
