@@ -94,10 +94,10 @@ PAGE_SCRIPT: Final = """
   app.appendChild(nav);
   var bar = el("div", "bar");
   var last = D.steps.length - 1;
-  bar.appendChild(button("first", "\\u23ee", D.ui.first, function () { show(0); }));
+  bar.appendChild(button("first", "|\\u25c0", D.ui.first, function () { show(0); }));
   bar.appendChild(button("prev", "\\u25c0", D.ui.prev, function () { show(at - 1); }));
   bar.appendChild(button("next", "\\u25b6", D.ui.next, function () { show(at + 1); }));
-  bar.appendChild(button("last", "\\u23ed", D.ui.last, function () { show(last); }));
+  bar.appendChild(button("last", "\\u25b6|", D.ui.last, function () { show(last); }));
   var counter = el("span");
   counter.id = "counter";
   bar.appendChild(counter);

@@ -1,6 +1,6 @@
 """The replay page in a real browser: Debian's Chromium, headless, driven through its
 chromedriver (selenium), the page opened from disk with the network off. It draws the table, steps
-with → to the end of a whole 23-deal pulka, shows the final result there, goes back with ⏮ and
+with → to the end of a whole 23-deal pulka, shows the final result there, goes back with |◀ and
 jumps by deal; a name with markup stays text; nothing is fetched from anywhere.
 
 Where Chromium or chromedriver is missing the test is skipped — but not in CI (``CI`` set), where
@@ -128,7 +128,7 @@ def test_the_replay_steps_through_a_whole_pulka_to_its_result(
     browser.find_element(By.ID, "next").click()  # past the end: stays
     assert text_of(browser, "counter") == f"{steps} / {steps}"
 
-    browser.find_element(By.ID, "first").click()  # ⏮
+    browser.find_element(By.ID, "first").click()  # |◀
     assert text_of(browser, "counter") == f"1 / {steps}"
     assert not browser.find_element(By.ID, "final").is_displayed()
     browser.find_element(By.ID, "next").click()  # ▶
@@ -138,7 +138,7 @@ def test_the_replay_steps_through_a_whole_pulka_to_its_result(
     deal = browser.find_element(By.XPATH, "//nav/button[text()='Сдача 5']")
     deal.click()
     assert text_of(browser, "step").startswith("Сдача 5 — сдаёт")
-    browser.find_element(By.ID, "last").click()  # ⏭
+    browser.find_element(By.ID, "last").click()  # ▶|
     assert text_of(browser, "final") == final
 
     assert requested(browser, path.as_uri()) == [path.as_uri()]  # the file itself, no more
