@@ -61,7 +61,7 @@ def test_every_golden_event_is_a_sentence_without_raw_keys(
     tr = CATALOGUES.tr(locale)
     book = record_book(record[0]["game"])
     names = NAMES[: record[0]["players"]]
-    events = [book.parse(x) for x in record if x["t"] == "event"]
+    events = [e for x in record if isinstance(e := book.parse(x), Event)]
     assert events, name
     for event in events:
         words = line_words(event, names, tr)
