@@ -10,6 +10,7 @@ from bot.i18n import Translator
 from bot.numbers import signed
 from bot.records import GameRecord
 from bot.render.cards import notation_word, notation_words
+from bot.render.event_words import event_words
 from engine.events import Act, Deal, DealEnd, End, Event, RecordLine
 from engine.games import record_book
 from engine.trick.events import TrickDealEnd
@@ -48,7 +49,7 @@ def line_words(line: RecordLine, names: Sequence[str], tr: Translator) -> str | 
     if isinstance(line, Act):
         return f"{names[line.seat]}: {notation_words(line.a, loc)}"
     if isinstance(line, Event):
-        return "  · " + _fields(line, names, loc)
+        return "  · " + (event_words(line, names, tr) or _fields(line, names, loc))
     if isinstance(line, DealEnd):
         # the trick family's counts (RECORD.md §R6.3); the other families' figures are
         # their events' and results'
@@ -63,7 +64,8 @@ def line_words(line: RecordLine, names: Sequence[str], tr: Translator) -> str | 
 
 
 def _fields(event: Event, names: Sequence[str], locale: str) -> str:
-    """An event's name and its keys as the record has them, seats by name, cards in words."""
+    """An event's name and its keys as the record has them, seats by name, cards in words (an
+    event class with no words in :mod:`bot.render.event_words`)."""
     parts = [event.KIND]
     for key, value in event.line().items():
         if key in ("t", "e"):
