@@ -29,6 +29,7 @@ from bot.i18n import Translator
 from bot.message_limits import MAX_TEXT, truncate
 from bot.records import GameRecord, Records
 from bot.render.games import game_ui
+from bot.render.replay_html import ReplayMark, review_marks
 from bot.render.review import step_text, summary_text
 from bot.render.review_chat import NotYet
 from bot.render.table_context import TableContext
@@ -41,6 +42,7 @@ from engine.review import DealReview, deal_numbers, review_deal
 logger = logging.getLogger(__name__)
 
 AT_ONCE = 1  # reviews computed at the same time, at most (one is a thread's CPU for a while)
+ON_RECORD = 6  # reviews /record computes for its page's marks, at most (~0.5 s CPU each)
 NOBODY = -1  # the seat of a viewer who did not play the deal (no decisions of his)
 
 
@@ -59,6 +61,24 @@ class ReviewPages:
 
 
 @dataclass(frozen=True, slots=True)
+class Computed:
+    """A review just computed: its pages, and the viewer's costliest decisions as the replay
+    page marks them (none for a viewer who did not play the deal)."""
+
+    pages: ReviewPages
+    marks: tuple[ReplayMark, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PageMarks:
+    """The marks a game's replay page carries: of every deal reviewed in its language, and
+    which deals those are (the rest carry none)."""
+
+    marks: tuple[ReplayMark, ...]
+    deals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Opened:
     """A review the viewer may read, and the table it is of (where its hands go)."""
 
@@ -71,8 +91,8 @@ def search_seed(key: ReviewKey) -> int:
     return (key.table_id * 1_000 + key.match_no) * 1_000 + key.deal_no
 
 
-def compute(record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
-    """The review's texts (CPU: run in a worker thread)."""
+def compute(record: GameRecord, key: ReviewKey, tr: Translator) -> Computed:
+    """The review's texts and marks (CPU: run in a worker thread)."""
     seats = () if key.seat == NOBODY else (key.seat,)
     review = review_deal(list(record.lines), key.deal_no, search_seed(key), seats=seats)
     names = record.names
@@ -81,7 +101,8 @@ def compute(record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
     result = result_text(record, review, tr)
     if result:  # the last step: and the deal's result, as the group was shown it
         steps[-1] = truncate(f"{steps[-1]}\n\n{result}", MAX_TEXT)
-    return ReviewPages(key, summary, tuple(steps))
+    marks = () if key.seat == NOBODY else review_marks(review, tr)
+    return Computed(ReviewPages(key, summary, tuple(steps)), marks)
 
 
 def result_text(record: GameRecord, review: DealReview, tr: Translator) -> str:
@@ -107,11 +128,11 @@ def result_text(record: GameRecord, review: DealReview, tr: Translator) -> str:
     return ui.deal_result(ctx, events_of(state.record()), state.view(None), tr)
 
 
-def timed(record: GameRecord, key: ReviewKey, tr: Translator) -> tuple[ReviewPages, float]:
+def timed(record: GameRecord, key: ReviewKey, tr: Translator) -> tuple[Computed, float]:
     """:func:`compute`, and the CPU seconds its thread spent."""
     started = time.thread_time()
-    pages = compute(record, key, tr)
-    return pages, time.thread_time() - started
+    done = compute(record, key, tr)
+    return done, time.thread_time() - started
 
 
 def body_of(pages: ReviewPages) -> str:
@@ -123,6 +144,14 @@ def pages_of(key: ReviewKey, body: str) -> ReviewPages:
     return ReviewPages(key, str(summary), tuple(str(s) for s in steps))
 
 
+def marks_body(marks: tuple[ReplayMark, ...]) -> str:
+    return json.dumps([[m.deal, m.step, m.text] for m in marks], ensure_ascii=False)
+
+
+def marks_of(body: str) -> tuple[ReplayMark, ...]:
+    return tuple(ReplayMark(int(d), int(s), str(t)) for d, s, t in json.loads(body))
+
+
 class Reviews:
     """The deals' reviews for the chat's 🔎 (see the module)."""
 
@@ -130,7 +159,7 @@ class Reviews:
         self.repo = repo
         self.records = records
         self._at_once = asyncio.Semaphore(AT_ONCE)
-        self._computing: dict[ReviewKey, asyncio.Task[ReviewPages]] = {}
+        self._computing: dict[ReviewKey, asyncio.Task[Computed]] = {}
         self.computed = 0  # reviews this process searched (the rest were read back)
 
     async def pages(
@@ -164,9 +193,32 @@ class Reviews:
             return why
         if before_search is not None:
             await before_search(table)
-        return Opened(table, await self._computed(record, key, tr))
+        return Opened(table, (await self._computed(record, key, tr)).pages)
 
-    async def _computed(self, record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
+    async def page_marks(
+        self, record: GameRecord, tr: Translator, *, budget: int = ON_RECORD
+    ) -> PageMarks:
+        """The marks of the finished game ``record``'s replay page in ``tr``'s language: every
+        stored review's, and — if at most ``budget`` deals×seats of its people are not yet
+        reviewed — those computed now (off the event loop, as a 🔎 is); else only the stored."""
+        table = record.table
+        stored = await self.repo.review_marks(table.id, record.no, tr.locale)
+        found = {(s.deal_no, s.seat): marks_of(s.marks) for s in stored}
+        people = [s.seat for s in await self.repo.seats(table.id) if s.user_id is not None]
+        missing = [
+            ReviewKey(table.id, record.no, deal, seat, tr.locale)
+            for deal in deal_numbers(record.lines)
+            for seat in people
+            if (deal, seat) not in found
+        ]
+        if record.over and len(missing) <= budget:
+            for key in missing:
+                found[key.deal_no, key.seat] = (await self._computed(record, key, tr)).marks
+        marks = sorted((m for ms in found.values() for m in ms), key=lambda m: (m.deal, m.step))
+        deals = tuple(sorted({m.deal for m in marks}))
+        return PageMarks(tuple(marks), deals)
+
+    async def _computed(self, record: GameRecord, key: ReviewKey, tr: Translator) -> Computed:
         """Computed once in this process however often it is asked meanwhile, then stored."""
         task = self._computing.get(key)
         if task is None:
@@ -175,9 +227,9 @@ class Reviews:
             task.add_done_callback(lambda _: self._computing.pop(key, None))
         return await asyncio.shield(task)
 
-    async def _compute(self, record: GameRecord, key: ReviewKey, tr: Translator) -> ReviewPages:
+    async def _compute(self, record: GameRecord, key: ReviewKey, tr: Translator) -> Computed:
         async with self._at_once:
-            pages, cpu_s = await asyncio.to_thread(timed, record, key, tr)
+            done, cpu_s = await asyncio.to_thread(timed, record, key, tr)
             self.computed += 1
         logger.info(
             "review table=%d match=%d deal=%d seat=%d steps=%d cpu_ms=%.0f",
@@ -185,11 +237,11 @@ class Reviews:
             key.match_no,
             key.deal_no,
             key.seat,
-            len(pages.steps),
+            len(done.pages.steps),
             cpu_s * 1000,
         )
-        await self.repo.put_review(key, body_of(pages))
-        return pages
+        await self.repo.put_review(key, body_of(done.pages), marks_body(done.marks))
+        return done
 
 
 def closed(record: GameRecord, deal_no: int, seat: int) -> NotYet | None:

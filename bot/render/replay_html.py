@@ -87,8 +87,10 @@ def replay_html(
     chat_title: str = "",
     game_no: int = 1,
     marks: Sequence[ReplayMark] = (),
+    marked: Sequence[int] | None = None,
 ) -> str:
-    """The finished game ``lines`` (one RECORD.md record) as a page, in ``tr``'s language."""
+    """The finished game ``lines`` (one RECORD.md record) as a page, in ``tr``'s language;
+    ``marked``: the deals whose marks it carries, said in its header (None: not said)."""
     game = str(lines[0]["game"])
     loc = tr.locale
     steps, deals = _steps(lines, names, tr, {(m.deal, m.step): m.text for m in marks})
@@ -109,6 +111,7 @@ def replay_html(
             "Players: {list}", list=" · ".join(f"{i + 1}. {n}" for i, n in enumerate(names))
         ),
         "names": list(names),
+        "marked": "" if marked is None else marked_words(marked, tr),
         "ranks": {r.value: rank_name(r, loc) for r in FACES},
         "ui": _words(tr),
         "stock": [tr.n("{n} card in the stock", "{n} cards in the stock", n) for n in counts],
@@ -129,6 +132,16 @@ def replay_html(
         f'<script type="application/json" id="data">{payload}</script>\n'
         f"<script>{PAGE_SCRIPT}</script>\n</body></html>\n"
     )
+
+
+def marked_words(deals: Sequence[int], tr: Translator) -> str:
+    """The header's line on which deals carry the review's marks (never pretends to all)."""
+    listed = ", ".join(str(d) for d in deals)
+    if not deals:
+        return tr("Review marks: none yet.")
+    if len(deals) == 1:
+        return tr("Review marks: deal {list}", list=listed)
+    return tr("Review marks: deals {list}", list=listed)
 
 
 def step_count(lines: Sequence[Line]) -> int:

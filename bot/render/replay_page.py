@@ -83,6 +83,7 @@ PAGE_SCRIPT: Final = """
   var app = document.getElementById("app");
   app.appendChild(el("h1", "", D.title));
   app.appendChild(el("p", "", D.players));
+  if (D.marked) app.appendChild(el("p", "marked", D.marked));
   var nav = el("nav");
   nav.setAttribute("aria-label", D.ui.deals);
   var dealButtons = D.deals.map(function (d) {

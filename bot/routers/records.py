@@ -6,6 +6,7 @@ private chat); asked again, by anyone, any time later, a short answer points to 
 from __future__ import annotations
 
 import asyncio
+import functools
 
 from aiogram import Router
 from aiogram.filters import Command
@@ -21,6 +22,7 @@ from bot.records import GameRecord, RecordPosts, Records
 from bot.render.replay_html import replay_html
 from bot.render.review_chat import deals_message
 from bot.render.transcript import transcript
+from bot.reviews import Reviews
 from bot.routers.incoming import say, topic
 from bot.runtime.queries import Queries
 from engine.record import write_jsonl
@@ -53,6 +55,7 @@ def make_router() -> Router:
         chat_tr: Translator,
         user_tr: Translator,
         codec: PressCodec,
+        reviews: Reviews,
     ) -> None:
         assert message.from_user is not None
         private = message.chat.type == "private"
@@ -76,7 +79,7 @@ def make_router() -> Router:
         shown = await delivery.message_id(chat_id, found.key)
         going = delivery.presenter.outbox.queued(chat_id, found.key)
         if shown is None and not going and await record_posts.claim(chat_id, found):
-            await post(message, found, tr, people, delivery, drawing)
+            await post(message, found, tr, people, delivery, drawing, reviews)
             offer = deals_message(found.table.id, found.no, deal_numbers(found.lines), tr, codec)
             if offer is not None:  # 🔎 each deal's review, for whoever presses it
                 delivery.presenter.outbox.post(chat_id, offer, thread=topic(message))
@@ -102,16 +105,27 @@ async def post(
     people: People,
     delivery: Delivery,
     drawing: Drawing,
+    reviews: Reviews,
 ) -> None:
-    """The record (keyed: a repeat finds it), its transcript, its replay page and its chart, in
-    that order; the chart and the page made off the event loop first."""
+    """The record (keyed: a repeat finds it), its transcript, its replay page (with the marks
+    of the deals reviewed) and its chart, in that order; all made off the event loop first."""
     private = message.chat.type == "private"
     chat = await people.chat(found.table.chat_id)
     title = chat.title if chat else ""
     game = found.table.game
     png = await drawing.chart(game, title, found.no, found.names, found.lines, tr)  # if it has one
+    marked = await reviews.page_marks(found, tr)
     page = await asyncio.to_thread(
-        replay_html, found.lines, found.names, tr, chat_title=title, game_no=found.no
+        functools.partial(
+            replay_html,
+            found.lines,
+            found.names,
+            tr,
+            chat_title=title,
+            game_no=found.no,
+            marks=marked.marks,
+            marked=marked.deals,
+        )
     )
     box, chat_id, thread = delivery.presenter.outbox, message.chat.id, topic(message)
     box.post_document(

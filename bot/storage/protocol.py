@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol, Unpack
 
 from bot.keys import OutboxKey
-from bot.storage.reviews_sql import ReviewKey
+from bot.storage.reviews_sql import ReviewKey, StoredMarks
 from bot.storage.rows import (
     ChatRow,
     Claim,
@@ -341,8 +341,14 @@ class Repository(Reads, MessageStore, Protocol):
         """A deal's review as computed for ``key`` (its texts, JSON), None: not yet."""
         ...
 
-    async def put_review(self, key: ReviewKey, body: str) -> None:
-        """Keep a deal's review once computed (a second one for the same key is dropped)."""
+    async def put_review(self, key: ReviewKey, body: str, marks: str = "[]") -> None:
+        """Keep a deal's review once computed (a second one for the same key is dropped), with
+        its replay marks (JSON)."""
+        ...
+
+    async def review_marks(self, table_id: int, match_no: int, locale: str) -> list[StoredMarks]:
+        """The replay marks of every review of the table's match ``match_no`` stored in
+        ``locale`` (one row a deal and seat reviewed)."""
         ...
 
 

@@ -104,6 +104,7 @@ class SqlRepository:
         # the deals' reviews, once computed
         self.review = reviews.review
         self.put_review = reviews.put_review
+        self.review_marks = reviews.review_marks
 
         # the outbox's messages and what the chats are owed
         self.messages = outbox.messages

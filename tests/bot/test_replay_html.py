@@ -201,3 +201,23 @@ def test_a_deals_last_step_shows_its_last_trick_on_the_table(name: str, record: 
     assert tricks and len(ends) >= len(tricks)
     shown = [set(tables[i].get("trick", "").split()) for i in ends]
     assert [t for t in shown if t] == tricks
+
+
+@pytest.mark.parametrize(
+    ("locale", "marked", "said"),
+    [
+        ("en", None, ""),
+        ("en", (), "Review marks: none yet."),
+        ("en", (3,), "Review marks: deal 3"),
+        ("en", (1, 3), "Review marks: deals 1, 3"),
+        ("ru", (), "Разбор: отметок пока нет."),
+        ("ru", (2,), "Разбор: отмечена сдача 2"),
+        ("ru", (1, 3, 5), "Разбор: отмечены сдачи 1, 3, 5"),
+    ],
+)
+def test_the_header_says_which_deals_carry_the_reviews_marks(
+    locale: str, marked: tuple[int, ...] | None, said: str
+) -> None:
+    _, record = RECORDS[0]
+    page = replay_html(record, names_of(record), CATALOGUES.tr(locale), marked=marked)
+    assert data_of(page)["marked"] == said

@@ -18,6 +18,7 @@ from bot.storage.play_sql import PlayStatements
 from bot.storage.protocol import Store, Writes
 from bot.storage.ratings_sql import RatingStatements
 from bot.storage.repository import SqlRepository
+from bot.storage.reviews_sql import ReviewStatements
 from bot.storage.rows import ResultRow, ResultSeat
 from bot.storage.runner import Backend
 from bot.storage.tables_sql import TableStatements
@@ -32,6 +33,7 @@ GROUPS = (
     OutboxStatements,
     RatingStatements,
     PacingStatements,
+    ReviewStatements,
 )
 BACKEND_OWN = frozenset({"schema_version", "close"})  # the runner's own, not a statement's
 

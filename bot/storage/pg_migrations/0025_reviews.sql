@@ -6,5 +6,6 @@ CREATE TABLE reviews (
     seat     INTEGER NOT NULL,
     locale   TEXT NOT NULL,
     body     TEXT NOT NULL,
+    marks    TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (table_id, match_no, deal_no, seat, locale)
 );
