@@ -24,6 +24,7 @@ from bot.render.action_words import action_parts, words_of
 from bot.render.cards import rank_name
 from bot.render.hint import amount
 from bot.render.replay_page import PAGE_SCRIPT, PAGE_STYLE
+from bot.render.review import shown_cost
 from bot.render.transcript import line_words
 from engine.cards import Card, Rank
 from engine.core import Line, Places, State
@@ -31,7 +32,7 @@ from engine.events import Act, Deal, End, RecordLine
 from engine.games import new_game, record_book
 from engine.lines import LineKind, is_kind
 from engine.record import chance_of
-from engine.review import NOISE, DealReview
+from engine.review import DealReview
 
 CENTRE: Final = ("turn_up", "trick", "pile", "table")
 """The places (:data:`engine.core.Places`) drawn in the middle of the table, in this order."""
@@ -53,17 +54,18 @@ class ReplayMark:
 
 def review_marks(review: DealReview, tr: Translator) -> tuple[ReplayMark, ...]:
     """A deal's review as marks on its steps: every seat's costliest decisions
-    (:meth:`DealReview.costliest`), each with what it cost on average and the search's choice
-    (and, for the trick family's play, the cost with every card known)."""
+    (:meth:`DealReview.costliest`) that cost something as the figures show it, each with what
+    it cost on average and the search's choice (and, for the trick family's play, the cost
+    with every card known)."""
     out = []
     for seat in range(review.players):
-        for d in review.costliest(seat):
+        for d in filter(shown_cost, review.costliest(seat)):
             text = tr(
                 "costly: {cost} on average; the strongest search: {best}",
                 cost=amount(-d.cost, d.unit, tr),
                 best=words_of(d.best.action, tr),
             )
-            if d.exact is not None and d.exact.cost > NOISE:
+            if d.exact is not None and round(d.exact.cost, 1) > 0:
                 exact = amount(-d.exact.cost, d.unit, tr)
                 text += "; " + tr("with every card known: {cost}", cost=exact)
             out.append(ReplayMark(review.deal_no, d.step, text))

@@ -5,6 +5,7 @@ under 300 KB), in Russian and English."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -163,6 +164,22 @@ def test_a_deals_review_marks_its_costliest_decisions(locale: str) -> None:
         step = marked[d.step]
         assert step[3] == d.seat and unit in step[4]
         assert step[4].startswith("дорогое решение" if locale == "ru" else "costly")
+
+
+def test_a_cost_the_figures_show_as_nothing_is_no_mark() -> None:
+    """A decision whose cost rounds to 0.0 (the search's noise) is not marked as costly."""
+    record = next(r for n, r in RECORDS if n.startswith("mushka-3p-record-example"))
+    review = review_deal(record, 1, 7)
+    costly = [d for seat in range(review.players) for d in review.costliest(seat)]
+    noise = {costly[0].step}
+    shaved = dataclasses.replace(
+        review,
+        decisions=tuple(
+            dataclasses.replace(d, cost=0.04) if d.step in noise else d for d in review.decisions
+        ),
+    )
+    steps = {m.step for m in review_marks(shaved, CATALOGUES.tr("ru"))}
+    assert steps == {d.step for d in costly} - noise
 
 
 @pytest.mark.parametrize(("name", "record"), RECORDS[:4], ids=[n for n, _ in RECORDS[:4]])
