@@ -22,7 +22,7 @@ from engine.review import DealReview, Decision
 TRICK_EVENT = "trick"
 """The trick family's event of a trick won (RECORD.md §R6)."""
 
-TABLE_PLACES = ("turn_up", "trick", "pile", "table")
+TABLE_PLACES = ("trick", "pile", "table")  # what lies face up in play (the turn-up apart)
 """The places of :data:`engine.core.Places` that lie face up on the table, in the order shown."""
 
 
@@ -223,6 +223,9 @@ def _table(
         if taken:
             text += " · " + tr.n("{n} card taken", "{n} cards taken", len(taken))
         out.append(tr.html("{name}: {cards}", name=seat_name(seat, names, tr), cards=text))
+    turned = places.get("turn_up", ())
+    if turned:  # the trick family's turned-up card: it shows the trump, it is not in play
+        out.append(tr.html("Turned up: {cards}", cards=card_names(turned, loc)))
     shown = [c for place in TABLE_PLACES for c in places.get(place, ())]
     if shown:
         out.append(tr.html("On the table: {cards}", cards=card_names(shown, loc)))

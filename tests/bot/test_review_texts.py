@@ -83,6 +83,12 @@ def test_each_step_shows_every_hand_what_was_done_and_the_decision() -> None:
             assert f"{names[seat]}: {card_names(hand, 'en') if hand else '—'}" in text
         stock = len(step.state.places().get("stock", ()))
         assert (f"Stock: {stock} cards" in text) == (stock > 1)
+        places = step.state.places()
+        turned, trick = places.get("turn_up", ()), places.get("trick", ())
+        if turned:  # the turn-up is said apart: it shows the trump, it is not on the table
+            assert f"Turned up: {card_names(turned, 'en')}" in text
+        on_table = [ln for ln in text.splitlines() if ln.startswith("On the table: ")]
+        assert on_table == ([f"On the table: {card_names(trick, 'en')}"] if trick else [])
     decision = review.decisions[0]
     text = unmarked(step_text(review, decision.step, tr, names))
     assert ("❗ Cost −" in text) == (round(decision.cost, 1) > 0)
