@@ -204,7 +204,8 @@ class Presenter:
             text = with_card_words(rendered.text, screen.view.hand, tr)
             rendered = Rendered(text, rendered.markup)
         if screen.tip is not None:  # the rule of his decision, under the hand's head
-            rendered = with_tip(rendered, screen.tip, screen.facts.table.game, tr)
+            game = screen.facts.table.game
+            rendered = with_tip(rendered, screen.tip, game, tr, screen.ui.mode.kind)
         if screen.facts.table.status == TableStatus.RUNNING:  # a finished game's hand: nothing
             rendered = seat_menu.dress(
                 rendered,

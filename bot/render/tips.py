@@ -10,7 +10,8 @@ from types import MappingProxyType
 from typing import Final
 
 from bot.i18n import N_, Translator
-from bot.markup import Html
+from bot.markup import Html, esc
+from bot.presses.meaning import ModeKind
 from bot.rendered import Rendered
 from engine.tips import TipKind
 
@@ -133,18 +134,34 @@ GAME_TIPS: Final[Mapping[tuple[str, TipKind], str]] = MappingProxyType(
 """Where a game's rule makes the tip its own (its privileged card, its remise)."""
 
 
-def tip_text(kind: TipKind, game: str, tr: Translator) -> str:
-    """The tip's words in ``tr``'s language, without its mark."""
+EXCHANGING: Final = N_(
+    "Tap the cards to throw away: as many come from the stock. “Keep all”: you play your own."
+)
+"""The declaration's tip once the hand is marking its exchange (after ✅ Play, or a card
+tapped): the decision is the same (play with an exchange, RULES.md §1.3.4), its step is new."""
+
+DECLARING: Final = frozenset(
+    {TipKind.DECLARE, TipKind.MAY_NOT_PASS, TipKind.MUST_DEFEND, TipKind.MAY_PASS_SAFE}
+)
+"""The kinds whose decision includes the exchange."""
+
+
+def tip_text(kind: TipKind, game: str, tr: Translator, mode: ModeKind = ModeKind.PLAIN) -> str:
+    """The tip's words in ``tr``'s language, without its mark (``mode``: the hand's)."""
+    if mode is ModeKind.EXCHANGE and kind in DECLARING:
+        return tr(EXCHANGING)
     return tr(GAME_TIPS.get((game, kind)) or TIPS[kind])
 
 
-def tip_line(kind: TipKind, game: str, tr: Translator) -> Html:
+def tip_line(kind: TipKind, game: str, tr: Translator, mode: ModeKind = ModeKind.PLAIN) -> Html:
     """``📖 Играть или пас…``: the line the presenter puts under the hand's head."""
-    return Html(f"{TIP_MARK} <i>{tip_text(kind, game, tr)}</i>")
+    return Html(f"{TIP_MARK} <i>{esc(tip_text(kind, game, tr, mode))}</i>")
 
 
-def with_tip(rendered: Rendered, kind: TipKind, game: str, tr: Translator) -> Rendered:
+def with_tip(
+    rendered: Rendered, kind: TipKind, game: str, tr: Translator, mode: ModeKind = ModeKind.PLAIN
+) -> Rendered:
     """A hand message with the tip's line under its head (its first line)."""
     head, _, rest = rendered.text.partition("\n")
-    lines = [head, tip_line(kind, game, tr), *([rest] if rest else [])]
+    lines = [head, tip_line(kind, game, tr, mode), *([rest] if rest else [])]
     return Rendered("\n".join(lines), rendered.markup)

@@ -427,7 +427,7 @@ async def expected_screens(
         mine = await runtime.ctx.people.user_settings(seat.user_id)
         tip = None if seat.away else await tip_for(runtime.ctx.repo, seat.user_id, mine, view)
         if tip is not None:  # a newcomer's tip, under the head (bot.render.tips)
-            rendered = with_tip(rendered, tip, table.row.game, utr)
+            rendered = with_tip(rendered, tip, table.row.game, utr, hand_ui.mode.kind)
         message_id = services.outbox.message_id(seat.user_id, hand_key(table_id, seat.seat))
         out[seat.user_id] = (message_id, rendered.text)
     return table_html, out

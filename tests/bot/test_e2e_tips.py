@@ -14,7 +14,7 @@ from typing import Final
 from bot.app import RunningBot
 from bot.i18n import Catalogues
 from bot.message_limits import MAX_TEXT
-from bot.render.tips import TIP_MARK, tip_text
+from bot.render.tips import DECLARING, EXCHANGING, TIP_MARK, tip_text
 from tests.bot import helpers
 from tests.bot.helpers import db_execute, db_rows, hand_message, open_table, play_step
 from tests.bot.test_e2e_practice import play_until, practising, said
@@ -42,7 +42,10 @@ def tip_of(hand: SentMessage) -> str | None:
 
 def tips_of(game: str) -> set[str]:
     """Every tip line a Russian reader may see at ``game`` (the kinds its rules have)."""
-    return {f"{TIP_MARK} {tip_text(kind, game, RU)}" for kind in EXPECTED[game]}
+    said = {f"{TIP_MARK} {tip_text(kind, game, RU)}" for kind in EXPECTED[game]}
+    if DECLARING & EXPECTED[game]:  # a declaration marking its exchange says how
+        said.add(f"{TIP_MARK} {RU(EXCHANGING)}")
+    return said
 
 
 def waiting(hand: SentMessage) -> bool:

@@ -9,7 +9,17 @@ from typing import Final
 import pytest
 
 from bot.i18n import Catalogues
-from bot.render.tips import GAME_TIPS, TIP_MARK, TIPS, tip_line, tip_text, with_tip
+from bot.presses.meaning import ModeKind
+from bot.render.tips import (
+    DECLARING,
+    EXCHANGING,
+    GAME_TIPS,
+    TIP_MARK,
+    TIPS,
+    tip_line,
+    tip_text,
+    with_tip,
+)
 from bot.rendered import Rendered
 from engine.tips import TipKind
 from tests.engine.test_tips import EXPECTED
@@ -46,3 +56,19 @@ def test_the_tip_goes_under_the_head_and_keeps_the_buttons() -> None:
     assert (head, rest) == ("🃏 head", "Your cards: A♠") and tipped.markup is hand.markup
     assert tip == tip_line(TipKind.LEAD, "mushka", en) and tip.startswith(TIP_MARK)
     assert with_tip(Rendered("🃏", None), TipKind.LEAD, "kopilka", en).text.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", sorted(DECLARING))
+def test_a_declaration_marking_its_exchange_says_how_to_exchange(kind: TipKind) -> None:
+    """After ✅ Play (or a card tapped), the hand marks the exchange: its tip says how, in both
+    languages; the same decision unmarked keeps its own tip."""
+    for locale, button in (("ru", "«Без замены»"), ("en", "“Keep all”")):
+        tr = CATALOGUES.tr(locale)
+        marking = tip_text(kind, "mushka", tr, ModeKind.EXCHANGE)
+        assert marking == tr(EXCHANGING) and button in marking and len(marking) <= MOST
+        assert tip_text(kind, "mushka", tr) != marking
+        hand = with_tip(Rendered("🃏 head\nrest"), kind, "mushka", tr, ModeKind.EXCHANGE)
+        assert hand.text.splitlines()[1] == f"{TIP_MARK} <i>{marking}</i>"
+    assert tip_text(TipKind.FOLLOW_SUIT, "mushka", CATALOGUES.tr("ru"), ModeKind.EXCHANGE) == (
+        tip_text(TipKind.FOLLOW_SUIT, "mushka", CATALOGUES.tr("ru"))
+    )
