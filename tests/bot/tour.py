@@ -26,10 +26,10 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from bot.app import running_bot
-from bot.callbacks import SeatAct
 from bot.config import Settings
-from tests.bot.helpers import act_of, fixed_seeds, hand_message, result_message, table_message
+from tests.bot.helpers import fixed_seeds, hand_message, result_message, table_message
 from tests.bot.test_e2e_computers import GAMES, Chooser
+from tests.bot.test_e2e_hints import hint_button
 from tests.bot.test_e2e_practice import play_until, waiting
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -71,10 +71,6 @@ class Watcher:
     def rows(m: SentMessage) -> str:
         """One line per keyboard row: ``[label] [label]``."""
         return "\n".join(" ".join(f"[{b.text}]" for b in row) for row in m.buttons)
-
-
-def hint_button(hand: SentMessage | None) -> bool:
-    return hand is not None and any(act_of(b)[0] == SeatAct.HINT for b in hand.all_buttons)
 
 
 def chooser_of(game: str) -> Chooser:
