@@ -194,23 +194,27 @@ def duel(
     options: Mapping[str, object] | None = None,
     *,
     duplicate: bool = False,
+    start: int = 0,
 ) -> DuelReport:
     """Play the duel (see the module's docstring). ``duplicate``: game i deals seed
     ``seed + i // players`` — every deal is played ``players`` times, A in each seat once, so
     the luck of the cards is shared and the interval (over the deals' means) is narrower for
-    the same skill; ``games`` must then be a multiple of ``players``."""
+    the same skill; ``games`` must then be a multiple of ``players``. ``start``: play games
+    ``start … start + games − 1`` of the run — slices of one run, played apart (in parallel,
+    ``bench/level_pairs.py``), join into exactly the run (with ``duplicate``, a multiple of
+    ``players``)."""
     if game not in GAMES:
         raise InvalidOption("unknown_game", game=game)
     if players not in GAMES[game].seat_counts:
         raise InvalidOption("seat_count", game=game, players=players)
-    if games < 1 or (duplicate and games % players):
+    if games < 1 or start < 0 or (duplicate and (games % players or start % players)):
         raise InvalidOption("games", games=games)
     pa, pb = player(a, game), player(b, game)
     nets: list[int] = []
     wins = 0
     times: list[float] = []
     cpu: list[float] = []
-    for i in range(games):
+    for i in range(start, start + games):
         seat_a = i % players
         policies = [pa if s == seat_a else pb for s in range(players)]
         rngs = [random.Random(f"duel:{seed}:{i}:{s}") for s in range(players)]
