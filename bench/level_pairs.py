@@ -47,7 +47,7 @@ class Cell:
 
 
 def cells(games: Sequence[str], seats: str, pairs: Sequence[tuple[str, str]]) -> list[Cell]:
-    out = []
+    out: list[Cell] = []
     for game in games:
         spec = GAMES[game]
         if seats == "measured":
