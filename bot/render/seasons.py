@@ -69,13 +69,10 @@ def _board(board: SeasonBoard, tr: Translator, heading: str) -> list[str]:
     if more > 0:
         block.append(tr.n_html("… and {n} more placed", "… and {n} more placed", more))
     if board.unplaced:
-        block.append(
-            tr.n_html(
-                "Not placed yet (fewer games): {n} player",
-                "Not placed yet (fewer games): {n} players",
-                len(board.unplaced),
-            )
-        )
+        named = ", ".join(f"{_name(x, tr)} ({x.games})" for x in board.unplaced[:LIMIT])
+        more = len(board.unplaced) - LIMIT
+        rest = " " + tr.n("… and {n} more", "… and {n} more", more) if more > 0 else ""
+        block.append(tr.html("Not placed yet (games): {names}", names=Html(named + rest)))
     return block
 
 
