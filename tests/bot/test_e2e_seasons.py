@@ -44,10 +44,10 @@ async def rated(
 ) -> None:
     """A finished Мушка match of ``people`` (first wins) and a computer rated as a match's end
     rates it, in its unit of work, at the clock's time."""
-    seats = tuple(
-        ResultSeat(u.id, "", u.first_name, place, 10 - 10 * place)
-        for place, u in enumerate(people, start=1)
-    ) + (ResultSeat(0, "easy", "🤖 Фёдор", len(people) + 1, -5),)
+    seats = (
+        *(ResultSeat(u.id, "", u.first_name, at, 10 - 10 * at) for at, u in enumerate(people, 1)),
+        ResultSeat(0, "easy", "🤖 Фёдор", len(people) + 1, -5),
+    )
     async with bot.services.repo.unit() as tx:
         await rate(tx, ResultRow(table_id, 1, chat, "mushka", False, seats), clock)
 
