@@ -89,6 +89,9 @@ async def test_a_month_has_its_own_board_and_the_group_is_told_once_when_it_ends
         assert all(" · 3 игры · " in ln for ln in lines[:2]), lines
         assert "Вера" not in board  # another group's match is not this group's season
         everywhere = (await say(fake, anna, "/score season all")).text
+        assert (await say(fake, anna, "/score season all", group)).text == everywhere
+        other_game = (await say(fake, anna, "/score season памфил 2040-11", group)).text
+        assert other_game.endswith("Рейтинговых игр за этот месяц нет."), other_game
         assert everywhere.startswith("🏆 Сезон ноябрь 2040 — все группы"), everywhere
         assert "Пока не в зачёте (игр): Вера (1)" in everywhere  # one match: not placed
         refused = {

@@ -103,6 +103,9 @@ def test_a_big_season_board_pages_within_the_limit_and_names_stay_data() -> None
         assert all(plain_length(p) <= MAX_TEXT for p in pages)
         assert all("<i>" not in p and "&lt;i&gt;" in p for p in pages)
     assert "… и ещё 29 в зачёте" in season("", Month(2040, 11), boards, tr, running=True)[0]
+    en = Catalogues.load(bundled_locales(), "ru").tr("en")
+    told = season_over(Month(2040, 11), [SeasonBoard("mushka", lines[:2], few[:1])], en)
+    assert told[0].startswith("🏆 Season November 2040 (Mushka):\n1. "), told
 
 
 def test_period_boards_keep_to_their_chat() -> None:
