@@ -44,20 +44,21 @@ def rules_summary(game: str, tr: Translator) -> Html:
 def help_text(tr: Translator, private: bool) -> Html:
     """/help: what the bot does, where the rules are and where a player's cards go (PRODUCT.md
     §19: in the group for him alone, or in private)."""
-    seasons = season_screen.help_line(tr)
     if private:
-        return Html(tr.html(
+        text = tr.html(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
             "there. Your cards come here, or in the group where only you see them. How to play: "
             "/rules [game] — a game's whole rules. Commands: /hand — my cards, /score — my "
             "scores, /settings — language, turn pings, cards in words, where my cards go."
-        ) + "\n" + seasons)  # fmt: skip
-    return Html(tr.html(
-        "Open a table: /newgame [game]. Join with the ✋ button. Your cards only you see: here "
-        "in the group (when I'm an admin here, or as the admins set it in /settings) or in a "
-        "private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the table. "
-        "Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
-    ) + "\n" + seasons)  # fmt: skip
+        )
+    else:
+        text = tr.html(
+            "Open a table: /newgame [game]. Join with the ✋ button. Your cards only you see: "
+            "here in the group (when I'm an admin here, or as the admins set it in /settings) or "
+            "in a private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the "
+            "table. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
+        )
+    return Html(f"{text}\n{season_screen.help_line(tr)}")
 
 
 def rules_keyboard(tr: Translator, delivery: Delivery) -> Keyboard | None:
@@ -219,18 +220,11 @@ def make_router() -> Router:
         code = game_code(arg) if arg and arg != "me" else None
         if arg and arg != "me" and code is None:
             tr = user_tr if message.chat.type == "private" else chat_tr
-            say(
-                delivery,
-                message,
-                Html(
-                    tr.html(
-                        "/score, /score me or /score with a game: mushka, pamfil, shutikha, "
-                        "mistigri, kopilka, lenturlu, konchinka."
-                    )
-                    + "\n"
-                    + season_screen.usage(tr)
-                ),
+            usage = tr.html(
+                "/score, /score me or /score with a game: mushka, pamfil, shutikha, mistigri, "
+                "kopilka, lenturlu, konchinka."
             )
+            say(delivery, message, Html(f"{usage}\n{season_screen.usage(tr)}"))
             return
         if message.chat.type == "private":  # his lines across the chats
             boards = await queries.boards(chat_id=None, user_id=user, game=code)
