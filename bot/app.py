@@ -28,6 +28,7 @@ from bot.delivery import Delivery, Presenter
 from bot.drawing import Drawing
 from bot.i18n import Catalogues, Translator
 from bot.middlewares.chat import ChatContext
+from bot.middlewares.seasons import SeasonEnd
 from bot.middlewares.standing import BotStanding
 from bot.middlewares.updates import OnceOnly, UpdateLog
 from bot.records import RecordPosts, Records
@@ -36,6 +37,7 @@ from bot.routers import make_root_router
 from bot.routers.incoming import member_lookup
 from bot.runtime.chat_commands import Resume, ResumeOwed
 from bot.runtime.handle import Runtime
+from bot.runtime.seasons import Seasons
 from bot.runtime.tables import NewGame
 from bot.scheduling import Heartbeat, Scheduler
 from bot.sending.json_session import JsonSession
@@ -215,6 +217,7 @@ def build_dispatcher(
     clock: Callable[[], float] = time.time,
 ) -> Dispatcher:
     records = Records(services.repo, services.runtime.ctx.new_game)
+    seasons = Seasons(services.repo, clock)
     dp = Dispatcher(
         disable_fsm=True,  # no handler keeps FSM state: its middleware was a cost per update
         settings=settings,
@@ -231,11 +234,13 @@ def build_dispatcher(
         reviews=Reviews(services.repo, records),
         record_posts=RecordPosts(services.repo, clock),
         drawing=services.drawing,
+        seasons=seasons,
     )
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)
         dp.update.outer_middleware(OnceOnly(services.repo, clock))
     dp.update.outer_middleware(ChatContext(services.people, catalogues))
+    dp.update.outer_middleware(SeasonEnd(seasons, services.outbox))  # after ChatContext: chat_tr
     dp.message.outer_middleware(BotStanding(services.delivery.answers))
     dp.include_router(make_root_router())
     return dp

@@ -16,16 +16,19 @@ from bot.i18n import Catalogues, Translator
 from bot.keys import NamedKey
 from bot.markup import Html
 from bot.render import score as score_screen
+from bot.render import seasons as season_screen
 from bot.render.games import game_ui
 from bot.render.rules import rules_pages
 from bot.rendered import Button, Keyboard, Rendered, keyboard
 from bot.routers import practice
+from bot.routers import seasons as season_answers
 from bot.routers.incoming import asked, say, topic
 from bot.runtime.chat_commands import ClosePractice, ShowHands, ToggleNotify
 from bot.runtime.commands import JoinByLink
 from bot.runtime.handle import Runtime
 from bot.runtime.outcome import Note, Outcome
 from bot.runtime.queries import Queries
+from bot.runtime.seasons import Seasons
 from bot.sending.outbox import Old
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -42,18 +45,20 @@ def help_text(tr: Translator, private: bool) -> Html:
     """/help: what the bot does, where the rules are and where a player's cards go (PRODUCT.md
     §19: in the group for him alone, or in private)."""
     if private:
-        return tr.html(
+        text = tr.html(
             "I run old Russian card games in group chats. Add me to a group and type /newgame "
             "there. Your cards come here, or in the group where only you see them. How to play: "
             "/rules [game] — a game's whole rules. Commands: /hand — my cards, /score — my "
             "scores, /settings — language, turn pings, cards in words, where my cards go."
         )
-    return tr.html(
-        "Open a table: /newgame [game]. Join with the ✋ button. Your cards only you see: here "
-        "in the group (when I'm an admin here, or as the admins set it in /settings) or in a "
-        "private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the table. "
-        "Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
-    )
+    else:
+        text = tr.html(
+            "Open a table: /newgame [game]. Join with the ✋ button. Your cards only you see: "
+            "here in the group (when I'm an admin here, or as the admins set it in /settings) or "
+            "in a private chat with me. How to play: /rules [game], or «ℹ️ How to play» on the "
+            "table. Commands: /score, /rules, /hand, /cancel, /notify, /settings (admins)."
+        )
+    return Html(f"{text}\n{season_screen.help_line(tr)}")
 
 
 def rules_keyboard(tr: Translator, delivery: Delivery) -> Keyboard | None:
@@ -191,6 +196,7 @@ def make_router() -> Router:
         message: Message,
         command: CommandObject,
         queries: Queries,
+        seasons: Seasons,
         delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
@@ -198,17 +204,27 @@ def make_router() -> Router:
         assert message.from_user is not None
         user = message.from_user.id
         arg = (command.args or "").strip().lower()
+        words = arg.split()
+        if words and words[0] in season_answers.SEASON_WORDS:  # a month's boards
+            private = message.chat.type == "private"
+            tr = user_tr if private else chat_tr
+            here = None if private else message.chat.id
+            title = message.chat.title or ""
+            shown = await season_answers.season_pages(words[1:], title, here, seasons, tr)
+            if private:
+                for page in shown:
+                    say(delivery, message, page)
+            else:
+                show_score(delivery, message, shown)
+            return
         code = game_code(arg) if arg and arg != "me" else None
         if arg and arg != "me" and code is None:
             tr = user_tr if message.chat.type == "private" else chat_tr
-            say(
-                delivery,
-                message,
-                tr.html(
-                    "/score, /score me or /score with a game: mushka, pamfil, shutikha, mistigri, "
-                    "kopilka, lenturlu, konchinka."
-                ),
+            usage = tr.html(
+                "/score, /score me or /score with a game: mushka, pamfil, shutikha, mistigri, "
+                "kopilka, lenturlu, konchinka."
             )
+            say(delivery, message, Html(f"{usage}\n{season_screen.usage(tr)}"))
             return
         if message.chat.type == "private":  # his lines across the chats
             boards = await queries.boards(chat_id=None, user_id=user, game=code)

@@ -307,7 +307,7 @@ class Closing:
                 lines = match.state.record()
                 standing = ratings.closed_early(table.row, match.no, table.seats, lines, decided)
                 if standing is not None:
-                    rated = await ratings.rate(tx, standing)
+                    rated = await ratings.rate(tx, standing, self.ctx.clock)
                     if tell:
                         told, entry = self._rated_note(table, locale, rated)
                         await entry.write(tx)

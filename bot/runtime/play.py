@@ -241,7 +241,7 @@ class Play:
                     points[s.seat] if points else 0,
                 )
         if rated is not None:
-            await ratings.rate(tx, rated)  # the game's ratings
+            await ratings.rate(tx, rated, self.ctx.clock)  # the game's ratings
 
     async def apply(self, table: Table, seat: int, action: object, stand_in: str = "") -> Outcome:
         """Apply the seat's action and log it (``stand_in``: the level of the computer that

@@ -4,10 +4,13 @@ be computed again from the stored standings (``python -m bot ratings --rebuild``
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
+from bot.clock import Clock
 from bot.rating import EVERYWHERE, Book, player_of
 from bot.runtime.as_it_stands import money_so_far, places_by
+from bot.runtime.seasons import Month
 from bot.storage.protocol import Repository, Writes
 from bot.storage.rows import (
     Bar,
@@ -103,10 +106,13 @@ def closed_early(
     return standing(row, no, seats, places_by(money), [0] * len(seats), decided)
 
 
-async def rate(tx: Writes, result: ResultRow) -> ResultRow:
+async def rate(tx: Writes, result: ResultRow, clock: Clock) -> ResultRow:
     """Rate a finished match in its unit of work: its standing and the players' new ratings are
-    written; the standing comes back with the chat's ratings after it."""
+    written; the standing comes back with the chat's ratings after it. The standing is stamped
+    with its season, the month the clock reads once the ratings are held (a season's news,
+    told under the same lock, misses no match of its month: :mod:`bot.runtime.seasons`)."""
     await tx.lock_ratings()
+    result = dataclasses.replace(result, month=str(Month.of(clock())))
     players = [(p.user_id, p.level) for p in map(player_of, result.seats)]
     players += [(s.user_id, "") for s in result.seats if s.stand_in]  # rated for losses
     book = Book()

@@ -154,6 +154,13 @@ class Reads(Protocol):
         """Every rated match, in the order it was rated."""
         ...
 
+    async def season_results(
+        self, month: str, *, chat_id: int | None = None, game: str | None = None
+    ) -> list[ResultRow]:
+        """The matches rated in ``month`` (``YYYY-MM``, their season), of one chat and game
+        where given, in the order they were rated."""
+        ...
+
     async def ratings(
         self,
         scope: int,
@@ -290,6 +297,11 @@ class Writes(Reads, Protocol):
 
     async def add_result(self, row: ResultRow) -> None:
         """A finished match's standing, the ratings' source."""
+        ...
+
+    async def tell_season(self, chat_id: int, month: str) -> bool:
+        """The group is to be told ``month``'s season is over: True for the one unit that
+        writes it first (then this unit tells it), False ever after."""
         ...
 
     async def set_result_seats(self, table_id: int, no: int, seats: Sequence[ResultSeat]) -> None:

@@ -11,7 +11,7 @@ from bot.storage.rows import RatingRow, ResultRow, ResultSeat, rating_row, resul
 from bot.storage.runner import Runner
 
 RATINGS_LOCK = 0x35_4A71  # the ratings' lock key (any number no other lock of ours uses)
-_RESULT_COLUMNS = "id, table_id, match_no, chat_id, game, solo, seats"
+_RESULT_COLUMNS = "id, table_id, match_no, chat_id, game, solo, seats, month"
 _RATING_COLUMNS = (
     "r.scope, r.game, r.user_id, r.level, COALESCE(u.first_name, '') AS name, r.mu, r.sigma,"
     " r.games, r.solo, r.won, r.money"
@@ -38,9 +38,17 @@ class RatingStatements:
 
     async def add_result(self, row: ResultRow) -> None:
         await self.runner.run(
-            "INSERT INTO results(table_id, match_no, chat_id, game, solo, seats)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (row.table_id, row.match_no, row.chat_id, row.game, row.solo, row.seats_json()),
+            "INSERT INTO results(table_id, match_no, chat_id, game, solo, seats, month)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.table_id,
+                row.match_no,
+                row.chat_id,
+                row.game,
+                row.solo,
+                row.seats_json(),
+                row.month,
+            ),
         )
 
     async def set_result_seats(self, table_id: int, no: int, seats: Sequence[ResultSeat]) -> None:
@@ -60,6 +68,36 @@ class RatingStatements:
     async def results(self) -> list[ResultRow]:
         rows = await self.runner.all(f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY id")
         return [result_row(r) for r in rows]
+
+    async def season_results(
+        self, month: str, *, chat_id: int | None = None, game: str | None = None
+    ) -> list[ResultRow]:
+        where = ["month = ?"]
+        params: list[Any] = [month]
+        if chat_id is not None:
+            where.append("chat_id = ?")
+            params.append(chat_id)
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        rows = await self.runner.all(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE {' AND '.join(where)} ORDER BY id",
+            params,
+        )
+        return [result_row(r) for r in rows]
+
+    async def tell_season(self, chat_id: int, month: str) -> bool:
+        """Run under the ratings' lock (:meth:`lock_ratings`): of the units asking, one sees
+        the month untold and writes it told."""
+        told = await self.runner.one(
+            "SELECT 1 AS told FROM seasons_told WHERE chat_id = ? AND month = ?", (chat_id, month)
+        )
+        if told is not None:
+            return False
+        await self.runner.run(
+            "INSERT INTO seasons_told(chat_id, month) VALUES (?, ?)", (chat_id, month)
+        )
+        return True
 
     async def ratings(
         self,
@@ -124,3 +162,8 @@ class RatingStatements:
             (new, old),
         )
         await self.runner.run("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old))
+        await self.runner.run(  # the seasons it was told follow it (never told twice)
+            "UPDATE seasons_told SET chat_id = ? WHERE chat_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM seasons_told WHERE chat_id = ?)",
+            (new, old, new),
+        )

@@ -94,6 +94,8 @@ class SqlRepository:
         self.ratings = ratings.ratings
         self.put_rating = ratings.put_rating
         self.clear_ratings = ratings.clear_ratings
+        self.season_results = ratings.season_results
+        self.tell_season = ratings.tell_season
 
         # pacing
         self.subscribers = pacing.subscribers

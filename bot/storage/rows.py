@@ -413,6 +413,9 @@ class ResultRow:
     solo: bool
     seats: tuple[ResultSeat, ...]
     id: int = 0
+    month: str = ""
+    """The calendar month (UTC, ``YYYY-MM``) the match finished in: its season ("" before
+    seasons)."""
 
     def seats_json(self) -> str:
         return json.dumps([s.as_json() for s in self.seats], ensure_ascii=False)
@@ -421,7 +424,14 @@ class ResultRow:
 def result_row(r: Row) -> ResultRow:
     seats = tuple(ResultSeat(*s) for s in json.loads(r["seats"]))
     return ResultRow(
-        r["table_id"], r["match_no"], r["chat_id"], r["game"], bool(r["solo"]), seats, r["id"]
+        r["table_id"],
+        r["match_no"],
+        r["chat_id"],
+        r["game"],
+        bool(r["solo"]),
+        seats,
+        r["id"],
+        str(r["month"]),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 from bot.app import RunningBot
 from bot.keys import outbox_key
@@ -129,7 +130,7 @@ async def test_migrate_chat_merges_standings_and_runs_once(database: TestDatabas
             await tx.book(OLD, "mushka", 1, 10, True)
             await tx.book(NEW, "mushka", 1, -3, False)
             seats = (ResultSeat(1, "", "A", 1, 10), ResultSeat(0, "easy", "🤖", 2, -10))
-            await rate(tx, ResultRow(closed, 1, OLD, "mushka", True, seats))  # rated
+            await rate(tx, ResultRow(closed, 1, OLD, "mushka", True, seats), time.time)  # rated
         rated = [r.mu for r in await repo.ratings(OLD)]
         await repo.put_message(StoredMessage(OLD, outbox_key("table:1"), 5, "d", True))
         async with repo.unit() as tx:

@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 from bot.rating import EVERYWHERE, MU, Book, Player, Skill, rate, shown
 from bot.runtime.ratings import rate as rate_in
@@ -159,7 +160,7 @@ async def test_ratings_rebuilt_from_the_results_are_the_same_figures(
 ) -> None:
     for row in synthetic(3):
         async with store.unit() as tx:
-            rated = await rate_in(tx, row)
+            rated = await rate_in(tx, row, time.time)
         assert [s.place for s in rated.seats] == [s.place for s in row.seats]
     before = await everything(store)
     assert len(before[1]) == 40 and len(before[0]) > 20
