@@ -21,6 +21,7 @@ from bot.runtime.chat_commands import (
     BotRemoved,
     ChatMigrated,
     ClosePractice,
+    OpenDaily,
     Kick,
     MemberLeft,
     OpenPractice,
@@ -346,6 +347,7 @@ Command = (
     | OwedHeld
     | OpenTable
     | OpenPractice
+    | OpenDaily
     | ClosePractice
     | Kick
     | ToggleNotify
