@@ -2,8 +2,9 @@
 off the event loop once, then kept in storage for every later page and every worker.
 
 Who. A day's deal's is opened only to a person who finished his own try at it that day
-(:mod:`bot.runtime.daily`). A deal still being played has no review (its record goes only up to its deal line: the
-engine reviews finished deals alone, so no running deal's cards show through it). A deal
+(:mod:`bot.runtime.daily`). A deal still being played has no review (its record goes only up
+to its deal line: the engine reviews finished deals alone, so no running deal's cards show
+through it). A deal
 over is reviewed for a person who sat at it (his own decisions summed up first); for anyone
 else only once the whole match is over (its every card is public then, as its record is).
 

@@ -22,7 +22,9 @@ from bot.runtime.handle import Runtime
 
 PRIVATE = F.chat.type == "private"
 GROUPS = F.chat.type.in_({"group", "supergroup"})
-LINK: Final = "d"  # ``?start=d_<game>``, from a group ``d_<game>_<the group's id without its minus>``
+LINK: Final = (
+    "d"  # ``?start=d_<game>``, from a group ``d_<game>_<the group's id without its minus>``
+)
 SHOWN: Final = 24  # the characters of a typed word an answer repeats
 
 

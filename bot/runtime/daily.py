@@ -42,8 +42,7 @@ OPENED: Final = N_(
 )
 STILL_ON: Final = N_("Your try at the day's deal is still on — here it is again.")
 BUSY: Final = N_(
-    "Finish the game open here first (/cancel closes a practice game), then try the day's "
-    "deal."
+    "Finish the game open here first (/cancel closes a practice game), then try the day's deal."
 )
 DAILY_ON: Final = N_("Your try at the day's deal is still on: finish it first (/daily shows it).")
 CLOSED_UNFINISHED: Final = N_(
@@ -81,7 +80,9 @@ class Daily:
         return closed + out
 
 
-async def told(ctx: Context, tried: DailyTry, how: DailyTold, chat_id: int, locale: str) -> DailyResult:
+async def told(
+    ctx: Context, tried: DailyTry, how: DailyTold, chat_id: int, locale: str
+) -> DailyResult:
     """A finished try's result, as ``how`` tells it in ``chat_id``."""
     assert tried.score is not None
     standing = await ctx.repo.daily_standing(tried.day, tried.game, tried.score)

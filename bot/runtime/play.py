@@ -54,7 +54,6 @@ from engine.lines import LineKind, first, has, last
 from engine.players import computer
 from engine.players.advice import Advice
 
-
 Finish = Callable[[Table, Sequence[Line]], Awaitable[Outcome]]
 """What ends a try at the day's deal once its lines are applied (:mod:`bot.runtime.daily`)."""
 

@@ -5,6 +5,7 @@ game (``daily_tries``: his table, then his score once finished — one row each,
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from bot.storage.rows import Row
 from bot.storage.runner import Runner
 

@@ -50,7 +50,7 @@ async def daily(fake: FakeTelegram, user: SimUser, command: str) -> None:
 async def play_try(fake: FakeTelegram, user: SimUser, game: str, seed: str) -> list[str]:
     """Play his hand (the computers move by themselves) until his try's result shows; the
     buttons he pressed, in order."""
-    rng, pressed = random.Random(seed), []
+    rng, pressed = random.Random(seed), list[str]()
     before = len(results(user))
     for _ in range(500):
         await fake.settle(quiet=0.02)
@@ -59,24 +59,29 @@ async def play_try(fake: FakeTelegram, user: SimUser, game: str, seed: str) -> l
         hand = hand_message(user)
         assert hand is not None
         if waiting(hand) or not any(b.callback_data for b in hand.all_buttons):
-            await fake.wait_until(
-                lambda h=hand: len(results(user)) > before or not waiting(h), timeout=20
-            )
+            await fake.wait_until(partial(moved_on, user, before, hand), timeout=20)
             continue
         button = CHOOSERS[game](hand, rng)
         pressed.append(button.text)
         shown = shown_of(hand)
         answer = await user.press(hand, data=button.callback_data)
         assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
-        await fake.wait_until(
-            lambda: len(results(user)) > before or shown_of(hand_message(user)) != shown,
-            timeout=10,
-        )
+        await fake.wait_until(partial(moved, user, before, shown), timeout=10)
     raise AssertionError(f"{user.first_name}: his try did not end")
 
 
 def shown_of(hand: SentMessage | None) -> tuple[str, list[str | None]]:
     return ("", []) if hand is None else (hand.text, [b.callback_data for b in hand.all_buttons])
+
+
+def moved_on(user: SimUser, before: int, hand: SentMessage) -> bool:
+    """His try's result came, or the computers' moves are over and it is his turn."""
+    return len(results(user)) > before or not waiting(hand)
+
+
+def moved(user: SimUser, before: int, shown: tuple[str, list[str | None]]) -> bool:
+    """His try's result came, or his hand changed."""
+    return len(results(user)) > before or shown_of(hand_message(user)) != shown
 
 
 def log_of(database: TestDatabase, table_id: int) -> list[tuple[object, ...]]:
@@ -88,10 +93,14 @@ def log_of(database: TestDatabase, table_id: int) -> list[tuple[object, ...]]:
     )
 
 
-def tries(database: TestDatabase) -> list[tuple[object, ...]]:
-    return db_rows(
+def tries(database: TestDatabase) -> list[tuple[str, str, int, int, int | None]]:
+    """Every try: its day, game, person, table and score (None: not finished)."""
+    rows = db_rows(
         database, "SELECT day, game, user_id, table_id, score FROM daily_tries ORDER BY table_id"
     )
+    return [
+        (str(d), str(g), int(u), int(t), None if s is None else int(s)) for d, g, u, t, s in rows
+    ]
 
 
 async def test_two_people_meet_the_same_cards_and_computers_and_are_placed(
@@ -115,7 +124,7 @@ async def test_two_people_meet_the_same_cards_and_computers_and_are_placed(
             ("2027-01-15", "mushka", anna.id),
             ("2027-01-15", "mushka", boris.id),
         ]
-        assert log_of(database, int(rows[0][3])) == log_of(database, int(rows[1][3]))
+        assert log_of(database, rows[0][3]) == log_of(database, rows[1][3])
         assert rows[0][4] == rows[1][4] is not None  # the same score
         assert db_rows(database, "SELECT COUNT(*) FROM daily_deals") == [(1,)]
         mine, his = results(anna)[-1].text, results(boris)[-1].text
@@ -164,7 +173,7 @@ async def test_a_second_daily_tells_the_result_and_the_next_day_deals_anew(
         ]
         secrets = db_rows(database, "SELECT secret FROM daily_deals")
         assert secrets[0] != secrets[1]
-        assert log_of(database, int(rows[0][3]))[:1] != log_of(database, int(rows[1][3]))[:1]
+        assert log_of(database, rows[0][3])[:1] != log_of(database, rows[1][3])[:1]
 
 
 async def test_from_a_group_the_group_gets_his_line(
@@ -227,25 +236,24 @@ async def test_its_review_opens_only_to_people_who_finished_it(
         await daily(fake, anna, "/daily mushka")
         await play_try(fake, anna, "mushka", "r")
         review = next(
-            b
-            for m in reversed(anna.visible)
-            for b in m.all_buttons
-            if b.text.startswith("🔎")
+            b for m in reversed(anna.visible) for b in m.all_buttons if b.text.startswith("🔎")
         )
+        (table,) = {t for _, _, _, t, _ in tries(database)}
         # Boris has not played it: the same press (forged into his chat) opens nothing
         answer = await boris.press_raw(boris.visible[-1], data=review.callback_data or "")
         assert answer.text == "Эта кнопка устарела."
         await fake.settle(quiet=0.1)
-        assert not any("Разбор" in m.text for m in boris.visible)
-        # once he has finished his own try at it, it opens for him too
+        assert db_rows(database, "SELECT seat FROM reviews WHERE table_id = ?", table) == []
+        # once he has finished his own try at it, it opens for him too (as one who sat apart)
         await daily(fake, boris, "/daily mushka")
         await play_try(fake, boris, "mushka", "r2")
-        await boris.press_raw(boris.visible[-1], data=review.callback_data or "")
-        await fake.wait_until(partial(reviewed, boris), timeout=20)
+        answer = await boris.press_raw(boris.visible[-1], data=review.callback_data or "")
+        assert answer.text != "Эта кнопка устарела."
+        await fake.wait_until(partial(reviewed, database, table), timeout=20)
 
 
-def reviewed(user: SimUser) -> bool:
-    return any("Разбор" in m.text or "🔎" in m.text[:3] for m in user.visible)
+def reviewed(database: TestDatabase, table: int) -> bool:
+    return db_rows(database, "SELECT seat FROM reviews WHERE table_id = ?", table) == [(-1,)]
 
 
 async def test_a_bot_started_later_still_counts_each_try_once(
