@@ -8,7 +8,7 @@ from bot.game_names import game_name
 from bot.i18n import Translator
 from bot.markup import Html
 from bot.numbers import signed
-from bot.runtime.daily_deals import SETUPS, DailyTold, Scored
+from bot.runtime.daily_deals import SETUPS, DailyScore, DailyTold
 from bot.runtime.outcome import DailyResult
 
 
@@ -16,13 +16,13 @@ def score_text(game: str, score: int, tr: Translator) -> Html:
     """His score in the game's terms: the trick family's points written off (or its remise),
     the money won or lost (Копилка, Лентюрлю), the deal's points (Кончинка)."""
     match SETUPS[game].scored:
-        case Scored.WRITTEN_OFF if score < 0:
+        case DailyScore.WRITTEN_OFF if score < 0:
             return tr.n_html("Remise: {n} point.", "Remise: {n} points.", -score)
-        case Scored.WRITTEN_OFF:
+        case DailyScore.WRITTEN_OFF:
             return tr.n_html("You wrote off {n} point.", "You wrote off {n} points.", score)
-        case Scored.NET:
+        case DailyScore.NET:
             return tr.html("Your net: {net}.", net=signed(score))
-        case Scored.POINTS:
+        case DailyScore.POINTS:
             return tr.n_html("You scored {n} point.", "You scored {n} points.", score)
 
 

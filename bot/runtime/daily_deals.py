@@ -49,7 +49,7 @@ class DailyTold(StrEnum):
     GROUP = "group"  # the group he started it from: one line
 
 
-class Scored(StrEnum):
+class DailyScore(StrEnum):
     """How a try's score reads (always higher is better)."""
 
     WRITTEN_OFF = "written_off"  # the trick family: points written off, less the remise
@@ -64,19 +64,19 @@ class DailySetup:
 
     options: Mapping[str, str]
     ends: DailyEnd
-    scored: Scored
+    scored: DailyScore
 
 
-TRICK: Final = DailySetup(MappingProxyType({"target": "10"}), DailyEnd.DEAL, Scored.WRITTEN_OFF)
+TRICK: Final = DailySetup(MappingProxyType({"target": "10"}), DailyEnd.DEAL, DailyScore.WRITTEN_OFF)
 SETUPS: Final[Mapping[str, DailySetup]] = MappingProxyType(
     {
         "mushka": TRICK,
         "pamfil": TRICK,
         "shutikha": TRICK,
         "mistigri": TRICK,
-        "kopilka": DailySetup(MappingProxyType({}), DailyEnd.MATCH, Scored.NET),
-        "lenturlu": DailySetup(MappingProxyType({}), DailyEnd.MATCH, Scored.NET),
-        "konchinka": DailySetup(MappingProxyType({}), DailyEnd.DEAL, Scored.POINTS),
+        "kopilka": DailySetup(MappingProxyType({}), DailyEnd.MATCH, DailyScore.NET),
+        "lenturlu": DailySetup(MappingProxyType({}), DailyEnd.MATCH, DailyScore.NET),
+        "konchinka": DailySetup(MappingProxyType({}), DailyEnd.DEAL, DailyScore.POINTS),
     }
 )
 """Every game's day's deal, in RULES.md order."""
@@ -147,6 +147,6 @@ def score_of(game: str, lines: Sequence[Line], state: State) -> int:
     end = first(lines, LineKind.DEAL_END)
     assert end is not None
     mine = next(s for s in end["seats"] if s["seat"] == SEAT)
-    if setup.scored is Scored.WRITTEN_OFF:
+    if setup.scored is DailyScore.WRITTEN_OFF:
         return int(mine.get("written_off", 0)) - int(mine.get("remise", 0))
     return int(mine["points"])
