@@ -30,7 +30,7 @@ from bot.runtime.daily_deals import (
 )
 from bot.runtime.guards import Call, Parts
 from bot.runtime.lobby import default_options
-from bot.runtime.outcome import DailyResult, Note, Outcome, TableScreen
+from bot.runtime.outcome import DailyResult, Note, Outcome, Strip, TableScreen, keys
 from bot.runtime.tables import Context, Table, join_code
 from bot.storage.daily_sql import DailyTry
 from bot.storage.rows import Hands, SeatKind, SeatSpec, TableKind, TableStatus
@@ -69,6 +69,11 @@ class Daily:
         async with ctx.repo.unit() as tx:
             await tx.finish_try(table.id, score, ctx.clock())
         _, closed = await self.closing.close_table(table, tell=False)  # nothing rated
+        shown = keys(table.id)  # no button of the table's or a match result's plays on
+        chat_id = table.row.chat_id
+        closed = closed + Outcome(
+            (Strip(chat_id, shown.table, forget=True), Strip(chat_id, shown.result))
+        )
         table.row = dataclasses.replace(table.row, status=TableStatus.CLOSED)
         done = dataclasses.replace(tried, score=score)
         locale = await ctx.people.user_locale(tried.user_id)

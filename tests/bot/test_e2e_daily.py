@@ -11,7 +11,7 @@ from functools import partial
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from tests.bot.helpers import fixed_seeds, hand_message, watched
+from tests.bot.helpers import fixed_seeds, hand_message, result_message, watched
 from tests.bot.test_e2e_computers import GAMES, Chooser
 from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
@@ -256,10 +256,11 @@ def reviewed(database: TestDatabase, table: int) -> bool:
     return db_rows(database, "SELECT seat FROM reviews WHERE table_id = ?", table) == [(-1,)]
 
 
-async def test_a_bot_started_later_still_counts_each_try_once(
+async def test_a_lenturlu_try_ends_with_its_match_scored_by_its_net_and_plays_nothing_on(
     fake_telegram: FakeTelegram, bot: RunningBot, database: TestDatabase
 ) -> None:
-    """The fixture's bot (its own clock): a try stored once; a finished try keeps its score."""
+    """The fixture's bot (its own clock): the match's end ends the try; its net is the score,
+    and its result's «play again» buttons go with the closed table."""
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
     await anna.start_bot()
@@ -267,4 +268,8 @@ async def test_a_bot_started_later_still_counts_each_try_once(
     await play_try(fake, anna, "lenturlu", "l")
     rows = tries(database)
     assert len(rows) == 1 and rows[0][4] is not None
-    assert "Ваш итог:" in results(anna)[-1].text
+    net = rows[0][4]
+    sign = "+" if net > 0 else "−" if net < 0 else ""
+    assert f"Ваш итог: {sign}{abs(net)}." in results(anna)[-1].text
+    await fake.settle(quiet=0.1)
+    assert result_message(anna) is None  # no 🔁 / 🏁 left to press
