@@ -7,6 +7,7 @@ its review opens only to people who finished it; the next day brings a new deal.
 from __future__ import annotations
 
 import random
+from contextlib import AbstractAsyncContextManager
 from functools import partial
 
 from bot.app import RunningBot, running_bot
@@ -47,14 +48,17 @@ async def daily(fake: FakeTelegram, user: SimUser, command: str) -> None:
     await fake.wait_until(lambda: hand_message(user) is not None, timeout=10)
 
 
-async def play_try(fake: FakeTelegram, user: SimUser, game: str, seed: str) -> list[str]:
-    """Play his hand (the computers move by themselves) until his try's result shows; the
-    buttons he pressed, in order."""
-    rng, pressed = random.Random(seed), list[str]()
+async def play_try(
+    fake: FakeTelegram, user: SimUser, game: str, seed: str | random.Random, most: int = 500
+) -> list[str]:
+    """Play his hand (the computers move by themselves) until his try's result shows (or
+    ``most`` presses); the buttons he pressed, in order."""
+    rng = random.Random(seed) if isinstance(seed, str) else seed
+    pressed = list[str]()
     before = len(results(user))
     for _ in range(500):
         await fake.settle(quiet=0.02)
-        if len(results(user)) > before:
+        if len(results(user)) > before or len(pressed) >= most:
             return pressed
         hand = hand_message(user)
         assert hand is not None
@@ -273,3 +277,37 @@ async def test_a_lenturlu_try_ends_with_its_match_scored_by_its_net_and_plays_no
     assert f"Ваш итог: {sign}{abs(net)}." in results(anna)[-1].text
     await fake.settle(quiet=0.1)
     assert result_message(anna) is None  # no 🔁 / 🏁 left to press
+
+
+async def test_a_try_goes_on_after_a_restart_as_it_would_have_without(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    """Копилка (random takes within a deal, deals after it): the draws not yet made come from
+    the day's deck seed after a restart as before it, so the same moves meet the same cards."""
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    now = [DAY]
+
+    def running() -> AbstractAsyncContextManager[RunningBot]:
+        return watched(fake, running_bot(settings, seeds=fixed_seeds(), clock=lambda: now[0]))
+
+    async with running():
+        await boris.start_bot()
+        await daily(fake, boris, "/daily kopilka")
+        whole = await play_try(fake, boris, "kopilka", "same")
+        await anna.start_bot()
+        await daily(fake, anna, "/daily kopilka")
+        rng = random.Random("same")
+        half = await play_try(fake, anna, "kopilka", rng, most=len(whole) // 2)
+        (_, (*_, table, _)) = tries(database)
+        logged = len(log_of(database, table))
+    async with running():  # restarted: her try is loaded again from the log
+        await daily(fake, anna, "/daily kopilka")  # shown again
+        rest = await play_try(fake, anna, "kopilka", rng)
+    assert half + rest == whole and half and rest
+    rows = tries(database)
+    assert [r[2] for r in rows] == [boris.id, anna.id] and rows[0][4] == rows[1][4] is not None
+    assert log_of(database, rows[0][3]) == log_of(database, rows[1][3])
+    draws = [d for *_, d in log_of(database, table)[logged:] if d]
+    assert draws, "no draw after the restart: nothing tested"
