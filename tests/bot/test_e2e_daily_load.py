@@ -10,11 +10,13 @@ import asyncio
 import os
 import random
 from functools import partial
+from pathlib import Path
 
 import pytest
 
 from bot.app import running_bot
 from bot.config import Settings
+from tests.bot.fleet import fleet
 from tests.bot.helpers import act_of, fixed_seeds, hand_message, watched
 from tests.bot.test_e2e_daily import CHOOSERS, DAY, log_of, moved, results, shown_of, tries
 from tests.databases import TestDatabase, db_rows
@@ -22,6 +24,7 @@ from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimUser
 
 SAMPLE = 8  # people in the suite's run
+FLEET_TIMEOUT_S = 900  # three bot processes beside the others' load
 WAYS = 3  # the people play one of this many move sequences (their seeds), so some meet
 POLL = 0.05  # how often a player looks at his chat (many players: not every 5 ms)
 WAITING = ("Ждём", "Waiting")
@@ -63,26 +66,35 @@ async def play(fake: FakeTelegram, user: SimUser, seed: str, patience: float) ->
     raise AssertionError(f"{user.first_name}: his try did not end")
 
 
-async def crowd(fake: FakeTelegram, settings: Settings, database: TestDatabase, n: int) -> None:
+def people_of(fake: FakeTelegram, n: int) -> tuple[list[SimUser], dict[int, str]]:
+    """``n`` people, and the move sequence (its seed) each plays."""
     people = [fake.add_user(1000 + k, f"P{k}", language_code="ru") for k in range(n)]
-    seeds = {p.id: f"way{k % WAYS}" for k, p in enumerate(people)}
+    return people, {p.id: f"way{k % WAYS}" for k, p in enumerate(people)}
+
+
+async def crowd(fake: FakeTelegram, settings: Settings, database: TestDatabase, n: int) -> None:
+    """``n`` people at once, one bot process on the injected clock."""
+    people, seeds = people_of(fake, n)
     now = [DAY]
-    patience = 60.0 + n * 0.5
     async with watched(fake, running_bot(settings, seeds=fixed_seeds(), clock=lambda: now[0])):
-        await asyncio.gather(*(play(fake, p, seeds[p.id], patience) for p in people))
+        await asyncio.gather(*(play(fake, p, seeds[p.id], 60.0 + n * 0.5) for p in people))
+    counted_once(database, people, seeds)
+
+
+def counted_once(database: TestDatabase, people: list[SimUser], seeds: dict[int, str]) -> None:
+    """Every person's try finished and stored once, of the one day's deal; the same moves
+    logged the same (every shuffle, take and computer's answer); each told once, placed among
+    the tries finished by then — the last to finish among all of them."""
+    n = len(people)
     rows = tries(database)
     assert len(rows) == n and all(score is not None for *_, score in rows)
     assert db_rows(database, "SELECT COUNT(*) FROM daily_deals") == [(1,)]
-    # the same moves, the same log: every shuffle, every computer's answer
     by_way: dict[str, set[str]] = {}
     for _, _, user_id, table, _ in rows:
         by_way.setdefault(seeds[user_id], set()).add(repr(log_of(database, table)))
     assert all(len(logs) == 1 for logs in by_way.values()), {w: len(v) for w, v in by_way.items()}
-    # the people dealt the same cards: every log opens with the same deck
     firsts = {repr(log_of(database, table)[:1]) for *_, table, _ in rows}
-    assert len(firsts) <= WAYS
-    # each finished try counted once, and each person told once: the places were among the
-    # tries finished by then, never more than there are; the last to finish, among all of them
+    assert len(firsts) <= WAYS  # the same deck dealt to all, each way's first move after it
     counted = []
     for person in people:
         (told,) = (m.text for m in results(person))
@@ -101,3 +113,18 @@ async def test_many_people_at_once_meet_the_same_deal_and_are_each_counted_once(
     fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
 ) -> None:
     await crowd(fake_telegram, settings, database, int(os.environ.get("BOT_DAILY_PEOPLE", "1000")))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(FLEET_TIMEOUT_S)
+async def test_people_at_once_across_three_workers_meet_the_same_deal_and_are_counted_once(
+    fake_telegram: FakeTelegram, tmp_path: Path, redis_url: str, database: TestDatabase
+) -> None:
+    """Three ``python -m bot`` workers (one Redis, the suite's database), the wall clock: the
+    day's secret is drawn once whichever worker asks first, and every try counted once."""
+    fake = fake_telegram
+    n = int(os.environ.get("BOT_DAILY_PEOPLE_FLEET", "30"))
+    people, seeds = people_of(fake, n)
+    async with fleet(fake, tmp_path, redis_url, 3, BOT_DATABASE=str(database)):
+        await asyncio.gather(*(play(fake, p, seeds[p.id], 120.0 + n) for p in people))
+    counted_once(database, people, seeds)
