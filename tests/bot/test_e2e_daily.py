@@ -12,6 +12,7 @@ from functools import partial
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.game_names import GAME_NAMES
 from tests.bot.helpers import fixed_seeds, hand_message, result_message, watched
 from tests.bot.test_e2e_computers import GAMES, Chooser
 from tests.databases import TestDatabase, db_rows
@@ -22,6 +23,7 @@ from tests.fakeapi.users import SimGroup, SimUser
 DAY = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 CHOOSERS: dict[str, Chooser] = {game: choose for game, _, _, choose in GAMES}
 WAITING = ("Ждём", "Waiting")
+DAILY_ON = "Ваша задача дня ещё не доиграна: сначала закончите её"
 ENDED = "🗓 Задача дня ("  # the try's result (ru), then «) сыграна.»
 
 
@@ -33,6 +35,11 @@ def cards_of(hand: SentMessage | None) -> str:
     """His cards and the trump as his hand shows them."""
     assert hand is not None
     return "\n".join(x for x in hand.text.splitlines() if x.startswith(("Козырь", "Ваши карты")))
+
+
+def said(user: SimUser, start: str) -> list[SentMessage]:
+    """His chat's messages that begin so."""
+    return [m for m in user.visible if m.text.startswith(start)]
 
 
 def results(user: SimUser) -> list[SentMessage]:
@@ -149,13 +156,23 @@ async def test_a_second_daily_tells_the_result_and_the_next_day_deals_anew(
     now = [DAY]
     async with watched(fake, running_bot(settings, seeds=fixed_seeds(), clock=lambda: now[0])):
         await anna.start_bot()
-        await daily(fake, anna, "/daily konchinka")
+        # /daily alone: the seven games, each a link to its day's deal
+        await anna.send_private("/daily")
+        await fake.wait_until(lambda: said(anna, "🗓 Задача дня: сегодня") != [])
+        (listed,) = said(anna, "🗓 Задача дня: сегодня")
+        links = [(b.url or "").rsplit("start=", 1)[1] for b in listed.all_buttons]
+        assert links == [f"d_{game}" for game in GAME_NAMES]
+        await daily(fake, anna, "d_konchinka")
         first = hand_message(anna)
-        assert first is not None
+        assert first is not None and not any(b.text.startswith("💡") for b in first.all_buttons)
         # a second /daily while it runs: the same try shown again, no new table
         await anna.send_private("/daily konchinka")
         await fake.wait_until(lambda: any("вот она снова" in m.text for m in anna.visible))
         assert len(tries(database)) == 1
+        # /practice meanwhile: her try is never closed for it
+        await anna.send_private("/practice mushka")
+        await fake.wait_until(lambda: said(anna, DAILY_ON) != [])
+        assert db_rows(database, "SELECT kind, status FROM tables") == [("daily", "running")]
         await play_try(fake, anna, "konchinka", "k")
         score = tries(database)[0][4]
         assert isinstance(score, int)
@@ -268,6 +285,14 @@ async def test_a_lenturlu_try_ends_with_its_match_scored_by_its_net_and_plays_no
     fake = fake_telegram
     anna = fake.add_user(101, "Anna", language_code="ru")
     await anna.start_bot()
+    # a practice game open here: finished or closed first
+    await anna.send_private("/practice mushka")
+    await fake.wait_until(lambda: hand_message(anna) is not None)
+    await anna.send_private("/daily lenturlu")
+    await fake.wait_until(lambda: said(anna, "Сначала доиграйте игру") != [])
+    assert tries(database) == []
+    await anna.send_private("/cancel")
+    await fake.wait_until(lambda: said(anna, "🏁 Тренировка закрыта") != [])
     await daily(fake, anna, "/daily lenturlu")
     await play_try(fake, anna, "lenturlu", "l")
     rows = tries(database)
