@@ -53,5 +53,8 @@ def daily_text(screen: DailyResult, tr: Translator) -> Html:
             name=standing.best_name,
             best=signed(standing.best),
         )
-    tail = tr.html("A new deal comes tomorrow (UTC).")
-    return Html(f"{head}\n{score_text(screen.game, screen.score, tr)}\n{board}\n{tail}")
+    lines = [head, score_text(screen.game, screen.score, tr), board]
+    if screen.stood_in:  # his time ran out: the computer played on for him, as it stood
+        lines.append(tr.html("🤖 While you were away, the computer played your turns."))
+    lines.append(tr.html("A new deal comes tomorrow (UTC)."))
+    return Html("\n".join(lines))

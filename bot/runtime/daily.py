@@ -66,6 +66,8 @@ class Daily:
         tried = await ctx.repo.daily_try_at(table.id)
         assert tried is not None  # stored in the unit that opened the table
         score = score_of(table.row.game, lines, table.match.state)
+        decided = await ctx.repo.deciders(table.id, table.match.first_seq)
+        stood_in = any(d.seat == SEAT and d.stand_in and d.count for d in decided)
         async with ctx.repo.unit() as tx:
             await tx.finish_try(table.id, score, ctx.clock())
         _, closed = await self.closing.close_table(table, tell=False)  # nothing rated
@@ -77,7 +79,8 @@ class Daily:
         table.row = dataclasses.replace(table.row, status=TableStatus.CLOSED)
         done = dataclasses.replace(tried, score=score)
         locale = await ctx.people.user_locale(tried.user_id)
-        out = Outcome.of(await told(ctx, done, DailyTold.ENDED, tried.user_id, locale))
+        mine = await told(ctx, done, DailyTold.ENDED, tried.user_id, locale)
+        out = Outcome.of(dataclasses.replace(mine, stood_in=stood_in))
         if tried.group_id is not None:
             group_locale = await ctx.people.chat_locale(tried.group_id)
             line = await told(ctx, done, DailyTold.GROUP, tried.group_id, group_locale)

@@ -263,6 +263,7 @@ class DailyResult:
     name: str
     score: int
     standing: DailyStanding
+    stood_in: bool = False  # the computer played some of his turns (he was away): said so
 
 
 @dataclass(frozen=True, slots=True)

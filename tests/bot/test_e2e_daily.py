@@ -140,6 +140,7 @@ async def test_two_people_meet_the_same_cards_and_computers_and_are_placed(
         assert db_rows(database, "SELECT COUNT(*) FROM daily_deals") == [(1,)]
         mine, his = results(anna)[-1].text, results(boris)[-1].text
         assert "Сегодня её ещё никто, кроме вас, не закончил." in mine
+        assert "компьютер" not in mine  # she played every turn herself
         assert "Место 1 из 2 · лучше, чем 0% · лучший: Anna" in his, his
         # nothing rated, nothing booked; the tables are closed
         assert db_rows(database, "SELECT COUNT(*) FROM results") == [(0,)]
@@ -336,3 +337,21 @@ async def test_a_try_goes_on_after_a_restart_as_it_would_have_without(
     assert log_of(database, rows[0][3]) == log_of(database, rows[1][3])
     draws = [d for *_, d in log_of(database, table)[logged:] if d]
     assert draws, "no draw after the restart: nothing tested"
+
+
+async def test_a_try_left_alone_is_played_out_by_the_computer_and_said_so(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    """His turn's time runs out twice: the computer keeps his seat and plays the deal out; the
+    try is scored as it ends, and his result says the computer played for him."""
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    quick = settings.model_copy(update={"turn_timeout_s": 5.0})
+    async with watched(fake, running_bot(quick, seeds=fixed_seeds())):
+        await anna.start_bot()
+        await daily(fake, anna, "/daily mushka")
+        await fake.wait_until(lambda: results(anna) != [], timeout=40)
+        (told,) = results(anna)
+        assert "🤖 Пока вас не было, за вас ходил компьютер." in told.text
+        ((score,),) = db_rows(database, "SELECT score FROM daily_tries")
+        assert score is not None
