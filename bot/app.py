@@ -246,7 +246,9 @@ def build_dispatcher(
     return dp
 
 
-ALONE: Final = frozenset({"score", "rules", "help", "hand", "notify", "language", "settings"})
+ALONE: Final = frozenset(
+    {"daily", "score", "rules", "help", "hand", "notify", "language", "settings"}
+)
 """The group commands declared ephemeral: what they answer concerns the asker alone (his
 look at the rules or the scores, his cards, his pings, the settings pane he works in), so a
 client may send them so and their answer goes to him alone. /newgame, /cancel and /kick act for
@@ -255,6 +257,7 @@ the whole group, and /record posts a game for everyone: they stay in the group's
 
 def commands(tr: Translator, private: bool) -> list[BotCommand]:
     items = [
+        ("daily", tr("🗓 The day's deal")),
         ("score", tr("Scores")),
         ("record", tr("Game record")),
         ("rules", tr("Rules")),

@@ -21,6 +21,7 @@ from bot.render import seat_menu
 from bot.render import settings as settings_render
 from bot.render.action_words import words_of
 from bot.render.cards import with_card_words
+from bot.render.daily import daily_text
 from bot.render.games import game_ui
 from bot.render.games.charts import chart
 from bot.render.games.game_ui import GameUI
@@ -34,6 +35,7 @@ from bot.runtime.outcome import (
     CancelQuestion,
     ChartScreen,
     CloseQuestion,
+    DailyResult,
     DealResult,
     EndedTable,
     EphemeralGone,
@@ -146,6 +148,9 @@ class Presenter:
                     )
             case Note():
                 return self._note(screen)
+            case DailyResult():
+                tr = self.catalogues.tr(screen.locale)
+                box.post(screen.chat_id, Rendered(daily_text(screen, tr)))
             case Strip():
                 box.strip(screen.chat_id, screen.key, forget=screen.forget)
             case StripMessage():
@@ -344,7 +349,7 @@ class Presenter:
         )
         fresh = not screen.again
         self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text), fresh)
-        if facts.table.practice:  # the table is in his private chat: told there already
+        if facts.table.alone:  # the table is in his private chat: told there already
             return
         ctr = self._group(facts)
         name = esc(facts.seats[screen.seat].name)

@@ -1,8 +1,10 @@
 """A finished deal's review for one viewer (🔎): who may open it, and its texts — computed
 off the event loop once, then kept in storage for every later page and every worker.
 
-Who. A deal still being played has no review (its record goes only up to its deal line: the
-engine reviews finished deals alone, so no running deal's cards show through it). A deal
+Who. A day's deal's is opened only to a person who finished his own try at it that day
+(:mod:`bot.runtime.daily`). A deal still being played has no review (its record goes only up
+to its deal line: the engine reviews finished deals alone, so no running deal's cards show
+through it). A deal
 over is reviewed for a person who sat at it (his own decisions summed up first); for anyone
 else only once the whole match is over (its every card is public then, as its record is).
 
@@ -179,6 +181,9 @@ class Reviews:
         table = await self.repo.table(table_id)
         if table is None:
             return None
+        if table.daily and not await self._played(table_id, user_id):
+            mine = await self.repo.daily_try_at(table_id)
+            return NotYet.MATCH_RUNNING if mine and mine.user_id == user_id else None
         seats = await self.repo.seats(table_id)
         seat = next((s.seat for s in seats if s.user_id == user_id), NOBODY)
         key = ReviewKey(table_id, match_no, deal_no, seat, tr.locale)
@@ -194,6 +199,15 @@ class Reviews:
         if before_search is not None:
             await before_search(table)
         return Opened(table, (await self._computed(record, key, tr)).pages)
+
+    async def _played(self, table_id: int, user_id: int) -> bool:
+        """Whether the person finished his own try at the day's deal played at the table: its
+        cards are his to review then, never before (nor anyone's who has not played it)."""
+        tried = await self.repo.daily_try_at(table_id)
+        if tried is None:
+            return False
+        mine = await self.repo.daily_try(tried.day, tried.game, user_id)
+        return mine is not None and mine.finished
 
     async def page_marks(
         self, record: GameRecord, tr: Translator, *, budget: int = ON_RECORD

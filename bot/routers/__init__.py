@@ -6,6 +6,7 @@ from aiogram import Router
 
 from bot.routers import (
     commands,
+    daily,
     errors,
     fallback,
     identity,
@@ -30,6 +31,7 @@ def make_root_router() -> Router:
         settings.make_router(),  # before commands: its own g/s presses, /language's are theirs
         commands.make_router(),
         practice.make_router(),
+        daily.make_router(),
         records.make_router(),
         reviews.make_router(),
         invite.make_router(),

@@ -20,7 +20,7 @@ from bot.render import seasons as season_screen
 from bot.render.games import game_ui
 from bot.render.rules import rules_pages
 from bot.rendered import Button, Keyboard, Rendered, keyboard
-from bot.routers import practice
+from bot.routers import daily, practice
 from bot.routers import seasons as season_answers
 from bot.routers.incoming import asked, say, topic
 from bot.runtime.chat_commands import ClosePractice, ShowHands, ToggleNotify
@@ -130,6 +130,10 @@ def make_router() -> Router:
                 anew = parts[2:] == [practice.ANEW]
                 game = parts[1:2]
                 await practice.practise(message, user, game, runtime, delivery, user_tr, anew=anew)
+                return
+            if parts[0] == daily.LINK and len(parts) in (2, 3):  # 🗓 a game's day's deal
+                group = daily.group_of(parts[2]) if len(parts) == 3 else None
+                await daily.play_daily(message, user, parts[1], group, runtime, delivery, user_tr)
                 return
             if parts[0] == "r" and len(parts) == 2 and (code := game_code(parts[1])):
                 for page in rules_pages(code, user_tr):  # the group's «Full rules» button

@@ -58,6 +58,24 @@ class OpenPractice:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenDaily:
+    """/daily: the person's try at the day's deal of ``game`` opens in his private chat (or,
+    tried already that day, his result so far, or his running try shown again); ``group_id``:
+    the group he started it from (told his result as it ends)."""
+
+    guards: ClassVar[tuple[Guard, ...]] = ()
+    user_id: int
+    name: str
+    game: str
+    group_id: int | None = None
+    title: str = ""  # what its screens call the chat («Задача дня»), in his language
+
+    @property
+    def key(self) -> LockKey:
+        return ChatTablesKey(self.user_id)  # his private chat and its table
+
+
+@dataclass(frozen=True, slots=True)
 class ClosePractice:
     """/cancel in private: the person's practice table there closes (never rated)."""
 

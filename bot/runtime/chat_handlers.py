@@ -17,6 +17,7 @@ from bot.runtime.chat_commands import (
     ClosePractice,
     Kick,
     MemberLeft,
+    OpenDaily,
     OpenPractice,
     OpenTable,
     RedrawChat,
@@ -27,6 +28,7 @@ from bot.runtime.chat_commands import (
     ToggleNotify,
 )
 from bot.runtime.commands import SettingsPressed
+from bot.runtime.daily import open_daily
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import HandScreen, Outcome
 from bot.runtime.practice import close_practice, open_practice
@@ -123,6 +125,7 @@ async def on_settings_pressed(rt: Parts, call: Call, cmd: SettingsPressed) -> Ou
 CHAT_HANDLERS: Final[Mapping[type, Callable[[Parts, Call, Any], Awaitable[Outcome]]]] = {
     OpenTable: on_open_table,
     OpenPractice: open_practice,
+    OpenDaily: open_daily,
     ClosePractice: close_practice,
     Kick: on_kick,
     ToggleNotify: on_toggle_notify,

@@ -23,6 +23,7 @@ from bot.runtime.chat_commands import (
     ClosePractice,
     Kick,
     MemberLeft,
+    OpenDaily,
     OpenPractice,
     OpenTable,
     RedrawChat,
@@ -346,6 +347,7 @@ Command = (
     | OwedHeld
     | OpenTable
     | OpenPractice
+    | OpenDaily
     | ClosePractice
     | Kick
     | ToggleNotify

@@ -16,6 +16,7 @@ from bot.runtime.absent import Absent
 from bot.runtime.closing import Closing
 from bot.runtime.commands import Command, Guard
 from bot.runtime.computers import Computers
+from bot.runtime.daily import Daily
 from bot.runtime.groups import Groups
 from bot.runtime.guards import GUARDS, Call, Parts, look_up
 from bot.runtime.handlers import HANDLERS, Handler
@@ -58,9 +59,9 @@ class Runtime:
         **options: Unpack[RuntimeOptions],
     ) -> None:
         ctx = Context(repo, people, members, **options)
-        play = Play(ctx)
-        lobby = Lobby(ctx, start_match=play.start_match)
         closing = Closing(ctx)
+        play = Play(ctx, finish=Daily(ctx, closing).finish)
+        lobby = Lobby(ctx, start_match=play.start_match)
         absent = Absent(ctx, play=play, lobby=lobby, closing=closing)
         groups = Groups(ctx, lobby=lobby, absent=absent, closing=closing)
         redraw = Redraw(ctx, play=play)

@@ -15,7 +15,9 @@ from bot.callbacks import CANCEL_ACTS, MY_CARDS, NOTICE_ACTS, Kind, LobbyAct, Pr
 from bot.keys import MessageKey, MessageKind, OutboxKey
 from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal
+from bot.runtime.daily_deals import DailyTold
 from bot.runtime.scoreboard import Standings
+from bot.storage.daily_sql import DailyStanding
 from bot.storage.rows import Deadline, OwedRef, SeatRow, TableRow
 from bot.storage.settings import ChatSettings, UserSettings
 from engine.core import Line, View
@@ -249,6 +251,22 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyResult:
+    """A try at the day's deal of ``game``, told: to ``name`` himself as it ends (or at a
+    second /daily that day), or as his line in the group he started it from; ``score`` in
+    the game's terms, ``standing`` among the day's finished tries."""
+
+    chat_id: int
+    locale: str
+    told: DailyTold
+    game: str
+    name: str
+    score: int
+    standing: DailyStanding
+    stood_in: bool = False  # the computer played some of his turns (he was away): said so
+
+
+@dataclass(frozen=True, slots=True)
 class CancelQuestion:
     """/cancel's question to the group, an answer to ``asker``'s command."""
 
@@ -341,6 +359,7 @@ Screen = (
     | HandGone
     | EphemeralGone
     | Note
+    | DailyResult
     | CancelQuestion
     | CloseQuestion
     | UnreachableNotice

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.callbacks import REFRESH, Press
@@ -18,6 +18,7 @@ from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
 from bot.runtime import ratings
+from bot.runtime.daily_deals import daily_over
 from bot.runtime.deals import drawn
 from bot.runtime.hints import hints_allowed
 from bot.runtime.outcome import (
@@ -53,19 +54,23 @@ from engine.lines import LineKind, first, has, last
 from engine.players import computer
 from engine.players.advice import Advice
 
+Finish = Callable[[Table, Sequence[Line]], Awaitable[Outcome]]
+"""What ends a try at the day's deal once its lines are applied (:mod:`bot.runtime.daily`)."""
+
 
 class Play:
     """A running table's engine side: a match starts, a card press is applied, the computer
     moves, what falls due next is stored, and every hand and turn ping drawn."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, finish: Finish | None = None) -> None:
         self.ctx = ctx
+        self.finish = finish  # a try at the day's deal is over (bot.runtime.daily)
 
     # --- a match starts ------------------------------------------------------------------
 
     async def start_match(self, table: Table, no: int, prev_dealer: int | None) -> Outcome:
         row = table.row
-        seed, chance = self.ctx.deals.fresh()
+        seed, chance = (await self.ctx.deals_at(row)).fresh()
         state = self.ctx.new_game(
             row.game, len(table.seats), seed, row.options, chance=chance, prev_dealer=prev_dealer
         )
@@ -106,6 +111,8 @@ class Play:
                 screens.append(
                     MatchResult(facts, end, winner, standings, owed.get(OwedKind.RESULT))
                 )
+        if daily_over(table.row, state.record()):  # the day's deal over as it was dealt
+            return Outcome(tuple(screens), due) + await self._finished(table, state.record())
         screens += await self.hands(table, facts, fresh=True)
         screens += await self.pings(table, facts, None)
         return Outcome(tuple(screens), due)
@@ -280,7 +287,14 @@ class Play:
         table.row = dataclasses.replace(row, **fields)
         table.hands = {}
         match.last[seat] = action if not isinstance(action, str) else state.parse_action(action)
-        return await self._after(table, seat, before, lines, due, owed)
+        after = await self._after(table, seat, before, lines, due, owed)
+        return after + await self._finished(table, lines)
+
+    async def _finished(self, table: Table, lines: Sequence[Line]) -> Outcome:
+        """A try at the day's deal these lines end: scored, its table closed, told."""
+        if self.finish is None or not daily_over(table.row, lines):
+            return Outcome()
+        return await self.finish(table, lines)
 
     async def _schedule(
         self, tx: Writes, table: Table, to_act: int | None, moves: int
@@ -382,6 +396,7 @@ class Play:
         screens: list[Screen] = []
         deal_ended = has(lines, LineKind.DEAL_END)
         new_deal = has(lines, LineKind.DEAL)
+        final = daily_over(table.row, lines)  # the try ends here: no next deal, its table closes
         if deal_ended:
             screens.append(EndedTable(facts, before, events))
             screens.append(DealResult(facts, events, view, owed.get(OwedKind.DEAL)))
@@ -396,10 +411,11 @@ class Play:
                 screens.append(
                     MatchResult(facts, end, winner, standings, owed.get(OwedKind.RESULT))
                 )
-        else:
+        elif not final:
             screens.append(TableScreen(facts, view, fresh=new_deal))
-        screens += await self.hands(table, facts)
-        screens += await self.pings(table, facts, actor)
+        if not final:
+            screens += await self.hands(table, facts)
+            screens += await self.pings(table, facts, actor)
         undue: tuple[tuple[int, str], ...] = (
             () if table.deadline else ((table.id, DeadlineKind.COMPUTER),)
         )

@@ -11,6 +11,7 @@ from bot.computer_names import computer_name
 from bot.game_names import game_name
 from bot.i18n import N_
 from bot.runtime.chat_commands import ClosePractice, OpenPractice
+from bot.runtime.daily import DAILY_ON
 from bot.runtime.guards import Call, Parts
 from bot.runtime.outcome import Note, Outcome, Strip, TableScreen, keys
 from bot.runtime.tables import join_code, seat_range
@@ -30,6 +31,9 @@ async def open_practice(rt: Parts, call: Call, cmd: OpenPractice) -> Outcome:
     unless he asked to close it and start anew (``anew``)."""
     ctx, chat_id = rt.ctx, cmd.user_id
     current = await ctx.repo.open_table(chat_id)
+    if current is not None and current.daily:  # never closed for practice: finished first
+        locale = await ctx.people.user_locale(cmd.user_id)
+        return Outcome.of(Note(cmd.user_id, locale, DAILY_ON))
     closed = Outcome()
     anew = cmd.anew or (current is not None and current.status is not TableStatus.RUNNING)
     if current is not None and anew and (old := await ctx.load(current.id)) is not None:

@@ -190,7 +190,7 @@ class Redraw:
         match = await self.ctx.repo.match(table.id, no)
         if match is None:
             return None
-        chance = await self.ctx.stored_chance(table.id, match)
+        chance = await self.ctx.stored_chance(table.row, match)
         state = self.ctx.new_game(
             table.row.game,
             len(table.seats),

@@ -22,7 +22,8 @@ from bot.coordination.locks import Locks, TableLocks, Turn
 from bot.keys import OutboxKey
 from bot.presses.meaning import HandUI
 from bot.refused import BotRefusal, Refused
-from bot.runtime.deals import deals_of, stored_chance
+from bot.runtime.daily_deals import daily_deals
+from bot.runtime.deals import Deals, deals_of, stored_chance
 from bot.runtime.outcome import Facts, LobbyScreen, Outcome, keys
 from bot.storage.protocol import Repository
 from bot.storage.rows import (
@@ -221,7 +222,7 @@ class Context:
         no = row.generation + 1 if row.status == TableStatus.RUNNING else row.generation
         match = await self.repo.match(table_id, no) if row.game and no > 0 else None
         if match is not None:
-            chance = await self.stored_chance(table_id, match)
+            chance = await self.stored_chance(row, match)
             state = self.new_game(
                 row.game,
                 len(table.seats),
@@ -248,11 +249,16 @@ class Context:
         self.tables[table_id] = table
         return table
 
-    async def stored_chance(self, table_id: int, match: MatchRow) -> Chance | None:
+    async def stored_chance(self, row: TableRow, match: MatchRow) -> Chance | None:
         """The running match's chance, loaded again: the outcomes stored with it, then more
-        from the runtime's source (None: a match stored before outcomes were, its seed's)."""
-        given = stored_chance(match, await self.repo.draws(table_id, match.first_seq))
-        return None if given is None else self.deals.resumed(match.seed, given)
+        from the table's source (None: a match stored before outcomes were, its seed's)."""
+        given = stored_chance(match, await self.repo.draws(row.id, match.first_seq))
+        return None if given is None else (await self.deals_at(row)).resumed(match.seed, given)
+
+    async def deals_at(self, row: TableRow) -> Deals:
+        """Where the table's matches draw from: at a day's deal's table its day's secret (every
+        try at it alike), elsewhere the runtime's source."""
+        return await daily_deals(self.repo, row.id) if row.daily else self.deals
 
     def forget(self, table_id: int) -> None:
         self.tables.pop(table_id, None)

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol, Unpack
 
 from bot.keys import OutboxKey
+from bot.storage.daily_sql import DailyStanding, DailyTry
 from bot.storage.reviews_sql import ReviewKey, StoredMarks
 from bot.storage.rows import (
     ChatRow,
@@ -185,6 +186,22 @@ class Reads(Protocol):
         """When the bot last said it was alive (None: never)."""
         ...
 
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        """The person's try at the day's deal of ``game`` (None: not tried that day)."""
+        ...
+
+    async def daily_try_at(self, table_id: int) -> DailyTry | None:
+        """The try played at the table (None: it is no day's deal's table)."""
+        ...
+
+    async def daily_standing(self, day: str, game: str, score: int) -> DailyStanding:
+        """``score`` among the finished tries at the day's deal of ``game``."""
+        ...
+
+    async def stored_daily_secret(self, day: str, game: str) -> str | None:
+        """The day's deal's secret, if drawn (for its table loaded again; never shown)."""
+        ...
+
 
 class Writes(Reads, Protocol):
     """The writes of one unit of work (reads see its own writes)."""
@@ -326,6 +343,14 @@ class Writes(Reads, Protocol):
 
     async def shift_deadlines(self, by: float) -> None: ...
 
+    async def add_try(self, row: DailyTry) -> None:
+        """A person's try at the day's deal starts (one a day and game: a second fails)."""
+        ...
+
+    async def finish_try(self, table_id: int, score: int, at: float) -> None:
+        """The try at the table is over with ``score`` (a finished one keeps its own)."""
+        ...
+
     async def migrate_chat(self, old: int, new: int) -> bool:
         """A group became a supergroup: its chat row (title, language), tables (closed ones
         too) and standings follow the new id; the outbox's messages remembered in the old chat
@@ -361,6 +386,11 @@ class Repository(Reads, MessageStore, Protocol):
     async def review_marks(self, table_id: int, match_no: int, locale: str) -> list[StoredMarks]:
         """The replay marks of every review of the table's match ``match_no`` stored in
         ``locale`` (one row a deal and seat reviewed)."""
+        ...
+
+    async def daily_secret(self, day: str, game: str, fresh: str) -> str:
+        """The day's deal's secret; ``fresh`` is stored first when there is none (of workers
+        asking together, the first to store it wins and all get its value). Never shown."""
         ...
 
 

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.storage.chats_sql import ChatStatements
+from bot.storage.daily_sql import DailyStatements
 from bot.storage.outbox_sql import OutboxStatements
 from bot.storage.pacing_sql import PacingStatements
 from bot.storage.play_sql import PlayStatements
@@ -37,6 +38,7 @@ class SqlRepository:
         outbox = OutboxStatements(runner)
         pacing = PacingStatements(runner)
         reviews = ReviewStatements(runner)
+        daily = DailyStatements(runner)
 
         # chats and users
         self.upsert_chat = chats.upsert_chat
@@ -107,6 +109,15 @@ class SqlRepository:
         self.review = reviews.review
         self.put_review = reviews.put_review
         self.review_marks = reviews.review_marks
+
+        # the day's deals: their secrets, each person's try
+        self.daily_secret = daily.daily_secret
+        self.stored_daily_secret = daily.stored_daily_secret
+        self.daily_try = daily.daily_try
+        self.daily_try_at = daily.daily_try_at
+        self.daily_standing = daily.daily_standing
+        self.add_try = daily.add_try
+        self.finish_try = daily.finish_try
 
         # the outbox's messages and what the chats are owed
         self.messages = outbox.messages

@@ -36,6 +36,7 @@ class TableKind(StrEnum):
     GROUP = "group"  # a group's table: people seat themselves, the matches are rated
     PRACTICE = "practice"  # /practice in private: one person and computers, never rated
     TEACHING = "teaching"  # a group's table for learning: never rated, 💡 for everyone at it
+    DAILY = "daily"  # /daily: one person's try at the day's deal against computers, unrated
 
 
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.ENDED)
@@ -103,6 +104,15 @@ class TableRow:
     @property
     def teaching(self) -> bool:
         return self.kind is TableKind.TEACHING
+
+    @property
+    def daily(self) -> bool:
+        return self.kind is TableKind.DAILY
+
+    @property
+    def alone(self) -> bool:
+        """One person and computers in his private chat: practice, or the day's deal."""
+        return self.kind in (TableKind.PRACTICE, TableKind.DAILY)
 
     @property
     def rated(self) -> bool:

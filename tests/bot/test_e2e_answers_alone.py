@@ -19,6 +19,7 @@ from tests.fakeapi.users import SimGroup, SimUser
 SCALE = 0.05  # a group's window of 3 s: a repeat within it is shown in place
 GROUP_COMMANDS = [
     "newgame",
+    "daily",
     "score",
     "record",
     "rules",

@@ -20,6 +20,7 @@ from tests.fakeapi import FakeTelegram
 
 GROUP_RU = [
     ("newgame", "Новый стол"),
+    ("daily", "🗓 Задача дня"),
     ("score", "Счёт и итоги"),
     ("record", "Запись игры"),
     ("rules", "Правила"),
@@ -33,6 +34,7 @@ GROUP_RU = [
 ]
 GROUP_EN = [
     ("newgame", "New table"),
+    ("daily", "🗓 The day's deal"),
     ("score", "Scores"),
     ("record", "Game record"),
     ("rules", "Rules"),

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from bot.storage.chats_sql import ChatStatements
+from bot.storage.daily_sql import DailyStatements
 from bot.storage.outbox_sql import OutboxStatements
 from bot.storage.pacing_sql import PacingStatements
 from bot.storage.play_sql import PlayStatements
@@ -34,6 +35,7 @@ GROUPS = (
     RatingStatements,
     PacingStatements,
     ReviewStatements,
+    DailyStatements,
 )
 BACKEND_OWN = frozenset({"schema_version", "close"})  # the runner's own, not a statement's
 
