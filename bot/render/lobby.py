@@ -13,9 +13,11 @@ from bot.markup import esc
 from bot.message_limits import LABEL, label
 from bot.render.cards import card_name
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS
+from bot.render.durations import span
 from bot.render.games import game_ui
 from bot.rendered import Button, ButtonStyle, Keyboard, Rendered, keyboard, next_in
 from bot.runtime.outcome import Pane
+from bot.slow import is_long
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.events import Seats
@@ -71,6 +73,14 @@ def options_line(table: TableRow, tr: Translator) -> str:
         if applies(cls, table.options, k)
     ]
     return tr("Options: {list}", list=" · ".join(parts))
+
+
+def long_turns_line(turn_time: float, tr: Translator) -> str:
+    """A long-turn table's line on its lobby: how long a turn is, and that it may take days."""
+    return tr(
+        "⏱ {time} a turn: the game may take days; I remind whoever is to move.",
+        time=span(turn_time, tr),
+    )
 
 
 def teaching_line(tr: Translator) -> str:
@@ -133,6 +143,7 @@ def lobby(
         ),
         options_line(table, tr),
         *([teaching_line(tr)] if table.teaching else []),
+        *([long_turns_line(table.turn_timeout_s, tr)] if is_long(table.turn_timeout_s or 0) else []),
         tr(
             "Seated ({n}/{most}): {names}",
             n=len(seats),

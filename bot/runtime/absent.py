@@ -20,6 +20,7 @@ from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
+from bot.runtime import quiet
 from bot.runtime.closing import Closing
 from bot.runtime.hints import advice_for, hints_allowed
 from bot.runtime.lobby import Lobby
@@ -43,7 +44,9 @@ from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus
 
 ENDED = TableStatus.ENDED
 
-TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})
+TIMER_KINDS = frozenset(
+    {DeadlineKind.REMIND, DeadlineKind.QUIET, DeadlineKind.TURN, DeadlineKind.IDLE}
+)
 EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
 MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
 
@@ -99,19 +102,60 @@ class Absent:
             return Outcome()  # he moved, or the computer has the seat: nothing to do
         if deadline.kind == DeadlineKind.REMIND:
             return await self._remind(table, seat, deadline)
+        if deadline.kind == DeadlineKind.QUIET:
+            return await self._held(table, seat, deadline)
         return await self._expire(table, seat)
 
     async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
-        """⅓ of the time left: a private reminder and a short mention in the group."""
+        """⅓ of the time left: a private reminder and a short mention in the group; in the
+        player's quiet hours (a long turn) held until they end, or skipped if the turn ends
+        first."""
         third = self.ctx.turn_time(table) / 3
-        left = round(third)
-        expiry = Deadline(table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves)
+        stored = await self.ctx.repo.deadlines(table.id)
+        mine = {d.kind: d for d in stored if d.moves == deadline.moves}
         # fired before a restart already (its expiry is stored): shown again in place, so a
         # chat that has it is sent nothing and one that lost it with the stop gets it
-        stored = await self.ctx.repo.deadlines(table.id)
-        again = any(d.kind == DeadlineKind.TURN and d.moves == deadline.moves for d in stored)
+        again = DeadlineKind.TURN in mine
+        expiry = mine.get(DeadlineKind.TURN) or Deadline(
+            table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves
+        )
+        owner = table.seats[seat]
+        wait = None if again else await quiet.until(self.ctx, table, owner.user_id)
+        if DeadlineKind.QUIET in mine or wait is not None:  # held by his quiet hours
+            held = mine.get(DeadlineKind.QUIET)
+            if held is None and wait is not None and wait < expiry.due_at:
+                held = Deadline(table.id, DeadlineKind.QUIET, wait, deadline.moves)
+            async with self.ctx.repo.unit() as tx:
+                await tx.put_deadline(expiry)
+                if held is not None:
+                    await tx.put_deadline(held)
+            return Outcome(due=(expiry,) if held is None else (expiry, held))
         async with self.ctx.repo.unit() as tx:
             await tx.put_deadline(expiry)
+        return await self._reminder(table, seat, expiry, round(third), again)
+
+    async def _held(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
+        """His quiet hours are over: the reminder they held, once (the held deadline goes in
+        the same unit), with the time left now."""
+        expiry = next(
+            (
+                d
+                for d in await self.ctx.repo.deadlines(table.id)
+                if d.kind == DeadlineKind.TURN and d.moves == deadline.moves
+            ),
+            None,
+        )
+        async with self.ctx.repo.unit() as tx:
+            await tx.drop_deadline(table.id, DeadlineKind.QUIET)
+        if expiry is None or expiry.due_at <= self.ctx.clock():
+            return Outcome()
+        return await self._reminder(
+            table, seat, expiry, round(expiry.due_at - self.ctx.clock()), False
+        )
+
+    async def _reminder(
+        self, table: Table, seat: int, expiry: Deadline, left: int, again: bool
+    ) -> Outcome:
         owner = table.seats[seat]
         assert owner.user_id is not None
         table.reminded = True
@@ -149,19 +193,25 @@ class Absent:
             action = await self.play.computer_action(table, seat)
             played.append(str(action))
             out += await self.play.apply(table, seat, action, self.play.stand_in(table, seat))
-        locale = await self.ctx.people.user_locale(owner.user_id)
-        said = "⏰ Time ran out — the computer moved for you: {moves}."
-        none = {"moves": "—"}  # none played
-        if await self.ctx.in_group(table, owner):  # where his ping was: for him alone
-            alone = (owner.user_id, eping_key(table.id, seat))
-            chat, thread = table.row.chat_id, table.row.thread_id
-            note = Note(chat, locale, said, none, thread=thread, moves=tuple(played), alone=alone)
-        else:
-            note = Note(owner.user_id, locale, said, none, moves=tuple(played))
-        out += Outcome.of(note)
+        # in his quiet hours unannounced (his hand and the table show the move)
+        if await quiet.until(self.ctx, table, owner.user_id) is None:
+            out += Outcome.of(await self._moved_for(table, seat, played))
         if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == TableStatus.RUNNING:
             out += await self._hand_over(table, seat, HandOver.EXPIRED)
         return out
+
+    async def _moved_for(self, table: Table, seat: int, played: list[str]) -> Note:
+        """⏰ the computer moved for him: where his ping was, for him alone."""
+        owner = table.seats[seat]
+        assert owner.user_id is not None
+        locale = await self.ctx.people.user_locale(owner.user_id)
+        said = "⏰ Time ran out — the computer moved for you: {moves}."
+        none = {"moves": "—"}  # none played
+        if await self.ctx.in_group(table, owner):
+            alone = (owner.user_id, eping_key(table.id, seat))
+            chat, thread = table.row.chat_id, table.row.thread_id
+            return Note(chat, locale, said, none, thread=thread, moves=tuple(played), alone=alone)
+        return Note(owner.user_id, locale, said, none, moves=tuple(played))
 
     async def _idle(self, table: Table, deadline: Deadline) -> Outcome:
         """No human move for the idle time: the table closes, nothing paid for the open deal
@@ -170,8 +220,9 @@ class Absent:
         last = table.last_human or now  # after a restart: counted from the restart
         if table.last_human == 0.0:
             table.last_human = now
-        if now - last < self.ctx.idle_timeout - 0.5:
-            later = Deadline(table.id, DeadlineKind.IDLE, last + self.ctx.idle_timeout, 0)
+        idle = self.ctx.idle_time(table)
+        if now - last < idle - 0.5:
+            later = Deadline(table.id, DeadlineKind.IDLE, last + idle, 0)
             async with self.ctx.repo.unit() as tx:
                 await tx.put_deadline(later)
             return Outcome(due=(later,))

@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.i18n import Catalogues
 from bot.render.cards import card_words, with_card_words
 from bot.render.settings import group_settings
-from bot.runtime.lobby import default_options
+from bot.runtime.lobby_options import default_options
 from bot.storage.settings import ChatSettings, chat_settings, user_settings
 from engine.cards import Card
 from engine.games import GAMES

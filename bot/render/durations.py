@@ -1,0 +1,21 @@
+"""Spans of time as people read them: a long turn's time (``12 h``), what is left of it
+(``3 h 20 min``), in the reader's language."""
+
+from __future__ import annotations
+
+from bot.i18n import Translator
+
+
+def span(seconds: float, tr: Translator) -> str:
+    """``45 s`` under two minutes, ``25 min`` under two hours, else ``3 h 20 min`` (``12 h``
+    on the hour); rounded to the unit shown."""
+    whole = max(0, round(seconds))
+    if whole < 120:
+        return tr("{n} s", n=whole)
+    minutes = round(whole / 60)
+    if minutes < 120:
+        return tr("{n} min", n=minutes)
+    hours, rest = divmod(minutes, 60)
+    if rest == 0:
+        return tr("{n} h", n=hours)
+    return tr("{hours} h {minutes} min", hours=hours, minutes=rest)
