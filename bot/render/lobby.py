@@ -143,7 +143,7 @@ def lobby(
         ),
         options_line(table, tr),
         *([teaching_line(tr)] if table.teaching else []),
-        *([long_turns_line(table.turn_timeout_s, tr)] if is_long(table.turn_timeout_s or 0) else []),
+        *([long_turns_line(turn, tr)] if is_long(turn := table.turn_timeout_s or 0) else []),
         tr(
             "Seated ({n}/{most}): {names}",
             n=len(seats),
