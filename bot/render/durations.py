@@ -7,13 +7,13 @@ from bot.i18n import Translator
 
 
 def span(seconds: float, tr: Translator) -> str:
-    """``45 s`` under two minutes, ``25 min`` under two hours, else ``3 h 20 min`` (``12 h``
-    on the hour); rounded to the unit shown."""
+    """``45 s`` under two minutes, ``25 min`` under an hour, else ``3 h 20 min`` (``12 h`` on
+    the hour); rounded to the unit shown."""
     whole = max(0, round(seconds))
     if whole < 120:
         return tr("{n} s", n=whole)
     minutes = round(whole / 60)
-    if minutes < 120:
+    if minutes < 60:
         return tr("{n} min", n=minutes)
     hours, rest = divmod(minutes, 60)
     if rest == 0:
