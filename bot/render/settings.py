@@ -146,6 +146,8 @@ def user_settings(
     if hands:
         lines.append(mine)
     lines.append(quiet)
+    if settings.quiet:
+        lines.append(where)
     lines.append(
         tr("Only reminders: no message at each turn, only when a third of the time is left.")
     )

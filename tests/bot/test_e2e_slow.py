@@ -1,0 +1,211 @@
+"""Games that last a day through the fake Bot API: a table with 12-hour turns (``/newgame …
+turn=12h``) that survives restarts with its deadlines intact, its reminder when a third of the
+time is left sent once, the computer's move when the time runs out; a person's quiet hours
+(23:00–08:00 in his language's time zone, Moscow for ru) holding a reminder until the morning,
+a turn that runs out at night played without a ping, and quiet hours turned off in /settings.
+
+The bot's wall clock is a day in June 2027 that runs in real time, moved on by the test: the
+scheduler looks at it often (``BOT_SCHEDULER_LOOK_S``), as it would after a clock set forward.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+
+from bot.app import running_bot
+from bot.config import Settings
+from tests.bot.helpers import db_rows, fixed_seeds, open_table, table_message, to_act, watched
+from tests.databases import TestDatabase
+from tests.fakeapi import FakeTelegram
+from tests.fakeapi.model import SentMessage
+from tests.fakeapi.users import SimGroup, SimUser
+
+HOUR = 3600.0
+NAMES = ["Anna", "Boris", "Vera"]
+PING = "🔔 Ваш ход"
+TIME_UP = "Время вышло"
+
+
+class Clock:
+    """The bot's wall clock: ``at`` (UTC) when made, running in real time, moved on by
+    :meth:`to`."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at.timestamp()
+        self.start = time.time()
+
+    def __call__(self) -> float:
+        return self.at + time.time() - self.start
+
+    def to(self, when: float) -> None:
+        """Set forward to just after ``when``."""
+        self.at += when + 1.0 - self()
+
+
+def daylong(settings: Settings) -> Settings:
+    return settings.model_copy(update={"scheduler_look_s": 0.1})
+
+
+def three(fake: FakeTelegram) -> tuple[list[SimUser], SimGroup]:
+    players = [fake.add_user(101 + i, n, language_code="ru") for i, n in enumerate(NAMES)]
+    group = fake.add_group(-1001, "Пятница", admins=[101], members=[102, 103])
+    return players, group
+
+
+def due(database: TestDatabase, kind: str) -> float | None:
+    rows = db_rows(database, "SELECT due_at FROM deadlines WHERE kind = ?", kind)
+    return float(str(rows[0][0])) if rows else None
+
+
+def said(user: SimUser, text: str) -> list[SentMessage]:
+    """The bot's messages to the user (deleted ones too) that say ``text``."""
+    return [m for m in user.messages if text in m.text]
+
+
+def mentions(group: SimGroup) -> list[str]:
+    return [m.text for m in group.visible if "ваш ход (" in m.text]
+
+
+def expiries(database: TestDatabase, user: SimUser) -> int:
+    rows = db_rows(database, "SELECT expiries FROM seats WHERE user_id = ?", user.id)
+    return int(str(rows[0][0]))
+
+
+async def test_a_12_hour_turn_resumes_after_restarts_with_its_deadlines_and_reminds_once(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    clock = Clock(datetime(2027, 6, 1, 6, 0, tzinfo=UTC))  # 09:00 in Moscow: no quiet hours
+    bot = daylong(settings)
+    async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
+        await open_table(fake, group, players, options="target=25 turn=12h")
+        absent = to_act(group, players)
+        assert absent is not None
+        assert db_rows(database, "SELECT turn_timeout_s FROM tables")[0][0] == 12 * HOUR
+        table = table_message(group)
+        assert table is not None and "⏳ 12:00:00" in table.text, table.text
+        remind = due(database, "remind")
+        assert remind is not None and abs(remind - (clock() + 8 * HOUR)) < 30
+        idle = due(database, "idle")  # a day-long table waits days for a move, not half an hour
+        assert idle is not None and idle > clock() + 36 * HOUR - 30
+
+    async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
+        await fake.settle(quiet=0.3)
+        after = due(database, "remind")
+        assert after is not None and abs(after - remind) < 5  # intact, but the restart's seconds
+        assert said(absent, "Осталось") == [] and mentions(group) == []
+        clock.to(after)  # two thirds of the turn have passed: a third is left
+        await fake.wait_until(lambda: bool(mentions(group) and said(absent, "Осталось")), 10)
+        assert said(absent, "⏳ Осталось 4 ч — ваш ход в «Пятница»")
+        assert absent.first_name in mentions(group)[0] and "(осталось 4 ч)" in mentions(group)[0]
+        expiry = due(database, "turn")
+        assert expiry is not None and abs(expiry - (after + 4 * HOUR)) < 2
+
+    async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
+        await fake.settle(quiet=0.3)
+        assert len(said(absent, "Осталось")) == 1 and len(mentions(group)) == 1  # sent once
+        resumed = due(database, "turn")
+        assert resumed is not None and abs(resumed - expiry) < 5
+        assert said(absent, TIME_UP) == []
+        clock.to(resumed)  # the time has run out: the computer moves for him, once
+        await fake.wait_until(lambda: bool(said(absent, TIME_UP)), timeout=10)
+        await fake.settle(quiet=0.1)
+        assert expiries(database, absent) == 1 and to_act(group, players) is not absent
+        assert mentions(group) == [] and len(said(absent, TIME_UP)) == 1
+
+
+async def test_quiet_hours_hold_a_reminder_until_the_morning_and_send_it_once(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    clock = Clock(datetime(2027, 6, 1, 7, 0, tzinfo=UTC))  # 10:00 in Moscow, a 24-hour turn
+    morning = datetime(2027, 6, 2, 5, 0, tzinfo=UTC).timestamp()  # 08:00 in Moscow
+    bot = daylong(settings)
+    async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
+        await open_table(fake, group, players, options="target=25 turn=24h")
+        absent = to_act(group, players)
+        assert absent is not None
+        remind = due(database, "remind")
+        assert remind is not None
+        clock.to(remind)  # 02:00 in Moscow: his reminder waits for the morning
+        await fake.wait_until(lambda: due(database, "quiet") is not None, timeout=10)
+        assert due(database, "quiet") == morning
+        await fake.settle(quiet=0.3)
+        assert said(absent, "Осталось") == [] and mentions(group) == []
+        expiry = due(database, "turn")  # the turn's end itself does not move
+        assert expiry is not None and abs(expiry - (remind + 8 * HOUR)) < 2
+
+    async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
+        await fake.settle(quiet=0.3)  # a restart at night: still held
+        assert said(absent, "Осталось") == [] and mentions(group) == []
+        held = due(database, "quiet")
+        assert held is not None and abs(held - morning) < 5
+        clock.to(held)
+        await fake.wait_until(lambda: bool(mentions(group) and said(absent, "Осталось")), 10)
+        assert said(absent, "⏳ Осталось 2 ч — ваш ход в «Пятница»")
+        assert "(осталось 2 ч)" in mentions(group)[0]
+        assert due(database, "quiet") is None
+
+    async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
+        await fake.settle(quiet=0.3)
+        assert len(said(absent, "Осталось")) == 1 and len(mentions(group)) == 1  # once
+
+
+async def test_a_turn_that_runs_out_at_night_is_played_without_a_ping(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    clock = Clock(datetime(2027, 6, 1, 23, 0, tzinfo=UTC))  # 02:00 in Moscow, 1-hour turns
+    async with watched(fake, running_bot(daylong(settings), seeds=fixed_seeds(), clock=clock)):
+        await open_table(fake, group, players, options="target=25 turn=1h")
+        absent = to_act(group, players)
+        assert absent is not None
+        moves = db_rows(database, "SELECT moves FROM tables")[0][0]
+        remind = due(database, "remind")
+        assert remind is not None
+        clock.to(remind)  # 02:40: held to 08:00, after the turn's end: no reminder at all
+        await fake.wait_until(lambda: due(database, "turn") is not None, timeout=10)
+        await fake.settle(quiet=0.3)
+        assert due(database, "quiet") is None
+        expiry = due(database, "turn")
+        assert expiry is not None
+        clock.to(expiry)  # 03:00: the computer moves for him, and nobody's phone rings
+        await fake.wait_until(
+            lambda: db_rows(database, "SELECT moves FROM tables")[0][0] != moves, timeout=10
+        )
+        await fake.settle(quiet=0.3)
+        assert expiries(database, absent) == 1
+        for user in players:
+            assert said(user, PING) == [] and said(user, "Осталось") == [], user.first_name
+        assert said(absent, TIME_UP) == [] and mentions(group) == []
+
+
+async def test_quiet_hours_turned_off_in_settings_let_the_night_ping_through(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    clock = Clock(datetime(2027, 6, 1, 23, 0, tzinfo=UTC))  # 02:00 in Moscow
+    async with watched(fake, running_bot(daylong(settings), seeds=fixed_seeds(), clock=clock)):
+        for user in players:
+            await user.start_bot()
+            await user.send_private("/settings")
+            await fake.wait_until(lambda u=user: bool(said(u, "Тихие часы: 23:00–08:00")), 10)
+            await fake.settle(quiet=0.05)
+            pane = said(user, "Тихие часы: 23:00–08:00")[-1]
+            assert "Часовой пояс: Europe/Moscow" in pane.text  # his language's
+            assert not (await user.press(pane, "🌙")).text
+            await fake.wait_until(lambda p=pane: "Тихие часы: выкл." in p.text, timeout=10)
+            assert "🕰" not in pane.describe_buttons()
+        stored = db_rows(database, "SELECT settings FROM users WHERE id = ?", players[0].id)
+        assert json.loads(str(stored[0][0]))["quiet"] is False
+        await open_table(fake, group, players, options="target=25 turn=6h")
+        absent = to_act(group, players)
+        assert absent is not None
+        await fake.wait_until(lambda: bool(said(absent, PING)), timeout=10)
+
