@@ -208,4 +208,3 @@ async def test_quiet_hours_turned_off_in_settings_let_the_night_ping_through(
         absent = to_act(group, players)
         assert absent is not None
         await fake.wait_until(lambda: bool(said(absent, PING)), timeout=10)
-
