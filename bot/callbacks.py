@@ -45,6 +45,7 @@ class LobbyAct(StrEnum):
     OPTIONS = "o"  # ⚙️ Options: the options pane
     SET_OPTION = "v"  # an option's next value, ``arg`` = "name=value"
     TEACHING = "t"  # 🎓 a teaching table (unrated, 💡 for all) or not: ``arg`` "1" or "0"
+    TURN = "u"  # ⏱ the table's turn time: ``arg`` the next one, in seconds (bot.slow.TURN_TIMES)
     BACK = "b"  # ↩️ Back from a pane
     PICK = "k"  # the game ``arg`` picked
     START = "s"  # ▶️ Start

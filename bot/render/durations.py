@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bot.i18n import Translator
+from bot.slow import is_long
 
 
 def span(seconds: float, tr: Translator) -> str:
@@ -19,3 +20,10 @@ def span(seconds: float, tr: Translator) -> str:
     if rest == 0:
         return tr("{n} h", n=hours)
     return tr("{hours} h {minutes} min", hours=hours, minutes=rest)
+
+
+def turn_time(seconds: float, tr: Translator) -> str:
+    """``Turn time: 90 s`` (``Turn time: 12 h`` for a long turn)."""
+    if is_long(seconds):
+        return tr("Turn time: {time}", time=span(seconds, tr))
+    return tr("Turn time: {seconds} s", seconds=round(seconds))

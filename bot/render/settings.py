@@ -11,11 +11,11 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.game_names import GAME_NAMES, game_name
 from bot.i18n import LOCALES, N_, Translator
 from bot.markup import esc
-from bot.render.durations import span
+from bot.render.durations import turn_time
 from bot.render.lobby import next_value, option_text
 from bot.rendered import Button, Rendered, keyboard, next_in
 from bot.runtime.outcome import GroupSettingsScreen, MySettingsScreen
-from bot.slow import QUIET_FROM, QUIET_TO, ZONES, is_long, zone
+from bot.slow import QUIET_FROM, QUIET_TO, ZONES, zone
 from bot.storage.settings import (
     TURN_TIMEOUTS,
     ChatHands,
@@ -57,13 +57,6 @@ def next_timeout(seconds: float) -> int:
     """The turn time after ``seconds`` in the cycle 30 → 60 → 90 → 180 → 300 s → 1 → 6 → 12
     → 24 h → 30 s."""
     return next((t for t in TURN_TIMEOUTS if t > seconds), TURN_TIMEOUTS[0])
-
-
-def turn_time(seconds: float, tr: Translator) -> str:
-    """``Turn time: 90 s`` (``Turn time: 12 h`` for a long turn)."""
-    if is_long(seconds):
-        return tr("Turn time: {time}", time=span(seconds, tr))
-    return tr("Turn time: {seconds} s", seconds=round(seconds))
 
 
 def _yes_no(value: bool, tr: Translator) -> str:

@@ -235,6 +235,16 @@ class Lobby:
             table = await self.ctx.reload(table)
         return await self.ctx.lobby_screen(table, options_view=True)
 
+    async def set_turn(self, table: Table, generation: int, user_id: int, arg: str) -> Outcome:
+        """⏱ in the options: the creator steps the table's turn time (up to a day: a game
+        that can last days, bot.slow) before the start."""
+        self._options_by_creator(table, generation, user_id)
+        if not arg.isdigit() or int(arg) not in slow.TURN_TIMES:
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
+        async with self.ctx.repo.unit() as tx:
+            await tx.update_table(table.id, turn_timeout_s=int(arg))
+        return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=True)
+
     async def ask_cancel(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin
     ) -> Outcome:

@@ -13,10 +13,19 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime
+from functools import partial
 
 from bot.app import running_bot
 from bot.config import Settings
-from tests.bot.helpers import db_rows, fixed_seeds, open_table, table_message, to_act, watched
+from tests.bot.helpers import (
+    db_rows,
+    fixed_seeds,
+    lobby_message,
+    open_table,
+    table_message,
+    to_act,
+    watched,
+)
 from tests.databases import TestDatabase
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
@@ -64,6 +73,10 @@ def said(user: SimUser, text: str) -> list[SentMessage]:
     return [m for m in user.messages if text in m.text]
 
 
+def shows(message: SentMessage, button: str) -> bool:
+    return button in message.describe_buttons()
+
+
 def mentions(group: SimGroup) -> list[str]:
     return [m.text for m in group.visible if "ваш ход (" in m.text]
 
@@ -86,7 +99,8 @@ async def test_a_12_hour_turn_resumes_after_restarts_with_its_deadlines_and_remi
         assert absent is not None
         assert db_rows(database, "SELECT turn_timeout_s FROM tables")[0][0] == 12 * HOUR
         table = table_message(group)
-        assert table is not None and "⏳ 12:00:00" in table.text, table.text
+        assert table is not None
+        assert "⏳ 12:00:00" in table.text, table.text
         remind = due(database, "remind")
         assert remind is not None and abs(remind - (clock() + 8 * HOUR)) < 30
         idle = due(database, "idle")  # a day-long table waits days for a move, not half an hour
@@ -193,18 +207,53 @@ async def test_quiet_hours_turned_off_in_settings_let_the_night_ping_through(
     clock = Clock(datetime(2027, 6, 1, 23, 0, tzinfo=UTC))  # 02:00 in Moscow
     async with watched(fake, running_bot(daylong(settings), seeds=fixed_seeds(), clock=clock)):
         for user in players:
-            await user.start_bot()
-            await user.send_private("/settings")
-            await fake.wait_until(lambda u=user: bool(said(u, "Тихие часы: 23:00–08:00")), 10)
-            await fake.settle(quiet=0.05)
-            pane = said(user, "Тихие часы: 23:00–08:00")[-1]
-            assert "Часовой пояс: Europe/Moscow" in pane.text  # his language's
-            assert not (await user.press(pane, "🌙")).text
-            await fake.wait_until(lambda p=pane: "Тихие часы: выкл." in p.text, timeout=10)
-            assert "🕰" not in pane.describe_buttons()
+            await quiet_off(fake, user)
         stored = db_rows(database, "SELECT settings FROM users WHERE id = ?", players[0].id)
         assert json.loads(str(stored[0][0]))["quiet"] is False
         await open_table(fake, group, players, options="target=25 turn=6h")
         absent = to_act(group, players)
         assert absent is not None
         await fake.wait_until(lambda: bool(said(absent, PING)), timeout=10)
+
+
+async def quiet_off(fake: FakeTelegram, user: SimUser) -> None:
+    """He turns his quiet hours off in his /settings (they are on, in his language's zone)."""
+    await user.start_bot()
+    await user.send_private("/settings")
+    shown = "Тихие часы: 23:00–08:00"
+
+    def pane() -> SentMessage | None:
+        return next(iter(said(user, shown)), None)
+
+    await fake.wait_until(lambda: pane() is not None, timeout=10)
+    await fake.settle(quiet=0.05)
+    message = pane()
+    assert message is not None
+    assert "Часовой пояс: Europe/Moscow" in message.text  # his language's
+    assert not (await user.press(message, "🌙")).text
+    await fake.wait_until(lambda: "Тихие часы: выкл." in message.text, timeout=10)
+    assert "🕰" not in message.describe_buttons()
+
+
+async def test_the_lobby_steps_the_table_turn_time_to_12_hours(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    players, group = three(fake)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
+        for user in players:
+            await user.start_bot()
+        await players[0].send(group, "/newgame mushka target=25")
+        await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
+        lobby = lobby_message(group)
+        assert lobby is not None
+        await players[0].press(lobby, "⚙️")
+        await fake.wait_until(lambda: "⏱ Время на ход: 90 с" in lobby.describe_buttons(), 10)
+        for step in ("180 с", "300 с", "1 ч", "6 ч", "12 ч"):
+            answer = await players[1].press(lobby, "⏱")  # not the creator's to change
+            assert answer.text, answer
+            assert not (await players[0].press(lobby, "⏱")).text
+            await fake.wait_until(partial(shows, lobby, f"⏱ Время на ход: {step}"), timeout=10)
+        await players[0].press(lobby, "↩️")
+        await fake.wait_until(lambda: "⏱ 12 ч на ход: игра может идти" in lobby.text, 10)
+        assert db_rows(database, "SELECT turn_timeout_s FROM tables")[0][0] == 12 * HOUR
