@@ -64,7 +64,7 @@ def typed_turn(given: MutableMapping[str, str]) -> int | None:
     typed = _TYPED.fullmatch(raw.strip().lower())
     seconds = int(typed[1]) * _UNIT_S[typed[2] or ""] if typed else -1
     if seconds not in TURN_TIMES:
-        allowed = ", ".join(turn_word(t) for t in TURN_TIMES)
+        allowed = " ".join(turn_word(t) for t in TURN_TIMES)  # spaced, as the engine's
         raise InvalidOption("option_not_allowed", option=OPTION, value=raw, allowed=allowed)
     return seconds
 

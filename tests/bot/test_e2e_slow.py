@@ -22,6 +22,7 @@ from tests.bot.helpers import (
     fixed_seeds,
     lobby_message,
     open_table,
+    say,
     table_message,
     to_act,
     watched,
@@ -243,6 +244,9 @@ async def test_the_lobby_steps_the_table_turn_time_to_12_hours(
     async with watched(fake, running_bot(settings, seeds=fixed_seeds())):
         for user in players:
             await user.start_bot()
+        refused = await say(fake, players[0], "/newgame mushka turn=7h", group)
+        allowed = "30s, 60s, 90s, 180s, 300s, 1h, 6h, 12h, 24h"  # whole: the bot's own list
+        assert allowed in refused.text and "turn=7h" in refused.text, refused.text
         await players[0].send(group, "/newgame mushka target=25")
         await fake.wait_until(lambda: lobby_message(group) is not None, timeout=10)
         lobby = lobby_message(group)
