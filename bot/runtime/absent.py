@@ -31,7 +31,6 @@ from bot.runtime.outcome import (
     Note,
     Outcome,
     PingGone,
-    Reminder,
     Screen,
     TableScreen,
     ehand_key,
@@ -39,6 +38,7 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.owed import Owing
 from bot.runtime.play import Play
+from bot.runtime.reminders import Reminders
 from bot.runtime.tables import Context, Table, is_running
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
@@ -84,6 +84,7 @@ class Absent:
         self.play = play
         self.lobby = lobby
         self.closing = closing
+        self.reminders = Reminders(ctx, play)
         self.toggle_gap = TOGGLE_GAP_S
 
     # --- deadlines ---------------------------------------------------------------------------
@@ -101,79 +102,10 @@ class Absent:
         if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
             return Outcome()  # he moved, or the computer has the seat: nothing to do
         if deadline.kind == DeadlineKind.REMIND:
-            return await self._remind(table, seat, deadline)
+            return await self.reminders.remind(table, seat, deadline)
         if deadline.kind == DeadlineKind.QUIET:
-            return await self._held(table, seat, deadline)
+            return await self.reminders.held(table, seat, deadline)
         return await self._expire(table, seat)
-
-    async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
-        """⅓ of the time left: a private reminder and a short mention in the group; in the
-        player's quiet hours (a long turn) held until they end, or skipped if the turn ends
-        first."""
-        third = self.ctx.turn_time(table) / 3
-        stored = await self.ctx.repo.deadlines(table.id)
-        mine = {d.kind: d for d in stored if d.moves == deadline.moves}
-        # fired before a restart already (its expiry is stored): shown again in place, so a
-        # chat that has it is sent nothing and one that lost it with the stop gets it
-        again = DeadlineKind.TURN in mine
-        expiry = mine.get(DeadlineKind.TURN) or Deadline(
-            table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves
-        )
-        owner = table.seats[seat]
-        wait = None if again else await quiet.until(self.ctx, table, owner.user_id)
-        if DeadlineKind.QUIET in mine or wait is not None:  # held by his quiet hours
-            held = mine.get(DeadlineKind.QUIET)
-            if held is None and wait is not None and wait < expiry.due_at:
-                held = Deadline(table.id, DeadlineKind.QUIET, wait, deadline.moves)
-            async with self.ctx.repo.unit() as tx:
-                await tx.put_deadline(expiry)
-                if held is not None:
-                    await tx.put_deadline(held)
-            return Outcome(due=(expiry,) if held is None else (expiry, held))
-        async with self.ctx.repo.unit() as tx:
-            await tx.put_deadline(expiry)
-        return await self._reminder(table, seat, expiry, round(third), again)
-
-    async def _held(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
-        """His quiet hours are over: the reminder they held, once (the held deadline goes in
-        the same unit), with the time left now."""
-        expiry = next(
-            (
-                d
-                for d in await self.ctx.repo.deadlines(table.id)
-                if d.kind == DeadlineKind.TURN and d.moves == deadline.moves
-            ),
-            None,
-        )
-        async with self.ctx.repo.unit() as tx:
-            await tx.drop_deadline(table.id, DeadlineKind.QUIET)
-        if expiry is None or expiry.due_at <= self.ctx.clock():
-            return Outcome()
-        return await self._reminder(
-            table, seat, expiry, round(expiry.due_at - self.ctx.clock()), False
-        )
-
-    async def _reminder(
-        self, table: Table, seat: int, expiry: Deadline, left: int, again: bool
-    ) -> Outcome:
-        owner = table.seats[seat]
-        assert owner.user_id is not None
-        table.reminded = True
-        table.turn_ends = expiry.due_at
-        facts = await self.ctx.facts(table)  # the table shows the time left, and the reminder
-        screen = Reminder(
-            facts,
-            owner.user_id,
-            await self.ctx.people.user_locale(owner.user_id),
-            seat,
-            left,
-            in_group=await self.ctx.in_group(table, owner),
-            again=again,
-        )
-        assert table.match is not None
-        shown = TableScreen(facts, table.match.state.view(None))
-        hands = await self.play.hands(table, facts)  # a hand in the group shows the time too
-        return Outcome((shown, *hands, screen), (expiry,))
 
     async def _expire(self, table: Table, seat: int) -> Outcome:
         """Time is up: the computer plays this one turn; the second time in a row it keeps

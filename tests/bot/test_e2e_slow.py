@@ -168,6 +168,9 @@ async def test_quiet_hours_hold_a_reminder_until_the_morning_and_send_it_once(
     async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
         await fake.settle(quiet=0.3)
         assert len(said(absent, "Осталось")) == 1 and len(mentions(group)) == 1  # once
+        # shown again in place after the restart, saying what it said
+        assert said(absent, "Осталось")[0].text.startswith("⏳ Осталось 2 ч")
+        assert "(осталось 2 ч)" in mentions(group)[0]
 
 
 async def test_a_turn_that_runs_out_at_night_is_played_without_a_ping(
