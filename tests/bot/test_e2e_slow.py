@@ -11,6 +11,7 @@ scheduler looks at it often (``BOT_SCHEDULER_LOOK_S``), as it would after a cloc
 from __future__ import annotations
 
 import json
+import re
 import time
 from datetime import UTC, datetime
 from functools import partial
@@ -171,6 +172,9 @@ async def test_quiet_hours_hold_a_reminder_until_the_morning_and_send_it_once(
         # shown again in place after the restart, saying what it said
         assert said(absent, "Осталось")[0].text.startswith("⏳ Осталось 2 ч")
         assert "(осталось 2 ч)" in mentions(group)[0]
+        table = table_message(group)  # drawn again: the time left is the turn's, unmoved
+        assert table is not None
+        assert re.search(r"⏳ (2:00:00|1:59:\d\d) — напомнили", table.text), table.text
 
 
 async def test_a_turn_that_runs_out_at_night_is_played_without_a_ping(
