@@ -10,7 +10,9 @@ import pytest
 
 from bot.i18n import Catalogues, bundled_locales
 from bot.render.durations import span
+from bot.runtime.tables import turn_ends
 from bot.slow import idle_time, quiet_until, typed_turn, zone
+from bot.storage.rows import Deadline, DeadlineKind
 from engine.errors import InvalidOption
 
 
@@ -71,3 +73,14 @@ def test_spans_read_in_seconds_minutes_and_hours() -> None:
         "11 h 59 min",
     ]
     assert span(7200, ru) == "2 ч" and span(5400, ru) == "1 ч 30 мин" and span(90, ru) == "90 с"
+
+
+def test_a_held_reminder_leaves_the_turn_ending_when_it_did() -> None:
+    """Once a held reminder is sent its ``remind`` row says when it was sent (08:00), not a third
+    before the end: the stored end (``turn``) is when the turn ends, whatever the rows' order."""
+    sent = Deadline(1, DeadlineKind.REMIND, utc(2, 5), 4)
+    end = Deadline(1, DeadlineKind.TURN, utc(2, 7), 4)
+    for stored in ([sent, end], [end, sent]):
+        assert turn_ends(stored, 4, 86400) == utc(2, 7)
+    assert turn_ends([sent], 4, 86400) == utc(2, 5) + 86400 / 3  # not reminded yet
+    assert turn_ends([sent, end], 5, 86400) is None  # another move's
