@@ -79,6 +79,13 @@ def shows(message: SentMessage, button: str) -> bool:
     return button in message.describe_buttons()
 
 
+def reminded_timer(group: SimGroup) -> str | None:
+    """The table's «⏳ 1:59:45 — напомнили»: the time it shows (None: no reminded timer)."""
+    table = table_message(group)
+    found = re.search(r"⏳ ([\d:]+) — напомнили", table.text) if table is not None else None
+    return found[1] if found else None
+
+
 def mentions(group: SimGroup) -> list[str]:
     return [m.text for m in group.visible if "ваш ход (" in m.text]
 
@@ -158,6 +165,9 @@ async def test_quiet_hours_hold_a_reminder_until_the_morning_and_send_it_once(
     async with watched(fake, running_bot(bot, seeds=fixed_seeds(), clock=clock)):
         await fake.settle(quiet=0.3)  # a restart at night: still held
         assert said(absent, "Осталось") == [] and mentions(group) == []
+        table = table_message(group)  # drawn again: not "reminded" while the reminder waits
+        assert table is not None and "⏳" in table.text
+        assert "напомнили" not in table.text, table.text
         held = due(database, "quiet")
         assert held is not None and abs(held - morning) < 5
         clock.to(held)
@@ -172,9 +182,9 @@ async def test_quiet_hours_hold_a_reminder_until_the_morning_and_send_it_once(
         # shown again in place after the restart, saying what it said
         assert said(absent, "Осталось")[0].text.startswith("⏳ Осталось 2 ч")
         assert "(осталось 2 ч)" in mentions(group)[0]
-        table = table_message(group)  # drawn again: the time left is the turn's, unmoved
-        assert table is not None
-        assert re.search(r"⏳ (2:00:00|1:59:\d\d) — напомнили", table.text), table.text
+        # the table (drawn again) counts to the turn's end, unmoved by the held reminder
+        await fake.wait_until(lambda: reminded_timer(group) is not None, timeout=10)
+        assert reminded_timer(group) in ("2:00:00", "1:59:45", "1:59:30"), reminded_timer(group)
 
 
 async def test_a_turn_that_runs_out_at_night_is_played_without_a_ping(
