@@ -189,6 +189,7 @@ def build_services(
         stored=runtime.queries.deadlines,
         on_lead=heartbeat.resume,
         lease=settings.redis_lease_s,
+        look=settings.scheduler_look_s,
     )
     delivery = Delivery(presenter, scheduler, Answers(outbox, members, bot.id), book)
     background = Background()

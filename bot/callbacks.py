@@ -45,6 +45,7 @@ class LobbyAct(StrEnum):
     OPTIONS = "o"  # ⚙️ Options: the options pane
     SET_OPTION = "v"  # an option's next value, ``arg`` = "name=value"
     TEACHING = "t"  # 🎓 a teaching table (unrated, 💡 for all) or not: ``arg`` "1" or "0"
+    TURN = "u"  # ⏱ the table's turn time: ``arg`` the next one, in seconds (bot.slow.TURN_TIMES)
     BACK = "b"  # ↩️ Back from a pane
     PICK = "k"  # the game ``arg`` picked
     START = "s"  # ▶️ Start
@@ -102,12 +103,16 @@ class SettingsAct(StrEnum):
     WORDS = "w"  # cards in words (a person's)
     HANDS = "h"  # 🃏 where hands go (both)
     TIPS = "i"  # 📖 one-line tips on the hand (a person's)
+    QUIET = "q"  # 🌙 quiet hours on or off (a person's): ``arg`` "1" or "0"
+    ZONE = "z"  # 🕰 his time zone for quiet hours (a person's): ``arg`` its index in bot.slow.ZONES
 
 
 GROUP_SETTINGS: Final = frozenset(SettingsAct) - {
     SettingsAct.PINGS,
     SettingsAct.WORDS,
     SettingsAct.TIPS,
+    SettingsAct.QUIET,
+    SettingsAct.ZONE,
 }
 MY_SETTINGS: Final = frozenset(
     {
@@ -116,6 +121,8 @@ MY_SETTINGS: Final = frozenset(
         SettingsAct.WORDS,
         SettingsAct.HANDS,
         SettingsAct.TIPS,
+        SettingsAct.QUIET,
+        SettingsAct.ZONE,
     }
 )
 

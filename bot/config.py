@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     turn_timeout_s: float = Field(90, ge=5, le=3600)  # PRODUCT.md §13; 0 is not allowed
     lobby_timeout_s: float = Field(900, ge=5, le=86400)  # a lobby nobody starts closes (§4.2)
     idle_timeout_s: float = Field(1800, ge=5, le=604800)  # no human move: the table closes
+    # the scheduler looks at the wall clock at least this often: a day-long deadline is not
+    # one long sleep that misses a clock set forward (NTP, a resumed machine)
+    scheduler_look_s: float = Field(30, gt=0, le=3600)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     api_base: str = "https://api.telegram.org"
     polling_timeout_s: int = Field(10, ge=0, le=50)

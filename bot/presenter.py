@@ -12,12 +12,11 @@ from bot.callbacks import MY_CARDS, STILL, Kind, Press, PressCodec
 from bot.game_names import game_name
 from bot.i18n import Catalogues, Translator
 from bot.keys import MessageKey
-from bot.markup import Html, esc
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal
 from bot.render import closing as closing_render
 from bot.render import lobby as lobby_render
-from bot.render import seat_menu
+from bot.render import reminders, seat_menu
 from bot.render import settings as settings_render
 from bot.render.action_words import words_of
 from bot.render.cards import with_card_words
@@ -342,22 +341,14 @@ class Presenter:
         phone notifies again), and a short mention in the group."""
         facts = screen.facts
         tr = self.catalogues.tr(screen.locale)
-        text = tr.html(
-            "⏳ {seconds} s left — your move in «{chat}»",
-            seconds=screen.seconds,
-            chat=facts.chat_title,
-        )
+        text = reminders.private(screen.seconds, facts.chat_title, tr)
         fresh = not screen.again
         self._to_player(facts, screen.user_id, screen.seat, screen.in_group, Rendered(text), fresh)
         if facts.table.alone:  # the table is in his private chat: told there already
             return
         ctr = self._group(facts)
-        name = esc(facts.seats[screen.seat].name)
-        mention = ctr.html(
-            "⏳ {name}, your move ({seconds} s)",
-            name=Html(f'<a href="tg://user?id={screen.user_id}">{name}</a>'),
-            seconds=screen.seconds,
-        )
+        name = facts.seats[screen.seat].name
+        mention = reminders.mention(screen.user_id, name, screen.seconds, ctr)
         key = reminder_key(facts.table.id)
         self._to_group(facts, key, Rendered(mention), fresh=fresh, old=Old.DELETE)
 

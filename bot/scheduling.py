@@ -41,6 +41,7 @@ class Scheduler:
         on_lead: Callable[[], Awaitable[object]] | None = None,
         poll: float = 0.25,
         lease: float = 10.0,
+        look: float = 30.0,
     ) -> None:
         self._inbox: Inbox | None = None
         self._clock = clock
@@ -48,6 +49,7 @@ class Scheduler:
         self._stored = stored
         self._on_lead = on_lead
         self._poll = poll
+        self._look = look  # the longest sleep: the wall clock is looked at again this often
         self._lead_every = lease / 3
         self._next_lead = self._next_sync = 0.0
         self.leading = not self._leader.shared  # several workers: only the leader fires
@@ -154,7 +156,7 @@ class Scheduler:
                 finally:
                     self.firing = False
             due = max(0.0, self._heap[0][0] - self._clock()) if self._heap else None
-            pause = self._waited(due)
+            pause = self._waited(None if due is None else min(due, self._look))
             # asyncio.timeout, not wait_for: Python 3.11's wait_for returns when the event is
             # set in the same loop step as a cancel (a stop), and the cancel is lost
             with contextlib.suppress(TimeoutError):

@@ -46,6 +46,7 @@ LAYERS: dict[str, int] = {
     "bot.numbers": 1,
     "bot.refused": 1,
     "bot.rendered": 1,
+    "bot.slow": 1,
     "bot.tasks": 1,
     # 2: what is stored, locked and remembered
     "bot.caches": 2,

@@ -13,9 +13,11 @@ from bot.markup import esc
 from bot.message_limits import LABEL, label
 from bot.render.cards import card_name
 from bot.render.computers import LEVEL_BUTTONS, LEVEL_WORDS
+from bot.render.durations import span, turn_time
 from bot.render.games import game_ui
 from bot.rendered import Button, ButtonStyle, Keyboard, Rendered, keyboard, next_in
 from bot.runtime.outcome import Pane
+from bot.slow import is_long, next_turn
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
 from engine.core import Line
 from engine.events import Seats
@@ -71,6 +73,14 @@ def options_line(table: TableRow, tr: Translator) -> str:
         if applies(cls, table.options, k)
     ]
     return tr("Options: {list}", list=" · ".join(parts))
+
+
+def long_turns_line(turn_time: float, tr: Translator) -> str:
+    """A long-turn table's line on its lobby: how long a turn is, and that it may take days."""
+    return tr(
+        "⏱ {time} a turn: the game may take days; I remind whoever is to move.",
+        time=span(turn_time, tr),
+    )
 
 
 def teaching_line(tr: Translator) -> str:
@@ -133,6 +143,7 @@ def lobby(
         ),
         options_line(table, tr),
         *([teaching_line(tr)] if table.teaching else []),
+        *([long_turns_line(turn, tr)] if is_long(turn := table.turn_timeout_s or 0) else []),
         tr(
             "Seated ({n}/{most}): {names}",
             n=len(seats),
@@ -181,6 +192,9 @@ def lobby(
         ]
         teaching = tr("🎓 Teaching game: {value}", value=tr("yes") if table.teaching else tr("no"))
         rows.append([button(teaching, LobbyAct.TEACHING, "0" if table.teaching else "1")])
+        turn = table.turn_timeout_s or 0
+        if turn:  # a table opened before turn times were kept has none to step from
+            rows.append([button("⏱ " + turn_time(turn, tr), LobbyAct.TURN, str(next_turn(turn)))])
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), LobbyAct.BACK)]]))
     join = [] if full else [button(tr("✋ Join"), LobbyAct.JOIN)]
     return Rendered(

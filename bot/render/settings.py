@@ -11,9 +11,11 @@ from bot.callbacks import Kind, Press, PressCodec
 from bot.game_names import GAME_NAMES, game_name
 from bot.i18n import LOCALES, N_, Translator
 from bot.markup import esc
+from bot.render.durations import turn_time
 from bot.render.lobby import next_value, option_text
 from bot.rendered import Button, Rendered, keyboard, next_in
 from bot.runtime.outcome import GroupSettingsScreen, MySettingsScreen
+from bot.slow import QUIET_FROM, QUIET_TO, ZONES, zone
 from bot.storage.settings import (
     TURN_TIMEOUTS,
     ChatHands,
@@ -28,6 +30,7 @@ LANGUAGE_NAMES: Final = {"ru": "Русский", "en": "English"}  # each in its
 
 # the acts of the settings buttons (bot.callbacks.ACTS)
 LANGUAGE, TIMEOUT, COMPUTERS, GAME, OPTION, BACK, PINGS, WORDS, HANDS, TIPS = "ntcgvbpwhi"
+QUIET, ZONE = "qz"
 PINGS_WORDS: Final[Mapping[Pings, str]] = {Pings.ON: "on", Pings.REMINDERS: "only reminders"}
 # where hands go (§19), as the group's row and a person's own row name each value
 CHAT_HANDS_WORDS: Final[Mapping[ChatHands, str]] = {
@@ -51,7 +54,8 @@ def next_language(locale: str) -> str:
 
 
 def next_timeout(seconds: float) -> int:
-    """The turn time after ``seconds`` in the cycle 30 → 60 → 90 → 180 → 300 → 30."""
+    """The turn time after ``seconds`` in the cycle 30 → 60 → 90 → 180 → 300 s → 1 → 6 → 12
+    → 24 h → 30 s."""
     return next((t for t in TURN_TIMEOUTS if t > seconds), TURN_TIMEOUTS[0])
 
 
@@ -93,7 +97,7 @@ def group_settings(
         ]
         return Rendered("\n".join(lines), keyboard([*rows, [button(tr("↩️ Back"), BACK)]]))
     language = tr("Language: {value}", value=LANGUAGE_NAMES.get(locale, locale))
-    turn = tr("Turn time: {seconds} s", seconds=round(timeout))
+    turn = turn_time(timeout, tr)
     computers = tr("Computer players: {value}", value=_yes_no(settings.computers, tr))
     where = tr("Hands: {value}", value=tr(CHAT_HANDS_WORDS[settings.hands]))
     lines = [head, language, turn, computers]
@@ -129,13 +133,24 @@ def user_settings(
     words = tr("Cards in words: {value}", value=tr("on") if settings.words else tr("off"))
     mine = tr("My hands: {value}", value=tr(USER_HANDS_WORDS[settings.hands]))
     tips = tr("Tips: {value}", value=tr(TIPS_WORDS[settings.tips]))
+    quiet = tr("Quiet hours: {value}", value=quiet_words(settings, tr))
+    where = tr("Time zone: {zone}", zone=zone(settings.zone, locale).key)
     lines = [tr("⚙️ Your settings"), language, pings, words, tips]
     if hands:
         lines.append(mine)
+    lines.append(quiet)
+    if settings.quiet:
+        lines.append(where)
     lines.append(
         tr("Only reminders: no message at each turn, only when a third of the time is left.")
     )
     lines.append(tr("Cards in words: your hand message also names the cards in full."))
+    lines.append(
+        tr(
+            "Quiet hours: at a table with long turns, no pings from 23:00 to 08:00 your time;"
+            " a reminder due then comes in the morning."
+        )
+    )
     lines.append(
         tr(
             "Tips: a line on your hand says the rule of the choice you face. In my first"
@@ -149,14 +164,22 @@ def user_settings(
                 " shows them in the group."
             )
         )
+    next_zone = str(ZONES.index(next_in(ZONES, settings.zone)))
     rows = [
         [button("🌐 " + language, LANGUAGE, next_language(locale))],
         [button("🔔 " + pings, PINGS, next_in(tuple(Pings), settings.pings))],
         [button("🗣 " + words, WORDS, "0" if settings.words else "1")],
         [button("📖 " + tips, TIPS, next_in(tuple(Tips), settings.tips))],
         [button("🃏 " + mine, HANDS, next_in(tuple(UserHands), settings.hands))] if hands else [],
+        [button("🌙 " + quiet, QUIET, "0" if settings.quiet else "1")],
+        [button("🕰 " + where, ZONE, next_zone)] if settings.quiet else [],
     ]
     return Rendered("\n".join(lines), keyboard(rows))
+
+
+def quiet_words(settings: UserSettings, tr: Translator) -> str:
+    """``23:00–08:00`` (his quiet hours are on) or ``off``."""
+    return f"{QUIET_FROM:02d}:00–{QUIET_TO:02d}:00" if settings.quiet else tr("off")
 
 
 def pane(

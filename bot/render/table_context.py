@@ -50,13 +50,16 @@ TIMER_STEP_S: Final = 15  # PRODUCT.md §9: the countdown is shown in steps of 1
 
 
 def turn_timer(ctx: TableContext, tr: Translator) -> str | None:
-    """``⏳ 0:45`` (``⏳ 0:30 — reminded`` once reminded): the time the person to act has left
-    as the table was last drawn, rounded up to 15 s — never ticking by itself (it is drawn
-    again with a real change, or the reminder); None while no turn timer runs."""
+    """``⏳ 0:45`` (``⏳ 0:30 — reminded`` once reminded; ``⏳ 11:59:45`` at a long turn): the
+    time the person to act has left as the table was last drawn, rounded up to 15 s — never
+    ticking by itself (it is drawn again with a real change, or the reminder); None while no
+    turn timer runs."""
     if ctx.turn_left is None:
         return None
     left = math.ceil(ctx.turn_left / TIMER_STEP_S) * TIMER_STEP_S
-    shown = f"{left // 60}:{left % 60:02d}"
+    hours, rest = divmod(left, 3600)
+    minutes, seconds = divmod(rest, 60)
+    shown = f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
     if ctx.reminded:
         return tr("⏳ {time} — reminded", time=shown)
     return f"⏳ {shown}"

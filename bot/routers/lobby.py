@@ -22,7 +22,7 @@ from bot.routers.incoming import pressed, say, topic
 from bot.runtime.chat_commands import Kick, OpenTable
 from bot.runtime.commands import AskToClose, LobbyPressed, StartReached
 from bot.runtime.handle import Runtime
-from bot.runtime.lobby import SHOWN
+from bot.runtime.lobby_options import SHOWN
 from bot.runtime.outcome import LobbyScreen, Note, Outcome
 from bot.sending.rates import Quota
 from bot.storage.rows import Hands

@@ -20,6 +20,7 @@ from bot.caches.members import Standing
 from bot.callbacks import SeatAct, b36
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
+from bot.runtime import quiet
 from bot.runtime.closing import Closing
 from bot.runtime.hints import advice_for, hints_allowed
 from bot.runtime.lobby import Lobby
@@ -30,7 +31,6 @@ from bot.runtime.outcome import (
     Note,
     Outcome,
     PingGone,
-    Reminder,
     Screen,
     TableScreen,
     ehand_key,
@@ -38,12 +38,15 @@ from bot.runtime.outcome import (
 )
 from bot.runtime.owed import Owing
 from bot.runtime.play import Play
+from bot.runtime.reminders import Reminders
 from bot.runtime.tables import Context, Table, is_running
 from bot.storage.rows import Bar, Deadline, DeadlineKind, SeatMarks, TableStatus, deal_mark
 
 ENDED = TableStatus.ENDED
 
-TIMER_KINDS = frozenset({DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE})
+TIMER_KINDS = frozenset(
+    {DeadlineKind.REMIND, DeadlineKind.QUIET, DeadlineKind.TURN, DeadlineKind.IDLE}
+)
 EXPIRIES_TO_HAND_OVER = 2  # §13: two expiries in a row hand the seat to the computer
 MOST_STEPS = 50  # one turn of a seat is a few actions at most (declare, exchange …)
 
@@ -81,6 +84,7 @@ class Absent:
         self.play = play
         self.lobby = lobby
         self.closing = closing
+        self.reminders = Reminders(ctx, play)
         self.toggle_gap = TOGGLE_GAP_S
 
     # --- deadlines ---------------------------------------------------------------------------
@@ -98,38 +102,10 @@ class Absent:
         if table.row.moves != deadline.moves or seat is None or table.seats[seat].computer:
             return Outcome()  # he moved, or the computer has the seat: nothing to do
         if deadline.kind == DeadlineKind.REMIND:
-            return await self._remind(table, seat, deadline)
+            return await self.reminders.remind(table, seat, deadline)
+        if deadline.kind == DeadlineKind.QUIET:
+            return await self.reminders.held(table, seat, deadline)
         return await self._expire(table, seat)
-
-    async def _remind(self, table: Table, seat: int, deadline: Deadline) -> Outcome:
-        """⅓ of the time left: a private reminder and a short mention in the group."""
-        third = self.ctx.turn_time(table) / 3
-        left = round(third)
-        expiry = Deadline(table.id, DeadlineKind.TURN, deadline.due_at + third, deadline.moves)
-        # fired before a restart already (its expiry is stored): shown again in place, so a
-        # chat that has it is sent nothing and one that lost it with the stop gets it
-        stored = await self.ctx.repo.deadlines(table.id)
-        again = any(d.kind == DeadlineKind.TURN and d.moves == deadline.moves for d in stored)
-        async with self.ctx.repo.unit() as tx:
-            await tx.put_deadline(expiry)
-        owner = table.seats[seat]
-        assert owner.user_id is not None
-        table.reminded = True
-        table.turn_ends = expiry.due_at
-        facts = await self.ctx.facts(table)  # the table shows the time left, and the reminder
-        screen = Reminder(
-            facts,
-            owner.user_id,
-            await self.ctx.people.user_locale(owner.user_id),
-            seat,
-            left,
-            in_group=await self.ctx.in_group(table, owner),
-            again=again,
-        )
-        assert table.match is not None
-        shown = TableScreen(facts, table.match.state.view(None))
-        hands = await self.play.hands(table, facts)  # a hand in the group shows the time too
-        return Outcome((shown, *hands, screen), (expiry,))
 
     async def _expire(self, table: Table, seat: int) -> Outcome:
         """Time is up: the computer plays this one turn; the second time in a row it keeps
@@ -149,19 +125,25 @@ class Absent:
             action = await self.play.computer_action(table, seat)
             played.append(str(action))
             out += await self.play.apply(table, seat, action, self.play.stand_in(table, seat))
-        locale = await self.ctx.people.user_locale(owner.user_id)
-        said = "⏰ Time ran out — the computer moved for you: {moves}."
-        none = {"moves": "—"}  # none played
-        if await self.ctx.in_group(table, owner):  # where his ping was: for him alone
-            alone = (owner.user_id, eping_key(table.id, seat))
-            chat, thread = table.row.chat_id, table.row.thread_id
-            note = Note(chat, locale, said, none, thread=thread, moves=tuple(played), alone=alone)
-        else:
-            note = Note(owner.user_id, locale, said, none, moves=tuple(played))
-        out += Outcome.of(note)
+        # in his quiet hours unannounced (his hand and the table show the move)
+        if await quiet.until(self.ctx, table, owner.user_id) is None:
+            out += Outcome.of(await self._moved_for(table, seat, played))
         if expiries >= EXPIRIES_TO_HAND_OVER and table.row.status == TableStatus.RUNNING:
             out += await self._hand_over(table, seat, HandOver.EXPIRED)
         return out
+
+    async def _moved_for(self, table: Table, seat: int, played: list[str]) -> Note:
+        """⏰ the computer moved for him: where his ping was, for him alone."""
+        owner = table.seats[seat]
+        assert owner.user_id is not None
+        locale = await self.ctx.people.user_locale(owner.user_id)
+        said = "⏰ Time ran out — the computer moved for you: {moves}."
+        none = {"moves": "—"}  # none played
+        if await self.ctx.in_group(table, owner):
+            alone = (owner.user_id, eping_key(table.id, seat))
+            chat, thread = table.row.chat_id, table.row.thread_id
+            return Note(chat, locale, said, none, thread=thread, moves=tuple(played), alone=alone)
+        return Note(owner.user_id, locale, said, none, moves=tuple(played))
 
     async def _idle(self, table: Table, deadline: Deadline) -> Outcome:
         """No human move for the idle time: the table closes, nothing paid for the open deal
@@ -170,8 +152,9 @@ class Absent:
         last = table.last_human or now  # after a restart: counted from the restart
         if table.last_human == 0.0:
             table.last_human = now
-        if now - last < self.ctx.idle_timeout - 0.5:
-            later = Deadline(table.id, DeadlineKind.IDLE, last + self.ctx.idle_timeout, 0)
+        idle = self.ctx.idle_time(table)
+        if now - last < idle - 0.5:
+            later = Deadline(table.id, DeadlineKind.IDLE, last + idle, 0)
             async with self.ctx.repo.unit() as tx:
                 await tx.put_deadline(later)
             return Outcome(due=(later,))

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
+from bot import slow
+from bot.i18n import N_
 from bot.numbers import rating, signed
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
@@ -63,6 +65,7 @@ CLOSING_KINDS = (
     DeadlineKind.COMPUTER,
     DeadlineKind.REMIND,
     DeadlineKind.TURN,
+    DeadlineKind.QUIET,
     DeadlineKind.IDLE,
     DeadlineKind.LOBBY,
     DeadlineKind.CLOSE,
@@ -334,15 +337,32 @@ class Closing:
         )
         return owe.note(table.row, f"rated:{rated.match_no}", note)
 
+    def _idle_said(self, table: Table) -> tuple[str, dict[str, object]]:
+        """For how long nobody moved: in minutes, in hours at a long-turn table."""
+        idle = self.ctx.idle_time(table)
+        if slow.is_long(self.ctx.turn_time(table)):
+            return (
+                N_(
+                    "🏁 The table is closed: nobody has made a move for {hours} h. "
+                    "Nothing is paid for the open deal."
+                ),
+                {"hours": round(idle / 3600)},
+            )
+        return (
+            N_(
+                "🏁 The table is closed: nobody has made a move for {minutes} min. "
+                "Nothing is paid for the open deal."
+            ),
+            {"minutes": round(idle / 60)},
+        )
+
     async def close_idle(self, table: Table) -> Outcome:
         """No person has moved for the idle time: closed (rated as it stands after a deal), and
         the group told why."""
         said = Note(
             table.row.chat_id,
             await self.ctx.people.chat_locale(table.row.chat_id),
-            "🏁 The table is closed: nobody has made a move for {minutes} min. "
-            "Nothing is paid for the open deal.",
-            {"minutes": round(self.ctx.idle_timeout / 60)},
+            *self._idle_said(table),
             thread=table.row.thread_id,
         )
         said, owing = owe.note(table.row, "idle", said)

@@ -145,6 +145,7 @@ LOBBY_ACTS: Final[Mapping[LobbyAct, Callable[[LobbyCall], Awaitable[Outcome]]]] 
     LobbyAct.TEACHING: lambda c: c.rt.lobby.set_teaching(
         c.call.open, c.generation, c.cmd.user_id, c.arg == "1"
     ),
+    LobbyAct.TURN: lambda c: c.rt.lobby.set_turn(c.call.open, c.generation, c.cmd.user_id, c.arg),
     LobbyAct.PICK: lambda c: c.rt.lobby.pick(c.call.open, c.generation, c.cmd.user_id, c.arg),
     LobbyAct.ASK_CANCEL: lambda c: c.rt.lobby.ask_cancel(
         c.call.open, c.generation, c.cmd.user_id, c.is_admin

@@ -8,13 +8,14 @@ import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from bot import slow
 from bot.game_names import game_name
 from bot.keys import OutboxKey
 from bot.logsafe import safe
-from bot.message_limits import label
 from bot.presses.families import family_presses
 from bot.refused import BotRefusal, Refused
 from bot.runtime import teaching
+from bot.runtime.lobby_options import default_options, option_refusal
 from bot.runtime.outcome import (
     CancelQuestion,
     LobbyClosed,
@@ -44,56 +45,9 @@ from bot.storage.rows import (
 )
 from engine.errors import InvalidOption
 from engine.games import GAMES
-from engine.options import option_fields, options_dict, parse_options
-
-SHOWN: Final = 24  # the characters of a typed option's name or value a refusal repeats
-
-
-def option_refusal(game: str, error: InvalidOption, also: Sequence[str] = ()) -> Refused:
-    """What was wrong with a typed option, naming it and what is allowed (PRODUCT.md §16;
-    ``also``: the table's own options where they may be typed, as /newgame's ``teaching``)."""
-    # plain text (the refusal's reader escapes it for HTML), a long value shown by its start
-    p = {k: label(str(v), SHOWN) for k, v in error.params.items()}
-    option, value = p.get("option", ""), p.get("value", "")
-    if error.code == "unknown_option":
-        fields = option_fields(GAMES[game].options_type)
-        names = ", ".join([*(f.name for f in fields), *also])
-        return Refused(BotRefusal.UNKNOWN_OPTION, option=option, list=names)
-    if error.code == "option_out_of_range":
-        return Refused(
-            BotRefusal.OPTION_OUT_OF_RANGE,
-            option=option,
-            value=value,
-            low=p.get("low", ""),
-            high=p.get("high", ""),
-        )
-    if error.code == "option_not_int":
-        return Refused(BotRefusal.OPTION_NOT_INT, option=option, value=value)
-    if error.code == "option_not_bool":
-        return Refused(BotRefusal.OPTION_NOT_BOOL, option=option, value=value)
-    if error.code == "option_not_allowed":
-        return Refused(
-            BotRefusal.OPTION_NOT_ONE_OF,
-            option=option,
-            value=value,
-            allowed=", ".join(str(p.get("allowed", "")).split()),  # the engine's are spaced
-        )
-    return Refused(BotRefusal.OPTION_NOT_ALLOWED)
-
+from engine.options import options_dict, parse_options
 
 log = logging.getLogger(__name__)
-
-
-def default_options(
-    game: str, given: Mapping[str, object] | None = None, also: Sequence[str] = ()
-) -> dict[str, Any]:
-    """The game's options, RULES.md's defaults under ``given`` (a refusal names ``also`` among
-    the options that may be typed)."""
-    try:
-        typed = parse_options(GAMES[game].options_type, given or {})
-    except InvalidOption as error:
-        raise option_refusal(game, error, also) from error
-    return dict(options_dict(typed))
 
 
 START_GRACE: Final = 60.0  # a lobby that times out while Start waits for its notes: this later
@@ -139,9 +93,11 @@ class Lobby:
         given = dict(options or {})
         try:
             kind = TableKind.TEACHING if teaching.wanted(given) else TableKind.GROUP
+            turn = slow.typed_turn(given)
         except InvalidOption as error:
             raise option_refusal(game, error) from error
-        chosen = await self.seeded_options(chat_id, game, given, (teaching.OPTION,)) if game else {}
+        also = (teaching.OPTION, slow.OPTION)
+        chosen = await self.seeded_options(chat_id, game, given, also) if game else {}
         settings = await self.ctx.people.chat_settings(chat_id)
         hands = await self.ctx.hands_of(chat_id, settings)
         async with self.ctx.repo.unit() as tx:
@@ -150,9 +106,9 @@ class Lobby:
             tid = await tx.create_table(
                 chat_id, game, chosen, user_id, join_code(), self.ctx.clock(), thread
             )
-            # the table keeps the turn time it opened with (PRODUCT.md §15), and where
-            # its hands go
-            timeout = settings.turn_timeout_s or self.ctx.turn_timeout
+            # the table keeps the turn time it opened with (its own, else the group's,
+            # PRODUCT.md §15), and where its hands go
+            timeout = turn or settings.turn_timeout_s or self.ctx.turn_timeout
             await tx.update_table(tid, turn_timeout_s=timeout, hands=hands, kind=kind)
             await tx.replace_seats(tid, [(SeatKind.HUMAN, user_id, name)])
             expiry = Deadline(tid, DeadlineKind.LOBBY, self.ctx.clock() + self.ctx.lobby_timeout, 0)
@@ -278,6 +234,16 @@ class Lobby:
                 await tx.update_table(table.id, kind=kind)
             table = await self.ctx.reload(table)
         return await self.ctx.lobby_screen(table, options_view=True)
+
+    async def set_turn(self, table: Table, generation: int, user_id: int, arg: str) -> Outcome:
+        """⏱ in the options: the creator steps the table's turn time (up to a day: a game
+        that can last days, bot.slow) before the start."""
+        self._options_by_creator(table, generation, user_id)
+        if not arg.isdigit() or int(arg) not in slow.TURN_TIMES:
+            raise Refused(BotRefusal.UNKNOWN_BUTTON)
+        async with self.ctx.repo.unit() as tx:
+            await tx.update_table(table.id, turn_timeout_s=int(arg))
+        return await self.ctx.lobby_screen(await self.ctx.reload(table), options_view=True)
 
     async def ask_cancel(
         self, table: Table, generation: int, user_id: int, is_admin: IsAdmin

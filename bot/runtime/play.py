@@ -17,7 +17,7 @@ from bot.presses.families import family_presses
 from bot.presses.meaning import Apply, Deny, HandUI, SetUI
 from bot.refused import BotRefusal, Refused
 from bot.runtime import owed as owe
-from bot.runtime import ratings
+from bot.runtime import quiet, ratings
 from bot.runtime.daily_deals import daily_over
 from bot.runtime.deals import drawn
 from bot.runtime.hints import hints_allowed
@@ -87,7 +87,7 @@ class Play:
             due = await self._schedule(tx, table, state.to_act, row.moves)
             if not state.is_over:
                 idle = Deadline(
-                    table.id, DeadlineKind.IDLE, self.ctx.clock() + self.ctx.idle_timeout, 0
+                    table.id, DeadlineKind.IDLE, self.ctx.clock() + self.ctx.idle_time(table), 0
                 )
                 await tx.put_deadline(idle)
                 due += (idle,)
@@ -325,6 +325,7 @@ class Play:
         for kind in (
             DeadlineKind.REMIND,
             DeadlineKind.TURN,
+            DeadlineKind.QUIET,
             DeadlineKind.IDLE,
             DeadlineKind.CLOSE,
         ):  # the match is over: no timer of it stays, nor a question to close it
@@ -423,6 +424,7 @@ class Play:
             undue += (
                 (table.id, DeadlineKind.REMIND),
                 (table.id, DeadlineKind.TURN),
+                (table.id, DeadlineKind.QUIET),
                 (table.id, DeadlineKind.IDLE),
                 (table.id, DeadlineKind.CLOSE),
             )
@@ -445,7 +447,8 @@ class Play:
             out.append(PingGone(owner, table.id, table.row.chat_id, actor))
         if nxt is not None:
             seat = table.seats[nxt]
-            # "only reminders" (the user's /settings): no ping now, the ⅓-left reminder still comes;
+            # "only reminders" (the user's /settings), or his quiet hours at a long-turn table: no
+            # ping now, the ⅓-left reminder still comes (after the quiet hours);
             # nor for a person who moved moments ago: he is at the table, and a buzz per card
             # in a quick round is noise (the reminder still comes if he then waits)
             recent = self.ctx.clock() - table.acted.get(nxt, -1e18) < self.ctx.ping_quiet
@@ -454,6 +457,7 @@ class Play:
                 and not seat.computer
                 and not recent
                 and await self._pinged(seat.user_id)
+                and await quiet.until(self.ctx, table, seat.user_id) is None  # not at night
             ):
                 locale = await self.ctx.people.user_locale(seat.user_id)
                 here = await self.ctx.in_group(table, seat)

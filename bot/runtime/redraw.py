@@ -41,11 +41,11 @@ class Redraw:
     async def resumes(self) -> list[tuple[int, bool]]:
         """After a restart, every open table to draw again (:meth:`resume`), by id, and
         whether its turn reminder fired for the current move. Reads only."""
-        reminded = {  # the tables whose turn reminder fired for the current move
-            (d.table_id, d.moves)
-            for d in await self.ctx.repo.deadlines()
-            if d.kind == DeadlineKind.TURN
-        }
+        stored = await self.ctx.repo.deadlines()
+        held = {(d.table_id, d.moves) for d in stored if d.kind == DeadlineKind.QUIET}
+        reminded = {  # the tables whose turn reminder fired for the current move (not held)
+            (d.table_id, d.moves) for d in stored if d.kind == DeadlineKind.TURN
+        } - held
         rows = await self.ctx.repo.open_tables()
         return [(row.id, (row.id, row.moves) in reminded) for row in rows]
 

@@ -15,6 +15,7 @@ from bot.refused import BotRefusal, Refused
 from bot.runtime.lobby import Lobby
 from bot.runtime.outcome import GroupSettingsScreen, MySettingsScreen
 from bot.runtime.tables import Context
+from bot.slow import ZONES
 from bot.storage.settings import TURN_TIMEOUTS, ChatHands, Pings, Tips, UserHands, member
 
 
@@ -115,6 +116,10 @@ class SettingsPanes:
                 changed = settings.model_copy(update={"hands": hands})
             case SettingsAct.TIPS if tips is not None:
                 changed = settings.model_copy(update={"tips": tips})
+            case SettingsAct.QUIET if arg in ("0", "1"):
+                changed = settings.model_copy(update={"quiet": arg == "1"})
+            case SettingsAct.ZONE if arg.isdigit() and int(arg) < len(ZONES):
+                changed = settings.model_copy(update={"zone": ZONES[int(arg)]})
             case _:
                 raise Refused(BotRefusal.UNKNOWN_BUTTON)
         await people.set_user_settings(user_id, changed)

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeGuard
 
+from bot import slow
 from bot.caches.members import Members, Standing
 from bot.caches.people import People
 from bot.callbacks import CANCEL_ACTS, NOTICE_ACTS, Kind, LobbyAct, Press
@@ -345,6 +346,11 @@ class Context:
         (PRODUCT.md §15), else the operator's."""
         return table.row.turn_timeout_s or self.turn_timeout
 
+    def idle_time(self, table: Table) -> float:
+        """How long the table waits for a human move before it closes (§13): the operator's
+        idle time, longer for long turns (:func:`bot.slow.idle_time`)."""
+        return slow.idle_time(self.turn_time(table), self.idle_timeout)
+
     # --- checks every press shares -----------------------------------------------------------
 
     @staticmethod
@@ -444,11 +450,9 @@ def own_seat(
 def turn_ends(deadlines: Iterable[Deadline], moves: int, turn_time: float) -> float | None:
     """When the turn at move ``moves`` runs out, by its stored timer: the expiry itself, or the
     reminder's time plus the third of the turn left after it (None: no timer runs)."""
-    for deadline in deadlines:
-        if deadline.moves != moves:
-            continue
-        if deadline.kind == DeadlineKind.TURN:
-            return deadline.due_at
-        if deadline.kind == DeadlineKind.REMIND:
-            return deadline.due_at + turn_time / 3
+    mine = {d.kind: d for d in deadlines if d.moves == moves}
+    if DeadlineKind.TURN in mine:  # stored once reminded (a held reminder's too)
+        return mine[DeadlineKind.TURN].due_at
+    if DeadlineKind.REMIND in mine:
+        return mine[DeadlineKind.REMIND].due_at + turn_time / 3
     return None

@@ -223,6 +223,7 @@ class DeadlineKind(StrEnum):
     COMPUTER = "computer"  # the computer moves for the seat to act
     REMIND = "remind"  # the turn timer's first step: the group is reminded
     TURN = "turn"  # the turn timer ran out: the computer takes the seat over
+    QUIET = "quiet"  # a reminder held by the player's quiet hours is sent (bot.slow)
     IDLE = "idle"  # a table nobody plays closes
     LOBBY = "lobby"  # a lobby nobody starts closes (§4.2)
     STARTING = "starting"  # a start being held for late presses

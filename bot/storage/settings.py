@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
-from typing import Final, Literal, TypeVar
+from typing import Final, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.logsafe import safe
+from bot.slow import TURN_TIMES, TurnTime, Zone
 
 log = logging.getLogger(__name__)
 
-TURN_TIMEOUTS: Final = (30, 60, 90, 180, 300)  # PRODUCT.md §15, seconds
+TURN_TIMEOUTS: Final = TURN_TIMES  # PRODUCT.md §15, seconds: short turns, then long ones
 OptionValue = int | bool | str
 M = TypeVar("M", bound=BaseModel)
 E = TypeVar("E", bound=StrEnum)
@@ -75,7 +76,7 @@ class ChatSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    turn_timeout_s: Literal[30, 60, 90, 180, 300] | None = None  # None: the operator's setting
+    turn_timeout_s: TurnTime | None = None  # None: the operator's setting
     computers: bool = True  # computer players may be seated in the lobby
     # game code → its default options (name → value), checked against the game when used
     options: dict[str, dict[str, OptionValue]] = Field(default_factory=dict)
@@ -91,6 +92,8 @@ class UserSettings(BaseModel):
     words: bool = False  # «Cards in words»: the hand message names its cards in full (§12)
     hands: UserHands = UserHands.GROUP
     tips: Tips = Tips.AUTO  # one-line tips on his hand (bot.render.tips)
+    quiet: bool = True  # quiet hours (bot.slow): a long turn's reminder waits for the morning
+    zone: Zone = ""  # his time zone for quiet hours ("": his language's)
 
 
 def hands_in_group(

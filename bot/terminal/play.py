@@ -33,7 +33,7 @@ from bot.i18n import Catalogues, bundled_locales
 from bot.markup import unmarked as plain
 from bot.render.refusals import refusal_html
 from bot.runtime.deals import LABEL_BITS
-from bot.runtime.lobby import option_refusal
+from bot.runtime.lobby_options import option_refusal
 from bot.terminal.session import Session, Setup, computers
 from engine.errors import InvalidOption
 from engine.games import GAMES, new_game

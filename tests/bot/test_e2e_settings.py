@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.i18n import Catalogues
 from bot.render.cards import card_words, with_card_words
 from bot.render.settings import group_settings
-from bot.runtime.lobby import default_options
+from bot.runtime.lobby_options import default_options
 from bot.storage.settings import ChatSettings, chat_settings, user_settings
 from engine.cards import Card
 from engine.games import GAMES
@@ -132,8 +132,11 @@ async def test_15_admin_cycles_chat_settings_and_the_next_table_uses_them(
         message = await open_settings(fake, anna, group)
         assert "Время на ход: 90 с" in message.text  # the operator's 90 s
         assert "Компьютерные игроки: да" in message.text
-        for seconds in (180, 300, 30):  # 90 → 180 → 300 → 30
+        for seconds in (180, 300):  # 90 → 180 → 300 s → 1 → 6 → 12 → 24 h → 30 s
             await press_until(fake, anna, message, "⏱", f"Время на ход: {seconds} с")
+        for hours in (1, 6, 12, 24):  # long turns: a game that can last days
+            await press_until(fake, anna, message, "⏱", f"Время на ход: {hours} ч")
+        await press_until(fake, anna, message, "⏱", "Время на ход: 30 с")
         await press_until(fake, anna, message, "🤖", "Компьютерные игроки: нет")
         # a game's default options: the lobby's own cycle of values
         await press_until(fake, anna, message, "Мушка", "Параметры по умолчанию для игры Мушка")

@@ -217,9 +217,8 @@ async def test_newgame_takes_teaching_as_its_options_are_written(
     assert refused.text == "teaching=maybe нельзя: нужно true или false.", refused.text
     assert db_rows(database, "SELECT COUNT(*) FROM tables") == [(0,)]
     unknown = await say(fake, anna, "/newgame mushka teach=true", group)  # /newgame's own: named
-    assert unknown.text.startswith("Нет опции teach.") and unknown.text.endswith(", teaching."), (
-        unknown.text
-    )
+    named = unknown.text
+    assert named.startswith("Нет опции teach.") and named.endswith(", teaching, turn."), named
     await anna.start_bot()
     practice = await say(fake, anna, "/practice mushka teach=true")  # practice has no such option
     assert "Нет опции teach." in practice.text and "teaching" not in practice.text

@@ -42,7 +42,7 @@ def test_no_runtime_class_inherits_another() -> None:
 
 
 def test_the_wire_codes_are_the_enums() -> None:
-    assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovtsckxbnwmdy")
+    assert ACTS[Kind.LOBBY] == frozenset(LobbyAct) == frozenset("jeaovtsckxbnwmdyu")
     assert ACTS[Kind.END] == frozenset(EndAct) == frozenset("rfg")
     assert frozenset(SeatAct) == frozenset("MROWPTH") <= ACTS[Kind.HAND]
 
@@ -50,7 +50,8 @@ def test_the_wire_codes_are_the_enums() -> None:
 def test_every_lobby_act_and_deadline_kind_has_a_handler() -> None:
     assert set(LOBBY_ACTS) == set(LobbyAct)
     assert set(DEADLINE_KINDS) == set(DeadlineKind)  # no default: a computer's move is named
-    assert {DeadlineKind.REMIND, DeadlineKind.TURN, DeadlineKind.IDLE} == TIMER_KINDS
+    timers = {DeadlineKind.REMIND, DeadlineKind.QUIET, DeadlineKind.TURN, DeadlineKind.IDLE}
+    assert timers == TIMER_KINDS
 
 
 def test_every_command_has_one_handler_and_every_guard_a_check() -> None:

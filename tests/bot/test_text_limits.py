@@ -18,7 +18,7 @@ from bot.render import lobby as screens
 from bot.render.refusals import refusal_html, refusal_text
 from bot.render.score import NAME_MAX, score
 from bot.rendered import Rendered
-from bot.runtime.lobby import option_refusal
+from bot.runtime.lobby_options import option_refusal
 from bot.runtime.outcome import Pane
 from bot.runtime.scoreboard import Board, BoardLine
 from bot.storage.rows import SeatKind, SeatRow, TableRow, TableStatus
