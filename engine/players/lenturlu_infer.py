@@ -6,8 +6,9 @@ hands and the stock) is kept with probability :data:`CERTAIN` to the power of th
 it breaks — a seat known to hold a value holds none, a seat known to lack one holds it — and,
 for ``hard``, :data:`HABIT` to the power of the habits it breaks (a seat that passed after
 buying most likely lacks the value it needed) and :data:`STOPPED` to the power of the run-ends
-it breaks (a seat most likely lacks the value after its run, and before its lead). After :data:`TRIES` draws the likeliest is kept
-(rejection sampling: the kept worlds follow the posterior). Counts only, never a clock.
+it breaks (a seat most likely lacks the value after its run, and before its lead). After
+:data:`TRIES` draws the likeliest is kept (rejection sampling: the kept worlds follow the
+posterior). Counts only, never a clock.
 """
 
 from __future__ import annotations
