@@ -122,6 +122,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Len
             holds=self._known.holds(),
             lacks=self._known.lacks(),
             unlikely=self._known.unlikely(),
+            stopped=self._known.stopped(),
             result=self._result,
         )
 
@@ -247,7 +248,7 @@ class LenturluState(StateBase[LenturluOptions, LenturluAction, LenturluView, Len
             self._pile_leader = seat
         self._runs = (*self._runs, (seat, tuple(cards)))
         self._turns = ()
-        self._known.ran(seat, (RANK_VALUE[c.rank] for c in cards))
+        self._known.ran(seat, (RANK_VALUE[c.rank] for c in cards), lead=was_lead)
         self._pile.extend(cards)  # §3.2.2: in ascending order; the last card is the top
         # §3.4.4: each Lenturlu card takes its stake; §3.4.6: the AS only while it is open
         emptied = [c for c in cards if c in self._layout and (as_open or c != ACE_OF_SPADES)]

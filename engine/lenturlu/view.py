@@ -42,7 +42,8 @@ class LenturluView(View[LenturluAction, LenturluPhase]):
     result: Result | None = None  # how the deal ended (phase ``over``): winner, net per seat
     # what the table may infer of the hands (engine/lenturlu/knowledge.py), per seat, as
     # bitmasks of rank values (bit v: value v, A 1 … K 13): held for certain, lacked for
-    # certain, most likely lacked
+    # certain, most likely lacked (a pass after a buy; ``stopped``: just outside its runs)
     holds: tuple[int, ...] = ()
     lacks: tuple[int, ...] = ()
     unlikely: tuple[int, ...] = ()
+    stopped: tuple[int, ...] = ()
