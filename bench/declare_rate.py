@@ -5,7 +5,7 @@ it assumes of the seats yet to declare would (docs/computers.md, Памфил at
 
 Seats all ``normal``; every declaration (play or pass) of the first ``--deals`` deals of a
 pulka per seed is counted by the seat's count (far: above 10) and by what the simple player's
-threshold (``trick_normal._Round.plays``, the model of the later seats) would have done.
+threshold (``trick_declare.Round.plays``, the model of the later seats) would have done.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.duel import player
 from engine.games import new_game
-from engine.players.trick_normal import _Round
+from engine.players.trick_declare import Round
 from engine.trick.actions import Exchange, Pass
 from engine.trick.rules import TrickPhase
 from engine.trick.view import TrickView
@@ -38,7 +38,7 @@ def count(game: str, players: int, deals: int, seeds: Sequence[int]) -> Counter[
                 break
             action = policy(view, rngs[seat])
             if view.phase == TrickPhase.DECLARE and isinstance(action, Exchange | Pass):
-                ctx = _Round.of(view)
+                ctx = Round.of(view)
                 plays = sum(d == "play" for d in view.declared)
                 model = ctx.plays(seat, [ctx.code[c] for c in view.hand], plays)
                 far = "far" if view.counts[seat] > 10 else "near"
