@@ -22,7 +22,8 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .determinized import ScoredMoves, Work
-from .trick_budget import MIN_SAMPLES, NORMAL, OTHERS_PLAY, Budget
+from .trick_budget import MIN_SAMPLES, NORMAL, Budget
+from .trick_declare_table import PLAYS_CAP, WORTH_CAP, chances
 from .trick_model import worth_table
 from .trick_reading import from_left, sampler, sim_deal, table_of, zero_counts, zero_worth
 from .trick_sample import CODE, knowledge
@@ -81,6 +82,7 @@ class Round:
     drop: tuple[int, ...]  # per code: the order a receiver drops its extra cards in
     bound: int  # the code of a privileged card whose holder may not pass (§1.3.3 a), or -1
     eager: int | None  # a later seat above this count plays whatever its hand (:data:`EAGER`)
+    chance: tuple[tuple[tuple[float, ...], ...], ...]  # per seat: [worth][seats in] (the table)
 
     @staticmethod
     def of(view: TrickView, budget: Budget = NORMAL) -> Round:
@@ -96,19 +98,29 @@ class Round:
         seats = from_left(view)
         later = tuple(seats[seats.index(me) + 1 :])
         bound = -1 if VARIANTS[view.game].holder_may_pass else priv
-        return Round(view, me, table, CODE[view.game], worth, later, drop, bound, eager)
+        n = view.players
+        after = {s: n - 1 - i for i, s in enumerate(seats)}
+        chance = tuple(chances(view.game, after[s], view.counts[s], n) for s in range(n))
+        return Round(view, me, table, CODE[view.game], worth, later, drop, bound, eager, chance)
 
-    def plays(self, seat: Seat, hand: list[int], plays: int) -> bool:
-        """Whether a seat yet to declare is modelled to play ``hand`` (codes), ``plays`` seats
-        being in: the simple player's threshold, the bound privileged card and the defending
-        dealer (§1.3.3), and with :attr:`eager` a count far from zero."""
+    def chance_of(self, seat: Seat, hand: list[int], plays: int) -> float:
+        """The chance a seat yet to declare is modelled to play ``hand`` (codes), ``plays``
+        seats being in: 1 for the bound privileged card and the defending dealer (§1.3.3), and
+        with :attr:`eager` a count far from zero; else what the computers do
+        (:mod:`.trick_declare_table`, fitted to ``normal``'s own declarations)."""
         view = self.view
         if self.bound in hand or (seat == view.dealer and plays == 1):  # §1.3.3 a, b
-            return True
+            return 1.0
         if self.eager is not None and view.counts[seat] > self.eager:
-            return True
+            return 1.0
         worth = self.worth
-        return sum(worth[c] for c in hand) >= OTHERS_PLAY + plays
+        strength = min(sum(worth[c] for c in hand), WORTH_CAP)
+        return self.chance[seat][strength][min(plays, PLAYS_CAP)]
+
+    def plays(self, seat: Seat, hand: list[int], plays: int, draw: float) -> bool:
+        """Whether the seat is modelled to play, ``draw`` (uniform in [0, 1), shared by the
+        candidates of one sample) below its chance (:meth:`chance_of`)."""
+        return draw < self.chance_of(seat, hand, plays)
 
 
 def declare(
@@ -142,11 +154,12 @@ def declare(
         samples += 1
         others, rest = draw(rng)
         stock = rest[: view.stock_size]
+        draws = [rng.random() for _ in ctx.later]  # the later seats' declarations
         for i, plan in enumerate(plans):
             if plan is None and not ctx.table.future:  # pass: the count stands (§1.5.2)
                 totals[i] += -float(view.counts[me])
                 continue
-            value = _exchange_value(ctx, others, stock, plan, work)
+            value = _exchange_value(ctx, others, stock, plan, work, draws)
             totals[i] += value
             zero[i] += value >= worth
     return ScoredMoves(tuple(candidates), tuple(totals), samples, zero_counts(ctx.table, zero))
@@ -158,6 +171,7 @@ def _exchange_value(
     stock: list[int],
     plan: tuple[list[int], int, int | None] | None,
     work: Work,
+    draws: list[float],
 ) -> float:
     """Play an exchange (``plan``; None: a pass, §1.3.2) out on one sample: the later
     declarers (each an action simulated, as the exchange is), the deal-out, the tricks; a
@@ -177,9 +191,9 @@ def _exchange_value(
     plays = sum(declared)
     trump, priv = table.trump, table.priv
     work.done += 1 + len(ctx.later)
-    for seat in ctx.later:
+    for seat, u in zip(ctx.later, draws, strict=True):
         hand = hands[seat]
-        if ctx.plays(seat, hand, plays):
+        if ctx.plays(seat, hand, plays, u):
             declared[seat] = True
             plays += 1
             weak = [c for c in hand if c != priv and c >> 4 != trump][: len(stock) - top]

@@ -35,14 +35,14 @@ def test_1_5_5_a_far_seat_is_modelled_to_play_a_weak_hand_in_shutikha_hard() -> 
     seat = next(s for s in range(3) if s != far.seat and s != far.dealer)
     eager = Round.of(far, HARD_BY_GAME["shutikha"])
     plain = Round.of(far, NORMAL)
-    assert eager.plays(seat, _weak("shutikha"), 0)
-    assert not plain.plays(seat, _weak("shutikha"), 0)  # normal: the simple player's rule
+    assert eager.chance_of(seat, _weak("shutikha"), 0) == 1.0
+    assert plain.chance_of(seat, _weak("shutikha"), 0) < 1.0  # normal: the learned table
 
 
 def test_1_5_5_near_zero_the_hand_decides_again() -> None:
     near = _first_view("shutikha", (EAGER, EAGER, EAGER))
     seat = next(s for s in range(3) if s != near.seat and s != near.dealer)
-    assert not Round.of(near, HARD_BY_GAME["shutikha"]).plays(seat, _weak("shutikha"), 0)
+    assert Round.of(near, HARD_BY_GAME["shutikha"]).chance_of(seat, _weak("shutikha"), 0) < 1.0
 
 
 def test_only_shutikha_hard_is_eager() -> None:

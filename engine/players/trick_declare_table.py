@@ -1,0 +1,69 @@
+"""How often a trick-family computer plays its hand, as the searches model the seats yet to
+declare (:meth:`.trick_declare.Round.plays`): per game, a logistic model of what the seat sees
+at its declaration, fitted to ``normal``'s own declarations in pulkas of ``normal`` seats.
+
+The features (:func:`features`): the hand's worth as the simple player reads it (trumps, the
+two top ranks, the privileged card counted twice; :func:`.trick_model.worth_table`, capped at
+:data:`WORTH_CAP`), the seats already in (capped at :data:`PLAYS_CAP`), the seats declaring
+after it, its count near zero (at most :data:`NEAR`) or far (above :data:`FAR`), and the seat
+count. Forced declarations (the bound privileged card, the defending dealer, §1.3.3) are not
+modelled: the search plays them.
+
+Made by ``bench/fit_declare.py`` (its docstring: the command), refitted in rounds until the
+play rates settled, since the model changes ``normal``'s own play; one CPU of a small shared
+machine. Fitted: round 1: --deals 12 --seeds 1 2 3
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Final
+
+WORTH_CAP: Final = 6
+PLAYS_CAP: Final = 3
+NEAR: Final = 5
+FAR: Final = 10
+
+FEATURES: Final = ("bias", "worth", "plays", "later", "near", "far", "seats")
+"""The coefficients' order (:func:`features`)."""
+
+COEFFICIENTS: Final[Mapping[str, tuple[float, ...]]] = {
+    "mushka": (0.023, 1.290, 0.569, 0.493, -1.327, 1.475, -1.069),
+    "pamfil": (1.266, 1.443, 0.053, -0.163, 0.020, -0.280, -0.463),
+    "shutikha": (-3.025, 0.555, 1.187, 1.311, -0.195, 2.464, -1.019),
+    "mistigri": (0.992, 1.146, 0.295, 0.474, -0.078, 0.974, -0.969),
+}
+
+
+def features(worth: int, plays: int, later: int, count: int, players: int) -> tuple[float, ...]:
+    """A declaration as the model reads it (:data:`FEATURES`)."""
+    return (
+        1.0,
+        float(min(worth, WORTH_CAP)),
+        float(min(plays, PLAYS_CAP)),
+        float(later),
+        float(count <= NEAR),
+        float(count > FAR),
+        float(players - 3),
+    )
+
+
+def play_chance(game: str, x: tuple[float, ...]) -> float:
+    """The chance a seat of ``game`` that sees ``x`` (:func:`features`) plays."""
+    z = sum(c * v for c, v in zip(COEFFICIENTS[game], x, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def chances(game: str, later: int, count: int, players: int) -> tuple[tuple[float, ...], ...]:
+    """A seat's chance to play per hand's worth (0 … :data:`WORTH_CAP`) and seats already in
+    (0 … :data:`PLAYS_CAP`): ``[worth][plays]``."""
+    return tuple(
+        tuple(
+            play_chance(game, features(w, p, later, count, players)) for p in range(PLAYS_CAP + 1)
+        )
+        for w in range(WORTH_CAP + 1)
+    )
+
+
+__all__ = ["COEFFICIENTS", "FEATURES", "chances", "features", "play_chance"]
