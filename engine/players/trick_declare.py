@@ -3,7 +3,9 @@
 
 ``pass`` against ``play`` with the k weakest cards exchanged (k = 0 … 5; the privileged card and
 trumps kept longest, seed 000's advice), and the dealer's variants taking the turn-up; each is
-played out on every sample: the seats yet to declare follow the model of :meth:`Round.plays`,
+played out on every sample: the seats yet to declare play with the chance the computers really
+do (:meth:`Round.chance_of`: a table fitted to ``normal``'s own declarations,
+:mod:`.trick_declare_table`; one draw per seat and sample, shared by the candidates),
 Шутиха's deal-out is dealt (§1.3.12), then the five tricks are played by the fast playout
 policy (a walkover if no one else plays, §1.3.5).
 """
