@@ -94,14 +94,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--pulkas", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-deals", type=int, default=MAX_DEALS)
+    parser.add_argument("--list", action="store_true", help="also each pulka's deals, per cell")
     args = parser.parse_args(argv)
     print(HEADER, flush=True)
+    cells: list[Cell] = []
     for game in args.games:
         counts = GAMES[game].seat_counts
         for players in [p for p in args.players or counts if p in counts]:
             for level in args.levels:
                 got = cell(game, players, level, args.pulkas, args.seed, args.max_deals)
+                cells.append(got)
                 print(got.row(), flush=True)
+    if args.list:
+        for got in cells:
+            print(f"{got.game} {got.players} {got.level}: {' '.join(map(str, got.deals))}")
 
 
 if __name__ == "__main__":
