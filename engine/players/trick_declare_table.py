@@ -9,9 +9,11 @@ after it, its count near zero (at most :data:`NEAR`) or far (above :data:`FAR`),
 count. Forced declarations (the bound privileged card, the defending dealer, §1.3.3) are not
 modelled: the search plays them.
 
-Made by ``bench/fit_declare.py`` (its docstring: the command), refitted in rounds until the
-play rates settled, since the model changes ``normal``'s own play; one CPU of a small shared
-machine. Fitted: round 3: --deals 12 --seeds 1 2 3 --damp 0.5
+Made by ``python bench/fit_declare.py --deals 12 --seeds 1 2 3 --write`` in three rounds
+(2026-12-08, an AMD EPYC of 2 shared cores), since the model changes ``normal``'s own play:
+round 1 from a soft simple-player threshold (bias -4.5, worth 3, seats in -3), round 2 with
+``--damp 0.3``, round 3 with ``--damp 0.5``; the play rates settled by round 3
+(docs/computers.md, "Pulkas end"). Fitted: round 3: --deals 12 --seeds 1 2 3 --damp 0.5
 """
 
 from __future__ import annotations
