@@ -14,15 +14,21 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
-from engine.duel import player
-from engine.games import new_game
-from engine.players.trick_declare import Round
-from engine.trick.actions import Exchange, Pass
-from engine.trick.rules import TrickPhase
-from engine.trick.view import TrickView
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.duel import player  # noqa: E402
+from engine.games import new_game  # noqa: E402
+from engine.players.trick_declare import Round  # noqa: E402
+from engine.trick.actions import Exchange, Pass  # noqa: E402
+from engine.trick.rules import TrickPhase  # noqa: E402
+from engine.trick.view import TrickView  # noqa: E402
 
 Key = tuple[str, str, str]
 
