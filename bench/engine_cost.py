@@ -40,18 +40,20 @@ from engine.players import (  # noqa: E402  # noqa: E402
     kopilka,
     lenturlu,
     policy_for,
+    trick_declare,
     trick_normal,
+    trick_reading,
     trick_search,
 )
 from engine.players.determinized import Work  # noqa: E402
 from engine.players.trick_sample import knowledge, sample  # noqa: E402
 from engine.trick.view import TrickView  # noqa: E402
 
-SEARCHERS: dict[str, Any] = {
-    "trick": trick_normal,
-    "kopilka": kopilka,
-    "lenturlu": lenturlu,
-    "konchinka": konchinka,
+SEARCHERS: dict[str, tuple[Any, ...]] = {
+    "trick": (trick_normal, trick_declare),
+    "kopilka": (kopilka,),
+    "lenturlu": (lenturlu,),
+    "konchinka": (konchinka,),
 }
 """Where each family's ``normal`` takes its name ``Work`` from (patched to count)."""
 
@@ -171,9 +173,10 @@ def search_row(game: str, players: int, decisions: int, seed: int = 1) -> Search
     normal = computer(game, "normal")
     other = policy_for(family)
     works: list[Work] = []
-    module = SEARCHERS[family]
-    original = module.Work
-    module.Work = _recording_work(works)  # the module's name, patched to count
+    modules = SEARCHERS[family]
+    original = modules[0].Work
+    for module in modules:
+        module.Work = _recording_work(works)  # the module's name, patched to count
     spent = 0.0
     made = 0
     rng = random.Random(seed)
@@ -196,7 +199,8 @@ def search_row(game: str, players: int, decisions: int, seed: int = 1) -> Search
                     action = other(view, rng)
                 state.apply(seat, action)
     finally:
-        module.Work = original
+        for module in modules:
+            module.Work = original
     simulated = sum(w.done for w in works)
     return SearchRow(
         game, players, made, simulated, 1e6 * spent / max(simulated, 1), 1e3 * spent / made
@@ -230,10 +234,10 @@ def inner_playout_us(seconds: float, players: int = 3) -> float:
             continue
         at = state.view(state.to_act)
         assert isinstance(at, TrickView) and at.seat is not None
-        playing = [s for s in trick_normal._from_left(at) if at.declared[s] == "play"]
+        playing = [s for s in trick_reading.from_left(at) if at.declared[s] == "play"]
         hands = [list(h) for h in sample(knowledge(at), at, pick)[0]]
         hands[at.seat] = list(at.hand)
-        deal = trick_normal._deal(at, hands, playing)
+        deal = trick_reading.known_deal(at, hands, playing)
         base = deal
         t0 = time.perf_counter()
         for _ in range(20):

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .trick_model import PLAY_STRENGTH
-
 PLAY_SAMPLES = 20
 """Deals sampled for a card to play, at most."""
 
@@ -30,9 +28,6 @@ DECLARE_WORK = 8_000
 
 DISCARD_SAMPLES = 40
 """Deals sampled for Шутиха's discard."""
-
-OTHERS_PLAY = PLAY_STRENGTH
-"""The simple player's threshold that the seats yet to declare are assumed to follow."""
 
 EAGER = 10
 """Шутиха (``hard``): a seat whose count is above this plays whatever its hand. Every trick is
@@ -89,4 +84,4 @@ but their exchange placed the cards less well, 0.226 of the opponents' cards in 
 against 0.231, 280 first tricks.)"""
 
 
-__all__ = ["EAGER", "HARD", "HARD_BY_GAME", "MIN_SAMPLES", "NORMAL", "OTHERS_PLAY", "Budget"]
+__all__ = ["EAGER", "HARD", "HARD_BY_GAME", "MIN_SAMPLES", "NORMAL", "Budget"]

@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 from engine import new_game
 from engine.players import computer
-from engine.players.trick_normal import HARD, NORMAL, _sampler
+from engine.players.trick_budget import HARD, NORMAL
 from engine.players.trick_queen import OUT, STOCK, dealt_out, queen_places
+from engine.players.trick_reading import sampler
 from engine.players.trick_sample import CODE, knowledge
 from engine.trick.rules import QS
 from engine.trick.state import TrickState
@@ -57,7 +58,7 @@ def test_1_3_12_the_qs_dealt_out_goes_to_the_seat_of_the_last_card() -> None:
     for state, view in found:
         holder = _holder(state)
         assert holder is not None and holder != view.seat
-        draw = _sampler(view, knowledge(view), HARD)
+        draw = sampler(view, knowledge(view), HARD)
         rng = random.Random(3)
         for _ in range(10):
             hands, _rest = draw(rng)
@@ -91,7 +92,7 @@ def test_1_3_4_1_in_trick_play_the_qs_is_in_a_hand_never_the_stock_or_the_discar
         places = queen_places(view, know)
         assert places is not None and all(p.place >= 0 for p in places)
         for level, budget in (("normal", NORMAL), ("hard", HARD)):
-            draw = _sampler(view, know, budget)
+            draw = sampler(view, know, budget)
             rng = random.Random(5)
             for _ in range(10):
                 hands, _rest = draw(rng)
@@ -117,7 +118,7 @@ def test_1_3_4_1_before_the_tricks_the_qs_is_in_a_hand_or_the_stock() -> None:
         places = queen_places(view, know)
         assert places is not None
         assert {p.place for p in places} >= {STOCK} and OUT not in {p.place for p in places}
-        draw = _sampler(view, know, HARD)
+        draw = sampler(view, know, HARD)
         rng = random.Random(8)
         for _ in range(20):
             hands, rest = draw(rng)

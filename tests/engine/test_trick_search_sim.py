@@ -18,7 +18,8 @@ from engine import new_game
 from engine.actions import PlayCard
 from engine.players import computer
 from engine.players.determinized import Work
-from engine.players.trick_normal import _dealt, _from_left
+from engine.players.trick_declare import dealt
+from engine.players.trick_reading import from_left
 from engine.players.trick_sample import CODE
 from engine.players.trick_search import (
     KnownDeal,
@@ -67,7 +68,7 @@ def _sim(state: TrickState) -> KnownDeal:
     view = state.view(seat)
     code = CODE[state.game]
     table = table_for(state.game, state.trump, state.options.must_trump)
-    playing = [s for s in _from_left(view) if view.declared[s] == "play"]
+    playing = [s for s in from_left(view) if view.declared[s] == "play"]
     assert playing == state._playing
     played = [(s, code[c]) for t in view.tricks for s, c in t] + [
         (s, code[c]) for s, c in view.trick
@@ -195,4 +196,4 @@ def test_1_3_12_the_deal_out_is_the_engines() -> None:
             stock = deck[: rng.randrange(1, 15)]
             playing = sorted(rng.sample(range(players), rng.randrange(2, players + 1)))
             engine = [(s, code[c]) for s, c in variant.deal_out(stock, playing)]
-            assert _dealt(priv, [code[c] for c in stock], playing) == engine
+            assert dealt(priv, [code[c] for c in stock], playing) == engine

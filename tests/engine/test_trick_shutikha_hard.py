@@ -9,7 +9,8 @@ import dataclasses
 
 from engine import new_game
 from engine.cards import Card, Suit
-from engine.players.trick_normal import EAGER, HARD, HARD_BY_GAME, NORMAL, _Round, _walkover_value
+from engine.players.trick_budget import EAGER, HARD, HARD_BY_GAME, NORMAL
+from engine.players.trick_declare import Round, walkover_value
 from engine.players.trick_sample import CODE
 from engine.players.trick_search import KnownDeal, future, lead_card, new_deal, table_for, utility
 from engine.trick.view import TrickView
@@ -32,16 +33,16 @@ def _weak(game: str) -> list[int]:
 def test_1_5_5_a_far_seat_is_modelled_to_play_a_weak_hand_in_shutikha_hard() -> None:
     far = _first_view("shutikha", (25, 25, 25))
     seat = next(s for s in range(3) if s != far.seat and s != far.dealer)
-    eager = _Round.of(far, HARD_BY_GAME["shutikha"])
-    plain = _Round.of(far, NORMAL)
-    assert eager.plays(seat, _weak("shutikha"), 0)
-    assert not plain.plays(seat, _weak("shutikha"), 0)  # normal: the simple player's rule
+    eager = Round.of(far, HARD_BY_GAME["shutikha"])
+    plain = Round.of(far, NORMAL)
+    assert eager.chance_of(seat, _weak("shutikha"), 0) == 1.0
+    assert plain.chance_of(seat, _weak("shutikha"), 0) < 1.0  # normal: the learned table
 
 
 def test_1_5_5_near_zero_the_hand_decides_again() -> None:
     near = _first_view("shutikha", (EAGER, EAGER, EAGER))
     seat = next(s for s in range(3) if s != near.seat and s != near.dealer)
-    assert not _Round.of(near, HARD_BY_GAME["shutikha"]).plays(seat, _weak("shutikha"), 0)
+    assert Round.of(near, HARD_BY_GAME["shutikha"]).chance_of(seat, _weak("shutikha"), 0) < 1.0
 
 
 def test_only_shutikha_hard_is_eager() -> None:
@@ -98,7 +99,7 @@ def test_1_3_5_a_pass_that_leaves_the_dealer_a_walkover_to_zero_loses_the_pulka(
     assert dealer is not None and view.seat != dealer
     near = list(view.counts)
     near[dealer] = 4  # the walkover writes off five, never past zero (§1.5.6): he wins
-    ctx = _Round.of(dataclasses.replace(view, counts=tuple(near)), HARD_BY_GAME["shutikha"])
-    assert _walkover_value(ctx) == -25.0
-    far = _Round.of(view, HARD_BY_GAME["shutikha"])  # 25, 25, 20 after it: the pulka goes on
-    assert _walkover_value(far) == (25 + 20 - 2 * 25) / 3
+    ctx = Round.of(dataclasses.replace(view, counts=tuple(near)), HARD_BY_GAME["shutikha"])
+    assert walkover_value(ctx) == -25.0
+    far = Round.of(view, HARD_BY_GAME["shutikha"])  # 25, 25, 20 after it: the pulka goes on
+    assert walkover_value(far) == (25 + 20 - 2 * 25) / 3
