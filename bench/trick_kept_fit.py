@@ -14,7 +14,8 @@ feature (``Q``). The odds a sampled hand is kept with are ``P / Q`` (each with o
 pseudo-count, ``Q`` scaled to ``P``'s total), divided by the ratio above which a tenth of
 the measured hands lie (:data:`CLIP`) and clipped at 1 (:func:`_top`): rejection sampling by
 these odds deals the playing seats' hands nearly as ``normal`` seats really hold them. Each
-table's ``P`` / ``Q`` shares go to stderr; ``--counts FILE`` keeps the counts (read again if the file exists).
+table's ``P`` / ``Q`` shares go to stderr; ``--counts FILE`` keeps the counts (read again if
+the file exists).
 """
 
 from __future__ import annotations
