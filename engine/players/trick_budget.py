@@ -75,7 +75,11 @@ HARD = Budget(
 """``hard``: the deals sampled as the declarations and exchanges make them likely
 (:mod:`.trick_infer`), and about twelve times ``normal``'s work (three times the first
 ``hard``'s: Памфил at 3 seats went from +2.7 ± 2.9 to +6.0 ± 2.7 against ``normal``, 300
-duplicate pulkas, seed 100; its slowest decision 0.15 s of CPU)."""
+duplicate pulkas, seed 100; its slowest decision 0.15 s of CPU). ``kept``: where the tables
+of ``normal`` seats were measured (Мушка and Мистигри at three seats), the playing seats are
+read as ``normal`` seats hold their hands (:mod:`.trick_kept`): +2.2 ± 7.3 and +1.9 ± 4.1
+against ``normal`` (60 and 120 duplicate pulkas, seeds 100 and 100 + 120), too few to tell it
+from the threshold's reading; slowest decision 0.20 s of CPU."""
 
 
 HARD_BY_GAME: Mapping[str, Budget] = {
