@@ -47,6 +47,7 @@ class Budget:
     declare_work: int = DECLARE_WORK
     discard_samples: int = DISCARD_SAMPLES
     infer: bool = False  # deals weighted by the declarations (:mod:`.trick_infer`)
+    kept: bool = False  # ... as ``normal`` seats hold their hands, measured (:mod:`.trick_kept`)
     queen: bool = False  # Шутиха's QS dealt only where the rules leave it (:mod:`.trick_queen`),
     # and the other receivers of its deal-out dropping their weakest cards (§1.3.12)
     eager: int | None = None  # a seat whose count is above this is modelled to play any hand
@@ -64,14 +65,21 @@ HARD = Budget(
     discard_samples=360,
     infer=True,
     queen=True,
+    kept=True,
 )
 """``hard``: the deals sampled as the declarations and exchanges make them likely
 (:mod:`.trick_infer`), and about twelve times ``normal``'s work (three times the first
 ``hard``'s: Памфил at 3 seats went from +2.7 ± 2.9 to +6.0 ± 2.7 against ``normal``, 300
-duplicate pulkas, seed 100; its slowest decision 0.15 s of CPU)."""
+duplicate pulkas, seed 100; its slowest decision 0.15 s of CPU). ``kept``: where the tables
+of ``normal`` seats were measured (Мушка and Мистигри at three seats), the playing seats are
+read as ``normal`` seats hold their hands (:mod:`.trick_kept`): +2.2 ± 7.3 and +1.9 ± 4.1
+against ``normal`` (60 and 120 duplicate pulkas, seeds 100 and 100 + 120), too few to tell it
+from the threshold's reading; slowest decision 0.20 s of CPU."""
 
 
-HARD_BY_GAME: Mapping[str, Budget] = {"shutikha": replace(HARD, eager=EAGER, guard=True)}
+HARD_BY_GAME: Mapping[str, Budget] = {
+    "shutikha": replace(HARD, eager=EAGER, guard=True, kept=False)
+}
 """``hard`` where a game asks more of it. Шутиха: the seats yet to declare, far from zero, are
 modelled to play whatever their hand (:data:`EAGER`); the playouts keep the QS and KS apart on
 leads, a deal is valued with the pulka it leaves (another seat reaching zero ends it,

@@ -15,6 +15,11 @@ of these declarations under the model (rejection sampling: the kept deals follow
 posterior); the model is softened (:data:`MISS`), since the real seat may be a better or a
 worse player than the model, and after :data:`TRIES` draws the likeliest deal drawn is kept.
 Everything is a count: the same view and generator give the same deals.
+
+Where the tables of ``normal`` seats were measured (:mod:`.trick_kept`: Мушка and Мистигри at
+three seats), ``hard`` reads a playing seat by them instead (:data:`.trick_budget.HARD`'s
+``kept``): ``normal`` plays nine hands in ten there, so the threshold says little, and what its
+exchange leaves it is measured, not assumed.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from engine.trick.variant import VARIANTS
 from engine.trick.view import TrickView
 
 from .rejection import keep_likely
+from .trick_kept import EXCHANGES, feature, kept_odds, strong_table
 from .trick_model import BLUFF, PLAY_STRENGTH, worth_table
 from .trick_sample import CODE, TrickKnowledge, sample_codes
 from .trick_tables import suit_no
@@ -58,9 +64,11 @@ class _Seat:
     threshold: int  # the worth the simple player asks before playing
 
 
-def weigher(view: TrickView, know: TrickKnowledge) -> Weigh | None:
+def weigher(view: TrickView, know: TrickKnowledge, measured: bool = False) -> Weigh | None:
     """The likelihood of the other seats' declarations given their sampled hands, or None when
-    no other seat has declared to play (nothing to infer)."""
+    no other seat has declared to play (nothing to infer). ``measured``: by the odds measured on
+    ``normal`` seats (:mod:`.trick_kept`) where the game has them, instead of the simple
+    player's threshold."""
     assert view.seat is not None
     me, n = view.seat, view.players
     code = CODE[view.game]
@@ -86,6 +94,9 @@ def weigher(view: TrickView, know: TrickKnowledge) -> Weigh | None:
             before += 1
     if not seats:
         return None
+    table = kept_odds(view.game, n) if measured else None
+    if table is not None:
+        return _kept_weigher(view, seats, table)
 
     worth = worth_table(priv, trump, top)
 
@@ -100,6 +111,23 @@ def weigher(view: TrickView, know: TrickKnowledge) -> Weigh | None:
                 strong = sum(1 for v in values if v)
                 if strong < one.kept:
                     w *= MISS ** (one.kept - strong)
+        return w
+
+    return weigh
+
+
+def _kept_weigher(
+    view: TrickView, seats: list[_Seat], table: tuple[tuple[float, ...], ...]
+) -> Weigh:
+    """The odds of each playing seat's hand at its first trick (:mod:`.trick_kept`), by the
+    cards it exchanged (a seat whose exchange is unknown weighs nothing)."""
+    strong = strong_table(view)
+    rows = [(s.seat, s.played, table[EXCHANGES - 1 - s.kept]) for s in seats if s.kept >= 0]
+
+    def weigh(hands: Hands) -> float:
+        w = 1.0
+        for seat, played, row in rows:
+            w *= row[feature(hands[seat] + list(played), strong)]
         return w
 
     return weigh

@@ -22,7 +22,7 @@ from .trick_tables import ZERO_BONUS_SHARE
 def sampler(
     view: TrickView, know: TrickKnowledge, budget: Budget
 ) -> Callable[[random.Random], tuple[list[list[int]], list[int]]]:
-    weigh = weigher(view, know) if budget.infer else None
+    weigh = weigher(view, know, budget.kept) if budget.infer else None
     places = queen_places(view, know) if budget.queen else None
     if places is None:
         return lambda rng: sample_likely(know, weigh, rng)
