@@ -13,10 +13,16 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import sys
 import time
+from pathlib import Path
 
-from engine import GAMES, new_game
-from engine.simulate import playout
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import GAMES, new_game  # noqa: E402
+from engine.simulate import playout  # noqa: E402
 
 
 def measure(game: str, players: int, seconds: float) -> tuple[int, int, int, float]:

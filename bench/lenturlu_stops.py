@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from collections import Counter
+from pathlib import Path
 
-from engine.cards import RANK_VALUE
-from engine.duel import player
-from engine.games import new_game
-from engine.lenturlu import LenturluState, LenturluView
-from engine.lenturlu.actions import Run
-from engine.lenturlu.rules import KING_VALUE
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.cards import RANK_VALUE  # noqa: E402
+from engine.duel import player  # noqa: E402
+from engine.games import new_game  # noqa: E402
+from engine.lenturlu import LenturluState, LenturluView  # noqa: E402
+from engine.lenturlu.actions import Run  # noqa: E402
+from engine.lenturlu.rules import KING_VALUE  # noqa: E402
 
 
 def count(players: int, deals: int) -> Counter[tuple[str, bool]]:

@@ -29,8 +29,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.duel import DuelReport, duel
-from engine.games import GAMES
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.duel import DuelReport, duel  # noqa: E402
+from engine.games import GAMES  # noqa: E402
 
 MEASURED = {"trick": (3, 5), "kopilka": (4,), "lenturlu": (3, 4, 6), "konchinka": (2, 4)}
 """The seat counts each family's levels are judged at."""

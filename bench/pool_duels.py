@@ -16,8 +16,13 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from engine.duel import Z95
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.duel import Z95  # noqa: E402
 
 Run = tuple[int, float, float]
 """A run's number of deals, mean and 95% half-width."""

@@ -24,15 +24,21 @@ import argparse
 import importlib
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from engine.core import Seat
-from engine.duel import player
-from engine.games import new_game
-from engine.players import Policy
-from engine.trick.rules import TrickPhase
-from engine.trick.view import TrickView
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.core import Seat  # noqa: E402
+from engine.duel import player  # noqa: E402
+from engine.games import new_game  # noqa: E402
+from engine.players import Policy  # noqa: E402
+from engine.trick.rules import TrickPhase  # noqa: E402
+from engine.trick.view import TrickView  # noqa: E402
 
 PHASES = {"declare": TrickPhase.DECLARE, "play": TrickPhase.PLAY}
 

@@ -27,13 +27,18 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
-from engine.duel import player
-from engine.games import new_game
-from engine.players.trick_kept import CELLS, EXCHANGES, feature, strong_table
-from engine.players.trick_sample import CODE, knowledge, sample_codes
-from engine.trick.rules import TrickPhase
-from engine.trick.view import TrickView
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.duel import player  # noqa: E402
+from engine.games import new_game  # noqa: E402
+from engine.players.trick_kept import CELLS, EXCHANGES, feature, strong_table  # noqa: E402
+from engine.players.trick_sample import CODE, knowledge, sample_codes  # noqa: E402
+from engine.trick.rules import TrickPhase  # noqa: E402
+from engine.trick.view import TrickView  # noqa: E402
 
 GAMES = ("mushka", "pamfil", "shutikha", "mistigri")
 SEATS = (3, 4, 5, 6, 7)
