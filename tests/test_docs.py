@@ -323,3 +323,12 @@ def test_the_changelog_is_releases_of_one_line_changes() -> None:
             # between the sections only blank lines and, before the first release, its intro
             assert not line.strip() or not release, f"line {number} continues a change: {line!r}"
     assert changes >= 60  # every user-visible change kept, one line each
+
+
+def test_every_bench_script_runs_as_its_docstring_says() -> None:
+    """A script documented as ``python bench/<name>.py`` puts the repository root on the path
+    itself, so the command works from a fresh shell (no install, no PYTHONPATH)."""
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if f"python bench/{path.name}" in text:
+            assert "sys.path.insert(0, str(ROOT))" in text, path.name
