@@ -157,14 +157,12 @@ def scores(
     totals = [0.0] * len(moves)
     won = [0] * len(moves)
     lost = [0] * len(moves)
+    nodes = Budget()
     for _ in range(samples):
         base = likely_world(seen, known, rng)
-        ends = None
-        if solved:
-            nodes = Budget()
-            ends = solve(base, tuple(actions), WIN_BONUS, nodes)
-            work.done += NODES - max(0, nodes.left)
-        if ends is None:
+        ends = solve(base, tuple(actions), WIN_BONUS, nodes) if solved else None
+        if ends is None:  # not solvable, or the searches' bound met: the worlds left played out
+            solved = False
             ends = []
             for card, mask in actions:
                 state = base.copy()
@@ -176,6 +174,7 @@ def scores(
             if state.winner is not None:  # the game ended with the deal: ±WIN_BONUS
                 won[i] += state.winner == me
                 lost[i] += state.winner != me
+    work.done += NODES - max(0, nodes.left)
     return ScoredMoves(moves, tuple(totals), samples, tuple(won), tuple(lost))
 
 

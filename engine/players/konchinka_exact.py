@@ -5,8 +5,9 @@ perfect information. With few moves left (:data:`EXACT_MOVES`) every line of pla
 (max^n: the seat to act takes the move best for its own value — its deal points against the
 others' mean, ± the win — the first in the engine's order on a tie), instead of a play-out by
 the simple rule. At two seats the values are zero-sum, so this is minimax, and the world is
-the one the view fixes (the unseen cards are the other hand): the search is exact. Counts
-only: the search is bounded by :data:`NODES`; past it a world falls back to the play-out.
+the one the view fixes (the unseen cards are the other hand): the search is exact; at three
+and four seats each sampled world is searched so. Counts only: one decision's searches are
+bounded by :data:`NODES` together; past it the worlds left fall back to the play-out.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from typing import Final
 
 from .konchinka_sim import Action, KonchinkaSim
 
-EXACT_MOVES: Final = 8
-"""At most this many moves left in the deal (the stock empty): the two seats' last round, or
-two cards a seat at four."""
-NODES: Final = 20_000
-"""Positions searched per world at most (the whole last round at two seats is a few thousand)."""
+EXACT_MOVES: Final = 12
+"""At most this many moves left in the deal (the stock empty): the whole last round at two and
+three seats, three cards a seat at four."""
+NODES: Final = 40_000
+"""Positions searched per decision at most (the whole last round at two seats is at most a few
+thousand; a world of three cards a seat at four about a thousand, of four at three about five
+thousand)."""
 
 Values = tuple[float, ...]
 
@@ -44,7 +47,7 @@ def solvable(sim: KonchinkaSim) -> bool:
 
 
 class Budget:
-    """Positions left to search (one per position played)."""
+    """Positions left to search (one per position played), shared by a decision's worlds."""
 
     __slots__ = ("left",)
 
