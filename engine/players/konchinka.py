@@ -21,7 +21,7 @@ from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
 from engine.players.determinized import ScoredMoves, Work
-from engine.players.konchinka_exact import EXACT_MOVES, NODES, Budget, solve
+from engine.players.konchinka_exact import NODES, Budget, solve
 from engine.players.konchinka_infer import facts, likely_world
 
 MOVE_BUDGET: Final = 8000
@@ -33,9 +33,6 @@ HARD_BUDGET: Final = 4 * MOVE_BUDGET
 HARD_SAMPLES: Final = 4 * MIN_SAMPLES
 HARD_CANDIDATES: Final = 10
 """At most this many moves, the best by :func:`move_score`, are searched."""
-EXACT_WORLDS: Final = 48
-"""Worlds searched exactly at most (``hard``, the last moves; one at two seats, where the view
-fixes the world)."""
 WIN_BONUS: Final = 10.0
 """Added to a rollout that ends the game won by this seat (subtracted when another wins)."""
 
@@ -100,8 +97,8 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
 
 
 def hard(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
-    """The same search over more moves (:data:`HARD_CANDIDATES`) at :data:`HARD_BUDGET`, the
-    last moves searched exactly (:mod:`.konchinka_exact`)."""
+    """The same search over more moves (:data:`HARD_CANDIDATES`) at :data:`HARD_BUDGET`; at
+    two seats the last round searched exactly (:mod:`.konchinka_exact`)."""
     return hard_scores(view, rng).best()
 
 
@@ -131,9 +128,9 @@ def scores(
     exact: bool = False,
 ) -> ScoredMoves[KonchinkaAction]:
     """PIMC over the best ``width`` moves, each played out to the end of the deal in sampled
-    worlds (``budget`` moves, at least ``least`` worlds); with ``exact``, once the stock is
-    empty and few moves are left, each world's rest searched exactly instead
-    (:func:`.konchinka_exact.solve`; at two seats one world, the only one).
+    worlds (``budget`` moves, at least ``least`` worlds); with ``exact``, at two seats once the
+    stock is empty, the one world there is (the other hand is the unseen cards) searched
+    exactly instead (:func:`.konchinka_exact.solve`).
 
     Every candidate meets the same worlds (common samples reduce the variance of the
     comparison); the best mean wins, ties to the earlier candidate."""
@@ -150,31 +147,35 @@ def scores(
     actions = [sim.encode(view.table, m) for m in moves]
     left = sum(view.hand_sizes) + view.stock
     samples = max(least, budget // (left * len(moves)))
-    solved = exact and view.stock == 0 and left <= EXACT_MOVES
-    if solved:  # at two seats every world is the same: the other hand is the unseen cards
-        samples = 1 if view.players == 2 else min(samples, EXACT_WORLDS)
-    memo: sim.Memo = {}
     totals = [0.0] * len(moves)
     won = [0] * len(moves)
     lost = [0] * len(moves)
-    nodes = Budget()
-    for _ in range(samples):
-        base = likely_world(seen, known, rng)
-        ends = solve(base, tuple(actions), WIN_BONUS, nodes) if solved else None
-        if ends is None:  # not solvable, or the searches' bound met: the worlds left played out
-            solved = False
-            ends = []
-            for card, mask in actions:
-                state = base.copy()
-                state.play(card, mask)
-                work.done += 1 + sim.rollout(state, memo)
-                ends.append(state)
+
+    def add(ends: Sequence[sim.KonchinkaSim]) -> None:
+        """One world's finished deals, one a candidate, into the sums."""
         for i, state in enumerate(ends):
             totals[i] += state.value(me, WIN_BONUS)
             if state.winner is not None:  # the game ended with the deal: ±WIN_BONUS
                 won[i] += state.winner == me
                 lost[i] += state.winner != me
-    work.done += NODES - max(0, nodes.left)
+
+    if exact and view.players == 2 and view.stock == 0:  # the one world: the other hand
+        nodes = Budget()
+        solved = solve(likely_world(seen, known, rng), tuple(actions), WIN_BONUS, nodes)
+        work.done += NODES - max(0, nodes.left)
+        if solved is not None:  # else (the search's bound met) played out as below
+            add(solved)
+            return ScoredMoves(moves, tuple(totals), 1, tuple(won), tuple(lost))
+    memo: sim.Memo = {}
+    for _ in range(samples):
+        base = likely_world(seen, known, rng)
+        ends = []
+        for card, mask in actions:
+            state = base.copy()
+            state.play(card, mask)
+            work.done += 1 + sim.rollout(state, memo)
+            ends.append(state)
+        add(ends)
     return ScoredMoves(moves, tuple(totals), samples, tuple(won), tuple(lost))
 
 

@@ -1,7 +1,9 @@
 """Кончинка's last cards solved exactly (engine.players.konchinka_exact): the solver's value of
 every move equals the same max^n search run on the engine itself, with its own legal moves,
 deal points and early end (RULES.md §4.3.8, §4.4); ``hard`` takes a move of the best exact value
-at two seats, where the view fixes the world."""
+at two seats, where the view fixes the world, and plays at three and four seats as before.
+
+The solver is generic (any seat count); ``hard`` uses it at two seats only."""
 
 from __future__ import annotations
 
@@ -12,7 +14,17 @@ import pytest
 from engine import new_game
 from engine.konchinka import KonchinkaView
 from engine.konchinka.state import KonchinkaState
-from engine.players.konchinka import HARD_CANDIDATES, WIN_BONUS, candidates, easy, hard
+from engine.players.konchinka import (
+    HARD_BUDGET,
+    HARD_CANDIDATES,
+    HARD_SAMPLES,
+    WIN_BONUS,
+    candidates,
+    easy,
+    hard,
+    hard_scores,
+    scores,
+)
 from engine.players.konchinka_exact import Budget, solvable, solve
 from engine.players.konchinka_sim import CODE, KonchinkaSim, Seen, encode
 
@@ -115,3 +127,28 @@ def test_hard_takes_the_best_exact_move_at_two_seats(seed: int) -> None:
         worth[action] = engine_values(child, view.totals, view.deal_no)[seat]
     chosen = hard(view, random.Random(seed))
     assert worth[chosen] == pytest.approx(max(worth.values()))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 12)])
+def test_hard_plays_out_the_last_round_beyond_two_seats(players: int, seed: int) -> None:
+    """At three and four seats the worlds are sampled and played out, as without the solver."""
+    state = endgame(players, seed, 2 * players)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert isinstance(view, KonchinkaView)
+    got = hard_scores(view, random.Random(seed))
+    assert got == scores(
+        view, random.Random(seed), HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES, exact=False
+    )
+    assert got.samples > 1
+
+
+def test_the_last_round_at_two_seats_is_one_world_searched() -> None:
+    state = endgame(2, 13, 8)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert isinstance(view, KonchinkaView)
+    assert hard_scores(view, random.Random(1)).samples == 1
+    assert scores(view, random.Random(1), HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES).samples > 1
