@@ -235,6 +235,7 @@ def _konchinka_review(view: View[Any, Any], rng: random.Random, extra: Any) -> S
         konchinka.HARD_SAMPLES // REVIEW_SHARE,
         konchinka.HARD_CANDIDATES,
         extra,
+        exact=True,
     )
 
 

@@ -21,6 +21,7 @@ from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
 from engine.players.determinized import ScoredMoves, Work
+from engine.players.konchinka_exact import NODES, Budget, solve
 from engine.players.konchinka_infer import facts, likely_world
 
 MOVE_BUDGET: Final = 8000
@@ -96,7 +97,8 @@ def normal(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
 
 
 def hard(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
-    """The same search over more moves (:data:`HARD_CANDIDATES`) at :data:`HARD_BUDGET`."""
+    """The same search over more moves (:data:`HARD_CANDIDATES`) at :data:`HARD_BUDGET`; at
+    two seats the last round searched exactly (:mod:`.konchinka_exact`)."""
     return hard_scores(view, rng).best()
 
 
@@ -105,7 +107,7 @@ def hard_scores(
 ) -> ScoredMoves[KonchinkaAction]:
     """``hard``'s search, every candidate with its summed value (the hints' figures); ``extra``
     searched too where the candidates leave it out (the review's action taken)."""
-    return scores(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES, extra)
+    return scores(view, rng, HARD_BUDGET, HARD_SAMPLES, HARD_CANDIDATES, extra, exact=True)
 
 
 def search(
@@ -122,9 +124,13 @@ def scores(
     least: int,
     width: int,
     extra: KonchinkaAction | None = None,
+    *,
+    exact: bool = False,
 ) -> ScoredMoves[KonchinkaAction]:
     """PIMC over the best ``width`` moves, each played out to the end of the deal in sampled
-    worlds (``budget`` moves, at least ``least`` worlds).
+    worlds (``budget`` moves, at least ``least`` worlds); with ``exact``, at two seats once the
+    stock is empty, the one world there is (the other hand is the unseen cards) searched
+    exactly instead (:func:`.konchinka_exact.solve`).
 
     Every candidate meets the same worlds (common samples reduce the variance of the
     comparison); the best mean wins, ties to the earlier candidate."""
@@ -141,20 +147,35 @@ def scores(
     actions = [sim.encode(view.table, m) for m in moves]
     left = sum(view.hand_sizes) + view.stock
     samples = max(least, budget // (left * len(moves)))
-    memo: sim.Memo = {}
     totals = [0.0] * len(moves)
     won = [0] * len(moves)
     lost = [0] * len(moves)
-    for _ in range(samples):
-        base = likely_world(seen, known, rng)
-        for i, (card, mask) in enumerate(actions):
-            state = base.copy()
-            state.play(card, mask)
-            work.done += 1 + sim.rollout(state, memo)
+
+    def add(ends: Sequence[sim.KonchinkaSim]) -> None:
+        """One world's finished deals, one a candidate, into the sums."""
+        for i, state in enumerate(ends):
             totals[i] += state.value(me, WIN_BONUS)
             if state.winner is not None:  # the game ended with the deal: ±WIN_BONUS
                 won[i] += state.winner == me
                 lost[i] += state.winner != me
+
+    if exact and view.players == 2 and view.stock == 0:  # the one world: the other hand
+        nodes = Budget()
+        solved = solve(likely_world(seen, known, rng), tuple(actions), WIN_BONUS, nodes)
+        work.done += NODES - max(0, nodes.left)
+        if solved is not None:  # else (the search's bound met) played out as below
+            add(solved)
+            return ScoredMoves(moves, tuple(totals), 1, tuple(won), tuple(lost))
+    memo: sim.Memo = {}
+    for _ in range(samples):
+        base = likely_world(seen, known, rng)
+        ends = []
+        for card, mask in actions:
+            state = base.copy()
+            state.play(card, mask)
+            work.done += 1 + sim.rollout(state, memo)
+            ends.append(state)
+        add(ends)
     return ScoredMoves(moves, tuple(totals), samples, tuple(won), tuple(lost))
 
 
