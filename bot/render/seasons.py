@@ -132,7 +132,7 @@ def _paged(lines: Sequence[str], blocks: list[list[str]], size: int) -> list[Htm
 def usage(tr: Translator) -> Html:
     return tr.html(
         "/score season [game] [YYYY-MM] [all]: a month's board — this group's, or across "
-        "groups with «all» (in private always)."
+        "groups with “all” (in private always)."
     )
 
 

@@ -177,14 +177,20 @@ async def with_tables(path: Path, tables: int = 30, actions: int = 100) -> None:
 
 
 def damage_middle_pages(path: Path, page: int = 4096) -> int:
-    """Garbage over the middle third of the file's pages (its header and schema stay whole, so
-    it opens, migrates and takes a write as ever); how many pages."""
+    """Garbage over the actions' pages in the middle third of the file (its header, schema and
+    every other table stay whole, so it opens, migrates and takes a write as ever, however many
+    tables the migrations add); how many pages."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        owned = conn.execute(
+            "SELECT pageno FROM dbstat WHERE name IN ('actions', 'sqlite_autoindex_actions_1')"
+        ).fetchall()
+    middle = range(pages // 3, 2 * pages // 3)
+    hit = sorted(n for (n,) in owned if n in middle and n > 1)
     data = bytearray(path.read_bytes())
-    pages = len(data) // page
     rng = random.Random(47)
-    hit = range(pages // 3, 2 * pages // 3)
-    for number in hit:
-        data[number * page : (number + 1) * page] = rng.randbytes(page)
+    for number in hit:  # page numbers count from 1
+        data[(number - 1) * page : number * page] = rng.randbytes(page)
     path.write_bytes(bytes(data))
     return len(hit)
 
