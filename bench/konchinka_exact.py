@@ -45,7 +45,7 @@ from engine.players.konchinka import (  # noqa: E402
     normal,
     scores,
 )
-from engine.players.konchinka_exact import Budget, solve  # noqa: E402
+from engine.players.konchinka_exact import NodeBudget, solve  # noqa: E402
 from engine.players.konchinka_infer import facts, likely_world  # noqa: E402
 
 LEFT = 12
@@ -64,7 +64,7 @@ def sampled_exact(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     left = sum(view.hand_sizes) + view.stock
     samples = min(WORLDS, max(HARD_SAMPLES, HARD_BUDGET // (left * len(moves))))
     totals = [0.0] * len(moves)
-    nodes = Budget()
+    nodes = NodeBudget()
     memo: sim.Memo = {}
     solving = True
     for _ in range(samples):

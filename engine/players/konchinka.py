@@ -21,7 +21,7 @@ from engine.konchinka.rules import KONCHINKI
 from engine.konchinka.view import KonchinkaView
 from engine.players import konchinka_sim as sim
 from engine.players.determinized import ScoredMoves, Work
-from engine.players.konchinka_exact import NODES, Budget, solve
+from engine.players.konchinka_exact import NODES, NodeBudget, solve
 from engine.players.konchinka_infer import facts, likely_world
 
 MOVE_BUDGET: Final = 8000
@@ -160,7 +160,7 @@ def scores(
                 lost[i] += state.winner != me
 
     if exact and view.players == 2 and view.stock == 0:  # the one world: the other hand
-        nodes = Budget()
+        nodes = NodeBudget()
         solved = solve(likely_world(seen, known, rng), tuple(actions), WIN_BONUS, nodes)
         work.done += NODES - max(0, nodes.left)
         if solved is not None:  # else (the search's bound met) played out as below

@@ -45,7 +45,7 @@ def solvable(sim: KonchinkaSim) -> bool:
     return not sim.stock
 
 
-class Budget:
+class NodeBudget:
     """Positions left to search (one per position played)."""
 
     __slots__ = ("left",)
@@ -58,7 +58,7 @@ class OutOfNodes(Exception):
     """The search met its bound."""
 
 
-def _solve(sim: KonchinkaSim, bonus: float, budget: Budget) -> tuple[Values, KonchinkaSim]:
+def _solve(sim: KonchinkaSim, bonus: float, budget: NodeBudget) -> tuple[Values, KonchinkaSim]:
     """The values of ``sim`` under max^n play, and the finished deal reached."""
     if sim.over:
         return values(sim, bonus), sim
@@ -78,7 +78,7 @@ def _solve(sim: KonchinkaSim, bonus: float, budget: Budget) -> tuple[Values, Kon
 
 
 def solve(
-    sim: KonchinkaSim, actions: tuple[Action, ...], bonus: float, budget: Budget
+    sim: KonchinkaSim, actions: tuple[Action, ...], bonus: float, budget: NodeBudget
 ) -> list[KonchinkaSim] | None:
     """Each root action of the seat to act in ``sim`` played, then the rest by max^n: the
     finished deals (read ``value``, ``winner``); ``None`` if the bound was met."""
@@ -93,4 +93,4 @@ def solve(
     return out
 
 
-__all__ = ["NODES", "Budget", "OutOfNodes", "solvable", "solve", "values"]
+__all__ = ["NODES", "NodeBudget", "OutOfNodes", "solvable", "solve", "values"]

@@ -25,7 +25,7 @@ from engine.players.konchinka import (
     hard_scores,
     scores,
 )
-from engine.players.konchinka_exact import Budget, solvable, solve
+from engine.players.konchinka_exact import NodeBudget, solvable, solve
 from engine.players.konchinka_sim import CODE, KonchinkaSim, Seen, encode
 
 GAME = "konchinka"
@@ -94,7 +94,7 @@ def test_the_solver_agrees_with_the_engine(players: int, seed: int, left: int, t
     assert isinstance(view, KonchinkaView)
     world = true_world(state, view)
     assert solvable(world)
-    ends = solve(world, tuple(encode(view.table, a) for a in view.legal), WIN_BONUS, Budget())
+    ends = solve(world, tuple(encode(view.table, a) for a in view.legal), WIN_BONUS, NodeBudget())
     assert ends is not None
     for action, end in zip(view.legal, ends, strict=True):
         child = state.clone()
@@ -110,7 +110,7 @@ def test_the_bound_gives_up_rather_than_guess() -> None:
     view = state.view(seat)
     assert isinstance(view, KonchinkaView)
     actions = tuple(encode(view.table, a) for a in view.legal)
-    assert solve(true_world(state, view), actions, WIN_BONUS, Budget(3)) is None
+    assert solve(true_world(state, view), actions, WIN_BONUS, NodeBudget(3)) is None
 
 
 @pytest.mark.parametrize("seed", [6, 7, 8])
