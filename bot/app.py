@@ -237,7 +237,7 @@ def build_dispatcher(
         record_posts=RecordPosts(services.repo, clock),
         drawing=services.drawing,
         seasons=seasons,
-        daily_boards=DailyBoards(services.repo, clock),
+        daily_boards=DailyBoards(services.repo, services.people, clock),
     )
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)

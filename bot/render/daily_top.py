@@ -15,14 +15,17 @@ from bot.runtime.daily_boards import WEEK_DAYS, DailyTops, PeriodTop
 from bot.storage.daily_sql import DailyEntry
 
 
-def _name(entry: DailyEntry) -> str:
+def _name(entry: DailyEntry, top: PeriodTop, tr: Translator) -> str:
+    number = top.hidden.get(entry.user_id)
+    if number is not None:  # he hides his name on boards across chats
+        return esc(tr("Player {n}", n=number))
     name = entry.name if len(entry.name) <= NAME_MAX else entry.name[: NAME_MAX - 1] + "…"
     return esc(name)
 
 
-def _line(at: int, entry: DailyEntry, tr: Translator, *, week: bool) -> str:
+def _line(at: int, entry: DailyEntry, top: PeriodTop, tr: Translator, *, week: bool) -> str:
     """``1. Аня +12`` (today), ``1. Аня +30 · 3 дня`` (the week)."""
-    line = f"{at}. {_name(entry)} {signed(entry.total)}"
+    line = f"{at}. {_name(entry, top, tr)} {signed(entry.total)}"
     if week:
         line += " · " + tr.n("{n} day", "{n} days", entry.tries)
     return line
@@ -34,7 +37,7 @@ def _period(top: PeriodTop, tr: Translator, asker: str | None, *, week: bool) ->
     for at, entry in enumerate(top.lines, start=1):
         if at > 1 and entry.total < top.lines[at - 2].total:
             place = at  # equal totals share a place
-        lines.append(_line(place, entry, tr, week=week))
+        lines.append(_line(place, entry, top, tr, week=week))
     if not top.lines:
         lines.append(tr.html("Nobody has finished it yet."))
     mine = top.mine

@@ -5,12 +5,15 @@ played count more: a reason to come back each day) — and the asker's own place
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Final
 
+from bot.caches.people import People
 from bot.clock import Clock
 from bot.game_names import GAME_NAMES
 from bot.runtime.daily_deals import day_of
+from bot.runtime.hidden_names import hidden_numbers
 from bot.storage.daily_sql import DailyEntry, DailyPlace
 from bot.storage.protocol import Reads
 
@@ -22,11 +25,13 @@ DAY_S: Final = 86_400
 
 @dataclass(frozen=True, slots=True)
 class PeriodTop:
-    """A board of a game over some days: its best ``lines`` and the asker's place (None: he
-    finished no try there)."""
+    """A board of a game over some days: its best ``lines``, the asker's place (None: he
+    finished no try there), and the people on it who hide their names, each with his number
+    (:mod:`bot.runtime.hidden_names`)."""
 
     lines: tuple[DailyEntry, ...]
     mine: DailyPlace | None
+    hidden: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +56,9 @@ class DailyTops:
 class DailyBoards:
     """Reads the day's deals' boards."""
 
-    def __init__(self, repo: Reads, clock: Clock) -> None:
+    def __init__(self, repo: Reads, people: People, clock: Clock) -> None:
         self.repo = repo
+        self.people = people
         self.clock = clock
 
     async def tops(self, game: str | None, user_id: int) -> DailyTops:
@@ -73,4 +79,5 @@ class DailyBoards:
     ) -> PeriodTop:
         lines = await self.repo.daily_board(first, last, game, limit)
         mine = await self.repo.daily_place(first, last, game, user_id)
-        return PeriodTop(tuple(lines), mine)
+        hidden = await hidden_numbers(self.people, (x.user_id for x in lines), user_id)
+        return PeriodTop(tuple(lines), mine, hidden)

@@ -8,7 +8,9 @@ from __future__ import annotations
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from bot.storage.daily_sql import DailyTry
-from tests.bot.helpers import fixed_seeds, watched
+from tests.bot.helpers import fixed_seeds, say, watched
+from tests.bot.test_e2e_seasons import Clock, rated
+from tests.bot.test_e2e_settings import press_until, private_settings
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.model import SentMessage
 from tests.fakeapi.users import SimUser
@@ -120,3 +122,49 @@ async def test_daily_top_in_a_group_names_the_asker_for_his_place(
         await fake.wait_until(lambda: shown() != [])
         (board,) = shown()
         assert "1. Anna +12" in board.text and "Anna: место 1 из 1 (+12)" in board.text
+
+
+async def test_a_hidden_name_is_a_number_on_boards_across_chats_and_itself_in_its_group(
+    fake_telegram: FakeTelegram, settings: Settings
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    boris = fake.add_user(102, "Boris", language_code="ru")
+    eve = fake.add_user(105, "Eve", language_code="ru")
+    group = fake.add_group(-1001, "Пятница", members=[anna.id, boris.id])
+    clock = Clock(DAY)
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds(), clock=clock)) as bot:
+        for user in (boris, eve):  # each hides his name in his private /settings
+            await user.start_bot()
+            pane = await private_settings(fake, user)
+            assert "Имя в общих таблицах: показывать" in pane.text
+            await press_until(fake, user, pane, "🕶", "Имя в общих таблицах: скрывать")
+        for user, name, score, at in ((102, "Boris", 5, 1.0), (105, "Eve", 4, 2.0)):
+            await tried(bot, "2027-01-15", "mushka", user, name, score, at)
+        await tried(bot, "2027-01-14", "mushka", 105, "Eve", 9, 3.0)
+        await tried(bot, "2027-01-15", "mushka", 101, "Anna", 3, 4.0)
+        await anna.start_bot()
+        await anna.send_private("/daily top мушка")
+        await fake.wait_until(lambda: tops(anna) != [])
+        lines = tops(anna)[0].text.splitlines()
+        # a number per board, in its order: Boris is 1 today, Eve is 1 over the week
+        assert lines[4:7] == ["1. Игрок 1 +5", "2. Игрок 2 +4", "3. Anna +3"]
+        assert lines[9:12] == [
+            "1. Игрок 1 +13 · 2 дня",
+            "2. Игрок 2 +5 · 1 день",
+            "3. Anna +3 · 1 день",
+        ]
+        assert "Boris" not in tops(anna)[0].text and "Eve" not in tops(anna)[0].text
+        await boris.send_private("/daily top мушка")  # to himself, he is himself
+        await fake.wait_until(lambda: tops(boris) != [])
+        assert tops(boris)[0].text.splitlines()[4:6] == ["1. Boris +5", "2. Игрок 1 +4"]
+        # the season: across groups a number, on the board of his group his name
+        for no in range(3):
+            await rated(bot, clock, 9000 + no, group.id, [boris, anna])
+        await anna.send_private("/score season all")
+        across = "🏆 Сезон январь 2027 — все группы"
+        await fake.wait_until(lambda: any(m.text.startswith(across) for m in anna.visible))
+        board = next(m.text for m in anna.visible if m.text.startswith(across))
+        assert "1. Игрок 1 " in board and "Boris" not in board and "2. Anna " in board
+        here = await say(fake, anna, "/score season", group)
+        assert "1. Boris " in here.text and "Игрок" not in here.text
