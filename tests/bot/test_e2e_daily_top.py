@@ -139,8 +139,8 @@ async def test_a_hidden_name_is_a_number_on_boards_across_chats_and_itself_in_it
             pane = await private_settings(fake, user)
             assert "Имя в общих таблицах: показывать" in pane.text
             await press_until(fake, user, pane, "🕶", "Имя в общих таблицах: скрывать")
-        for user, name, score, at in ((102, "Boris", 5, 1.0), (105, "Eve", 4, 2.0)):
-            await tried(bot, "2027-01-15", "mushka", user, name, score, at)
+        for who, name, score, at in ((102, "Boris", 5, 1.0), (105, "Eve", 4, 2.0)):
+            await tried(bot, "2027-01-15", "mushka", who, name, score, at)
         await tried(bot, "2027-01-14", "mushka", 105, "Eve", 9, 3.0)
         await tried(bot, "2027-01-15", "mushka", 101, "Anna", 3, 4.0)
         await anna.start_bot()
