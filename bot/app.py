@@ -36,6 +36,7 @@ from bot.reviews import Reviews
 from bot.routers import make_root_router
 from bot.routers.incoming import member_lookup
 from bot.runtime.chat_commands import Resume, ResumeOwed
+from bot.runtime.daily_boards import DailyBoards
 from bot.runtime.handle import Runtime
 from bot.runtime.seasons import Seasons
 from bot.runtime.tables import NewGame
@@ -236,6 +237,7 @@ def build_dispatcher(
         record_posts=RecordPosts(services.repo, clock),
         drawing=services.drawing,
         seasons=seasons,
+        daily_boards=DailyBoards(services.repo, services.people, clock),
     )
     dp.update.outer_middleware(UpdateLog(codec))  # outermost: a skipped repeat is logged too
     if services.coordination.gate is None:  # several workers: the webhook's gate (bot/web.py)

@@ -105,6 +105,7 @@ class SettingsAct(StrEnum):
     TIPS = "i"  # 📖 one-line tips on the hand (a person's)
     QUIET = "q"  # 🌙 quiet hours on or off (a person's): ``arg`` "1" or "0"
     ZONE = "z"  # 🕰 his time zone for quiet hours (a person's): ``arg`` its index in bot.slow.ZONES
+    HIDDEN = "a"  # 🕶 his name on boards across chats hidden or shown (a person's): "1" or "0"
 
 
 GROUP_SETTINGS: Final = frozenset(SettingsAct) - {
@@ -113,6 +114,7 @@ GROUP_SETTINGS: Final = frozenset(SettingsAct) - {
     SettingsAct.TIPS,
     SettingsAct.QUIET,
     SettingsAct.ZONE,
+    SettingsAct.HIDDEN,
 }
 MY_SETTINGS: Final = frozenset(
     {
@@ -123,6 +125,7 @@ MY_SETTINGS: Final = frozenset(
         SettingsAct.TIPS,
         SettingsAct.QUIET,
         SettingsAct.ZONE,
+        SettingsAct.HIDDEN,
     }
 )
 

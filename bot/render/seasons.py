@@ -5,7 +5,7 @@ between games (:func:`bot.message_limits.pages`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.game_names import game_name
 from bot.i18n import N_, Translator
@@ -41,14 +41,17 @@ def month_name(month: Month, tr: Translator) -> str:
     return f"{tr(MONTHS[month.month - 1])} {month.year}"
 
 
-def _name(line: SeasonLine, tr: Translator) -> str:
+def _name(line: SeasonLine, tr: Translator, hidden: Mapping[int, int]) -> str:
     if line.level:
         return esc(tr(LEVEL_BUTTONS.get(line.level, line.level)))
+    number = hidden.get(line.user_id)
+    if number is not None:  # he hides his name on boards across groups
+        return esc(tr("Player {n}", n=number))
     name = line.name if len(line.name) <= NAME_MAX else line.name[: NAME_MAX - 1] + "…"
     return esc(name)
 
 
-def _line(at: int, line: SeasonLine, tr: Translator) -> str:
+def _line(at: int, line: SeasonLine, tr: Translator, hidden: Mapping[int, int]) -> str:
     """``1. Аня 1013 · 4 игры · 2 победы · +120``."""
     figures = [
         rating(line.rating),
@@ -56,20 +59,21 @@ def _line(at: int, line: SeasonLine, tr: Translator) -> str:
         tr.n("{n} win", "{n} wins", line.won),
         signed(line.money),
     ]
-    return f"{at}. {_name(line, tr)} " + " · ".join(figures)
+    return f"{at}. {_name(line, tr, hidden)} " + " · ".join(figures)
 
 
 def _board(board: SeasonBoard, tr: Translator, heading: str) -> list[str]:
     block = [heading]
     for at, line in enumerate(board.placed[:LIMIT], start=1):
-        block.append(_line(at, line, tr))
+        block.append(_line(at, line, tr, board.hidden))
     if not board.placed:
         block.append(tr.html("Nobody placed yet."))
     more = len(board.placed) - LIMIT
     if more > 0:
         block.append(tr.n_html("… and {n} more placed", "… and {n} more placed", more))
     if board.unplaced:
-        named = ", ".join(f"{_name(x, tr)} ({x.games})" for x in board.unplaced[:LIMIT])
+        hidden = board.hidden
+        named = ", ".join(f"{_name(x, tr, hidden)} ({x.games})" for x in board.unplaced[:LIMIT])
         more = len(board.unplaced) - LIMIT
         rest = " " + tr.n("… and {n} more", "… and {n} more", more) if more > 0 else ""
         block.append(tr.html("Not placed yet (games): {names}", names=Html(named + rest)))

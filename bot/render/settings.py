@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from bot.callbacks import Kind, Press, PressCodec
+from bot.callbacks import Kind, Press, PressCodec, SettingsAct
 from bot.game_names import GAME_NAMES, game_name
 from bot.i18n import LOCALES, N_, Translator
 from bot.markup import esc
@@ -135,12 +135,15 @@ def user_settings(
     tips = tr("Tips: {value}", value=tr(TIPS_WORDS[settings.tips]))
     quiet = tr("Quiet hours: {value}", value=quiet_words(settings, tr))
     where = tr("Time zone: {zone}", zone=zone(settings.zone, locale).key)
+    shown = tr("hidden") if settings.hidden else tr("shown")
+    name = tr("Name on boards of all chats: {value}", value=shown)
     lines = [tr("⚙️ Your settings"), language, pings, words, tips]
     if hands:
         lines.append(mine)
     lines.append(quiet)
     if settings.quiet:
         lines.append(where)
+    lines.append(name)
     lines.append(
         tr("Only reminders: no message at each turn, only when a third of the time is left.")
     )
@@ -155,6 +158,12 @@ def user_settings(
         tr(
             "Tips: a line on your hand says the rule of the choice you face. In my first"
             " games: until you have finished two games of it."
+        )
+    )
+    lines.append(
+        tr(
+            "Name hidden: on /daily top and the season's board of all groups you are"
+            " «Player 1», «Player 2»…; your groups' own boards show your name."
         )
     )
     if hands:
@@ -173,6 +182,7 @@ def user_settings(
         [button("🃏 " + mine, HANDS, next_in(tuple(UserHands), settings.hands))] if hands else [],
         [button("🌙 " + quiet, QUIET, "0" if settings.quiet else "1")],
         [button("🕰 " + where, ZONE, next_zone)] if settings.quiet else [],
+        [button("🕶 " + name, SettingsAct.HIDDEN, "0" if settings.hidden else "1")],
     ]
     return Rendered("\n".join(lines), keyboard(rows))
 

@@ -201,6 +201,7 @@ def make_router() -> Router:
         command: CommandObject,
         queries: Queries,
         seasons: Seasons,
+        people: People,
         delivery: Delivery,
         chat_tr: Translator,
         user_tr: Translator,
@@ -214,7 +215,9 @@ def make_router() -> Router:
             tr = user_tr if private else chat_tr
             here = None if private else message.chat.id
             title = message.chat.title or ""
-            shown = await season_answers.season_pages(words[1:], title, here, seasons, tr)
+            shown = await season_answers.season_pages(
+                words[1:], title, here, user if private else None, seasons, people, tr
+            )
             if private:
                 for page in shown:
                     say(delivery, message, page)

@@ -15,9 +15,11 @@ from bot.game_names import GAME_NAMES, game_code, game_name
 from bot.i18n import Translator
 from bot.markup import Html
 from bot.message_limits import label
+from bot.render.daily_top import daily_top
 from bot.rendered import Button, Keyboard, keyboard
 from bot.routers.incoming import say
 from bot.runtime.chat_commands import OpenDaily
+from bot.runtime.daily_boards import DailyBoards
 from bot.runtime.handle import Runtime
 
 PRIVATE = F.chat.type == "private"
@@ -26,6 +28,8 @@ LINK: Final = (
     "d"  # ``?start=d_<game>``, from a group ``d_<game>_<the group's id without its minus>``
 )
 SHOWN: Final = 24  # the characters of a typed word an answer repeats
+TOP_WORDS: Final = frozenset({"top", "топ"})
+"""/daily's first word that asks for the boards (``/daily top [game]``)."""
 
 
 def link_of(code: str, group_id: int | None) -> str:
@@ -48,10 +52,33 @@ def games_keyboard(tr: Translator, delivery: Delivery, group_id: int | None) -> 
 
 def pick_text(tr: Translator, typed: str | None) -> Html:
     text = tr.html("🗓 The day's deal: the same cards for everyone today, one try. Pick a game.")
+    text = Html(f"{text}\n{tr.html('/daily top: the best of today and of the week.')}")
     if typed:
         unknown = tr.html("Unknown game: {game}.", game=label(typed, SHOWN))
         return Html(f"{unknown}\n{text}")
     return text
+
+
+async def show_top(
+    message: Message,
+    words: list[str],
+    asker: str | None,
+    boards: DailyBoards,
+    delivery: Delivery,
+    tr: Translator,
+) -> None:
+    """``/daily top [game]`` (``words``: what follows ``top``); ``asker`` None in private, else
+    his name as the group knows him."""
+    code = game_code(words[0]) if words else None
+    if words and code is None:
+        unknown = tr.html("Unknown game: {game}.", game=label(words[0], SHOWN))
+        usage = tr.html("/daily top: the best of today and of the week.")
+        say(delivery, message, Html(f"{unknown}\n{usage}"), reply=asker is not None)
+        return
+    assert message.from_user is not None
+    tops = await boards.tops(code, message.from_user.id)
+    for page in daily_top(tops, tr, asker):
+        say(delivery, message, page, reply=asker is not None)
 
 
 async def play_daily(
@@ -80,19 +107,32 @@ def make_router() -> Router:
         message: Message,
         command: CommandObject,
         runtime: Runtime,
+        daily_boards: DailyBoards,
         delivery: Delivery,
         user_tr: Translator,
     ) -> None:
         assert message.from_user is not None
         words = (command.args or "").split()
+        if words and words[0].lower() in TOP_WORDS:
+            await show_top(message, words[1:], None, daily_boards, delivery, user_tr)
+            return
         word = words[0] if words else None
         await play_daily(message, message.from_user, word, None, runtime, delivery, user_tr)
 
     @router.message(Command("daily"), GROUPS)
     async def daily_in_group(
-        message: Message, command: CommandObject, chat_tr: Translator, delivery: Delivery
+        message: Message,
+        command: CommandObject,
+        daily_boards: DailyBoards,
+        chat_tr: Translator,
+        delivery: Delivery,
     ) -> None:
         words = (command.args or "").split()
+        if words and words[0].lower() in TOP_WORDS:
+            assert message.from_user is not None
+            asker = message.from_user.first_name
+            await show_top(message, words[1:], asker, daily_boards, delivery, chat_tr)
+            return
         code = game_code(words[0]) if words else None
         group = message.chat.id
         if code is None:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from bot.caches.people import People
 from bot.game_names import game_code
 from bot.i18n import Translator
 from bot.markup import Html
 from bot.render import seasons as season_screen
-from bot.runtime.seasons import Month, Seasons
+from bot.runtime.hidden_names import hidden_numbers
+from bot.runtime.seasons import Month, SeasonBoard, Seasons
 
 SEASON_WORDS = frozenset({"season", "сезон"})
 """/score's first word that asks for a season."""
@@ -55,15 +57,31 @@ def asked(words: Sequence[str], now: Month, tr: Translator) -> SeasonAsked | Htm
 
 
 async def season_pages(
-    words: Sequence[str], title: str, chat_id: int | None, seasons: Seasons, tr: Translator
+    words: Sequence[str],
+    title: str,
+    chat_id: int | None,
+    seen_by: int | None,
+    seasons: Seasons,
+    people: People,
+    tr: Translator,
 ) -> list[Html]:
     """The answer to ``/score season …`` in the group ``title`` (``chat_id`` None: in
-    private — across groups)."""
+    private — across groups), shown to ``seen_by`` alone (None: to a group): across groups,
+    whoever hides his name there is numbered instead (but to himself)."""
     now = seasons.now()
     ask = asked(words, now, tr)
     if not isinstance(ask, SeasonAsked):
         return [ask]
     here = None if ask.everywhere else chat_id
     boards = await seasons.boards(ask.month, chat_id=here, game=ask.game)
+    if here is None:
+        boards = [
+            replace(b, hidden=await hidden_numbers(people, _people(b), seen_by)) for b in boards
+        ]
     shown_title = title if here is not None else ""
     return season_screen.season(shown_title, ask.month, boards, tr, running=ask.month == now)
+
+
+def _people(board: SeasonBoard) -> list[int]:
+    """The people on a board in its order (placed, then not yet); 0 for a computer's line."""
+    return [0 if x.level else x.user_id for x in (*board.placed, *board.unplaced)]

@@ -18,8 +18,8 @@ activity after the month ends (:meth:`Seasons.ended`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.clock import Clock
@@ -81,11 +81,13 @@ class SeasonLine:
 @dataclass(frozen=True, slots=True)
 class SeasonBoard:
     """A game's board of a period: ``placed`` best first, ``unplaced`` (fewer than
-    :data:`MIN_GAMES` matches) most matches first."""
+    :data:`MIN_GAMES` matches) most matches first; ``hidden``: the people on a board across
+    groups who hide their names, each with his number (:mod:`bot.runtime.hidden_names`)."""
 
     game: str
     placed: tuple[SeasonLine, ...]
     unplaced: tuple[SeasonLine, ...]
+    hidden: Mapping[int, int] = field(default_factory=dict)
 
 
 def _order(line: SeasonLine) -> tuple[int, int, int, bytes, int, str]:

@@ -120,6 +120,8 @@ class SettingsPanes:
                 changed = settings.model_copy(update={"quiet": arg == "1"})
             case SettingsAct.ZONE if arg.isdigit() and int(arg) < len(ZONES):
                 changed = settings.model_copy(update={"zone": ZONES[int(arg)]})
+            case SettingsAct.HIDDEN if arg in ("0", "1"):
+                changed = settings.model_copy(update={"hidden": arg == "1"})
             case _:
                 raise Refused(BotRefusal.UNKNOWN_BUTTON)
         await people.set_user_settings(user_id, changed)

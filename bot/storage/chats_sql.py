@@ -97,8 +97,9 @@ class ChatStatements:
         moved = await self.runner.one(
             "SELECT (SELECT COUNT(*) FROM tables WHERE chat_id = ?)"
             " + (SELECT COUNT(*) FROM ledger WHERE chat_id = ?)"
-            " + (SELECT COUNT(*) FROM messages WHERE chat_id = ?) AS n",
-            (old, old, old),
+            " + (SELECT COUNT(*) FROM messages WHERE chat_id = ?)"
+            " + (SELECT COUNT(*) FROM daily_tries WHERE group_id = ?) AS n",
+            (old, old, old, old),
         )
         if old == new or moved is None or not moved["n"]:
             return False
@@ -122,5 +123,7 @@ class ChatStatements:
         await self.runner.run("DELETE FROM messages WHERE chat_id = ?", (old,))
         # what the group is owed (the durable outbox) and its ratings follow it too
         await self.runner.run("UPDATE owed SET chat_id = ? WHERE chat_id = ?", (new, old))
+        # a day's deal's try started from the group tells the group under its new id
+        await self.runner.run("UPDATE daily_tries SET group_id = ? WHERE group_id = ?", (new, old))
         await self.ratings.migrate_ratings(old, new)
         return True

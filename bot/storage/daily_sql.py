@@ -55,6 +55,27 @@ class DailyStanding:
         return round(100 * self.below / self.tries) if self.tries else 0
 
 
+@dataclass(frozen=True, slots=True)
+class DailyEntry:
+    """A person's line of a board of the day's deals of a game over some days: the sum of his
+    finished tries' scores (``total``), how many (``tries``), and the name he last played by."""
+
+    user_id: int
+    name: str
+    total: int
+    tries: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPlace:
+    """A person's place on such a board: ``place`` (1 + the people with a higher total: equal
+    totals share a place) of ``people``, and his own line."""
+
+    place: int
+    people: int
+    entry: DailyEntry
+
+
 def try_of(row: Row) -> DailyTry:
     return DailyTry(
         str(row["day"]),
@@ -130,6 +151,53 @@ class DailyStatements:
             score if best is None else int(best["score"]),
             "" if best is None else str(best["name"]),
         )
+
+    async def daily_board(self, first: str, last: str, game: str, limit: int) -> list[DailyEntry]:
+        """The best ``limit`` people by their finished tries' total at the game's day's deals
+        from day ``first`` to ``last`` (both included): the higher total first, then fewer
+        tries, then who finished first."""
+        rows = await self.runner.all(
+            "SELECT t.user_id, SUM(t.score) AS total, COUNT(*) AS n,"
+            " MIN(t.finished_at) AS first_at,"
+            " (SELECT l.name FROM daily_tries l WHERE l.user_id = t.user_id AND l.game = t.game"
+            " AND l.day >= ? AND l.day <= ? AND l.score IS NOT NULL"
+            " ORDER BY l.day DESC LIMIT 1) AS name"
+            " FROM daily_tries t WHERE t.game = ? AND t.day >= ? AND t.day <= ?"
+            " AND t.score IS NOT NULL GROUP BY t.user_id, t.game"
+            " ORDER BY total DESC, n, first_at, t.user_id LIMIT ?",
+            (first, last, game, first, last, limit),
+        )
+        return [
+            DailyEntry(int(r["user_id"]), str(r["name"]), int(r["total"]), int(r["n"]))
+            for r in rows
+        ]
+
+    async def daily_place(
+        self, first: str, last: str, game: str, user_id: int
+    ) -> DailyPlace | None:
+        """The person's place on :meth:`daily_board`'s board (None: no finished try there)."""
+        mine = await self.runner.one(
+            "SELECT SUM(score) AS total, COUNT(*) AS n,"
+            " (SELECT l.name FROM daily_tries l WHERE l.user_id = ? AND l.game = ?"
+            " AND l.day >= ? AND l.day <= ? AND l.score IS NOT NULL"
+            " ORDER BY l.day DESC LIMIT 1) AS name"
+            " FROM daily_tries WHERE user_id = ? AND game = ? AND day >= ? AND day <= ?"
+            " AND score IS NOT NULL",
+            (user_id, game, first, last, user_id, game, first, last),
+        )
+        if mine is None or not mine["n"]:
+            return None
+        total = int(mine["total"])
+        counted = await self.runner.one(
+            "SELECT COUNT(*) AS people,"
+            " COALESCE(SUM(CASE WHEN x.total > ? THEN 1 ELSE 0 END), 0) AS above"
+            " FROM (SELECT SUM(score) AS total FROM daily_tries WHERE game = ? AND day >= ?"
+            " AND day <= ? AND score IS NOT NULL GROUP BY user_id) x",
+            (total, game, first, last),
+        )
+        assert counted is not None  # an aggregate always has its row
+        entry = DailyEntry(user_id, str(mine["name"]), total, int(mine["n"]))
+        return DailyPlace(1 + int(counted["above"]), int(counted["people"]), entry)
 
     async def add_try(self, row: DailyTry) -> None:
         """His try starts (in the unit that opens its table; the key (day, game, person) lets

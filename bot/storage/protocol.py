@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol, Unpack
 
 from bot.keys import OutboxKey
-from bot.storage.daily_sql import DailyStanding, DailyTry
+from bot.storage.daily_sql import DailyEntry, DailyPlace, DailyStanding, DailyTry
 from bot.storage.reviews_sql import ReviewKey, StoredMarks
 from bot.storage.rows import (
     ChatRow,
@@ -200,6 +200,17 @@ class Reads(Protocol):
 
     async def stored_daily_secret(self, day: str, game: str) -> str | None:
         """The day's deal's secret, if drawn (for its table loaded again; never shown)."""
+        ...
+
+    async def daily_board(self, first: str, last: str, game: str, limit: int) -> list[DailyEntry]:
+        """The best ``limit`` people by their finished tries' total at the game's day's deals
+        of the days ``first`` to ``last`` (``YYYY-MM-DD``, both included)."""
+        ...
+
+    async def daily_place(
+        self, first: str, last: str, game: str, user_id: int
+    ) -> DailyPlace | None:
+        """The person's place on :meth:`daily_board`'s board (None: no finished try there)."""
         ...
 
 

@@ -116,6 +116,8 @@ class SqlRepository:
         self.daily_try = daily.daily_try
         self.daily_try_at = daily.daily_try_at
         self.daily_standing = daily.daily_standing
+        self.daily_board = daily.daily_board
+        self.daily_place = daily.daily_place
         self.add_try = daily.add_try
         self.finish_try = daily.finish_try
 

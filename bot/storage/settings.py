@@ -94,6 +94,8 @@ class UserSettings(BaseModel):
     tips: Tips = Tips.AUTO  # one-line tips on his hand (bot.render.tips)
     quiet: bool = True  # quiet hours (bot.slow): a long turn's reminder waits for the morning
     zone: Zone = ""  # his time zone for quiet hours ("": his language's)
+    # his name on boards across chats (/daily top, /score season all): False «Player 1», …
+    hidden: bool = False
 
 
 def hands_in_group(

@@ -355,3 +355,25 @@ async def test_a_try_left_alone_is_played_out_by_the_computer_and_said_so(
         assert "🤖 Пока вас не было, за вас ходил компьютер." in told.text
         ((score,),) = db_rows(database, "SELECT score FROM daily_tries")
         assert score is not None
+
+
+async def test_a_try_from_a_group_that_becomes_a_supergroup_tells_the_supergroup(
+    fake_telegram: FakeTelegram, settings: Settings, database: TestDatabase
+) -> None:
+    fake = fake_telegram
+    anna = fake.add_user(101, "Anna", language_code="ru")
+    group = fake.add_group(-5001, "Пятница", members=[anna.id], supergroup=False)
+    now = [DAY]
+    async with watched(fake, running_bot(settings, seeds=fixed_seeds(), clock=lambda: now[0])):
+        await anna.start_bot()
+        await daily(fake, anna, "d_mushka_5001")  # her try started from the basic group
+        assert db_rows(database, "SELECT group_id FROM daily_tries") == [(-5001,)]
+        new = fake.migrate_group(group, -1005001)
+        await fake.wait_until(
+            lambda: db_rows(database, "SELECT group_id FROM daily_tries") == [(-1005001,)],
+            timeout=10,
+        )
+        await play_try(fake, anna, "mushka", "m")
+        line = "🗓 Задача дня (Мушка): Anna "
+        await fake.wait_until(lambda: any(m.text.startswith(line) for m in new.visible))
+        assert not any(m.text.startswith(line) for m in group.visible)
