@@ -13,11 +13,11 @@ from functools import partial
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from bot.game_names import GAME_NAMES
-from tests.bot.helpers import fixed_seeds, hand_message, result_message, watched
+from tests.bot.helpers import act_of, fixed_seeds, hand_message, result_message, watched
 from tests.bot.test_e2e_computers import GAMES, Chooser
 from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
-from tests.fakeapi.model import SentMessage
+from tests.fakeapi.model import Button, SentMessage
 from tests.fakeapi.users import SimGroup, SimUser
 
 DAY = 1_800_000_000.0  # 2027-01-15 08:00 UTC
@@ -72,13 +72,20 @@ async def play_try(
         if waiting(hand) or not any(b.callback_data for b in hand.all_buttons):
             await fake.wait_until(partial(moved_on, user, before, hand), timeout=20)
             continue
-        button = CHOOSERS[game](hand, rng)
+        button = keep_all(hand, CHOOSERS[game](hand, rng))
         pressed.append(button.text)
         shown = shown_of(hand)
         answer = await user.press(hand, data=button.callback_data)
         assert not answer.text, f"{user.first_name} pressed {button.text}: {answer.text}"
         await fake.wait_until(partial(moved, user, before, shown), timeout=10)
     raise AssertionError(f"{user.first_name}: his try did not end")
+
+
+def keep_all(hand: SentMessage, button: Button) -> Button:
+    """In the exchange, keep every card instead of marking one: at four seats the stock may be
+    short by his turn (a marked exchange is then refused, rightly, and the try would stall)."""
+    acts = {act_of(b)[0]: b for b in hand.all_buttons if (b.callback_data or "").startswith("h:")}
+    return acts["x"] if act_of(button)[0] == "m" and "x" in acts else button
 
 
 def shown_of(hand: SentMessage | None) -> tuple[str, list[str | None]]:
