@@ -18,7 +18,16 @@ from bot.app import running_bot
 from bot.config import Settings
 from tests.bot.fleet import fleet
 from tests.bot.helpers import act_of, fixed_seeds, hand_message, watched
-from tests.bot.test_e2e_daily import CHOOSERS, DAY, log_of, moved, results, shown_of, tries
+from tests.bot.test_e2e_daily import (
+    CHOOSERS,
+    DAY,
+    keep_all,
+    log_of,
+    moved,
+    results,
+    shown_of,
+    tries,
+)
 from tests.databases import TestDatabase, db_rows
 from tests.fakeapi import FakeTelegram
 from tests.fakeapi.users import SimUser
@@ -57,7 +66,7 @@ async def play(fake: FakeTelegram, user: SimUser, seed: str, patience: float) ->
         hand = hand_message(user)
         assert hand is not None
         shown = shown_of(hand)
-        button = CHOOSERS["mushka"](hand, random.Random(f"{seed}:{moves}"))
+        button = keep_all(hand, CHOOSERS["mushka"](hand, random.Random(f"{seed}:{moves}")))
         answer = await user.press(hand, data=button.callback_data)
         lagged = answer.text and answer.text.startswith(LAGGED)
         assert not answer.text or lagged, f"{user.first_name}: {answer.text}"
